@@ -17,7 +17,7 @@ demo: $(STAMP)
 	$(PY) examples/demo.py
 
 test: $(STAMP)
-	$(PY) -m pytest -q -n0 tests 2>/dev/null || $(PY) -m pytest -q tests
+	$(PY) -m pytest -q tests
 
 bench: $(STAMP)
 	$(PY) benchmarks/elementwise_chain.py
