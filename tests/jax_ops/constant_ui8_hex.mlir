@@ -1,0 +1,7 @@
+module @jit__lambda attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<12x12xui8>) -> (tensor<12x12xui8> {jax.result_info = "result"}) {
+    %c = stablehlo.constant dense<"0xF3FAF7E6868424644A5FA9FCBF642AA4361E931C83BA8BDF1B8F7BD90701466003075D63FF4FFC5C1327B3BFE6FE3C01FEA4EF54F78AAD6CDFF8FC325C9A06B9A42126AE70D393718018F9204B797CBA0C9FD91A1A55B649B1581F1DD1804A58B6B9B6157B32C40B2B5DF1CA5020BE6B02AE4D24B004DD046C92014970AC5035BE82B2E41298A8A2F4F41A584D7282A5"> : tensor<12x12xui8>
+    %0 = stablehlo.xor %arg0, %c : tensor<12x12xui8>
+    return %0 : tensor<12x12xui8>
+  }
+}

@@ -1,0 +1,7 @@
+module @jit__lambda attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<3x4xf32>) -> (tensor<4xf32> {jax.result_info = "result"}) {
+    %cst = stablehlo.constant dense<0x7F800000> : tensor<f32>
+    %0 = stablehlo.reduce(%arg0 init: %cst) applies stablehlo.minimum across dimensions = [0] : (tensor<3x4xf32>, tensor<f32>) -> tensor<4xf32>
+    return %0 : tensor<4xf32>
+  }
+}
