@@ -1,0 +1,353 @@
+"""The IR core: types, attributes, values, operations, blocks, regions.
+
+Every stage of the compiler (HLO, fused HLO, LHLO, loops) is held in these
+same few classes; stages differ only in which op names they contain. Types and
+attributes are immutable values; operations are mutable so passes can rewrite
+them in place.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+import numpy as np
+
+# ----------------------------------------------------------------------------- locations
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where an op came from in the source text, for error messages."""
+    file: str
+    line: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+UNKNOWN_LOC = Location("<unknown>", 0, 0)
+
+
+class CompileError(Exception):
+    """A user-facing compile error: `file:line:col: error: message` plus the source line."""
+
+    def __init__(self, message: str, loc: Optional[Location] = None, source_line: str = ""):
+        self.message = message
+        self.loc = loc or UNKNOWN_LOC
+        self.source_line = source_line
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        text = f"{self.loc}: error: {self.message}"
+        if self.source_line:
+            text += "\n" + self.source_line.rstrip("\n")
+            if self.loc.col > 0:
+                text += "\n" + " " * (self.loc.col - 1) + "^"
+        return text
+
+
+# ----------------------------------------------------------------------------- types
+
+INT_TYPES = ("i1", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64", "si8", "si16", "si32", "si64")
+FLOAT_TYPES = ("f16", "bf16", "f32", "f64")
+ELEMENT_TYPES = INT_TYPES + FLOAT_TYPES + ("index",)
+
+NUMPY_DTYPES = {
+    "i1": np.bool_, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
+    "si8": np.int8, "si16": np.int16, "si32": np.int32, "si64": np.int64,
+    "ui8": np.uint8, "ui16": np.uint16, "ui32": np.uint32, "ui64": np.uint64,
+    "f16": np.float16, "f32": np.float32, "f64": np.float64, "index": np.int64,
+}
+
+
+def numpy_dtype(elem: str) -> np.dtype:
+    if elem == "bf16":
+        import ml_dtypes
+        return np.dtype(ml_dtypes.bfloat16)
+    if elem not in NUMPY_DTYPES:
+        raise KeyError(elem)
+    return np.dtype(NUMPY_DTYPES[elem])
+
+
+def is_float(elem: str) -> bool:
+    return elem in FLOAT_TYPES
+
+
+def is_unsigned(elem: str) -> bool:
+    return elem.startswith("ui")
+
+
+def bit_width(elem: str) -> int:
+    if elem == "index":
+        return 64
+    if elem == "bf16":
+        return 16
+    return int(elem.lstrip("uisbf"))
+
+
+class Type:
+    """Base of all types; every type prints as MLIR text."""
+
+
+@dataclass(frozen=True)
+class ScalarType(Type):
+    name: str  # an element type name: f32, i64, index, ...
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def _dims_text(shape) -> str:
+    return "".join(("?" if d is None else str(d)) + "x" for d in shape)
+
+
+@dataclass(frozen=True)
+class TensorType(Type):
+    """A value-semantics array; `None` in shape is a dynamic (`?`) dim."""
+    shape: tuple
+    elem: str
+    encoding: str = ""
+
+    def __str__(self) -> str:
+        enc = f", {self.encoding}" if self.encoding else ""
+        return f"tensor<{_dims_text(self.shape)}{self.elem}{enc}>"
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    @property
+    def is_static(self) -> bool:
+        return all(d is not None for d in self.shape)
+
+
+@dataclass(frozen=True)
+class MemRefType(Type):
+    """A buffer: dense, row-major, contiguous. `None` dims are known at run time."""
+    shape: tuple
+    elem: str
+
+    def __str__(self) -> str:
+        return f"memref<{_dims_text(self.shape)}{self.elem}>"
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    @property
+    def is_static(self) -> bool:
+        return all(d is not None for d in self.shape)
+
+
+@dataclass(frozen=True)
+class TupleType(Type):
+    types: tuple
+
+    def __str__(self) -> str:
+        return "tuple<" + ", ".join(map(str, self.types)) + ">"
+
+
+@dataclass(frozen=True)
+class FunctionType(Type):
+    inputs: tuple
+    results: tuple
+
+    def __str__(self) -> str:
+        ins = ", ".join(map(str, self.inputs))
+        if len(self.results) == 1 and not isinstance(self.results[0], FunctionType):
+            return f"({ins}) -> {self.results[0]}"
+        return f"({ins}) -> (" + ", ".join(map(str, self.results)) + ")"
+
+
+@dataclass(frozen=True)
+class OpaqueType(Type):
+    """A type the compiler does not model (`!stablehlo.token`, complex, quantized)."""
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+INDEX = ScalarType("index")
+
+# ----------------------------------------------------------------------------- attributes
+
+
+@dataclass(frozen=True)
+class DenseAttr:
+    """`dense<...> : tensor<...>`: an array constant, held as one numpy array."""
+    array: np.ndarray
+    type: TensorType
+
+    def __eq__(self, other):
+        return (isinstance(other, DenseAttr) and self.type == other.type
+                and self.array.shape == other.array.shape and bool(np.all(
+                    self.array.view(np.uint8) == other.array.view(np.uint8))))
+
+    def __hash__(self):
+        return hash(self.type)
+
+
+@dataclass(frozen=True)
+class EnumAttr:
+    """`#mhlo<comparison_direction GE>`: a named enum value."""
+    kind: str
+    value: str
+
+
+@dataclass(frozen=True)
+class SymbolRef:
+    name: str
+
+
+@dataclass(frozen=True)
+class OpaqueAttr:
+    """Attribute text kept as written (`#stablehlo.dot<...>`), decoded by the op that owns it."""
+    text: str
+
+
+class _Unit:
+    def __repr__(self):
+        return "UNIT"
+
+
+UNIT = _Unit()  # a present-without-value attribute (`{has_side_effect}`)
+
+# Attribute values are plain Python where possible: int, float, bool, str,
+# list (array attribute), tuple of ints (dense i64 array), dict, Type,
+# DenseAttr, EnumAttr, SymbolRef, OpaqueAttr, UNIT.
+
+# ----------------------------------------------------------------------------- values & ops
+
+
+class Value:
+    """An SSA value: an op result or a block argument."""
+    __slots__ = ("type", "owner", "index", "hint")
+
+    def __init__(self, type: Type, owner: Any = None, index: int = 0, hint: str = ""):
+        self.type = type
+        self.owner = owner  # Operation (result) or Block (argument)
+        self.index = index
+        self.hint = hint
+
+    def __repr__(self):
+        return f"<Value {self.hint or '?'}: {self.type}>"
+
+
+class Operation:
+    """An op: name, operands, results, attributes, regions, source location."""
+
+    def __init__(self, name: str, operands=(), result_types=(), attrs=None, regions=(),
+                 loc: Location = UNKNOWN_LOC):
+        self.name = name
+        self.operands: list[Value] = list(operands)
+        self.results: list[Value] = [Value(t, self, i) for i, t in enumerate(result_types)]
+        self.attrs: dict = dict(attrs or {})
+        self.regions: list[Region] = list(regions)
+        self.loc = loc
+        self.parent: Optional[Block] = None
+        for r in self.regions:
+            r.parent = self
+
+    @property
+    def result(self) -> Value:
+        assert len(self.results) == 1, self.name
+        return self.results[0]
+
+    @property
+    def dialect(self) -> str:
+        return self.name.split(".", 1)[0] if "." in self.name else ""
+
+    @property
+    def short_name(self) -> str:
+        return self.name.split(".", 1)[1] if "." in self.name else self.name
+
+    def error(self, message: str) -> CompileError:
+        return CompileError(f"'{self.name}': {message}", self.loc)
+
+    def walk(self):
+        """This op and every op nested in its regions, outermost first."""
+        yield self
+        for region in self.regions:
+            for block in region.blocks:
+                for op in list(block.ops):
+                    yield from op.walk()
+
+    def __repr__(self):
+        return f"<Operation {self.name} at {self.loc}>"
+
+
+class Block:
+    def __init__(self, arg_types=(), ops=()):
+        self.args: list[Value] = [Value(t, self, i) for i, t in enumerate(arg_types)]
+        self.ops: list[Operation] = []
+        self.parent: Optional[Region] = None
+        for op in ops:
+            self.append(op)
+
+    def append(self, op: Operation) -> Operation:
+        op.parent = self
+        self.ops.append(op)
+        return op
+
+    def add_arg(self, type: Type) -> Value:
+        v = Value(type, self, len(self.args))
+        self.args.append(v)
+        return v
+
+
+class Region:
+    def __init__(self, blocks=()):
+        self.blocks: list[Block] = []
+        self.parent: Optional[Operation] = None
+        for b in blocks:
+            self.add_block(b)
+
+    def add_block(self, block: Block) -> Block:
+        block.parent = self
+        self.blocks.append(block)
+        return block
+
+    @property
+    def block(self) -> Block:
+        return self.blocks[0]
+
+
+@dataclass
+class Module:
+    """A top-level `module`: its functions and other top-level ops, and attributes."""
+    ops: list = field(default_factory=list)
+    attrs: dict = field(default_factory=dict)
+    name: str = ""
+    filename: str = "<input>"
+
+    def functions(self):
+        return [op for op in self.ops if op.name == "func.func"]
+
+    def function(self, name: str) -> Optional[Operation]:
+        for op in self.functions():
+            if op.attrs.get("sym_name") == name:
+                return op
+        return None
+
+
+def func_type(func: Operation) -> FunctionType:
+    return func.attrs["function_type"]
+
+
+def replace_all_uses(root_ops, old: Value, new: Value) -> None:
+    """Point every use of `old` inside `root_ops` (recursively) at `new`."""
+    for top in root_ops:
+        for op in top.walk():
+            op.operands = [new if v is old else v for v in op.operands]
+
+
+def uses(root_ops) -> dict:
+    """Map each value to the ops that use it, over `root_ops` and their regions."""
+    table: dict = {}
+    for top in root_ops:
+        for op in top.walk():
+            for v in op.operands:
+                table.setdefault(v, []).append(op)
+    return table

@@ -1,0 +1,545 @@
+"""MLIR text to IR: lark LALR parse into raw ops, then a builder that resolves SSA
+names, decodes pretty op bodies (lowering/pretty.py) and reports errors at
+`file:line:col` with the source line."""
+from __future__ import annotations
+
+import functools
+import os
+from dataclasses import dataclass, field
+from typing import Optional
+
+import lark
+from lark import Token, Transformer, v_args
+
+from . import pretty
+from .attrs import AttrError, decode_angle, parse_type, unescape_string
+from .ir import (UNIT, Block, CompileError, DenseAttr, EnumAttr, FunctionType, Location, Module,
+                 Operation, Region, SymbolRef, Type)
+
+_GRAMMAR = os.path.join(os.path.dirname(__file__), "grammar.lark")
+
+
+@functools.lru_cache(maxsize=1)
+def _lark() -> lark.Lark:
+    with open(_GRAMMAR) as f:
+        return lark.Lark(f.read(), parser="lalr", lexer="contextual", propagate_positions=False,
+                         maybe_placeholders=True)
+
+
+# ----------------------------------------------------------------------------- raw parse tree
+
+
+@dataclass
+class RawRegion:
+    blocks: list  # [(label, [(name, type, tok)], [RawOp])]
+
+
+@dataclass
+class RawOp:
+    kind: str  # generic | custom | func | module
+    name: str
+    tok: Token
+    results: list = field(default_factory=list)  # [(name, count)]
+    operands: list = field(default_factory=list)  # generic: [Token]
+    items: list = field(default_factory=list)  # custom: item tuples
+    sig: list = field(default_factory=list)  # custom: types after ':'
+    tails: list = field(default_factory=list)  # custom: (keyword, [[args]], RawRegion)
+    regions: list = field(default_factory=list)
+    attrs: dict = field(default_factory=dict)
+    fn_type: Optional[FunctionType] = None
+    extra: dict = field(default_factory=dict)
+
+
+class _Angle:
+    """An `xxx<...>` attribute whose decoding waits for a `: type`."""
+
+    def __init__(self, tok: Token):
+        self.tok = tok
+
+
+def _attr_of(value, type=None):
+    if isinstance(value, _Angle):
+        try:
+            out = decode_angle(str(value.tok), type)
+        except AttrError as e:
+            raise _TokError(str(e), value.tok)
+        if isinstance(out, tuple) and out and out[0] == "untyped-dense":
+            raise _TokError("dense attribute needs a ': tensor<...>' type", value.tok)
+        return out
+    return value
+
+
+class _TokError(Exception):
+    def __init__(self, message, tok):
+        self.message, self.tok = message, tok
+
+
+def _type_of(tok) -> Type:
+    if isinstance(tok, Type):
+        return tok
+    try:
+        return parse_type(str(tok))
+    except AttrError as e:
+        raise _TokError(str(e), tok)
+
+
+@v_args(inline=True)
+class _ToRaw(Transformer):
+    """Parse tree to raw ops; attributes and types are decoded here."""
+
+    def start(self, *items):
+        return list(items)
+
+    def alias_def(self, name, value):
+        return ("alias", str(name), value)
+
+    def operation(self, results, body, loc):
+        body.results = results or []
+        return body
+
+    def result_list(self, *rs):
+        return list(rs)
+
+    def result(self, name, count):
+        return (str(name), int(count) if count is not None else 1)
+
+    def generic_op(self, name, operands, successors, props, regions, attrs, fn_type):
+        op = RawOp("generic", unescape_string(str(name)), name)
+        op.operands = operands or []
+        op.regions = regions or []
+        op.attrs = dict(props or {})
+        op.attrs.update(attrs or {})
+        op.fn_type = fn_type
+        if successors:
+            raise _TokError("ops with block successors (branches) are not supported", name)
+        return op
+
+    def successors(self, *blocks):
+        return list(blocks)
+
+    def properties(self, *entries):
+        return dict(e for e in entries if e is not None)
+
+    def region_list(self, *regions):
+        return list(regions)
+
+    def value_list(self, *vals):
+        return list(vals)
+
+    def module_op(self, sym, attrs, region):
+        op = RawOp("module", "builtin.module", sym if sym is not None else Token("MODULE", "module"))
+        op.attrs = dict(attrs or {})
+        if sym is not None:
+            op.attrs["sym_name"] = str(sym)[1:]
+        op.regions = [region]
+        return op
+
+    def func_op(self, kw, visibility, sym, args, results, attrs, region):
+        op = RawOp("func", "func.func", kw)
+        op.attrs = dict(attrs or {})
+        op.attrs["sym_name"] = str(sym)[1:].strip('"')
+        if visibility is not None:
+            op.attrs["sym_visibility"] = str(visibility)
+        args = args or []
+        results = results or []
+        op.fn_type = FunctionType(tuple(a[1] for a in args), tuple(r[0] for r in results))
+        op.extra["args"] = args
+        op.extra["res_attrs"] = [r[1] for r in results]
+        op.regions = [region] if region is not None else []
+        return op
+
+    def func_args(self, *args):
+        return list(args)
+
+    def named_arg(self, name, type, attrs, loc):
+        return (str(name), _type_of(type), attrs or {}, name)
+
+    def anon_arg(self, type, attrs):
+        return (None, _type_of(type), attrs or {}, None)
+
+    def func_results(self, *rs):
+        return [r for r in rs if r is not None]
+
+    def single_result(self, type):
+        return [(_type_of(type), {})]
+
+    def result_type(self, type, attrs):
+        return (_type_of(type), attrs or {})
+
+    def custom_op(self, name, *rest):
+        op = RawOp("custom", str(name), name)
+        items = list(rest)
+        # maybe_placeholders: the optional [":" type_sig tail*] group arrives as trailing parts
+        while items and items[-1] is None:
+            items.pop()
+        tails = []
+        while items and isinstance(items[-1], tuple) and items[-1] and items[-1][0] == "tail":
+            tails.insert(0, items.pop())
+        if items and isinstance(items[-1], tuple) and items[-1] and items[-1][0] == "sig":
+            op.sig = items.pop()[1]
+        op.items = _wrap_dicts(items)
+        op.tails = [t[1:] for t in tails]
+        return op
+
+    # items
+    def item_value(self, tok):
+        return ("value", tok)
+
+    def item_word(self, tok):
+        return ("word", tok)
+
+    def item_token(self, tok):
+        if tok.type in ("ANGLE_ATTR",):
+            return ("attr", _Angle(tok), tok)
+        return ("attr", self._scalar(tok), tok)
+
+    def item_true(self):
+        return ("attr", True, None)
+
+    def item_false(self):
+        return ("attr", False, None)
+
+    def item_eq(self):
+        return ("eq",)
+
+    def item_comma(self):
+        return ("comma",)
+
+    def item_arrow(self):
+        return ("arrow",)
+
+    def item_colon(self):
+        return ("colon",)
+
+    def item_type(self, tok):
+        return ("type", _type_of(tok), tok)
+
+    def item_paren(self, *items):
+        return ("paren", _wrap_dicts(items))
+
+    def item_bracket(self, *items):
+        return ("bracket", _wrap_dicts(items))
+
+    def type_sig(self, *types):
+        return ("sig", [_type_of(t) for t in types])
+
+    def tail_keyword(self, kw, region):
+        return ("tail", str(kw), [], region)
+
+    def tail_reducer(self, *parts):
+        return ("tail", "reducer", list(parts[:-1]), parts[-1])
+
+    def tail_region(self, region):
+        return ("tail", "", [], region)
+
+    def region_args(self, *args):
+        return [a for a in args if a is not None]
+
+    def region(self, ops, *blocks):
+        out = []
+        if ops or not blocks:
+            out.append((None, [], ops))
+        out.extend(blocks)
+        return RawRegion(out)
+
+    def op_list(self, *ops):
+        return list(ops)
+
+    def block(self, label, *rest):
+        ops = rest[-1]
+        args = [a for a in rest[:-1] if a is not None]
+        return (str(label), args, ops)
+
+    def block_arg(self, name, type, loc):
+        return (str(name), _type_of(type), name)
+
+    # attributes
+    def attr_dict(self, *entries):
+        return dict(e for e in entries if e is not None)
+
+    def attr_entry(self, key, value):
+        k = unescape_string(str(key)) if key.type == "STRING" else str(key)
+        return (k, UNIT if value is None else _attr_of(value))
+
+    def typed_attr(self, value, type):
+        t = _type_of(type)
+        if isinstance(value, _Angle):
+            return _attr_of(value, t)
+        if isinstance(value, int) and not isinstance(value, bool) and getattr(t, "name", "").startswith("f"):
+            import numpy as np  # hex bit pattern of a float
+            return float(np.array(value, dtype=np.uint64).astype(f"u{_fbytes(t.name)}")
+                         .view(f"f{_fbytes(t.name)}"))
+        return value
+
+    def type_attr(self, t):
+        return t
+
+    def attr_type(self, tok):
+        return _type_of(tok)
+
+    def word_attr(self, tok):
+        return EnumAttr("", str(tok))
+
+    def int_attr(self, tok):
+        return self._scalar(tok)
+
+    float_attr = int_attr
+
+    def str_attr(self, tok):
+        return unescape_string(str(tok))
+
+    def angle_attr(self, tok):
+        return _Angle(tok)
+
+    def hash_attr(self, tok):
+        return _hash_attr(str(tok))
+
+    def symbol_attr(self, tok):
+        return SymbolRef(str(tok)[1:].strip('"'))
+
+    def list_attr(self, *vals):
+        return [_attr_of(v) for v in vals if v is not None]
+
+    def true_attr(self):
+        return True
+
+    def false_attr(self):
+        return False
+
+    def unit_attr(self):
+        return UNIT
+
+    def type(self, tok):
+        return _type_of(tok)
+
+    def function_type(self, *parts):
+        ins = [_type_of(t) for t in parts[:-1] if t is not None]
+        return FunctionType(tuple(ins), tuple(parts[-1]))
+
+    def fn_results(self, *ts):
+        return [_type_of(t) for t in ts if t is not None]
+
+    def loc(self, *items):
+        return None
+
+    def loc_item(self, *items):
+        return None
+
+    @staticmethod
+    def _scalar(tok):
+        text = str(tok)
+        if tok.type == "INT":
+            return int(text, 0)
+        if tok.type == "FLOAT":
+            return float(text)
+        if tok.type == "STRING":
+            return unescape_string(text)
+        if tok.type == "SYMBOL":
+            return SymbolRef(text[1:].strip('"'))
+        if tok.type in ("HASH_ATTR", "HASH_ID"):
+            return _hash_attr(text)
+        return text
+
+
+def _wrap_dicts(items):
+    """Attribute dicts among pretty items become ("dict", d) like every other item."""
+    return [("dict", x) if isinstance(x, dict) else x for x in items]
+
+
+def _fbytes(name: str) -> int:
+    return {"f16": 2, "bf16": 2, "f32": 4, "f64": 8}[name]
+
+
+def _hash_attr(text: str):
+    """`#stablehlo<comparison_direction GE>` becomes an EnumAttr; other `#...` stay opaque."""
+    from .ir import OpaqueAttr
+    if "<" in text:
+        head, body = text[1:].split("<", 1)
+        body = body[:-1].strip()
+        parts = body.split()
+        if "." not in head and len(parts) == 2 and parts[1].replace("_", "").isalnum():
+            return EnumAttr(parts[0], parts[1])
+    return OpaqueAttr(text)
+
+
+# ----------------------------------------------------------------------------- builder
+
+
+class _Scope:
+    def __init__(self, parent=None):
+        self.names: dict = {}
+        self.parent = parent
+
+    def lookup(self, name):
+        s = self
+        while s is not None:
+            if name in s.names:
+                return s.names[name]
+            s = s.parent
+        return None
+
+
+class Builder:
+    """Raw ops to IR ops: names resolved, pretty forms decoded, errors located."""
+
+    def __init__(self, filename: str, text: str):
+        self.filename = filename
+        self.lines = text.splitlines()
+
+    def loc(self, tok) -> Location:
+        if tok is None or not hasattr(tok, "line"):
+            return Location(self.filename, 0, 0)
+        return Location(self.filename, tok.line, tok.column)
+
+    def error(self, message: str, tok=None, loc: Location = None) -> CompileError:
+        loc = loc or self.loc(tok)
+        line = self.lines[loc.line - 1] if 0 < loc.line <= len(self.lines) else ""
+        return CompileError(message, loc, line)
+
+    def module(self, raws: list) -> Module:
+        top = [r for r in raws if isinstance(r, RawOp)]
+        module = Module(filename=self.filename)
+        if len(top) == 1 and top[0].kind == "module":
+            module.attrs = {k: v for k, v in top[0].attrs.items() if k != "sym_name"}
+            module.name = top[0].attrs.get("sym_name", "")
+            body = top[0].regions[0].blocks[0][2]
+        else:
+            body = top
+        scope = _Scope()
+        for raw in body:
+            if raw.kind == "module":
+                raise self.error("nested modules are not supported", raw.tok)
+            module.ops.append(self.op(raw, scope))
+        return module
+
+    def op(self, raw: RawOp, scope: _Scope) -> Operation:
+        try:
+            if raw.kind == "func":
+                op = self.func(raw, scope)
+            elif raw.kind == "generic":
+                op = self.generic(raw, scope)
+            else:
+                op = self.custom(raw, scope)
+        except pretty.DecodeError as e:
+            raise self.error(f"'{raw.name}': {e}", e.tok or raw.tok)
+        except _TokError as e:
+            raise self.error(e.message, e.tok)
+        except AttrError as e:
+            raise self.error(f"'{raw.name}': {e}", raw.tok)
+        self.bind_results(raw, op, scope)
+        return op
+
+    def bind_results(self, raw, op, scope):
+        declared = sum(c for _, c in raw.results)
+        if raw.results and declared != len(op.results):
+            raise self.error(f"'{op.name}' has {len(op.results)} results, {declared} named", raw.tok)
+        i = 0
+        for name, count in raw.results:
+            if count == 1:
+                scope.names[name] = op.results[i]
+                op.results[i].hint = name[1:]
+            for k in range(count):
+                scope.names[f"{name}#{k}"] = op.results[i + k]
+            i += count
+
+    def value(self, tok, scope):
+        v = scope.lookup(str(tok))
+        if v is None:
+            raise self.error(f"use of undefined value '{tok}'", tok)
+        return v
+
+    def func(self, raw: RawOp, scope: _Scope) -> Operation:
+        attrs = dict(raw.attrs)
+        attrs["function_type"] = raw.fn_type
+        args = raw.extra["args"]
+        if any(a[2] for a in args):
+            attrs["arg_attrs"] = [a[2] for a in args]
+        if any(raw.extra["res_attrs"]):
+            attrs["res_attrs"] = raw.extra["res_attrs"]
+        regions = []
+        if raw.regions:
+            inner = _Scope(scope)
+            entry_args = [(a[0], a[1], a[3]) for a in args]
+            if any(a[0] is None for a in args):
+                raise self.error("a function with a body needs named arguments", raw.tok)
+            regions = [self.region(raw.regions[0], inner, entry_args)]
+        return Operation("func.func", [], [], attrs, regions, self.loc(raw.tok))
+
+    def generic(self, raw: RawOp, scope: _Scope) -> Operation:
+        operands = [self.value(t, scope) for t in raw.operands]
+        fn = raw.fn_type
+        if len(fn.inputs) != len(operands):
+            raise self.error(f"'{raw.name}' has {len(operands)} operands but its type lists "
+                             f"{len(fn.inputs)}", raw.tok)
+        regions = [self.region(r, _Scope(scope)) for r in raw.regions]
+        return Operation(raw.name, operands, fn.results, raw.attrs, regions, self.loc(raw.tok))
+
+    def custom(self, raw: RawOp, scope: _Scope) -> Operation:
+        decoded = pretty.decode(raw)
+        operands = [self.value(t, scope) for t in decoded.operands]
+        regions = [self.region(r, _Scope(scope), args) for r, args in decoded.regions]
+        return Operation(decoded.name, operands, decoded.result_types, decoded.attrs, regions,
+                         self.loc(raw.tok))
+
+    def region(self, raw: RawRegion, scope: _Scope, entry_args=None) -> Region:
+        region = Region()
+        for bi, (label, args, ops) in enumerate(raw.blocks):
+            if bi == 0 and entry_args is not None:
+                if args:
+                    raise self.error("region arguments given twice", args[0][2])
+                args = entry_args
+            if bi > 0:
+                raise self.error("regions with several blocks (branches) are not supported",
+                                 args[0][2] if args else None)
+            block = Block([a[1] for a in args])
+            for (name, _, tok), v in zip(args, block.args):
+                scope.names[name] = v
+                v.hint = name[1:]
+            region.add_block(block)
+            for raw_op in ops:
+                block.append(self.op(raw_op, scope))
+        return region
+
+
+def parse_module(text: str, filename: str = "<input>") -> Module:
+    """Parse MLIR text into a Module; raises CompileError with file:line:col."""
+    builder = Builder(filename, text)
+    try:
+        tree = _lark().parse(text)
+    except lark.exceptions.UnexpectedCharacters as e:
+        raise builder.error(f"unexpected character '{text[e.pos_in_stream]}'",
+                            loc=Location(filename, e.line, e.column))
+    except lark.exceptions.UnexpectedToken as e:
+        tok = e.token
+        what = "end of input" if tok.type == "$END" else f"'{tok}'"
+        expected = ", ".join(sorted(_pretty_expected(e.expected)))[:200]
+        loc = Location(filename, getattr(tok, "line", 0) or len(builder.lines),
+                       getattr(tok, "column", 0) or 1)
+        raise builder.error(f"unexpected {what}; expected one of: {expected}", loc=loc)
+    except lark.exceptions.UnexpectedEOF:
+        raise builder.error("unexpected end of input", loc=Location(filename, len(builder.lines), 1))
+    try:
+        raws = _ToRaw().transform(tree)
+    except lark.exceptions.VisitError as e:
+        orig = e.orig_exc
+        if isinstance(orig, _TokError):
+            raise builder.error(orig.message, orig.tok)
+        if isinstance(orig, (AttrError, pretty.DecodeError)):
+            raise builder.error(str(orig), getattr(orig, "tok", None))
+        raise
+    return builder.module(raws)
+
+
+_TOKEN_NAMES = {"LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "LBRACE": "'{'",
+                "RBRACE": "'}'", "COMMA": "','", "COLON": "':'", "EQUAL": "'='", "VALUE_ID": "%value",
+                "BARE_ID": "identifier", "TYPE": "type", "STRING": "string", "INT": "integer",
+                "FLOAT": "float", "SYMBOL": "@symbol", "__ANON_0": "'->'", "MORETHAN": "'>'"}
+
+
+def _pretty_expected(expected):
+    return {_TOKEN_NAMES.get(t, t.lower()) for t in expected}
+
+
+def parse_file(path: str) -> Module:
+    with open(path) as f:
+        return parse_module(f.read(), path)
