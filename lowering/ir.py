@@ -351,3 +351,24 @@ def uses(root_ops) -> dict:
             for v in op.operands:
                 table.setdefault(v, []).append(op)
     return table
+
+
+def clone_op(op: Operation, mapping: dict) -> Operation:
+    """Deep-copy `op`, remapping operands through `mapping`; new results are added to it."""
+    regions = []
+    for region in op.regions:
+        new_region = Region()
+        for block in region.blocks:
+            new_block = Block([a.type for a in block.args])
+            for a, b in zip(block.args, new_block.args):
+                mapping[a] = b
+            for inner in block.ops:
+                new_block.append(clone_op(inner, mapping))
+            new_region.add_block(new_block)
+        regions.append(new_region)
+    new = Operation(op.name, [mapping.get(v, v) for v in op.operands],
+                    [r.type for r in op.results], dict(op.attrs), regions, op.loc)
+    for a, b in zip(op.results, new.results):
+        mapping[a] = b
+        b.hint = a.hint
+    return new

@@ -357,7 +357,30 @@ def decode_while(raw, it: Items) -> Decoded:
     return Decoded(raw.name, inits, attrs, types, regions)
 
 
+def decode_alloc(raw, it: Items) -> Decoded:
+    """`alloc(%d0, %d1) {attrs} : memref<?x?xf32>`: operands are the dynamic dims."""
+    attrs = {}
+    for d in it.dicts:
+        attrs.update(d)
+    if len(raw.sig) != 1:
+        raise DecodeError("expected ': memref<...>'", raw.tok)
+    return Decoded(raw.name, it.group_values(), attrs, [raw.sig[0]])
+
+
+def decode_dealloc(raw, it: Items) -> Decoded:
+    return Decoded(raw.name, it.values, {}, [])
+
+
+def decode_dim(raw, it: Items) -> Decoded:
+    """`dim %m, %c0 : memref<...>`: the result is an index."""
+    from .ir import INDEX
+    return Decoded(raw.name, it.values, {}, [INDEX])
+
+
 DECODERS = {
+    "alloc": decode_alloc,
+    "dealloc": decode_dealloc,
+    "dim": decode_dim,
     "constant": decode_constant,
     "compare": decode_compare,
     "select": decode_select,

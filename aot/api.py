@@ -1,0 +1,46 @@
+"""The Python API: `aot.compile(text_or_path)` builds (cached) and loads; `aot.load(path)` loads."""
+from __future__ import annotations
+
+import hashlib
+import os
+
+from .driver import Compilation, Options, cache_dir, sanitize_name
+
+COMPILER_VERSION = "0.1.0"
+
+
+def _read_source(text_or_path: str) -> tuple[str, str]:
+    if "\n" not in text_or_path and len(text_or_path) < 4096 and os.path.exists(text_or_path):
+        with open(text_or_path) as f:
+            return f.read(), text_or_path
+    return text_or_path, "<string>"
+
+
+def compile(text_or_path: str, name: str | None = None, *, output_dir: str | None = None,
+            target_cpu: str | None = None, dump_after=(), dump_dir: str | None = None):
+    """Compile MLIR text (or a file path) into a shared library and load it.
+
+    The build lands in a cache keyed by the source text, the options and the
+    compiler version, so a second call with the same program is only a load.
+    """
+    from abi.loader import Library
+    text, filename = _read_source(text_or_path)
+    if name is None:
+        name = os.path.basename(filename).split(".")[0] if filename != "<string>" else "model"
+    name = sanitize_name(name)
+    key = hashlib.sha256("\0".join([COMPILER_VERSION, name, str(target_cpu), text]).encode())
+    out_dir = output_dir or os.path.join(cache_dir(), "build", key.hexdigest()[:24])
+    so_path = os.path.join(out_dir, f"lib{name}.so")
+    if output_dir is not None or not os.path.exists(so_path) or dump_after:
+        opts = Options(name=name, emit="shared", target_cpu=target_cpu,
+                       dump_after=list(dump_after), dump_dir=dump_dir)
+        tmp_so = so_path + f".tmp{os.getpid()}"
+        Compilation(text, filename, opts).build(tmp_so)
+        os.replace(tmp_so, so_path)
+    return Library(so_path)
+
+
+def load(path: str):
+    """Load a shared library built by `aotc compile --emit shared`."""
+    from abi.loader import Library
+    return Library(path)

@@ -1,0 +1,74 @@
+"""`aotc`: the command line."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from .driver import DUMP_STAGES, EMIT_KINDS, Options, compile_file, sanitize_name
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="aotc", description="Ahead-of-time compiler for HLO-family MLIR")
+    sub = p.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("compile", help="compile an MLIR file")
+    c.add_argument("input", help="StableHLO / MHLO / LHLO text (.mlir)")
+    c.add_argument("-o", "--output", help="output path ('-' for stdout with text stages)")
+    c.add_argument("--emit", choices=EMIT_KINDS, default="shared")
+    c.add_argument("--name", help="artifact name, the prefix of every exported symbol "
+                                  "(default: the input file's stem)")
+    c.add_argument("--dump-ir-after", default="",
+                   help=f"comma-separated stages to print, or 'all' ({', '.join(DUMP_STAGES)})")
+    c.add_argument("--dump-dir", help="directory for --dump-ir-after files (default: stderr)")
+    c.add_argument("--target-triple", help="LLVM target triple (default: this machine)")
+    c.add_argument("--target-cpu", help="LLVM CPU name (default: this machine's)")
+    c.add_argument("--target-features", help="LLVM CPU features (default: this machine's)")
+    args = p.parse_args(argv)
+
+    name = sanitize_name(args.name or os.path.basename(args.input).split(".")[0])
+    dump = [s for s in args.dump_ir_after.split(",") if s]
+    for s in dump:
+        if s != "all" and s not in DUMP_STAGES:
+            p.error(f"unknown stage '{s}' in --dump-ir-after; stages: all, {', '.join(DUMP_STAGES)}")
+    opts = Options(name=name, emit=args.emit, target_triple=args.target_triple,
+                   target_cpu=args.target_cpu, target_features=args.target_features,
+                   dump_after=dump, dump_dir=args.dump_dir)
+    from lowering.ir import CompileError
+    from .toolchain import ToolchainError
+    try:
+        from .driver import Compilation
+        if not os.path.exists(args.input):
+            print(f"aotc: error: no such file: {args.input}", file=sys.stderr)
+            return 2
+        with open(args.input) as f:
+            text = f.read()
+        comp = Compilation(text, args.input, opts)
+        from .driver import default_output
+        paths = comp.build(args.output or default_output(opts))
+        if dump and not args.dump_dir:
+            for stage, body in comp.dumps.items():
+                print(f"// ----- IR after {stage} -----\n{body}", file=sys.stderr)
+    except CompileError as e:
+        print(e.render(), file=sys.stderr)
+        return 1
+    except ToolchainError as e:
+        print(f"aotc: error: {e}", file=sys.stderr)
+        return 1
+    except RecursionError:
+        print(f"{args.input}: error: program nested too deeply", file=sys.stderr)
+        return 1
+    except Exception as e:  # a bug in the compiler: say so plainly, without a traceback
+        print(f"{args.input}: internal compiler error: {type(e).__name__}: {e}\n"
+              "please report this with the input file (set AOTC_TRACEBACK=1 for details)",
+              file=sys.stderr)
+        if os.environ.get("AOTC_TRACEBACK"):
+            raise
+        return 3
+    for kind, path in paths.items():
+        if path != "-":
+            print(f"wrote {path}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

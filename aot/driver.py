@@ -1,0 +1,142 @@
+"""The compile driver: text in, every stage in order, artifacts out."""
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+
+from lowering.ir import CompileError
+from lowering.parser import parse_module
+from lowering.pipeline import STAGE_NAMES, run_pipeline
+from lowering.printer import print_module
+
+EMIT_KINDS = STAGE_NAMES + ["llvm", "asm", "obj", "static", "shared"]
+DUMP_STAGES = STAGE_NAMES + ["llvm", "llvm-opt"]
+
+
+@dataclass
+class Options:
+    name: str = "model"
+    emit: str = "shared"
+    target_triple: str | None = None
+    target_cpu: str | None = None
+    target_features: str | None = None
+    dump_after: list = field(default_factory=list)  # stage names, or ["all"]
+    dump_dir: str | None = None
+
+
+def sanitize_name(name: str) -> str:
+    """A C identifier for symbol prefixes: `my-model.v2` becomes `my_model_v2`."""
+    name = re.sub(r"[^A-Za-z0-9_]", "_", name)
+    return name if name and not name[0].isdigit() else "m_" + name
+
+
+def default_output(opts: Options, out_dir: str = ".") -> str:
+    suffix = {"static": f"lib{opts.name}.a", "shared": f"lib{opts.name}.so", "obj": f"{opts.name}.o",
+              "asm": f"{opts.name}.s", "llvm": f"{opts.name}.ll"}
+    return os.path.join(out_dir, suffix.get(opts.emit, f"{opts.name}.{opts.emit}.mlir"))
+
+
+class Compilation:
+    """One compile of one module: stage texts on demand, artifacts written to disk."""
+
+    def __init__(self, text: str, filename: str, opts: Options):
+        self.opts = opts
+        self.filename = filename
+        self.module = parse_module(text, filename)
+        self.dumps: dict[str, str] = {}
+
+    def dump(self, stage: str, text: str) -> None:
+        wanted = self.opts.dump_after
+        if "all" in wanted or stage in wanted:
+            self.dumps[stage] = text
+            if self.opts.dump_dir:
+                os.makedirs(self.opts.dump_dir, exist_ok=True)
+                index = DUMP_STAGES.index(stage) if stage in DUMP_STAGES else 99
+                ext = "ll" if stage.startswith("llvm") else "mlir"
+                with open(os.path.join(self.opts.dump_dir, f"{index}-{stage}.{ext}"), "w") as f:
+                    f.write(text)
+
+    def run_stages(self, until: str):
+        return run_pipeline(self.module, until,
+                            dump=lambda name, m: self.dump(name, print_module(m))
+                            if self.opts.dump_after else None)
+
+    def llvm(self):
+        from lowering.llvm_gen import generate, optimize, target_machine
+        module = self.run_stages("loops")
+        tm = target_machine(self.opts.target_triple, self.opts.target_cpu, self.opts.target_features)
+        text, entries = generate(module, self.opts.name, tm)
+        self.dump("llvm", text)
+        optimized = optimize(text, tm)
+        self.dump("llvm-opt", str(optimized))
+        return tm, text, optimized, entries
+
+    def build(self, output: str) -> dict:
+        """Write the artifact of `opts.emit` to `output`; returns the paths written."""
+        emit = self.opts.emit
+        if emit in STAGE_NAMES:
+            return _write(output, print_module(self.run_stages(emit)))
+        tm, text, optimized, entries = self.llvm()
+        if emit == "llvm":
+            return _write(output, str(optimized))
+        if emit == "asm":
+            return _write(output, tm.emit_assembly(optimized))
+        return self.build_binary(output, tm, optimized, entries)
+
+    def build_binary(self, output: str, tm, optimized, entries) -> dict:
+        from abi.header import generate_header, runtime_header_path
+        from . import toolchain
+        out_dir = os.path.dirname(os.path.abspath(output))
+        os.makedirs(out_dir, exist_ok=True)
+        paths = {}
+        with tempfile.TemporaryDirectory() as tmp:
+            model_obj = os.path.join(tmp, f"{self.opts.name}.model.o")
+            with open(model_obj, "wb") as f:
+                f.write(tm.emit_object(optimized))
+            objects = [model_obj] + toolchain.runtime_objects(cache_dir())
+            if self.opts.emit == "shared":
+                toolchain.link_shared(objects, output)
+            elif self.opts.emit == "static":
+                toolchain.archive(objects, output)
+            else:
+                toolchain.merge_objects(objects, output)
+        paths[self.opts.emit] = output
+        header = os.path.join(out_dir, f"{self.opts.name}.h")
+        with open(header, "w") as f:
+            f.write(generate_header(self.opts.name, entries))
+        paths["header"] = header
+        runtime_h = os.path.join(out_dir, "aot_runtime.h")
+        with open(runtime_header_path()) as src, open(runtime_h, "w") as dst:
+            dst.write(src.read())
+        paths["runtime_header"] = runtime_h
+        return paths
+
+
+def _write(path: str, text: str) -> dict:
+    if path == "-":
+        import sys
+        sys.stdout.write(text)
+        return {"stdout": "-"}
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+    return {"text": path}
+
+
+def cache_dir() -> str:
+    d = os.environ.get("AOTC_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "aotc")
+    os.makedirs(d, exist_ok=True)
+    return d
+
+
+def compile_file(path: str, output: str | None, opts: Options) -> dict:
+    with open(path) as f:
+        text = f.read()
+    comp = Compilation(text, path, opts)
+    return comp.build(output or default_output(opts))
+
+
+__all__ = ["Options", "Compilation", "compile_file", "CompileError", "EMIT_KINDS", "cache_dir"]

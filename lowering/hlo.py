@@ -1,0 +1,173 @@
+"""HLO stage: one spelling per op, calls inlined, every op verified and its result
+shape checked against the shape function of its op (lowering/ops.py)."""
+from __future__ import annotations
+
+from . import ops as T
+from .ir import (CompileError, FunctionType, Module, Operation, TensorType, clone_op,
+                 replace_all_uses)
+
+# Ops recognised but not compiled yet, with what to say about them.
+NOT_YET = {
+    "while": "control flow", "if": "control flow", "case": "control flow",
+    "gather": "gather", "scatter": "scatter", "convolution": "convolution",
+    "reduce_window": "reduce_window", "sort": "sort", "select_and_scatter": "select_and_scatter",
+    "rng": "random numbers", "rng_bit_generator": "random numbers", "fft": "FFT",
+    "all_reduce": "collectives", "all_gather": "collectives", "all_to_all": "collectives",
+    "custom_call": "custom calls", "dynamic_slice": "dynamic shapes",
+    "dynamic_update_slice": "dynamic shapes", "dynamic_broadcast_in_dim": "dynamic shapes",
+    "dynamic_reshape": "dynamic shapes", "real_dynamic_slice": "dynamic shapes",
+    "get_dimension_size": "dynamic shapes", "dynamic_iota": "dynamic shapes",
+    "dynamic_pad": "dynamic shapes", "complex": "complex numbers", "real": "complex numbers",
+    "imag": "complex numbers", "reduce_precision": "reduce_precision",
+}
+
+
+def canonicalize_names(module: Module) -> None:
+    for top in module.ops:
+        for op in top.walk():
+            op.name = T.canonical_name(op.name)
+            if op.name.startswith("mhlo.") or op.name.startswith("lmhlo."):
+                try:
+                    T.normalize_attrs(op)
+                except (ValueError, KeyError) as e:
+                    raise op.error(f"bad attribute: {e}")
+            if op.short_name == "slice" and "strides" not in op.attrs and "start_indices" in op.attrs:
+                op.attrs["strides"] = (1,) * len(op.attrs["start_indices"])
+
+
+def inline_calls(module: Module) -> None:
+    """Replace every func.call by the callee's body; recursion is an error."""
+    funcs = {f.attrs["sym_name"]: f for f in module.functions()}
+
+    def inline_in(func, stack):
+        block = func.regions[0].blocks[0] if func.regions else None
+        if block is None:
+            return
+        i = 0
+        while i < len(block.ops):
+            op = block.ops[i]
+            if op.name != "func.call":
+                i += 1
+                continue
+            callee_name = op.attrs["callee"].name
+            callee = funcs.get(callee_name)
+            if callee is None or not callee.regions:
+                raise op.error(f"call to unknown or external function @{callee_name}")
+            if callee_name in stack:
+                chain = " -> ".join("@" + s for s in stack + [callee_name])
+                raise op.error(f"recursive call is not supported: {chain}")
+            inline_in(callee, stack + [callee_name])
+            body = callee.regions[0].blocks[0]
+            if len(body.args) != len(op.operands):
+                raise op.error(f"@{callee_name} takes {len(body.args)} arguments, "
+                               f"{len(op.operands)} given")
+            mapping = dict(zip(body.args, op.operands))
+            new_ops = []
+            returned = None
+            for inner in body.ops:
+                if inner.name == "func.return":
+                    returned = [mapping.get(v, v) for v in inner.operands]
+                    continue
+                new_ops.append(clone_op(inner, mapping))
+            for old, new in zip(op.results, returned):
+                replace_all_uses(block.ops, old, new)
+            for n in new_ops:
+                n.parent = block
+            block.ops[i:i + 1] = new_ops
+            i += len(new_ops)
+
+    entries = public_functions(module)
+    for f in entries:
+        inline_in(f, [f.attrs["sym_name"]])
+    module.ops = [op for op in module.ops if op.name != "func.func" or op in entries]
+
+
+def public_functions(module: Module):
+    return [f for f in module.functions()
+            if f.attrs.get("sym_visibility", "public") == "public" and f.regions]
+
+
+def verify(module: Module) -> None:
+    """Every op supported, operands well-typed, declared result types consistent."""
+    for func in module.functions():
+        fn: FunctionType = func.attrs["function_type"]
+        for t in list(fn.inputs) + list(fn.results):
+            if not isinstance(t, TensorType):
+                raise func.error(f"function @{func.attrs['sym_name']}: type {t} is not supported "
+                                 "(tensors of int, float and bool elements are)")
+        for op in func.regions[0].blocks[0].ops:
+            verify_op(op)
+        ret = func.regions[0].blocks[0].ops[-1]
+        if ret.name != "func.return":
+            raise func.error("function body must end with a return")
+        if [v.type for v in ret.operands] != list(fn.results):
+            raise ret.error("returned types do not match the function's result types")
+
+
+def verify_op(op: Operation) -> None:
+    if op.name == "func.return":
+        return
+    if op.dialect == "chlo":
+        raise op.error(f"chlo op '{op.short_name}' is not supported yet")
+    if op.dialect != "mhlo":
+        raise op.error("op is not supported at tensor level (expected stablehlo/mhlo ops)")
+    name = op.short_name
+    if name in NOT_YET:
+        raise op.error(f"{NOT_YET[name]} is not supported yet")
+    if name not in T.SUPPORTED:
+        raise op.error("op is not supported")
+    for k in T.REQUIRED_ATTRS.get(name, ()):
+        if k not in op.attrs:
+            raise op.error(f"missing attribute '{k}'")
+    for v in list(op.operands) + list(op.results):
+        if not isinstance(v.type, TensorType):
+            raise op.error(f"type {v.type} is not supported")
+        if v.type.encoding:
+            raise op.error(f"tensor encoding '{v.type.encoding}' is not supported")
+    arity = {**{n: 1 for n in T.UNARY}, **{n: 2 for n in T.BINARY}, "select": 3, "clamp": 3,
+             "dot_general": 2, "dot": 2, "pad": 2, "iota": 0, "constant": 0}
+    if name in arity and len(op.operands) != arity[name]:
+        raise op.error(f"expects {arity[name]} operands, got {len(op.operands)}")
+    if name == "reduce":
+        verify_reduce_body(op)
+    try:
+        inferred = T.SHAPE_FUNCTIONS[name](op)
+    except T.ShapeError as e:
+        raise op.error(str(e))
+    except (KeyError, IndexError, TypeError) as e:
+        raise op.error(f"malformed op ({e})")
+    if inferred is None:
+        return
+    if len(inferred) != len(op.results):
+        raise op.error(f"expects {len(inferred)} results, got {len(op.results)}")
+    for want, r in zip(inferred, op.results):
+        got = r.type
+        if (got.rank != want.rank or got.elem != want.elem or
+                any(a is not None and b is not None and a != b for a, b in zip(got.shape, want.shape))):
+            raise op.error(f"result type {got} does not match the inferred type {want}")
+
+
+def verify_reduce_body(op: Operation) -> None:
+    if len(op.regions) != 1:
+        raise op.error("reduce needs one body region")
+    block = op.regions[0].blocks[0]
+    n = len(op.operands) // 2
+    if len(block.args) != 2 * n:
+        raise op.error(f"reduce body must take {2 * n} arguments")
+    for inner in block.ops:
+        inner.name = T.canonical_name(inner.name)
+        if inner.name.endswith(".return"):
+            continue
+        if inner.short_name not in T.ELEMENTWISE | {"constant", "broadcast_in_dim", "reshape"}:
+            raise inner.error("only elementwise ops are supported in a reduce body")
+        verify_op(inner)
+
+
+def legalize(module: Module) -> Module:
+    """The HLO stage: canonical spellings, calls inlined, verified."""
+    canonicalize_names(module)
+    if not public_functions(module):
+        raise CompileError("module has no public function with a body", None)
+    inline_calls(module)
+    verify(module)
+    return module

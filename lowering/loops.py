@@ -1,0 +1,468 @@
+"""Loop stage: every LHLO kernel becomes an outlined function of loop nests.
+
+Kernels (`func.func` with the `aot.kernel` attribute) hold `scf.for` nests,
+`memref.load`/`memref.store` and scalar `arith`/`math` ops; the host function
+keeps allocation, the calls to kernels and deallocation. Kernels take only
+buffers, so a later GPU backend can compile the same functions for the device
+while the host code stays as it is.
+
+Fusions are emitted the XLA way: an elemental emitter computes the root's
+value at an output index, pulling each producer's value at the index that
+producer needs (broadcast, transpose, slice... map indices), so intermediate
+values never touch memory.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .ir import (INDEX, Block, FunctionType, MemRefType, Module, Operation, Region, ScalarType,
+                 SymbolRef, TensorType, Value)
+from .ops import dot_general_dims
+from .scalar import Scalars, lower_scalar
+
+
+class LoopBuilder:
+    """Appends ops to a block; `for_` opens nested `scf.for` loops."""
+
+    def __init__(self, block: Block, loc):
+        self.block = block
+        self.loc = loc
+
+    def op(self, name, operands, result_types=(), attrs=None, regions=()):
+        return self.block.append(Operation(name, operands, result_types, attrs or {}, regions,
+                                           self.loc))
+
+    def v(self, name, operands, type, **attrs) -> Value:
+        return self.op(name, operands, [type], attrs).result
+
+    def const(self, value, elem: str) -> Value:
+        if elem in ("f16", "bf16", "f32", "f64"):
+            value = float(value)
+        elif elem == "i1":
+            value = bool(value)
+        else:
+            value = int(value)
+        return self.v("arith.constant", [], ScalarType(elem), value=value)
+
+    def index(self, n: int) -> Value:
+        return self.const(n, "index")
+
+    def for_(self, lb: Value, ub: Value, inits=()):
+        """An `scf.for` from lb to ub (step 1); returns (op, body builder, iv, iter args)."""
+        body = Block([INDEX] + [v.type for v in inits])
+        op = self.op("scf.for", [lb, ub, self.index(1)] + list(inits), [v.type for v in inits],
+                     {}, [Region([body])])
+        return op, LoopBuilder(body, self.loc), body.args[0], body.args[1:]
+
+    def yield_(self, values=()):
+        self.op("scf.yield", list(values))
+
+
+def dims_of(b: LoopBuilder, buf: Value) -> list:
+    """Index values for each dim of a buffer: constants where static."""
+    out = []
+    for d, n in enumerate(buf.type.shape):
+        out.append(b.index(n) if n is not None else b.v("memref.dim", [buf, b.index(d)], INDEX))
+    return out
+
+
+def loop_nest(b: LoopBuilder, bounds: list):
+    """Nested loops over `bounds`; returns (innermost builder, induction variables)."""
+    ivs = []
+    for ub in bounds:
+        _, b, iv, _ = b.for_(b.index(0), ub)
+        ivs.append(iv)
+    return b, ivs
+
+
+def close_nest(b: LoopBuilder, depth: int):
+    """Terminate `depth` nested loop bodies, innermost first."""
+    block = b.block
+    for _ in range(depth):
+        block.append(Operation("scf.yield", [], [], {}, loc=b.loc))
+        region = block.parent
+        block = region.parent.parent if region.parent is not None else None
+        if block is None:
+            break
+
+
+# ----------------------------------------------------------------------------- elemental emitter
+
+
+class Elemental:
+    """Computes a fused tensor value's scalar at an index, recursively through producers."""
+
+    def __init__(self, b: LoopBuilder, inputs: dict, scalars: dict | None = None):
+        self.b = b
+        self.inputs = inputs  # region block arg -> kernel buffer argument
+        self.scalars = scalars or {}  # value -> scalar already computed (reduce bodies)
+        self.cache: dict = {}
+
+    def at(self, v: Value, idx: list) -> Value:
+        if v in self.scalars:
+            return self.scalars[v]
+        key = (v, tuple(map(id, idx)))
+        if key not in self.cache:
+            self.cache[key] = self._compute(v, idx)
+        return self.cache[key]
+
+    def _compute(self, v: Value, idx: list) -> Value:
+        b = self.b
+        if v in self.inputs:
+            buf = self.inputs[v]
+            return b.v("memref.load", [buf] + list(idx), ScalarType(buf.type.elem))
+        op = v.owner
+        rule = ELEMENTAL_RULES.get(op.short_name)
+        if rule is None:
+            raise op.error("cannot be computed inside a fused kernel")
+        return rule(self, op, idx)
+
+    # index helpers
+    def add(self, a, c):
+        return a if c == 0 else self.b.v("arith.addi", [a, self.b.index(c)], INDEX)
+
+    def mul(self, a, c):
+        return a if c == 1 else self.b.v("arith.muli", [a, self.b.index(c)], INDEX)
+
+
+def _elementwise(e: Elemental, op: Operation, idx):
+    args = []
+    for v in op.operands:
+        args.append(e.at(v, idx if v.type.rank else []))
+    return lower_scalar(e.b, op, args)
+
+
+def _broadcast_in_dim(e: Elemental, op, idx):
+    src = op.operands[0]
+    out_shape = op.results[0].type.shape
+    dims = op.attrs["broadcast_dimensions"]
+    zero = None
+    src_idx = []
+    for i, d in enumerate(dims):
+        if src.type.shape[i] == 1 and out_shape[d] != 1:
+            zero = zero or e.b.index(0)
+            src_idx.append(zero)
+        else:
+            src_idx.append(idx[d])
+    return e.at(src, src_idx)
+
+
+def _reshape(e: Elemental, op, idx):
+    src = op.operands[0]
+    in_shape, out_shape = src.type.shape, op.results[0].type.shape
+    squeezed_in = [(i, n) for i, n in enumerate(in_shape) if n != 1]
+    squeezed_out = [(i, n) for i, n in enumerate(out_shape) if n != 1]
+    if [n for _, n in squeezed_in] == [n for _, n in squeezed_out]:
+        # only unit dims added or removed: indices map one to one
+        zero = e.b.index(0)
+        src_idx = [zero] * len(in_shape)
+        for (i, _), (o, _) in zip(squeezed_in, squeezed_out):
+            src_idx[i] = idx[o]
+        return e.at(src, src_idx)
+    linear = None
+    for d, n in enumerate(out_shape):
+        linear = idx[d] if linear is None else e.add(e.mul(linear, n), 0)
+        if linear is not idx[d]:
+            linear = e.b.v("arith.addi", [linear, idx[d]], INDEX)
+    linear = linear if linear is not None else e.b.index(0)
+    src_idx = []
+    stride = int(np.prod(in_shape)) if in_shape else 1
+    for n in in_shape:
+        stride //= n
+        q = linear if stride == 1 else e.b.v("arith.divui", [linear, e.b.index(stride)], INDEX)
+        src_idx.append(e.b.v("arith.remui", [q, e.b.index(n)], INDEX) if n != 0 else q)
+    return e.at(src, src_idx)
+
+
+def _transpose(e: Elemental, op, idx):
+    perm = op.attrs["permutation"]
+    src_idx = [None] * len(perm)
+    for i, p in enumerate(perm):
+        src_idx[p] = idx[i]
+    return e.at(op.operands[0], src_idx)
+
+
+def _reverse(e: Elemental, op, idx):
+    shape = op.results[0].type.shape
+    src_idx = list(idx)
+    for d in op.attrs["dimensions"]:
+        src_idx[d] = e.b.v("arith.subi", [e.b.index(shape[d] - 1), idx[d]], INDEX)
+    return e.at(op.operands[0], src_idx)
+
+
+def _slice(e: Elemental, op, idx):
+    starts, strides = op.attrs["start_indices"], op.attrs["strides"]
+    src_idx = [e.add(e.mul(i, st), s) for i, s, st in zip(idx, starts, strides)]
+    return e.at(op.operands[0], src_idx)
+
+
+def _pad(e: Elemental, op, idx):
+    """In-bounds positions read the operand (at a clamped, always valid index); others the pad value."""
+    b = e.b
+    src, pad_value = op.operands
+    lo, inner = op.attrs["edge_padding_low"], op.attrs["interior_padding"]
+    valid = None
+    src_idx = []
+    for d, i in enumerate(idx):
+        n = src.type.shape[d]
+        j = b.v("arith.subi", [i, b.index(lo[d])], INDEX) if lo[d] else i
+        conds = [b.v("arith.cmpi", [j, b.index(0)], ScalarType("i1"), predicate="sge")]
+        if inner[d]:
+            step = b.index(inner[d] + 1)
+            q = b.v("arith.divsi", [j, step], INDEX)
+            r = b.v("arith.remsi", [j, step], INDEX)
+            conds.append(b.v("arith.cmpi", [r, b.index(0)], ScalarType("i1"), predicate="eq"))
+        else:
+            q = j
+        conds.append(b.v("arith.cmpi", [q, b.index(n)], ScalarType("i1"), predicate="slt"))
+        for c in conds:
+            valid = c if valid is None else b.v("arith.andi", [valid, c], ScalarType("i1"))
+        src_idx.append(q)
+    if valid is None:
+        return e.at(src, [])
+    zero = b.index(0)
+    safe = [b.v("arith.select", [valid, q, zero], INDEX) for q in src_idx]
+    inside = e.at(src, safe)
+    outside = e.at(pad_value, [])
+    return b.v("arith.select", [valid, inside, outside], ScalarType(src.type.elem))
+
+
+def _concatenate(e: Elemental, op, idx):
+    """A select chain over the operands, each read at a clamped index."""
+    b = e.b
+    dim = op.attrs["dimension"]
+    elem = ScalarType(op.results[0].type.elem)
+    result = None
+    offset = 0
+    pieces = []
+    for v in op.operands:
+        n = v.type.shape[dim]
+        pieces.append((v, offset, n))
+        offset += n
+    for v, start, n in reversed(pieces):
+        if n == 0:
+            continue
+        local = b.v("arith.subi", [idx[dim], b.index(start)], INDEX) if start else idx[dim]
+        if result is None:
+            value = e.at(v, idx[:dim] + [local] + idx[dim + 1:])
+            result = value
+            continue
+        in_range = b.v("arith.cmpi", [idx[dim], b.index(start + n)], ScalarType("i1"), predicate="slt")
+        clamped = b.v("arith.select", [in_range, local, b.index(n - 1)], INDEX)
+        value = e.at(v, idx[:dim] + [clamped] + idx[dim + 1:])
+        result = b.v("arith.select", [in_range, value, result], elem)
+    return result
+
+
+def _iota(e: Elemental, op, idx):
+    elem = op.results[0].type.elem
+    i = idx[op.attrs["iota_dimension"]] if idx else e.b.index(0)
+    as_int = e.b.v("arith.index_cast", [i], ScalarType("i64"))
+    return Scalars(e.b).convert(as_int, "i64", elem)
+
+
+def _constant(e: Elemental, op, idx):
+    arr = np.asarray(op.attrs["value"].array).reshape(-1)
+    elem = op.results[0].type.elem
+    x = arr[0]
+    return e.b.const(bool(x) if elem == "i1" else (float(x) if arr.dtype.kind == "f" or elem == "bf16"
+                                                   else int(x)), elem)
+
+
+ELEMENTAL_RULES = {
+    "broadcast_in_dim": _broadcast_in_dim, "reshape": _reshape, "transpose": _transpose,
+    "reverse": _reverse, "slice": _slice, "pad": _pad, "concatenate": _concatenate,
+    "iota": _iota, "constant": _constant,
+}
+for _name in ("abs negate sign exponential exponential_minus_one log log_plus_one logistic tanh "
+              "sqrt rsqrt cbrt sine cosine tan floor ceil round_nearest_afz round_nearest_even not "
+              "popcnt count_leading_zeros is_finite convert bitcast_convert add subtract multiply "
+              "divide remainder power maximum minimum atan2 and or xor shift_left "
+              "shift_right_arithmetic shift_right_logical compare select clamp").split():
+    ELEMENTAL_RULES[_name] = _elementwise
+
+
+def apply_region(b: LoopBuilder, region: Region, args: list) -> list:
+    """Inline a scalar region (a reduce body) on scalar `args`; returns its results."""
+    block = region.blocks[0]
+    e = Elemental(b, {}, dict(zip(block.args, args)))
+    ret = block.ops[-1]
+    return [e.at(v, []) for v in ret.operands]
+
+
+# ----------------------------------------------------------------------------- kernels
+
+
+class KernelEmitter:
+    """Outlines each LHLO kernel op of a host function into a kernel function."""
+
+    def __init__(self, module: Module, host: Operation):
+        self.module = module
+        self.host = host
+        self.kernels: list[Operation] = []
+        self.prefix = host.attrs["sym_name"]
+
+    def new_kernel(self, op: Operation, buffers: list):
+        name = f"{self.prefix}_kernel_{len(self.kernels)}"
+        block = Block([v.type for v in buffers])
+        fn = Operation("func.func", [], [], {
+            "sym_name": name, "sym_visibility": "private",
+            "function_type": FunctionType(tuple(v.type for v in buffers), ()),
+            "aot.kernel": op.short_name}, [Region([block])], op.loc)
+        self.kernels.append(fn)
+        return fn, LoopBuilder(block, op.loc), block.args
+
+    def run(self):
+        block = self.host.regions[0].blocks[0]
+        new_ops = []
+        for op in block.ops:
+            if op.dialect != "lmhlo":
+                new_ops.append(op)
+                continue
+            if op.short_name == "copy":
+                new_ops.append(Operation("memref.copy", op.operands, [], {}, loc=op.loc))
+                continue
+            emit = KERNEL_EMITTERS.get(op.short_name)
+            if emit is None:
+                raise op.error("no loop lowering for this op")
+            buffers = list(op.operands)
+            fn, b, args = self.new_kernel(op, buffers)
+            emit(self, op, b, args)
+            b.op("func.return", [])
+            call = Operation("func.call", buffers, [], {"callee": SymbolRef(fn.attrs["sym_name"])},
+                             loc=op.loc)
+            new_ops.append(call)
+        block.ops = []
+        for op in new_ops:
+            block.append(op)
+        return self.kernels
+
+
+def emit_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
+    region_block = op.regions[0].blocks[0]
+    n_in = len(region_block.args)
+    inputs = dict(zip(region_block.args, args[:n_in]))
+    outs = args[n_in:]
+    ret = region_block.ops[-1]
+    root = ret.operands[0].owner
+    if op.attrs.get("fusion_kind") == "kInput" and root.short_name == "reduce":
+        return emit_reduce(b, root, inputs, outs)
+    out = outs[0]
+    inner, ivs = loop_nest(b, dims_of(b, out))
+    e = Elemental(inner, inputs)
+    value = e.at(ret.operands[0], ivs)
+    inner.op("memref.store", [value, out] + ivs)
+    close_nest(inner, len(ivs))
+
+
+def emit_reduce(b: LoopBuilder, root: Operation, inputs: dict, outs: list):
+    """Loops over the kept dims outside, the reduced dims inside with accumulators in registers."""
+    n = len(root.operands) // 2
+    ins, inits = root.operands[:n], root.operands[n:]
+    dims = root.attrs["dimensions"]
+    in_shape = ins[0].type.shape
+    kept = [d for d in range(len(in_shape)) if d not in dims]
+    outer, out_ivs = loop_nest(b, [outer_b for outer_b in [b.index(in_shape[d]) for d in kept]])
+    e = Elemental(outer, inputs)
+    accs = [e.at(v, []) for v in inits]
+    body, cur = outer, accs
+    red_ivs = []
+    loops = []
+    for d in dims:
+        loop, body, iv, iters = body.for_(body.index(0), body.index(in_shape[d]), cur)
+        loops.append((loop, body))
+        red_ivs.append(iv)
+        cur = list(iters)
+    full_idx = [None] * len(in_shape)
+    for d, iv in zip(kept, out_ivs):
+        full_idx[d] = iv
+    for d, iv in zip(dims, red_ivs):
+        full_idx[d] = iv
+    inner_e = Elemental(body, inputs)
+    xs = [inner_e.at(v, full_idx) for v in ins]
+    new = apply_region(body, root.regions[0], cur + xs)
+    body.yield_(new)
+    # close reduction loops: each outer loop yields the inner loop's results
+    for (loop, lb), (outer_loop, ob) in zip(reversed(loops[1:]), reversed(loops[:-1])):
+        ob.yield_(loop.results)
+    final = loops[0][0].results if loops else accs
+    for v, out in zip(final, outs):
+        outer.op("memref.store", [v, out] + out_ivs)
+    close_nest(outer, len(out_ivs))
+
+
+def emit_dot(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
+    """out[batch, lfree, rfree] = sum over contracting dims of lhs * rhs, accumulated in the
+    result type."""
+    lhs, rhs, out = args
+    lhs_t, rhs_t = op.operands[0].type, op.operands[1].type
+    lb_, rb_, lc, rc = _dot_dims_for(op, lhs_t, rhs_t)
+    out_elem = out.type.elem
+    if out_elem == "i1":
+        raise op.error("dot of booleans is not supported")
+    lfree = [d for d in range(lhs_t.rank) if d not in lb_ and d not in lc]
+    rfree = [d for d in range(rhs_t.rank) if d not in rb_ and d not in rc]
+    outer, ivs = loop_nest(b, dims_of(b, out))
+    nb = len(lb_)
+    acc_elem = "f32" if out_elem in ("f16", "bf16") else out_elem
+    s = Scalars(outer)
+    zero = outer.const(0, acc_elem)
+    body, cur, loops, civs = outer, [zero], [], []
+    for d in lc:
+        loop, body, iv, iters = body.for_(body.index(0), body.index(lhs_t.shape[d]), cur)
+        loops.append((loop, body))
+        civs.append(iv)
+        cur = list(iters)
+    lidx, ridx = [None] * lhs_t.rank, [None] * rhs_t.rank
+    for i, (l, r) in enumerate(zip(lb_, rb_)):
+        lidx[l] = ivs[i]
+        ridx[r] = ivs[i]
+    for i, d in enumerate(lfree):
+        lidx[d] = ivs[nb + i]
+    for i, d in enumerate(rfree):
+        ridx[d] = ivs[nb + len(lfree) + i]
+    for l, r, iv in zip(lc, rc, civs):
+        lidx[l] = iv
+        ridx[r] = iv
+    bs = Scalars(body)
+    x = bs.convert(body.v("memref.load", [lhs] + lidx, ScalarType(lhs_t.elem)), lhs_t.elem, acc_elem)
+    y = bs.convert(body.v("memref.load", [rhs] + ridx, ScalarType(rhs_t.elem)), rhs_t.elem, acc_elem)
+    from .ir import is_float
+    mul, add = ("arith.mulf", "arith.addf") if is_float(acc_elem) else ("arith.muli", "arith.addi")
+    prod = body.v(mul, [x, y], ScalarType(acc_elem))
+    total = body.v(add, [cur[0], prod], ScalarType(acc_elem))
+    body.yield_([total])
+    for (loop, _), (_, ob) in zip(reversed(loops[1:]), reversed(loops[:-1])):
+        ob.yield_(loop.results)
+    result = loops[0][0].results[0] if loops else zero
+    outer.op("memref.store", [s.convert(result, acc_elem, out_elem), out] + ivs)
+    close_nest(outer, len(ivs))
+
+
+def _dot_dims_for(op, lhs_t, rhs_t):
+    class _View:  # dot_general_dims reads operand types from the op's operands
+        pass
+    if op.short_name == "dot":
+        return (), (), (lhs_t.rank - 1,), (0,)
+    d = op.attrs["dot_dimension_numbers"]
+    return (d["lhs_batching_dimensions"], d["rhs_batching_dimensions"],
+            d["lhs_contracting_dimensions"], d["rhs_contracting_dimensions"])
+
+
+KERNEL_EMITTERS = {
+    "fusion": emit_fusion,
+    "dot_general": emit_dot,
+    "dot": emit_dot,
+}
+
+
+def lower_to_loops(module: Module) -> Module:
+    kernels = []
+    for func in module.functions():
+        if "aot.kernel" in func.attrs:
+            continue
+        kernels.extend(KernelEmitter(module, func).run())
+    module.ops.extend(kernels)
+    return module

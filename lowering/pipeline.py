@@ -1,0 +1,35 @@
+"""The pass pipeline: one named step per stage, each printable with `--emit`.
+
+    hlo    spellings canonical, calls inlined, verified with shape inference
+    fused  kLoop / kInput fusions
+    lhlo   buffers: allocated before, freed after the kernel that needs them
+    loops  kernels outlined as loop nests over buffers; host code calls them
+"""
+from __future__ import annotations
+
+from .bufferize import bufferize
+from .fusion import fuse
+from .hlo import legalize
+from .loops import lower_to_loops
+from .verify import verify_loops
+
+STAGES = [
+    ("hlo", legalize),  # parse result -> canonical, verified HLO
+    ("fused", fuse),  # elementwise chains and reductions grouped into kernels
+    ("lhlo", bufferize),  # tensors -> buffers
+    ("loops", lambda m: verify_loops(lower_to_loops(m))),  # kernels -> loop nests
+]
+STAGE_NAMES = [name for name, _ in STAGES]
+
+
+def run_pipeline(module, until: str = "loops", dump=None):
+    """Run the stages up to and including `until`; `dump(stage, module)` sees each result."""
+    if until not in STAGE_NAMES:
+        raise ValueError(f"unknown stage '{until}'; stages: {', '.join(STAGE_NAMES)}")
+    for name, step in STAGES:
+        module = step(module)
+        if dump is not None:
+            dump(name, module)
+        if name == until:
+            break
+    return module

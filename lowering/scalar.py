@@ -1,0 +1,298 @@
+"""Scalar semantics of HLO elementwise ops, as arith/math ops of the loop stage.
+
+One rule per HLO op, keyed by name. XLA's edge cases are spelled out here, not
+left to LLVM's undefined behaviour: integer division by zero gives -1 (and
+x % 0 = x), INT_MIN / -1 = INT_MIN, shifts past the bit width give 0 (or the
+sign), float to int conversion saturates with NaN to 0, and f16/bf16 math is
+computed in f32 and rounded once per op, as XLA's CPU backend does.
+"""
+from __future__ import annotations
+
+from .ir import ScalarType, bit_width, is_float, is_unsigned
+
+HALF = ("f16", "bf16")
+
+
+class Scalars:
+    """Builds scalar arith/math ops through a loop-stage builder `b`."""
+
+    def __init__(self, b):
+        self.b = b
+
+    def v(self, name, args, elem, **attrs):
+        return self.b.v(name, args, ScalarType(elem), **attrs)
+
+    def const(self, value, elem):
+        return self.b.const(value, elem)
+
+    # conversions -------------------------------------------------------------------------
+    def convert(self, x, src: str, dst: str):
+        if src == dst:
+            return x
+        if dst == "i1":
+            zero = self.const(0.0 if is_float(src) else 0, src)
+            pred = "une" if is_float(src) else "ne"
+            return self.v("arith.cmpf" if is_float(src) else "arith.cmpi", [x, zero], "i1",
+                          predicate=pred)
+        if is_float(src) and is_float(dst):
+            wide = bit_width(dst) > bit_width(src) or (src == "bf16" and dst == "f16")
+            if {src, dst} == {"f16", "bf16"}:
+                x = self.v("arith.extf", [x], "f32")
+                return self.v("arith.truncf", [x], dst)
+            return self.v("arith.extf" if wide else "arith.truncf", [x], dst)
+        if is_float(src):
+            return self.v("arith.fptoui" if is_unsigned(dst) else "arith.fptosi", [x], dst)
+        if is_float(dst):
+            unsigned = is_unsigned(src) or src == "i1"
+            return self.v("arith.uitofp" if unsigned else "arith.sitofp", [x], dst)
+        sw, dw = bit_width(src), bit_width(dst)
+        if dw > sw:
+            unsigned = is_unsigned(src) or src == "i1"
+            return self.v("arith.extui" if unsigned else "arith.extsi", [x], dst)
+        if dw < sw:
+            return self.v("arith.trunci", [x], dst)
+        return self.v("arith.bitcast", [x], dst)  # same width, signedness changes
+
+    # comparisons -------------------------------------------------------------------------
+    FLOAT_PRED = {"EQ": "oeq", "NE": "une", "LT": "olt", "LE": "ole", "GT": "ogt", "GE": "oge"}
+    SIGNED_PRED = {"EQ": "eq", "NE": "ne", "LT": "slt", "LE": "sle", "GT": "sgt", "GE": "sge"}
+    UNSIGNED_PRED = {"EQ": "eq", "NE": "ne", "LT": "ult", "LE": "ule", "GT": "ugt", "GE": "uge"}
+
+    def compare(self, a, b, elem, direction, compare_type=None):
+        if is_float(elem) and compare_type == "TOTALORDER":
+            width = bit_width(elem)
+            ielem = f"i{width}"
+            keys = []
+            for x in (a, b):
+                bits = self.v("arith.bitcast", [x], ielem)
+                sign = self.v("arith.shrsi", [bits, self.const(width - 1, ielem)], ielem)
+                mask = self.v("arith.shrui", [sign, self.const(1, ielem)], ielem)
+                keys.append(self.v("arith.xori", [bits, mask], ielem))
+            return self.v("arith.cmpi", keys, "i1", predicate=self.SIGNED_PRED[direction])
+        if is_float(elem):
+            if elem in HALF:
+                a, b = self.v("arith.extf", [a], "f32"), self.v("arith.extf", [b], "f32")
+            return self.v("arith.cmpf", [a, b], "i1", predicate=self.FLOAT_PRED[direction])
+        table = self.UNSIGNED_PRED if (is_unsigned(elem) or elem == "i1") else self.SIGNED_PRED
+        return self.v("arith.cmpi", [a, b], "i1", predicate=table[direction])
+
+    def select(self, p, a, b, elem):
+        return self.v("arith.select", [p, a, b], elem)
+
+
+def _float_op(name):
+    """An op computed in the operand's float type (f16/bf16 promoted to f32)."""
+    def rule(s: Scalars, elem, args, op):
+        return _promoted(s, elem, args, lambda e, xs: s.v(name, xs, e))
+    return rule
+
+
+def _promoted(s: Scalars, elem, args, body):
+    if elem in HALF:
+        wide = [s.v("arith.extf", [x], "f32") for x in args]
+        return s.v("arith.truncf", [body("f32", wide)], elem)
+    return body(elem, args)
+
+
+def _int_or_float(float_name, signed_name, unsigned_name=None):
+    def rule(s: Scalars, elem, args, op):
+        if is_float(elem):
+            return _promoted(s, elem, args, lambda e, xs: s.v(float_name, xs, e))
+        name = unsigned_name if (unsigned_name and (is_unsigned(elem) or elem == "i1")) else signed_name
+        return s.v(name, args, elem)
+    return rule
+
+
+def _divide(s: Scalars, elem, args, op):
+    if is_float(elem):
+        return _promoted(s, elem, args, lambda e, xs: s.v("arith.divf", xs, e))
+    return _int_div_rem(s, elem, args, remainder=False)
+
+
+def _remainder(s: Scalars, elem, args, op):
+    if is_float(elem):
+        return _promoted(s, elem, args, lambda e, xs: s.v("arith.remf", xs, e))
+    return _int_div_rem(s, elem, args, remainder=True)
+
+
+def _int_div_rem(s: Scalars, elem, args, remainder: bool):
+    """x / 0 = -1 and x % 0 = x; INT_MIN / -1 = INT_MIN and INT_MIN % -1 = 0 (XLA)."""
+    a, b = args
+    unsigned = is_unsigned(elem) or elem == "i1"
+    zero, one = s.const(0, elem), s.const(1, elem)
+    is_zero = s.v("arith.cmpi", [b, zero], "i1", predicate="eq")
+    bad = is_zero
+    if not unsigned:
+        minus_one = s.const(-1, elem)
+        int_min = s.const(-(1 << (bit_width(elem) - 1)), elem)
+        overflow = s.v("arith.andi", [s.v("arith.cmpi", [a, int_min], "i1", predicate="eq"),
+                                      s.v("arith.cmpi", [b, minus_one], "i1", predicate="eq")], "i1")
+        bad = s.v("arith.ori", [is_zero, overflow], "i1")
+    safe_b = s.select(bad, one, b, elem)
+    if remainder:
+        r = s.v("arith.remui" if unsigned else "arith.remsi", [a, safe_b], elem)
+        if unsigned:
+            return s.select(is_zero, a, r, elem)
+        return s.select(is_zero, a, s.select(bad, zero, r, elem), elem)
+    q = s.v("arith.divui" if unsigned else "arith.divsi", [a, safe_b], elem)
+    all_ones = s.const(-1 if not unsigned else (1 << bit_width(elem)) - 1, elem)
+    if unsigned:
+        return s.select(is_zero, all_ones, q, elem)
+    return s.select(is_zero, all_ones, s.select(bad, a, q, elem), elem)
+
+
+def _shift(kind):
+    def rule(s: Scalars, elem, args, op):
+        a, b = args
+        width = bit_width(elem)
+        too_big = s.v("arith.cmpi", [b, s.const(width, elem)], "i1", predicate="uge")
+        if kind == "shrsi":
+            amount = s.select(too_big, s.const(width - 1, elem), b, elem)
+            return s.v("arith.shrsi", [a, amount], elem)
+        safe = s.select(too_big, s.const(0, elem), b, elem)
+        shifted = s.v(f"arith.{kind}", [a, safe], elem)
+        return s.select(too_big, s.const(0, elem), shifted, elem)
+    return rule
+
+
+def _negate(s: Scalars, elem, args, op):
+    if is_float(elem):
+        return _promoted(s, elem, args, lambda e, xs: s.v("arith.negf", xs, e))
+    return s.v("arith.subi", [s.const(0, elem), args[0]], elem)
+
+
+def _abs(s: Scalars, elem, args, op):
+    if is_float(elem):
+        return _promoted(s, elem, args, lambda e, xs: s.v("math.absf", xs, e))
+    if is_unsigned(elem):
+        return args[0]
+    return s.v("math.absi", args, elem)
+
+
+def _sign(s: Scalars, elem, args, op):
+    x = args[0]
+    if is_float(elem):
+        def body(e, xs):
+            x = xs[0]
+            zero, one = s.const(0.0, e), s.const(1.0, e)
+            copy = s.v("math.copysign", [one, x], e)
+            is_zero_or_nan = s.v("arith.cmpf", [x, zero], "i1", predicate="ueq")
+            return s.select(is_zero_or_nan, x, copy, e)
+        return _promoted(s, elem, args, body)
+    zero = s.const(0, elem)
+    if is_unsigned(elem):
+        nz = s.v("arith.cmpi", [x, zero], "i1", predicate="ne")
+        return s.v("arith.extui", [nz], elem)
+    pos = s.v("arith.extui", [s.v("arith.cmpi", [x, zero], "i1", predicate="sgt")], elem)
+    neg = s.v("arith.extui", [s.v("arith.cmpi", [x, zero], "i1", predicate="slt")], elem)
+    return s.v("arith.subi", [pos, neg], elem)
+
+
+def _logistic(s: Scalars, elem, args, op):
+    def body(e, xs):
+        one = s.const(1.0, e)
+        ex = s.v("math.exp", [s.v("arith.negf", xs, e)], e)
+        return s.v("arith.divf", [one, s.v("arith.addf", [one, ex], e)], e)
+    return _promoted(s, elem, args, body)
+
+
+def _rsqrt(s: Scalars, elem, args, op):
+    return _promoted(s, elem, args, lambda e, xs: s.v(
+        "arith.divf", [s.const(1.0, e), s.v("math.sqrt", xs, e)], e))
+
+
+def _is_finite(s: Scalars, elem, args, op):
+    x = args[0]
+    if elem in HALF:
+        x = s.v("arith.extf", [x], "f32")
+        elem = "f32"
+    ax = s.v("math.absf", [x], elem)
+    return s.v("arith.cmpf", [ax, s.const(float("inf"), elem)], "i1", predicate="olt")
+
+
+def _not(s: Scalars, elem, args, op):
+    return s.v("arith.xori", [args[0], s.const(1 if elem == "i1" else -1, elem)], elem)
+
+
+def _power(s: Scalars, elem, args, op):
+    if not is_float(elem):
+        raise op.error("integer power is not supported yet")
+    return _promoted(s, elem, args, lambda e, xs: s.v("math.powf", xs, e))
+
+
+def _compare(s: Scalars, elem, args, op):
+    ct = op.attrs.get("compare_type")
+    return s.compare(args[0], args[1], elem, op.attrs["comparison_direction"].value,
+                     ct.value if ct else None)
+
+
+def _select(s: Scalars, elem, args, op):
+    return s.select(args[0], args[1], args[2], op.results[0].type.elem)
+
+
+def _clamp(s: Scalars, elem, args, op):
+    lo, x, hi = args
+    e = op.results[0].type.elem
+    maxi = _BINARY_RULES["maximum"](s, e, [lo, x], op)
+    return _BINARY_RULES["minimum"](s, e, [maxi, hi], op)
+
+
+def _convert(s: Scalars, elem, args, op):
+    return s.convert(args[0], elem, op.results[0].type.elem)
+
+
+def _bitcast_convert(s: Scalars, elem, args, op):
+    dst = op.results[0].type.elem
+    if bit_width(elem) != bit_width(dst):
+        raise op.error("bitcast_convert between types of different widths is not supported")
+    return s.v("arith.bitcast", args, dst)
+
+
+def _bitwise(name):
+    def rule(s: Scalars, elem, args, op):
+        return s.v(name, args, elem)
+    return rule
+
+
+_BINARY_RULES = {
+    "add": _int_or_float("arith.addf", "arith.addi"),
+    "subtract": _int_or_float("arith.subf", "arith.subi"),
+    "multiply": _int_or_float("arith.mulf", "arith.muli"),
+    "divide": _divide,
+    "remainder": _remainder,
+    "maximum": _int_or_float("arith.maximumf", "arith.maxsi", "arith.maxui"),
+    "minimum": _int_or_float("arith.minimumf", "arith.minsi", "arith.minui"),
+    "power": _power,
+    "atan2": _float_op("math.atan2"),
+    "and": _bitwise("arith.andi"),
+    "or": _bitwise("arith.ori"),
+    "xor": _bitwise("arith.xori"),
+    "shift_left": _shift("shli"),
+    "shift_right_arithmetic": _shift("shrsi"),
+    "shift_right_logical": _shift("shrui"),
+    "compare": _compare,
+}
+
+RULES = {
+    **_BINARY_RULES,
+    "negate": _negate, "abs": _abs, "sign": _sign, "logistic": _logistic, "rsqrt": _rsqrt,
+    "is_finite": _is_finite, "not": _not, "select": _select, "clamp": _clamp,
+    "convert": _convert, "bitcast_convert": _bitcast_convert,
+    "exponential": _float_op("math.exp"), "exponential_minus_one": _float_op("math.expm1"),
+    "log": _float_op("math.log"), "log_plus_one": _float_op("math.log1p"),
+    "tanh": _float_op("math.tanh"), "sqrt": _float_op("math.sqrt"), "cbrt": _float_op("math.cbrt"),
+    "sine": _float_op("math.sin"), "cosine": _float_op("math.cos"), "tan": _float_op("math.tan"),
+    "floor": _float_op("math.floor"), "ceil": _float_op("math.ceil"),
+    "round_nearest_afz": _float_op("math.round"), "round_nearest_even": _float_op("math.roundeven"),
+    "popcnt": _bitwise("math.ctpop"), "count_leading_zeros": _bitwise("math.ctlz"),
+}
+
+
+def lower_scalar(b, op, args):
+    """The scalar value of elementwise HLO `op` applied to scalar `args`."""
+    elem = op.operands[0].type.elem if op.short_name not in ("select", "clamp") else \
+        op.operands[1].type.elem
+    rule = RULES.get(op.short_name)
+    if rule is None:
+        raise op.error("no scalar lowering for this op")
+    return rule(Scalars(b), elem, args, op)
