@@ -1,0 +1,211 @@
+"""Load a compiled shared library and call its entries with numpy arrays.
+
+cffi in ABI mode (ffi.dlopen): no C compiler is needed at load time, and the
+declarations come from aot_runtime.h itself (see header.runtime_cdef).  Each
+library describes its own entries through aot_library_metadata(), so nothing
+about a model has to be known in Python beforehand.
+
+    lib = Library("libmodel.so")
+    y = lib.main(x)                  # numpy in, numpy out
+    print(lib.main.signature)        # main(x: f32[4,?]) -> (f32[4,10])
+"""
+from __future__ import annotations
+
+import os
+
+import cffi
+import numpy as np
+
+from . import dtypes
+from .header import runtime_cdef
+from .signature import EntrySig, ValueSig, format_shape
+
+ABI_VERSION = 1
+
+ffi = cffi.FFI()
+ffi.cdef(runtime_cdef())
+
+
+class AotRuntimeError(RuntimeError):
+    """An entry function returned an error code; the message is the runtime's."""
+
+    def __init__(self, code: int, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+# Which Python values may become which element kinds without losing meaning:
+# bools anywhere, ints into ints and floats, floats only into floats.
+_CONVERTIBLE_KINDS = {"b": "b", "i": "biu", "u": "biu", "f": "biuf", "V": "biuf"}
+
+
+def _string(p) -> str:
+    return ffi.string(p).decode() if p != ffi.NULL else ""
+
+
+def _value_sig(info) -> ValueSig:
+    dims = tuple(None if info.dims[d] < 0 else info.dims[d] for d in range(info.rank))
+    return ValueSig(_string(info.name), dtypes.from_code(info.dtype).name, dims)
+
+
+def _describe(entry: str, kind: str, index: int, sig: ValueSig) -> str:
+    return f"{entry}: {kind} '{sig.name}' (#{index})" if sig.name else f"{entry}: {kind} #{index}"
+
+
+class Entry:
+    """One entry function of a loaded library, callable with numpy arrays.
+
+    Holds no per-call state, so one Entry may be called from several threads
+    at once (the library's runtime is thread-safe and the GIL is released
+    during the call)."""
+
+    def __init__(self, library: "Library", info):
+        self._library = library
+        self._fn = info.fn
+        self.signature = EntrySig(
+            _string(info.name), _string(info.symbol),
+            [_value_sig(info.args[i]) for i in range(info.num_args)],
+            [_value_sig(info.results[i]) for i in range(info.num_results)])
+        self._numpy_args = [dtypes.dtype(a.dtype).numpy for a in self.signature.args]
+
+    @property
+    def name(self) -> str:
+        return self.signature.name
+
+    def __repr__(self) -> str:
+        return f"<aot entry {self.signature}>"
+
+    def _as_array(self, index: int, value) -> np.ndarray:
+        """value as a C-contiguous array of the argument's exact dtype and dims."""
+        sig = self.signature.args[index]
+        want = self._numpy_args[index]
+        if isinstance(value, (np.ndarray, np.generic)):
+            arr = np.asarray(value)
+            if arr.dtype != want:
+                raise TypeError(f"{_describe(self.name, 'argument', index, sig)} expects "
+                                f"{sig}, got {arr.dtype} array of shape {arr.shape}")
+        else:
+            arr = np.asarray(value)
+            if arr.dtype.kind not in _CONVERTIBLE_KINDS.get(want.kind, ""):
+                raise TypeError(f"{_describe(self.name, 'argument', index, sig)} expects "
+                                f"{sig}, got {type(value).__name__} of {arr.dtype}")
+            arr = arr.astype(want)
+        if arr.ndim != sig.rank or any(d is not None and d != n
+                                       for d, n in zip(sig.dims, arr.shape)):
+            got = format_shape(sig.dtype, arr.shape)
+            raise ValueError(f"{_describe(self.name, 'argument', index, sig)} expects "
+                             f"{sig}, got {got}")
+        return np.require(arr, requirements="C")  # ascontiguousarray would make 0-d arrays 1-d
+
+    def __call__(self, *values):
+        sig = self.signature
+        if len(values) != len(sig.args):
+            names = ", ".join(a.name or f"#{i}" for i, a in enumerate(sig.args))
+            raise TypeError(f"{self.name}() takes {len(sig.args)} arguments ({names}), "
+                            f"got {len(values)}")
+        arrays = [self._as_array(i, v) for i, v in enumerate(values)]
+        keep = []  # cffi objects that must outlive the call
+        args = ffi.new("aot_tensor[]", max(len(arrays), 1))
+        for i, arr in enumerate(arrays):
+            _fill(args[i], arr, sig.args[i], keep)
+        results = ffi.new("aot_tensor[]", max(len(sig.results), 1))
+        outs = [np.empty(r.dims, dtypes.dtype(r.dtype).numpy) if r.is_static else None
+                for r in sig.results]
+        for i, out in enumerate(outs):
+            if out is not None:
+                _fill(results[i], out, sig.results[i], keep)
+
+        rc = self._fn(args, results)
+        if rc != 0:
+            message = _string(self._library._lib.aot_last_error())
+            self._free_runtime_results(results, outs)
+            raise AotRuntimeError(rc, message or f"{self.name} failed with code {rc}")
+        outs = [out if out is not None else self._take(results[i], sig.results[i])
+                for i, out in enumerate(outs)]
+        if not outs:
+            return None
+        return outs[0] if len(outs) == 1 else tuple(outs)
+
+    def _take(self, tensor, sig: ValueSig) -> np.ndarray:
+        """Copies a runtime-allocated result into numpy and frees it."""
+        try:
+            shape = tuple(tensor.dims[d] for d in range(tensor.rank))
+            dt = dtypes.from_code(tensor.dtype).numpy
+            nbytes = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
+            if nbytes == 0:
+                return np.empty(shape, dt)
+            raw = ffi.buffer(ffi.cast("char *", tensor.data), nbytes)
+            return np.frombuffer(raw, dt).reshape(shape).copy()
+        finally:
+            self._library._lib.aot_tensor_free(ffi.addressof(tensor))
+
+    def _free_runtime_results(self, results, outs) -> None:
+        """On failure the runtime has freed what it allocated; this frees
+        anything a non-conforming entry left behind."""
+        for i, out in enumerate(outs):
+            if out is None and results[i].data != ffi.NULL:
+                self._library._lib.aot_tensor_free(ffi.addressof(results[i]))
+
+
+def _fill(tensor, arr: np.ndarray, sig: ValueSig, keep: list) -> None:
+    """Points an aot_tensor at a C-contiguous numpy array (no copy)."""
+    data = ffi.cast("void *", arr.ctypes.data) if arr.size else ffi.NULL
+    dims = ffi.new("int64_t[]", arr.shape) if arr.ndim else ffi.NULL
+    keep += [arr, dims]
+    tensor.data = data
+    tensor.dims = dims
+    tensor.rank = arr.ndim
+    tensor.dtype = dtypes.dtype(sig.dtype).code
+
+
+class Library:
+    """A shared library built by aotc, with one Entry per entry function.
+
+    Entries are attributes (lib.main) and items of lib.entries; lib.name is
+    the library's name from its metadata."""
+
+    def __init__(self, path):
+        self.path = os.path.abspath(os.fspath(path))
+        self._lib = ffi.dlopen(self.path)
+        try:
+            info = self._lib.aot_library_metadata()
+        except AttributeError:
+            raise OSError(f"{self.path} has no aot_library_metadata(); "
+                          f"is it a shared library built by aotc?") from None
+        if info.abi_version != ABI_VERSION:
+            raise OSError(f"{self.path} has ABI version {info.abi_version}, "
+                          f"this loader reads version {ABI_VERSION}")
+        self.name = _string(info.name)
+        self.entries = {e.name: e for e in
+                        (Entry(self, info.entries[i]) for i in range(info.num_entries))}
+
+    def __getattr__(self, name):
+        entries = self.__dict__.get("entries", {})
+        if name in entries:
+            return entries[name]
+        raise AttributeError(f"library {self.__dict__.get('name', '?')!r} has no entry "
+                             f"{name!r}; entries: {', '.join(entries) or 'none'}")
+
+    def __dir__(self):
+        return list(super().__dir__()) + list(self.entries)
+
+    def __repr__(self) -> str:
+        return f"<aot library {self.name!r} from {self.path}: {', '.join(self.entries)}>"
+
+    def alloc_stats(self) -> dict[str, int]:
+        """This library's allocator counters (each artifact has its own runtime)."""
+        stats = ffi.new("aot_alloc_stats *")
+        self._lib.aot_get_alloc_stats(stats)
+        return {field: getattr(stats, field) for field, _ in ffi.typeof(stats[0]).fields}
+
+    def reset_alloc_stats(self) -> None:
+        self._lib.aot_reset_alloc_stats()
+
+    def release_cached_memory(self) -> None:
+        self._lib.aot_release_cached_memory()
+
+    def set_num_threads(self, n: int) -> None:
+        self._lib.aot_set_num_threads(n)
+
+    def get_num_threads(self) -> int:
+        return self._lib.aot_get_num_threads()
