@@ -125,11 +125,15 @@ def _scalar_tokens_to_array(tokens: list[str], elem: str) -> np.ndarray:
             else:
                 out[i] = float(t)
         return out
-    if any(t.startswith("0x") or t.startswith("-0x") for t in tokens):
-        return np.array([int(t, 0) for t in tokens], dtype=object).astype(dtype)
-    if dtype.kind == "u":
-        return np.array([int(t) for t in tokens], dtype=object).astype(dtype)
-    return np.array(tokens, dtype=np.int64).astype(dtype)
+    values = [int(t, 0) for t in tokens]
+    bits = dtype.itemsize * 8
+    lo = 0 if dtype.kind == "u" else -(1 << (bits - 1))
+    hi = (1 << bits) - 1  # signless types also take their unsigned spelling (255 : i8)
+    for v in values:
+        if not lo <= v <= hi:
+            raise AttrError(f"integer {v} out of range for {elem}")
+    return np.array([v - (1 << bits) if v >= (1 << (bits - 1)) and dtype.kind == "i" else v
+                     for v in values], dtype=np.int64 if dtype.kind == "i" else np.uint64).astype(dtype)
 
 
 def decode_dense(body: str, type: Type) -> DenseAttr:
