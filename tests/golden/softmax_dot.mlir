@@ -1,0 +1,261 @@
+// Reductions become kInput fusions with their producers, the matmul a kernel of
+// its own; temporaries are allocated before and freed after their last use.
+func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {
+  %h = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %m = stablehlo.reduce(%h init: %ninf) applies stablehlo.maximum across dimensions = [1] : (tensor<2x4xf32>, tensor<f32>) -> tensor<2xf32>
+  %mb = stablehlo.broadcast_in_dim %m, dims = [0] : (tensor<2xf32>) -> tensor<2x4xf32>
+  %d = stablehlo.subtract %h, %mb : tensor<2x4xf32>
+  %e = stablehlo.exponential %d : tensor<2x4xf32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %s = stablehlo.reduce(%e init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<2x4xf32>, tensor<f32>) -> tensor<2xf32>
+  %sb = stablehlo.broadcast_in_dim %s, dims = [0] : (tensor<2xf32>) -> tensor<2x4xf32>
+  %y = stablehlo.divide %e, %sb : tensor<2x4xf32>
+  return %y : tensor<2x4xf32>
+}
+// ==== hlo
+// module {
+//   func.func @main(%arg0: tensor<2x3xf32>, %arg1: tensor<3x4xf32>) -> tensor<2x4xf32> {
+//     %0 = "mhlo.dot_general"(%arg0, %arg1) {dot_dimension_numbers = {lhs_batching_dimensions = array<i64>, rhs_batching_dimensions = array<i64>, lhs_contracting_dimensions = array<i64: 1>, rhs_contracting_dimensions = array<i64: 0>}} : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+//     %1 = "mhlo.constant"() {value = dense<"0x000080FF"> : tensor<f32>} : () -> tensor<f32>
+//     %2 = "mhlo.reduce"(%0, %1) ({
+//     ^bb0(%arg2: tensor<f32>, %arg3: tensor<f32>):
+//       %3 = "mhlo.maximum"(%arg2, %arg3) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+//       "mhlo.return"(%3) : (tensor<f32>) -> ()
+//     }) {dimensions = array<i64: 1>} : (tensor<2x4xf32>, tensor<f32>) -> tensor<2xf32>
+//     %4 = "mhlo.broadcast_in_dim"(%2) {broadcast_dimensions = array<i64: 0>} : (tensor<2xf32>) -> tensor<2x4xf32>
+//     %5 = "mhlo.subtract"(%0, %4) : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+//     %6 = "mhlo.exponential"(%5) : (tensor<2x4xf32>) -> tensor<2x4xf32>
+//     %7 = "mhlo.constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+//     %8 = "mhlo.reduce"(%6, %7) ({
+//     ^bb0(%arg4: tensor<f32>, %arg5: tensor<f32>):
+//       %9 = "mhlo.add"(%arg4, %arg5) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+//       "mhlo.return"(%9) : (tensor<f32>) -> ()
+//     }) {dimensions = array<i64: 1>} : (tensor<2x4xf32>, tensor<f32>) -> tensor<2xf32>
+//     %10 = "mhlo.broadcast_in_dim"(%8) {broadcast_dimensions = array<i64: 0>} : (tensor<2xf32>) -> tensor<2x4xf32>
+//     %11 = "mhlo.divide"(%6, %10) : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+//     func.return %11 : tensor<2x4xf32>
+//   }
+// }
+// ==== fused
+// module {
+//   func.func @main(%arg0: tensor<2x3xf32>, %arg1: tensor<3x4xf32>) -> tensor<2x4xf32> {
+//     %0 = "mhlo.dot_general"(%arg0, %arg1) {dot_dimension_numbers = {lhs_batching_dimensions = array<i64>, rhs_batching_dimensions = array<i64>, lhs_contracting_dimensions = array<i64: 1>, rhs_contracting_dimensions = array<i64: 0>}} : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+//     %1 = "mhlo.fusion"(%0) ({
+//     ^bb0(%arg2: tensor<2x4xf32>):
+//       %2 = "mhlo.constant"() {value = dense<"0x000080FF"> : tensor<f32>} : () -> tensor<f32>
+//       %3 = "mhlo.reduce"(%arg2, %2) ({
+//       ^bb0(%arg3: tensor<f32>, %arg4: tensor<f32>):
+//         %4 = "mhlo.maximum"(%arg3, %arg4) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+//         "mhlo.return"(%4) : (tensor<f32>) -> ()
+//       }) {dimensions = array<i64: 1>} : (tensor<2x4xf32>, tensor<f32>) -> tensor<2xf32>
+//       "mhlo.return"(%3) : (tensor<2xf32>) -> ()
+//     }) {fusion_kind = "kInput"} : (tensor<2x4xf32>) -> tensor<2xf32>
+//     %5 = "mhlo.fusion"(%1, %0) ({
+//     ^bb0(%arg5: tensor<2xf32>, %arg6: tensor<2x4xf32>):
+//       %6 = "mhlo.broadcast_in_dim"(%arg5) {broadcast_dimensions = array<i64: 0>} : (tensor<2xf32>) -> tensor<2x4xf32>
+//       %7 = "mhlo.subtract"(%arg6, %6) : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+//       %8 = "mhlo.exponential"(%7) : (tensor<2x4xf32>) -> tensor<2x4xf32>
+//       "mhlo.return"(%8) : (tensor<2x4xf32>) -> ()
+//     }) {fusion_kind = "kLoop"} : (tensor<2xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+//     %9 = "mhlo.fusion"(%5) ({
+//     ^bb0(%arg7: tensor<2x4xf32>):
+//       %10 = "mhlo.constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+//       %11 = "mhlo.reduce"(%arg7, %10) ({
+//       ^bb0(%arg8: tensor<f32>, %arg9: tensor<f32>):
+//         %12 = "mhlo.add"(%arg8, %arg9) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+//         "mhlo.return"(%12) : (tensor<f32>) -> ()
+//       }) {dimensions = array<i64: 1>} : (tensor<2x4xf32>, tensor<f32>) -> tensor<2xf32>
+//       "mhlo.return"(%11) : (tensor<2xf32>) -> ()
+//     }) {fusion_kind = "kInput"} : (tensor<2x4xf32>) -> tensor<2xf32>
+//     %13 = "mhlo.fusion"(%9, %5) ({
+//     ^bb0(%arg10: tensor<2xf32>, %arg11: tensor<2x4xf32>):
+//       %14 = "mhlo.broadcast_in_dim"(%arg10) {broadcast_dimensions = array<i64: 0>} : (tensor<2xf32>) -> tensor<2x4xf32>
+//       %15 = "mhlo.divide"(%arg11, %14) : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+//       "mhlo.return"(%15) : (tensor<2x4xf32>) -> ()
+//     }) {fusion_kind = "kLoop"} : (tensor<2xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+//     func.return %13 : tensor<2x4xf32>
+//   }
+// }
+// ==== lhlo
+// module {
+//   func.func @main(%arg0: memref<2x3xf32>, %arg1: memref<3x4xf32>, %arg2: memref<2x4xf32>) attributes {aot.num_inputs = 2 : i64} {
+//     %0 = "memref.alloc"() : () -> memref<2x4xf32>
+//     "lmhlo.dot_general"(%arg0, %arg1, %0) {dot_dimension_numbers = {lhs_batching_dimensions = array<i64>, rhs_batching_dimensions = array<i64>, lhs_contracting_dimensions = array<i64: 1>, rhs_contracting_dimensions = array<i64: 0>}} : (memref<2x3xf32>, memref<3x4xf32>, memref<2x4xf32>) -> ()
+//     %1 = "memref.alloc"() : () -> memref<2xf32>
+//     "lmhlo.fusion"(%0, %1) ({
+//     ^bb0(%arg3: tensor<2x4xf32>):
+//       %2 = "mhlo.constant"() {value = dense<"0x000080FF"> : tensor<f32>} : () -> tensor<f32>
+//       %3 = "mhlo.reduce"(%arg3, %2) ({
+//       ^bb0(%arg4: tensor<f32>, %arg5: tensor<f32>):
+//         %4 = "mhlo.maximum"(%arg4, %arg5) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+//         "mhlo.return"(%4) : (tensor<f32>) -> ()
+//       }) {dimensions = array<i64: 1>} : (tensor<2x4xf32>, tensor<f32>) -> tensor<2xf32>
+//       "mhlo.return"(%3) : (tensor<2xf32>) -> ()
+//     }) {fusion_kind = "kInput"} : (memref<2x4xf32>, memref<2xf32>) -> ()
+//     %5 = "memref.alloc"() : () -> memref<2x4xf32>
+//     "lmhlo.fusion"(%1, %0, %5) ({
+//     ^bb0(%arg6: tensor<2xf32>, %arg7: tensor<2x4xf32>):
+//       %6 = "mhlo.broadcast_in_dim"(%arg6) {broadcast_dimensions = array<i64: 0>} : (tensor<2xf32>) -> tensor<2x4xf32>
+//       %7 = "mhlo.subtract"(%arg7, %6) : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+//       %8 = "mhlo.exponential"(%7) : (tensor<2x4xf32>) -> tensor<2x4xf32>
+//       "mhlo.return"(%8) : (tensor<2x4xf32>) -> ()
+//     }) {fusion_kind = "kLoop"} : (memref<2xf32>, memref<2x4xf32>, memref<2x4xf32>) -> ()
+//     "memref.dealloc"(%0) : (memref<2x4xf32>) -> ()
+//     "memref.dealloc"(%1) : (memref<2xf32>) -> ()
+//     %9 = "memref.alloc"() : () -> memref<2xf32>
+//     "lmhlo.fusion"(%5, %9) ({
+//     ^bb0(%arg8: tensor<2x4xf32>):
+//       %10 = "mhlo.constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+//       %11 = "mhlo.reduce"(%arg8, %10) ({
+//       ^bb0(%arg9: tensor<f32>, %arg10: tensor<f32>):
+//         %12 = "mhlo.add"(%arg9, %arg10) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+//         "mhlo.return"(%12) : (tensor<f32>) -> ()
+//       }) {dimensions = array<i64: 1>} : (tensor<2x4xf32>, tensor<f32>) -> tensor<2xf32>
+//       "mhlo.return"(%11) : (tensor<2xf32>) -> ()
+//     }) {fusion_kind = "kInput"} : (memref<2x4xf32>, memref<2xf32>) -> ()
+//     "lmhlo.fusion"(%9, %5, %arg2) ({
+//     ^bb0(%arg11: tensor<2xf32>, %arg12: tensor<2x4xf32>):
+//       %13 = "mhlo.broadcast_in_dim"(%arg11) {broadcast_dimensions = array<i64: 0>} : (tensor<2xf32>) -> tensor<2x4xf32>
+//       %14 = "mhlo.divide"(%arg12, %13) : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+//       "mhlo.return"(%14) : (tensor<2x4xf32>) -> ()
+//     }) {fusion_kind = "kLoop"} : (memref<2xf32>, memref<2x4xf32>, memref<2x4xf32>) -> ()
+//     "memref.dealloc"(%5) : (memref<2x4xf32>) -> ()
+//     "memref.dealloc"(%9) : (memref<2xf32>) -> ()
+//     func.return
+//   }
+// }
+// ==== loops
+// module {
+//   func.func @main(%arg0: memref<2x3xf32>, %arg1: memref<3x4xf32>, %arg2: memref<2x4xf32>) attributes {aot.num_inputs = 2 : i64} {
+//     %0 = "memref.alloc"() : () -> memref<2x4xf32>
+//     "func.call"(%arg0, %arg1, %0) {callee = @main_kernel_0} : (memref<2x3xf32>, memref<3x4xf32>, memref<2x4xf32>) -> ()
+//     %1 = "memref.alloc"() : () -> memref<2xf32>
+//     "func.call"(%0, %1) {callee = @main_kernel_1} : (memref<2x4xf32>, memref<2xf32>) -> ()
+//     %2 = "memref.alloc"() : () -> memref<2x4xf32>
+//     "func.call"(%1, %0, %2) {callee = @main_kernel_2} : (memref<2xf32>, memref<2x4xf32>, memref<2x4xf32>) -> ()
+//     "memref.dealloc"(%0) : (memref<2x4xf32>) -> ()
+//     "memref.dealloc"(%1) : (memref<2xf32>) -> ()
+//     %3 = "memref.alloc"() : () -> memref<2xf32>
+//     "func.call"(%2, %3) {callee = @main_kernel_3} : (memref<2x4xf32>, memref<2xf32>) -> ()
+//     "func.call"(%3, %2, %arg2) {callee = @main_kernel_4} : (memref<2xf32>, memref<2x4xf32>, memref<2x4xf32>) -> ()
+//     "memref.dealloc"(%2) : (memref<2x4xf32>) -> ()
+//     "memref.dealloc"(%3) : (memref<2xf32>) -> ()
+//     func.return
+//   }
+//   func.func private @main_kernel_0(%arg0: memref<2x3xf32>, %arg1: memref<3x4xf32>, %arg2: memref<2x4xf32>) attributes {aot.kernel = "dot_general"} {
+//     %0 = "arith.constant"() {value = 2 : i64} : () -> index
+//     %1 = "arith.constant"() {value = 4 : i64} : () -> index
+//     %2 = "arith.constant"() {value = 0 : i64} : () -> index
+//     %3 = "arith.constant"() {value = 1 : i64} : () -> index
+//     "scf.for"(%2, %0, %3) ({
+//     ^bb0(%arg3: index):
+//       %4 = "arith.constant"() {value = 0 : i64} : () -> index
+//       %5 = "arith.constant"() {value = 1 : i64} : () -> index
+//       "scf.for"(%4, %1, %5) ({
+//       ^bb0(%arg4: index):
+//         %6 = "arith.constant"() {value = 0.0 : f64} : () -> f32
+//         %7 = "arith.constant"() {value = 0 : i64} : () -> index
+//         %8 = "arith.constant"() {value = 3 : i64} : () -> index
+//         %9 = "arith.constant"() {value = 1 : i64} : () -> index
+//         %10 = "scf.for"(%7, %8, %9, %6) ({
+//         ^bb0(%arg5: index, %arg6: f32):
+//           %11 = "memref.load"(%arg0, %arg3, %arg5) : (memref<2x3xf32>, index, index) -> f32
+//           %12 = "memref.load"(%arg1, %arg5, %arg4) : (memref<3x4xf32>, index, index) -> f32
+//           %13 = "arith.mulf"(%11, %12) : (f32, f32) -> f32
+//           %14 = "arith.addf"(%arg6, %13) : (f32, f32) -> f32
+//           "scf.yield"(%14) : (f32) -> ()
+//         }) : (index, index, index, f32) -> f32
+//         "memref.store"(%10, %arg2, %arg3, %arg4) : (f32, memref<2x4xf32>, index, index) -> ()
+//         "scf.yield"() : () -> ()
+//       }) : (index, index, index) -> ()
+//       "scf.yield"() : () -> ()
+//     }) : (index, index, index) -> ()
+//     func.return
+//   }
+//   func.func private @main_kernel_1(%arg0: memref<2x4xf32>, %arg1: memref<2xf32>) attributes {aot.kernel = "fusion"} {
+//     %0 = "arith.constant"() {value = 2 : i64} : () -> index
+//     %1 = "arith.constant"() {value = 0 : i64} : () -> index
+//     %2 = "arith.constant"() {value = 1 : i64} : () -> index
+//     "scf.for"(%1, %0, %2) ({
+//     ^bb0(%arg2: index):
+//       %3 = "arith.constant"() {value = 0xFFF0000000000000 : f64} : () -> f32
+//       %4 = "arith.constant"() {value = 0 : i64} : () -> index
+//       %5 = "arith.constant"() {value = 4 : i64} : () -> index
+//       %6 = "arith.constant"() {value = 1 : i64} : () -> index
+//       %7 = "scf.for"(%4, %5, %6, %3) ({
+//       ^bb0(%arg3: index, %arg4: f32):
+//         %8 = "memref.load"(%arg0, %arg2, %arg3) : (memref<2x4xf32>, index, index) -> f32
+//         %9 = "arith.maximumf"(%arg4, %8) : (f32, f32) -> f32
+//         "scf.yield"(%9) : (f32) -> ()
+//       }) : (index, index, index, f32) -> f32
+//       "memref.store"(%7, %arg1, %arg2) : (f32, memref<2xf32>, index) -> ()
+//       "scf.yield"() : () -> ()
+//     }) : (index, index, index) -> ()
+//     func.return
+//   }
+//   func.func private @main_kernel_2(%arg0: memref<2xf32>, %arg1: memref<2x4xf32>, %arg2: memref<2x4xf32>) attributes {aot.kernel = "fusion"} {
+//     %0 = "arith.constant"() {value = 2 : i64} : () -> index
+//     %1 = "arith.constant"() {value = 4 : i64} : () -> index
+//     %2 = "arith.constant"() {value = 0 : i64} : () -> index
+//     %3 = "arith.constant"() {value = 1 : i64} : () -> index
+//     "scf.for"(%2, %0, %3) ({
+//     ^bb0(%arg3: index):
+//       %4 = "arith.constant"() {value = 0 : i64} : () -> index
+//       %5 = "arith.constant"() {value = 1 : i64} : () -> index
+//       "scf.for"(%4, %1, %5) ({
+//       ^bb0(%arg4: index):
+//         %6 = "memref.load"(%arg1, %arg3, %arg4) : (memref<2x4xf32>, index, index) -> f32
+//         %7 = "memref.load"(%arg0, %arg3) : (memref<2xf32>, index) -> f32
+//         %8 = "arith.subf"(%6, %7) : (f32, f32) -> f32
+//         %9 = "math.exp"(%8) : (f32) -> f32
+//         "memref.store"(%9, %arg2, %arg3, %arg4) : (f32, memref<2x4xf32>, index, index) -> ()
+//         "scf.yield"() : () -> ()
+//       }) : (index, index, index) -> ()
+//       "scf.yield"() : () -> ()
+//     }) : (index, index, index) -> ()
+//     func.return
+//   }
+//   func.func private @main_kernel_3(%arg0: memref<2x4xf32>, %arg1: memref<2xf32>) attributes {aot.kernel = "fusion"} {
+//     %0 = "arith.constant"() {value = 2 : i64} : () -> index
+//     %1 = "arith.constant"() {value = 0 : i64} : () -> index
+//     %2 = "arith.constant"() {value = 1 : i64} : () -> index
+//     "scf.for"(%1, %0, %2) ({
+//     ^bb0(%arg2: index):
+//       %3 = "arith.constant"() {value = 0.0 : f64} : () -> f32
+//       %4 = "arith.constant"() {value = 0 : i64} : () -> index
+//       %5 = "arith.constant"() {value = 4 : i64} : () -> index
+//       %6 = "arith.constant"() {value = 1 : i64} : () -> index
+//       %7 = "scf.for"(%4, %5, %6, %3) ({
+//       ^bb0(%arg3: index, %arg4: f32):
+//         %8 = "memref.load"(%arg0, %arg2, %arg3) : (memref<2x4xf32>, index, index) -> f32
+//         %9 = "arith.addf"(%arg4, %8) : (f32, f32) -> f32
+//         "scf.yield"(%9) : (f32) -> ()
+//       }) : (index, index, index, f32) -> f32
+//       "memref.store"(%7, %arg1, %arg2) : (f32, memref<2xf32>, index) -> ()
+//       "scf.yield"() : () -> ()
+//     }) : (index, index, index) -> ()
+//     func.return
+//   }
+//   func.func private @main_kernel_4(%arg0: memref<2xf32>, %arg1: memref<2x4xf32>, %arg2: memref<2x4xf32>) attributes {aot.kernel = "fusion"} {
+//     %0 = "arith.constant"() {value = 2 : i64} : () -> index
+//     %1 = "arith.constant"() {value = 4 : i64} : () -> index
+//     %2 = "arith.constant"() {value = 0 : i64} : () -> index
+//     %3 = "arith.constant"() {value = 1 : i64} : () -> index
+//     "scf.for"(%2, %0, %3) ({
+//     ^bb0(%arg3: index):
+//       %4 = "arith.constant"() {value = 0 : i64} : () -> index
+//       %5 = "arith.constant"() {value = 1 : i64} : () -> index
+//       "scf.for"(%4, %1, %5) ({
+//       ^bb0(%arg4: index):
+//         %6 = "memref.load"(%arg1, %arg3, %arg4) : (memref<2x4xf32>, index, index) -> f32
+//         %7 = "memref.load"(%arg0, %arg3) : (memref<2xf32>, index) -> f32
+//         %8 = "arith.divf"(%6, %7) : (f32, f32) -> f32
+//         "memref.store"(%8, %arg2, %arg3, %arg4) : (f32, memref<2x4xf32>, index, index) -> ()
+//         "scf.yield"() : () -> ()
+//       }) : (index, index, index) -> ()
+//       "scf.yield"() : () -> ()
+//     }) : (index, index, index) -> ()
+//     func.return
+//   }
+// }
