@@ -1,12 +1,27 @@
 """The Python API: `aot.compile(text_or_path)` builds (cached) and loads; `aot.load(path)` loads."""
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 
 from .driver import Compilation, Options, cache_dir, sanitize_name
 
 COMPILER_VERSION = "0.1.0"
+
+
+@functools.lru_cache(maxsize=1)
+def compiler_fingerprint() -> str:
+    """Hash of the compiler's own sources: a changed compiler never reuses an old build."""
+    import glob
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    h = hashlib.sha256(COMPILER_VERSION.encode())
+    for pkg in ("aot", "lowering", "abi", "runtime_c"):
+        for path in sorted(glob.glob(os.path.join(root, pkg, "*"))):
+            if path.endswith((".py", ".lark", ".c", ".h")):
+                with open(path, "rb") as f:
+                    h.update(path[len(root):].encode() + f.read())
+    return h.hexdigest()
 
 
 def _read_source(text_or_path: str) -> tuple[str, str]:
@@ -28,7 +43,7 @@ def compile(text_or_path: str, name: str | None = None, *, output_dir: str | Non
     if name is None:
         name = os.path.basename(filename).split(".")[0] if filename != "<string>" else "model"
     name = sanitize_name(name)
-    key = hashlib.sha256("\0".join([COMPILER_VERSION, name, str(target_cpu), text]).encode())
+    key = hashlib.sha256("\0".join([compiler_fingerprint(), name, str(target_cpu), text]).encode())
     out_dir = output_dir or os.path.join(cache_dir(), "build", key.hexdigest()[:24])
     so_path = os.path.join(out_dir, f"lib{name}.so")
     if output_dir is not None or not os.path.exists(so_path) or dump_after:

@@ -487,11 +487,9 @@ class LLVMGen:
         adopt = self.declare("aot_adopt_result", I32, [PTR, I32, PTR, PTR, PTR, PTR])
         for k, mem in enumerate(returned):
             j = len(out_params) + k
-            dims_t = ir.ArrayType(I64, max(len(mem.dims), 1))
-            dims = b.alloca(dims_t)
+            dims = b.alloca(I64, size=max(len(mem.dims), 1))
             for d, dv in enumerate(mem.dims):
-                b.store(dv, b.gep(dims, [ir.Constant(I32, 0), ir.Constant(I32, d)], inbounds=True,
-                                  source_etype=dims_t))
+                b.store(dv, b.gep(dims, [ir.Constant(I64, d)], inbounds=True, source_etype=I64))
             rc = b.call(adopt, [results_p, ir.Constant(I32, j), infos_out[j], entry_name, mem.ptr, dims])
             host.fail_if_nonzero(b, rc)
         b.ret(ir.Constant(I32, 0))

@@ -10,6 +10,8 @@ from __future__ import annotations
 from .bufferize import bufferize
 from .fusion import fuse
 from .hlo import legalize
+from .ir import CompileError
+from .lhlo_input import import_lhlo, is_buffer_level
 from .loops import lower_to_loops
 from .verify import verify_loops
 
@@ -26,7 +28,12 @@ def run_pipeline(module, until: str = "loops", dump=None):
     """Run the stages up to and including `until`; `dump(stage, module)` sees each result."""
     if until not in STAGE_NAMES:
         raise ValueError(f"unknown stage '{until}'; stages: {', '.join(STAGE_NAMES)}")
-    for name, step in STAGES:
+    stages = STAGES
+    if is_buffer_level(module):  # LHLO/LDHLO input starts at the buffer stage
+        if STAGE_NAMES.index(until) < STAGE_NAMES.index("lhlo"):
+            raise CompileError(f"the input is buffer-level (LHLO); it has no '{until}' stage", None)
+        stages = [("lhlo", import_lhlo)] + [s for s in STAGES if s[0] == "loops"]
+    for name, step in stages:
         module = step(module)
         if dump is not None:
             dump(name, module)

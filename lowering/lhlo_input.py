@@ -1,0 +1,202 @@
+"""Buffer-level input (LHLO/LDHLO: `lmhlo.*`, `xla_lhlo.*`, `xla_ldhlo.*`).
+
+A user may start from buffers instead of tensors. Each buffer-form op
+`lmhlo.X(ins..., out)` is raised to the form bufferisation produces: an
+`lmhlo.fusion(ins..., out)` whose region computes `mhlo.X` on tensors. An
+`lmhlo.fusion` written with buffers inside (the RFC's style: internal allocs,
+buffer ops) is raised the same way, its internal buffers becoming values. From
+there the pipeline is the one tensor-level input takes.
+"""
+from __future__ import annotations
+
+from . import ops as T
+from .bufferize import memref_of
+from .hlo import NOT_YET
+from .ir import (UNKNOWN_LOC, Block, CompileError, DenseAttr, FunctionType, MemRefType, Module, Operation,
+                 Region, SymbolRef, TensorType, Value)
+
+
+def is_buffer_level(module: Module) -> bool:
+    for f in module.functions():
+        fn = f.attrs["function_type"]
+        if any(isinstance(t, MemRefType) for t in list(fn.inputs) + list(fn.results)):
+            return True
+    return False
+
+
+def tensor_of(t: MemRefType) -> TensorType:
+    return TensorType(t.shape, t.elem)
+
+
+# how many trailing operands of a buffer op are outputs
+def num_outputs(op: Operation) -> int:
+    if op.short_name == "reduce":
+        return len(op.operands) // 3
+    return 1
+
+
+class FunctionImporter:
+    def __init__(self, func: Operation, globals_: list):
+        self.func = func
+        self.globals = globals_
+
+    def run(self) -> Operation:
+        func = self.func
+        block = func.regions[0].blocks[0]
+        written = set()
+        for top in block.ops:
+            for op in top.walk():  # fusion bodies write outer buffers too
+                if op.dialect == "lmhlo" and op.short_name not in ("terminator", "fusion"):
+                    written.update(op.operands[len(op.operands) - num_outputs(op):])
+        args = block.args
+        outs = [a for a in args if a in written]
+        n_in = len(args) - len(outs)
+        if outs and any(a not in written for a in args[n_in:]):
+            raise func.error("output buffer arguments (those the function writes) must follow "
+                             "the input arguments")
+        ret = block.ops[-1]
+        if outs and ret.operands:
+            raise func.error("a function may either write output arguments or return buffers, "
+                             "not both")
+        for a in outs:
+            if not a.type.is_static:
+                raise func.error("an output argument needs a static shape; return buffers of "
+                                 "dynamic shape instead")
+        new_ops = []
+        for op in block.ops:
+            new_ops.extend(self.lower(op))
+        block.ops = []
+        for op in new_ops:
+            block.append(op)
+        func.attrs["aot.num_inputs"] = n_in
+        return func
+
+    def lower(self, op: Operation) -> list:
+        if op.dialect != "lmhlo":
+            if op.name in ("memref.alloc", "memref.dealloc", "memref.dim", "arith.constant",
+                           "func.return"):
+                op.attrs.pop("temp", None)
+                return [op]
+            raise op.error("op is not supported in buffer-level input")
+        name = op.short_name
+        if name == "copy":
+            return [Operation("memref.copy", op.operands, [], {}, loc=op.loc)]
+        if name == "constant":
+            value: DenseAttr = op.attrs["value"]
+            sym = f"__constant_{len(self.globals)}"
+            self.globals.append(Operation("memref.global", [], [], {
+                "sym_name": sym, "type": memref_of(value.type), "initial_value": value,
+                "constant": True}, loc=op.loc))
+            g = Operation("memref.get_global", [], [memref_of(value.type)], {"name": SymbolRef(sym)},
+                          loc=op.loc)
+            return [g, Operation("memref.copy", [g.result, op.operands[0]], [], {}, loc=op.loc)]
+        if name in ("dot", "dot_general"):
+            if name == "dot":
+                lr = op.operands[0].type.rank
+                op.attrs["dot_dimension_numbers"] = {
+                    "lhs_batching_dimensions": (), "rhs_batching_dimensions": (),
+                    "lhs_contracting_dimensions": (lr - 1,), "rhs_contracting_dimensions": (0,)}
+                op.name = "lmhlo.dot_general"
+            return [op]
+        if name == "fusion":
+            return [self.raise_fusion(op)]
+        if name in NOT_YET:
+            raise op.error(f"{NOT_YET[name]} is not supported yet")
+        if name == "reduce":
+            return [self.raise_single(op, "kInput")]
+        if name in T.ELEMENTAL:
+            return [self.raise_single(op, "kLoop")]
+        raise op.error("op is not supported in buffer-level input")
+
+    def raise_single(self, op: Operation, kind: str) -> Operation:
+        """`lmhlo.X(ins..., outs...)` -> `lmhlo.fusion` computing `mhlo.X` on tensors."""
+        n_out = num_outputs(op)
+        ins, outs = op.operands[:-n_out], op.operands[-n_out:]
+        block = Block([tensor_of(v.type) for v in ins])
+        regions = [self.raise_body(r) for r in op.regions]
+        inner = Operation("mhlo." + op.short_name, block.args, [tensor_of(v.type) for v in outs],
+                          dict(op.attrs), regions, op.loc)
+        block.append(inner)
+        block.append(Operation("mhlo.return", inner.results, [], loc=op.loc))
+        verify_raised(inner)
+        return Operation("lmhlo.fusion", list(ins) + list(outs), [], {"fusion_kind": kind},
+                         [Region([block])], op.loc)
+
+    def raise_body(self, region: Region) -> Region:
+        """A reduce body on buffers (`^bb0(%a, %b, %out: memref<f32>)`) to one on tensors."""
+        old = region.blocks[0]
+        n = len(old.args) // 3 if len(old.args) % 3 == 0 and old.ops and old.ops[0].dialect == "lmhlo" \
+            else None
+        if n is None:  # already a tensor body
+            return region
+        block = Block([tensor_of(a.type) for a in old.args[:2 * n]])
+        current: dict = dict(zip(old.args[:2 * n], block.args))
+        for op in old.ops:
+            if op.short_name in ("terminator", "yield", "return"):
+                continue
+            *ins, out = op.operands
+            inner = Operation("mhlo." + op.short_name, [current[v] for v in ins],
+                              [tensor_of(out.type)], dict(op.attrs), loc=op.loc)
+            block.append(inner)
+            current[out] = inner.result
+        results = [current[a] for a in old.args[2 * n:]]
+        block.append(Operation("mhlo.return", results, [], loc=old.ops[0].loc if old.ops else UNKNOWN_LOC))
+        return Region([block])
+
+    def raise_fusion(self, op: Operation) -> Operation:
+        """An RFC-style fusion on buffers: its internal allocs become tensor values."""
+        body = op.regions[0].blocks[0]
+        local = {o.result for o in body.ops if o.name == "memref.alloc"}
+        inputs: list[Value] = []
+        block = Block()
+        current: dict = {}
+        outputs: list[Value] = []
+        for inner in body.ops:
+            if inner.name == "memref.alloc" or inner.short_name in ("terminator", "yield"):
+                continue
+            if inner.dialect != "lmhlo":
+                raise inner.error("only buffer ops and allocs may appear inside a fusion")
+            n_out = num_outputs(inner)
+            ins, outs = inner.operands[:-n_out], inner.operands[-n_out:]
+            args = []
+            for v in ins:
+                if v not in current:
+                    if v in local:
+                        raise inner.error("reads a fusion-local buffer before it is written")
+                    current[v] = block.add_arg(tensor_of(v.type))
+                    inputs.append(v)
+                args.append(current[v])
+            new = Operation("mhlo." + inner.short_name, args, [tensor_of(v.type) for v in outs],
+                            dict(inner.attrs), [self.raise_body(r) for r in inner.regions], inner.loc)
+            verify_raised(new)
+            block.append(new)
+            for v, r in zip(outs, new.results):
+                current[v] = r
+                if v not in local and v not in outputs:
+                    outputs.append(v)
+        if len(outputs) != 1:
+            raise op.error(f"a fusion must write exactly one buffer defined outside it, "
+                           f"this one writes {len(outputs)}")
+        root = current[outputs[0]].owner
+        block.append(Operation("mhlo.return", [current[outputs[0]]], [], loc=op.loc))
+        kind = "kInput" if root.short_name == "reduce" else "kLoop"
+        return Operation("lmhlo.fusion", inputs + outputs, [], {"fusion_kind": kind},
+                         [Region([block])], op.loc)
+
+
+def verify_raised(op: Operation) -> None:
+    from .hlo import verify_op
+    verify_op(op)
+
+
+def import_lhlo(module: Module) -> Module:
+    """The LHLO stage for buffer-level input."""
+    from .hlo import canonicalize_names, public_functions
+    canonicalize_names(module)
+    if not public_functions(module):
+        raise CompileError("module has no public function with a body", None)
+    globals_: list = []
+    for f in module.functions():
+        FunctionImporter(f, globals_).run()
+    module.ops = globals_ + module.ops
+    return module
