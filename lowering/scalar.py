@@ -30,6 +30,9 @@ class Scalars:
         if src == dst:
             return x
         if dst == "i1":
+            if src in HALF:  # bf16 lives in an i16 register: compare it as f32
+                x = self.v("arith.extf", [x], "f32")
+                src = "f32"
             zero = self.const(0.0 if is_float(src) else 0, src)
             pred = "une" if is_float(src) else "ne"
             return self.v("arith.cmpf" if is_float(src) else "arith.cmpi", [x, zero], "i1",
