@@ -1,0 +1,213 @@
+/* alloc.c - the runtime's allocator: 64-byte aligned blocks with a header,
+ * a size-class cache, and statistics.
+ *
+ * Generated code allocates a buffer right before the kernel that needs it
+ * and frees it right after, with the same sizes on every call of a model;
+ * keeping freed blocks in size-class bins turns those into cache hits
+ * instead of malloc/free of large (often mmap'ed) regions.
+ *
+ * Every block is [64-byte header][data]; the header lets aot_free find the
+ * block's size class and the runtime-owned dims of a result (freed with it).
+ * AOT_ALLOCATOR=system turns the cache off; statistics are kept either way.
+ * One mutex guards the bins and the counters: allocations happen per
+ * buffer, not per element, so contention is low. */
+#include "aot_internal.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAGIC_LIVE 0x616f74426c6f636bULL /* "aotBlock" */
+#define MAGIC_FREE 0x616f74467265652eULL /* "aotFree." */
+
+/* Size classes: 64 bytes, then four per power of two (2^k * 5/4, 6/4, 7/4,
+ * 8/4), so a block wastes at most 25%.  Bigger blocks bypass the cache. */
+#define MIN_CLASS_LOG2 6
+#define MAX_CLASS_LOG2 40
+#define NUM_BINS ((MAX_CLASS_LOG2 - MIN_CLASS_LOG2) * 4 + 1)
+/* At most this many bytes sit in the bins; beyond it frees go to the system. */
+#define CACHE_LIMIT_BYTES ((int64_t)1 << 30)
+
+typedef struct block {
+    uint64_t magic;
+    int64_t size;       /* bytes requested */
+    int64_t capacity;   /* bytes usable after the header */
+    int64_t *dims;      /* runtime-owned dims of a result, or NULL */
+    struct block *next; /* free-list link while cached */
+    int32_t bin;        /* size class, -1 when not cacheable */
+    char pad[AOT_BLOCK_HEADER - 44];
+} block;
+_Static_assert(sizeof(block) == AOT_BLOCK_HEADER, "block header must be 64 bytes");
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static block *bins[NUM_BINS];
+static int64_t cached_bytes;
+static aot_alloc_stats stats;
+
+static pthread_once_t mode_once = PTHREAD_ONCE_INIT;
+static int use_cache = 1;
+
+/* A fork while another thread holds the lock must not leave the child's
+ * allocator locked forever. */
+static void lock_for_fork(void) { pthread_mutex_lock(&lock); }
+static void unlock_after_fork(void) { pthread_mutex_unlock(&lock); }
+
+static void read_mode(void) {
+    const char *mode = getenv("AOT_ALLOCATOR");
+    use_cache = !(mode && strcmp(mode, "system") == 0);
+    pthread_atfork(lock_for_fork, unlock_after_fork, unlock_after_fork);
+}
+
+static int floor_log2(uint64_t x) { return 63 - __builtin_clzll(x); }
+
+/* Size class of a request and its capacity; -1 when too big to cache. */
+static int32_t bin_of(int64_t size, int64_t *capacity) {
+    if (size <= ((int64_t)1 << MIN_CLASS_LOG2)) {
+        *capacity = (int64_t)1 << MIN_CLASS_LOG2;
+        return 0;
+    }
+    int k = floor_log2((uint64_t)size - 1); /* 2^k < size <= 2^(k+1) */
+    if (k >= MAX_CLASS_LOG2) {
+        *capacity = size;
+        return -1;
+    }
+    int64_t step = (int64_t)1 << (k - 2);
+    int64_t j = (size - ((int64_t)1 << k) + step - 1) / step; /* 1..4 */
+    *capacity = ((int64_t)1 << k) + j * step;
+    return (int32_t)((k - MIN_CLASS_LOG2) * 4 + j);
+}
+
+static block *header_of(const void *p) {
+    return (block *)((char *)p - AOT_BLOCK_HEADER);
+}
+
+static void count_alloc(int64_t size, int hit) {
+    stats.bytes_in_use += size;
+    if (stats.bytes_in_use > stats.peak_bytes_in_use)
+        stats.peak_bytes_in_use = stats.bytes_in_use;
+    stats.num_allocs++;
+    stats.cache_hits += hit;
+}
+
+/* A block from the bins, or NULL on a miss.  Caller holds the lock. */
+static block *take_cached(int32_t bin) {
+    block *b = bin >= 0 ? bins[bin] : NULL;
+    if (b) {
+        bins[bin] = b->next;
+        cached_bytes -= b->capacity;
+    }
+    return b;
+}
+
+static block *system_alloc(int64_t capacity) {
+    void *p = NULL;
+    if (posix_memalign(&p, AOT_BLOCK_HEADER, (size_t)(AOT_BLOCK_HEADER + capacity)) != 0)
+        return NULL;
+    return (block *)p;
+}
+
+void *aot_alloc(int64_t nbytes) {
+    pthread_once(&mode_once, read_mode);
+    if (nbytes < 0 || nbytes > INT64_MAX / 2)
+        return aot_set_error(AOT_ERR_OUT_OF_MEMORY, "aot_alloc: bad size %lld",
+                             (long long)nbytes), NULL;
+    int64_t capacity = nbytes;
+    int32_t bin = -1;
+    if (use_cache) bin = bin_of(nbytes, &capacity);
+
+    pthread_mutex_lock(&lock);
+    block *b = take_cached(bin);
+    if (b) count_alloc(nbytes, 1);
+    pthread_mutex_unlock(&lock);
+
+    if (!b) {
+        b = system_alloc(capacity);
+        if (!b)
+            return aot_set_error(AOT_ERR_OUT_OF_MEMORY,
+                                 "out of memory allocating %lld bytes", (long long)nbytes), NULL;
+        pthread_mutex_lock(&lock);
+        count_alloc(nbytes, 0);
+        pthread_mutex_unlock(&lock);
+    }
+    b->magic = MAGIC_LIVE;
+    b->size = nbytes;
+    b->capacity = capacity;
+    b->dims = NULL;
+    b->next = NULL;
+    b->bin = bin;
+    return (char *)b + AOT_BLOCK_HEADER;
+}
+
+void aot_free(void *p) {
+    if (!p) return;
+    block *b = header_of(p);
+    if (b->magic != MAGIC_LIVE) {
+        /* Leaking beats corrupting the heap; the message helps debugging. */
+        aot_set_error(AOT_ERR_RUNTIME, "aot_free: %p is not a live runtime block", p);
+        return;
+    }
+    int64_t *dims = b->dims;
+    b->magic = MAGIC_FREE;
+    b->dims = NULL;
+
+    pthread_mutex_lock(&lock);
+    stats.bytes_in_use -= b->size;
+    stats.num_frees++;
+    int keep = b->bin >= 0 && cached_bytes + b->capacity <= CACHE_LIMIT_BYTES;
+    if (keep) {
+        b->next = bins[b->bin];
+        bins[b->bin] = b;
+        cached_bytes += b->capacity;
+    }
+    pthread_mutex_unlock(&lock);
+
+    if (!keep) free(b);
+    aot_free(dims);
+}
+
+void aot_release_cached_memory(void) {
+    pthread_mutex_lock(&lock);
+    block *all = NULL;
+    for (int i = 0; i < NUM_BINS; i++) {
+        while (bins[i]) {
+            block *b = bins[i];
+            bins[i] = b->next;
+            b->next = all;
+            all = b;
+        }
+    }
+    cached_bytes = 0;
+    pthread_mutex_unlock(&lock);
+    while (all) {
+        block *next = all->next;
+        free(all);
+        all = next;
+    }
+}
+
+void aot_get_alloc_stats(aot_alloc_stats *out) {
+    if (!out) return;
+    pthread_mutex_lock(&lock);
+    *out = stats;
+    pthread_mutex_unlock(&lock);
+}
+
+void aot_reset_alloc_stats(void) {
+    pthread_mutex_lock(&lock);
+    int64_t in_use = stats.bytes_in_use;
+    memset(&stats, 0, sizeof stats);
+    stats.bytes_in_use = stats.peak_bytes_in_use = in_use;
+    pthread_mutex_unlock(&lock);
+}
+
+int64_t aot__block_size(const void *p) {
+    const block *b = header_of(p);
+    return b->magic == MAGIC_LIVE ? b->size : -1;
+}
+
+void aot__block_set_dims(void *p, int64_t *dims) { header_of(p)->dims = dims; }
+
+int64_t *aot__block_dims(const void *p) {
+    const block *b = header_of(p);
+    return b->magic == MAGIC_LIVE ? b->dims : NULL;
+}

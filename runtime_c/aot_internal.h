@@ -1,0 +1,37 @@
+/* aot_internal.h - what the runtime's own .c files share; not installed.
+ *
+ * Included first by every runtime .c file so the feature macro below comes
+ * before any system header (the artifacts are built with -std=c11, which
+ * hides POSIX/GNU declarations such as posix_memalign and CPU_COUNT). */
+#ifndef AOT_INTERNAL_H
+#define AOT_INTERNAL_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
+#include <stdint.h>
+#include <stddef.h>
+
+#include "aot_runtime.h"
+
+/* Bytes before every block's data: the header aot_free reads (alloc.c). */
+#define AOT_BLOCK_HEADER 64
+
+/* Writes "f32[4,?]" style text: for a signature (signature != 0) negative
+ * dims are shown as '?'; for an actual tensor dims are printed as they are
+ * and NULL dims as "[<null dims>]". */
+void aot__format_shape(char *buf, size_t cap, int32_t dtype, int32_t rank,
+                       const int64_t *dims, int signature);
+
+/* Bytes the data of a block needs: its requested size, or -1 when p is not
+ * a live runtime block. */
+int64_t aot__block_size(const void *p);
+
+/* Records the runtime-owned dims array of the block at p (freed with it). */
+void aot__block_set_dims(void *p, int64_t *dims);
+
+/* The runtime-owned dims array of the block at p, or NULL. */
+int64_t *aot__block_dims(const void *p);
+
+#endif /* AOT_INTERNAL_H */

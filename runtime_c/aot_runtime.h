@@ -1,0 +1,215 @@
+/* aot_runtime.h - the one stable header of the aotc C runtime.
+ *
+ * Every artifact aotc builds (model.o / libmodel.a / libmodel.so) links this
+ * runtime in.  A compiled model named NAME with entry function F exports
+ *
+ *     int NAME_F(const aot_tensor *args, aot_tensor *results);
+ *     const aot_library_info *NAME_aot_metadata(void);
+ *     const aot_library_info *aot_library_metadata(void);   (shared libs only)
+ *
+ * An entry returns AOT_OK (0) or an error code; the message is then in
+ * aot_last_error() on the calling thread.  Entries never print and never
+ * abort.  They are safe to call from several threads at once.
+ *
+ * Ownership in one paragraph: arguments always belong to the caller and are
+ * only read.  A result whose `data` is non-NULL on entry is caller-owned: the
+ * entry checks its dtype and dims and writes into it (no allocation).  A
+ * result whose `data` is NULL is filled by the runtime: `data` is allocated,
+ * and `dims` too when it was NULL (else the caller's `dims` array, at least
+ * `rank` long, is written).  The caller releases such a result with
+ * aot_tensor_free().  On failure every result the runtime allocated during
+ * the call has been freed again and its `data` reset to NULL.
+ *
+ * The text between the cffi-begin and cffi-end markers is read verbatim by
+ * the Python loader (abi/loader.py) as its cffi cdef, so that slice holds
+ * only typedefs, enums with explicit values and prototypes: no macros, no
+ * includes.  This header is the single source of truth for the ABI.
+ */
+#ifndef AOT_RUNTIME_H
+#define AOT_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* cffi-begin */
+
+/* ---- Public API: types ------------------------------------------------ */
+
+/* Element types; codes are part of the ABI.  I1 is stored as one byte 0/1.
+ * Names (aot_dtype_name) use MLIR spellings: f16 bf16 f32 f64 i1 i8 i16 i32
+ * i64 ui8 ui16 ui32 ui64. */
+typedef enum aot_dtype {
+    AOT_F16 = 0,
+    AOT_BF16 = 1,
+    AOT_F32 = 2,
+    AOT_F64 = 3,
+    AOT_I1 = 4,
+    AOT_I8 = 5,
+    AOT_I16 = 6,
+    AOT_I32 = 7,
+    AOT_I64 = 8,
+    AOT_U8 = 9,
+    AOT_U16 = 10,
+    AOT_U32 = 11,
+    AOT_U64 = 12
+} aot_dtype;
+
+/* Status codes returned by entry functions and runtime calls. */
+typedef enum aot_status {
+    AOT_OK = 0,
+    AOT_ERR_INVALID_ARGUMENT = 1,
+    AOT_ERR_OUT_OF_MEMORY = 2,
+    AOT_ERR_RUNTIME = 3
+} aot_status;
+
+/* A dense, row-major, contiguous array.  `dims` has `rank` entries (may be
+ * NULL when rank == 0); `dtype` is an aot_dtype code.  Who owns `data` and
+ * `dims` depends on the call: see the ownership paragraph at the top. */
+typedef struct aot_tensor {
+    void *data;
+    int64_t *dims;
+    int32_t rank;
+    int32_t dtype;
+} aot_tensor;
+
+/* Signature of one argument or result.  dims[d] == -1 marks a dynamic
+ * dimension.  Static metadata owned by the library: never free it. */
+typedef struct aot_value_info {
+    const char *name;
+    int32_t dtype;
+    int32_t rank;
+    const int64_t *dims;
+} aot_value_info;
+
+typedef int (*aot_entry_fn)(const aot_tensor *args, aot_tensor *results);
+
+/* One entry function: `name` is the function's name in the program ("main"),
+ * `symbol` the exported C symbol ("NAME_main"), `fn` its address. */
+typedef struct aot_entry_info {
+    const char *name;
+    const char *symbol;
+    aot_entry_fn fn;
+    int32_t num_args;
+    int32_t num_results;
+    const aot_value_info *args;
+    const aot_value_info *results;
+} aot_entry_info;
+
+/* What NAME_aot_metadata() / aot_library_metadata() return: static data
+ * owned by the library, valid while it is loaded.  abi_version is 1. */
+typedef struct aot_library_info {
+    int32_t abi_version;
+    int32_t num_entries;
+    const char *name;
+    const aot_entry_info *entries;
+} aot_library_info;
+
+/* Allocator counters of this runtime copy (one per linked artifact). */
+typedef struct aot_alloc_stats {
+    int64_t bytes_in_use;      /* bytes requested and not yet freed */
+    int64_t peak_bytes_in_use; /* high-water mark of bytes_in_use */
+    int64_t num_allocs;        /* aot_alloc calls that succeeded */
+    int64_t num_frees;         /* aot_free calls on live blocks */
+    int64_t cache_hits;        /* allocations served from the cache */
+} aot_alloc_stats;
+
+/* ---- Public API: functions -------------------------------------------- */
+
+/* Message of the last failure on the calling thread, "" if none.  The
+ * string is owned by the runtime (thread-local) and stays valid until the
+ * next failing call on this thread. */
+const char *aot_last_error(void);
+
+/* Frees a result the runtime allocated (data == NULL on entry): its data,
+ * and its dims when the runtime allocated them.  Sets data (and such dims)
+ * to NULL.  Safe on t == NULL or t->data == NULL.  Never call it on
+ * caller-owned data. */
+void aot_tensor_free(aot_tensor *t);
+
+/* Byte size of one element (1 for i1); 0 for an unknown code. */
+size_t aot_dtype_size(int32_t dtype);
+
+/* MLIR spelling of a dtype ("f32", "ui8"...); static string, "?" if the
+ * code is unknown. */
+const char *aot_dtype_name(int32_t dtype);
+
+/* Copies the allocator counters into *out (caller-owned). */
+void aot_get_alloc_stats(aot_alloc_stats *out);
+
+/* Resets peak_bytes_in_use (to bytes_in_use) and the counters; keeps
+ * bytes_in_use. */
+void aot_reset_alloc_stats(void);
+
+/* Returns the blocks the caching allocator keeps for reuse to the system. */
+void aot_release_cached_memory(void);
+
+/* Threads used by aot_parallel_for, the caller included.  n < 1 restores
+ * the default: env AOT_NUM_THREADS, else the number of usable CPUs. */
+void aot_set_num_threads(int n);
+int aot_get_num_threads(void);
+
+/* Defined by each compiled shared library (not by the runtime; static
+ * artifacts have only NAME_aot_metadata): the same pointer as
+ * NAME_aot_metadata(), under one name a loader can look up. */
+const aot_library_info *aot_library_metadata(void);
+
+/* ---- Internal API: called by generated code --------------------------- */
+/* Not meant for users; listed here so there is one declaration of the ABI. */
+
+/* 64-byte aligned block of nbytes (0 gives a unique valid pointer), owned
+ * by the caller until aot_free.  NULL with AOT_ERR_OUT_OF_MEMORY's message
+ * set on failure.  Thread-safe.  AOT_ALLOCATOR=system in the environment
+ * turns the cache off (plain aligned malloc/free). */
+void *aot_alloc(int64_t nbytes);
+
+/* Releases a block from aot_alloc; NULL is ignored. */
+void aot_free(void *p);
+
+/* Sets the calling thread's error message (printf-style); returns code. */
+int aot_set_error(int code, const char *fmt, ...);
+
+/* Checks args[index] against info: dtype, rank, every static dim, data
+ * non-NULL unless the array is empty, dims non-NULL when rank > 0.
+ * Returns AOT_OK or AOT_ERR_INVALID_ARGUMENT with a message like
+ * "main: argument 'x' (#0) expects f32[4,?], got f32[3,8]". */
+int aot_check_arg(const aot_tensor *args, int32_t index,
+                  const aot_value_info *info, const char *entry);
+
+/* Gets results[index] ready for writing, given this call's actual dims
+ * (info->rank of them).  data == NULL: allocates data (and dims when NULL,
+ * runtime-owned), sets dtype/rank/dims, *owned = 1.  Else the caller owns
+ * the buffer: checks dtype, rank and dims, *owned = 0. */
+int aot_prepare_result(aot_tensor *results, int32_t index,
+                       const aot_value_info *info, const char *entry,
+                       const int64_t *dims, int32_t *owned);
+
+/* Error path: undoes aot_prepare_result when it allocated (owned != 0). */
+void aot_unprepare_result(aot_tensor *results, int32_t index, int32_t owned);
+
+/* Hands a buffer computed by aot_alloc, whose dims are only known now, to
+ * results[index]: ownership moves to the caller when data == NULL, else
+ * the buffer is copied into the caller's data (dims checked) and freed.
+ * On error the buffer is freed too: the caller never frees it after this. */
+int aot_adopt_result(aot_tensor *results, int32_t index,
+                     const aot_value_info *info, const char *entry,
+                     void *buffer, const int64_t *dims);
+
+/* Runs fn(ctx, begin, end) over chunks covering [0, n) exactly once, on a
+ * lazily created pool of aot_get_num_threads() threads (the caller works
+ * too), and returns when all are done.  Safe from several threads at once;
+ * a call made while the pool is busy (or from inside fn) runs serially on
+ * the calling thread. */
+void aot_parallel_for(int64_t n, void (*fn)(void *ctx, int64_t begin, int64_t end),
+                      void *ctx);
+
+/* cffi-end */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AOT_RUNTIME_H */
