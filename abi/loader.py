@@ -52,6 +52,12 @@ def _describe(entry: str, kind: str, index: int, sig: ValueSig) -> str:
     return f"{entry}: {kind} '{sig.name}' (#{index})" if sig.name else f"{entry}: {kind} #{index}"
 
 
+def _shape_text(arr: np.ndarray) -> str:
+    """'f64[2,3]' for an array, in the C runtime's spelling where it can."""
+    dt = dtypes.from_numpy(arr.dtype)
+    return format_shape(dt.name if dt else str(arr.dtype), arr.shape)
+
+
 class Entry:
     """One entry function of a loaded library, callable with numpy arrays.
 
@@ -83,7 +89,7 @@ class Entry:
             arr = np.asarray(value)
             if arr.dtype != want:
                 raise TypeError(f"{_describe(self.name, 'argument', index, sig)} expects "
-                                f"{sig}, got {arr.dtype} array of shape {arr.shape}")
+                                f"{sig}, got {_shape_text(arr)}")
         else:
             arr = np.asarray(value)
             if arr.dtype.kind not in _CONVERTIBLE_KINDS.get(want.kind, ""):
@@ -92,9 +98,8 @@ class Entry:
             arr = arr.astype(want)
         if arr.ndim != sig.rank or any(d is not None and d != n
                                        for d, n in zip(sig.dims, arr.shape)):
-            got = format_shape(sig.dtype, arr.shape)
             raise ValueError(f"{_describe(self.name, 'argument', index, sig)} expects "
-                             f"{sig}, got {got}")
+                             f"{sig}, got {_shape_text(arr)}")
         return np.require(arr, requirements="C")  # ascontiguousarray would make 0-d arrays 1-d
 
     def __call__(self, *values):
