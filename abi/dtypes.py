@@ -33,11 +33,11 @@ def _row(name, code, size, numpy, ctype, enum):
 
 
 DTYPES: dict[str, DType] = dict([
-    _row("f16", 0, 2, np.float16, "uint16_t /* IEEE half */", "AOT_F16"),
-    _row("bf16", 1, 2, ml_dtypes.bfloat16, "uint16_t /* bfloat16 */", "AOT_BF16"),
+    _row("f16", 0, 2, np.float16, "uint16_t (f16 bits)", "AOT_F16"),
+    _row("bf16", 1, 2, ml_dtypes.bfloat16, "uint16_t (bf16 bits)", "AOT_BF16"),
     _row("f32", 2, 4, np.float32, "float", "AOT_F32"),
     _row("f64", 3, 8, np.float64, "double", "AOT_F64"),
-    _row("i1", 4, 1, np.bool_, "uint8_t /* 0 or 1 */", "AOT_I1"),
+    _row("i1", 4, 1, np.bool_, "uint8_t (0 or 1)", "AOT_I1"),
     _row("i8", 5, 1, np.int8, "int8_t", "AOT_I8"),
     _row("i16", 6, 2, np.int16, "int16_t", "AOT_I16"),
     _row("i32", 7, 4, np.int32, "int32_t", "AOT_I32"),

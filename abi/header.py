@@ -47,7 +47,7 @@ def _comment_safe(text: str) -> str:
 
 
 def _value_rows(kind: str, values: list[ValueSig]) -> list[tuple[str, ...]]:
-    return [(f"{kind}[{i}]", _comment_safe(v.name or "-"), str(v),
+    return [(f"{kind}[{i}]", v.name or "-", str(v),
              "dims {" + ", ".join(map(str, v.c_dims)) + "}", _dtype(v.dtype).ctype)
             for i, v in enumerate(values)]
 
@@ -62,7 +62,7 @@ def _entry_block(entry: EntrySig) -> str:
     _check_ident("entry symbol", entry.symbol)
     rows = _value_rows("args", entry.args) + _value_rows("results", entry.results)
     lines = [f"/* Entry '{_comment_safe(entry.name)}': {_comment_safe(str(entry))}"]
-    lines += [f" *   {row}" for row in _table(rows)]
+    lines += [f" *   {_comment_safe(row)}" for row in _table(rows)]
     if any(not r.is_static for r in entry.results):
         lines.append(" * Results with a '?' dim (-1 in the metadata) are allocated by the")
         lines.append(" * runtime when their data is NULL; free them with aot_tensor_free().")
