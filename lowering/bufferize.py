@@ -1,15 +1,19 @@
-"""Bufferisation: tensors become buffers (LHLO).
+"""Bufferisation: tensors become buffers (LHLO), with their dims computed at run time.
 
 Each kernel result gets a buffer allocated right before the kernel and freed
-right after its last use. Entry results with static shapes become output
+right after its last use; its dims come from the kernel's shape function
+(lowering/shapes.py), run on the host: for a fusion, the shape rules of its ops
+composed. A fusion also receives the run-time dims of its internal values, so
+its loops never recompute shapes. Entry results of static shape become output
 parameters (the caller's buffer, tfcompile style); results whose shape is known
 only at run time are allocated here and returned. Large constants become
 read-only globals in the object file.
 """
 from __future__ import annotations
 
-from .ir import (Block, DenseAttr, FunctionType, MemRefType, Module, Operation, Region, SymbolRef,
-                 TensorType, Value)
+from .ir import (INDEX, Block, DenseAttr, FunctionType, MemRefType, Module, Operation, Region,
+                 ScalarType, SymbolRef, TensorType, Value)
+from .shapes import HostShapes, shape_rule
 
 
 def memref_of(t: TensorType) -> MemRefType:
@@ -22,7 +26,9 @@ class FunctionBufferizer:
         self.func = func
         self.globals = globals_
         self.buffers: dict = {}  # tensor Value -> memref Value
-        self.out_ops: list[Operation] = []
+        self.shapes: dict = {}  # tensor Value -> [int | index Value]
+        self.ops: list[Operation] = []
+        self.hs = HostShapes(self.emit, func.attrs["sym_name"])
 
     def run(self) -> Operation:
         func = self.func
@@ -36,14 +42,14 @@ class FunctionBufferizer:
         for old, new in zip(old_block.args, block.args):
             self.buffers[old] = new
             new.hint = old.hint
+            self.shapes[old] = [self.hs.dim(new, d) for d in range(new.type.rank)]
         outs = block.args[len(arg_types):]
         # results written straight into the caller's buffers where a kernel produces them
         target: dict = {}
         if static_results:
             for v, out in zip(ret.operands, outs):
-                if v not in target and isinstance(v.owner, Operation) and v.owner.name != "mhlo.constant":
+                if v not in target and isinstance(v.owner, Operation) and v.owner.key != "constant":
                     target[v] = out
-        self.ops = []
         for op in old_block.ops[:-1]:
             self.lower(op, target)
         returned = []
@@ -51,10 +57,15 @@ class FunctionBufferizer:
             buf = self.buffers[v]
             if static_results:
                 if buf is not outs[i]:
-                    self.emit("lmhlo.copy", [buf, outs[i]], loc=ret.loc)
-            else:
-                returned.append(buf)
-        self.insert_deallocs(block, keep=set(returned) | set(outs))
+                    self.emit("memref.copy", [buf, outs[i]], loc=ret.loc)
+                continue
+            if not self.is_allocated(buf) or buf in returned:
+                # the caller takes ownership of returned buffers: never an argument or a constant
+                copy = self.alloc_shape(v.type, self.shapes[v], ret.loc)
+                self.emit("memref.copy", [buf, copy], loc=ret.loc)
+                buf = copy
+            returned.append(buf)
+        self.insert_deallocs(keep=set(returned) | set(outs))
         for op in self.ops:
             block.append(op)
         block.append(Operation("func.return", returned, [], loc=ret.loc))
@@ -71,17 +82,21 @@ class FunctionBufferizer:
         self.ops.append(op)
         return op
 
+    def is_allocated(self, buf: Value) -> bool:
+        return isinstance(buf.owner, Operation) and buf.owner.name == "memref.alloc"
+
+    def alloc_shape(self, t: TensorType, shape: list, loc) -> Value:
+        dynamic = [self.hs.value(d) for d, n in zip(shape, t.shape) if n is None]
+        return self.emit("memref.alloc", dynamic, [memref_of(t)], loc=loc).result
+
     def alloc(self, v: Value, target: dict, loc) -> Value:
         if v in target:
             return target[v]
-        t = v.type
-        if not t.is_static:
-            raise self.func.error(f"buffer of dynamic shape {t} needs run-time shape inference, "
-                                  "which is not supported yet")
-        return self.emit("memref.alloc", [], [memref_of(t)], loc=loc).result
+        return self.alloc_shape(v.type, self.shapes[v], loc)
 
     def lower(self, op: Operation, target: dict) -> None:
-        if op.name == "mhlo.constant":
+        key = op.key
+        if key == "constant":
             name = f"__constant_{len(self.globals)}"
             value: DenseAttr = op.attrs["value"]
             self.globals.append(Operation("memref.global", [], [], {
@@ -90,18 +105,65 @@ class FunctionBufferizer:
             g = self.emit("memref.get_global", [], [memref_of(value.type)],
                           {"name": SymbolRef(name)}, loc=op.loc)
             self.buffers[op.result] = g.result
+            self.shapes[op.result] = list(value.type.shape)
             return
-        ins = [self.buffers[v] for v in op.operands]
+        if key == "get_dimension_size":
+            self.lower_get_dimension_size(op, target)
+            return
+        if key == "fusion":
+            self.lower_fusion(op, target)
+            return
+        rule = shape_rule(op)
+        if rule is None:
+            raise op.error("no shape function for this op")
+        bufs = [self.buffers[v] for v in op.operands]
+        for r, shape in zip(op.results, rule(self.hs, op, [self.shapes[v] for v in op.operands], bufs)):
+            self.shapes[r] = shape
         outs = [self.alloc(r, target, op.loc) for r in op.results]
-        name = "lmhlo." + op.short_name
-        attrs = dict(op.attrs)
         regions = op.regions
         op.regions = []
-        self.emit(name, ins + outs, [], attrs, regions, loc=op.loc)
+        self.emit("lmhlo." + op.short_name, bufs + outs, [], dict(op.attrs), regions, loc=op.loc)
         for r, b in zip(op.results, outs):
             self.buffers[r] = b
 
-    def insert_deallocs(self, block: Block, keep: set) -> None:
+    def lower_get_dimension_size(self, op, target):
+        """A shape read as data: computed on the host, stored into a scalar buffer."""
+        d = self.shapes[op.operands[0]][op.attrs["dimension"]]
+        self.shapes[op.result] = []
+        out = self.alloc(op.result, target, op.loc)
+        v = self.emit("arith.index_cast", [self.hs.value(d)], [ScalarType("i32")], loc=op.loc).result
+        self.emit("memref.store", [v, out], loc=op.loc)
+        self.buffers[op.result] = out
+
+    def lower_fusion(self, op: Operation, target: dict) -> None:
+        """The fused shape function runs here; the kernel gets the dims it needs as operands."""
+        block = op.regions[0].blocks[0]
+        env = dict(zip(block.args, [self.shapes[v] for v in op.operands]))
+        bufs = dict(zip(block.args, [self.buffers[v] for v in op.operands]))
+        dim_operands = []
+        for inner in block.ops[:-1]:
+            rule = shape_rule(inner)
+            if rule is None:
+                raise inner.error("no shape function for this op")
+            shapes = rule(self.hs, inner, [env[v] for v in inner.operands],
+                          [bufs.get(v) for v in inner.operands])
+            for r, shape in zip(inner.results, shapes):
+                env[r] = shape
+                dim_operands += [self.hs.value(d) for d, n in zip(shape, r.type.shape) if n is None]
+        ret = block.ops[-1]
+        for r, v in zip(op.results, ret.operands):
+            self.shapes[r] = env[v]
+        ins = [self.buffers[v] for v in op.operands]
+        outs = [self.alloc(r, target, op.loc) for r in op.results]
+        attrs = dict(op.attrs)
+        attrs["num_buffers"] = len(ins) + len(outs)
+        regions = op.regions
+        op.regions = []
+        self.emit("lmhlo.fusion", ins + outs + dim_operands, [], attrs, regions, loc=op.loc)
+        for r, b in zip(op.results, outs):
+            self.buffers[r] = b
+
+    def insert_deallocs(self, keep: set) -> None:
         """Free each allocated buffer right after the last op that touches it."""
         allocated = {op.result for op in self.ops if op.name == "memref.alloc"}
         last_use: dict = {}

@@ -14,6 +14,7 @@ import numpy as np
 
 from . import ops as T
 from .ir import Block, DenseAttr, Module, Operation, Region, clone_op, replace_all_uses, uses
+from .shapes import SHAPE_OPERANDS
 
 
 def is_splat_constant(op: Operation) -> bool:
@@ -27,18 +28,26 @@ def is_splat_constant(op: Operation) -> bool:
 
 def fusible(op: Operation) -> bool:
     """Computed element by element: can live inside a fusion."""
-    if op.short_name == "constant":
+    if op.key == "constant":
         return is_splat_constant(op)
-    return op.dialect == "mhlo" and op.short_name in T.ELEMENTAL
+    return op.dialect in ("mhlo", "dhlo") and op.key in T.ELEMENTAL
+
+
+def used_as_shape(op: Operation, users: dict) -> bool:
+    """A value read on the host as sizes or offsets must be materialised in a buffer."""
+    for r in op.results:
+        for u in users.get(r, []):
+            for i in SHAPE_OPERANDS.get(u.key, ()):
+                if i < len(u.operands) and u.operands[i] is r:
+                    return True
+    return False
 
 
 def cheap_to_duplicate(op: Operation) -> bool:
     """Ops that cost no memory traffic to recompute in several kernels."""
-    if op.short_name == "constant":
+    if op.key in ("constant", "iota"):
         return True
-    if op.short_name == "iota":
-        return True
-    if op.short_name == "broadcast_in_dim":
+    if op.key == "broadcast_in_dim":
         src = op.operands[0].owner
         return isinstance(src, Operation) and src.short_name == "constant" and is_splat_constant(src)
     return False
@@ -53,12 +62,17 @@ def fuse_function(func: Operation) -> None:
     duplicates: list = []  # (op, group) pairs: cheap producers copied into several kernels
 
     for op in reversed(body):
-        if op.short_name == "reduce":
+        if op.key == "reduce":
             group = {"kind": "kInput", "root": op, "ops": [op]}
             groups.append(group)
             group_of[op] = group
             continue
         if not fusible(op):
+            continue
+        if used_as_shape(op, users):
+            group = {"kind": "kLoop", "root": op, "ops": [op]}
+            groups.append(group)
+            group_of[op] = group
             continue
         consumers = [u for r in op.results for u in users.get(r, [])]
         consumer_groups = {id(group_of.get(u)): group_of.get(u) for u in consumers}

@@ -13,11 +13,8 @@ NOT_YET = {
     "reduce_window": "reduce_window", "sort": "sort", "select_and_scatter": "select_and_scatter",
     "rng": "random numbers", "rng_bit_generator": "random numbers", "fft": "FFT",
     "all_reduce": "collectives", "all_gather": "collectives", "all_to_all": "collectives",
-    "custom_call": "custom calls", "dynamic_slice": "dynamic shapes",
-    "dynamic_update_slice": "dynamic shapes", "dynamic_broadcast_in_dim": "dynamic shapes",
-    "dynamic_reshape": "dynamic shapes", "real_dynamic_slice": "dynamic shapes",
-    "get_dimension_size": "dynamic shapes", "dynamic_iota": "dynamic shapes",
-    "dynamic_pad": "dynamic shapes", "complex": "complex numbers", "real": "complex numbers",
+    "custom_call": "custom calls", "dynamic_pad": "dynamic_pad", "set_dimension_size": "set_dimension_size",
+    "dynamic_gather": "dynamic_gather", "complex": "complex numbers", "real": "complex numbers",
     "imag": "complex numbers", "reduce_precision": "reduce_precision",
 }
 
@@ -25,8 +22,8 @@ NOT_YET = {
 def canonicalize_names(module: Module) -> None:
     for top in module.ops:
         for op in top.walk():
-            op.name = T.canonical_name(op.name)
-            if op.name.startswith("mhlo.") or op.name.startswith("lmhlo."):
+            op.name = T.canonical_op_name(op)
+            if op.dialect in ("mhlo", "lmhlo", "dhlo", "ldhlo"):
                 try:
                     T.normalize_attrs(op)
                 except (ValueError, KeyError) as e:
@@ -109,9 +106,9 @@ def verify_op(op: Operation) -> None:
         return
     if op.dialect == "chlo":
         raise op.error(f"chlo op '{op.short_name}' is not supported yet")
-    if op.dialect != "mhlo":
+    if op.dialect not in ("mhlo", "dhlo"):
         raise op.error("op is not supported at tensor level (expected stablehlo/mhlo ops)")
-    name = op.short_name
+    name = op.key
     if name in NOT_YET:
         raise op.error(f"{NOT_YET[name]} is not supported yet")
     if name not in T.SUPPORTED:
@@ -122,6 +119,9 @@ def verify_op(op: Operation) -> None:
     for v in list(op.operands) + list(op.results):
         if not isinstance(v.type, TensorType):
             raise op.error(f"type {v.type} is not supported")
+        if v.type.elem not in ("i1", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64",
+                               "f16", "bf16", "f32", "f64"):
+            raise op.error(f"element type {v.type.elem} is not supported")
         if v.type.encoding:
             raise op.error(f"tensor encoding '{v.type.encoding}' is not supported")
     arity = {**{n: 1 for n in T.UNARY}, **{n: 2 for n in T.BINARY}, "select": 3, "clamp": 3,
@@ -155,7 +155,7 @@ def verify_reduce_body(op: Operation) -> None:
     if len(block.args) != 2 * n:
         raise op.error(f"reduce body must take {2 * n} arguments")
     for inner in block.ops:
-        inner.name = T.canonical_name(inner.name)
+        inner.name = T.canonical_op_name(inner)
         if inner.name.endswith(".return"):
             continue
         if inner.short_name not in T.ELEMENTWISE | {"constant", "broadcast_in_dim", "reshape"}:

@@ -263,6 +263,17 @@ class Operation:
     def short_name(self) -> str:
         return self.name.split(".", 1)[1] if "." in self.name else self.name
 
+    @property
+    def key(self) -> str:
+        """The name per-op tables use: the short name for (l)mhlo ops, `dhlo.x` for the
+        project's own dynamic ops at either level."""
+        d = self.dialect
+        if d in ("mhlo", "lmhlo"):
+            return self.short_name
+        if d in ("dhlo", "ldhlo"):
+            return "dhlo." + self.short_name
+        return self.name
+
     def error(self, message: str) -> CompileError:
         return CompileError(f"'{self.name}': {message}", self.loc)
 

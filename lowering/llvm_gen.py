@@ -276,6 +276,11 @@ class LLVMGen:
             return self.mod.globals[name]
         return ir.Function(self.mod, ir.FunctionType(ret, args), name=name)
 
+    def declare_vararg(self, name, ret, args):
+        if name in self.mod.globals:
+            return self.mod.globals[name]
+        return ir.Function(self.mod, ir.FunctionType(ret, args, var_arg=True), name=name)
+
     def intrinsic(self, name, ret, args):
         return self.declare(name, ret, args)
 
@@ -363,7 +368,7 @@ class LLVMGen:
     def declare_kernel(self, func: Operation):
         params = []
         for t in func.attrs["function_type"].inputs:
-            params += [PTR] + [I64] * t.rank
+            params += [PTR] + [I64] * t.rank if isinstance(t, MemRefType) else [llvm_type(t.name)]
         fn = ir.Function(self.mod, ir.FunctionType(VOID, params),
                          name=f"{self.name}.{func.attrs['sym_name']}")
         fn.linkage = "internal"
@@ -376,6 +381,10 @@ class LLVMGen:
         values = {}
         i = 0
         for arg in block.args:
+            if not isinstance(arg.type, MemRefType):  # a run-time dim
+                values[arg] = fn.args[i]
+                i += 1
+                continue
             ptr = fn.args[i]
             ptr.add_attribute("noalias")
             dims = list(fn.args[i + 1:i + 1 + arg.type.rank])
@@ -465,6 +474,7 @@ class LLVMGen:
         b = ir.IRBuilder(fn.append_basic_block("entry"))
         entry_name = self.string(fname)
         host = HostState(self, fn, results_p, entry_name)
+        host.entry_builder = ir.IRBuilder(fn.entry_basic_block)
         check = self.declare("aot_check_arg", I32, [PTR, I32, PTR, PTR])
         # ownership flags live in the entry block so the failure exit may read them all
         for j in range(len(out_params)):
@@ -490,6 +500,8 @@ class LLVMGen:
             dims = b.alloca(I64, size=max(len(mem.dims), 1))
             for d, dv in enumerate(mem.dims):
                 b.store(dv, b.gep(dims, [ir.Constant(I64, d)], inbounds=True, source_etype=I64))
+            if id(mem) in host.slots:  # the result (or adopt, on failure) owns it from here
+                b.store(ir.Constant(PTR, None), host.slot(mem))
             rc = b.call(adopt, [results_p, ir.Constant(I32, j), infos_out[j], entry_name, mem.ptr, dims])
             host.fail_if_nonzero(b, rc)
         b.ret(ir.Constant(I32, 0))
@@ -560,6 +572,8 @@ class HostState:
     def __init__(self, gen: LLVMGen, fn, results_p, entry_name):
         self.gen, self.fn, self.results_p, self.entry_name = gen, fn, results_p, entry_name
         self.owned = []
+        self.slots = {}  # temporary buffer -> its entry-block slot, freed on failure
+        self.entry_builder = None
         self.fail_block = fn.append_basic_block("fail")
         self.fail_builder = ir.IRBuilder(self.fail_block)
         self.code = self.fail_builder.phi(I32, name="code")
@@ -570,8 +584,22 @@ class HostState:
         b.cbranch(b.icmp_signed("!=", rc, ir.Constant(I32, 0)), self.fail_block, ok)
         b.position_at_end(ok)
 
+    def slot(self, mem: "MemRef"):
+        key = id(mem)
+        if key not in self.slots:
+            eb = self.entry_builder
+            with eb.goto_entry_block():
+                eb.position_at_start(self.fn.entry_basic_block)
+                s = eb.alloca(PTR)
+                eb.store(ir.Constant(PTR, None), s)
+            self.slots[key] = (mem, s)
+        return self.slots[key][1]
+
     def finish(self):
         fb = self.fail_builder
+        free = self.gen.declare("aot_free", VOID, [PTR])
+        for mem, s in self.slots.values():
+            fb.call(free, [fb.load(s, typ=PTR)])
         unprepare = self.gen.declare("aot_unprepare_result", VOID, [PTR, I32, I32])
         for j, owned in self.owned:
             fb.call(unprepare, [self.results_p, ir.Constant(I32, j), fb.load(owned, typ=I32)])
@@ -590,11 +618,29 @@ def _host_alloc(g, b, op, values, host):
     is_null = b.icmp_unsigned("==", b.ptrtoint(ptr, I64), ir.Constant(I64, 0))
     rc = b.select(is_null, ir.Constant(I32, 2), ir.Constant(I32, 0))
     host.fail_if_nonzero(b, rc)
-    return MemRef(ptr, shape, t.elem)
+    mem = MemRef(ptr, shape, t.elem)
+    b.store(ptr, host.slot(mem))
+    return mem
 
 
 def _host_dealloc(g, b, op, values, host):
-    b.call(g.declare("aot_free", VOID, [PTR]), [values[op.operands[0]].ptr])
+    mem = values[op.operands[0]]
+    b.call(g.declare("aot_free", VOID, [PTR]), [mem.ptr])
+    b.store(ir.Constant(PTR, None), host.slot(mem))
+
+
+def _host_check(g, b, op, values, host):
+    """`aot.check %ok, %args... {message}`: fail the call with the message unless %ok."""
+    cond, *args = (values[v] for v in op.operands)
+    fail = host.fn.append_basic_block("check.fail")
+    ok = host.fn.append_basic_block("check.ok")
+    b.cbranch(cond, ok, fail)
+    b.position_at_end(fail)
+    set_error = g.declare_vararg("aot_set_error", I32, [I32, PTR])
+    rc = b.call(set_error, [ir.Constant(I32, 3), g.string(op.attrs["message"])] + list(args))
+    host.code.add_incoming(rc, b.block)
+    b.branch(host.fail_block)
+    b.position_at_end(ok)
 
 
 def _host_get_global(g, b, op, values, host):
@@ -616,13 +662,14 @@ def _host_call(g, b, op, values, host):
     args = []
     for v in op.operands:
         m = values[v]
-        args += [m.ptr] + list(m.dims)
+        args += [m.ptr] + list(m.dims) if isinstance(m, MemRef) else [m]
     b.call(fn, args)
 
 
 HOST_EMITTERS = {
     "memref.alloc": _host_alloc, "memref.dealloc": _host_dealloc,
     "memref.get_global": _host_get_global, "memref.copy": _host_copy, "func.call": _host_call,
+    "aot.check": _host_check,
 }
 
 

@@ -94,11 +94,51 @@ def close_nest(b: LoopBuilder, depth: int):
 class Elemental:
     """Computes a fused tensor value's scalar at an index, recursively through producers."""
 
-    def __init__(self, b: LoopBuilder, inputs: dict, scalars: dict | None = None):
+    def __init__(self, b: LoopBuilder, inputs: dict, scalars: dict | None = None,
+                 dims: dict | None = None):
         self.b = b
         self.inputs = inputs  # region block arg -> kernel buffer argument
         self.scalars = scalars or {}  # value -> scalar already computed (reduce bodies)
+        self.dim_env = dims or {}  # region value -> [int | index Value], its run-time dims
         self.cache: dict = {}
+
+    def dims(self, v: Value) -> list:
+        """v's dims: static ints, or index values the kernel received or read."""
+        if v in self.dim_env:
+            return self.dim_env[v]
+        if v in self.inputs:
+            buf = self.inputs[v]
+            return [n if n is not None else self.b.v("memref.dim", [buf, self.b.index(d)], INDEX)
+                    for d, n in enumerate(buf.type.shape)]
+        return list(v.type.shape)
+
+    def ival(self, d) -> Value:
+        return self.b.index(d) if isinstance(d, int) else d
+
+    def iadd(self, a, c):
+        if isinstance(c, int) and c == 0:
+            return a
+        return self.b.v("arith.addi", [a, self.ival(c)], INDEX)
+
+    def isub(self, a, c):
+        if isinstance(c, int) and c == 0:
+            return a
+        return self.b.v("arith.subi", [self.ival(a), self.ival(c)], INDEX)
+
+    def imul(self, a, c):
+        if isinstance(c, int) and c == 1:
+            return a
+        return self.b.v("arith.muli", [a, self.ival(c)], INDEX)
+
+    def scalar_index(self, v: Value, idx: list) -> Value:
+        """An integer tensor element (a start index) as an index value."""
+        x = self.at(v, idx)
+        return self.b.v("arith.index_cast", [x], INDEX)
+
+    def clamp(self, x, lo, hi) -> Value:
+        b = self.b
+        x = b.v("arith.maxsi", [x, self.ival(lo)], INDEX)
+        return b.v("arith.minsi", [x, self.ival(hi)], INDEX)
 
     def at(self, v: Value, idx: list) -> Value:
         if v in self.scalars:
@@ -114,7 +154,7 @@ class Elemental:
             buf = self.inputs[v]
             return b.v("memref.load", [buf] + list(idx), ScalarType(buf.type.elem))
         op = v.owner
-        rule = ELEMENTAL_RULES.get(op.short_name)
+        rule = ELEMENTAL_RULES.get(op.key)
         if rule is None:
             raise op.error("cannot be computed inside a fused kernel")
         return rule(self, op, idx)
@@ -135,44 +175,46 @@ def _elementwise(e: Elemental, op: Operation, idx):
 
 
 def _broadcast_in_dim(e: Elemental, op, idx):
+    """A size-1 operand dim expands: known statically, or selected at run time."""
     src = op.operands[0]
-    out_shape = op.results[0].type.shape
-    dims = op.attrs["broadcast_dimensions"]
-    zero = None
+    src_dims, out_dims = e.dims(src), e.dims(op.results[0])
     src_idx = []
-    for i, d in enumerate(dims):
-        if src.type.shape[i] == 1 and out_shape[d] != 1:
-            zero = zero or e.b.index(0)
-            src_idx.append(zero)
-        else:
+    for i, d in enumerate(op.attrs["broadcast_dimensions"]):
+        n, m = src_dims[i], out_dims[d]
+        if n == 1 and m != 1:
+            src_idx.append(e.b.index(0))
+        elif isinstance(n, int) or n is m:
             src_idx.append(idx[d])
+        else:
+            one = e.b.v("arith.cmpi", [n, e.b.index(1)], ScalarType("i1"), predicate="eq")
+            src_idx.append(e.b.v("arith.select", [one, e.b.index(0), idx[d]], INDEX))
     return e.at(src, src_idx)
 
 
 def _reshape(e: Elemental, op, idx):
     src = op.operands[0]
-    in_shape, out_shape = src.type.shape, op.results[0].type.shape
-    squeezed_in = [(i, n) for i, n in enumerate(in_shape) if n != 1]
-    squeezed_out = [(i, n) for i, n in enumerate(out_shape) if n != 1]
-    if [n for _, n in squeezed_in] == [n for _, n in squeezed_out]:
+    in_dims, out_dims = e.dims(src), e.dims(op.results[0])
+    squeezed_in = [(i, n) for i, n in enumerate(in_dims) if n != 1]
+    squeezed_out = [(i, n) for i, n in enumerate(out_dims) if n != 1]
+    if len(squeezed_in) == len(squeezed_out) and all(
+            a == b if isinstance(a, int) else a is b for (_, a), (_, b) in zip(squeezed_in, squeezed_out)):
         # only unit dims added or removed: indices map one to one
         zero = e.b.index(0)
-        src_idx = [zero] * len(in_shape)
+        src_idx = [zero] * len(in_dims)
         for (i, _), (o, _) in zip(squeezed_in, squeezed_out):
             src_idx[i] = idx[o]
         return e.at(src, src_idx)
-    linear = None
-    for d, n in enumerate(out_shape):
-        linear = idx[d] if linear is None else e.add(e.mul(linear, n), 0)
-        if linear is not idx[d]:
-            linear = e.b.v("arith.addi", [linear, idx[d]], INDEX)
-    linear = linear if linear is not None else e.b.index(0)
-    src_idx = []
-    stride = int(np.prod(in_shape)) if in_shape else 1
-    for n in in_shape:
-        stride //= n
-        q = linear if stride == 1 else e.b.v("arith.divui", [linear, e.b.index(stride)], INDEX)
-        src_idx.append(e.b.v("arith.remui", [q, e.b.index(n)], INDEX) if n != 0 else q)
+    linear = e.b.index(0)
+    for d, n in enumerate(out_dims):
+        linear = e.iadd(e.imul(linear, n), idx[d]) if d else idx[d]
+    src_idx = [None] * len(in_dims)
+    for d in reversed(range(len(in_dims))):
+        n = in_dims[d]
+        if d == 0:
+            src_idx[d] = linear
+            break
+        src_idx[d] = e.b.v("arith.remui", [linear, e.ival(n)], INDEX)
+        linear = e.b.v("arith.divui", [linear, e.ival(n)], INDEX)
     return e.at(src, src_idx)
 
 
@@ -185,10 +227,11 @@ def _transpose(e: Elemental, op, idx):
 
 
 def _reverse(e: Elemental, op, idx):
-    shape = op.results[0].type.shape
+    dims = e.dims(op.results[0])
     src_idx = list(idx)
     for d in op.attrs["dimensions"]:
-        src_idx[d] = e.b.v("arith.subi", [e.b.index(shape[d] - 1), idx[d]], INDEX)
+        last = dims[d] - 1 if isinstance(dims[d], int) else e.isub(dims[d], 1)
+        src_idx[d] = e.isub(last, idx[d])
     return e.at(op.operands[0], src_idx)
 
 
@@ -205,8 +248,9 @@ def _pad(e: Elemental, op, idx):
     lo, inner = op.attrs["edge_padding_low"], op.attrs["interior_padding"]
     valid = None
     src_idx = []
+    src_dims = e.dims(src)
     for d, i in enumerate(idx):
-        n = src.type.shape[d]
+        n = src_dims[d]
         j = b.v("arith.subi", [i, b.index(lo[d])], INDEX) if lo[d] else i
         conds = [b.v("arith.cmpi", [j, b.index(0)], ScalarType("i1"), predicate="sge")]
         if inner[d]:
@@ -216,7 +260,7 @@ def _pad(e: Elemental, op, idx):
             conds.append(b.v("arith.cmpi", [r, b.index(0)], ScalarType("i1"), predicate="eq"))
         else:
             q = j
-        conds.append(b.v("arith.cmpi", [q, b.index(n)], ScalarType("i1"), predicate="slt"))
+        conds.append(b.v("arith.cmpi", [q, e.ival(n)], ScalarType("i1"), predicate="slt"))
         for c in conds:
             valid = c if valid is None else b.v("arith.andi", [valid, c], ScalarType("i1"))
         src_idx.append(q)
@@ -234,26 +278,80 @@ def _concatenate(e: Elemental, op, idx):
     b = e.b
     dim = op.attrs["dimension"]
     elem = ScalarType(op.results[0].type.elem)
-    result = None
-    offset = 0
-    pieces = []
+    pieces, offset = [], 0
     for v in op.operands:
-        n = v.type.shape[dim]
+        n = e.dims(v)[dim]
         pieces.append((v, offset, n))
-        offset += n
+        offset = offset + n if isinstance(offset, int) and isinstance(n, int) else \
+            b.v("arith.addi", [e.ival(offset), e.ival(n)], INDEX)
+    result = None
     for v, start, n in reversed(pieces):
         if n == 0:
             continue
-        local = b.v("arith.subi", [idx[dim], b.index(start)], INDEX) if start else idx[dim]
+        local = e.isub(idx[dim], start)
         if result is None:
-            value = e.at(v, idx[:dim] + [local] + idx[dim + 1:])
-            result = value
+            result = e.at(v, idx[:dim] + [local] + idx[dim + 1:])
             continue
-        in_range = b.v("arith.cmpi", [idx[dim], b.index(start + n)], ScalarType("i1"), predicate="slt")
-        clamped = b.v("arith.select", [in_range, local, b.index(n - 1)], INDEX)
+        end = start + n if isinstance(start, int) and isinstance(n, int) else \
+            b.v("arith.addi", [e.ival(start), e.ival(n)], INDEX)
+        in_range = b.v("arith.cmpi", [idx[dim], e.ival(end)], ScalarType("i1"), predicate="slt")
+        last = n - 1 if isinstance(n, int) else e.isub(n, 1)
+        clamped = b.v("arith.select", [in_range, local, e.ival(last)], INDEX)
         value = e.at(v, idx[:dim] + [clamped] + idx[dim + 1:])
         result = b.v("arith.select", [in_range, value, result], elem)
     return result
+
+
+def _real_dynamic_slice(e: Elemental, op, idx):
+    src, start, _, strides = op.operands
+    src_idx = []
+    for d, i in enumerate(idx):
+        c = e.b.index(d)
+        s0, st = e.scalar_index(start, [c]), e.scalar_index(strides, [c])
+        src_idx.append(e.b.v("arith.addi", [e.b.v("arith.muli", [i, st], INDEX), s0], INDEX))
+    return e.at(src, src_idx)
+
+
+def _dhlo_slice(e: Elemental, op, idx):
+    src, start = op.operands[0], op.operands[1]
+    return e.at(src, [e.b.v("arith.addi", [i, e.scalar_index(start, [e.b.index(d)])], INDEX)
+                      for d, i in enumerate(idx)])
+
+
+def _clamped_starts(e: Elemental, starts, src_dims, sizes):
+    """XLA clamps dynamic_slice starts so the window stays inside the operand."""
+    out = []
+    for s_val, n, size in zip(starts, src_dims, sizes):
+        s0 = e.scalar_index(s_val, [])
+        hi = n - size if isinstance(n, int) and isinstance(size, int) else e.isub(e.ival(n), size)
+        out.append(e.clamp(s0, 0, hi))
+    return out
+
+
+def _dynamic_slice(e: Elemental, op, idx):
+    src = op.operands[0]
+    starts = _clamped_starts(e, op.operands[1:], e.dims(src), op.attrs["slice_sizes"])
+    return e.at(src, [e.b.v("arith.addi", [i, s0], INDEX) for i, s0 in zip(idx, starts)])
+
+
+def _dynamic_update_slice(e: Elemental, op, idx):
+    b = e.b
+    src, upd = op.operands[0], op.operands[1]
+    upd_dims = e.dims(upd)
+    starts = _clamped_starts(e, op.operands[2:], e.dims(src), upd_dims)
+    inside, local = None, []
+    for i, s0, n in zip(idx, starts, upd_dims):
+        j = b.v("arith.subi", [i, s0], INDEX)
+        ok = b.v("arith.andi", [b.v("arith.cmpi", [j, b.index(0)], ScalarType("i1"), predicate="sge"),
+                                b.v("arith.cmpi", [j, e.ival(n)], ScalarType("i1"), predicate="slt")],
+                 ScalarType("i1"))
+        inside = ok if inside is None else b.v("arith.andi", [inside, ok], ScalarType("i1"))
+        local.append(j)
+    if inside is None:
+        return e.at(upd, [])
+    safe = [b.v("arith.select", [inside, j, b.index(0)], INDEX) for j in local]
+    new, old = e.at(upd, safe), e.at(src, idx)
+    return b.v("arith.select", [inside, new, old], ScalarType(src.type.elem))
 
 
 def _iota(e: Elemental, op, idx):
@@ -274,7 +372,10 @@ def _constant(e: Elemental, op, idx):
 ELEMENTAL_RULES = {
     "broadcast_in_dim": _broadcast_in_dim, "reshape": _reshape, "transpose": _transpose,
     "reverse": _reverse, "slice": _slice, "pad": _pad, "concatenate": _concatenate,
-    "iota": _iota, "constant": _constant,
+    "iota": _iota, "constant": _constant, "dynamic_broadcast_in_dim": _broadcast_in_dim,
+    "dynamic_reshape": _reshape, "dynamic_iota": _iota, "real_dynamic_slice": _real_dynamic_slice,
+    "dhlo.slice": _dhlo_slice, "dynamic_slice": _dynamic_slice,
+    "dynamic_update_slice": _dynamic_update_slice,
 }
 for _name in ("abs negate sign exponential exponential_minus_one log log_plus_one logistic tanh "
               "sqrt rsqrt cbrt sine cosine tan floor ceil round_nearest_afz round_nearest_even not "
@@ -327,7 +428,7 @@ class KernelEmitter:
             emit = KERNEL_EMITTERS.get(op.short_name)
             if emit is None:
                 raise op.error("no loop lowering for this op")
-            buffers = list(op.operands)
+            buffers = list(op.operands)  # buffers, then the run-time dims a fusion needs
             fn, b, args = self.new_kernel(op, buffers)
             emit(self, op, b, args)
             b.op("func.return", [])
@@ -340,47 +441,64 @@ class KernelEmitter:
         return self.kernels
 
 
+def fusion_dims(b: LoopBuilder, region_block: Block, inputs: dict, dim_args: list) -> dict:
+    """Run-time dims of every value in a fusion: inputs read once from their buffers,
+    internal values from the kernel's index arguments (computed by the host)."""
+    env = {}
+    for arg, buf in inputs.items():
+        env[arg] = [n if n is not None else b.v("memref.dim", [buf, b.index(d)], INDEX)
+                    for d, n in enumerate(buf.type.shape)]
+    it = iter(dim_args)
+    for op in region_block.ops[:-1]:
+        for r in op.results:
+            env[r] = [n if n is not None else next(it) for n in r.type.shape]
+    return env
+
+
 def emit_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
     region_block = op.regions[0].blocks[0]
     n_in = len(region_block.args)
+    n_buf = op.attrs.get("num_buffers", len(args))
     inputs = dict(zip(region_block.args, args[:n_in]))
-    outs = args[n_in:]
+    outs = args[n_in:n_buf]
+    env = fusion_dims(b, region_block, inputs, args[n_buf:])
     ret = region_block.ops[-1]
     root = ret.operands[0].owner
     if op.attrs.get("fusion_kind") == "kInput" and root.short_name == "reduce":
-        return emit_reduce(b, root, inputs, outs)
+        return emit_reduce(b, root, inputs, outs, env)
     out = outs[0]
     inner, ivs = loop_nest(b, dims_of(b, out))
-    e = Elemental(inner, inputs)
+    e = Elemental(inner, inputs, dims=env)
     value = e.at(ret.operands[0], ivs)
     inner.op("memref.store", [value, out] + ivs)
     close_nest(inner, len(ivs))
 
 
-def emit_reduce(b: LoopBuilder, root: Operation, inputs: dict, outs: list):
+def emit_reduce(b: LoopBuilder, root: Operation, inputs: dict, outs: list, env: dict):
     """Loops over the kept dims outside, the reduced dims inside with accumulators in registers."""
     n = len(root.operands) // 2
     ins, inits = root.operands[:n], root.operands[n:]
     dims = root.attrs["dimensions"]
-    in_shape = ins[0].type.shape
-    kept = [d for d in range(len(in_shape)) if d not in dims]
-    outer, out_ivs = loop_nest(b, [outer_b for outer_b in [b.index(in_shape[d]) for d in kept]])
-    e = Elemental(outer, inputs)
+    in_dims = env[ins[0]] if ins[0] in env else list(ins[0].type.shape)
+    as_index = [b.index(d) if isinstance(d, int) else d for d in in_dims]
+    kept = [d for d in range(len(in_dims)) if d not in dims]
+    outer, out_ivs = loop_nest(b, [as_index[d] for d in kept])
+    e = Elemental(outer, inputs, dims=env)
     accs = [e.at(v, []) for v in inits]
     body, cur = outer, accs
     red_ivs = []
     loops = []
     for d in dims:
-        loop, body, iv, iters = body.for_(body.index(0), body.index(in_shape[d]), cur)
+        loop, body, iv, iters = body.for_(body.index(0), as_index[d], cur)
         loops.append((loop, body))
         red_ivs.append(iv)
         cur = list(iters)
-    full_idx = [None] * len(in_shape)
+    full_idx = [None] * len(in_dims)
     for d, iv in zip(kept, out_ivs):
         full_idx[d] = iv
     for d, iv in zip(dims, red_ivs):
         full_idx[d] = iv
-    inner_e = Elemental(body, inputs)
+    inner_e = Elemental(body, inputs, dims=env)
     xs = [inner_e.at(v, full_idx) for v in ins]
     new = apply_region(body, root.regions[0], cur + xs)
     body.yield_(new)
@@ -410,8 +528,9 @@ def emit_dot(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
     s = Scalars(outer)
     zero = outer.const(0, acc_elem)
     body, cur, loops, civs = outer, [zero], [], []
+    lhs_dims = dims_of(outer, lhs)
     for d in lc:
-        loop, body, iv, iters = body.for_(body.index(0), body.index(lhs_t.shape[d]), cur)
+        loop, body, iv, iters = body.for_(body.index(0), lhs_dims[d], cur)
         loops.append((loop, body))
         civs.append(iv)
         cur = list(iters)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .attrs import dense_to_ints
 from .ir import DenseAttr, EnumAttr, OpaqueAttr, Operation, TensorType
+from .shapes import SHAPE_OPERANDS
 
 TENSOR_DIALECTS = {"stablehlo": "mhlo", "mhlo": "mhlo", "xla_hlo": "mhlo", "xla_dhlo": "mhlo",
                    "chlo": "chlo"}
@@ -42,11 +43,16 @@ ELEMENTWISE = UNARY | BINARY | {"select", "clamp"}
 # Ops computed element by element from their operands: these fuse into kLoop kernels.
 SHAPE_OPS = {"broadcast_in_dim", "reshape", "transpose", "reverse", "slice", "pad", "concatenate",
              "iota"}
-ELEMENTAL = ELEMENTWISE | SHAPE_OPS | {"constant"}
+# Their dynamic-shape forms: sizes and offsets come from tensors at run time.
+DYNAMIC_SHAPE_OPS = {"dynamic_broadcast_in_dim", "dynamic_reshape", "real_dynamic_slice",
+                     "dhlo.slice", "dynamic_iota", "dynamic_slice", "dynamic_update_slice"}
+ELEMENTAL = ELEMENTWISE | SHAPE_OPS | DYNAMIC_SHAPE_OPS | {"constant"}
+# Ops that run on the host: they read or write shapes, not data.
+HOST_OPS = {"get_dimension_size"}
 # Ops with a kernel of their own.
 KERNELS = {"reduce", "dot_general", "dot"}
 STRUCTURAL = {"return", "optimization_barrier", "tuple", "get_tuple_element"}
-SUPPORTED = ELEMENTAL | KERNELS | {"return"}
+SUPPORTED = ELEMENTAL | KERNELS | HOST_OPS | {"return"}
 
 FLOAT_ONLY = {"exponential", "exponential_minus_one", "log", "log_plus_one", "logistic", "tanh",
               "sqrt", "rsqrt", "cbrt", "sine", "cosine", "tan", "floor", "ceil",
@@ -54,6 +60,15 @@ FLOAT_ONLY = {"exponential", "exponential_minus_one", "log", "log_plus_one", "lo
 INT_ONLY = {"popcnt", "count_leading_zeros", "shift_left", "shift_right_arithmetic",
             "shift_right_logical"}
 INT_OR_BOOL = {"and", "or", "xor", "not"}
+
+
+def canonical_op_name(op: Operation) -> str:
+    """Like canonical_name, where the operand count tells the RFC's dynamic slice apart."""
+    if op.name == "xla_dhlo.slice" and len(op.operands) == 3:
+        return "dhlo.slice"
+    if op.name == "xla_ldhlo.slice" and len(op.operands) == 4:
+        return "ldhlo.slice"
+    return canonical_name(op.name)
 
 
 def canonical_name(name: str) -> str:
@@ -74,7 +89,7 @@ def canonical_name(name: str) -> str:
 
 INT_LIST_ATTRS = {
     "broadcast_dimensions", "permutation", "dimensions", "start_indices", "limit_indices",
-    "strides", "edge_padding_low", "edge_padding_high", "interior_padding",
+    "strides", "edge_padding_low", "edge_padding_high", "interior_padding", "slice_sizes",
 }
 INT_ATTRS = {"dimension", "iota_dimension"}
 
@@ -311,12 +326,52 @@ def infer_dot_general(op):
     return [TensorType(tuple(batch + lfree + rfree), out_elem)]
 
 
+def infer_dynamic(op):
+    """Dynamic ops: the element type carries over; dims are checked at run time."""
+    src, out = op.operands[0].type if op.operands else None, op.results[0].type
+    if src is not None and op.key != "dynamic_iota" and src.elem != out.elem:
+        raise ShapeError(f"element type changes from {src.elem} to {out.elem}")
+    for i in SHAPE_OPERANDS.get(op.key, ()):
+        t = op.operands[i].type
+        if t.rank != 1 or t.elem not in ("i32", "i64", "ui32", "ui64", "index"):
+            raise ShapeError(f"shape operand #{i} must be a 1-D integer tensor, got {t}")
+    if op.key == "dynamic_broadcast_in_dim":
+        dims = op.attrs["broadcast_dimensions"]
+        if len(dims) != src.rank or any(not 0 <= d < out.rank for d in dims):
+            raise ShapeError(f"broadcast_dimensions {dims} do not fit {src} -> {out}")
+    if op.key in ("dynamic_slice",):
+        sizes = op.attrs["slice_sizes"]
+        if len(sizes) != src.rank or len(op.operands) != 1 + src.rank:
+            raise ShapeError(f"dynamic_slice of {src} needs {src.rank} start indices and sizes")
+        return [TensorType(tuple(sizes), src.elem)]
+    if op.key == "dynamic_update_slice":
+        upd = op.operands[1].type
+        if upd.rank != src.rank or upd.elem != src.elem or len(op.operands) != 2 + src.rank:
+            raise ShapeError(f"dynamic_update_slice of {src} needs an update of the same rank and "
+                             f"{src.rank} start indices")
+        return [src]
+    if op.key in ("real_dynamic_slice", "dhlo.slice", "dynamic_reshape") and out.rank != src.rank \
+            and op.key != "dynamic_reshape":
+        raise ShapeError(f"slice changes the rank: {src} -> {out}")
+    return None
+
+
+def infer_get_dimension_size(op):
+    src = op.operands[0].type
+    d = op.attrs.get("dimension")
+    if d is None or not 0 <= d < src.rank:
+        raise ShapeError(f"dimension {d} out of range for {src}")
+    return [TensorType((), "i32")]
+
+
 SHAPE_FUNCTIONS = {
     **{n: infer_elementwise for n in ELEMENTWISE},
     "broadcast_in_dim": infer_broadcast_in_dim, "reshape": infer_reshape,
     "transpose": infer_transpose, "reverse": infer_reverse, "slice": infer_slice, "pad": infer_pad,
     "concatenate": infer_concatenate, "iota": infer_iota, "constant": infer_constant,
     "reduce": infer_reduce, "dot_general": infer_dot_general, "dot": infer_dot_general,
+    **{n: infer_dynamic for n in DYNAMIC_SHAPE_OPS},
+    "get_dimension_size": infer_get_dimension_size,
 }
 
 REQUIRED_ATTRS = {
@@ -325,5 +380,6 @@ REQUIRED_ATTRS = {
     "pad": ("edge_padding_low", "edge_padding_high", "interior_padding"),
     "concatenate": ("dimension",), "iota": ("iota_dimension",), "reduce": ("dimensions",),
     "dot_general": ("dot_dimension_numbers",), "compare": ("comparison_direction",),
-    "constant": ("value",),
+    "constant": ("value",), "dynamic_broadcast_in_dim": ("broadcast_dimensions",),
+    "dynamic_slice": ("slice_sizes",), "get_dimension_size": ("dimension",),
 }

@@ -5,7 +5,7 @@ from .ir import CompileError, Module
 
 LOOP_STAGE_OPS = {"scf.for", "scf.yield", "func.return", "func.call", "memref.alloc",
                   "memref.dealloc", "memref.get_global", "memref.copy", "memref.load",
-                  "memref.store", "memref.dim", "memref.global", "func.func"}
+                  "memref.store", "memref.dim", "memref.global", "func.func", "aot.check"}
 
 
 def verify_loops(module: Module) -> Module:

@@ -41,7 +41,7 @@ func.func @main(%x: tensor<4x8xf32>, %s: tensor<f32>) -> tensor<4x8xf32> {
 //       %2 = "mhlo.exponential"(%1) : (tensor<4x8xf32>) -> tensor<4x8xf32>
 //       %3 = "mhlo.add"(%2, %arg4) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
 //       "mhlo.return"(%3) : (tensor<4x8xf32>) -> ()
-//     }) {fusion_kind = "kLoop"} : (memref<f32>, memref<4x8xf32>, memref<4x8xf32>) -> ()
+//     }) {fusion_kind = "kLoop", num_buffers = 3 : i64} : (memref<f32>, memref<4x8xf32>, memref<4x8xf32>) -> ()
 //     func.return
 //   }
 // }

@@ -51,7 +51,7 @@ func @main(%arg1: tensor<2xi64>) -> tensor<2xi64> {
 //     ^bb0(%arg2: tensor<2xi64>):
 //       %0 = "mhlo.multiply"(%arg2, %arg2) : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
 //       "mhlo.return"(%0) : (tensor<2xi64>) -> ()
-//     }) {fusion_kind = "kLoop"} : (memref<2xi64>, memref<2xi64>) -> ()
+//     }) {fusion_kind = "kLoop", num_buffers = 2 : i64} : (memref<2xi64>, memref<2xi64>) -> ()
 //     func.return
 //   }
 //   func.func @main(%arg0: memref<2xi64>, %arg1: memref<2xi64>) attributes {aot.num_inputs = 1 : i64} {
@@ -61,7 +61,7 @@ func @main(%arg1: tensor<2xi64>) -> tensor<2xi64> {
 //       %1 = "mhlo.add"(%arg2, %arg3) : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
 //       %2 = "mhlo.multiply"(%1, %1) : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
 //       "mhlo.return"(%2) : (tensor<2xi64>) -> ()
-//     }) {fusion_kind = "kLoop"} : (memref<2xi64>, memref<2xi64>, memref<2xi64>) -> ()
+//     }) {fusion_kind = "kLoop", num_buffers = 3 : i64} : (memref<2xi64>, memref<2xi64>, memref<2xi64>) -> ()
 //     func.return
 //   }
 // }

@@ -92,7 +92,7 @@ func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {
 //         "mhlo.return"(%4) : (tensor<f32>) -> ()
 //       }) {dimensions = array<i64: 1>} : (tensor<2x4xf32>, tensor<f32>) -> tensor<2xf32>
 //       "mhlo.return"(%3) : (tensor<2xf32>) -> ()
-//     }) {fusion_kind = "kInput"} : (memref<2x4xf32>, memref<2xf32>) -> ()
+//     }) {fusion_kind = "kInput", num_buffers = 2 : i64} : (memref<2x4xf32>, memref<2xf32>) -> ()
 //     %5 = "memref.alloc"() : () -> memref<2x4xf32>
 //     "lmhlo.fusion"(%1, %0, %5) ({
 //     ^bb0(%arg6: tensor<2xf32>, %arg7: tensor<2x4xf32>):
@@ -100,7 +100,7 @@ func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {
 //       %7 = "mhlo.subtract"(%arg7, %6) : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
 //       %8 = "mhlo.exponential"(%7) : (tensor<2x4xf32>) -> tensor<2x4xf32>
 //       "mhlo.return"(%8) : (tensor<2x4xf32>) -> ()
-//     }) {fusion_kind = "kLoop"} : (memref<2xf32>, memref<2x4xf32>, memref<2x4xf32>) -> ()
+//     }) {fusion_kind = "kLoop", num_buffers = 3 : i64} : (memref<2xf32>, memref<2x4xf32>, memref<2x4xf32>) -> ()
 //     "memref.dealloc"(%0) : (memref<2x4xf32>) -> ()
 //     "memref.dealloc"(%1) : (memref<2xf32>) -> ()
 //     %9 = "memref.alloc"() : () -> memref<2xf32>
@@ -113,13 +113,13 @@ func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {
 //         "mhlo.return"(%12) : (tensor<f32>) -> ()
 //       }) {dimensions = array<i64: 1>} : (tensor<2x4xf32>, tensor<f32>) -> tensor<2xf32>
 //       "mhlo.return"(%11) : (tensor<2xf32>) -> ()
-//     }) {fusion_kind = "kInput"} : (memref<2x4xf32>, memref<2xf32>) -> ()
+//     }) {fusion_kind = "kInput", num_buffers = 2 : i64} : (memref<2x4xf32>, memref<2xf32>) -> ()
 //     "lmhlo.fusion"(%9, %5, %arg2) ({
 //     ^bb0(%arg11: tensor<2xf32>, %arg12: tensor<2x4xf32>):
 //       %13 = "mhlo.broadcast_in_dim"(%arg11) {broadcast_dimensions = array<i64: 0>} : (tensor<2xf32>) -> tensor<2x4xf32>
 //       %14 = "mhlo.divide"(%arg12, %13) : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
 //       "mhlo.return"(%14) : (tensor<2x4xf32>) -> ()
-//     }) {fusion_kind = "kLoop"} : (memref<2xf32>, memref<2x4xf32>, memref<2x4xf32>) -> ()
+//     }) {fusion_kind = "kLoop", num_buffers = 3 : i64} : (memref<2xf32>, memref<2x4xf32>, memref<2x4xf32>) -> ()
 //     "memref.dealloc"(%5) : (memref<2x4xf32>) -> ()
 //     "memref.dealloc"(%9) : (memref<2xf32>) -> ()
 //     func.return
@@ -155,18 +155,19 @@ func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {
 //       "scf.for"(%4, %1, %5) ({
 //       ^bb0(%arg4: index):
 //         %6 = "arith.constant"() {value = 0.0 : f64} : () -> f32
-//         %7 = "arith.constant"() {value = 0 : i64} : () -> index
+//         %7 = "arith.constant"() {value = 2 : i64} : () -> index
 //         %8 = "arith.constant"() {value = 3 : i64} : () -> index
-//         %9 = "arith.constant"() {value = 1 : i64} : () -> index
-//         %10 = "scf.for"(%7, %8, %9, %6) ({
+//         %9 = "arith.constant"() {value = 0 : i64} : () -> index
+//         %10 = "arith.constant"() {value = 1 : i64} : () -> index
+//         %11 = "scf.for"(%9, %8, %10, %6) ({
 //         ^bb0(%arg5: index, %arg6: f32):
-//           %11 = "memref.load"(%arg0, %arg3, %arg5) : (memref<2x3xf32>, index, index) -> f32
-//           %12 = "memref.load"(%arg1, %arg5, %arg4) : (memref<3x4xf32>, index, index) -> f32
-//           %13 = "arith.mulf"(%11, %12) : (f32, f32) -> f32
-//           %14 = "arith.addf"(%arg6, %13) : (f32, f32) -> f32
-//           "scf.yield"(%14) : (f32) -> ()
+//           %12 = "memref.load"(%arg0, %arg3, %arg5) : (memref<2x3xf32>, index, index) -> f32
+//           %13 = "memref.load"(%arg1, %arg5, %arg4) : (memref<3x4xf32>, index, index) -> f32
+//           %14 = "arith.mulf"(%12, %13) : (f32, f32) -> f32
+//           %15 = "arith.addf"(%arg6, %14) : (f32, f32) -> f32
+//           "scf.yield"(%15) : (f32) -> ()
 //         }) : (index, index, index, f32) -> f32
-//         "memref.store"(%10, %arg2, %arg3, %arg4) : (f32, memref<2x4xf32>, index, index) -> ()
+//         "memref.store"(%11, %arg2, %arg3, %arg4) : (f32, memref<2x4xf32>, index, index) -> ()
 //         "scf.yield"() : () -> ()
 //       }) : (index, index, index) -> ()
 //       "scf.yield"() : () -> ()
@@ -175,15 +176,15 @@ func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {
 //   }
 //   func.func private @main_kernel_1(%arg0: memref<2x4xf32>, %arg1: memref<2xf32>) attributes {aot.kernel = "fusion"} {
 //     %0 = "arith.constant"() {value = 2 : i64} : () -> index
-//     %1 = "arith.constant"() {value = 0 : i64} : () -> index
-//     %2 = "arith.constant"() {value = 1 : i64} : () -> index
-//     "scf.for"(%1, %0, %2) ({
+//     %1 = "arith.constant"() {value = 4 : i64} : () -> index
+//     %2 = "arith.constant"() {value = 0 : i64} : () -> index
+//     %3 = "arith.constant"() {value = 1 : i64} : () -> index
+//     "scf.for"(%2, %0, %3) ({
 //     ^bb0(%arg2: index):
-//       %3 = "arith.constant"() {value = 0xFFF0000000000000 : f64} : () -> f32
-//       %4 = "arith.constant"() {value = 0 : i64} : () -> index
-//       %5 = "arith.constant"() {value = 4 : i64} : () -> index
+//       %4 = "arith.constant"() {value = 0xFFF0000000000000 : f64} : () -> f32
+//       %5 = "arith.constant"() {value = 0 : i64} : () -> index
 //       %6 = "arith.constant"() {value = 1 : i64} : () -> index
-//       %7 = "scf.for"(%4, %5, %6, %3) ({
+//       %7 = "scf.for"(%5, %1, %6, %4) ({
 //       ^bb0(%arg3: index, %arg4: f32):
 //         %8 = "memref.load"(%arg0, %arg2, %arg3) : (memref<2x4xf32>, index, index) -> f32
 //         %9 = "arith.maximumf"(%arg4, %8) : (f32, f32) -> f32
@@ -218,15 +219,15 @@ func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {
 //   }
 //   func.func private @main_kernel_3(%arg0: memref<2x4xf32>, %arg1: memref<2xf32>) attributes {aot.kernel = "fusion"} {
 //     %0 = "arith.constant"() {value = 2 : i64} : () -> index
-//     %1 = "arith.constant"() {value = 0 : i64} : () -> index
-//     %2 = "arith.constant"() {value = 1 : i64} : () -> index
-//     "scf.for"(%1, %0, %2) ({
+//     %1 = "arith.constant"() {value = 4 : i64} : () -> index
+//     %2 = "arith.constant"() {value = 0 : i64} : () -> index
+//     %3 = "arith.constant"() {value = 1 : i64} : () -> index
+//     "scf.for"(%2, %0, %3) ({
 //     ^bb0(%arg2: index):
-//       %3 = "arith.constant"() {value = 0.0 : f64} : () -> f32
-//       %4 = "arith.constant"() {value = 0 : i64} : () -> index
-//       %5 = "arith.constant"() {value = 4 : i64} : () -> index
+//       %4 = "arith.constant"() {value = 0.0 : f64} : () -> f32
+//       %5 = "arith.constant"() {value = 0 : i64} : () -> index
 //       %6 = "arith.constant"() {value = 1 : i64} : () -> index
-//       %7 = "scf.for"(%4, %5, %6, %3) ({
+//       %7 = "scf.for"(%5, %1, %6, %4) ({
 //       ^bb0(%arg3: index, %arg4: f32):
 //         %8 = "memref.load"(%arg0, %arg2, %arg3) : (memref<2x4xf32>, index, index) -> f32
 //         %9 = "arith.addf"(%arg4, %8) : (f32, f32) -> f32
