@@ -5,33 +5,41 @@
  * too.  Chunks are handed out through an atomic counter so uneven chunks
  * balance.  One job runs at a time: a second caller (another thread, or fn
  * itself calling back in) finds the pool busy and runs its loop serially,
- * which can neither deadlock nor oversubscribe the machine. */
+ * which can neither deadlock nor oversubscribe the machine.
+ *
+ * Kernels of one model run back to back, so a worker that finished a job
+ * spins briefly for the next before sleeping on a condition variable, and
+ * the caller spins briefly for the workers to finish: a call then costs
+ * about a microsecond instead of two futex wake-ups (~15 us). */
 #include "aot_internal.h"
 
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_THREADS 256
 /* Chunks per thread: enough to even out uneven chunks, few enough to keep
  * the atomic counter cold. */
 #define CHUNKS_PER_THREAD 4
+/* How long a thread busy-waits before it blocks. */
+#define SPIN_NS 50000
 
 typedef void (*loop_fn)(void *ctx, int64_t begin, int64_t end);
 
 /* Held by the one caller whose job owns the pool; also guards starting and
  * stopping workers. */
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
-/* Guards the fields below it; workers sleep on job_ready, the caller on
- * job_done. */
+/* Sleeping threads wait under job_lock: workers on job_ready for a new
+ * generation, the caller on job_done for busy_workers to reach 0. */
 static pthread_mutex_t job_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t job_ready = PTHREAD_COND_INITIALIZER;
 static pthread_cond_t job_done = PTHREAD_COND_INITIALIZER;
-static uint64_t generation; /* bumped per job */
-static int stopping;
-static int busy_workers;    /* workers still on the current job */
+static _Atomic uint64_t generation; /* bumped per job, after the job is set */
+static _Atomic int stopping;
+static _Atomic int busy_workers;    /* workers still on the current job */
 
 static pthread_t workers[MAX_THREADS];
 static int num_workers;
@@ -63,6 +71,43 @@ int aot_get_num_threads(void) {
     return n < MAX_THREADS ? n : MAX_THREADS;
 }
 
+static int64_t now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+/* Busy-waits up to SPIN_NS for done(arg); returns whether it became true. */
+static int spin_until(int (*done)(const void *), const void *arg) {
+    int64_t deadline = 0;
+    for (int i = 1;; i++) {
+        if (done(arg)) return 1;
+        cpu_relax();
+        if (i % 128 == 0) {
+            int64_t t = now_ns();
+            if (!deadline) deadline = t + SPIN_NS;
+            else if (t > deadline) return 0;
+        }
+    }
+}
+
+static int new_job_or_stop(const void *seen) {
+    return atomic_load(&generation) != *(const uint64_t *)seen || atomic_load(&stopping);
+}
+
+static int workers_done(const void *unused) {
+    (void)unused;
+    return atomic_load(&busy_workers) == 0;
+}
+
 static void run_chunks(void) {
     inside_job = 1;
     for (;;) {
@@ -78,29 +123,32 @@ static void run_chunks(void) {
  * the worker instead could already see the first job's bump and miss it. */
 static void *worker_main(void *start) {
     uint64_t seen = (uint64_t)(uintptr_t)start;
-    pthread_mutex_lock(&job_lock);
     for (;;) {
-        while (generation == seen && !stopping) pthread_cond_wait(&job_ready, &job_lock);
-        if (stopping) break;
-        seen = generation;
-        pthread_mutex_unlock(&job_lock);
+        if (!spin_until(new_job_or_stop, &seen)) {
+            pthread_mutex_lock(&job_lock);
+            while (!new_job_or_stop(&seen)) pthread_cond_wait(&job_ready, &job_lock);
+            pthread_mutex_unlock(&job_lock);
+        }
+        if (atomic_load(&stopping)) return NULL;
+        seen = atomic_load(&generation);
         run_chunks();
-        pthread_mutex_lock(&job_lock);
-        if (--busy_workers == 0) pthread_cond_signal(&job_done);
+        if (atomic_fetch_sub(&busy_workers, 1) == 1) {
+            pthread_mutex_lock(&job_lock);
+            pthread_cond_signal(&job_done);
+            pthread_mutex_unlock(&job_lock);
+        }
     }
-    pthread_mutex_unlock(&job_lock);
-    return NULL;
 }
 
 /* Joins every worker.  Caller holds pool_lock. */
 static void stop_workers(void) {
     pthread_mutex_lock(&job_lock);
-    stopping = 1;
+    atomic_store(&stopping, 1);
     pthread_cond_broadcast(&job_ready);
     pthread_mutex_unlock(&job_lock);
     for (int i = 0; i < num_workers; i++) pthread_join(workers[i], NULL);
     num_workers = 0;
-    stopping = 0;
+    atomic_store(&stopping, 0);
 }
 
 /* Makes the pool have `want` workers; keeps fewer if threads cannot be
@@ -108,7 +156,7 @@ static void stop_workers(void) {
 static void resize_pool(int want) {
     if (num_workers == want) return;
     stop_workers();
-    void *start = (void *)(uintptr_t)generation;
+    void *start = (void *)(uintptr_t)atomic_load(&generation);
     while (num_workers < want &&
            pthread_create(&workers[num_workers], NULL, worker_main, start) == 0)
         num_workers++;
@@ -124,8 +172,8 @@ static void forget_pool_in_child(void) {
     job_ready = fresh_cond;
     job_done = fresh_cond;
     num_workers = 0;
-    busy_workers = 0;
-    stopping = 0;
+    atomic_store(&busy_workers, 0);
+    atomic_store(&stopping, 0);
 }
 
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
@@ -146,18 +194,21 @@ void aot_parallel_for(int64_t n, loop_fn fn, void *ctx) {
     job.n = n;
     job.chunk = n / chunks + (n % chunks != 0);
     atomic_store(&job.next, 0);
+    atomic_store(&busy_workers, num_workers);
 
+    /* Publish under job_lock so a worker about to sleep cannot miss it. */
     pthread_mutex_lock(&job_lock);
-    busy_workers = num_workers;
-    generation++;
+    atomic_fetch_add(&generation, 1);
     pthread_cond_broadcast(&job_ready);
     pthread_mutex_unlock(&job_lock);
 
     run_chunks();
 
-    pthread_mutex_lock(&job_lock);
-    while (busy_workers > 0) pthread_cond_wait(&job_done, &job_lock);
-    pthread_mutex_unlock(&job_lock);
+    if (!spin_until(workers_done, NULL)) {
+        pthread_mutex_lock(&job_lock);
+        while (atomic_load(&busy_workers) > 0) pthread_cond_wait(&job_done, &job_lock);
+        pthread_mutex_unlock(&job_lock);
+    }
     pthread_mutex_unlock(&pool_lock);
 }
 
