@@ -11,6 +11,7 @@ about a model has to be known in Python beforehand.
 """
 from __future__ import annotations
 
+import math
 import os
 
 import cffi
@@ -58,6 +59,15 @@ def _shape_text(arr: np.ndarray) -> str:
     return format_shape(dt.name if dt else str(arr.dtype), arr.shape)
 
 
+class _Value:
+    """What the call path needs of one argument or result, worked out once."""
+
+    def __init__(self, sig: ValueSig):
+        dt = dtypes.dtype(sig.dtype)
+        self.sig, self.numpy, self.code, self.rank = sig, dt.numpy, dt.code, sig.rank
+        self.shape = tuple(sig.dims) if sig.is_static else None  # static results
+
+
 class Entry:
     """One entry function of a loaded library, callable with numpy arrays.
 
@@ -72,7 +82,12 @@ class Entry:
             _string(info.name), _string(info.symbol),
             [_value_sig(info.args[i]) for i in range(info.num_args)],
             [_value_sig(info.results[i]) for i in range(info.num_results)])
-        self._numpy_args = [dtypes.dtype(a.dtype).numpy for a in self.signature.args]
+        self._args = [_Value(a) for a in self.signature.args]
+        self._results = [_Value(r) for r in self.signature.results]
+        # One int64 array per call holds the dims of every argument and of
+        # every static result.
+        self._num_dims = max(1, sum(v.rank for v in self._args) +
+                             sum(v.rank for v in self._results if v.shape is not None))
 
     @property
     def name(self) -> str:
@@ -83,8 +98,8 @@ class Entry:
 
     def _as_array(self, index: int, value) -> np.ndarray:
         """value as a C-contiguous array of the argument's exact dtype and dims."""
-        sig = self.signature.args[index]
-        want = self._numpy_args[index]
+        spec = self._args[index]
+        sig, want = spec.sig, spec.numpy
         if isinstance(value, (np.ndarray, np.generic)):
             arr = np.asarray(value)
             if arr.dtype != want:
@@ -96,47 +111,50 @@ class Entry:
                 raise TypeError(f"{_describe(self.name, 'argument', index, sig)} expects "
                                 f"{sig}, got {type(value).__name__} of {arr.dtype}")
             arr = arr.astype(want)
-        if arr.ndim != sig.rank or any(d is not None and d != n
-                                       for d, n in zip(sig.dims, arr.shape)):
+        if arr.ndim != spec.rank or any(d is not None and d != n
+                                        for d, n in zip(sig.dims, arr.shape)):
             raise ValueError(f"{_describe(self.name, 'argument', index, sig)} expects "
                              f"{sig}, got {_shape_text(arr)}")
-        return np.require(arr, requirements="C")  # ascontiguousarray would make 0-d arrays 1-d
+        if not arr.flags.c_contiguous:
+            arr = np.require(arr, requirements="C")  # ascontiguousarray would make 0-d arrays 1-d
+        return arr
 
     def __call__(self, *values):
-        sig = self.signature
-        if len(values) != len(sig.args):
-            names = ", ".join(a.name or f"#{i}" for i, a in enumerate(sig.args))
-            raise TypeError(f"{self.name}() takes {len(sig.args)} arguments ({names}), "
+        if len(values) != len(self._args):
+            names = ", ".join(a.name or f"#{i}" for i, a in enumerate(self.signature.args))
+            raise TypeError(f"{self.name}() takes {len(self._args)} arguments ({names}), "
                             f"got {len(values)}")
         arrays = [self._as_array(i, v) for i, v in enumerate(values)]
-        keep = []  # cffi objects that must outlive the call
+        outs = [np.empty(r.shape, r.numpy) if r.shape is not None else None
+                for r in self._results]
         args = ffi.new("aot_tensor[]", max(len(arrays), 1))
+        results = ffi.new("aot_tensor[]", max(len(outs), 1))
+        dims = ffi.new("int64_t[]", self._num_dims)
+        keep = []  # cffi views of the arrays' data, alive until the call returns
+        offset = 0
         for i, arr in enumerate(arrays):
-            _fill(args[i], arr, sig.args[i], keep)
-        results = ffi.new("aot_tensor[]", max(len(sig.results), 1))
-        outs = [np.empty(r.dims, dtypes.dtype(r.dtype).numpy) if r.is_static else None
-                for r in sig.results]
+            offset = _fill(args[i], arr, self._args[i].code, dims, offset, keep)
         for i, out in enumerate(outs):
             if out is not None:
-                _fill(results[i], out, sig.results[i], keep)
+                offset = _fill(results[i], out, self._results[i].code, dims, offset, keep)
 
         rc = self._fn(args, results)
         if rc != 0:
             message = _string(self._library._lib.aot_last_error())
             self._free_runtime_results(results, outs)
             raise AotRuntimeError(rc, message or f"{self.name} failed with code {rc}")
-        outs = [out if out is not None else self._take(results[i], sig.results[i])
+        outs = [out if out is not None else self._take(results[i])
                 for i, out in enumerate(outs)]
         if not outs:
             return None
         return outs[0] if len(outs) == 1 else tuple(outs)
 
-    def _take(self, tensor, sig: ValueSig) -> np.ndarray:
+    def _take(self, tensor) -> np.ndarray:
         """Copies a runtime-allocated result into numpy and frees it."""
         try:
-            shape = tuple(tensor.dims[d] for d in range(tensor.rank))
+            shape = tuple(ffi.unpack(tensor.dims, tensor.rank)) if tensor.rank else ()
             dt = dtypes.from_code(tensor.dtype).numpy
-            nbytes = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
+            nbytes = math.prod(shape) * dt.itemsize
             if nbytes == 0:
                 return np.empty(shape, dt)
             raw = ffi.buffer(ffi.cast("char *", tensor.data), nbytes)
@@ -152,15 +170,20 @@ class Entry:
                 self._library._lib.aot_tensor_free(ffi.addressof(results[i]))
 
 
-def _fill(tensor, arr: np.ndarray, sig: ValueSig, keep: list) -> None:
-    """Points an aot_tensor at a C-contiguous numpy array (no copy)."""
-    data = ffi.cast("void *", arr.ctypes.data) if arr.size else ffi.NULL
-    dims = ffi.new("int64_t[]", arr.shape) if arr.ndim else ffi.NULL
-    keep += [arr, dims]
-    tensor.data = data
-    tensor.dims = dims
-    tensor.rank = arr.ndim
-    tensor.dtype = dtypes.dtype(sig.dtype).code
+def _fill(tensor, arr: np.ndarray, code: int, dims, offset: int, keep: list) -> int:
+    """Points an aot_tensor at a C-contiguous numpy array (no copy), its dims
+    stored in dims[offset:]; returns the next free offset."""
+    if arr.size:
+        data = ffi.from_buffer(arr)
+        keep.append(data)
+        tensor.data = data
+    rank = arr.ndim
+    if rank:
+        dims[offset:offset + rank] = arr.shape
+        tensor.dims = dims + offset
+    tensor.rank = rank
+    tensor.dtype = code
+    return offset + rank
 
 
 class Library:

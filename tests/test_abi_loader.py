@@ -52,7 +52,8 @@ def run_python(code: str, **env) -> str:
 
 def test_metadata_gives_entries_and_signatures(lib):
     assert lib.name == "fake"
-    assert list(lib.entries) == ["add", "unique", "minmax", "positive", "assert_finite"]
+    assert list(lib.entries) == ["add", "unique", "minmax", "positive", "assert_finite",
+                                 "scale"]
     assert lib.add is lib.entries["add"]
     assert str(lib.add.signature) == "add(x: f32[?,3], y: f32[?,3]) -> (f32[?,3])"
     assert str(lib.minmax.signature) == "minmax(x: f32[?]) -> (f32[], i64[])"
@@ -109,6 +110,16 @@ def test_bf16_argument_and_bool_result(lib):
 
 def test_zero_results_return_none(lib):
     assert lib.assert_finite(np.ones(3)) is None
+
+
+def test_0d_arguments_from_scalars_and_arrays(lib):
+    x = np.arange(4, dtype=np.float32)
+    for s in [2.0, 2, np.float32(2), np.array(2, np.float32)]:
+        np.testing.assert_array_equal(lib.scale(x, s), 2 * x)
+    with pytest.raises(ValueError, match=r"argument 's' \(#1\) expects f32\[\], got f32\[1\]"):
+        lib.scale(x, np.ones(1, np.float32))
+    with pytest.raises(TypeError, match=r"argument 's' \(#1\) expects f32\[\], got f64\[\]"):
+        lib.scale(x, np.float64(2))
 
 
 def test_python_lists_and_scalars_become_arrays(lib):

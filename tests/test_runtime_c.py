@@ -58,7 +58,7 @@ def fake_program(tmp_path_factory) -> Path:
 
 
 EXPECTED_OUTPUT = """\
-library fake abi 1 entries 5
+library fake abi 1 entries 6
 add rc=0
 add result f32[2,3] 11 22 33 44 55 66
 add caller-owned rc=0

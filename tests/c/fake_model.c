@@ -10,6 +10,7 @@
  *   minmax(x: f32[?]) -> (f32[], i64[])             min and argmin; static results
  *   positive(x: bf16[?]) -> (i1[?])                 x > 0
  *   assert_finite(x: f64[?]) -> ()                  fails on inf / nan
+ *   scale(x: f32[?], s: f32[]) -> (f32[?])          0-d argument
  */
 #include "aot_runtime.h"
 
@@ -148,6 +149,27 @@ int fake_assert_finite(const aot_tensor *args, aot_tensor *results) {
     return AOT_OK;
 }
 
+/* ---- scale ------------------------------------------------------------ */
+
+static const aot_value_info scale_args[] = {
+    {"x", AOT_F32, 1, dynamic_1d},
+    {"s", AOT_F32, 0, NULL},
+};
+static const aot_value_info scale_results[] = {{"", AOT_F32, 1, dynamic_1d}};
+
+int fake_scale(const aot_tensor *args, aot_tensor *results) {
+    int rc;
+    for (int32_t i = 0; i < 2; i++)
+        if ((rc = aot_check_arg(args, i, &scale_args[i], "scale"))) return rc;
+    int32_t owned;
+    if ((rc = aot_prepare_result(results, 0, &scale_results[0], "scale", args[0].dims, &owned)))
+        return rc;
+    const float *x = args[0].data, s = *(const float *)args[1].data;
+    float *out = results[0].data;
+    for (int64_t i = 0; i < args[0].dims[0]; i++) out[i] = x[i] * s;
+    return AOT_OK;
+}
+
 /* ---- metadata ----------------------------------------------------------- */
 
 static const aot_entry_info entries[] = {
@@ -156,6 +178,7 @@ static const aot_entry_info entries[] = {
     {"minmax", "fake_minmax", fake_minmax, 1, 2, minmax_args, minmax_results},
     {"positive", "fake_positive", fake_positive, 1, 1, positive_args, positive_results},
     {"assert_finite", "fake_assert_finite", fake_assert_finite, 1, 0, assert_finite_args, NULL},
+    {"scale", "fake_scale", fake_scale, 2, 1, scale_args, scale_results},
 };
 
 static const aot_library_info library = {
