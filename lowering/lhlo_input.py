@@ -12,6 +12,7 @@ from __future__ import annotations
 from . import ops as T
 from .bufferize import memref_of
 from .hlo import NOT_YET
+from .shapes import HostShapes, shape_rule
 from .ir import (UNKNOWN_LOC, Block, CompileError, DenseAttr, FunctionType, MemRefType, Module, Operation,
                  Region, SymbolRef, TensorType, Value)
 
@@ -35,10 +36,33 @@ def num_outputs(op: Operation) -> int:
     return 1
 
 
+def tensor_name(op: Operation) -> str:
+    """`lmhlo.add` -> `mhlo.add`; the project's `ldhlo.slice` -> `dhlo.slice`."""
+    return ("dhlo." if op.dialect == "ldhlo" else "mhlo.") + op.short_name
+
+
 class FunctionImporter:
     def __init__(self, func: Operation, globals_: list):
         self.func = func
         self.globals = globals_
+        self.pre: list = []  # host ops (dims, checks) to place before the op being raised
+        self.hs = HostShapes(self.emit_pre, func.attrs["sym_name"])
+
+    def emit_pre(self, name, operands, result_types=(), attrs=None, regions=(), loc=None):
+        op = Operation(name, operands, result_types, attrs or {}, regions, loc or self.func.loc)
+        self.pre.append(op)
+        return op
+
+    def buffer_dims(self, buf: Value) -> list:
+        return [self.hs.dim(buf, d) for d in range(buf.type.rank)]
+
+    def check_shapes(self, op: Operation, shapes: list, bufs: list) -> list:
+        """Run the op's shape rule on the buffers' run-time dims, so that buffer-level input
+        gets the same checks (never an out-of-bounds access) as tensor-level input."""
+        rule = shape_rule(op)
+        if rule is None:
+            raise op.error("no shape function for this op")
+        return rule(self.hs, op, shapes, bufs)
 
     def run(self) -> Operation:
         func = self.func
@@ -46,7 +70,7 @@ class FunctionImporter:
         written = set()
         for top in block.ops:
             for op in top.walk():  # fusion bodies write outer buffers too
-                if op.dialect == "lmhlo" and op.short_name not in ("terminator", "fusion"):
+                if op.dialect in ("lmhlo", "ldhlo") and op.short_name not in ("terminator", "fusion"):
                     written.update(op.operands[len(op.operands) - num_outputs(op):])
         args = block.args
         outs = [a for a in args if a in written]
@@ -64,7 +88,9 @@ class FunctionImporter:
                                  "dynamic shape instead")
         new_ops = []
         for op in block.ops:
-            new_ops.extend(self.lower(op))
+            self.pre = []
+            lowered = self.lower(op)
+            new_ops.extend(self.pre + lowered)
         block.ops = []
         for op in new_ops:
             block.append(op)
@@ -72,7 +98,7 @@ class FunctionImporter:
         return func
 
     def lower(self, op: Operation) -> list:
-        if op.dialect != "lmhlo":
+        if op.dialect not in ("lmhlo", "ldhlo"):
             if op.name in ("memref.alloc", "memref.dealloc", "memref.dim", "arith.constant",
                            "func.return"):
                 op.attrs.pop("temp", None)
@@ -104,7 +130,7 @@ class FunctionImporter:
             raise op.error(f"{NOT_YET[name]} is not supported yet")
         if name == "reduce":
             return [self.raise_single(op, "kInput")]
-        if name in T.ELEMENTAL:
+        if op.key in T.ELEMENTAL:
             return [self.raise_single(op, "kLoop")]
         raise op.error("op is not supported in buffer-level input")
 
@@ -114,12 +140,20 @@ class FunctionImporter:
         ins, outs = op.operands[:-n_out], op.operands[-n_out:]
         block = Block([tensor_of(v.type) for v in ins])
         regions = [self.raise_body(r) for r in op.regions]
-        inner = Operation("mhlo." + op.short_name, block.args, [tensor_of(v.type) for v in outs],
+        inner = Operation(tensor_name(op), block.args, [tensor_of(v.type) for v in outs],
                           dict(op.attrs), regions, op.loc)
         block.append(inner)
         block.append(Operation("mhlo.return", inner.results, [], loc=op.loc))
         verify_raised(inner)
-        return Operation("lmhlo.fusion", list(ins) + list(outs), [], {"fusion_kind": kind},
+        shapes = self.check_shapes(inner, [self.buffer_dims(v) for v in ins], list(ins))
+        dims = []
+        for r, out, shape in zip(inner.results, outs, shapes):
+            actual = self.buffer_dims(out)
+            for d, (want, got) in enumerate(zip(shape, actual)):
+                self.hs.require_equal(want, got, inner, f"output buffer dim {d} does not fit")
+            dims += [self.hs.value(x) for x, n in zip(actual, r.type.shape) if n is None]
+        return Operation("lmhlo.fusion", list(ins) + list(outs) + dims, [],
+                         {"fusion_kind": kind, "num_buffers": len(ins) + len(outs)},
                          [Region([block])], op.loc)
 
     def raise_body(self, region: Region) -> Region:
@@ -151,10 +185,12 @@ class FunctionImporter:
         block = Block()
         current: dict = {}
         outputs: list[Value] = []
+        shapes: dict = {}  # tensor value -> dims
+        dims: list = []  # run-time dims of internal values, in op order
         for inner in body.ops:
             if inner.name == "memref.alloc" or inner.short_name in ("terminator", "yield"):
                 continue
-            if inner.dialect != "lmhlo":
+            if inner.dialect not in ("lmhlo", "ldhlo"):
                 raise inner.error("only buffer ops and allocs may appear inside a fusion")
             n_out = num_outputs(inner)
             ins, outs = inner.operands[:-n_out], inner.operands[-n_out:]
@@ -164,13 +200,21 @@ class FunctionImporter:
                     if v in local:
                         raise inner.error("reads a fusion-local buffer before it is written")
                     current[v] = block.add_arg(tensor_of(v.type))
+                    shapes[current[v]] = self.buffer_dims(v)
                     inputs.append(v)
                 args.append(current[v])
-            new = Operation("mhlo." + inner.short_name, args, [tensor_of(v.type) for v in outs],
+            new = Operation(tensor_name(inner), args, [tensor_of(v.type) for v in outs],
                             dict(inner.attrs), [self.raise_body(r) for r in inner.regions], inner.loc)
             verify_raised(new)
             block.append(new)
-            for v, r in zip(outs, new.results):
+            bufs = list(ins)
+            result_shapes = self.check_shapes(new, [shapes[a] for a in args], bufs)
+            for v, r, shape in zip(outs, new.results, result_shapes):
+                actual = self.alloc_dims(v, body) if v in local else self.buffer_dims(v)
+                for d, (want, got) in enumerate(zip(shape, actual)):
+                    self.hs.require_equal(want, got, new, f"buffer dim {d} does not fit")
+                shapes[r] = actual
+                dims += [self.hs.value(x) for x, n in zip(actual, r.type.shape) if n is None]
                 current[v] = r
                 if v not in local and v not in outputs:
                     outputs.append(v)
@@ -180,8 +224,15 @@ class FunctionImporter:
         root = current[outputs[0]].owner
         block.append(Operation("mhlo.return", [current[outputs[0]]], [], loc=op.loc))
         kind = "kInput" if root.short_name == "reduce" else "kLoop"
-        return Operation("lmhlo.fusion", inputs + outputs, [], {"fusion_kind": kind},
+        return Operation("lmhlo.fusion", inputs + outputs + dims, [],
+                         {"fusion_kind": kind, "num_buffers": len(inputs) + len(outputs)},
                          [Region([block])], op.loc)
+
+    def alloc_dims(self, buf: Value, body: Block) -> list:
+        """A fusion-local buffer's dims: its alloc's operands, defined before the fusion."""
+        alloc = buf.owner
+        it = iter(alloc.operands)
+        return [n if n is not None else next(it) for n in buf.type.shape]
 
 
 def verify_raised(op: Operation) -> None:
