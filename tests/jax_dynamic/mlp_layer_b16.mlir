@@ -1,0 +1,30 @@
+module @jit__lambda attributes {jax.uses_shape_polymorphism = true, mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<?x16xf32>, %arg1: tensor<16x8xf32>, %arg2: tensor<8xf32>) -> (tensor<?x8xf32> {jax.result_info = "result"}) {
+    %c = stablehlo.constant dense<1> : tensor<i32>
+    %0 = stablehlo.get_dimension_size %arg0, dim = 0 : (tensor<?x16xf32>) -> tensor<i32>
+    %1 = stablehlo.compare GE, %0, %c, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.custom_call @shape_assertion(%1, %0) {api_version = 2 : i32, error_message = "Input shapes do not match the polymorphic shapes specification. Expected value >= 1 for dimension variable 'b'. Using the following polymorphic shapes specifications: args[0].shape = (b, 16). Obtained dimension variables: 'b' = {0} from specification 'b' for dimension args[0].shape[0] (= {0}), . Please see https://docs.jax.dev/en/latest/export/shape_poly.html#shape-assertion-errors for more details.", has_side_effect = true} : (tensor<i1>, tensor<i32>) -> ()
+    %2 = call @_wrapped_jax_export_main(%0, %arg0, %arg1, %arg2) : (tensor<i32>, tensor<?x16xf32>, tensor<16x8xf32>, tensor<8xf32>) -> tensor<?x8xf32>
+    return %2 : tensor<?x8xf32>
+  }
+  func.func private @_wrapped_jax_export_main(%arg0: tensor<i32> {jax.global_constant = "b"}, %arg1: tensor<?x16xf32>, %arg2: tensor<16x8xf32>, %arg3: tensor<8xf32>) -> (tensor<?x8xf32> {jax.result_info = "result"}) {
+    %c = stablehlo.constant dense<8> : tensor<1xi32>
+    %0 = stablehlo.dot_general %arg1, %arg2, contracting_dims = [1] x [0] : (tensor<?x16xf32>, tensor<16x8xf32>) -> tensor<?x8xf32>
+    %1 = stablehlo.broadcast_in_dim %arg3, dims = [1] : (tensor<8xf32>) -> tensor<1x8xf32>
+    %2 = stablehlo.reshape %arg0 : (tensor<i32>) -> tensor<1xi32>
+    %3 = stablehlo.concatenate %2, %c, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+    %4 = stablehlo.dynamic_broadcast_in_dim %1, %3, dims = [0, 1] : (tensor<1x8xf32>, tensor<2xi32>) -> tensor<?x8xf32>
+    %5 = stablehlo.add %0, %4 : tensor<?x8xf32>
+    %6 = call @relu(%arg0, %5) : (tensor<i32>, tensor<?x8xf32>) -> tensor<?x8xf32>
+    return %6 : tensor<?x8xf32>
+  }
+  func.func private @relu(%arg0: tensor<i32> {jax.global_constant = "b"}, %arg1: tensor<?x8xf32>) -> tensor<?x8xf32> {
+    %c = stablehlo.constant dense<8> : tensor<1xi32>
+    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %0 = stablehlo.reshape %arg0 : (tensor<i32>) -> tensor<1xi32>
+    %1 = stablehlo.concatenate %0, %c, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+    %2 = stablehlo.dynamic_broadcast_in_dim %cst, %1, dims = [] : (tensor<f32>, tensor<2xi32>) -> tensor<?x8xf32>
+    %3 = stablehlo.maximum %arg1, %2 : tensor<?x8xf32>
+    return %3 : tensor<?x8xf32>
+  }
+}

@@ -1,0 +1,33 @@
+module @jit__lambda attributes {jax.uses_shape_polymorphism = true, mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<?x?xf32>) -> (tensor<?x?xf32> {jax.result_info = "result"}) {
+    %c = stablehlo.constant dense<1> : tensor<i32>
+    %0 = stablehlo.get_dimension_size %arg0, dim = 0 : (tensor<?x?xf32>) -> tensor<i32>
+    %1 = stablehlo.get_dimension_size %arg0, dim = 1 : (tensor<?x?xf32>) -> tensor<i32>
+    %2 = stablehlo.compare GE, %0, %c, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.custom_call @shape_assertion(%2, %0) {api_version = 2 : i32, error_message = "Input shapes do not match the polymorphic shapes specification. Expected value >= 1 for dimension variable 'b'. Using the following polymorphic shapes specifications: args[0].shape = (b, n). Obtained dimension variables: 'b' = {0} from specification 'b' for dimension args[0].shape[0] (= {0}), . Please see https://docs.jax.dev/en/latest/export/shape_poly.html#shape-assertion-errors for more details.", has_side_effect = true} : (tensor<i1>, tensor<i32>) -> ()
+    %3 = stablehlo.compare GE, %1, %c, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.custom_call @shape_assertion(%3, %0, %1) {api_version = 2 : i32, error_message = "Input shapes do not match the polymorphic shapes specification. Expected value >= 1 for dimension variable 'n'. Using the following polymorphic shapes specifications: args[0].shape = (b, n). Obtained dimension variables: 'b' = {0} from specification 'b' for dimension args[0].shape[0] (= {0}), 'n' = {1} from specification 'n' for dimension args[0].shape[1] (= {1}), . Please see https://docs.jax.dev/en/latest/export/shape_poly.html#shape-assertion-errors for more details.", has_side_effect = true} : (tensor<i1>, tensor<i32>, tensor<i32>) -> ()
+    %4 = call @_wrapped_jax_export_main(%0, %1, %arg0) : (tensor<i32>, tensor<i32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+    return %4 : tensor<?x?xf32>
+  }
+  func.func private @_wrapped_jax_export_main(%arg0: tensor<i32> {jax.global_constant = "b"}, %arg1: tensor<i32> {jax.global_constant = "n"}, %arg2: tensor<?x?xf32>) -> (tensor<?x?xf32> {jax.result_info = "result"}) {
+    %cst = stablehlo.constant dense<1.000000e-01> : tensor<f32>
+    %cst_0 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %0 = stablehlo.reshape %arg0 : (tensor<i32>) -> tensor<1xi32>
+    %1 = stablehlo.reshape %arg1 : (tensor<i32>) -> tensor<1xi32>
+    %2 = stablehlo.concatenate %0, %1, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+    %3 = stablehlo.dynamic_broadcast_in_dim %cst_0, %2, dims = [] : (tensor<f32>, tensor<2xi32>) -> tensor<?x?xf32>
+    %4 = stablehlo.compare GT, %arg2, %3, FLOAT : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xi1>
+    %5 = stablehlo.reshape %arg0 : (tensor<i32>) -> tensor<1xi32>
+    %6 = stablehlo.reshape %arg1 : (tensor<i32>) -> tensor<1xi32>
+    %7 = stablehlo.concatenate %5, %6, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+    %8 = stablehlo.dynamic_broadcast_in_dim %cst, %7, dims = [] : (tensor<f32>, tensor<2xi32>) -> tensor<?x?xf32>
+    %9 = stablehlo.multiply %8, %arg2 : tensor<?x?xf32>
+    %10 = call @_where(%arg0, %arg1, %4, %arg2, %9) : (tensor<i32>, tensor<i32>, tensor<?x?xi1>, tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+    return %10 : tensor<?x?xf32>
+  }
+  func.func private @_where(%arg0: tensor<i32> {jax.global_constant = "b"}, %arg1: tensor<i32> {jax.global_constant = "n"}, %arg2: tensor<?x?xi1>, %arg3: tensor<?x?xf32>, %arg4: tensor<?x?xf32>) -> tensor<?x?xf32> {
+    %0 = stablehlo.select %arg2, %arg3, %arg4 : tensor<?x?xi1>, tensor<?x?xf32>
+    return %0 : tensor<?x?xf32>
+  }
+}
