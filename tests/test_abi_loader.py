@@ -4,6 +4,7 @@ generated per-artifact header (golden text in tests/c/golden_model.h)."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -198,6 +199,14 @@ def test_reset_stats_keeps_bytes_in_use(lib):
     lib.add(np.ones((8, 3), np.float32), np.ones((8, 3), np.float32))
     assert lib.alloc_stats()["cache_hits"] == 0  # the cache was emptied
     assert lib.alloc_stats()["peak_bytes_in_use"] == 8 * 3 * 4 + 2 * 8
+
+
+def test_each_library_has_its_own_runtime(lib, fake_so, tmp_path):
+    other = Library(Path(shutil.copy(fake_so, tmp_path / "libfake2.so")))
+    before = lib.alloc_stats()["num_allocs"]
+    other.add(np.ones((2, 3), np.float32), np.ones((2, 3), np.float32))
+    assert other.alloc_stats()["num_allocs"] >= 2
+    assert lib.alloc_stats()["num_allocs"] == before
 
 
 def test_system_allocator_from_environment(fake_so):

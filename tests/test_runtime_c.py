@@ -69,6 +69,7 @@ add bad dtype rc=1: add: argument 'y' (#1) expects f32[?,3], got i32[2,4]
 add null data rc=1: add: argument 'y' (#1) has NULL data for f32[2,3]
 unique rc=0 n=4: 1 3 5 9
 minmax empty rc=1: minmax: x is empty
+alloc(-1): aot_alloc: bad size -1
 parallel_for wrong=0
 bytes_in_use=0
 """

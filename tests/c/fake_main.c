@@ -89,6 +89,19 @@ static void unique_and_minmax(void) {
     CHECK(two[0].data == NULL && two[1].data == NULL);
 }
 
+static void allocator_basics(void) {
+    void *a = aot_alloc(0), *b = aot_alloc(0), *c = aot_alloc(1000);
+    CHECK(a && b && c && a != b);
+    CHECK((uintptr_t)a % 64 == 0 && (uintptr_t)c % 64 == 0);
+    memset(c, 1, 1000);
+    aot_free(a);
+    aot_free(b);
+    aot_free(c);
+    aot_free(NULL);
+    CHECK(aot_alloc(-1) == NULL);
+    printf("alloc(-1): %s\n", aot_last_error());
+}
+
 static void *hammer(void *arg) {
     (void)arg;
     int64_t wrong = 0;
@@ -116,6 +129,7 @@ int main(void) {
     add_caller_owned();
     add_bad_input();
     unique_and_minmax();
+    allocator_basics();
     parallel_from_threads();
     aot_alloc_stats stats;
     aot_get_alloc_stats(&stats);
