@@ -107,6 +107,9 @@ class FunctionBufferizer:
             self.buffers[op.result] = g.result
             self.shapes[op.result] = list(value.type.shape)
             return
+        if key == "custom_call":  # @shape_assertion, checked in the HLO stage
+            self.lower_shape_assertion(op)
+            return
         if key == "get_dimension_size":
             self.lower_get_dimension_size(op, target)
             return
@@ -134,6 +137,24 @@ class FunctionBufferizer:
         v = self.emit("arith.index_cast", [self.hs.value(d)], [ScalarType("i32")], loc=op.loc).result
         self.emit("memref.store", [v, out], loc=op.loc)
         self.buffers[op.result] = out
+
+    def lower_shape_assertion(self, op: Operation) -> None:
+        """The call fails with JAX's message, its {k} placeholders filled with the values."""
+        import re
+        pred_buf, *value_bufs = (self.buffers[v] for v in op.operands)
+        pred = self.emit("memref.load", [pred_buf], [ScalarType("i1")], loc=op.loc).result
+        values = [self.hs.load_index(b, None) for b in value_bufs]
+        message = op.attrs["error_message"].replace("%", "%%")
+        args = []
+
+        def placeholder(m):
+            k = int(m.group(1))
+            if k >= len(values):
+                return m.group(0)
+            args.append(values[k])
+            return "%lld"
+        message = re.sub(r"\{(\d+)\}", placeholder, message)
+        self.emit("aot.check", [pred] + args, [], {"message": message}, loc=op.loc)
 
     def lower_fusion(self, op: Operation, target: dict) -> None:
         """The fused shape function runs here; the kernel gets the dims it needs as operands."""

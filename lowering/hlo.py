@@ -109,6 +109,12 @@ def verify_op(op: Operation) -> None:
     if op.dialect not in ("mhlo", "dhlo"):
         raise op.error("op is not supported at tensor level (expected stablehlo/mhlo ops)")
     name = op.key
+    if name == "custom_call":
+        target = op.attrs.get("call_target_name")
+        if target != "shape_assertion":
+            raise op.error(f"custom call @{target} is not supported (known: @shape_assertion)")
+        verify_shape_assertion(op)
+        return
     if name in NOT_YET:
         raise op.error(f"{NOT_YET[name]} is not supported yet")
     if name not in T.SUPPORTED:
@@ -145,6 +151,17 @@ def verify_op(op: Operation) -> None:
         if (got.rank != want.rank or got.elem != want.elem or
                 any(a is not None and b is not None and a != b for a, b in zip(got.shape, want.shape))):
             raise op.error(f"result type {got} does not match the inferred type {want}")
+
+
+def verify_shape_assertion(op: Operation) -> None:
+    """`custom_call @shape_assertion(%pred, %values...) {error_message = "...{0}..."}` (jax.export)."""
+    if not op.operands or op.operands[0].type != TensorType((), "i1"):
+        raise op.error("@shape_assertion needs a tensor<i1> predicate first")
+    for v in op.operands[1:]:
+        if v.type.shape != () or v.type.elem not in ("i32", "i64"):
+            raise op.error(f"@shape_assertion values must be integer scalars, got {v.type}")
+    if not isinstance(op.attrs.get("error_message"), str):
+        raise op.error("@shape_assertion needs an error_message")
 
 
 def verify_reduce_body(op: Operation) -> None:

@@ -312,6 +312,8 @@ class _ToRaw(Transformer):
     def type(self, tok):
         return _type_of(tok)
 
+    plain_type = type
+
     def function_type(self, *parts):
         ins = [_type_of(t) for t in parts[:-1] if t is not None]
         return FunctionType(tuple(ins), tuple(parts[-1]))

@@ -396,6 +396,7 @@ DECODERS = {
     "pad": _renamed({"low": "edge_padding_low", "high": "edge_padding_high",
                      "interior": "interior_padding"}),
     "slice": decode_slice,
+    "dynamic_slice": _renamed({"sizes": "slice_sizes"}),
     "dot_general": decode_dot_general,
     "dot": _renamed({"precision": "precision_config"}),
     "reduce": decode_reduce,

@@ -80,7 +80,7 @@ class HostShapes:
     def check(self, cond: Value, message: str, *args) -> None:
         """Fail the call with `message` (printf-style, %lld per arg) unless `cond` holds."""
         self.emit("aot.check", [cond] + [self.value(a) for a in args], [],
-                  {"message": f"{self.entry}: {message}"})
+                  {"message": f"{self.entry}: " + message.replace("%", "%%").replace("%%lld", "%lld")})
 
     def cmp(self, pred: str, a, b) -> Value:
         return self.emit("arith.cmpi", [self.value(a), self.value(b)], [I1],

@@ -1,0 +1,191 @@
+"""Dynamic shapes: one compiled library runs on every shape the program allows.
+
+The RFC's own program in both its forms, the JAX symbolic-shape corpus at three
+sizes each, the dynamic ops one by one against numpy, run-time errors instead of
+out-of-bounds access, and no leaks over thousands of calls with varying shapes.
+"""
+import glob
+import os
+import re
+
+import numpy as np
+import pytest
+
+import aot
+from abi import AotRuntimeError
+from corpus import assert_close
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SHARED = os.path.join(os.path.dirname(os.path.dirname(HERE)), "shared", "examples")
+DYN = os.path.join(HERE, "jax_dynamic")
+
+
+def rfc_path(form):
+    path = os.path.join(SHARED, f"rfc_dynamic_slice.{form}.mlir")
+    if not os.path.exists(path):  # the examples ship beside the checkout, in shared/
+        pytest.skip("shared/examples is not beside this checkout")
+    return path
+
+
+@pytest.mark.parametrize("form", ["hlo", "ldhlo"])
+def test_rfc_program_every_size(form):
+    lib = aot.compile(rfc_path(form), name=f"rfc_{form}")
+    assert str(lib.main.signature) == \
+        "main(arg0: f32[4,8], arg1: i64[2], arg2: f32[?,?], arg3: f32[?,?]) -> (f32[?,?])"
+    rng = np.random.default_rng(0)
+    arg0 = rng.random((4, 8), np.float32)
+    for a in (1, 2):
+        for b in (1, 2, 3, 4):
+            for n in (1, 5):
+                arg2 = rng.random((2 * a, 2 * b), np.float32)
+                arg3 = rng.random((2 * b, n), np.float32)
+                got = lib.main(arg0, np.array([a, b], np.int64), arg2, arg3)
+                want = (arg0[:2 * a, :2 * b].astype(np.float64) + arg2) @ arg3
+                np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("form", ["hlo", "ldhlo"])
+@pytest.mark.parametrize("ab, shape2, message", [
+    ((3, 1), (6, 2), r"start \+ size of dim 0 exceeds the operand \(6 vs 4\)"),
+    ((1, 5), (2, 10), r"start \+ size of dim 1 exceeds the operand \(10 vs 8\)"),
+    ((-1, 1), (1, 2), r"size of dim 0 is negative \(-2 vs 0\)"),
+    ((1, 1), (3, 2), r"(operand dim 0 differs|buffer dim 0 does not fit): 2 != 3"),
+])
+def test_rfc_program_out_of_range(form, ab, shape2, message):
+    lib = aot.compile(rfc_path(form), name=f"rfc_{form}")
+    arg0 = np.zeros((4, 8), np.float32)
+    with pytest.raises(AotRuntimeError) as info:
+        lib.main(arg0, np.array(ab, np.int64), np.zeros(shape2, np.float32),
+                 np.zeros((shape2[1], 3), np.float32))
+    assert re.search(message, str(info.value)), str(info.value)
+    assert f"rfc_dynamic_slice.{form}.mlir:" in str(info.value)  # the op's location
+
+
+DYN_CASES = sorted(os.path.basename(p)[:-5] for p in glob.glob(os.path.join(DYN, "*.mlir")))
+NEEDS_GATHER = {"slice_cols_jnp_b8", "slice_rows_from1_jnp_b4", "slice_rows_stride2_jnp_b4"}
+
+
+def sizes(npz):
+    k = 0
+    while f"s{k}_arg0" in npz.files:
+        args = [npz[f"s{k}_arg{i}"] for i in range(16) if f"s{k}_arg{i}" in npz.files]
+        outs = [npz[f"s{k}_out{i}"] for i in range(16) if f"s{k}_out{i}" in npz.files]
+        yield k, args, outs
+        k += 1
+
+
+@pytest.mark.parametrize("case", sorted(set(DYN_CASES) - NEEDS_GATHER))
+def test_jax_symbolic_export(case):
+    """One library, three sizes, JAX's outputs."""
+    lib = aot.compile(os.path.join(DYN, case + ".mlir"), name=case)
+    npz = np.load(os.path.join(DYN, case + ".npz"))
+    ran = 0
+    for k, args, outs in sizes(npz):
+        got = lib.main(*args)
+        got = got if isinstance(got, tuple) else (got,)
+        for i, (g, w) in enumerate(zip(got, outs)):
+            assert_close(g, w, f"{case} size set {k} result {i}")
+        ran += 1
+    assert ran >= 3
+
+
+@pytest.mark.parametrize("case", sorted(NEEDS_GATHER))
+def test_jax_indexing_needs_gather(case):
+    """jnp indexing on a dynamic dim exports as gather: a clear compile error until it lands."""
+    with pytest.raises(aot.CompileError, match="gather is not supported yet"):
+        aot.compile(os.path.join(DYN, case + ".mlir"), name=case)
+
+
+def test_shape_assertion_reports_jax_message():
+    lib = aot.compile(os.path.join(DYN, "shape_assert_add_b4.mlir"), name="shape_assert")
+    npz = np.load(os.path.join(DYN, "shape_assert_add_b4.npz"))
+    with pytest.raises(AotRuntimeError, match=r"args\[1\].shape\[0\] \(= 8\) and the "
+                                              r"specification 'b' \(= 3\)"):
+        lib.main(npz["bad0_arg0"], npz["bad0_arg1"])
+    with pytest.raises(AotRuntimeError, match="Expected value >= 1 for dimension variable 'b'"):
+        lib.main(npz["bad1_arg0"], npz["bad1_arg1"])
+
+
+def compile_text(text, name):
+    return aot.compile(text, name=name)
+
+
+def test_dynamic_ops_against_numpy():
+    lib = compile_text("""
+    func.func @main(%x: tensor<?x?xf32>, %starts: tensor<2xi64>, %limits: tensor<2xi64>,
+                    %strides: tensor<2xi64>, %i: tensor<i32>, %u: tensor<?x2xf32>)
+        -> (tensor<?x?xf32>, tensor<2x2xf32>, tensor<?x?xf32>, tensor<?xf32>, tensor<?x?xi32>) {
+      %0 = stablehlo.real_dynamic_slice %x, %starts, %limits, %strides : (tensor<?x?xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<?x?xf32>
+      %c0 = stablehlo.constant dense<0> : tensor<i32>
+      %1 = stablehlo.dynamic_slice %x, %i, %c0, sizes = [2, 2] : (tensor<?x?xf32>, tensor<i32>, tensor<i32>) -> tensor<2x2xf32>
+      %2 = stablehlo.dynamic_update_slice %x, %u, %i, %c0 : (tensor<?x?xf32>, tensor<?x2xf32>, tensor<i32>, tensor<i32>) -> tensor<?x?xf32>
+      %d0 = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x?xf32>) -> tensor<i32>
+      %d1 = stablehlo.get_dimension_size %x, dim = 1 : (tensor<?x?xf32>) -> tensor<i32>
+      %n = stablehlo.multiply %d0, %d1 : tensor<i32>
+      %shape = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>
+      %3 = stablehlo.dynamic_reshape %x, %shape : (tensor<?x?xf32>, tensor<1xi32>) -> tensor<?xf32>
+      %r0 = stablehlo.reshape %d0 : (tensor<i32>) -> tensor<1xi32>
+      %r1 = stablehlo.reshape %d1 : (tensor<i32>) -> tensor<1xi32>
+      %s2 = stablehlo.concatenate %r0, %r1, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+      %4 = stablehlo.dynamic_iota %s2, dim = 1 : (tensor<2xi32>) -> tensor<?x?xi32>
+      return %0, %1, %2, %3, %4 : tensor<?x?xf32>, tensor<2x2xf32>, tensor<?x?xf32>, tensor<?xf32>, tensor<?x?xi32>
+    }""", "dynamic_ops")
+    rng = np.random.default_rng(1)
+    for shape in [(5, 7), (3, 3), (8, 2)]:
+        x = rng.random(shape, np.float32)
+        for start in (0, 1, 7, -3):  # dynamic_slice/update_slice clamp their starts (XLA)
+            starts, limits, strides = np.array([1, 0]), np.array([shape[0], 2]), np.array([2, 1])
+            u = rng.random((2, 2), np.float32)
+            got = lib.main(x, starts, limits, strides, np.int32(start), u)
+            s = min(max(start, 0), shape[0] - 2)
+            upd = x.copy()
+            upd[s:s + 2, 0:2] = u
+            want = [x[1:shape[0]:2, 0:2], x[s:s + 2, 0:2], upd, x.reshape(-1),
+                    np.broadcast_to(np.arange(shape[1], dtype=np.int32), shape)]
+            for g, w in zip(got, want):
+                np.testing.assert_array_equal(g, w)
+
+
+def test_broadcast_of_a_dim_that_is_one_at_run_time():
+    lib = compile_text("""
+    func.func @main(%x: tensor<?x?xf32>, %y: tensor<?x?xf32>) -> tensor<?x?xf32> {
+      %d0 = stablehlo.get_dimension_size %y, dim = 0 : (tensor<?x?xf32>) -> tensor<i32>
+      %d1 = stablehlo.get_dimension_size %y, dim = 1 : (tensor<?x?xf32>) -> tensor<i32>
+      %r0 = stablehlo.reshape %d0 : (tensor<i32>) -> tensor<1xi32>
+      %r1 = stablehlo.reshape %d1 : (tensor<i32>) -> tensor<1xi32>
+      %s = stablehlo.concatenate %r0, %r1, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+      %b = stablehlo.dynamic_broadcast_in_dim %x, %s, dims = [0, 1] : (tensor<?x?xf32>, tensor<2xi32>) -> tensor<?x?xf32>
+      %0 = stablehlo.add %b, %y : tensor<?x?xf32>
+      return %0 : tensor<?x?xf32>
+    }""", "dyn_bcast")
+    y = np.arange(12, dtype=np.float32).reshape(3, 4)
+    for x in (np.ones((1, 4), np.float32), np.ones((3, 1), np.float32), np.ones((1, 1), np.float32),
+              np.full((3, 4), 2, np.float32)):
+        np.testing.assert_array_equal(lib.main(x, y), x + y)
+    with pytest.raises(AotRuntimeError, match="operand dim 0 is 2, cannot broadcast to 3"):
+        lib.main(np.ones((2, 4), np.float32), y)
+
+
+def test_no_leaks_over_many_calls_with_varying_shapes():
+    lib = compile_text("""
+    func.func @main(%x: tensor<?x?xf32>) -> tensor<?xf32> {
+      %e = stablehlo.exponential %x : tensor<?x?xf32>
+      %z = stablehlo.constant dense<0.0> : tensor<f32>
+      %s = stablehlo.reduce(%e init: %z) applies stablehlo.add across dimensions = [1] : (tensor<?x?xf32>, tensor<f32>) -> tensor<?xf32>
+      %t = stablehlo.tanh %s : tensor<?xf32>
+      return %t : tensor<?xf32>
+    }""", "leak_check")
+    lib.reset_alloc_stats()
+    rng = np.random.default_rng(2)
+    xs = [rng.random((int(a), int(b)), np.float32) for a, b in rng.integers(1, 40, size=(64, 2))]
+    for i in range(10_000):
+        x = xs[i % len(xs)]
+        y = lib.main(x)
+        if i % 997 == 0:
+            np.testing.assert_allclose(y, np.tanh(np.exp(x.astype(np.float64)).sum(axis=1)), rtol=1e-5)
+    stats = lib.alloc_stats()
+    assert stats["bytes_in_use"] == 0, stats
+    assert stats["num_allocs"] == stats["num_frees"] >= 20_000
+    hit_rate = stats["cache_hits"] / stats["num_allocs"]
+    print(f"allocator: {stats['num_allocs']} allocations, cache hit rate {hit_rate:.1%}")
+    assert hit_rate > 0.5
