@@ -285,7 +285,8 @@ def unary_module(dt, shape, names, dialect="mhlo"):
     lines, results, ins = [], [], []
     for i, name in enumerate(names):
         out_dt = "i1" if name == "is_finite" else dt
-        lines.append(op(f"%r{i}", f"{dialect}.{name}", [f"%a{i}"], [T(shape, dt)], T(shape, out_dt)))
+        lines.append(op(f"%r{i}", f"{dialect}.{name}", [f"%a{i}"], [T(shape, dt)],
+                        T(shape, out_dt)))
         ins.append(T(shape, dt))
         results.append((f"%r{i}", T(shape, out_dt)))
     return func(ins, lines, results)
@@ -383,8 +384,8 @@ def _divisors(rng, dt, shape):
     """Small divisors incl. 0 and -1, mixed with arbitrary ones."""
     lo = 0 if is_unsigned(dt) else -3
     y = ints(rng, dt, shape)
-    return np.where(rng.random(size=shape) < 0.5, np.asarray(rng.integers(lo, 4, size=shape)).astype(
-        NP[dt]), y)
+    small = np.asarray(rng.integers(lo, 4, size=shape)).astype(NP[dt])
+    return np.where(rng.random(size=shape) < 0.5, small, y)
 
 
 BINARY_INT = {
@@ -506,7 +507,7 @@ def test_binary_float_specials(dt):
               zero_signs=n in ("add", "subtract", "multiply", "divide", "atan2", "remainder"))
 
 
-# ----------------------------------------------------------------------------- compare, select, clamp
+# ----------------------------------------------------------------------------- compare, select, cla
 
 DIRECTIONS = {"EQ": np.equal, "NE": np.not_equal, "LT": np.less, "LE": np.less_equal,
               "GT": np.greater, "GE": np.greater_equal}
@@ -864,7 +865,8 @@ def test_slice(dt):
     shape_op_test(dt, cases, "slice")
 
 
-CONCAT_CASES = [([(3, 5), (2, 5)], 0), ([(3, 5), (3, 2)], 1), ([(1, 3, 4), (2, 3, 4), (3, 3, 4)], 0),
+CONCAT_CASES = [([(3, 5), (2, 5)], 0), ([(3, 5), (3, 2)], 1),
+                ([(1, 3, 4), (2, 3, 4), (3, 3, 4)], 0),
                 ([(2, 1, 4), (2, 3, 4), (2, 2, 4)], 1), ([(2, 3, 1), (2, 3, 4), (2, 3, 2)], 2),
                 ([(7,), (1,)], 0), ([(64, 129), (64, 3)], 1), ([(2, 3), (2, 3), (2, 3)], 0)]
 
@@ -1033,7 +1035,8 @@ def test_reduce_subsets(dims):
         if dt == "i32" and kind == "max":
             init = int(np.iinfo(np.int32).min)
         lines.append(const_line(f"%c{i}", init, dt))
-        line, out = reduce_line(f"%r{i}", f"%a{i}", shape, dims, dt, kind, f"%c{i}", pretty=i % 3 == 1)
+        line, out = reduce_line(f"%r{i}", f"%a{i}", shape, dims, dt, kind, f"%c{i}",
+                                pretty=i % 3 == 1)
         lines.append(line)
         ins.append(T(shape, dt))
         args.append(x)
@@ -1150,6 +1153,7 @@ DOT_CASES = [  # (what, lhs shape, rhs shape, lhs batch, rhs batch, lhs contract
     ("contract lhs dim 0, rhs dim 1", (5, 3), (4, 5), [], [], [0], [1]),
     ("batch dims not leading", (3, 2, 5), (5, 2, 4), [1], [1], [2], [0]),
     ("two contracting dims", (2, 3, 4), (3, 4, 5), [], [], [1, 2], [0, 1]),
+    ("contracting pairs out of order", (2, 3, 4), (4, 3, 5), [], [], [2, 1], [0, 1]),
     ("two batch dims", (2, 3, 4, 5), (3, 2, 5, 2), [0, 1], [1, 0], [3], [2]),
     ("vector . vector", (5,), (5,), [], [], [0], [0]),
     ("matrix . vector", (3, 5), (5,), [], [], [1], [0]),
@@ -1195,9 +1199,7 @@ def test_dot_general(in_dt, out_dt):
         out = _dot_out_shape(ls, rs, lb, rb, lc, rc)
         if is_float(in_dt):
             x, y = dyadic(rng, in_dt, ls), dyadic(rng, in_dt, rs)
-        elif in_dt == "i8":
-            x, y = ints(rng, in_dt, ls), ints(rng, in_dt, rs)
-        else:
+        else:  # the whole range: i32 products and sums wrap
             x, y = ints(rng, in_dt, ls), ints(rng, in_dt, rs)
         tl, tr, to = T(ls, in_dt), T(rs, in_dt), T(out, out_dt)
         a, b = f"%a{2 * i}", f"%a{2 * i + 1}"
@@ -1217,7 +1219,8 @@ def test_dot_general(in_dt, out_dt):
             want = dot_ref(x.astype(np.float64), y.astype(np.float64), lb, rb, lc, rc)
             want = want.astype(np.float32).astype(NP[out_dt])  # exact in f32: one rounding
         else:
-            want = dot_ref(x.astype(np.int64), y.astype(np.int64), lb, rb, lc, rc).astype(NP[out_dt])
+            want = dot_ref(x.astype(np.int64), y.astype(np.int64), lb, rb, lc, rc)
+            want = want.astype(NP[out_dt])  # wraps like the compiled i32 accumulation
         wants.append((what, np.asarray(want)))
     outs = run(func(ins, lines, results), *args, tag=f"dot_general_{in_dt}_{out_dt}")
     for (what, want), got in zip(wants, outs):
@@ -1300,7 +1303,7 @@ def test_pretty_stablehlo_elementwise(dt):
 
 def test_xla_hlo_spellings():
     """The RFC's old `xla_hlo.` names (const, sub, mul, max, div, min, exp, neg, rem, pow),
-    a string comparison_direction, and old-style dense attributes."""
+    a string comparison_direction, old-style dense attributes; one generic `"stablehlo.add"`."""
     s, t, tb = T((), "f32"), T((3, 5), "f32"), T((3, 5), "i1")
     lines = [
         op("%c", "xla_hlo.const", [], [], s, {"value": f"dense<1.5> : {s}"}),
@@ -1318,6 +1321,8 @@ def test_xla_hlo_spellings():
         op("%10", "xla_hlo.add", ["%a0", "%a1"], [t, t], t),
         op("%11", "xla_hlo.select", ["%9", "%a0", "%10"], [tb, t, t], t),
     ]
+    # generic form with stablehlo. names
+    lines = [line.replace('"xla_hlo.add"', '"stablehlo.add"') for line in lines]
     res = ["%1", "%2", "%3", "%6", "%7", "%8", "%9", "%11"]
     text = func([t, t], lines, [(r, tb if r == "%9" else t) for r in res])
     rng = rng_for("xla_hlo")
@@ -1327,7 +1332,8 @@ def test_xla_hlo_spellings():
     d1 = f(lambda x, y: (x - y) * 1.5, a, b)
     d2 = np.maximum(d1, b)
     d4 = f(lambda x: x / 1.5, a)
-    wants = [d1, d2, np.minimum(d2, a), f(lambda x: -np.exp(x), d4), f(lambda x: np.fmod(x, 1.5), a),
+    wants = [d1, d2, np.minimum(d2, a), f(lambda x: -np.exp(x), d4),
+             f(lambda x: np.fmod(x, 1.5), a),
              f(lambda x: 1.5 ** x, d4), a < b, np.where(a < b, a, f(np.add, a, b))]
     for r, want, got in zip(res, wants, outs):
         check(got, want, f"xla_hlo result {r}")
@@ -1376,3 +1382,96 @@ def test_constants():
     outs = run(func(ins, lines, results), *args, tag="constants")
     for (what, want), got in zip(wants, outs):
         check(got, want, what, zero_signs=True)
+
+
+# ----------------------------------------------------------------------------- fused chains
+
+
+def test_fused_softmax():
+    """reduce max -> broadcast -> subtract -> exp -> reduce sum -> broadcast -> divide, with
+    reduces consuming and feeding fused elementwise code."""
+    t, tr = T((3, 67), "f32"), T((3,), "f32")
+    lines = [const_line("%ninf", -math.inf, "f32"), const_line("%zero", 0.0, "f32")]
+    line, _ = reduce_line("%m", "%a0", (3, 67), (1,), "f32", "max", "%ninf")
+    lines.append(line)
+    bdims = {"broadcast_dimensions": I64S([0])}
+    lines += [op("%mb", "mhlo.broadcast_in_dim", ["%m"], [tr], t, bdims),
+              op("%d", "mhlo.subtract", ["%a0", "%mb"], [t, t], t),
+              op("%e", "mhlo.exponential", ["%d"], [t], t)]
+    line, _ = reduce_line("%z", "%e", (3, 67), (1,), "f32", "sum", "%zero", pretty=True)
+    lines.append(line)
+    lines += [op("%zb", "mhlo.broadcast_in_dim", ["%z"], [tr], t, bdims),
+              op("%r", "mhlo.divide", ["%e", "%zb"], [t, t], t)]
+    x = uniform(rng_for("softmax"), "f32", (3, 67), -5, 5)
+    (got,) = run(func([t], lines, [("%r", t)]), x, tag="softmax")
+    e = np.exp(x.astype(np.float64) - x.max(axis=1, keepdims=True))
+    check(got, (e / e.sum(axis=1, keepdims=True)).astype(np.float32), "softmax")
+
+
+def test_fused_layout_chain():
+    """transpose -> reshape -> slice -> pad -> reverse -> concatenate (with a broadcast) ->
+    add of itself transposed, all in one fusion; plus the argument returned as is and one
+    value returned twice."""
+    dt = "f32"
+    x = values(dt, (2, 3, 4), rng_for("layout_chain"))
+    y = values(dt, (5,), rng_for("layout_chain_y"))
+    pv = np.array(-1.0, np.float32)
+    lines = [
+        op("%t", "mhlo.transpose", ["%a0"], [T((2, 3, 4), dt)], T((4, 2, 3), dt),
+           {"permutation": I64S([2, 0, 1])}),
+        op("%rs", "mhlo.reshape", ["%t"], [T((4, 2, 3), dt)], T((8, 3), dt)),
+        op("%sl", "mhlo.slice", ["%rs"], [T((8, 3), dt)], T((4, 2), dt),
+           {"start_indices": I64S([1, 0]), "limit_indices": I64S([8, 3]), "strides": I64S([2, 2])}),
+        op("%p", "mhlo.pad", ["%sl", "%a2"], [T((4, 2), dt), T((), dt)], T((5, 4), dt),
+           {"edge_padding_low": I64S([1, 0]), "edge_padding_high": I64S([0, 1]),
+            "interior_padding": I64S([0, 1])}),
+        op("%rv", "mhlo.reverse", ["%p"], [T((5, 4), dt)], T((5, 4), dt),
+           {"dimensions": I64S([0])}),
+        op("%yb", "mhlo.broadcast_in_dim", ["%a1"], [T((5,), dt)], T((5, 1), dt),
+           {"broadcast_dimensions": I64S([0])}),
+        op("%c", "mhlo.concatenate", ["%rv", "%yb"], [T((5, 4), dt), T((5, 1), dt)], T((5, 5), dt),
+           {"dimension": "1 : i64"}),
+        op("%ct", "mhlo.transpose", ["%c"], [T((5, 5), dt)], T((5, 5), dt),
+           {"permutation": I64S([1, 0])}),
+        op("%r", "mhlo.add", ["%c", "%ct"], [T((5, 5), dt)] * 2, T((5, 5), dt)),
+    ]
+    text = func([T((2, 3, 4), dt), T((5,), dt), T((), dt)], lines,
+                [("%r", T((5, 5), dt)), ("%a0", T((2, 3, 4), dt)), ("%c", T((5, 5), dt)),
+                 ("%c", T((5, 5), dt))])
+    r, same, c1, c2 = run(text, x, y, pv, tag="layout_chain")
+    sl = np.transpose(x, (2, 0, 1)).reshape(8, 3)[1:8:2, 0:3:2]
+    c = np.concatenate([np.flip(pad_ref(sl, pv, [1, 0], [0, 1], [0, 1]), 0), y.reshape(5, 1)], 1)
+    check(r, c + c.T, "layout chain")
+    check(same, x, "argument returned as is")
+    check(c1, c, "value returned twice (1)")
+    check(c2, c, "value returned twice (2)")
+
+
+def test_fused_reduce_and_dot_inputs():
+    """A reduce of a fused expression (a * b + broadcast(c)), and a dot whose operands are
+    fused expressions (transpose(x), y + 1)."""
+    rng = rng_for("fused_inputs")
+    a, b = dyadic(rng, "f32", (4, 33)), dyadic(rng, "f32", (4, 33))
+    c = dyadic(rng, "f32", (33,))
+    x, y = dyadic(rng, "f32", (5, 3)), dyadic(rng, "f32", (5, 4))
+    t = T((4, 33), "f32")
+    lines = [op("%ab", "mhlo.multiply", ["%a0", "%a1"], [t, t], t),
+             op("%cb", "mhlo.broadcast_in_dim", ["%a2"], [T((33,), "f32")], t,
+                {"broadcast_dimensions": I64S([1])}),
+             op("%s", "mhlo.add", ["%ab", "%cb"], [t, t], t),
+             const_line("%zero", 0.0, "f32")]
+    line, _ = reduce_line("%r", "%s", (4, 33), (1,), "f32", "sum", "%zero")
+    lines.append(line)
+    lines += [op("%xt", "mhlo.transpose", ["%a3"], [T((5, 3), "f32")], T((3, 5), "f32"),
+                 {"permutation": I64S([1, 0])}),
+              const_line("%one", 1.0, "f32"),
+              op("%ones", "mhlo.broadcast_in_dim", ["%one"], [T((), "f32")], T((5, 4), "f32"),
+                 {"broadcast_dimensions": I64S([])}),
+              op("%y1", "mhlo.add", ["%a4", "%ones"], [T((5, 4), "f32")] * 2, T((5, 4), "f32")),
+              op("%d", "mhlo.dot", ["%xt", "%y1"], [T((3, 5), "f32"), T((5, 4), "f32")],
+                 T((3, 4), "f32"))]
+    text = func([t, t, T((33,), "f32"), T((5, 3), "f32"), T((5, 4), "f32")], lines,
+                [("%r", T((4,), "f32")), ("%d", T((3, 4), "f32"))])
+    r, d = run(text, a, b, c, x, y, tag="fused_inputs")
+    check(r, (a.astype(np.float64) * b + c).sum(axis=1).astype(np.float32), "reduce of a*b+c")
+    check(d, (x.T.astype(np.float64) @ (y + 1.0)).astype(np.float32), "dot(transpose(x), y+1)")
