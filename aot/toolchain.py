@@ -61,7 +61,9 @@ def runtime_objects(cache_dir: str) -> list[str]:
 
 
 def link_shared(objects: list[str], out: str) -> None:
-    run([c_compiler(), "-shared", "-o", out, *objects, *LINK_LIBS])
+    # -Bsymbolic-functions: the model always calls its own copy of the runtime, even when
+    # another artifact loaded with RTLD_GLOBAL exports the same names
+    run([c_compiler(), "-shared", "-Wl,-Bsymbolic-functions", "-o", out, *objects, *LINK_LIBS])
 
 
 def archive(objects: list[str], out: str) -> None:

@@ -116,6 +116,9 @@ class FunctionBufferizer:
         if key == "fusion":
             self.lower_fusion(op, target)
             return
+        if key in ("dhlo.where", "dhlo.unique"):
+            self.lower_data_dependent(op)
+            return
         rule = shape_rule(op)
         if rule is None:
             raise op.error("no shape function for this op")
@@ -137,6 +140,32 @@ class FunctionBufferizer:
         v = self.emit("arith.index_cast", [self.hs.value(d)], [ScalarType("i32")], loc=op.loc).result
         self.emit("memref.store", [v, out], loc=op.loc)
         self.buffers[op.result] = out
+
+    def lower_data_dependent(self, op: Operation) -> None:
+        """Upper-bound buffer and a count from the kernel, then an exact-size result."""
+        src = op.operands[0]
+        n = 1
+        for d in self.shapes[src]:
+            n = self.hs.mul(n, d)
+        first = op.results[0]
+        bound_shape = [n] + list(self.shapes[src])[1:] if op.key == "dhlo.unique" else [n, src.type.rank]
+        bound_type = TensorType(tuple(d if isinstance(d, int) else None for d in bound_shape),
+                                first.type.elem)
+        bound = self.alloc_shape(bound_type, bound_shape, op.loc)
+        count_buf = self.emit("memref.alloc", [], [MemRefType((), "i64")], loc=op.loc).result
+        extra = []
+        if op.key == "dhlo.unique":
+            self.shapes[op.results[1]] = list(self.shapes[src])
+            extra = [self.alloc_shape(op.results[1].type, self.shapes[src], op.loc)]
+            self.buffers[op.results[1]] = extra[0]
+        self.emit("l" + op.name, [self.buffers[src], bound] + extra + [count_buf], [],
+                  dict(op.attrs), loc=op.loc)
+        count = self.hs.load_index(count_buf, None)
+        shape = [count] + ([src.type.rank] if op.key == "dhlo.where" else [])
+        self.shapes[first] = shape
+        exact = self.alloc_shape(first.type, shape, op.loc)
+        self.emit("memref.copy", [bound, exact], loc=op.loc)  # copies the exact-size prefix
+        self.buffers[first] = exact
 
     def lower_shape_assertion(self, op: Operation) -> None:
         """The call fails with JAX's message, its {k} placeholders filled with the values."""

@@ -649,9 +649,10 @@ def _host_get_global(g, b, op, values, host):
 
 
 def _host_copy(g, b, op, values, host):
+    """Copies the destination's size: a prefix when the source is an upper-bound buffer."""
     src, dst = (values[v] for v in op.operands)
     size = ir.Constant(I64, abi_dtype(src.elem).size)
-    for d in src.dims:
+    for d in dst.dims:
         size = b.mul(size, d)
     memcpy = g.intrinsic("llvm.memcpy.p0.p0.i64", VOID, [PTR, PTR, I64, I1])
     b.call(memcpy, [dst.ptr, src.ptr, size, ir.Constant(I1, 0)])

@@ -419,13 +419,13 @@ class KernelEmitter:
         block = self.host.regions[0].blocks[0]
         new_ops = []
         for op in block.ops:
-            if op.dialect != "lmhlo":
+            if op.dialect not in ("lmhlo", "ldhlo"):
                 new_ops.append(op)
                 continue
             if op.short_name == "copy":
                 new_ops.append(Operation("memref.copy", op.operands, [], {}, loc=op.loc))
                 continue
-            emit = KERNEL_EMITTERS.get(op.short_name)
+            emit = KERNEL_EMITTERS.get(op.key)
             if emit is None:
                 raise op.error("no loop lowering for this op")
             buffers = list(op.operands)  # buffers, then the run-time dims a fusion needs
@@ -570,7 +570,60 @@ def _dot_dims_for(op, lhs_t, rhs_t):
             d["lhs_contracting_dimensions"], d["rhs_contracting_dimensions"])
 
 
+def emit_where(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
+    """Indices of the non-zero elements, row-major, written at a running count (branch-free:
+    every element stores at the count, which only advances past the non-zero ones)."""
+    x, out, count_buf = args
+    zero_i64 = b.const(0, "i64")
+    body, cur, loops, ivs = b, [zero_i64], [], []
+    for bound in dims_of(b, x):
+        loop, body, iv, iters = body.for_(body.index(0), bound, cur)
+        loops.append((loop, body))
+        ivs.append(iv)
+        cur = list(iters)
+    count = cur[0]
+    value = body.v("memref.load", [x] + ivs, ScalarType(x.type.elem))
+    nonzero = Scalars(body).convert(value, x.type.elem, "i1")
+    row = body.v("arith.index_cast", [count], INDEX)
+    for d, iv in enumerate(ivs):
+        body.op("memref.store", [body.v("arith.index_cast", [iv], ScalarType("i64")), out, row,
+                                 body.index(d)])
+    step = body.v("arith.extui", [nonzero], ScalarType("i64"))
+    body.yield_([body.v("arith.addi", [count, step], ScalarType("i64"))])
+    for (loop, _), (_, ob) in zip(reversed(loops[1:]), reversed(loops[:-1])):
+        ob.yield_(loop.results)
+    total = loops[0][0].results[0] if loops else b.v("arith.extui", [Scalars(b).convert(
+        b.v("memref.load", [x], ScalarType(x.type.elem)), x.type.elem, "i1")], ScalarType("i64"))
+    b.op("memref.store", [total, count_buf])
+
+
+def emit_unique(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
+    """tf.Unique: values in first-occurrence order and each element's index into them.
+    A linear search of the values found so far (O(n * unique)); NaN never equals itself."""
+    x, values, index, count_buf = args
+    elem, idx_elem = x.type.elem, index.type.elem
+    (n,) = dims_of(b, x)
+    loop, body, i, (count,) = b.for_(b.index(0), n, [b.index(0)])
+    xi = body.v("memref.load", [x, i], ScalarType(elem))
+    search, sb, j, (found,) = body.for_(body.index(0), count, [count])
+    yj = sb.v("memref.load", [values, j], ScalarType(elem))
+    s = Scalars(sb)
+    same = s.compare(yj, xi, elem, "EQ")
+    first = sb.v("arith.cmpi", [found, count], ScalarType("i1"), predicate="eq")
+    take = sb.v("arith.andi", [same, first], ScalarType("i1"))
+    sb.yield_([sb.v("arith.select", [take, j, found], INDEX)])
+    found = search.results[0]
+    body.op("memref.store", [xi, values, count])  # kept only if the count advances past it
+    body.op("memref.store", [body.v("arith.index_cast", [found], ScalarType(idx_elem)), index, i])
+    is_new = body.v("arith.cmpi", [found, count], ScalarType("i1"), predicate="eq")
+    step = body.v("arith.index_cast", [body.v("arith.extui", [is_new], ScalarType("i64"))], INDEX)
+    body.yield_([body.v("arith.addi", [count, step], INDEX)])
+    b.op("memref.store", [b.v("arith.index_cast", [loop.results[0]], ScalarType("i64")), count_buf])
+
+
 KERNEL_EMITTERS = {
+    "dhlo.where": emit_where,
+    "dhlo.unique": emit_unique,
     "fusion": emit_fusion,
     "dot_general": emit_dot,
     "dot": emit_dot,

@@ -49,10 +49,13 @@ DYNAMIC_SHAPE_OPS = {"dynamic_broadcast_in_dim", "dynamic_reshape", "real_dynami
 ELEMENTAL = ELEMENTWISE | SHAPE_OPS | DYNAMIC_SHAPE_OPS | {"constant"}
 # Ops that run on the host: they read or write shapes, not data.
 HOST_OPS = {"get_dimension_size"}
+# Results whose size depends on the data (the RFC's "category 2"): computed into an
+# upper-bound buffer by a kernel that also counts, then copied to an exact-size result.
+DATA_DEPENDENT = {"dhlo.where", "dhlo.unique"}
 # Ops with a kernel of their own.
 KERNELS = {"reduce", "dot_general", "dot"}
 STRUCTURAL = {"return", "optimization_barrier", "tuple", "get_tuple_element"}
-SUPPORTED = ELEMENTAL | KERNELS | HOST_OPS | {"return"}
+SUPPORTED = ELEMENTAL | KERNELS | HOST_OPS | DATA_DEPENDENT | {"return"}
 
 FLOAT_ONLY = {"exponential", "exponential_minus_one", "log", "log_plus_one", "logistic", "tanh",
               "sqrt", "rsqrt", "cbrt", "sine", "cosine", "tan", "floor", "ceil",
@@ -356,6 +359,24 @@ def infer_dynamic(op):
     return None
 
 
+def infer_where(op):
+    """dhlo.where(x) -> [count, rank] i64 indices of the non-zero elements, row-major order."""
+    src = op.operands[0].type
+    return [TensorType((None, src.rank), "i64")]
+
+
+def infer_unique(op):
+    """dhlo.unique(x) -> (values in first-occurrence order, index of each x in values),
+    as tf.Unique."""
+    src = op.operands[0].type
+    if src.rank != 1:
+        raise ShapeError(f"unique takes a 1-D tensor, got {src}")
+    idx = op.results[1].type.elem if len(op.results) == 2 else "i32"
+    if idx not in ("i32", "i64"):
+        raise ShapeError(f"unique indices must be i32 or i64, got {idx}")
+    return [TensorType((None,), src.elem), TensorType(src.shape, idx)]
+
+
 def infer_get_dimension_size(op):
     src = op.operands[0].type
     d = op.attrs.get("dimension")
@@ -372,6 +393,7 @@ SHAPE_FUNCTIONS = {
     "reduce": infer_reduce, "dot_general": infer_dot_general, "dot": infer_dot_general,
     **{n: infer_dynamic for n in DYNAMIC_SHAPE_OPS},
     "get_dimension_size": infer_get_dimension_size,
+    "dhlo.where": infer_where, "dhlo.unique": infer_unique,
 }
 
 REQUIRED_ATTRS = {

@@ -189,3 +189,47 @@ def test_no_leaks_over_many_calls_with_varying_shapes():
     hit_rate = stats["cache_hits"] / stats["num_allocs"]
     print(f"allocator: {stats['num_allocs']} allocations, cache hit rate {hit_rate:.1%}")
     assert hit_rate > 0.5
+
+
+def first_occurrence_unique(y):
+    """tf.Unique's answer from numpy: values in first-occurrence order, and indices into them."""
+    _, first, inverse = np.unique(y, return_index=True, return_inverse=True)
+    order = np.argsort(first)
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    return y[np.sort(first)], rank[inverse.reshape(-1)]
+
+
+@pytest.mark.parametrize("elem, dtype", [("i32", np.int32), ("f32", np.float32), ("ui8", np.uint8)])
+def test_unique(elem, dtype):
+    lib = compile_text(f"""
+    func.func @main(%y: tensor<?x{elem}>) -> (tensor<?x{elem}>, tensor<?xi64>) {{
+      %v, %i = "dhlo.unique"(%y) : (tensor<?x{elem}>) -> (tensor<?x{elem}>, tensor<?xi64>)
+      return %v, %i : tensor<?x{elem}>, tensor<?xi64>
+    }}""", f"unique_{elem}")
+    rng = np.random.default_rng(3)
+    for n in (1, 2, 17, 300):
+        y = rng.integers(0, 9, n).astype(dtype)
+        values, index = lib.main(y)
+        want_values, want_index = first_occurrence_unique(y)
+        np.testing.assert_array_equal(values, want_values)
+        np.testing.assert_array_equal(index, want_index)
+        np.testing.assert_array_equal(values[index], y)
+
+
+@pytest.mark.parametrize("shape", [(7,), (4, 5), (2, 3, 4), (1, 1)])
+def test_where(shape):
+    rank = len(shape)
+    dyn = "x".join("?" * rank)
+    lib = compile_text(f"""
+    func.func @main(%x: tensor<{dyn}xi1>) -> tensor<?x{rank}xi64> {{
+      %0 = dhlo.where %x : (tensor<{dyn}xi1>) -> tensor<?x{rank}xi64>
+      return %0 : tensor<?x{rank}xi64>
+    }}""", f"where_{rank}")
+    rng = np.random.default_rng(4)
+    for p in (0.0, 0.3, 1.0):
+        for scale in (1, 3):
+            x = rng.random(tuple(d * scale for d in shape)) < p
+            np.testing.assert_array_equal(lib.main(x), np.argwhere(x))
+    stats = lib.alloc_stats()
+    assert stats["bytes_in_use"] == 0
