@@ -85,12 +85,7 @@ def op(res, name, operands, in_types, out_type, attrs=None, region=None):
 def func(arg_types, lines, results, name="main"):
     """A `func.func` with arguments %a0.. of `arg_types` and `results` [(value, type)]."""
     args = ", ".join(f"%a{i}: {t}" for i, t in enumerate(arg_types))
-    if len(results) == 1:
-        res = results[0][1]
-    else:
-        # NOTE: `-> (tensor<..>, tensor<..>)` does not parse (compiler bug 1 in the report):
-        # an empty attribute dict after each result type is a valid form that does.
-        res = "(" + ", ".join(f"{t} {{}}" for _, t in results) + ")"
+    res = results[0][1] if len(results) == 1 else "(" + ", ".join(t for _, t in results) + ")"
     body = "".join(f"    {line}\n" for line in lines)
     ret = f"    return {', '.join(v for v, _ in results)} : {', '.join(t for _, t in results)}\n"
     return f"func.func @{name}({args}) -> {res} {{\n{body}{ret}}}\n"
