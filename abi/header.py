@@ -68,6 +68,13 @@ def _entry_block(entry: EntrySig) -> str:
         lines.append(" * runtime when their data is NULL; free them with aot_tensor_free().")
     lines.append(" * Returns AOT_OK, or an error code with aot_last_error() set. */")
     lines.append(f"int {entry.symbol}(const aot_tensor *args, aot_tensor *results);")
+    n_dims = sum(r.rank for r in entry.results)
+    lines.append(f"/* Shape query of '{_comment_safe(entry.name)}': the same args; writes the "
+                 f"{n_dims} result dims")
+    lines.append(" * in order (-1 where the data decides) and the peak bytes the call "
+                 "allocates. */")
+    lines.append(f"int {entry.symbol}_output_shapes(const aot_tensor *args, int64_t *result_dims, "
+                 "int64_t *peak_bytes);")
     return "\n".join(lines)
 
 

@@ -59,6 +59,22 @@ def _shape_text(arr: np.ndarray) -> str:
     return format_shape(dt.name if dt else str(arr.dtype), arr.shape)
 
 
+class OutputShapes(tuple):
+    """(shapes, peak_bytes): each result's dims (-1 where the data decides) and the peak
+    bytes the call allocates (-1 where the data decides)."""
+
+    def __new__(cls, shapes, peak_bytes):
+        return super().__new__(cls, (shapes, peak_bytes))
+
+    @property
+    def shapes(self):
+        return self[0]
+
+    @property
+    def peak_bytes(self):
+        return self[1]
+
+
 class _Value:
     """What the call path needs of one argument or result, worked out once."""
 
@@ -78,6 +94,7 @@ class Entry:
     def __init__(self, library: "Library", info):
         self._library = library
         self._fn = info.fn
+        self._query = info.output_shapes  # NULL when the library has no shape query
         self.signature = EntrySig(
             _string(info.name), _string(info.symbol),
             [_value_sig(info.args[i]) for i in range(info.num_args)],
@@ -119,14 +136,61 @@ class Entry:
             arr = np.require(arr, requirements="C")  # ascontiguousarray would make 0-d arrays 1-d
         return arr
 
-    def __call__(self, *values):
+    def _arrays(self, values) -> list:
         if len(values) != len(self._args):
             names = ", ".join(a.name or f"#{i}" for i, a in enumerate(self.signature.args))
             raise TypeError(f"{self.name}() takes {len(self._args)} arguments ({names}), "
                             f"got {len(values)}")
-        arrays = [self._as_array(i, v) for i, v in enumerate(values)]
-        outs = [np.empty(r.shape, r.numpy) if r.shape is not None else None
-                for r in self._results]
+        return [self._as_array(i, v) for i, v in enumerate(values)]
+
+    def _outputs(self, out) -> list:
+        """Result arrays to write into: the caller's (`out=`), or new ones for static results."""
+        if out is None:
+            return [np.empty(r.shape, r.numpy) if r.shape is not None else None
+                    for r in self._results]
+        given = list(out) if isinstance(out, (tuple, list)) else [out]
+        if len(given) != len(self._results):
+            raise TypeError(f"{self.name}: out= needs {len(self._results)} arrays, got {len(given)}")
+        for i, (arr, r) in enumerate(zip(given, self._results)):
+            what = _describe(self.name, "result", i, r.sig)
+            if r.shape is None:
+                raise ValueError(f"{what} has a dynamic shape: the library allocates it, "
+                                 "out= cannot hold it")
+            if not isinstance(arr, np.ndarray) or arr.dtype != r.numpy or arr.shape != r.shape \
+                    or not arr.flags.c_contiguous or not arr.flags.writeable:
+                raise ValueError(f"{what} expects a writeable C-contiguous {r.sig} array, got "
+                                 f"{_shape_text(arr) if isinstance(arr, np.ndarray) else type(arr).__name__}")
+        return given
+
+    def output_shapes(self, *values) -> "OutputShapes":
+        """The dims of every result and the peak bytes a call with these arguments
+        allocates, computed without running the data kernels; -1 marks what depends
+        on the data (the size of a `where`)."""
+        if self._query == ffi.NULL:
+            raise NotImplementedError(f"{self.name}: this library has no shape query")
+        arrays = self._arrays(values)
+        args = ffi.new("aot_tensor[]", max(len(arrays), 1))
+        dims = ffi.new("int64_t[]", max(1, sum(v.rank for v in self._args)))
+        keep, offset = [], 0
+        for i, arr in enumerate(arrays):
+            offset = _fill(args[i], arr, self._args[i].code, dims, offset, keep)
+        result_dims = ffi.new("int64_t[]", max(1, sum(r.rank for r in self._results)))
+        peak = ffi.new("int64_t *")
+        rc = self._query(args, result_dims, peak)
+        if rc != 0:
+            message = _string(self._library._lib.aot_last_error())
+            raise AotRuntimeError(rc, message or f"{self.name} shape query failed with code {rc}")
+        shapes, at = [], 0
+        for r in self._results:
+            shapes.append(tuple(result_dims[at + d] for d in range(r.rank)))
+            at += r.rank
+        return OutputShapes(shapes, peak[0])
+
+    def __call__(self, *values, out=None):
+        """Run the entry. `out=` (an array, or a tuple of arrays) receives static results in
+        place, with no allocation; otherwise static results are new arrays."""
+        arrays = self._arrays(values)
+        outs = self._outputs(out)
         args = ffi.new("aot_tensor[]", max(len(arrays), 1))
         results = ffi.new("aot_tensor[]", max(len(outs), 1))
         dims = ffi.new("int64_t[]", self._num_dims)

@@ -27,7 +27,7 @@ F32 = ir.FloatType()
 
 TENSOR_T = ir.LiteralStructType([PTR, PTR, I32, I32])  # aot_tensor
 VALUE_INFO_T = ir.LiteralStructType([PTR, I32, I32, PTR])  # aot_value_info
-ENTRY_INFO_T = ir.LiteralStructType([PTR, PTR, PTR, I32, I32, PTR, PTR])  # aot_entry_info
+ENTRY_INFO_T = ir.LiteralStructType([PTR, PTR, PTR, I32, I32, PTR, PTR, PTR])  # aot_entry_info
 LIBRARY_INFO_T = ir.LiteralStructType([I32, I32, PTR, PTR])  # aot_library_info
 ABI_VERSION = 1
 
@@ -342,12 +342,16 @@ class LLVMGen:
             if op.name == "memref.global":
                 self.emit_global(op)
         kernels = [f for f in self.module.functions() if "aot.kernel" in f.attrs]
-        hosts = [f for f in self.module.functions() if "aot.kernel" not in f.attrs]
+        hosts = [f for f in self.module.functions() if "aot.kernel" not in f.attrs
+                 and "aot.shape_query" not in f.attrs]
+        queries = {f.attrs["aot.shape_query"]: f for f in self.module.functions()
+                   if "aot.shape_query" in f.attrs}
         for f in kernels:
             self.declare_kernel(f)
         for f in kernels:
             self.emit_kernel(f)
         entries = [self.emit_entry(f) for f in hosts]
+        self.query_fns = {name: self.emit_query(f, entries) for name, f in queries.items()}
         self.emit_metadata(entries)
         return self.mod
 
@@ -508,6 +512,33 @@ class LLVMGen:
         host.finish()
         return sig, fn, infos_in, infos_out
 
+    def emit_query(self, func: Operation, entries):
+        """`int NAME_F_output_shapes(const aot_tensor *args, int64_t *dims, int64_t *peak)`."""
+        name = func.attrs["aot.shape_query"]
+        sig, _, infos_in, _ = next(e for e in entries if e[0].name == name)
+        fn = ir.Function(self.mod, ir.FunctionType(I32, [PTR, PTR, PTR]),
+                         name=f"{sig.symbol}_output_shapes")
+        fn.attributes.add("nounwind")
+        args_p, dims_p, peak_p = fn.args
+        b = ir.IRBuilder(fn.append_basic_block("entry"))
+        entry_name = self.string(name)
+        host = HostState(self, fn, None, entry_name)
+        host.entry_builder = ir.IRBuilder(fn.entry_basic_block)
+        check = self.declare("aot_check_arg", I32, [PTR, I32, PTR, PTR])
+        block = func.regions[0].blocks[0]
+        values = {}
+        for i, (arg, info) in enumerate(zip(block.args, infos_in)):
+            rc = b.call(check, [args_p, ir.Constant(I32, i), info, entry_name])
+            host.fail_if_nonzero(b, rc)
+            values[arg] = self.tensor_memref(b, args_p, i, arg.type)
+        outs = self.emit_ops(b, block.ops, values, host)
+        for i, v in enumerate(outs[:-1]):
+            b.store(v, b.gep(dims_p, [ir.Constant(I64, i)], inbounds=True, source_etype=I64))
+        b.store(outs[-1], peak_p)
+        b.ret(ir.Constant(I32, 0))
+        host.finish()
+        return fn
+
     def tensor_memref(self, b, tensors, i, t: MemRefType) -> MemRef:
         slot = b.gep(tensors, [ir.Constant(I64, i)], inbounds=True, source_etype=TENSOR_T)
         data = b.load(b.gep(slot, [ir.Constant(I32, 0), ir.Constant(I32, 0)], inbounds=True,
@@ -544,9 +575,11 @@ class LLVMGen:
         for sig, fn, ins, outs in entries:
             a = array(ins, VALUE_INFO_T, f"{sig.symbol}.args")
             r = array(outs, VALUE_INFO_T, f"{sig.symbol}.results")
+            query = self.query_fns.get(sig.name)
             infos.append(ir.Constant(ENTRY_INFO_T, [self.string(sig.name), self.string(sig.symbol), fn,
                                                     ir.Constant(I32, len(ins)), ir.Constant(I32, len(outs)),
-                                                    a, r]))
+                                                    a, r, query if query is not None
+                                                    else ir.Constant(PTR, None)]))
         at = ir.ArrayType(ENTRY_INFO_T, len(infos))
         table = ir.GlobalVariable(self.mod, at, name=f"{self.name}.entries")
         table.global_constant = True

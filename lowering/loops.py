@@ -288,16 +288,16 @@ def _concatenate(e: Elemental, op, idx):
     for v, start, n in reversed(pieces):
         if n == 0:
             continue
-        local = e.isub(idx[dim], start)
+        # every operand is read at every index (the selects pick one): clamp into its range
+        last = n - 1 if isinstance(n, int) else e.isub(n, 1)
+        local = e.clamp(e.isub(idx[dim], start), 0, last)
+        value = e.at(v, idx[:dim] + [local] + idx[dim + 1:])
         if result is None:
-            result = e.at(v, idx[:dim] + [local] + idx[dim + 1:])
+            result = value
             continue
         end = start + n if isinstance(start, int) and isinstance(n, int) else \
             b.v("arith.addi", [e.ival(start), e.ival(n)], INDEX)
         in_range = b.v("arith.cmpi", [idx[dim], e.ival(end)], ScalarType("i1"), predicate="slt")
-        last = n - 1 if isinstance(n, int) else e.isub(n, 1)
-        clamped = b.v("arith.select", [in_range, local, e.ival(last)], INDEX)
-        value = e.at(v, idx[:dim] + [clamped] + idx[dim + 1:])
         result = b.v("arith.select", [in_range, value, result], elem)
     return result
 
@@ -432,8 +432,8 @@ class KernelEmitter:
             fn, b, args = self.new_kernel(op, buffers)
             emit(self, op, b, args)
             b.op("func.return", [])
-            call = Operation("func.call", buffers, [], {"callee": SymbolRef(fn.attrs["sym_name"])},
-                             loc=op.loc)
+            call = Operation("func.call", buffers, [], {"callee": SymbolRef(fn.attrs["sym_name"]),
+                                                        "aot.writes": kernel_outputs(op)}, loc=op.loc)
             new_ops.append(call)
         block.ops = []
         for op in new_ops:
@@ -453,6 +453,15 @@ def fusion_dims(b: LoopBuilder, region_block: Block, inputs: dict, dim_args: lis
         for r in op.results:
             env[r] = [n if n is not None else next(it) for n in r.type.shape]
     return env
+
+
+def kernel_outputs(op: Operation) -> tuple:
+    """Operand positions a kernel writes (the host's shape queries follow them)."""
+    if op.short_name == "fusion":
+        n_in = len(op.regions[0].blocks[0].args)
+        return tuple(range(n_in, op.attrs.get("num_buffers", len(op.operands))))
+    n_out = {"dhlo.where": 2, "dhlo.unique": 3}.get(op.key, 1)
+    return tuple(range(len(op.operands) - n_out, len(op.operands)))
 
 
 def emit_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
@@ -501,11 +510,14 @@ def emit_reduce(b: LoopBuilder, root: Operation, inputs: dict, outs: list, env: 
     inner_e = Elemental(body, inputs, dims=env)
     xs = [inner_e.at(v, full_idx) for v in ins]
     new = apply_region(body, root.regions[0], cur + xs)
-    body.yield_(new)
-    # close reduction loops: each outer loop yields the inner loop's results
-    for (loop, lb), (outer_loop, ob) in zip(reversed(loops[1:]), reversed(loops[:-1])):
-        ob.yield_(loop.results)
-    final = loops[0][0].results if loops else accs
+    if not loops:  # nothing reduced: the body combines init and element once
+        final = new
+    else:
+        body.yield_(new)
+        # close reduction loops: each outer loop yields the inner loop's results
+        for (loop, lb), (outer_loop, ob) in zip(reversed(loops[1:]), reversed(loops[:-1])):
+            ob.yield_(loop.results)
+        final = loops[0][0].results
     for v, out in zip(final, outs):
         outer.op("memref.store", [v, out] + out_ivs)
     close_nest(outer, len(out_ivs))
@@ -552,10 +564,13 @@ def emit_dot(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
     mul, add = ("arith.mulf", "arith.addf") if is_float(acc_elem) else ("arith.muli", "arith.addi")
     prod = body.v(mul, [x, y], ScalarType(acc_elem))
     total = body.v(add, [cur[0], prod], ScalarType(acc_elem))
-    body.yield_([total])
-    for (loop, _), (_, ob) in zip(reversed(loops[1:]), reversed(loops[:-1])):
-        ob.yield_(loop.results)
-    result = loops[0][0].results[0] if loops else zero
+    if not loops:  # no contracting dims: an outer product
+        result = total
+    else:
+        body.yield_([total])
+        for (loop, _), (_, ob) in zip(reversed(loops[1:]), reversed(loops[:-1])):
+            ob.yield_(loop.results)
+        result = loops[0][0].results[0]
     outer.op("memref.store", [s.convert(result, acc_elem, out_elem), out] + ivs)
     close_nest(outer, len(ivs))
 

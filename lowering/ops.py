@@ -59,7 +59,7 @@ SUPPORTED = ELEMENTAL | KERNELS | HOST_OPS | DATA_DEPENDENT | {"return"}
 
 FLOAT_ONLY = {"exponential", "exponential_minus_one", "log", "log_plus_one", "logistic", "tanh",
               "sqrt", "rsqrt", "cbrt", "sine", "cosine", "tan", "floor", "ceil",
-              "round_nearest_afz", "round_nearest_even", "is_finite", "atan2", "power"}
+              "round_nearest_afz", "round_nearest_even", "is_finite", "atan2"}
 INT_ONLY = {"popcnt", "count_leading_zeros", "shift_left", "shift_right_arithmetic",
             "shift_right_logical"}
 INT_OR_BOOL = {"and", "or", "xor", "not"}

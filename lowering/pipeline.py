@@ -13,13 +13,14 @@ from .hlo import legalize
 from .ir import CompileError
 from .lhlo_input import import_lhlo, is_buffer_level
 from .loops import lower_to_loops
+from .shape_query import add_shape_queries
 from .verify import verify_loops
 
 STAGES = [
     ("hlo", legalize),  # parse result -> canonical, verified HLO
     ("fused", fuse),  # elementwise chains and reductions grouped into kernels
     ("lhlo", bufferize),  # tensors -> buffers
-    ("loops", lambda m: verify_loops(lower_to_loops(m))),  # kernels -> loop nests
+    ("loops", lambda m: verify_loops(add_shape_queries(lower_to_loops(m)))),  # loop nests
 ]
 STAGE_NAMES = [name for name, _ in STAGES]
 

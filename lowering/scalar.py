@@ -218,9 +218,32 @@ def _not(s: Scalars, elem, args, op):
 
 
 def _power(s: Scalars, elem, args, op):
-    if not is_float(elem):
-        raise op.error("integer power is not supported yet")
-    return _promoted(s, elem, args, lambda e, xs: s.v("math.powf", xs, e))
+    if is_float(elem):
+        return _promoted(s, elem, args, lambda e, xs: s.v("math.powf", xs, e))
+    return _int_power(s, elem, *args)
+
+
+def _int_power(s: Scalars, elem, x, n):
+    """Square-and-multiply over every exponent bit, branch-free. A negative exponent gives
+    0, except for bases 1 and -1 (XLA)."""
+    width = bit_width(elem)
+    one, zero = s.const(1, elem), s.const(0, elem)
+    result, base = one, x
+    for k in range(width):
+        bit = s.v("arith.andi", [s.v("arith.shrui", [n, s.const(k, elem)], elem), one], elem)
+        odd = s.v("arith.cmpi", [bit, zero], "i1", predicate="ne")
+        result = s.select(odd, s.v("arith.muli", [result, base], elem), result, elem)
+        base = s.v("arith.muli", [base, base], elem)
+    if is_unsigned(elem) or elem == "i1":
+        return result
+    negative = s.v("arith.cmpi", [n, zero], "i1", predicate="slt")
+    minus_one = s.const(-1, elem)
+    is_one = s.v("arith.cmpi", [x, one], "i1", predicate="eq")
+    is_minus_one = s.v("arith.cmpi", [x, minus_one], "i1", predicate="eq")
+    n_odd = s.v("arith.cmpi", [s.v("arith.andi", [n, one], elem), zero], "i1", predicate="ne")
+    sign = s.select(n_odd, minus_one, one, elem)
+    small = s.select(is_one, one, s.select(is_minus_one, sign, zero, elem), elem)
+    return s.select(negative, small, result, elem)
 
 
 def _compare(s: Scalars, elem, args, op):

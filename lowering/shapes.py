@@ -63,6 +63,8 @@ class HostShapes:
         return a if b == 1 else self._arith("arith.divsi", a, b, lambda x, y: x // y)
 
     def max(self, a, b):
+        if a is b:
+            return a
         return self._arith("arith.maxsi", a, b, max)
 
     def dim(self, buf: Value, d: int):

@@ -87,8 +87,17 @@ typedef struct aot_value_info {
 
 typedef int (*aot_entry_fn)(const aot_tensor *args, aot_tensor *results);
 
+/* The shape query of an entry (NAME_F_output_shapes): takes the same arguments
+ * as the entry and writes, without running its data kernels, the dims of every
+ * result in order (ranks summed; -1 for a dim that depends on the data, such
+ * as the count of a `where`) into the caller's `result_dims`, and the peak
+ * bytes the call will allocate (-1 when that depends on the data) into
+ * `*peak_bytes`. Arguments whose values feed shapes must hold their data. */
+typedef int (*aot_shape_fn)(const aot_tensor *args, int64_t *result_dims, int64_t *peak_bytes);
+
 /* One entry function: `name` is the function's name in the program ("main"),
- * `symbol` the exported C symbol ("NAME_main"), `fn` its address. */
+ * `symbol` the exported C symbol ("NAME_main"), `fn` its address,
+ * `output_shapes` its shape query (NULL if the library has none). */
 typedef struct aot_entry_info {
     const char *name;
     const char *symbol;
@@ -97,6 +106,7 @@ typedef struct aot_entry_info {
     int32_t num_results;
     const aot_value_info *args;
     const aot_value_info *results;
+    aot_shape_fn output_shapes;
 } aot_entry_info;
 
 /* What NAME_aot_metadata() / aot_library_metadata() return: static data

@@ -233,3 +233,81 @@ def test_where(shape):
             np.testing.assert_array_equal(lib.main(x), np.argwhere(x))
     stats = lib.alloc_stats()
     assert stats["bytes_in_use"] == 0
+
+
+def test_output_shapes_query_from_python():
+    lib = aot.compile(rfc_path("hlo"), name="rfc_hlo")
+    arg0 = np.ones((4, 8), np.float32)
+    shapes, peak = lib.main.output_shapes(arg0, np.array([2, 3]), np.ones((4, 6), np.float32),
+                                          np.ones((6, 5), np.float32))
+    assert shapes == [(4, 5)]
+    # live at once: starts + sizes (2 x 16 B), then slice+add (4x6 f32) with the matmul (4x5 f32)
+    assert peak == 16 + 16 + 96 - 32 + 80
+    with pytest.raises(AotRuntimeError, match=r"start \+ size of dim 0 exceeds the operand"):
+        lib.main.output_shapes(arg0, np.array([3, 3]), np.ones((6, 6), np.float32),
+                               np.ones((6, 5), np.float32))
+    where = compile_text("""
+    func.func @main(%x: tensor<?x?xf32>) -> (tensor<?x2xi64>, tensor<?xf32>) {
+      %0 = dhlo.where %x : (tensor<?x?xf32>) -> tensor<?x2xi64>
+      %z = stablehlo.constant dense<0.0> : tensor<f32>
+      %s = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [1] : (tensor<?x?xf32>, tensor<f32>) -> tensor<?xf32>
+      return %0, %s : tensor<?x2xi64>, tensor<?xf32>
+    }""", "where_query")
+    assert where.main.output_shapes(np.ones((3, 5), np.float32)) == ([(-1, 2), (3,)], -1)
+
+
+def test_out_argument_writes_in_place():
+    lib = compile_text("""
+    func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+      %0 = stablehlo.exponential %x : tensor<4xf32>
+      %1 = stablehlo.negate %x : tensor<4xf32>
+      return %0, %1 : tensor<4xf32>, tensor<4xf32>
+    }""", "out_arg")
+    x = np.arange(4, dtype=np.float32)
+    a, b = np.empty(4, np.float32), np.empty(4, np.float32)
+    got = lib.main(x, out=(a, b))
+    assert got[0] is a and got[1] is b
+    np.testing.assert_allclose(a, np.exp(x), rtol=1e-6)
+    np.testing.assert_array_equal(b, -x)
+    with pytest.raises(ValueError, match=r"result0.*expects a writeable C-contiguous f32\[4\]"):
+        lib.main(x, out=(np.empty(5, np.float32), b))
+
+
+def test_output_shapes_query_from_c(tmp_path):
+    """A C caller sizes its result buffer with the query, then calls the entry into it."""
+    import subprocess
+    import sys
+    root = os.path.dirname(HERE)
+    subprocess.run([sys.executable, "-m", "aot.cli", "compile", rfc_path("hlo"), "--name", "rfc",
+                    "-o", str(tmp_path / "librfc.so")], check=True, capture_output=True,
+                   env=dict(os.environ, PYTHONPATH=root))
+    (tmp_path / "q.c").write_text(r'''
+#include <stdio.h>
+#include <stdlib.h>
+#include "rfc.h"
+int main(void) {
+    static float a0[4 * 8], a2[4 * 6], a3[6 * 5];
+    int64_t half[2] = {2, 3};
+    int64_t d0[2] = {4, 8}, d1[1] = {2}, d2[2] = {4, 6}, d3[2] = {6, 5};
+    for (int i = 0; i < 32; i++) a0[i] = 1;
+    for (int i = 0; i < 24; i++) a2[i] = 1;
+    for (int i = 0; i < 30; i++) a3[i] = 1;
+    aot_tensor args[4] = {{a0, d0, 2, AOT_F32}, {half, d1, 1, AOT_I64}, {a2, d2, 2, AOT_F32},
+                          {a3, d3, 2, AOT_F32}};
+    int64_t dims[2], peak;
+    if (rfc_main_output_shapes(args, dims, &peak)) { printf("%s\n", aot_last_error()); return 1; }
+    float *y = malloc(sizeof(float) * dims[0] * dims[1]);
+    aot_tensor res[1] = {{y, dims, 2, AOT_F32}};
+    if (rfc_main(args, res)) { printf("%s\n", aot_last_error()); return 1; }
+    printf("%lld x %lld, peak %lld, y[0] = %g\n", (long long)dims[0], (long long)dims[1],
+           (long long)peak, y[0]);
+    free(y);
+    return 0;
+}
+''')
+    subprocess.run(["cc", "-o", str(tmp_path / "q"), str(tmp_path / "q.c"), "-I", str(tmp_path),
+                    "-L", str(tmp_path), "-lrfc", f"-Wl,-rpath,{tmp_path}", "-lm", "-lpthread", "-ldl"],
+                   check=True)
+    out = subprocess.run([str(tmp_path / "q")], capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout
+    assert out.stdout.strip() == "4 x 5, peak 176, y[0] = 12"

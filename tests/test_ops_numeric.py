@@ -29,6 +29,7 @@ import pytest
 
 import aot
 from corpus import TOLERANCE, assert_close
+from lowering.ir import numpy_dtype
 
 BF16 = ml_dtypes.bfloat16
 NP = {"f16": np.dtype(np.float16), "bf16": np.dtype(BF16), "f32": np.dtype(np.float32),
@@ -1009,9 +1010,8 @@ def _reduce_input(kind, dt, shape, rng):
 
 
 REDUCE_SHAPE = (3, 5, 7)
-# The empty subset (a reduce that reduces nothing: result = body(init, x)) is left out until
-# compiler bug 2 of the report is fixed: its result is garbage. Re-add with range(0, 4).
-SUBSETS = [s for k in range(1, 4) for s in itertools.combinations(range(3), k)]
+# Every subset of dims, the empty one too (a reduce that reduces nothing: body(init, x)).
+SUBSETS = [s for k in range(0, 4) for s in itertools.combinations(range(3), k)]
 
 
 @pytest.mark.parametrize("dims", SUBSETS, ids=str)
@@ -1154,7 +1154,7 @@ DOT_CASES = [  # (what, lhs shape, rhs shape, lhs batch, rhs batch, lhs contract
     ("vector . vector", (5,), (5,), [], [], [0], [0]),
     ("matrix . vector", (3, 5), (5,), [], [], [1], [0]),
     ("vector . matrix", (5,), (5, 4), [], [], [0], [0]),
-    # ("outer product", (3,), (4,), [], [], [], []),  # compiler bug 3 of the report: garbage
+    ("outer product", (3,), (4,), [], [], [], []),
     ("batched vector", (2, 5), (2, 5), [0], [0], [1], [1]),
     ("large", (64, 129), (129, 33), [], [], [1], [0]),
 ]
@@ -1471,3 +1471,30 @@ def test_fused_reduce_and_dot_inputs():
     r, d = run(text, a, b, c, x, y, tag="fused_inputs")
     check(r, (a.astype(np.float64) * b + c).sum(axis=1).astype(np.float32), "reduce of a*b+c")
     check(d, (x.T.astype(np.float64) @ (y + 1.0)).astype(np.float32), "dot(transpose(x), y+1)")
+
+
+@pytest.mark.parametrize("dt", ["i8", "i32", "i64", "ui8", "ui32"])
+def test_integer_power(dt):
+    """XLA: square-and-multiply, wrapping; a negative exponent gives 0 except for bases 1, -1."""
+    npdt = numpy_dtype(dt)
+    signed = not dt.startswith("ui")
+    bases = [0, 1, 2, 3, 7, 255] + ([-1, -2, -3, -128] if signed else [])
+    exps = [0, 1, 2, 3, 5, 7, 31, 64] + ([-1, -2, -3] if signed else [])
+    base, exp = (np.array(v) for v in zip(*[(b, e) for b in bases for e in exps]))
+    base = base.astype(np.int64).astype(npdt) if signed else base.astype(npdt)
+    exp = exp.astype(np.int64).astype(npdt) if signed else exp.astype(npdt)
+    n = base.size
+    lib = aot.compile(f"""
+    func.func @main(%a: tensor<{n}x{dt}>, %b: tensor<{n}x{dt}>) -> tensor<{n}x{dt}> {{
+      %0 = "mhlo.power"(%a, %b) : (tensor<{n}x{dt}>, tensor<{n}x{dt}>) -> tensor<{n}x{dt}>
+      return %0 : tensor<{n}x{dt}>
+    }}""", name=f"ipow_{dt}")
+    bits = npdt.itemsize * 8
+    want = []
+    for b, e in zip(base.tolist(), exp.tolist()):
+        if e < 0:
+            want.append(1 if b == 1 else (-1 if e % 2 else 1) if b == -1 else 0)
+        else:
+            want.append(pow(int(b), int(e), 1 << bits))
+    want = np.array([w % (1 << 64) for w in want], dtype=np.uint64).astype(npdt)  # wraps
+    np.testing.assert_array_equal(lib.main(base, exp), want)

@@ -21,11 +21,17 @@ extern "C" {
  * runtime when their data is NULL; free them with aot_tensor_free().
  * Returns AOT_OK, or an error code with aot_last_error() set. */
 int model_main(const aot_tensor *args, aot_tensor *results);
+/* Shape query of 'main': the same args; writes the 3 result dims
+ * in order (-1 where the data decides) and the peak bytes the call allocates. */
+int model_main_output_shapes(const aot_tensor *args, int64_t *result_dims, int64_t *peak_bytes);
 
 /* Entry 'init': init() -> (bf16[2,3])
  *   results[0]  w  bf16[2,3]  dims {2, 3}  uint16_t (bf16 bits)
  * Returns AOT_OK, or an error code with aot_last_error() set. */
 int model_init(const aot_tensor *args, aot_tensor *results);
+/* Shape query of 'init': the same args; writes the 2 result dims
+ * in order (-1 where the data decides) and the peak bytes the call allocates. */
+int model_init_output_shapes(const aot_tensor *args, int64_t *result_dims, int64_t *peak_bytes);
 
 /* Signatures of all entries, queryable at run time; static, never free. */
 const aot_library_info *model_aot_metadata(void);

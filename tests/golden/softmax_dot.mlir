@@ -129,16 +129,16 @@ func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {
 // module {
 //   func.func @main(%arg0: memref<2x3xf32>, %arg1: memref<3x4xf32>, %arg2: memref<2x4xf32>) attributes {aot.num_inputs = 2 : i64} {
 //     %0 = "memref.alloc"() : () -> memref<2x4xf32>
-//     "func.call"(%arg0, %arg1, %0) {callee = @main_kernel_0} : (memref<2x3xf32>, memref<3x4xf32>, memref<2x4xf32>) -> ()
+//     "func.call"(%arg0, %arg1, %0) {callee = @main_kernel_0, aot.writes = array<i64: 2>} : (memref<2x3xf32>, memref<3x4xf32>, memref<2x4xf32>) -> ()
 //     %1 = "memref.alloc"() : () -> memref<2xf32>
-//     "func.call"(%0, %1) {callee = @main_kernel_1} : (memref<2x4xf32>, memref<2xf32>) -> ()
+//     "func.call"(%0, %1) {callee = @main_kernel_1, aot.writes = array<i64: 1>} : (memref<2x4xf32>, memref<2xf32>) -> ()
 //     %2 = "memref.alloc"() : () -> memref<2x4xf32>
-//     "func.call"(%1, %0, %2) {callee = @main_kernel_2} : (memref<2xf32>, memref<2x4xf32>, memref<2x4xf32>) -> ()
+//     "func.call"(%1, %0, %2) {callee = @main_kernel_2, aot.writes = array<i64: 2>} : (memref<2xf32>, memref<2x4xf32>, memref<2x4xf32>) -> ()
 //     "memref.dealloc"(%0) : (memref<2x4xf32>) -> ()
 //     "memref.dealloc"(%1) : (memref<2xf32>) -> ()
 //     %3 = "memref.alloc"() : () -> memref<2xf32>
-//     "func.call"(%2, %3) {callee = @main_kernel_3} : (memref<2x4xf32>, memref<2xf32>) -> ()
-//     "func.call"(%3, %2, %arg2) {callee = @main_kernel_4} : (memref<2xf32>, memref<2x4xf32>, memref<2x4xf32>) -> ()
+//     "func.call"(%2, %3) {callee = @main_kernel_3, aot.writes = array<i64: 1>} : (memref<2x4xf32>, memref<2xf32>) -> ()
+//     "func.call"(%3, %2, %arg2) {callee = @main_kernel_4, aot.writes = array<i64: 2>} : (memref<2xf32>, memref<2x4xf32>, memref<2x4xf32>) -> ()
 //     "memref.dealloc"(%2) : (memref<2x4xf32>) -> ()
 //     "memref.dealloc"(%3) : (memref<2xf32>) -> ()
 //     func.return
@@ -258,5 +258,11 @@ func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {
 //       "scf.yield"() : () -> ()
 //     }) : (index, index, index) -> ()
 //     func.return
+//   }
+//   func.func @main__output_shapes(%arg0: memref<2x3xf32>, %arg1: memref<3x4xf32>) -> (index, index, index) attributes {aot.shape_query = "main", aot.num_inputs = 2 : i64} {
+//     %0 = "arith.constant"() {value = 2 : i64} : () -> index
+//     %1 = "arith.constant"() {value = 4 : i64} : () -> index
+//     %2 = "arith.constant"() {value = 72 : i64} : () -> index
+//     func.return %0, %1, %2 : index, index, index
 //   }
 // }
