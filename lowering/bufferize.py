@@ -16,6 +16,10 @@ from .ir import (INDEX, Block, DenseAttr, FunctionType, MemRefType, Module, Oper
 from .shapes import HostShapes, shape_rule
 
 
+# Ops whose results are buffers the enclosing scope owns.
+OWNING_OPS = ("memref.alloc", "scf.while", "aot.switch")
+
+
 def memref_of(t: TensorType) -> MemRefType:
     return MemRefType(t.shape, t.elem)
 
@@ -29,6 +33,7 @@ class FunctionBufferizer:
         self.shapes: dict = {}  # tensor Value -> [int | index Value]
         self.ops: list[Operation] = []
         self.hs = HostShapes(self.emit, func.attrs["sym_name"])
+        self.moved: set = set()  # buffers whose ownership passed into a loop
 
     def run(self) -> Operation:
         func = self.func
@@ -83,7 +88,116 @@ class FunctionBufferizer:
         return op
 
     def is_allocated(self, buf: Value) -> bool:
-        return isinstance(buf.owner, Operation) and buf.owner.name == "memref.alloc"
+        """Owned by the current scope: freed by it, or handed on (returned, yielded)."""
+        return isinstance(buf.owner, Operation) and buf.owner.name in OWNING_OPS
+
+    def in_region(self, build) -> list:
+        """Run `build` with emission redirected to a new op list (a region's body); constants
+        made inside stay inside."""
+        saved_ops, saved_consts = self.ops, dict(self.hs.consts)
+        self.ops = []
+        try:
+            build()
+            return self.ops
+        finally:
+            self.ops, self.hs.consts = saved_ops, saved_consts
+
+    def owned_results(self, values: list, keep_as_is: list, loc, always_copy=False) -> list:
+        """Buffers a region hands out must be its own and distinct: copy the others."""
+        out = []
+        for v_buf, (v, same) in zip(values, keep_as_is):
+            if not always_copy and (same is v_buf or (self.is_allocated(v_buf) and v_buf not in out
+                                                      and v_buf.owner in self.ops)):
+                out.append(v_buf)
+                continue
+            copy = self.alloc_shape(v.type, self.shapes[v], loc)
+            self.emit("memref.copy", [v_buf, copy], loc=loc)
+            out.append(copy)
+        return out
+
+    def bind_region_args(self, block: Block, tensor_args: list) -> list:
+        """Region block args (buffers) stand for the tensor args; their dims are read here."""
+        for t_arg, m_arg in zip(tensor_args, block.args):
+            self.buffers[t_arg] = m_arg
+            self.shapes[t_arg] = [self.hs.dim(m_arg, d) for d in range(m_arg.type.rank)]
+        return block.args
+
+    def lower_while(self, op: Operation) -> None:
+        """scf.while over owned copies of the carried values. Each iteration's new values
+        are buffers the body owns; the old ones are freed as the body ends."""
+        types = [memref_of(r.type) for r in op.results]
+        # the loop frees what it carries: it starts from copies, since the initial values
+        # may still be read after the loop
+        starts = self.owned_results([self.buffers[v] for v in op.operands],
+                                    [(v, None) for v in op.operands], op.loc, always_copy=True)
+        self.moved.update(starts)
+        cond, body = (r.blocks[0] for r in op.regions)
+        before, after = Block(types), Block(types)
+
+        def build_cond():
+            self.bind_region_args(before, cond.args)
+            for inner in cond.ops[:-1]:
+                self.lower(inner, {})
+            pred = self.emit("memref.load", [self.buffers[cond.ops[-1].operands[0]]],
+                             [ScalarType("i1")], loc=op.loc).result
+            self.insert_deallocs(keep=set())
+            self.emit("scf.condition", [pred] + list(before.args), loc=op.loc)
+
+        def build_body():
+            self.bind_region_args(after, body.args)
+            for inner in body.ops[:-1]:
+                self.lower(inner, {})
+            ret = body.ops[-1]
+            new = self.owned_results([self.buffers[v] for v in ret.operands],
+                                     [(v, c) for v, c in zip(ret.operands, after.args)], ret.loc)
+            for c in after.args:
+                if c not in new:
+                    self.emit("memref.dealloc", [c], loc=ret.loc)
+            self.insert_deallocs(keep=set(new))
+            self.emit("scf.yield", new, loc=ret.loc)
+
+        for ops, block in ((self.in_region(build_cond), before), (self.in_region(build_body), after)):
+            for inner in ops:
+                block.append(inner)
+        loop = self.emit("scf.while", starts, types, regions=[Region([before]), Region([after])],
+                         loc=op.loc)
+        self.bind_results(op, loop)
+
+    def lower_switch(self, op: Operation) -> None:
+        """if/case as aot.switch on an index; an out-of-range case index takes the last branch
+        (XLA). Each branch yields buffers it owns."""
+        n = len(op.regions)
+        scalar = self.emit("memref.load", [self.buffers[op.operands[0]]],
+                           [ScalarType(op.operands[0].type.elem)], loc=op.loc).result
+        if op.key == "if":  # true is branch 0
+            index = self.emit("arith.select", [scalar, self.hs.index(0), self.hs.index(1)], [INDEX],
+                              loc=op.loc).result
+        else:
+            i = self.emit("arith.index_cast", [scalar], [INDEX], loc=op.loc).result
+            ok = self.emit("arith.andi", [self.hs.cmp("sge", i, 0), self.hs.cmp("slt", i, n)],
+                           [ScalarType("i1")], loc=op.loc).result
+            index = self.emit("arith.select", [ok, i, self.hs.index(n - 1)], [INDEX], loc=op.loc).result
+        types = [memref_of(r.type) for r in op.results]
+        regions = []
+        for region in op.regions:
+            branch = region.blocks[0]
+
+            def build(branch=branch):
+                for inner in branch.ops[:-1]:
+                    self.lower(inner, {})
+                ret = branch.ops[-1]
+                new = self.owned_results([self.buffers[v] for v in ret.operands],
+                                         [(v, None) for v in ret.operands], ret.loc)
+                self.insert_deallocs(keep=set(new))
+                self.emit("scf.yield", new, loc=ret.loc)
+            regions.append(Region([Block([], self.in_region(build))]))
+        switch = self.emit("aot.switch", [index], types, regions=regions, loc=op.loc)
+        self.bind_results(op, switch)
+
+    def bind_results(self, op: Operation, host_op: Operation) -> None:
+        for r, b in zip(op.results, host_op.results):
+            self.buffers[r] = b
+            self.shapes[r] = [self.hs.dim(b, d) for d in range(b.type.rank)]
 
     def alloc_shape(self, t: TensorType, shape: list, loc) -> Value:
         dynamic = [self.hs.value(d) for d, n in zip(shape, t.shape) if n is None]
@@ -106,6 +220,12 @@ class FunctionBufferizer:
                           {"name": SymbolRef(name)}, loc=op.loc)
             self.buffers[op.result] = g.result
             self.shapes[op.result] = list(value.type.shape)
+            return
+        if key == "while":
+            self.lower_while(op)
+            return
+        if key in ("if", "case"):
+            self.lower_switch(op)
             return
         if key == "custom_call":  # @shape_assertion, checked in the HLO stage
             self.lower_shape_assertion(op)
@@ -214,21 +334,26 @@ class FunctionBufferizer:
             self.buffers[r] = b
 
     def insert_deallocs(self, keep: set) -> None:
-        """Free each allocated buffer right after the last op that touches it."""
-        allocated = {op.result for op in self.ops if op.name == "memref.alloc"}
+        """Free each buffer this scope owns right after the last op that touches it (an op
+        touches what its nested regions use, too)."""
+        owned = {r for op in self.ops if op.name in OWNING_OPS for r in op.results}
         last_use: dict = {}
         for i, op in enumerate(self.ops):
-            for v in op.operands:
-                if v in allocated:
-                    last_use[v] = i
+            for inner in op.walk():
+                for v in inner.operands:
+                    if v in owned:
+                        last_use[v] = i
         out = []
         for i, op in enumerate(self.ops):
             out.append(op)
-            for v in [v for v, j in last_use.items() if j == i and v not in keep]:
+            if op.name in ("scf.condition", "scf.yield", "func.return"):
+                continue
+            for v in [v for v, j in last_use.items() if j == i and v not in keep
+                      and v not in self.moved]:
                 out.append(Operation("memref.dealloc", [v], [], loc=op.loc))
-        for op in self.ops:
-            if op.name == "memref.alloc" and op.result not in last_use and op.result not in keep:
-                out.append(Operation("memref.dealloc", [op.result], [], loc=op.loc))
+            for r in op.results:
+                if op.name in OWNING_OPS and r not in last_use and r not in keep:
+                    out.append(Operation("memref.dealloc", [r], [], loc=op.loc))
         self.ops = out
 
 

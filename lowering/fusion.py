@@ -54,8 +54,16 @@ def cheap_to_duplicate(op: Operation) -> bool:
 
 
 def fuse_function(func: Operation) -> None:
-    block = func.regions[0].blocks[0]
-    body = [op for op in block.ops if op.name != "func.return"]
+    fuse_block(func.regions[0].blocks[0])
+
+
+def fuse_block(block: Block) -> None:
+    """Fuse the ops of one block; loop bodies and branches are blocks of their own."""
+    for op in block.ops:
+        if op.key in T.CONTROL_FLOW:
+            for region in op.regions:
+                fuse_block(region.blocks[0])
+    body = [op for op in block.ops if not op.name.endswith(".return")]
     users = uses(block.ops)
     group_of: dict = {}
     groups: list[dict] = []

@@ -7,8 +7,8 @@ from .ir import (CompileError, FunctionType, Module, Operation, TensorType, clon
                  replace_all_uses)
 
 # Ops recognised but not compiled yet, with what to say about them.
+CONTROL_FLOW = {"while", "if", "case"}
 NOT_YET = {
-    "while": "control flow", "if": "control flow", "case": "control flow",
     "gather": "gather", "scatter": "scatter", "convolution": "convolution",
     "reduce_window": "reduce_window", "sort": "sort", "select_and_scatter": "select_and_scatter",
     "rng": "random numbers", "rng_bit_generator": "random numbers", "fft": "FFT",
@@ -37,13 +37,17 @@ def inline_calls(module: Module) -> None:
     funcs = {f.attrs["sym_name"]: f for f in module.functions()}
 
     def inline_in(func, stack):
-        block = func.regions[0].blocks[0] if func.regions else None
-        if block is None:
-            return
+        if func.regions:
+            inline_block(func.regions[0].blocks[0], stack)
+
+    def inline_block(block, stack):
         i = 0
         while i < len(block.ops):
             op = block.ops[i]
             if op.name != "func.call":
+                for region in op.regions:  # calls inside loop bodies and branches
+                    for inner_block in region.blocks:
+                        inline_block(inner_block, stack)
                 i += 1
                 continue
             callee_name = op.attrs["callee"].name
@@ -109,6 +113,9 @@ def verify_op(op: Operation) -> None:
     if op.dialect not in ("mhlo", "dhlo"):
         raise op.error("op is not supported at tensor level (expected stablehlo/mhlo ops)")
     name = op.key
+    if name in CONTROL_FLOW:
+        verify_control_flow(op)
+        return
     if name == "custom_call":
         target = op.attrs.get("call_target_name")
         if target != "shape_assertion":
@@ -151,6 +158,56 @@ def verify_op(op: Operation) -> None:
         if (got.rank != want.rank or got.elem != want.elem or
                 any(a is not None and b is not None and a != b for a, b in zip(got.shape, want.shape))):
             raise op.error(f"result type {got} does not match the inferred type {want}")
+
+
+def verify_control_flow(op: Operation) -> None:
+    """while: cond and body regions over the carried values; if/case: one region per branch,
+    each yielding the results. Ops inside are verified like any other."""
+    name = op.key
+    if name == "while":
+        if len(op.regions) != 2:
+            raise op.error("while needs a cond and a body region")
+        carried = [v.type for v in op.operands]
+        if [r.type for r in op.results] != carried:
+            raise op.error("while results must have the types of its operands")
+        for region, want in zip(op.regions, ([TensorType((), "i1")], carried)):
+            block = region.blocks[0]
+            if [a.type for a in block.args] != carried:
+                raise op.error("while regions take the carried values as arguments")
+            verify_region_ops(block, want, op)
+        return
+    if name == "if":
+        if len(op.operands) != 1 or op.operands[0].type != TensorType((), "i1"):
+            raise op.error("if needs one tensor<i1> predicate")
+        if len(op.regions) != 2:
+            raise op.error("if needs a true and a false region")
+    else:  # case
+        t = op.operands[0].type if len(op.operands) == 1 else None
+        if t is None or t.shape != () or t.elem not in ("i32", "i64", "ui32", "ui64"):
+            raise op.error("case needs one integer scalar index")
+        if not op.regions:
+            raise op.error("case needs at least one branch")
+    for region in op.regions:
+        block = region.blocks[0]
+        if block.args:
+            raise op.error("branches take no arguments")
+        verify_region_ops(block, [r.type for r in op.results], op)
+
+
+def verify_region_ops(block, result_types, owner: Operation) -> None:
+    if not block.ops or not block.ops[-1].name.endswith(".return"):
+        raise owner.error("region must end with a return")
+    ret = block.ops[-1]
+    ret.name = "mhlo.return"
+    for inner in block.ops[:-1]:
+        verify_op(inner)
+    got = [v.type for v in ret.operands]
+    if len(got) != len(result_types) or any(
+            g.rank != w.rank or g.elem != w.elem or any(
+                a is not None and b is not None and a != b for a, b in zip(g.shape, w.shape))
+            for g, w in zip(got, result_types)):
+        raise ret.error("region returns " + ", ".join(map(str, got)) + "; expected "
+                        + ", ".join(map(str, result_types)))
 
 
 def verify_shape_assertion(op: Operation) -> None:

@@ -405,7 +405,13 @@ class LLVMGen:
             if name == "scf.for":
                 self.emit_for(b, op, values, host)
                 continue
-            if name in ("scf.yield", "func.return"):
+            if name == "scf.while":
+                self.emit_while(b, op, values, host)
+                continue
+            if name == "aot.switch":
+                self.emit_switch(b, op, values, host)
+                continue
+            if name in ("scf.yield", "func.return", "scf.condition"):
                 return [values[v] for v in op.operands]
             if host is not None and name in HOST_EMITTERS:
                 results = HOST_EMITTERS[name](self, b, op, values, host)
@@ -451,6 +457,89 @@ class LLVMGen:
         b.position_at_end(exit_)
         for r, p in zip(op.results, phis):
             values[r] = p
+
+    def phi_values(self, b, types, incoming):
+        """Phis for values flowing into a join: a buffer is its pointer and its dynamic dims."""
+        out = []
+        for k, t in enumerate(types):
+            if isinstance(t, MemRefType):
+                ptr = b.phi(PTR)
+                dims = []
+                for d, n in enumerate(t.shape):
+                    if n is not None:
+                        dims.append(ir.Constant(I64, n))
+                    else:
+                        dims.append(b.phi(I64))
+                for vals, block in incoming:
+                    m = vals[k]
+                    ptr.add_incoming(m.ptr, block)
+                    for dv, src in zip(dims, m.dims):
+                        if isinstance(dv, ir.PhiInstr):
+                            dv.add_incoming(src, block)
+                out.append(MemRef(ptr, dims, t.elem))
+            else:
+                p = b.phi(llvm_type(t.name))
+                for vals, block in incoming:
+                    p.add_incoming(vals[k], block)
+                out.append(p)
+        return out
+
+    def add_incoming(self, phis, vals, block):
+        for p, v in zip(phis, vals):
+            if isinstance(p, MemRef):
+                p.ptr.add_incoming(v.ptr, block)
+                for dv, src in zip(p.dims, v.dims):
+                    if isinstance(dv, ir.PhiInstr):
+                        dv.add_incoming(src, block)
+            else:
+                p.add_incoming(v, block)
+
+    def emit_while(self, b, op, values, host):
+        """scf.while: the before region decides, the after region computes the next values."""
+        types = [v.type for v in op.operands]
+        fn = b.function
+        header = fn.append_basic_block("while.cond")
+        body = fn.append_basic_block("while.body")
+        exit_ = fn.append_basic_block("while.end")
+        inits = [values[v] for v in op.operands]
+        pre = b.block
+        b.branch(header)
+        b.position_at_end(header)
+        carried = self.phi_values(b, types, [(inits, pre)])
+        before, after = (r.blocks[0] for r in op.regions)
+        for a, v in zip(before.args, carried):
+            values[a] = v
+        cond = self.emit_ops(b, before.ops, values, host)
+        pred, forwarded = cond[0], cond[1:]
+        b.cbranch(pred, body, exit_)
+        b.position_at_end(body)
+        for a, v in zip(after.args, forwarded):
+            values[a] = v
+        nxt = self.emit_ops(b, after.ops, values, host)
+        self.add_incoming(carried, nxt, b.block)
+        b.branch(header)
+        b.position_at_end(exit_)
+        for r, v in zip(op.results, forwarded):
+            values[r] = v
+
+    def emit_switch(self, b, op, values, host):
+        """aot.switch: one block per region, chosen by the index (the last one by default)."""
+        fn = b.function
+        index = values[op.operands[0]]
+        blocks = [fn.append_basic_block(f"case.{i}") for i in range(len(op.regions))]
+        exit_ = fn.append_basic_block("case.end")
+        sw = b.switch(index, blocks[-1])
+        for i, blk in enumerate(blocks[:-1]):
+            sw.add_case(ir.Constant(I64, i), blk)
+        incoming = []
+        for region, blk in zip(op.regions, blocks):
+            b.position_at_end(blk)
+            out = self.emit_ops(b, region.blocks[0].ops, values, host)
+            incoming.append((out, b.block))
+            b.branch(exit_)
+        b.position_at_end(exit_)
+        for r, v in zip(op.results, self.phi_values(b, [r.type for r in op.results], incoming)):
+            values[r] = v
 
     # entry points ------------------------------------------------------------------------
     def emit_entry(self, func: Operation):

@@ -416,10 +416,17 @@ class KernelEmitter:
         return fn, LoopBuilder(block, op.loc), block.args
 
     def run(self):
-        block = self.host.regions[0].blocks[0]
+        self.run_block(self.host.regions[0].blocks[0])
+        return self.kernels
+
+    def run_block(self, block: Block) -> None:
+        """Kernel ops become calls; host control flow keeps its regions, lowered alike."""
         new_ops = []
         for op in block.ops:
             if op.dialect not in ("lmhlo", "ldhlo"):
+                for region in op.regions:
+                    for inner in region.blocks:
+                        self.run_block(inner)
                 new_ops.append(op)
                 continue
             if op.short_name == "copy":
@@ -438,7 +445,6 @@ class KernelEmitter:
         block.ops = []
         for op in new_ops:
             block.append(op)
-        return self.kernels
 
 
 def fusion_dims(b: LoopBuilder, region_block: Block, inputs: dict, dim_args: list) -> dict:

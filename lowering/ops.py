@@ -55,7 +55,9 @@ DATA_DEPENDENT = {"dhlo.where", "dhlo.unique"}
 # Ops with a kernel of their own.
 KERNELS = {"reduce", "dot_general", "dot"}
 STRUCTURAL = {"return", "optimization_barrier", "tuple", "get_tuple_element"}
-SUPPORTED = ELEMENTAL | KERNELS | HOST_OPS | DATA_DEPENDENT | {"return"}
+# Control flow runs on the host around kernels.
+CONTROL_FLOW = {"while", "if", "case"}
+SUPPORTED = ELEMENTAL | KERNELS | HOST_OPS | DATA_DEPENDENT | CONTROL_FLOW | {"return"}
 
 FLOAT_ONLY = {"exponential", "exponential_minus_one", "log", "log_plus_one", "logistic", "tanh",
               "sqrt", "rsqrt", "cbrt", "sine", "cosine", "tan", "floor", "ceil",

@@ -46,6 +46,9 @@ class Slicer:
         op = v.owner
         if not isinstance(op, Operation) or id(op) in self.needed:
             return False
+        if op.regions:  # what a loop or a branch computes is known only by running it
+            self.data_dependent.add(v)
+            return True
         self.needed.add(id(op))
         dep = any(self.need(x) for x in op.operands)
         if op.name == "memref.load":
@@ -75,12 +78,13 @@ def build_query(host: Operation, kernels: dict) -> Operation:
         it = iter(alloc.operands)
         result_dims.append([n if n is not None else next(it) for n in buf.type.shape])
     allocs = [op for op in block.ops if op.name == "memref.alloc"]
+    has_regions = any(op.regions for op in block.ops)
     data_dims = set()
     for dims in result_dims:
         for d in dims:
             if isinstance(d, Value) and slicer.need(d):
                 data_dims.add(d)
-    peak_known = True
+    peak_known = not has_regions  # allocations inside loops and branches: run to know
     for a in allocs:
         for d in a.operands:
             if slicer.need(d):

@@ -5,7 +5,8 @@ from .ir import CompileError, Module
 
 LOOP_STAGE_OPS = {"scf.for", "scf.yield", "func.return", "func.call", "memref.alloc",
                   "memref.dealloc", "memref.get_global", "memref.copy", "memref.load",
-                  "memref.store", "memref.dim", "memref.global", "func.func", "aot.check"}
+                  "memref.store", "memref.dim", "memref.global", "func.func", "aot.check",
+                  "scf.while", "scf.condition", "aot.switch"}
 
 
 def verify_loops(module: Module) -> Module:
