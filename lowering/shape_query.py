@@ -74,9 +74,12 @@ def build_query(host: Operation, kernels: dict) -> Operation:
     for t in fn.inputs[n_in:]:
         result_dims.append(list(t.shape))
     for buf in ret.operands:
-        alloc = buf.owner
-        it = iter(alloc.operands)
-        result_dims.append([n if n is not None else next(it) for n in buf.type.shape])
+        owner = buf.owner
+        if owner.name == "memref.alloc":
+            it = iter(owner.operands)
+            result_dims.append([n if n is not None else next(it) for n in buf.type.shape])
+        else:  # a loop's or a branch's result: its dims are known by running it
+            result_dims.append([n if n is not None else -1 for n in buf.type.shape])
     allocs = [op for op in block.ops if op.name == "memref.alloc"]
     has_regions = any(op.regions for op in block.ops)
     data_dims = set()
@@ -123,7 +126,7 @@ def build_query(host: Operation, kernels: dict) -> Operation:
     for dims in result_dims:
         for d in dims:
             if isinstance(d, int):
-                outs.append(const(d))
+                outs.append(const(d))  # -1 included: decided at run time
             elif d in data_dims:
                 outs.append(const(-1))
             else:
