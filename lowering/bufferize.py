@@ -123,16 +123,24 @@ class FunctionBufferizer:
         return block.args
 
     def lower_while(self, op: Operation) -> None:
-        """scf.while over owned copies of the carried values. Each iteration's new values
-        are buffers the body owns; the old ones are freed as the body ends."""
+        """scf.while over owned copies of the carried values.
+
+        A carried value of static shape ping-pongs between two buffers: the body's kernel
+        writes the new value straight into the spare one, then the two swap, so the loop
+        allocates nothing per iteration. A carried value of dynamic shape gets a new buffer
+        from the body each iteration and the old one is freed."""
+        n = len(op.results)
         types = [memref_of(r.type) for r in op.results]
+        static = [i for i, t in enumerate(types) if t.is_static]
         # the loop frees what it carries: it starts from copies, since the initial values
         # may still be read after the loop
         starts = self.owned_results([self.buffers[v] for v in op.operands],
                                     [(v, None) for v in op.operands], op.loc, always_copy=True)
-        self.moved.update(starts)
+        spares = [self.alloc_shape(op.results[i].type, list(types[i].shape), op.loc) for i in static]
+        self.moved.update(starts + spares)
+        all_types = types + [types[i] for i in static]
         cond, body = (r.blocks[0] for r in op.regions)
-        before, after = Block(types), Block(types)
+        before, after = Block(all_types), Block(all_types)
 
         def build_cond():
             self.bind_region_args(before, cond.args)
@@ -144,23 +152,42 @@ class FunctionBufferizer:
             self.emit("scf.condition", [pred] + list(before.args), loc=op.loc)
 
         def build_body():
-            self.bind_region_args(after, body.args)
-            for inner in body.ops[:-1]:
-                self.lower(inner, {})
+            current, spare = self.bind_region_args(after, body.args), after.args[n:]
             ret = body.ops[-1]
-            new = self.owned_results([self.buffers[v] for v in ret.operands],
-                                     [(v, c) for v, c in zip(ret.operands, after.args)], ret.loc)
-            for c in after.args:
-                if c not in new:
-                    self.emit("memref.dealloc", [c], loc=ret.loc)
-            self.insert_deallocs(keep=set(new))
-            self.emit("scf.yield", new, loc=ret.loc)
+            target = {}
+            for k, i in enumerate(static):
+                v = ret.operands[i]
+                if v not in target and v not in body.args:
+                    target[v] = spare[k]  # the kernel computing it writes the spare buffer
+            for inner in body.ops[:-1]:
+                self.lower(inner, target)
+            new = [None] * n
+            next_spare = list(spare)
+            for k, i in enumerate(static):
+                v, buf = ret.operands[i], self.buffers[ret.operands[i]]
+                if buf is current[i]:  # carried unchanged
+                    new[i] = current[i]
+                    continue
+                if buf is not spare[k]:
+                    self.emit("memref.copy", [buf, spare[k]], loc=ret.loc)
+                new[i], next_spare[k] = spare[k], current[i]
+            dynamic = [i for i in range(n) if i not in static]
+            fresh = self.owned_results([self.buffers[ret.operands[i]] for i in dynamic],
+                                       [(ret.operands[i], current[i]) for i in dynamic], ret.loc)
+            for i, buf in zip(dynamic, fresh):
+                new[i] = buf
+                if buf is not current[i]:
+                    self.emit("memref.dealloc", [current[i]], loc=ret.loc)
+            self.insert_deallocs(keep=set(new) | set(next_spare))
+            self.emit("scf.yield", new + next_spare, loc=ret.loc)
 
         for ops, block in ((self.in_region(build_cond), before), (self.in_region(build_body), after)):
             for inner in ops:
                 block.append(inner)
-        loop = self.emit("scf.while", starts, types, regions=[Region([before]), Region([after])],
-                         loc=op.loc)
+        loop = self.emit("scf.while", starts + spares, all_types,
+                         regions=[Region([before]), Region([after])], loc=op.loc)
+        for spare_result in loop.results[n:]:
+            self.emit("memref.dealloc", [spare_result], loc=op.loc)
         self.bind_results(op, loop)
 
     def lower_switch(self, op: Operation) -> None:
@@ -357,12 +384,39 @@ class FunctionBufferizer:
         self.ops = out
 
 
+STACK_LIMIT = 256  # bytes: small static temporaries that never escape live on the stack
+ESCAPING_USES = ("scf.yield", "scf.condition", "scf.while", "aot.switch", "func.return")
+
+
+def mark_stack_buffers(func: Operation) -> None:
+    """A small static buffer used only by kernels, loads, stores and copies in its scope
+    needs no allocator call: the LLVM stage gives it a slot in the entry block."""
+    from abi.dtypes import dtype as abi_dtype
+    escapes = set()
+    allocs = []
+    for op in func.walk():
+        if op.name in ESCAPING_USES:
+            escapes.update(op.operands)
+        if op.name == "memref.alloc" and op.result.type.is_static:
+            t = op.result.type
+            size = abi_dtype(t.elem).size
+            for n in t.shape:
+                size *= n
+            if size <= STACK_LIMIT:
+                allocs.append(op)
+    for op in allocs:
+        if op.result not in escapes:
+            op.attrs["aot.stack"] = True
+
+
 def bufferize(module: Module) -> Module:
     globals_: list = []
     new_ops = []
     for op in module.ops:
         if op.name == "func.func" and op.regions:
-            new_ops.append(FunctionBufferizer(module, op, globals_).run())
+            func = FunctionBufferizer(module, op, globals_).run()
+            mark_stack_buffers(func)
+            new_ops.append(func)
         else:
             new_ops.append(op)
     module.ops = globals_ + new_ops

@@ -67,6 +67,7 @@ class MemRef:
 
     def __init__(self, ptr, dims, elem):
         self.ptr, self.dims, self.elem = ptr, dims, elem
+        self.on_stack = False
 
 
 def _elem_of(v) -> str:
@@ -730,6 +731,22 @@ class HostState:
 
 def _host_alloc(g, b, op, values, host):
     t = op.results[0].type
+    if op.attrs.get("aot.stack"):  # small, static, never escapes: an entry-block slot
+        size = abi_dtype(t.elem).size
+        for n in t.shape:
+            size *= n
+        eb = host.entry_builder
+        with eb.goto_entry_block():
+            eb.position_at_start(host.fn.entry_basic_block)
+            slot = eb.alloca(ir.ArrayType(I8, max(size, 1)))
+            slot.align = 64
+            # an untyped pointer, as every buffer is (IRBuilder.bitcast would return the
+            # slot itself: llvmlite deems all pointer types equal)
+            ptr = ir.instructions.CastInstr(eb.block, "bitcast", slot, PTR)
+            eb._insert(ptr)
+        mem = MemRef(ptr, [ir.Constant(I64, n) for n in t.shape], t.elem)
+        mem.on_stack = True
+        return mem
     dims = [values[v] for v in op.operands]
     it = iter(dims)
     shape = [ir.Constant(I64, n) if n is not None else next(it) for n in t.shape]
@@ -747,6 +764,8 @@ def _host_alloc(g, b, op, values, host):
 
 def _host_dealloc(g, b, op, values, host):
     mem = values[op.operands[0]]
+    if getattr(mem, "on_stack", False):
+        return
     b.call(g.declare("aot_free", VOID, [PTR]), [mem.ptr])
     b.store(ir.Constant(PTR, None), host.slot(mem))
 

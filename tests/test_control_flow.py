@@ -136,3 +136,16 @@ def test_region_must_return_the_declared_types():
           }) : (tensor<i1>) -> tensor<3xf32>
           return %0 : tensor<3xf32>
         }""", name="cf_bad_types")
+
+
+def test_loops_allocate_nothing_per_iteration():
+    """Static carried values ping-pong between two buffers and small temporaries (the loop
+    predicate) live on the stack: the allocation count does not grow with the trip count."""
+    lib = aot.compile(FORI, name="cf_fori")
+    x = np.arange(4, dtype=np.float32)
+    counts = []
+    for n in (1, 50):
+        lib.reset_alloc_stats()
+        lib.main(x, np.int32(n))
+        counts.append(lib.alloc_stats()["num_allocs"])
+    assert counts[0] == counts[1], counts
