@@ -540,6 +540,10 @@ def emit_dot(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
         raise op.error("dot of booleans is not supported")
     lfree = [d for d in range(lhs_t.rank) if d not in lb_ and d not in lc]
     rfree = [d for d in range(rhs_t.rank) if d not in rb_ and d not in rc]
+    acc_elem = "f32" if out_elem in ("f16", "bf16") else out_elem
+    if (rfree and rfree[-1] == rhs_t.rank - 1 and acc_elem == out_elem
+            and lhs_t.elem == rhs_t.elem == out_elem):
+        return emit_dot_rows(b, lhs, rhs, out, (lb_, rb_, lc, rc), lfree, rfree)
     outer, ivs = loop_nest(b, dims_of(b, out))
     nb = len(lb_)
     acc_elem = "f32" if out_elem in ("f16", "bf16") else out_elem
@@ -579,6 +583,43 @@ def emit_dot(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
         result = loops[0][0].results[0]
     outer.op("memref.store", [s.convert(result, acc_elem, out_elem), out] + ivs)
     close_nest(outer, len(ivs))
+
+
+def emit_dot_rows(b: LoopBuilder, lhs, rhs, out, dims, lfree, rfree):
+    """The i-k-j order: each output row accumulates lhs[i, k] * rhs[k, :], so the innermost
+    loop runs along the contiguous last dim of rhs and out, and vectorises."""
+    from .ir import is_float
+    lb_, rb_, lc, rc = dims
+    elem = out.type.elem
+    zero = b.const(0, elem)
+    out_dims, lhs_dims = dims_of(b, out), dims_of(b, lhs)
+    nb, nl = len(lb_), len(lfree)
+    # the output row, zeroed
+    row, row_ivs = loop_nest(b, out_dims[:nb + nl])
+    clear, j0 = loop_nest(row, out_dims[nb + nl:])
+    clear.op("memref.store", [zero, out] + row_ivs + j0)
+    close_nest(clear, len(j0))
+    # over the contracting dims, add lhs[i, k] * rhs[k, :] into the row
+    kb, kivs = loop_nest(row, [lhs_dims[d] for d in lc])
+    lidx, ridx = [None] * lhs.type.rank, [None] * rhs.type.rank
+    for i, (l, r) in enumerate(zip(lb_, rb_)):
+        lidx[l] = ridx[r] = row_ivs[i]
+    for i, d in enumerate(lfree):
+        lidx[d] = row_ivs[nb + i]
+    for l, r, iv in zip(lc, rc, kivs):
+        lidx[l] = ridx[r] = iv
+    a = kb.v("memref.load", [lhs] + lidx, ScalarType(elem))
+    inner, jivs = loop_nest(kb, out_dims[nb + nl:])
+    for d, iv in zip(rfree, jivs):
+        ridx[d] = iv
+    x = inner.v("memref.load", [rhs] + ridx, ScalarType(elem))
+    acc = inner.v("memref.load", [out] + row_ivs + jivs, ScalarType(elem))
+    mul, add = ("arith.mulf", "arith.addf") if is_float(elem) else ("arith.muli", "arith.addi")
+    total = inner.v(add, [acc, inner.v(mul, [a, x], ScalarType(elem))], ScalarType(elem))
+    inner.op("memref.store", [total, out] + row_ivs + jivs)
+    close_nest(inner, len(jivs))
+    close_nest(kb, len(kivs))
+    close_nest(row, len(row_ivs))
 
 
 def _dot_dims_for(op, lhs_t, rhs_t):

@@ -80,9 +80,9 @@ func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {
 // ==== lhlo
 // module {
 //   func.func @main(%arg0: memref<2x3xf32>, %arg1: memref<3x4xf32>, %arg2: memref<2x4xf32>) attributes {aot.num_inputs = 2 : i64} {
-//     %0 = "memref.alloc"() : () -> memref<2x4xf32>
+//     %0 = "memref.alloc"() {aot.stack = true} : () -> memref<2x4xf32>
 //     "lmhlo.dot_general"(%arg0, %arg1, %0) {dot_dimension_numbers = {lhs_batching_dimensions = array<i64>, rhs_batching_dimensions = array<i64>, lhs_contracting_dimensions = array<i64: 1>, rhs_contracting_dimensions = array<i64: 0>}} : (memref<2x3xf32>, memref<3x4xf32>, memref<2x4xf32>) -> ()
-//     %1 = "memref.alloc"() : () -> memref<2xf32>
+//     %1 = "memref.alloc"() {aot.stack = true} : () -> memref<2xf32>
 //     "lmhlo.fusion"(%0, %1) ({
 //     ^bb0(%arg3: tensor<2x4xf32>):
 //       %2 = "mhlo.constant"() {value = dense<"0x000080FF"> : tensor<f32>} : () -> tensor<f32>
@@ -93,7 +93,7 @@ func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {
 //       }) {dimensions = array<i64: 1>} : (tensor<2x4xf32>, tensor<f32>) -> tensor<2xf32>
 //       "mhlo.return"(%3) : (tensor<2xf32>) -> ()
 //     }) {fusion_kind = "kInput", num_buffers = 2 : i64} : (memref<2x4xf32>, memref<2xf32>) -> ()
-//     %5 = "memref.alloc"() : () -> memref<2x4xf32>
+//     %5 = "memref.alloc"() {aot.stack = true} : () -> memref<2x4xf32>
 //     "lmhlo.fusion"(%1, %0, %5) ({
 //     ^bb0(%arg6: tensor<2xf32>, %arg7: tensor<2x4xf32>):
 //       %6 = "mhlo.broadcast_in_dim"(%arg6) {broadcast_dimensions = array<i64: 0>} : (tensor<2xf32>) -> tensor<2x4xf32>
@@ -103,7 +103,7 @@ func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {
 //     }) {fusion_kind = "kLoop", num_buffers = 3 : i64} : (memref<2xf32>, memref<2x4xf32>, memref<2x4xf32>) -> ()
 //     "memref.dealloc"(%0) : (memref<2x4xf32>) -> ()
 //     "memref.dealloc"(%1) : (memref<2xf32>) -> ()
-//     %9 = "memref.alloc"() : () -> memref<2xf32>
+//     %9 = "memref.alloc"() {aot.stack = true} : () -> memref<2xf32>
 //     "lmhlo.fusion"(%5, %9) ({
 //     ^bb0(%arg8: tensor<2x4xf32>):
 //       %10 = "mhlo.constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
@@ -128,15 +128,15 @@ func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {
 // ==== loops
 // module {
 //   func.func @main(%arg0: memref<2x3xf32>, %arg1: memref<3x4xf32>, %arg2: memref<2x4xf32>) attributes {aot.num_inputs = 2 : i64} {
-//     %0 = "memref.alloc"() : () -> memref<2x4xf32>
+//     %0 = "memref.alloc"() {aot.stack = true} : () -> memref<2x4xf32>
 //     "func.call"(%arg0, %arg1, %0) {callee = @main_kernel_0, aot.writes = array<i64: 2>} : (memref<2x3xf32>, memref<3x4xf32>, memref<2x4xf32>) -> ()
-//     %1 = "memref.alloc"() : () -> memref<2xf32>
+//     %1 = "memref.alloc"() {aot.stack = true} : () -> memref<2xf32>
 //     "func.call"(%0, %1) {callee = @main_kernel_1, aot.writes = array<i64: 1>} : (memref<2x4xf32>, memref<2xf32>) -> ()
-//     %2 = "memref.alloc"() : () -> memref<2x4xf32>
+//     %2 = "memref.alloc"() {aot.stack = true} : () -> memref<2x4xf32>
 //     "func.call"(%1, %0, %2) {callee = @main_kernel_2, aot.writes = array<i64: 2>} : (memref<2xf32>, memref<2x4xf32>, memref<2x4xf32>) -> ()
 //     "memref.dealloc"(%0) : (memref<2x4xf32>) -> ()
 //     "memref.dealloc"(%1) : (memref<2xf32>) -> ()
-//     %3 = "memref.alloc"() : () -> memref<2xf32>
+//     %3 = "memref.alloc"() {aot.stack = true} : () -> memref<2xf32>
 //     "func.call"(%2, %3) {callee = @main_kernel_3, aot.writes = array<i64: 1>} : (memref<2x4xf32>, memref<2xf32>) -> ()
 //     "func.call"(%3, %2, %arg2) {callee = @main_kernel_4, aot.writes = array<i64: 2>} : (memref<2xf32>, memref<2x4xf32>, memref<2x4xf32>) -> ()
 //     "memref.dealloc"(%2) : (memref<2x4xf32>) -> ()
@@ -144,30 +144,38 @@ func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {
 //     func.return
 //   }
 //   func.func private @main_kernel_0(%arg0: memref<2x3xf32>, %arg1: memref<3x4xf32>, %arg2: memref<2x4xf32>) attributes {aot.kernel = "dot_general"} {
-//     %0 = "arith.constant"() {value = 2 : i64} : () -> index
-//     %1 = "arith.constant"() {value = 4 : i64} : () -> index
-//     %2 = "arith.constant"() {value = 0 : i64} : () -> index
-//     %3 = "arith.constant"() {value = 1 : i64} : () -> index
-//     "scf.for"(%2, %0, %3) ({
+//     %0 = "arith.constant"() {value = 0.0 : f64} : () -> f32
+//     %1 = "arith.constant"() {value = 2 : i64} : () -> index
+//     %2 = "arith.constant"() {value = 4 : i64} : () -> index
+//     %3 = "arith.constant"() {value = 2 : i64} : () -> index
+//     %4 = "arith.constant"() {value = 3 : i64} : () -> index
+//     %5 = "arith.constant"() {value = 0 : i64} : () -> index
+//     %6 = "arith.constant"() {value = 1 : i64} : () -> index
+//     "scf.for"(%5, %1, %6) ({
 //     ^bb0(%arg3: index):
-//       %4 = "arith.constant"() {value = 0 : i64} : () -> index
-//       %5 = "arith.constant"() {value = 1 : i64} : () -> index
-//       "scf.for"(%4, %1, %5) ({
+//       %7 = "arith.constant"() {value = 0 : i64} : () -> index
+//       %8 = "arith.constant"() {value = 1 : i64} : () -> index
+//       "scf.for"(%7, %2, %8) ({
 //       ^bb0(%arg4: index):
-//         %6 = "arith.constant"() {value = 0.0 : f64} : () -> f32
-//         %7 = "arith.constant"() {value = 2 : i64} : () -> index
-//         %8 = "arith.constant"() {value = 3 : i64} : () -> index
-//         %9 = "arith.constant"() {value = 0 : i64} : () -> index
-//         %10 = "arith.constant"() {value = 1 : i64} : () -> index
-//         %11 = "scf.for"(%9, %8, %10, %6) ({
-//         ^bb0(%arg5: index, %arg6: f32):
-//           %12 = "memref.load"(%arg0, %arg3, %arg5) : (memref<2x3xf32>, index, index) -> f32
-//           %13 = "memref.load"(%arg1, %arg5, %arg4) : (memref<3x4xf32>, index, index) -> f32
-//           %14 = "arith.mulf"(%12, %13) : (f32, f32) -> f32
-//           %15 = "arith.addf"(%arg6, %14) : (f32, f32) -> f32
-//           "scf.yield"(%15) : (f32) -> ()
-//         }) : (index, index, index, f32) -> f32
-//         "memref.store"(%11, %arg2, %arg3, %arg4) : (f32, memref<2x4xf32>, index, index) -> ()
+//         "memref.store"(%0, %arg2, %arg3, %arg4) : (f32, memref<2x4xf32>, index, index) -> ()
+//         "scf.yield"() : () -> ()
+//       }) : (index, index, index) -> ()
+//       %9 = "arith.constant"() {value = 0 : i64} : () -> index
+//       %10 = "arith.constant"() {value = 1 : i64} : () -> index
+//       "scf.for"(%9, %4, %10) ({
+//       ^bb0(%arg5: index):
+//         %11 = "memref.load"(%arg0, %arg3, %arg5) : (memref<2x3xf32>, index, index) -> f32
+//         %12 = "arith.constant"() {value = 0 : i64} : () -> index
+//         %13 = "arith.constant"() {value = 1 : i64} : () -> index
+//         "scf.for"(%12, %2, %13) ({
+//         ^bb0(%arg6: index):
+//           %14 = "memref.load"(%arg1, %arg5, %arg6) : (memref<3x4xf32>, index, index) -> f32
+//           %15 = "memref.load"(%arg2, %arg3, %arg6) : (memref<2x4xf32>, index, index) -> f32
+//           %16 = "arith.mulf"(%11, %14) : (f32, f32) -> f32
+//           %17 = "arith.addf"(%15, %16) : (f32, f32) -> f32
+//           "memref.store"(%17, %arg2, %arg3, %arg6) : (f32, memref<2x4xf32>, index, index) -> ()
+//           "scf.yield"() : () -> ()
+//         }) : (index, index, index) -> ()
 //         "scf.yield"() : () -> ()
 //       }) : (index, index, index) -> ()
 //       "scf.yield"() : () -> ()
