@@ -20,7 +20,7 @@ test: $(STAMP)
 	$(PY) -m pytest -q tests
 
 bench: $(STAMP)
-	$(PY) benchmarks/elementwise_chain.py
+	$(PY) benchmarks/elementwise_chain.py && $(PY) benchmarks/dynamic_shapes.py
 
 clean:
 	rm -rf build out $(VENV)

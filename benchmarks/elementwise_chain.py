@@ -8,9 +8,9 @@ It compares, in one process and one run,
 
   * this project's compiled library (`aot.compile` of the StableHLO below),
     called as users call it (`lib.main(x)`, which allocates the result), and
-    the same kernel through the raw C ABI with a preallocated result (so the
-    cost of allocating and first-touching a fresh 64 MiB result shows up as
-    the difference between the two rows);
+    the same kernel writing into a preallocated result (`lib.main(x, out=buf)`,
+    so the cost of allocating and first-touching a fresh 64 MiB result shows
+    up as the difference between the two rows);
   * numpy written naturally (one temporary per op);
   * numpy in place (`out=`, one preallocated buffer);
   * `jax.jit` of the same function, when `import jax` works (never installed
@@ -117,30 +117,17 @@ def jax_fn(jnp, fifth: str):
     return run
 
 
-def raw_call(lib, out: np.ndarray):
-    """lib.main through the C ABI with a caller-owned result buffer.
-
-    Uses the loader's private helpers (abi.loader.ffi/_fill): the public
-    `lib.main(x)` always allocates its result.  Returns None when the loader
-    has changed shape and this is no longer possible."""
+def prealloc_call(lib, x: np.ndarray, out: np.ndarray):
+    """lib.main writing into a caller-owned result buffer: the public
+    `lib.main(x, out=buf)` (no allocation on the call).  Returns None when
+    the library cannot take `out=` (e.g. a dynamic-shape result)."""
     try:
-        from abi import loader
-        entry = lib.main
-        keep: list = []
-
         def call(x):
-            args = loader.ffi.new("aot_tensor[]", 1)
-            res = loader.ffi.new("aot_tensor[]", 1)
-            loader._fill(args[0], x, entry.signature.args[0], keep)
-            loader._fill(res[0], out, entry.signature.results[0], keep)
-            rc = entry._fn(args, res)
-            keep.clear()
-            if rc != 0:
-                raise RuntimeError(f"raw call failed with code {rc}")
-            return out
+            return lib.main(x, out=out)
+        call(x)  # raises if the library cannot take out= for this signature
         return call
-    except Exception as e:  # pragma: no cover - depends on loader internals
-        print(f"note: raw-ABI call unavailable ({type(e).__name__}: {e})")
+    except Exception as e:  # pragma: no cover - depends on the library's signature
+        print(f"note: lib.main(x, out=...) unavailable ({type(e).__name__}: {e})")
         return None
 
 
@@ -316,11 +303,11 @@ def main() -> None:
 
         ref = numpy_natural(fifth)(x)
         ours = lib.main(x)
-        raw = raw_call(lib, out)
+        raw = prealloc_call(lib, x, out)
         ip = numpy_inplace(fifth)
         checks = [("aot lib.main", ours)]
         if raw is not None:
-            checks.append(("aot raw ABI", raw(x).copy()))
+            checks.append(("aot out=", raw(x).copy()))
         checks.append(("numpy in-place", ip(x, out).copy()))
         jfn = jdon = None
         xj = None
