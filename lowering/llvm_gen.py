@@ -80,6 +80,8 @@ def _elem_of(v) -> str:
 
 def _binop(method):
     def emit(g, b, op, args):
+        if "fastmath" in op.attrs:  # e.g. reassoc, on a reduction's accumulation
+            return getattr(b, method)(args[0], args[1], flags=(op.attrs["fastmath"],))
         return getattr(b, method)(args[0], args[1])
     return emit
 

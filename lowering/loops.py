@@ -515,7 +515,12 @@ def emit_reduce(b: LoopBuilder, root: Operation, inputs: dict, outs: list, env: 
         full_idx[d] = iv
     inner_e = Elemental(body, inputs, dims=env)
     xs = [inner_e.at(v, full_idx) for v in ins]
+    first = len(body.block.ops)
     new = apply_region(body, root.regions[0], cur + xs)
+    for acc_op in body.block.ops[first:]:
+        # a reduction may be reordered (as XLA does): LLVM then keeps vector accumulators
+        if acc_op.name in REASSOCIABLE:
+            acc_op.attrs["fastmath"] = "reassoc"
     if not loops:  # nothing reduced: the body combines init and element once
         final = new
     else:
@@ -527,6 +532,9 @@ def emit_reduce(b: LoopBuilder, root: Operation, inputs: dict, outs: list, env: 
     for v, out in zip(final, outs):
         outer.op("memref.store", [v, out] + out_ivs)
     close_nest(outer, len(out_ivs))
+
+
+REASSOCIABLE = {"arith.addf", "arith.mulf", "arith.maximumf", "arith.minimumf"}
 
 
 def emit_dot(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):

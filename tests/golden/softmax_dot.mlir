@@ -195,7 +195,7 @@ func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {
 //       %7 = "scf.for"(%5, %1, %6, %4) ({
 //       ^bb0(%arg3: index, %arg4: f32):
 //         %8 = "memref.load"(%arg0, %arg2, %arg3) : (memref<2x4xf32>, index, index) -> f32
-//         %9 = "arith.maximumf"(%arg4, %8) : (f32, f32) -> f32
+//         %9 = "arith.maximumf"(%arg4, %8) {fastmath = "reassoc"} : (f32, f32) -> f32
 //         "scf.yield"(%9) : (f32) -> ()
 //       }) : (index, index, index, f32) -> f32
 //       "memref.store"(%7, %arg1, %arg2) : (f32, memref<2xf32>, index) -> ()
@@ -238,7 +238,7 @@ func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {
 //       %7 = "scf.for"(%5, %1, %6, %4) ({
 //       ^bb0(%arg3: index, %arg4: f32):
 //         %8 = "memref.load"(%arg0, %arg2, %arg3) : (memref<2x4xf32>, index, index) -> f32
-//         %9 = "arith.addf"(%arg4, %8) : (f32, f32) -> f32
+//         %9 = "arith.addf"(%arg4, %8) {fastmath = "reassoc"} : (f32, f32) -> f32
 //         "scf.yield"(%9) : (f32) -> ()
 //       }) : (index, index, index, f32) -> f32
 //       "memref.store"(%7, %arg1, %arg2) : (f32, memref<2xf32>, index) -> ()
