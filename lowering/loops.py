@@ -708,3 +708,7 @@ def lower_to_loops(module: Module) -> Module:
         kernels.extend(KernelEmitter(module, func).run())
     module.ops.extend(kernels)
     return module
+
+# sort, top_k (kernels): lowering/sort.py
+from .sort import KERNEL_EMITTERS as _sort_kernels  # noqa: E402
+KERNEL_EMITTERS.update(_sort_kernels)

@@ -407,3 +407,11 @@ REQUIRED_ATTRS = {
     "constant": ("value",), "dynamic_broadcast_in_dim": ("broadcast_dimensions",),
     "dynamic_slice": ("slice_sizes",), "get_dimension_size": ("dimension",),
 }
+
+# sort and chlo.top_k (kernels): lowering/sort.py (`chlo.top_k` is spelled `mhlo.top_k`)
+from .sort import REQUIRED_ATTRS as _sort_required, SHAPE_FUNCTIONS as _sort_shapes  # noqa: E402
+STD_ALIASES["chlo.top_k"] = "mhlo.top_k"
+KERNELS |= {"sort", "top_k"}
+SUPPORTED |= {"sort", "top_k"}
+SHAPE_FUNCTIONS.update(_sort_shapes)
+REQUIRED_ATTRS.update(_sort_required)

@@ -410,3 +410,7 @@ def decode(raw) -> Decoded:
     it = Items(raw)
     decoder = DECODERS.get(short_name(raw.name), decode_default)
     return decoder(raw, it)
+
+# chlo.top_k's pretty form: lowering/sort.py (its signature `t -> (ts)` needs the grammar too)
+from .sort import DECODERS as _sort_decoders  # noqa: E402
+DECODERS.update(_sort_decoders)

@@ -321,3 +321,7 @@ def shape_rule(op: Operation):
     if key in ELEMENTWISE:
         return _same_as_operands
     return None
+
+# sort, top_k (their rules also add the kernels' scratch buffers): lowering/sort.py
+from .sort import SHAPE_RULES as _sort_rules  # noqa: E402
+SHAPE_RULES.update(_sort_rules)
