@@ -271,6 +271,8 @@ class LLVMGen:
         self.mod = ir.Module(name=name)
         self.globals = {}
         self.functions = {}
+        self.tasks = {}  # parallel kernel -> its aot_parallel_for task
+        self.parallel_range = None  # (begin, end) while emitting a parallel kernel
         self.strings = {}
 
     # helpers ---------------------------------------------------------------------------
@@ -376,11 +378,30 @@ class LLVMGen:
         params = []
         for t in func.attrs["function_type"].inputs:
             params += [PTR] + [I64] * t.rank if isinstance(t, MemRefType) else [llvm_type(t.name)]
+        if func.attrs.get("aot.parallel"):
+            params += [I64, I64]  # the [begin, end) of its outermost loop
         fn = ir.Function(self.mod, ir.FunctionType(VOID, params),
                          name=f"{self.name}.{func.attrs['sym_name']}")
         fn.linkage = "internal"
         fn.attributes.add("nounwind")
         self.functions[func.attrs["sym_name"]] = fn
+        if func.attrs.get("aot.parallel"):
+            self.tasks[func.attrs["sym_name"]] = self.emit_task(fn)
+
+    def emit_task(self, kernel):
+        """`void task(void *ctx, i64 begin, i64 end)` for aot_parallel_for: the kernel's
+        arguments come from an array of 64-bit slots at ctx."""
+        task = ir.Function(self.mod, ir.FunctionType(VOID, [PTR, I64, I64]), name=kernel.name + ".task")
+        task.linkage = "internal"
+        ctx, begin, end = task.args
+        b = ir.IRBuilder(task.append_basic_block("entry"))
+        args = []
+        for i, param in enumerate(kernel.args[:-2]):
+            slot = b.load(b.gep(ctx, [ir.Constant(I64, i)], inbounds=True, source_etype=I64), typ=I64)
+            args.append(b.inttoptr(slot, PTR) if isinstance(param.type, ir.PointerType) else slot)
+        b.call(kernel, args + [begin, end])
+        b.ret_void()
+        return task
 
     def emit_kernel(self, func: Operation):
         fn = self.functions[func.attrs["sym_name"]]
@@ -398,8 +419,10 @@ class LLVMGen:
             values[arg] = MemRef(ptr, dims, arg.type.elem)
             i += 1 + arg.type.rank
         b = ir.IRBuilder(fn.append_basic_block("entry"))
+        self.parallel_range = (fn.args[-2], fn.args[-1]) if func.attrs.get("aot.parallel") else None
         self.emit_ops(b, block.ops, values, None)
         b.ret_void()
+        self.parallel_range = None
 
     # bodies ----------------------------------------------------------------------------
     def emit_ops(self, b, ops, values, host):
@@ -429,6 +452,8 @@ class LLVMGen:
 
     def emit_for(self, b, op, values, host):
         lb, ub, step = (values[v] for v in op.operands[:3])
+        if op.attrs.get("aot.parallel") and self.parallel_range is not None:
+            lb, ub = self.parallel_range  # this thread's share of the outermost loop
         inits = [values[v] for v in op.operands[3:]]
         pre = b.block
         fn = b.function
@@ -801,13 +826,37 @@ def _host_copy(g, b, op, values, host):
     b.call(memcpy, [dst.ptr, src.ptr, size, ir.Constant(I1, 0)])
 
 
+PARALLEL_MIN_ELEMENTS = 1 << 15  # below this, threads cost more than they save
+
+
 def _host_call(g, b, op, values, host):
-    fn = g.functions[op.attrs["callee"].name]
+    name = op.attrs["callee"].name
+    fn = g.functions[name]
     args = []
     for v in op.operands:
         m = values[v]
         args += [m.ptr] + list(m.dims) if isinstance(m, MemRef) else [m]
-    b.call(fn, args)
+    if name not in g.tasks:
+        b.call(fn, args)
+        return
+    out = values[op.operands[op.attrs["aot.parallel"]]]
+    extent, total = out.dims[0], ir.Constant(I64, 1)
+    for d in out.dims:
+        total = b.mul(total, d)
+    big = b.icmp_signed(">=", total, ir.Constant(I64, PARALLEL_MIN_ELEMENTS))
+    with b.if_else(big) as (threaded, serial):
+        with threaded:
+            eb = host.entry_builder
+            with eb.goto_entry_block():
+                eb.position_at_start(host.fn.entry_basic_block)
+                ctx = eb.alloca(I64, size=len(args))
+            for i, a in enumerate(args):
+                slot = b.gep(ctx, [ir.Constant(I64, i)], inbounds=True, source_etype=I64)
+                b.store(b.ptrtoint(a, I64) if isinstance(a.type, ir.PointerType) else a, slot)
+            run = g.declare("aot_parallel_for", VOID, [I64, PTR, PTR])
+            b.call(run, [extent, g.tasks[name], ctx])
+        with serial:
+            b.call(fn, args + [ir.Constant(I64, 0), extent])
 
 
 HOST_EMITTERS = {

@@ -441,6 +441,7 @@ class KernelEmitter:
             b.op("func.return", [])
             call = Operation("func.call", buffers, [], {"callee": SymbolRef(fn.attrs["sym_name"]),
                                                         "aot.writes": kernel_outputs(op)}, loc=op.loc)
+            mark_parallel(op, fn, call)
             new_ops.append(call)
         block.ops = []
         for op in new_ops:
@@ -459,6 +460,24 @@ def fusion_dims(b: LoopBuilder, region_block: Block, inputs: dict, dim_args: lis
         for r in op.results:
             env[r] = [n if n is not None else next(it) for n in r.type.shape]
     return env
+
+
+PARALLEL_KERNELS = {"fusion", "dot_general", "dot"}
+
+
+def mark_parallel(op: Operation, fn: Operation, call: Operation) -> None:
+    """A kernel whose one outermost loop runs over dim 0 of its first output writes disjoint
+    parts of it per iteration: that loop may be split across threads. The call says which
+    operand has the extent; the host decides at run time whether the work is worth it."""
+    if op.key not in PARALLEL_KERNELS:
+        return
+    loops = [o for o in fn.regions[0].blocks[0].ops if o.name == "scf.for"]
+    first_out = kernel_outputs(op)[0]
+    if len(loops) != 1 or op.operands[first_out].type.rank == 0:
+        return
+    loops[0].attrs["aot.parallel"] = True
+    fn.attrs["aot.parallel"] = True
+    call.attrs["aot.parallel"] = first_out
 
 
 def kernel_outputs(op: Operation) -> tuple:
@@ -708,7 +727,3 @@ def lower_to_loops(module: Module) -> Module:
         kernels.extend(KernelEmitter(module, func).run())
     module.ops.extend(kernels)
     return module
-
-# sort, top_k (kernels): lowering/sort.py
-from .sort import KERNEL_EMITTERS as _sort_kernels  # noqa: E402
-KERNEL_EMITTERS.update(_sort_kernels)

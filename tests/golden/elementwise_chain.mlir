@@ -48,10 +48,10 @@ func.func @main(%x: tensor<4x8xf32>, %s: tensor<f32>) -> tensor<4x8xf32> {
 // ==== loops
 // module {
 //   func.func @main(%arg0: memref<4x8xf32>, %arg1: memref<f32>, %arg2: memref<4x8xf32>) attributes {aot.num_inputs = 2 : i64} {
-//     "func.call"(%arg1, %arg0, %arg2) {callee = @main_kernel_0, aot.writes = array<i64: 2>} : (memref<f32>, memref<4x8xf32>, memref<4x8xf32>) -> ()
+//     "func.call"(%arg1, %arg0, %arg2) {callee = @main_kernel_0, aot.writes = array<i64: 2>, aot.parallel = 2 : i64} : (memref<f32>, memref<4x8xf32>, memref<4x8xf32>) -> ()
 //     func.return
 //   }
-//   func.func private @main_kernel_0(%arg0: memref<f32>, %arg1: memref<4x8xf32>, %arg2: memref<4x8xf32>) attributes {aot.kernel = "fusion"} {
+//   func.func private @main_kernel_0(%arg0: memref<f32>, %arg1: memref<4x8xf32>, %arg2: memref<4x8xf32>) attributes {aot.kernel = "fusion", aot.parallel = true} {
 //     %0 = "arith.constant"() {value = 4 : i64} : () -> index
 //     %1 = "arith.constant"() {value = 8 : i64} : () -> index
 //     %2 = "arith.constant"() {value = 0 : i64} : () -> index
@@ -71,7 +71,7 @@ func.func @main(%x: tensor<4x8xf32>, %s: tensor<f32>) -> tensor<4x8xf32> {
 //         "scf.yield"() : () -> ()
 //       }) : (index, index, index) -> ()
 //       "scf.yield"() : () -> ()
-//     }) : (index, index, index) -> ()
+//     }) {aot.parallel = true} : (index, index, index) -> ()
 //     func.return
 //   }
 //   func.func @main__output_shapes(%arg0: memref<4x8xf32>, %arg1: memref<f32>) -> (index, index, index) attributes {aot.shape_query = "main", aot.num_inputs = 2 : i64} {

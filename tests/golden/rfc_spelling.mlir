@@ -69,15 +69,15 @@ func @main(%arg1: tensor<2xi64>) -> tensor<2xi64> {
 // module {
 //   "memref.global"() {sym_name = "__constant_0", type = memref<2xi64>, initial_value = dense<[3, 4]> : tensor<2xi64>, constant = true} : () -> ()
 //   func.func @helper(%arg0: memref<2xi64>, %arg1: memref<2xi64>) attributes {aot.num_inputs = 1 : i64} {
-//     "func.call"(%arg0, %arg1) {callee = @helper_kernel_0, aot.writes = array<i64: 1>} : (memref<2xi64>, memref<2xi64>) -> ()
+//     "func.call"(%arg0, %arg1) {callee = @helper_kernel_0, aot.writes = array<i64: 1>, aot.parallel = 1 : i64} : (memref<2xi64>, memref<2xi64>) -> ()
 //     func.return
 //   }
 //   func.func @main(%arg0: memref<2xi64>, %arg1: memref<2xi64>) attributes {aot.num_inputs = 1 : i64} {
 //     %0 = "memref.get_global"() {name = @__constant_0} : () -> memref<2xi64>
-//     "func.call"(%arg0, %0, %arg1) {callee = @main_kernel_0, aot.writes = array<i64: 2>} : (memref<2xi64>, memref<2xi64>, memref<2xi64>) -> ()
+//     "func.call"(%arg0, %0, %arg1) {callee = @main_kernel_0, aot.writes = array<i64: 2>, aot.parallel = 2 : i64} : (memref<2xi64>, memref<2xi64>, memref<2xi64>) -> ()
 //     func.return
 //   }
-//   func.func private @helper_kernel_0(%arg0: memref<2xi64>, %arg1: memref<2xi64>) attributes {aot.kernel = "fusion"} {
+//   func.func private @helper_kernel_0(%arg0: memref<2xi64>, %arg1: memref<2xi64>) attributes {aot.kernel = "fusion", aot.parallel = true} {
 //     %0 = "arith.constant"() {value = 2 : i64} : () -> index
 //     %1 = "arith.constant"() {value = 0 : i64} : () -> index
 //     %2 = "arith.constant"() {value = 1 : i64} : () -> index
@@ -87,10 +87,10 @@ func @main(%arg1: tensor<2xi64>) -> tensor<2xi64> {
 //       %4 = "arith.muli"(%3, %3) : (i64, i64) -> i64
 //       "memref.store"(%4, %arg1, %arg2) : (i64, memref<2xi64>, index) -> ()
 //       "scf.yield"() : () -> ()
-//     }) : (index, index, index) -> ()
+//     }) {aot.parallel = true} : (index, index, index) -> ()
 //     func.return
 //   }
-//   func.func private @main_kernel_0(%arg0: memref<2xi64>, %arg1: memref<2xi64>, %arg2: memref<2xi64>) attributes {aot.kernel = "fusion"} {
+//   func.func private @main_kernel_0(%arg0: memref<2xi64>, %arg1: memref<2xi64>, %arg2: memref<2xi64>) attributes {aot.kernel = "fusion", aot.parallel = true} {
 //     %0 = "arith.constant"() {value = 2 : i64} : () -> index
 //     %1 = "arith.constant"() {value = 0 : i64} : () -> index
 //     %2 = "arith.constant"() {value = 1 : i64} : () -> index
@@ -102,7 +102,7 @@ func @main(%arg1: tensor<2xi64>) -> tensor<2xi64> {
 //       %6 = "arith.muli"(%5, %5) : (i64, i64) -> i64
 //       "memref.store"(%6, %arg2, %arg3) : (i64, memref<2xi64>, index) -> ()
 //       "scf.yield"() : () -> ()
-//     }) : (index, index, index) -> ()
+//     }) {aot.parallel = true} : (index, index, index) -> ()
 //     func.return
 //   }
 //   func.func @helper__output_shapes(%arg0: memref<2xi64>) -> (index, index) attributes {aot.shape_query = "helper", aot.num_inputs = 1 : i64} {

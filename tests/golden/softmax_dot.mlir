@@ -129,21 +129,21 @@ func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {
 // module {
 //   func.func @main(%arg0: memref<2x3xf32>, %arg1: memref<3x4xf32>, %arg2: memref<2x4xf32>) attributes {aot.num_inputs = 2 : i64} {
 //     %0 = "memref.alloc"() {aot.stack = true} : () -> memref<2x4xf32>
-//     "func.call"(%arg0, %arg1, %0) {callee = @main_kernel_0, aot.writes = array<i64: 2>} : (memref<2x3xf32>, memref<3x4xf32>, memref<2x4xf32>) -> ()
+//     "func.call"(%arg0, %arg1, %0) {callee = @main_kernel_0, aot.writes = array<i64: 2>, aot.parallel = 2 : i64} : (memref<2x3xf32>, memref<3x4xf32>, memref<2x4xf32>) -> ()
 //     %1 = "memref.alloc"() {aot.stack = true} : () -> memref<2xf32>
-//     "func.call"(%0, %1) {callee = @main_kernel_1, aot.writes = array<i64: 1>} : (memref<2x4xf32>, memref<2xf32>) -> ()
+//     "func.call"(%0, %1) {callee = @main_kernel_1, aot.writes = array<i64: 1>, aot.parallel = 1 : i64} : (memref<2x4xf32>, memref<2xf32>) -> ()
 //     %2 = "memref.alloc"() {aot.stack = true} : () -> memref<2x4xf32>
-//     "func.call"(%1, %0, %2) {callee = @main_kernel_2, aot.writes = array<i64: 2>} : (memref<2xf32>, memref<2x4xf32>, memref<2x4xf32>) -> ()
+//     "func.call"(%1, %0, %2) {callee = @main_kernel_2, aot.writes = array<i64: 2>, aot.parallel = 2 : i64} : (memref<2xf32>, memref<2x4xf32>, memref<2x4xf32>) -> ()
 //     "memref.dealloc"(%0) : (memref<2x4xf32>) -> ()
 //     "memref.dealloc"(%1) : (memref<2xf32>) -> ()
 //     %3 = "memref.alloc"() {aot.stack = true} : () -> memref<2xf32>
-//     "func.call"(%2, %3) {callee = @main_kernel_3, aot.writes = array<i64: 1>} : (memref<2x4xf32>, memref<2xf32>) -> ()
-//     "func.call"(%3, %2, %arg2) {callee = @main_kernel_4, aot.writes = array<i64: 2>} : (memref<2xf32>, memref<2x4xf32>, memref<2x4xf32>) -> ()
+//     "func.call"(%2, %3) {callee = @main_kernel_3, aot.writes = array<i64: 1>, aot.parallel = 1 : i64} : (memref<2x4xf32>, memref<2xf32>) -> ()
+//     "func.call"(%3, %2, %arg2) {callee = @main_kernel_4, aot.writes = array<i64: 2>, aot.parallel = 2 : i64} : (memref<2xf32>, memref<2x4xf32>, memref<2x4xf32>) -> ()
 //     "memref.dealloc"(%2) : (memref<2x4xf32>) -> ()
 //     "memref.dealloc"(%3) : (memref<2xf32>) -> ()
 //     func.return
 //   }
-//   func.func private @main_kernel_0(%arg0: memref<2x3xf32>, %arg1: memref<3x4xf32>, %arg2: memref<2x4xf32>) attributes {aot.kernel = "dot_general"} {
+//   func.func private @main_kernel_0(%arg0: memref<2x3xf32>, %arg1: memref<3x4xf32>, %arg2: memref<2x4xf32>) attributes {aot.kernel = "dot_general", aot.parallel = true} {
 //     %0 = "arith.constant"() {value = 0.0 : f64} : () -> f32
 //     %1 = "arith.constant"() {value = 2 : i64} : () -> index
 //     %2 = "arith.constant"() {value = 4 : i64} : () -> index
@@ -179,10 +179,10 @@ func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {
 //         "scf.yield"() : () -> ()
 //       }) : (index, index, index) -> ()
 //       "scf.yield"() : () -> ()
-//     }) : (index, index, index) -> ()
+//     }) {aot.parallel = true} : (index, index, index) -> ()
 //     func.return
 //   }
-//   func.func private @main_kernel_1(%arg0: memref<2x4xf32>, %arg1: memref<2xf32>) attributes {aot.kernel = "fusion"} {
+//   func.func private @main_kernel_1(%arg0: memref<2x4xf32>, %arg1: memref<2xf32>) attributes {aot.kernel = "fusion", aot.parallel = true} {
 //     %0 = "arith.constant"() {value = 2 : i64} : () -> index
 //     %1 = "arith.constant"() {value = 4 : i64} : () -> index
 //     %2 = "arith.constant"() {value = 0 : i64} : () -> index
@@ -200,10 +200,10 @@ func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {
 //       }) : (index, index, index, f32) -> f32
 //       "memref.store"(%7, %arg1, %arg2) : (f32, memref<2xf32>, index) -> ()
 //       "scf.yield"() : () -> ()
-//     }) : (index, index, index) -> ()
+//     }) {aot.parallel = true} : (index, index, index) -> ()
 //     func.return
 //   }
-//   func.func private @main_kernel_2(%arg0: memref<2xf32>, %arg1: memref<2x4xf32>, %arg2: memref<2x4xf32>) attributes {aot.kernel = "fusion"} {
+//   func.func private @main_kernel_2(%arg0: memref<2xf32>, %arg1: memref<2x4xf32>, %arg2: memref<2x4xf32>) attributes {aot.kernel = "fusion", aot.parallel = true} {
 //     %0 = "arith.constant"() {value = 2 : i64} : () -> index
 //     %1 = "arith.constant"() {value = 4 : i64} : () -> index
 //     %2 = "arith.constant"() {value = 0 : i64} : () -> index
@@ -222,10 +222,10 @@ func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {
 //         "scf.yield"() : () -> ()
 //       }) : (index, index, index) -> ()
 //       "scf.yield"() : () -> ()
-//     }) : (index, index, index) -> ()
+//     }) {aot.parallel = true} : (index, index, index) -> ()
 //     func.return
 //   }
-//   func.func private @main_kernel_3(%arg0: memref<2x4xf32>, %arg1: memref<2xf32>) attributes {aot.kernel = "fusion"} {
+//   func.func private @main_kernel_3(%arg0: memref<2x4xf32>, %arg1: memref<2xf32>) attributes {aot.kernel = "fusion", aot.parallel = true} {
 //     %0 = "arith.constant"() {value = 2 : i64} : () -> index
 //     %1 = "arith.constant"() {value = 4 : i64} : () -> index
 //     %2 = "arith.constant"() {value = 0 : i64} : () -> index
@@ -243,10 +243,10 @@ func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {
 //       }) : (index, index, index, f32) -> f32
 //       "memref.store"(%7, %arg1, %arg2) : (f32, memref<2xf32>, index) -> ()
 //       "scf.yield"() : () -> ()
-//     }) : (index, index, index) -> ()
+//     }) {aot.parallel = true} : (index, index, index) -> ()
 //     func.return
 //   }
-//   func.func private @main_kernel_4(%arg0: memref<2xf32>, %arg1: memref<2x4xf32>, %arg2: memref<2x4xf32>) attributes {aot.kernel = "fusion"} {
+//   func.func private @main_kernel_4(%arg0: memref<2xf32>, %arg1: memref<2x4xf32>, %arg2: memref<2x4xf32>) attributes {aot.kernel = "fusion", aot.parallel = true} {
 //     %0 = "arith.constant"() {value = 2 : i64} : () -> index
 //     %1 = "arith.constant"() {value = 4 : i64} : () -> index
 //     %2 = "arith.constant"() {value = 0 : i64} : () -> index
@@ -264,7 +264,7 @@ func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {
 //         "scf.yield"() : () -> ()
 //       }) : (index, index, index) -> ()
 //       "scf.yield"() : () -> ()
-//     }) : (index, index, index) -> ()
+//     }) {aot.parallel = true} : (index, index, index) -> ()
 //     func.return
 //   }
 //   func.func @main__output_shapes(%arg0: memref<2x3xf32>, %arg1: memref<3x4xf32>) -> (index, index, index) attributes {aot.shape_query = "main", aot.num_inputs = 2 : i64} {
