@@ -220,8 +220,13 @@ class _ToRaw(Transformer):
     def item_bracket(self, *items):
         return ("bracket", _wrap_dicts(items))
 
-    def type_sig(self, *types):
-        return ("sig", [_type_of(t) for t in types])
+    def type_sig(self, *parts):
+        """`: t, t` or, in the functional form chlo ops print, `: t, t -> t` / `-> (t, t)`."""
+        *types, results = parts
+        types = [_type_of(t) for t in types]
+        if results is not None:
+            return ("sig", [FunctionType(tuple(types), tuple(results))])
+        return ("sig", types)
 
     def tail_keyword(self, kw, region):
         return ("tail", str(kw), [], region)
