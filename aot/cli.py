@@ -23,6 +23,8 @@ def main(argv=None) -> int:
     c.add_argument("--target-triple", help="LLVM target triple (default: this machine)")
     c.add_argument("--target-cpu", help="LLVM CPU name (default: this machine's)")
     c.add_argument("--target-features", help="LLVM CPU features (default: this machine's)")
+    c.add_argument("--report", action="store_true",
+                   help="print every kernel, the ops it holds, and why neighbours were not fused")
     args = p.parse_args(argv)
 
     name = sanitize_name(args.name or os.path.basename(args.input).split(".")[0])
@@ -45,6 +47,9 @@ def main(argv=None) -> int:
         comp = Compilation(text, args.input, opts)
         from .driver import default_output
         paths = comp.build(args.output or default_output(opts))
+        if args.report:
+            from lowering.fusion import format_report
+            print(format_report(comp.module), end="")
         if dump and not args.dump_dir:
             for stage, body in comp.dumps.items():
                 print(f"// ----- IR after {stage} -----\n{body}", file=sys.stderr)

@@ -53,16 +53,28 @@ def cheap_to_duplicate(op: Operation) -> bool:
     return False
 
 
-def fuse_function(func: Operation) -> None:
-    fuse_block(func.regions[0].blocks[0])
+def fuse_function(func: Operation, report: list | None = None) -> None:
+    fuse_block(func.regions[0].blocks[0], report)
 
 
-def fuse_block(block: Block) -> None:
+def unfused_reason(op: Operation, consumers: list, consumer_groups: dict) -> str:
+    """Why an elemental op roots a kernel instead of joining its consumers'."""
+    if not consumers:
+        return "its result is not used"
+    outside = [u for u in consumers if consumer_groups.get(id(u)) is None]
+    if outside:
+        names = sorted({u.name for u in outside})
+        return "its result is used outside any fusion (by " + ", ".join(names) + ")"
+    return f"its result is used by {len(set(consumer_groups))} kernels: fusing would compute it in each"
+
+
+def fuse_block(block: Block, report: list | None = None) -> None:
     """Fuse the ops of one block; loop bodies and branches are blocks of their own."""
+    report = report if report is not None else []
     for op in block.ops:
         if op.key in T.CONTROL_FLOW:
             for region in op.regions:
-                fuse_block(region.blocks[0])
+                fuse_block(region.blocks[0], report)
     body = [op for op in block.ops if not op.name.endswith(".return")]
     users = uses(block.ops)
     group_of: dict = {}
@@ -71,14 +83,20 @@ def fuse_block(block: Block) -> None:
 
     for op in reversed(body):
         if op.key == "reduce":
-            group = {"kind": "kInput", "root": op, "ops": [op]}
+            group = {"kind": "kInput", "root": op, "ops": [op],
+                     "why": "a reduction roots a kInput kernel; its result is materialised"}
             groups.append(group)
             group_of[op] = group
             continue
         if not fusible(op):
+            if op.dialect in ("mhlo", "dhlo") and op.key not in T.CONTROL_FLOW and op.key != "return":
+                report.append({"kernel": op.name, "kind": "own kernel", "ops": [op],
+                               "why": "not an elemental op: it gets a kernel of its own"
+                               if op.key != "constant" else "a non-splat constant: a global buffer"})
             continue
         if used_as_shape(op, users):
-            group = {"kind": "kLoop", "root": op, "ops": [op]}
+            group = {"kind": "kLoop", "root": op, "ops": [op],
+                     "why": "its result is read on the host as a shape, so it is materialised"}
             groups.append(group)
             group_of[op] = group
             continue
@@ -92,11 +110,14 @@ def fuse_block(block: Block) -> None:
             for g in consumer_groups.values():
                 duplicates.append((op, g))
         else:
-            group = {"kind": "kLoop", "root": op, "ops": [op]}
+            group = {"kind": "kLoop", "root": op, "ops": [op],
+                     "why": unfused_reason(op, consumers, {id(u): group_of.get(u) for u in consumers})}
             groups.append(group)
             group_of[op] = group
     for op, group in duplicates:
         group["ops"].append(op)
+    for g in groups:
+        report.append({"kernel": "fusion", "kind": g["kind"], "ops": g["ops"], "why": g["why"]})
 
     fused_ids = {id(op) for g in groups for op in g["ops"]}
     new_ops = []
@@ -137,5 +158,20 @@ def build_fusion(group: dict, block: Block) -> Operation:
 
 def fuse(module: Module) -> Module:
     for func in module.functions():
-        fuse_function(func)
+        fuse_function(func, module.report)
     return module
+
+
+def format_report(module) -> str:
+    """One paragraph per kernel: kind, ops with their source locations, and why its root was
+    not fused into a neighbour."""
+    lines = []
+    entries = sorted(module.report, key=lambda e: (e["ops"][0].loc.line, e["ops"][0].loc.col))
+    for k, entry in enumerate(entries):
+        ops = sorted(entry["ops"], key=lambda o: (o.loc.line, o.loc.col))
+        root = entry["ops"][0]
+        lines.append(f"kernel {k}: {entry['kind']} at {root.loc} ({len(ops)} op"
+                     f"{'s' if len(ops) != 1 else ''})")
+        lines.append("  ops: " + ", ".join(f"{o.name} ({o.loc.line}:{o.loc.col})" for o in ops))
+        lines.append(f"  root {root.name}: {entry['why']}")
+    return "\n".join(lines) + "\n"

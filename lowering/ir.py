@@ -332,6 +332,7 @@ class Module:
     attrs: dict = field(default_factory=dict)
     name: str = ""
     filename: str = "<input>"
+    report: list = field(default_factory=list)  # fusion decisions, for `aotc --report`
 
     def functions(self):
         return [op for op in self.ops if op.name == "func.func"]

@@ -98,3 +98,16 @@ def test_errors_are_located_messages(tmp_path, text, where, message):
 def test_missing_input_file(tmp_path):
     r = aotc("compile", str(tmp_path / "nope.mlir"))
     assert r.returncode == 2 and "no such file" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_fusion_report(tmp_path):
+    src = os.path.join(ROOT, "tests", "golden", "softmax_dot.mlir")
+    r = aotc("compile", src, "--emit", "fused", "-o", str(tmp_path / "out.mlir"), "--report")
+    assert r.returncode == 0, r.stderr
+    kernels = [line for line in r.stdout.splitlines() if line.startswith("kernel ")]
+    assert len(kernels) == 5
+    assert "kernel 0: own kernel at" in r.stdout and "mhlo.dot_general (4:8)" in r.stdout
+    assert ("ops: mhlo.broadcast_in_dim (7:9), mhlo.subtract (8:8), mhlo.exponential (9:8)"
+            in r.stdout)
+    assert "root mhlo.exponential: its result is used by 2 kernels" in r.stdout
+    assert "root mhlo.reduce: a reduction roots a kInput kernel" in r.stdout
