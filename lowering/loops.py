@@ -727,3 +727,8 @@ def lower_to_loops(module: Module) -> Module:
         kernels.extend(KernelEmitter(module, func).run())
     module.ops.extend(kernels)
     return module
+
+# gather, dynamic_gather (elemental), scatter (kernel): lowering/gather.py
+from .gather import ELEMENTAL_RULES as _gather_elemental, KERNEL_EMITTERS as _gather_kernels  # noqa: E402
+ELEMENTAL_RULES.update(_gather_elemental)
+KERNEL_EMITTERS.update(_gather_kernels)

@@ -408,6 +408,14 @@ REQUIRED_ATTRS = {
     "dynamic_slice": ("slice_sizes",), "get_dimension_size": ("dimension",),
 }
 
+# gather, dynamic_gather (elemental) and scatter (a kernel): lowering/gather.py
+from .gather import REQUIRED_ATTRS as _gs_required, SHAPE_FUNCTIONS as _gs_shapes  # noqa: E402
+ELEMENTAL |= {"gather", "dynamic_gather"}
+KERNELS |= {"scatter"}
+SUPPORTED |= {"gather", "dynamic_gather", "scatter"}
+SHAPE_FUNCTIONS.update(_gs_shapes)
+REQUIRED_ATTRS.update(_gs_required)
+
 # sort and chlo.top_k (kernels): lowering/sort.py (`chlo.top_k` is spelled `mhlo.top_k`)
 from .sort import REQUIRED_ATTRS as _sort_required, SHAPE_FUNCTIONS as _sort_shapes  # noqa: E402
 STD_ALIASES["chlo.top_k"] = "mhlo.top_k"

@@ -322,6 +322,11 @@ def shape_rule(op: Operation):
         return _same_as_operands
     return None
 
+# gather, dynamic_gather, scatter: lowering/gather.py
+from .gather import SHAPE_OPERANDS as _gs_operands, SHAPE_RULES as _gs_rules  # noqa: E402
+SHAPE_RULES.update(_gs_rules)
+SHAPE_OPERANDS.update(_gs_operands)
+
 # sort, top_k (their rules also add the kernels' scratch buffers): lowering/sort.py
 from .sort import SHAPE_RULES as _sort_rules  # noqa: E402
 SHAPE_RULES.update(_sort_rules)

@@ -1,0 +1,501 @@
+"""gather, dynamic_gather and scatter, with StableHLO semantics and every dimension number
+(offset/collapsed/batching dims, any index_vector_dim, start_index_map in any order).
+
+Gather is elemental: the value at an output index reads the start index vector from
+the indices tensor (itself computed in the same fused kernel when it can be), clamps
+each start into [0, operand_dim - slice_size] as XLA does, and reads one operand
+element. dynamic_gather is the same op with its slice sizes in a tensor: the host
+reads them to size the result, and the kernel takes them from the result's dims.
+
+Scatter is a kernel of its own: the operands are copied to the results, then every
+update element is applied in row-major order of the updates with the update region
+(`current = region(current, update)`), so results are deterministic even with
+duplicate indices. An update whose window does not fit inside the operand at its
+start index is skipped as a whole, as XLA does (no clamping).
+
+The ops' tables are appended to the shared ones at the end of ops.py (shape functions,
+required attributes, op families), shapes.py (run-time shape rules, shape operands),
+loops.py (elemental rule, kernel emitter) and hlo.py (no longer "not yet"). This module
+imports the other lowering modules lazily: they import it while they are being loaded.
+"""
+from __future__ import annotations
+
+import re
+
+from .attrs import dense_to_ints, split_top_level
+from .ir import INDEX, OpaqueAttr, Operation, ScalarType, TensorType
+
+GATHER_KEYS = ("offset_dims", "collapsed_slice_dims", "operand_batching_dims",
+               "start_indices_batching_dims", "start_index_map", "index_vector_dim")
+SCATTER_KEYS = ("update_window_dims", "inserted_window_dims", "input_batching_dims",
+                "scatter_indices_batching_dims", "scatter_dims_to_operand_dims",
+                "index_vector_dim")
+INDEX_ELEMS = ("i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64")
+I1 = ScalarType("i1")
+
+
+# ----------------------------------------------------------------------------- attributes
+
+
+def decode_dimension_numbers(value, keys, kind: str) -> dict:
+    """`#stablehlo.gather<offset_dims = [1], ...>` (or `#mhlo.`, or the old dict form of
+    xla_hlo) to {key: tuple of ints, index_vector_dim: int}; absent keys are empty / 0."""
+    out = {k: () for k in keys}
+    out["index_vector_dim"] = 0
+    if isinstance(value, OpaqueAttr):
+        text = value.text.strip()
+        m = re.fullmatch(r"#(?:stablehlo|mhlo)\.(\w+)\s*<(.*)>", text, re.S)
+        if not m or m.group(1) != kind:
+            raise ValueError(f"expected #stablehlo.{kind}<...>, got {text}")
+        for part in split_top_level(m.group(2)):
+            if not part:
+                continue
+            key, eq, val = (s.strip() for s in part.partition("="))
+            if not eq or key not in keys:
+                raise ValueError(f"unknown {kind} dimension number '{key}'")
+            if key == "index_vector_dim":
+                out[key] = int(val.split(":")[0])
+            elif val.startswith("[") and val.endswith("]"):
+                out[key] = tuple(int(x) for x in val[1:-1].split(",") if x.strip())
+            else:
+                raise ValueError(f"{key} must be a list of integers, got {val}")
+        return out
+    if isinstance(value, dict):
+        for key, val in value.items():
+            if key not in keys:
+                raise ValueError(f"unknown {kind} dimension number '{key}'")
+            if key == "index_vector_dim":
+                out[key] = int(val) if isinstance(val, int) else int(dense_to_ints(val)[0])
+            else:
+                out[key] = dense_to_ints(val)
+        return out
+    raise ValueError(f"bad {kind} dimension numbers {value!r}")
+
+
+def gather_dims(op: Operation) -> dict:
+    return decode_dimension_numbers(op.attrs["dimension_numbers"], GATHER_KEYS, "gather")
+
+
+def scatter_dims(op: Operation) -> dict:
+    return decode_dimension_numbers(op.attrs["scatter_dimension_numbers"], SCATTER_KEYS,
+                                    "scatter")
+
+
+def _const_ints(v):
+    """The values of a constant 1-D tensor, else None."""
+    owner = v.owner
+    if isinstance(owner, Operation) and owner.short_name == "constant" and "value" in owner.attrs:
+        try:
+            return dense_to_ints(owner.attrs["value"])
+        except ValueError:
+            return None
+    return None
+
+
+# ----------------------------------------------------------------------------- static shapes
+
+
+def _shape_error(message):
+    from .ops import ShapeError
+    return ShapeError(message)
+
+
+def _dims_ok(dims, bound, what):
+    for d in dims:
+        if not 0 <= d < bound:
+            raise _shape_error(f"{what} {d} out of range for rank {bound}")
+
+
+def _unique(dims, what):
+    if len(set(dims)) != len(dims):
+        raise _shape_error(f"{what} {list(dims)} must be unique")
+
+
+def _sorted_unique(dims, what):
+    if list(dims) != sorted(set(dims)):
+        raise _shape_error(f"{what} {list(dims)} must be sorted and unique")
+
+
+def _check_index_vector(ivd, indices_shape, n_map, what):
+    ir = len(indices_shape)
+    if not 0 <= ivd <= ir:
+        raise _shape_error(f"index_vector_dim {ivd} out of range for indices of rank {ir}")
+    n = indices_shape[ivd] if ivd < ir else 1
+    if n is not None and n != n_map:
+        raise _shape_error(f"{what} has {n_map} entries, the index vectors have {n}")
+
+
+def _check_batching(operand_dims, indices_dims, operand_shape, indices_shape, ivd, names):
+    a, b = names
+    if len(operand_dims) != len(indices_dims):
+        raise _shape_error(f"{a} and {b} must have the same length")
+    _unique(indices_dims, b)
+    _dims_ok(indices_dims, len(indices_shape), b)
+    if ivd in indices_dims:
+        raise _shape_error(f"index_vector_dim {ivd} cannot be one of {b}")
+    for x, y in zip(operand_dims, indices_dims):
+        n, m = operand_shape[x], indices_shape[y]
+        if n is not None and m is not None and n != m:
+            raise _shape_error(f"batching dims differ: operand dim {x} is {n}, indices dim {y} "
+                               f"is {m}")
+
+
+def gather_result_shape(dn: dict, operand_shape, indices_shape, sizes) -> tuple:
+    """Verify gather's dimension numbers (the StableHLO spec's constraints) and return the
+    result shape; None where a dim is not known statically."""
+    r = len(operand_shape)
+    off, col, obd, sbd, sim, ivd = (dn[k] for k in GATHER_KEYS)
+    if len(sizes) != r:
+        raise _shape_error(f"slice_sizes has {len(sizes)} entries, the operand has rank {r}")
+    _check_index_vector(ivd, indices_shape, len(sim), "start_index_map")
+    _sorted_unique(off, "offset_dims")
+    _sorted_unique(col, "collapsed_slice_dims")
+    _sorted_unique(obd, "operand_batching_dims")
+    _unique(tuple(col) + tuple(obd), "collapsed_slice_dims and operand_batching_dims")
+    _dims_ok(tuple(col) + tuple(obd) + tuple(sim), r, "operand dim")
+    _unique(tuple(sim) + tuple(obd), "start_index_map and operand_batching_dims")
+    if len(off) + len(col) + len(obd) != r:
+        raise _shape_error(f"offset_dims ({len(off)}), collapsed_slice_dims ({len(col)}) and "
+                           f"operand_batching_dims ({len(obd)}) must add up to the operand's "
+                           f"rank {r}")
+    _check_batching(obd, sbd, operand_shape, indices_shape, ivd,
+                    ("operand_batching_dims", "start_indices_batching_dims"))
+    for d, s in enumerate(sizes):
+        n = operand_shape[d]
+        if s is not None and (s < 0 or (n is not None and s > n)):
+            raise _shape_error(f"slice size {s} of dim {d} does not fit the operand dim "
+                               f"{'?' if n is None else n}")
+    for d in tuple(col) + tuple(obd):
+        if sizes[d] is not None and sizes[d] != 1:
+            raise _shape_error(f"slice size of collapsed or batching dim {d} must be 1, got "
+                               f"{sizes[d]}")
+    batch = [n for i, n in enumerate(indices_shape) if i != ivd]
+    window = [sizes[d] for d in range(r) if d not in col and d not in obd]
+    out_rank = len(batch) + len(off)
+    _dims_ok(off, out_rank, "offset dim")
+    bi, wi = iter(batch), iter(window)
+    return tuple(next(wi) if d in off else next(bi) for d in range(out_rank))
+
+
+def infer_gather(op: Operation):
+    dynamic = op.key == "dynamic_gather"
+    n_operands = 3 if dynamic else 2
+    if len(op.operands) != n_operands:
+        raise _shape_error(f"expects {n_operands} operands, got {len(op.operands)}")
+    operand, indices = op.operands[0].type, op.operands[1].type
+    try:
+        dn = gather_dims(op)
+    except ValueError as e:
+        raise _shape_error(str(e))
+    if indices.elem not in INDEX_ELEMS:
+        raise _shape_error(f"indices must be integers, got {indices}")
+    if dynamic:
+        st = op.operands[2].type
+        if st.rank != 1 or st.elem not in INDEX_ELEMS or st.shape[0] not in (None, operand.rank):
+            raise _shape_error(f"slice_sizes must be a 1-D integer tensor of {operand.rank} "
+                               f"elements, got {st}")
+        sizes = _const_ints(op.operands[2]) or (None,) * operand.rank
+    else:
+        sizes = op.attrs["slice_sizes"]
+    shape = gather_result_shape(dn, operand.shape, indices.shape, sizes)
+    if len(op.results) != 1:
+        raise _shape_error(f"expects 1 result, got {len(op.results)}")
+    return [TensorType(shape, operand.elem)]
+
+
+def infer_scatter(op: Operation):
+    n = (len(op.operands) - 1) // 2
+    if n < 1 or len(op.operands) != 2 * n + 1:
+        raise _shape_error("expects N inputs, the indices and N updates")
+    if len(op.results) != n:
+        raise _shape_error(f"expects {n} results, got {len(op.results)}")
+    inputs = [v.type for v in op.operands[:n]]
+    indices = op.operands[n].type
+    updates = [v.type for v in op.operands[n + 1:]]
+    try:
+        dn = scatter_dims(op)
+    except ValueError as e:
+        raise _shape_error(str(e))
+    if indices.elem not in INDEX_ELEMS:
+        raise _shape_error(f"indices must be integers, got {indices}")
+    base = inputs[0]
+    for group in (inputs, updates):
+        for t in group[1:]:
+            if t.rank != group[0].rank or any(
+                    a is not None and b is not None and a != b
+                    for a, b in zip(t.shape, group[0].shape)):
+                raise _shape_error(f"inputs (and updates) must have the same shape: "
+                                   f"{group[0]} vs {t}")
+    for i, u in zip(inputs, updates):
+        if i.elem != u.elem:
+            raise _shape_error(f"update {u} does not match its input {i}")
+    r, ir = base.rank, indices.rank
+    uwd, iwd, ibd, sbd, sdod, ivd = (dn[k] for k in SCATTER_KEYS)
+    _check_index_vector(ivd, indices.shape, len(sdod), "scatter_dims_to_operand_dims")
+    _sorted_unique(uwd, "update_window_dims")
+    _sorted_unique(iwd, "inserted_window_dims")
+    _sorted_unique(ibd, "input_batching_dims")
+    _unique(tuple(iwd) + tuple(ibd), "inserted_window_dims and input_batching_dims")
+    _dims_ok(tuple(iwd) + tuple(ibd) + tuple(sdod), r, "operand dim")
+    _unique(tuple(sdod) + tuple(ibd), "scatter_dims_to_operand_dims and input_batching_dims")
+    if len(uwd) + len(iwd) + len(ibd) != r:
+        raise _shape_error(f"update_window_dims ({len(uwd)}), inserted_window_dims "
+                           f"({len(iwd)}) and input_batching_dims ({len(ibd)}) must add up to "
+                           f"the operand's rank {r}")
+    _check_batching(ibd, sbd, base.shape, indices.shape, ivd,
+                    ("input_batching_dims", "scatter_indices_batching_dims"))
+    scatter_sizes = [m for i, m in enumerate(indices.shape) if i != ivd]
+    upd = updates[0]
+    if upd.rank != len(scatter_sizes) + len(uwd):
+        raise _shape_error(f"updates {upd} must have rank {len(scatter_sizes) + len(uwd)}")
+    _dims_ok(uwd, upd.rank, "update window dim")
+    window_dims = [d for d in range(r) if d not in iwd and d not in ibd]
+    si = iter(scatter_sizes)
+    for d in range(upd.rank):
+        u = upd.shape[d]
+        if d in uwd:
+            od = window_dims[uwd.index(d)]
+            n_op = base.shape[od]
+            if u is not None and n_op is not None and u > n_op:
+                raise _shape_error(f"update window dim {d} ({u}) is larger than operand dim "
+                                   f"{od} ({n_op})")
+        else:
+            m = next(si)
+            if u is not None and m is not None and u != m:
+                raise _shape_error(f"update scatter dim {d} ({u}) differs from the indices' "
+                                   f"dim ({m})")
+    verify_update_region(op, [t.elem for t in inputs])
+    return list(inputs)
+
+
+def verify_update_region(op: Operation, elems: list) -> None:
+    """One block of scalar elementwise ops: (current..., update...) -> new values."""
+    from .hlo import verify_op
+    from .ops import ELEMENTWISE, canonical_op_name
+    if len(op.regions) != 1 or len(op.regions[0].blocks) != 1:
+        raise _shape_error("needs one update region")
+    block = op.regions[0].blocks[0]
+    want = [TensorType((), e) for e in elems] * 2
+    if [a.type for a in block.args] != want:
+        raise _shape_error("update region must take " + ", ".join(map(str, want)))
+    if not block.ops or not block.ops[-1].name.endswith("return"):
+        raise _shape_error("update region must end with a return")
+    for inner in block.ops:
+        inner.name = canonical_op_name(inner)
+        if inner is block.ops[-1]:
+            if [v.type for v in inner.operands] != want[:len(elems)]:
+                raise inner.error("update region must return " + ", ".join(map(str, want[:len(elems)])))
+            continue
+        if inner.key not in ELEMENTWISE | {"constant", "broadcast_in_dim", "reshape"}:
+            raise inner.error("only elementwise ops are supported in a scatter region")
+        verify_op(inner)
+
+
+SHAPE_FUNCTIONS = {"gather": infer_gather, "dynamic_gather": infer_gather,
+                   "scatter": infer_scatter}
+REQUIRED_ATTRS = {"gather": ("dimension_numbers", "slice_sizes"),
+                  "dynamic_gather": ("dimension_numbers",),
+                  "scatter": ("scatter_dimension_numbers",)}
+
+
+# ----------------------------------------------------------------------------- run-time shapes
+
+
+def _fix_declared(hs, op, declared, dims, what):
+    """Dims the declared type fixes are checked against the computed ones."""
+    out = []
+    for d, (t, x) in enumerate(zip(declared, dims)):
+        out.append(x if t is None else hs.require_equal(t, x, op, f"{what} dim {d}"))
+    return out
+
+
+def _gather_shape(hs, op, shapes, bufs):
+    dn = gather_dims(op)
+    src, ind = shapes[0], shapes[1]
+    r = len(src)
+    off, col, obd, sbd, sim, ivd = (dn[k] for k in GATHER_KEYS)
+    if op.key == "dynamic_gather":
+        sizes = [hs.load_index(bufs[2], d) for d in range(r)]
+        for d in range(r):
+            hs.require("sge", sizes[d], 0, op, f"slice size of dim {d} is negative")
+            if d in col or d in obd:
+                sizes[d] = hs.require_equal(1, sizes[d], op,
+                                            f"slice size of collapsed dim {d} must be 1")
+    else:
+        sizes = list(op.attrs["slice_sizes"])
+    for d in range(r):
+        hs.require("sle", sizes[d], src[d], op, f"slice size of dim {d} exceeds the operand")
+    if ivd < len(ind):
+        hs.require_equal(ind[ivd], len(sim), op, "index vector length")
+    for a, b in zip(obd, sbd):
+        hs.require_equal(src[a], ind[b], op, f"operand batching dim {a} and indices dim {b} differ")
+    batch = [n for i, n in enumerate(ind) if i != ivd]
+    window = [sizes[d] for d in range(r) if d not in col and d not in obd]
+    bi, wi = iter(batch), iter(window)
+    out = [next(wi) if d in off else next(bi) for d in range(len(batch) + len(off))]
+    return [_fix_declared(hs, op, op.results[0].type.shape, out, "result")]
+
+
+def _scatter_shape(hs, op, shapes, bufs):
+    n = len(op.results)
+    base = list(shapes[0])
+    for s in shapes[1:n]:
+        for d in range(len(base)):
+            base[d] = hs.require_equal(base[d], s[d], op, f"inputs differ in dim {d}")
+    ind, upd = shapes[n], shapes[n + 1]
+    for s in shapes[n + 2:]:
+        for d in range(len(upd)):
+            hs.require_equal(upd[d], s[d], op, f"updates differ in dim {d}")
+    dn = scatter_dims(op)
+    uwd, iwd, ibd, sbd, sdod, ivd = (dn[k] for k in SCATTER_KEYS)
+    if ivd < len(ind):
+        hs.require_equal(ind[ivd], len(sdod), op, "index vector length")
+    for a, b in zip(ibd, sbd):
+        hs.require_equal(base[a], ind[b], op, f"input batching dim {a} and indices dim {b} differ")
+    window_dims = [d for d in range(len(base)) if d not in iwd and d not in ibd]
+    scatter_sizes = iter([m for i, m in enumerate(ind) if i != ivd])
+    for d, u in enumerate(upd):
+        if d in uwd:
+            od = window_dims[uwd.index(d)]
+            hs.require("sle", u, base[od], op, f"update window dim {d} exceeds operand dim {od}")
+        else:
+            hs.require_equal(u, next(scatter_sizes), op, f"update dim {d} and the indices differ")
+    return [_fix_declared(hs, op, r.type.shape, base, "result") for r in op.results]
+
+
+SHAPE_RULES = {"gather": _gather_shape, "dynamic_gather": _gather_shape,
+               "scatter": _scatter_shape}
+SHAPE_OPERANDS = {"dynamic_gather": (2,)}
+
+
+# ----------------------------------------------------------------------------- kernels
+
+
+def _to_index(b, x, elem):
+    """An integer start index as an index value: unsigned values zero-extended, a ui64
+    past the signed range saturated (it is out of range either way)."""
+    from .scalar import Scalars
+    if elem != "i64":
+        x = Scalars(b).convert(x, elem, "i64")
+    if elem == "ui64":
+        neg = b.v("arith.cmpi", [x, b.const(0, "i64")], I1, predicate="slt")
+        x = b.v("arith.select", [neg, b.const(2 ** 63 - 1, "i64"), x], ScalarType("i64"))
+    return b.v("arith.index_cast", [x], INDEX)
+
+
+def _sub(b, a, c):
+    if isinstance(a, int) and isinstance(c, int):
+        return a - c
+    if isinstance(c, int) and c == 0:
+        return a
+    return b.v("arith.subi", [_iv(b, a), _iv(b, c)], INDEX)
+
+
+def _iv(b, x):
+    return b.index(x) if isinstance(x, int) else x
+
+
+def _gather_elemental(e, op, idx):
+    """operand[start (clamped) + batch position + window offset] for one result index."""
+    b = e.b
+    dn = gather_dims(op)
+    off, col, obd, sbd, sim, ivd = (dn[k] for k in GATHER_KEYS)
+    operand, indices, result = op.operands[0], op.operands[1], op.results[0]
+    r, ir = operand.type.rank, indices.type.rank
+    batch_index = [i for d, i in enumerate(idx) if d not in off]
+    window_dims = [d for d in range(r) if d not in col and d not in obd]
+    if op.key == "gather":
+        sizes = list(op.attrs["slice_sizes"])
+    else:  # the host checked the slice sizes; the result's dims are the window's
+        out_dims = e.dims(result)
+        sizes = [1] * r
+        for j, d in enumerate(window_dims):
+            sizes[d] = out_dims[off[j]]
+    src_dims = e.dims(operand)
+    pos = [None] * r
+    for j, d in enumerate(window_dims):
+        pos[d] = idx[off[j]]
+    for od, sd in zip(obd, sbd):
+        pos[od] = batch_index[sd if sd < ivd else sd - 1]
+    for k, od in enumerate(sim):
+        iidx = batch_index[:ivd] + [b.index(k)] + batch_index[ivd:] if ivd < ir else batch_index
+        start = _to_index(b, e.at(indices, iidx), indices.type.elem)
+        start = e.clamp(start, 0, _sub(b, src_dims[od], sizes[od]))
+        pos[od] = start if pos[od] is None else b.v("arith.addi", [pos[od], start], INDEX)
+    return e.at(operand, [b.index(0) if p is None else p for p in pos])
+
+
+def emit_scatter(k, op, b, args):
+    """Copy the inputs to the results, then apply each update in order (skipping windows
+    that do not fit)."""
+    from .loops import apply_region, close_nest, loop_nest
+    n = (len(args) - 1) // 3
+    inputs, indices = args[:n], args[n]
+    updates, outs = args[n + 1:2 * n + 1], args[2 * n + 1:]
+    dn = scatter_dims(op)
+    uwd, iwd, ibd, sbd, sdod, ivd = (dn[key] for key in SCATTER_KEYS)
+
+    def dims(builder, buf):
+        return [m if m is not None else builder.v("memref.dim", [buf, builder.index(d)], INDEX)
+                for d, m in enumerate(buf.type.shape)]
+
+    out_dims = dims(b, outs[0])
+    inner, ivs = loop_nest(b, [_iv(b, d) for d in out_dims])
+    for src, dst in zip(inputs, outs):
+        x = inner.v("memref.load", [src] + ivs, ScalarType(src.type.elem))
+        inner.op("memref.store", [x, dst] + ivs)
+    close_nest(inner, len(ivs))
+
+    # An empty operand takes no update: run the update loops zero times.
+    if any(d == 0 for d in out_dims):
+        return
+    dynamic = [d for d in out_dims if not isinstance(d, int)]
+    gb, depth = b, 0
+    if dynamic:
+        nonempty = None
+        for d in dynamic:
+            c = b.v("arith.cmpi", [d, b.index(0)], I1, predicate="sgt")
+            nonempty = c if nonempty is None else b.v("arith.andi", [nonempty, c], I1)
+        trips = b.v("arith.select", [nonempty, b.index(1), b.index(0)], INDEX)
+        _, gb, _, _ = b.for_(b.index(0), trips)
+        depth = 1
+
+    upd_dims = dims(gb, updates[0])
+    body, uivs = loop_nest(gb, [_iv(gb, d) for d in upd_dims])
+    depth += len(uivs)
+    r, ir = len(out_dims), indices.type.rank
+    scatter_index = [i for d, i in enumerate(uivs) if d not in uwd]
+    window_dims = [d for d in range(r) if d not in iwd and d not in ibd]
+    window_size = {d: upd_dims[uwd[j]] for j, d in enumerate(window_dims)}
+    pos = [None] * r
+    for j, d in enumerate(window_dims):
+        pos[d] = uivs[uwd[j]]
+    for od, sd in zip(ibd, sbd):
+        pos[od] = scatter_index[sd if sd < ivd else sd - 1]
+    ok = None
+    for kk, od in enumerate(sdod):
+        iidx = scatter_index[:ivd] + [body.index(kk)] + scatter_index[ivd:] if ivd < ir \
+            else scatter_index
+        raw = body.v("memref.load", [indices] + iidx, ScalarType(indices.type.elem))
+        start = _to_index(body, raw, indices.type.elem)
+        last = _sub(body, out_dims[od], window_size.get(od, 1))
+        fits = body.v("arith.andi", [
+            body.v("arith.cmpi", [start, body.index(0)], I1, predicate="sge"),
+            body.v("arith.cmpi", [start, _iv(body, last)], I1, predicate="sle")], I1)
+        ok = fits if ok is None else body.v("arith.andi", [ok, fits], I1)
+        pos[od] = start if pos[od] is None else body.v("arith.addi", [pos[od], start], INDEX)
+    pos = [body.index(0) if p is None else p for p in pos]
+    if ok is not None:  # a skipped update rewrites element 0 with its own value
+        pos = [body.v("arith.select", [ok, p, body.index(0)], INDEX) for p in pos]
+    current = [body.v("memref.load", [out] + pos, ScalarType(out.type.elem)) for out in outs]
+    new = [body.v("memref.load", [u] + uivs, ScalarType(u.type.elem)) for u in updates]
+    values = apply_region(body, op.regions[0], current + new)
+    for out, old, value in zip(outs, current, values):
+        if ok is not None:
+            value = body.v("arith.select", [ok, value, old], ScalarType(out.type.elem))
+        body.op("memref.store", [value, out] + pos)
+    close_nest(body, depth)
+
+
+ELEMENTAL_RULES = {"gather": _gather_elemental, "dynamic_gather": _gather_elemental}
+KERNEL_EMITTERS = {"scatter": emit_scatter}
