@@ -1,0 +1,22 @@
+module @jit__lambda attributes {jax.uses_shape_polymorphism = true, mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<?x8xf32>) -> (tensor<?x8xf32> {jax.result_info = "result"}) {
+    %c = stablehlo.constant dense<1> : tensor<i32>
+    %0 = stablehlo.get_dimension_size %arg0, dim = 0 : (tensor<?x8xf32>) -> tensor<i32>
+    %1 = stablehlo.compare GE, %0, %c, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.custom_call @shape_assertion(%1, %0) {api_version = 2 : i32, error_message = "Input shapes do not match the polymorphic shapes specification. Expected value >= 1 for dimension variable 'b'. Using the following polymorphic shapes specifications: args[0].shape = (b, 8). Obtained dimension variables: 'b' = {0} from specification 'b' for dimension args[0].shape[0] (= {0}), . Please see https://docs.jax.dev/en/latest/export/shape_poly.html#shape-assertion-errors for more details.", has_side_effect = true} : (tensor<i1>, tensor<i32>) -> ()
+    %2 = call @_wrapped_jax_export_main(%0, %arg0) : (tensor<i32>, tensor<?x8xf32>) -> tensor<?x8xf32>
+    return %2 : tensor<?x8xf32>
+  }
+  func.func private @_wrapped_jax_export_main(%arg0: tensor<i32> {jax.global_constant = "b"}, %arg1: tensor<?x8xf32>) -> (tensor<?x8xf32> {jax.result_info = "result"}) {
+    %c = stablehlo.constant dense<8> : tensor<1xi32>
+    %c_0 = stablehlo.constant dense<-1> : tensor<i32>
+    %c_1 = stablehlo.constant dense<1> : tensor<i32>
+    %0 = stablehlo.broadcast_in_dim %c_1, dims = [] : (tensor<i32>) -> tensor<1xi32>
+    %1 = stablehlo.convert %arg0 : tensor<i32>
+    %2 = stablehlo.add %1, %c_0 : tensor<i32>
+    %3 = stablehlo.reshape %2 : (tensor<i32>) -> tensor<1xi32>
+    %4 = stablehlo.concatenate %3, %c, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+    %5 = "stablehlo.dynamic_gather"(%arg1, %0, %4) <{dimension_numbers = #stablehlo.gather<offset_dims = [0, 1], start_index_map = [0]>, indices_are_sorted = true}> : (tensor<?x8xf32>, tensor<1xi32>, tensor<2xi32>) -> tensor<?x8xf32>
+    return %5 : tensor<?x8xf32>
+  }
+}

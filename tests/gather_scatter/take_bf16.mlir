@@ -1,0 +1,14 @@
+module @jit__lambda attributes {jax.uses_shape_polymorphism = false, mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<5x4xbf16>, %arg1: tensor<3xi32>) -> (tensor<3x4xbf16> {jax.result_info = "result"}) {
+    %c = stablehlo.constant dense<5> : tensor<i32>
+    %c_0 = stablehlo.constant dense<0> : tensor<i32>
+    %0 = stablehlo.broadcast_in_dim %c_0, dims = [] : (tensor<i32>) -> tensor<3xi32>
+    %1 = stablehlo.compare LT, %arg1, %0, SIGNED : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi1>
+    %2 = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<i32>) -> tensor<3xi32>
+    %3 = stablehlo.add %arg1, %2 : tensor<3xi32>
+    %4 = stablehlo.select %1, %3, %arg1 : tensor<3xi1>, tensor<3xi32>
+    %5 = stablehlo.broadcast_in_dim %4, dims = [0] : (tensor<3xi32>) -> tensor<3x1xi32>
+    %6 = "stablehlo.gather"(%arg0, %5) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 4>}> : (tensor<5x4xbf16>, tensor<3x1xi32>) -> tensor<3x4xbf16>
+    return %6 : tensor<3x4xbf16>
+  }
+}

@@ -1,0 +1,27 @@
+module @jit__lambda attributes {jax.uses_shape_polymorphism = false, mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<5x4xf32>, %arg1: tensor<8xi32>) -> (tensor<8x4xf32> {jax.result_info = "result"}) {
+    %cst = stablehlo.constant dense<-1.000000e+00> : tensor<f32>
+    %c = stablehlo.constant dense<true> : tensor<i1>
+    %c_0 = stablehlo.constant dense<4> : tensor<1xi32>
+    %c_1 = stablehlo.constant dense<5> : tensor<i32>
+    %c_2 = stablehlo.constant dense<0> : tensor<i32>
+    %0 = stablehlo.broadcast_in_dim %c_2, dims = [] : (tensor<i32>) -> tensor<8xi32>
+    %1 = stablehlo.compare LT, %arg1, %0, SIGNED : (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi1>
+    %2 = stablehlo.broadcast_in_dim %c_1, dims = [] : (tensor<i32>) -> tensor<8xi32>
+    %3 = stablehlo.add %arg1, %2 : tensor<8xi32>
+    %4 = stablehlo.select %1, %3, %arg1 : tensor<8xi1>, tensor<8xi32>
+    %5 = stablehlo.broadcast_in_dim %4, dims = [0] : (tensor<8xi32>) -> tensor<8x1xi32>
+    %6 = stablehlo.broadcast_in_dim %c_2, dims = [] : (tensor<i32>) -> tensor<8x1xi32>
+    %7 = stablehlo.compare GE, %5, %6, SIGNED : (tensor<8x1xi32>, tensor<8x1xi32>) -> tensor<8x1xi1>
+    %8 = stablehlo.broadcast_in_dim %c_0, dims = [1] : (tensor<1xi32>) -> tensor<1x1xi32>
+    %9 = stablehlo.broadcast_in_dim %8, dims = [0, 1] : (tensor<1x1xi32>) -> tensor<8x1xi32>
+    %10 = stablehlo.compare LE, %5, %9, SIGNED : (tensor<8x1xi32>, tensor<8x1xi32>) -> tensor<8x1xi1>
+    %11 = stablehlo.and %7, %10 : tensor<8x1xi1>
+    %12 = stablehlo.reduce(%11 init: %c) applies stablehlo.and across dimensions = [1] : (tensor<8x1xi1>, tensor<i1>) -> tensor<8xi1>
+    %13 = "stablehlo.gather"(%arg0, %5) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 4>}> : (tensor<5x4xf32>, tensor<8x1xi32>) -> tensor<8x4xf32>
+    %14 = stablehlo.broadcast_in_dim %12, dims = [0] : (tensor<8xi1>) -> tensor<8x4xi1>
+    %15 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<8x4xf32>
+    %16 = stablehlo.select %14, %13, %15 : tensor<8x4xi1>, tensor<8x4xf32>
+    return %16 : tensor<8x4xf32>
+  }
+}
