@@ -630,3 +630,23 @@ def test_no_access_outside_buffers(name):
     proc = subprocess.run([sys.executable, "-c", DRIVER, text, args, want], env=env,
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0 and "ok" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_large_gather_and_scatter():
+    """Outputs big enough for the thread pool (a gather fusion splits its rows across
+    threads; scatter stays one sequential kernel)."""
+    dn_g = dict(offset_dims=(1,), collapsed_slice_dims=(0,), start_index_map=(0,),
+                index_vector_dim=1)
+    dn_s = dict(update_window_dims=(1,), inserted_window_dims=(0,),
+                scatter_dims_to_operand_dims=(0,), index_vector_dim=1)
+    rng = np.random.default_rng(11)
+    table = rng.standard_normal((1000, 16)).astype(np.float32)
+    ids = rng.integers(-5, 1005, (5000, 1)).astype(np.int32)
+    lib = aot.compile(gather_text("tensor<1000x16xf32>", "tensor<?x1xi32>", "tensor<?x16xf32>",
+                                  dn_g, (1, 16)), name="g_large")
+    np.testing.assert_array_equal(lib.main(table, ids), table[np.clip(ids[:, 0], 0, 999)])
+    upd = rng.integers(-3, 4, (5000, 16)).astype(np.float32)
+    text = scatter_text(["tensor<1000x16xf32>"], "tensor<?x1xi32>", ["tensor<?x16xf32>"], dn_s,
+                        body_of("add", "f32"))
+    (want,) = ref_scatter([table], ids, [upd], dn_s, COMBINE["add"])
+    np.testing.assert_array_equal(aot.compile(text, name="s_large").main(table, ids, upd), want)
