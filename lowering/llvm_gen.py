@@ -909,3 +909,8 @@ def generate(module: Module, name: str, tm) -> tuple[str, list]:
     mod.triple = tm.triple
     mod.data_layout = str(tm.target_data)
     return str(mod), gen.entries
+
+# libm functions of the chlo elementwise ops: lowering/chlo.py
+from .chlo import LIBM_FUNCTIONS as _chlo_libm  # noqa: E402
+LIBM.update(_chlo_libm)
+EMITTERS.update({f"math.{_k}": _libm(_v) for _k, _v in _chlo_libm.items()})

@@ -732,3 +732,7 @@ def lower_to_loops(module: Module) -> Module:
 from .gather import ELEMENTAL_RULES as _gather_elemental, KERNEL_EMITTERS as _gather_kernels  # noqa: E402
 ELEMENTAL_RULES.update(_gather_elemental)
 KERNEL_EMITTERS.update(_gather_kernels)
+
+# chlo elementwise ops and reduce_precision: lowering/chlo.py
+from .chlo import NEW_BINARY as _chlo_binary, NEW_UNARY as _chlo_unary  # noqa: E402
+ELEMENTAL_RULES.update({_n: _elementwise for _n in _chlo_unary | _chlo_binary})

@@ -416,6 +416,20 @@ SUPPORTED |= {"gather", "dynamic_gather", "scatter"}
 SHAPE_FUNCTIONS.update(_gs_shapes)
 REQUIRED_ATTRS.update(_gs_required)
 
+# chlo elementwise ops and reduce_precision: lowering/chlo.py (`chlo.X` is spelled `mhlo.X`)
+from . import chlo as _chlo  # noqa: E402
+STD_ALIASES.update(_chlo.ALIASES)
+UNARY |= _chlo.NEW_UNARY
+BINARY |= _chlo.NEW_BINARY
+ELEMENTWISE |= _chlo.NEW_UNARY | _chlo.NEW_BINARY
+ELEMENTAL |= _chlo.NEW_UNARY | _chlo.NEW_BINARY
+SUPPORTED |= _chlo.NEW_UNARY | _chlo.NEW_BINARY
+FLOAT_ONLY |= _chlo.FLOAT_ONLY
+INT_ATTRS |= {"exponent_bits", "mantissa_bits"}
+SHAPE_FUNCTIONS.update({_n: infer_elementwise for _n in _chlo.NEW_UNARY | _chlo.NEW_BINARY})
+SHAPE_FUNCTIONS["reduce_precision"] = _chlo.infer_reduce_precision
+REQUIRED_ATTRS["reduce_precision"] = ("exponent_bits", "mantissa_bits")
+
 # sort and chlo.top_k (kernels): lowering/sort.py (`chlo.top_k` is spelled `mhlo.top_k`)
 from .sort import REQUIRED_ATTRS as _sort_required, SHAPE_FUNCTIONS as _sort_shapes  # noqa: E402
 STD_ALIASES["chlo.top_k"] = "mhlo.top_k"

@@ -411,6 +411,10 @@ def decode(raw) -> Decoded:
     decoder = DECODERS.get(short_name(raw.name), decode_default)
     return decoder(raw, it)
 
+# `reduce_precision %x, format = e5m10`: lowering/chlo.py
+from .chlo import decode_reduce_precision as _decode_reduce_precision  # noqa: E402
+DECODERS["reduce_precision"] = _decode_reduce_precision
+
 # chlo.top_k's pretty form: lowering/sort.py (its signature `t -> (ts)` needs the grammar too)
 from .sort import DECODERS as _sort_decoders  # noqa: E402
 DECODERS.update(_sort_decoders)

@@ -322,3 +322,7 @@ def lower_scalar(b, op, args):
     if rule is None:
         raise op.error("no scalar lowering for this op")
     return rule(Scalars(b), elem, args, op)
+
+# chlo elementwise ops, next_after and reduce_precision: lowering/chlo.py
+from .chlo import SCALAR_RULES as _chlo_rules  # noqa: E402
+RULES.update(_chlo_rules)

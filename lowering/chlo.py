@@ -1,0 +1,413 @@
+"""CHLO's elementwise ops, reduce_precision and optimization_barrier.
+
+JAX prints erf, erfc, erf_inv, lgamma, digamma, sinh, cosh, asin, acos, atan,
+asinh, acosh, atanh, next_after and square (jnp.square; and, in older versions,
+tan) in the `chlo.` dialect. They are elementwise, so they get no stage of
+their own: `chlo.X` is spelled `mhlo.X` from the HLO stage on (ALIASES), and
+from there each op is one more entry in the per-op tables: a shape function
+(ops.py), an elemental rule (loops.py) and a scalar rule here (SCALAR_RULES,
+merged into scalar.RULES). They fuse like any other elementwise op.
+
+Numerics, per op (f16/bf16 are computed in a wider type and rounded once):
+
+- erf, erfc, sinh, cosh, asin, acos, atan, asinh, acosh, atanh: libm (`erff`,
+  `erf`, ...; f16/bf16 in f32). glibc's are within 1-2 ulps; XLA's own
+  formulas are a few ulps (more for cosh/sinh of large |x|, where XLA computes
+  exp(|x| + log(1/2))).
+- erf_inv: Giles' double-precision approximation ("Approximating the erfinv
+  function", GPU Computing Gems, 2011), the one XLA uses for f64, with
+  w = -log((1-|x|)(1+|x|)) for |x| >= 1/2 so w keeps its precision near +-1.
+  f16/bf16/f32 are computed in f64 and rounded once (XLA evaluates Giles'
+  single-precision polynomial in f32).
+- lgamma, digamma: Lanczos' approximation (g = 7, 9 terms) with the reflection
+  formula for x < 1/2, the formulas of XLA's `chlo` decomposition; f16/bf16/f32
+  are computed in f64 and rounded once, so they keep their relative accuracy
+  next to the roots (lgamma(1) = lgamma(2) = 0, digamma(1.4616...) = 0) where
+  an f32 evaluation has an absolute error of ~5e-7. f64 keeps XLA's accuracy:
+  relative error up to ~3e-15 (30 ulps), ~4e-15 absolute next to the roots. lgamma is exactly 0 at 1 and
+  2, +inf at poles and +-inf; digamma is NaN at poles (0, -1, -2, ...) and -inf.
+- square: x * x (integers wrap; f16/bf16 are multiplied in f32 and rounded once).
+- next_after: bit manipulation in the operand's own width (XLA's algorithm):
+  NaN if either is NaN, y if x == y, the smallest subnormal signed like y if
+  x is 0, else x's bit pattern one step toward y.
+- reduce_precision: XLA's bit-level rounding to `exponent_bits`/
+  `mantissa_bits` (round to nearest even, overflow to inf, values below the
+  format's smallest normal to signed zero), NaN kept as it is (payload too).
+
+optimization_barrier is an identity on all its operands:
+forward_optimization_barriers(module), run by the HLO stage after inlining,
+points its users at its operands and drops it, so it never splits a fusion.
+
+This module imports only .ir at load time: ops.py, scalar.py, loops.py,
+llvm_gen.py and pretty.py import it from their ends to register it.
+"""
+from __future__ import annotations
+
+import math
+import re
+
+from .ir import bit_width, replace_all_uses
+
+HALF = ("f16", "bf16")
+
+# CHLO ops JAX emits that are elementwise and computed here (chlo.top_k is not).
+UNARY = {"erf", "erfc", "erf_inv", "lgamma", "digamma", "tan", "sinh", "cosh", "asin", "acos",
+         "atan", "asinh", "acosh", "atanh", "square"}
+BINARY = {"next_after"}
+# `chlo.X` -> `mhlo.X` (merged into ops.STD_ALIASES, which canonical_name consults first).
+ALIASES = {f"chlo.{n}": f"mhlo.{n}" for n in UNARY | BINARY}
+# New tensor-level elementwise ops: the CHLO ones (tan exists already) and reduce_precision.
+NEW_UNARY = (UNARY - {"tan"}) | {"reduce_precision"}
+NEW_BINARY = BINARY
+FLOAT_ONLY = (NEW_UNARY | NEW_BINARY) - {"square"}
+
+# libm functions behind the `math.` ops these rules emit (merged into llvm_gen.LIBM; the
+# f32 variant is the name with an `f` suffix).
+LIBM_FUNCTIONS = {n: n for n in ("erf", "erfc", "sinh", "cosh", "asin", "acos", "atan",
+                                 "asinh", "acosh", "atanh")}
+
+# exponent and mantissa bits of each float type
+FLOAT_FORMAT = {"f16": (5, 10), "bf16": (8, 7), "f32": (8, 23), "f64": (11, 52)}
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _signed(value: int, width: int) -> int:
+    """`value` (an unsigned bit pattern) as a signed integer of `width` bits."""
+    value &= (1 << width) - 1
+    return value - (1 << width) if value >> (width - 1) else value
+
+
+class _F:
+    """Float arithmetic on scalar values of one type, through a scalar builder `s`."""
+
+    def __init__(self, s, elem):
+        self.s, self.e = s, elem
+
+    def c(self, value):
+        return self.s.const(value, self.e)
+
+    def op(self, name, *args):
+        return self.s.v(name, list(args), self.e)
+
+    def add(self, a, b):
+        return self.op("arith.addf", a, b)
+
+    def sub(self, a, b):
+        return self.op("arith.subf", a, b)
+
+    def mul(self, a, b):
+        return self.op("arith.mulf", a, b)
+
+    def div(self, a, b):
+        return self.op("arith.divf", a, b)
+
+    def neg(self, a):
+        return self.op("arith.negf", a)
+
+    def cmp(self, pred, a, b):
+        return self.s.v("arith.cmpf", [a, b], "i1", predicate=pred)
+
+    def sel(self, p, a, b):
+        return self.s.select(p, a, b, self.e)
+
+    def horner(self, coeffs, w):
+        """coeffs[0] * w^(n-1) + ... + coeffs[-1], evaluated by Horner's rule."""
+        p = self.c(coeffs[0])
+        for k in coeffs[1:]:
+            p = self.add(self.mul(p, w), self.c(k))
+        return p
+
+
+def _computed_in(s, elem, args, wide, body):
+    """body(_F, args) evaluated in `wide` (when `elem` is narrower), rounded once to `elem`."""
+    if bit_width(elem) < bit_width(wide):
+        xs = [s.v("arith.extf", [x], wide) for x in args]
+        return s.v("arith.truncf", [body(_F(s, wide), xs)], elem)
+    return body(_F(s, elem), args)
+
+
+def _libm_rule(math_op):
+    """A libm function; f16/bf16 are computed in f32 (as scalar._float_op does)."""
+    def rule(s, elem, args, op):
+        wide = "f32" if elem in HALF else elem
+        return _computed_in(s, elem, args, wide, lambda f, xs: f.op(math_op, *xs))
+    return rule
+
+
+def _wide_rule(body):
+    """A rule computed in f64 for every float type, rounded once to the operand's type."""
+    def rule(s, elem, args, op):
+        return _computed_in(s, elem, args, "f64", lambda f, xs: body(f, *xs))
+    return rule
+
+
+# ----------------------------------------------------------------------------- erf_inv
+
+# Giles' double-precision erfinv: p(w) * x, a polynomial in w - 3.125 (w < 6.25),
+# sqrt(w) - 3.25 (w < 16) or sqrt(w) - 5, highest power first.
+_ERFINV_W_LT_6_25 = (
+    -3.6444120640178196996e-21, -1.685059138182016589e-19, 1.2858480715256400167e-18,
+    1.115787767802518096e-17, -1.333171662854620906e-16, 2.0972767875968561637e-17,
+    6.6376381343583238325e-15, -4.0545662729752068639e-14, -8.1519341976054721522e-14,
+    2.6335093153082322977e-12, -1.2975133253453532498e-11, -5.4154120542946279317e-11,
+    1.051212273321532285e-09, -4.1126339803469836976e-09, -2.9070369957882005086e-08,
+    4.2347877827932403518e-07, -1.3654692000834678645e-06, -1.3882523362786468719e-05,
+    0.0001867342080340571352, -0.00074070253416626697512, -0.0060336708714301490533,
+    0.24015818242558961693, 1.6536545626831027356)
+_ERFINV_W_LT_16 = (
+    2.2137376921775787049e-09, 9.0756561938885390979e-08, -2.7517406297064545428e-07,
+    1.8239629214389227755e-08, 1.5027403968909827627e-06, -4.013867526981545969e-06,
+    2.9234449089955446044e-06, 1.2475304481671778723e-05, -4.7318229009055733981e-05,
+    6.8284851459573175448e-05, 2.4031110387097893999e-05, -0.0003550375203628474796,
+    0.00095328937973738049703, -0.0016882755560235047313, 0.0024914420961078508066,
+    -0.0037512085075692412107, 0.005370914553590063617, 1.0052589676941592334,
+    3.0838856104922207635)
+_ERFINV_W_GE_16 = (
+    -2.7109920616438573243e-11, -2.5556418169965252055e-10, 1.5076572693500548083e-09,
+    -3.7894654401267369937e-09, 7.6157012080783393804e-09, -1.4960026627149240478e-08,
+    2.9147953450901080826e-08, -6.7711997758452339498e-08, 2.2900482228026654717e-07,
+    -9.9298272942317002539e-07, 4.5260625972231537039e-06, -1.9681778105531670567e-05,
+    7.5995277030017761139e-05, -0.00021503011930044477347, -0.00013871931833623122026,
+    1.0103004648645343977, 4.8499064014085844221)
+
+
+def _erf_inv(f: _F, x):
+    one = f.c(1.0)
+    a = f.op("math.absf", x)
+    # w = -log(1 - x^2): log1p(-x^2) for small |x|; for |x| >= 1/2, 1 - |x| is exact and
+    # (1-|x|)(1+|x|) has one rounding, where 1 - x*x would lose the low bits of x*x.
+    w_small = f.neg(f.op("math.log1p", f.neg(f.mul(x, x))))
+    w_large = f.neg(f.op("math.log", f.mul(f.sub(one, a), f.add(one, a))))
+    w = f.sel(f.cmp("olt", a, f.c(0.5)), w_small, w_large)
+    sqrt_w = f.op("math.sqrt", w)
+    p1 = f.horner(_ERFINV_W_LT_6_25, f.sub(w, f.c(3.125)))
+    p2 = f.horner(_ERFINV_W_LT_16, f.sub(sqrt_w, f.c(3.25)))
+    p3 = f.horner(_ERFINV_W_GE_16, f.sub(sqrt_w, f.c(5.0)))
+    p = f.sel(f.cmp("olt", w, f.c(6.25)), p1, f.sel(f.cmp("olt", w, f.c(16.0)), p2, p3))
+    result = f.mul(p, x)
+    # erf_inv(+-1) = +-inf; |x| > 1 gives NaN through the log; NaN stays NaN.
+    at_one = f.cmp("oeq", a, one)
+    return f.sel(at_one, f.op("math.copysign", f.c(math.inf), x), result)
+
+
+# ----------------------------------------------------------------------------- lgamma, digamma
+
+_LANCZOS_G = 7.0
+_LANCZOS_BASE = 0.99999999999980993227684700473478
+_LANCZOS = (676.520368121885098567009190444019, -1259.13921672240287047156078755283,
+            771.3234287776530788486528258894, -176.61502916214059906584551354,
+            12.507343278686904814458936853, -0.13857109526572011689554707,
+            9.984369578019570859563e-6, 1.50563273514931155834e-7)
+
+
+def _lanczos_z(f: _F, x):
+    """(reflect, z): reflect for x < 1/2, z = -x there and x - 1 elsewhere."""
+    reflect = f.cmp("olt", x, f.c(0.5))
+    return reflect, f.sel(reflect, f.neg(x), f.sub(x, f.c(1.0)))
+
+
+def _log_t(f: _F, z):
+    """(t, log t) with t = z + g + 1/2, log t = log(g + 1/2) + log1p(z / (g + 1/2))."""
+    gh = _LANCZOS_G + 0.5
+    t = f.add(z, f.c(gh))
+    return t, f.add(f.c(math.log(gh)), f.op("math.log1p", f.div(z, f.c(gh))))
+
+
+def _is_inf(f: _F, x):
+    return f.cmp("oeq", f.op("math.absf", x), f.c(math.inf))
+
+
+def _lgamma(f: _F, x):
+    half, one = f.c(0.5), f.c(1.0)
+    reflect, z = _lanczos_z(f, x)
+    a = f.c(_LANCZOS_BASE)
+    for k, coeff in enumerate(_LANCZOS, start=1):
+        a = f.add(a, f.div(f.c(coeff), f.add(z, f.c(float(k)))))
+    t, log_t = _log_t(f, z)
+    # (z + 1/2) log t - t, as (z + 1/2 - t / log t) log t so that it does not overflow
+    r = f.mul(f.sub(f.add(z, half), f.div(t, log_t)), log_t)
+    lg = f.add(f.add(f.c(0.5 * math.log(2 * math.pi)), r), f.op("math.log", a))
+    # x < 1/2: lgamma(x) = log(pi) - log|sin(pi x)| - lgamma(1 - x), with sin(pi x) taken at
+    # the fraction of |x| folded into [0, 1/2], which is exactly 0 at the integers.
+    ax = f.op("math.absf", x)
+    frac = f.sub(ax, f.op("math.floor", ax))
+    frac = f.sel(f.cmp("olt", half, frac), f.sub(one, frac), frac)
+    log_sin = f.op("math.log", f.op("math.sin", f.mul(f.c(math.pi), frac)))
+    reflected = f.sub(f.sub(f.c(math.log(math.pi)), log_sin), lg)
+    finite = f.cmp("olt", f.op("math.absf", log_sin), f.c(math.inf))
+    reflected = f.sel(finite, reflected, f.neg(log_sin))  # poles: +inf
+    result = f.sel(reflect, reflected, lg)
+    # exactly 0 at 1 and 2 (the approximation leaves ~1e-15 there)
+    one_or_two = f.s.v("arith.ori", [f.cmp("oeq", x, one), f.cmp("oeq", x, f.c(2.0))], "i1")
+    result = f.sel(one_or_two, f.c(0.0), result)
+    return f.sel(_is_inf(f, x), f.c(math.inf), result)
+
+
+def _digamma(f: _F, x):
+    zero, one = f.c(0.0), f.c(1.0)
+    reflect, z = _lanczos_z(f, x)
+    a, a_prime = f.c(_LANCZOS_BASE), zero
+    for k, coeff in enumerate(_LANCZOS, start=1):
+        zk = f.add(z, f.c(float(k)))
+        a_prime = f.sub(a_prime, f.div(f.c(coeff), f.mul(zk, zk)))
+        a = f.add(a, f.div(f.c(coeff), zk))
+    t, log_t = _log_t(f, z)
+    dg = f.sub(f.add(log_t, f.div(a_prime, a)), f.div(f.c(_LANCZOS_G), t))
+    # x < 1/2: digamma(x) = digamma(1 - x) - pi cot(pi x), x shifted by an integer into
+    # [-1/2, 1/2] first so that pi x keeps its precision.
+    reduced = f.add(x, f.op("math.absf", f.op("math.floor", f.add(x, f.c(0.5)))))
+    pr = f.mul(f.c(math.pi), reduced)
+    cot = f.div(f.mul(f.c(math.pi), f.op("math.cos", pr)), f.op("math.sin", pr))
+    result = f.sel(reflect, f.sub(dg, cot), dg)
+    pole = f.s.v("arith.andi", [f.cmp("ole", x, zero),
+                                f.cmp("oeq", x, f.op("math.floor", x))], "i1")
+    return f.sel(pole, f.c(math.nan), result)
+
+
+# ----------------------------------------------------------------------------- bit-level ops
+
+
+def _next_after(s, elem, args, op):
+    x, y = args
+    width = bit_width(elem)
+    ie = f"i{width}"
+
+    def ic(v):
+        return s.const(_signed(v, width), ie)
+
+    def iop(name, *xs):
+        return s.v(name, list(xs), ie)
+
+    def icmp(pred, a, b):
+        return s.v("arith.cmpi", [a, b], "i1", predicate=pred)
+
+    xi, yi = s.v("arith.bitcast", [x], ie), s.v("arith.bitcast", [y], ie)
+    sign_mask, abs_mask = ic(1 << (width - 1)), ic((1 << (width - 1)) - 1)
+    nan = s.v("arith.ori", [s.compare(x, x, elem, "NE"), s.compare(y, y, elem, "NE")], "i1")
+    equal = s.compare(x, y, elem, "EQ")
+    x_abs, y_abs = iop("arith.andi", xi, abs_mask), iop("arith.andi", yi, abs_mask)
+    x_sign, y_sign = iop("arith.andi", xi, sign_mask), iop("arith.andi", yi, sign_mask)
+    zero, one = ic(0), ic(1)
+    # toward zero when the signs differ or |x| > |y|, else away from it
+    smaller = s.v("arith.ori", [icmp("ne", x_sign, y_sign), icmp("ugt", x_abs, y_abs)], "i1")
+    stepped = iop("arith.addi", xi, s.select(smaller, ic(-1), one, ie))
+    from_zero = s.select(icmp("eq", y_abs, zero), yi, iop("arith.ori", y_sign, one), ie)
+    result = s.select(icmp("eq", x_abs, zero), from_zero, stepped, ie)
+    result = s.select(equal, yi, result, ie)
+    exp_bits, man_bits = FLOAT_FORMAT[elem]
+    quiet_nan = ((1 << exp_bits) - 1) << man_bits | 1 << (man_bits - 1)
+    result = s.select(nan, ic(quiet_nan), result, ie)
+    return s.v("arith.bitcast", [result], elem)
+
+
+def reduce_precision_bits(op):
+    """(exponent_bits, mantissa_bits) of a reduce_precision op, checked."""
+    e, m = op.attrs.get("exponent_bits"), op.attrs.get("mantissa_bits")
+    if not isinstance(e, int) or not isinstance(m, int) or e < 1 or m < 0:
+        raise op.error(f"reduce_precision needs exponent_bits >= 1 and mantissa_bits >= 0, "
+                       f"got {e!r} and {m!r}")
+    return e, m
+
+
+def _reduce_precision(s, elem, args, op):
+    x = args[0]
+    exp_bits, man_bits = reduce_precision_bits(op)
+    width = bit_width(elem)
+    src_exp, src_man = FLOAT_FORMAT[elem]
+    ie = f"i{width}"
+
+    def ic(v):
+        return s.const(_signed(v, width), ie)
+
+    def iop(name, *xs):
+        return s.v(name, list(xs), ie)
+
+    bits = s.v("arith.bitcast", [x], ie)
+    if man_bits < src_man:
+        # round to nearest even at the new last mantissa bit: add half an ulp minus one,
+        # plus the bit that will be the last one, then truncate
+        shift = src_man - man_bits
+        last = 1 << shift
+        last_bit = iop("arith.shrui", iop("arith.andi", bits, ic(last)), ic(shift))
+        bias = iop("arith.addi", last_bit, ic((last >> 1) - 1))
+        bits = iop("arith.andi", iop("arith.addi", bits, bias), ic(~(last - 1)))
+    if exp_bits < src_exp:
+        exp_mask = ((1 << src_exp) - 1) << src_man
+        src_bias = (1 << (src_exp - 1)) - 1
+        new_bias = (1 << (exp_bits - 1)) - 1
+        exponent = iop("arith.andi", bits, ic(exp_mask))
+        overflow = s.v("arith.cmpi", [exponent, ic((src_bias + new_bias) << src_man)], "i1",
+                       predicate="ugt")
+        underflow = s.v("arith.cmpi", [exponent, ic((src_bias - new_bias) << src_man)], "i1",
+                        predicate="ule")
+        signed_zero = iop("arith.andi", bits, ic(1 << (width - 1)))
+        signed_inf = iop("arith.ori", signed_zero, ic(exp_mask))
+        bits = s.select(overflow, signed_inf, s.select(underflow, signed_zero, bits, ie), ie)
+    result = s.v("arith.bitcast", [bits], elem)
+    return s.select(s.compare(x, x, elem, "NE"), x, result, elem)
+
+
+def _square(s, elem, args, op):
+    x = args[0]
+    if elem in FLOAT_FORMAT:
+        wide = "f32" if elem in HALF else elem
+        return _computed_in(s, elem, [x], wide, lambda f, xs: f.mul(xs[0], xs[0]))
+    return s.v("arith.muli", [x, x], elem)
+
+
+# ----------------------------------------------------------------------------- tables
+
+SCALAR_RULES = {
+    **{n: _libm_rule(f"math.{n}") for n in LIBM_FUNCTIONS},
+    "erf_inv": _wide_rule(_erf_inv),
+    "lgamma": _wide_rule(_lgamma),
+    "digamma": _wide_rule(_digamma),
+    "next_after": _next_after,
+    "square": _square,
+    "reduce_precision": _reduce_precision,
+}
+
+
+def infer_reduce_precision(op):
+    """Shape function: elementwise on floats, with valid exponent and mantissa widths."""
+    from .ops import ShapeError, infer_elementwise
+    e, m = op.attrs.get("exponent_bits"), op.attrs.get("mantissa_bits")
+    if not isinstance(e, int) or not isinstance(m, int) or e < 1 or m < 0:
+        raise ShapeError(f"needs exponent_bits >= 1 and mantissa_bits >= 0, got {e!r} and {m!r}")
+    return infer_elementwise(op)
+
+
+def decode_reduce_precision(raw, it):
+    """Pretty form `reduce_precision %x, format = e5m10 : tensor<...>`."""
+    from .pretty import DecodeError, decode_default
+    fmt = it.kw.pop("format", None)
+    if fmt is not None:
+        m = re.fullmatch(r"e(\d+)m(\d+)", str(fmt))
+        if m is None:
+            raise DecodeError(f"bad reduce_precision format '{fmt}' (expected eXmY)", raw.tok)
+        it.kw["exponent_bits"], it.kw["mantissa_bits"] = int(m.group(1)), int(m.group(2))
+    return decode_default(raw, it)
+
+
+def forward_optimization_barriers(module) -> None:
+    """Replace every optimization_barrier's results by its operands and drop it: it only
+    orders scheduling in XLA, and here it would otherwise split fusions."""
+    for func in module.functions():
+        if not func.regions:
+            continue
+        for top in list(func.regions[0].blocks[0].ops):
+            for op in top.walk():
+                if op.key != "optimization_barrier":
+                    continue
+                if len(op.operands) != len(op.results):
+                    raise op.error(f"has {len(op.operands)} operands but {len(op.results)} "
+                                   "results")
+                for v, r in zip(op.operands, op.results):
+                    if v.type != r.type:
+                        raise op.error(f"result type {r.type} differs from operand type {v.type}")
+                block = op.parent
+                for old, new in zip(op.results, op.operands):
+                    replace_all_uses(func.regions[0].blocks[0].ops, old, new)
+                block.ops.remove(op)
