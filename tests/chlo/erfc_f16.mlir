@@ -1,0 +1,6 @@
+module @jit_erfc attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<59xf16>) -> (tensor<59xf16> {jax.result_info = "result"}) {
+    %0 = chlo.erfc %arg0 : tensor<59xf16> -> tensor<59xf16>
+    return %0 : tensor<59xf16>
+  }
+}

@@ -1,0 +1,6 @@
+module @jit_sinh attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<72xf64>) -> (tensor<72xf64> {jax.result_info = "result"}) {
+    %0 = chlo.sinh %arg0 : tensor<72xf64> -> tensor<72xf64>
+    return %0 : tensor<72xf64>
+  }
+}
