@@ -255,3 +255,7 @@ NOT_YET.pop("reduce_precision", None)
 
 # sort is supported now (lowering/sort.py)
 NOT_YET.pop("sort", None)
+
+# reduce_window, convolution, select_and_scatter are supported now (lowering/windows.py)
+for _k in ("reduce_window", "convolution", "select_and_scatter"):
+    NOT_YET.pop(_k, None)

@@ -736,3 +736,7 @@ KERNEL_EMITTERS.update(_gather_kernels)
 # chlo elementwise ops and reduce_precision: lowering/chlo.py
 from .chlo import NEW_BINARY as _chlo_binary, NEW_UNARY as _chlo_unary  # noqa: E402
 ELEMENTAL_RULES.update({_n: _elementwise for _n in _chlo_unary | _chlo_binary})
+
+# reduce_window, convolution, select_and_scatter (kernels): lowering/windows.py
+from .windows import KERNEL_EMITTERS as _win_kernels  # noqa: E402
+KERNEL_EMITTERS.update(_win_kernels)

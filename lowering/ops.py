@@ -437,3 +437,10 @@ KERNELS |= {"sort", "top_k"}
 SUPPORTED |= {"sort", "top_k"}
 SHAPE_FUNCTIONS.update(_sort_shapes)
 REQUIRED_ATTRS.update(_sort_required)
+
+# reduce_window, convolution, select_and_scatter (kernels): lowering/windows.py
+from .windows import REQUIRED_ATTRS as _win_required, SHAPE_FUNCTIONS as _win_shapes  # noqa: E402
+KERNELS |= {"reduce_window", "convolution", "select_and_scatter"}
+SUPPORTED |= {"reduce_window", "convolution", "select_and_scatter"}
+SHAPE_FUNCTIONS.update(_win_shapes)
+REQUIRED_ATTRS.update(_win_required)

@@ -418,3 +418,7 @@ DECODERS["reduce_precision"] = _decode_reduce_precision
 # chlo.top_k's pretty form: lowering/sort.py (its signature `t -> (ts)` needs the grammar too)
 from .sort import DECODERS as _sort_decoders  # noqa: E402
 DECODERS.update(_sort_decoders)
+
+# convolution's `dim_numbers = [..]x[..]->[..], window = {...}`: lowering/windows.py
+from .windows import DECODERS as _win_decoders  # noqa: E402
+DECODERS.update(_win_decoders)

@@ -330,3 +330,7 @@ SHAPE_OPERANDS.update(_gs_operands)
 # sort, top_k (their rules also add the kernels' scratch buffers): lowering/sort.py
 from .sort import SHAPE_RULES as _sort_rules  # noqa: E402
 SHAPE_RULES.update(_sort_rules)
+
+# reduce_window, convolution, select_and_scatter: lowering/windows.py
+from .windows import SHAPE_RULES as _win_rules  # noqa: E402
+SHAPE_RULES.update(_win_rules)

@@ -62,7 +62,6 @@ def test_rfc_program_out_of_range(form, ab, shape2, message):
 
 
 DYN_CASES = sorted(os.path.basename(p)[:-5] for p in glob.glob(os.path.join(DYN, "*.mlir")))
-NEEDS_GATHER = {"slice_cols_jnp_b8", "slice_rows_from1_jnp_b4", "slice_rows_stride2_jnp_b4"}
 
 
 def sizes(npz):
@@ -74,7 +73,7 @@ def sizes(npz):
         k += 1
 
 
-@pytest.mark.parametrize("case", sorted(set(DYN_CASES) - NEEDS_GATHER))
+@pytest.mark.parametrize("case", DYN_CASES)
 def test_jax_symbolic_export(case):
     """One library, three sizes, JAX's outputs."""
     lib = aot.compile(os.path.join(DYN, case + ".mlir"), name=case)
@@ -87,13 +86,6 @@ def test_jax_symbolic_export(case):
             assert_close(g, w, f"{case} size set {k} result {i}")
         ran += 1
     assert ran >= 3
-
-
-@pytest.mark.parametrize("case", sorted(NEEDS_GATHER))
-def test_jax_indexing_needs_gather(case):
-    """jnp indexing on a dynamic dim exports as gather: a clear compile error until it lands."""
-    with pytest.raises(aot.CompileError, match="gather is not supported yet"):
-        aot.compile(os.path.join(DYN, case + ".mlir"), name=case)
 
 
 def test_shape_assertion_reports_jax_message():

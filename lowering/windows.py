@@ -1,0 +1,697 @@
+"""Windowed ops: reduce_window, convolution and select_and_scatter, as direct loop kernels.
+
+All three slide a window over an operand that is (conceptually) dilated and padded:
+along each dim, operand element q sits at position q * base_dilation (lhs_dilation for
+convolution) in the dilated operand, and the padded operand starts `padding_low`
+before it. Window element k of output element o covers position
+
+    p = o * stride + k * window_dilation - padding_low
+
+which holds an operand element when p >= 0, p % base_dilation == 0 and
+p / base_dilation < n; otherwise it is padding (or a dilation hole). Every output dim
+is the strided bound max(0, (padded - dilated_window) / stride + 1), as in XLA.
+
+- reduce_window (any body, several operands): each output element folds its window,
+  starting from the init values, with the body region applied on scalars; padding and
+  holes contribute the init value (XLA's semantics: the operand is padded with it).
+  cumsum/cumprod/cummax on CPU, max/avg pooling are reduce_windows in JAX.
+- convolution (any dimension numbers, strides, padding, lhs/rhs dilation, window
+  reversal, feature_group_count, batch_group_count): each output element sums
+  lhs * rhs over the kernel's spatial window and its input features, accumulating in
+  the result type (f32 for f16/bf16 results, rounded once, as for dot).
+- select_and_scatter (max-pool gradients): the result starts as the init value; for
+  each source element in row-major order, the select region picks one element of its
+  window (the first valid one, replaced by a later one whenever select(current, later)
+  is false; padding is never selected) and the scatter region combines the source
+  element into the result there.
+
+Kernels have no branches: a window element outside the operand is read at a clamped,
+valid index and replaced by a select. When an operand can be empty at run time while
+its result is not (padding alone), the kernel runs a version without loads instead
+(an scf.for of one or zero trips picks it), so nothing is ever read out of bounds.
+
+The ops' tables are appended to the shared ones at the end of ops.py, shapes.py,
+loops.py, hlo.py and pretty.py (the pretty form of convolution's `dim_numbers` and
+`window`). This module imports the other lowering modules lazily.
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from .ir import INDEX, DenseAttr, OpaqueAttr, Operation, ScalarType, TensorType
+
+I1 = ScalarType("i1")
+FLOATS = ("f16", "bf16", "f32", "f64")
+
+
+def _shape_error(msg):
+    from .ops import ShapeError
+    return ShapeError(msg)
+
+
+# ----------------------------------------------------------------------------- attributes
+
+
+def ints(value, n: int, default: int, what: str) -> tuple:
+    """An integer list attribute (array<i64>, dense<...>, [..]) of length n, or the default."""
+    if value is None:
+        return (default,) * n
+    if isinstance(value, DenseAttr):
+        out = tuple(int(v) for v in np.asarray(value.array).reshape(-1))
+    elif isinstance(value, (list, tuple)):
+        out = tuple(int(v) for v in value)
+    else:
+        raise _shape_error(f"{what} must be a list of integers, got {value!r}")
+    if len(out) == 1 and n != 1 and isinstance(value, DenseAttr) and value.array.size == 1:
+        out = out * n  # a splat dense<k>
+    if len(out) != n:
+        raise _shape_error(f"{what} needs {n} values, got {len(out)}")
+    return out
+
+
+def padding_pairs(value, n: int) -> list:
+    """padding = dense<[[lo, hi], ...]> : tensor<nx2xi64> (or a splat, or nested lists)."""
+    if value is None:
+        return [(0, 0)] * n
+    if isinstance(value, DenseAttr):
+        arr = np.asarray(value.array)
+        flat = [int(v) for v in arr.reshape(-1)]
+        if arr.size == 1:
+            flat = flat * (2 * n)
+    else:
+        flat = [int(v) for pair in value for v in (pair if isinstance(pair, (list, tuple)) else [pair])]
+    if len(flat) != 2 * n:
+        raise _shape_error(f"padding needs {n} (low, high) pairs, got {len(flat)} values")
+    return [(flat[2 * i], flat[2 * i + 1]) for i in range(n)]
+
+
+def bools(value, n: int, what: str) -> tuple:
+    if value is None:
+        return (False,) * n
+    if isinstance(value, DenseAttr):
+        out = tuple(bool(v) for v in np.asarray(value.array).reshape(-1))
+    else:
+        out = tuple(bool(v) for v in value)
+    if len(out) != n:
+        raise _shape_error(f"{what} needs {n} values, got {len(out)}")
+    return out
+
+
+class Window:
+    """Per-dim window parameters over an operand of rank n."""
+
+    def __init__(self, size, stride, pad, base_dil, win_dil, reverse=None):
+        self.size, self.stride, self.pad = list(size), list(stride), list(pad)
+        self.base_dil, self.win_dil = list(base_dil), list(win_dil)
+        self.reverse = list(reverse) if reverse is not None else [False] * len(self.size)
+        for d in range(len(self.size)):
+            if self.stride[d] <= 0 or self.base_dil[d] <= 0 or self.win_dil[d] <= 0:
+                raise _shape_error(f"window strides and dilations must be positive (dim {d})")
+
+    def out_dim(self, d: int, n, window=None):
+        """Output size along d for an operand dim n (and window size, if given here),
+        statically: None when unknown."""
+        w = self.size[d] if window is None else window
+        if n is None or w is None:
+            return None
+        dilated = max(0, (n - 1) * self.base_dil[d] + 1) if n > 0 else 0
+        padded = dilated + self.pad[d][0] + self.pad[d][1]
+        q = padded - ((w - 1) * self.win_dil[d] + 1)
+        return max(0, q // self.stride[d] + 1)
+
+    def run_out_dim(self, hs, d: int, n, w=None):
+        """The same on the host, at run time."""
+        w = self.size[d] if w is None else w
+        bd = self.base_dil[d]
+        dilated = n if bd == 1 else hs.max(hs.add(hs.mul(n, bd), 1 - bd), 0)
+        padded = hs.add(dilated, self.pad[d][0] + self.pad[d][1])
+        span = hs.add(hs.mul(hs.sub(w, 1), self.win_dil[d]), 1)
+        q = hs.sub(padded, span)
+        s = self.stride[d]
+        return hs.max(hs.div(hs.add(q, s), s), 0)
+
+
+def reduce_window_params(op: Operation) -> Window:
+    rank = op.operands[0].type.rank
+    a = op.attrs
+    if "window_dimensions" not in a:
+        raise _shape_error("missing attribute 'window_dimensions'")
+    return Window(ints(a["window_dimensions"], rank, 1, "window_dimensions"),
+                  ints(a.get("window_strides"), rank, 1, "window_strides"),
+                  padding_pairs(a.get("padding"), rank),
+                  ints(a.get("base_dilations"), rank, 1, "base_dilations"),
+                  ints(a.get("window_dilations"), rank, 1, "window_dilations"))
+
+
+def select_and_scatter_params(op: Operation) -> Window:
+    rank = op.operands[0].type.rank
+    a = op.attrs
+    if "window_dimensions" not in a:
+        raise _shape_error("missing attribute 'window_dimensions'")
+    return Window(ints(a["window_dimensions"], rank, 1, "window_dimensions"),
+                  ints(a.get("window_strides"), rank, 1, "window_strides"),
+                  padding_pairs(a.get("padding"), rank), [1] * rank, [1] * rank)
+
+
+# ----------------------------------------------------------------------------- conv attributes
+
+CONV_KEYS = ("input_batch_dimension", "input_feature_dimension", "input_spatial_dimensions",
+             "kernel_input_feature_dimension", "kernel_output_feature_dimension",
+             "kernel_spatial_dimensions", "output_batch_dimension", "output_feature_dimension",
+             "output_spatial_dimensions")
+
+
+def _parse_compact(spec: str) -> dict:
+    """`[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]` to the dimension-number dict."""
+    m = re.fullmatch(r"\s*\[([^\]]*)\]\s*x\s*\[([^\]]*)\]\s*->\s*\[([^\]]*)\]\s*", spec)
+    if not m:
+        raise _shape_error(f"cannot read convolution dimension numbers '{spec}'")
+    out = {}
+    for side, text, (a, b_) in (("input", m.group(1), ("b", "f")),
+                                ("kernel", m.group(2), ("i", "o")),
+                                ("output", m.group(3), ("b", "f"))):
+        labels = [t.strip() for t in text.split(",")]
+        spatial = {}
+        first = second = None
+        for pos, lab in enumerate(labels):
+            if lab == a:
+                first = pos
+            elif lab == b_:
+                second = pos
+            elif lab.isdigit():
+                spatial[int(lab)] = pos
+            else:
+                raise _shape_error(f"bad label '{lab}' in convolution dimension numbers '{spec}'")
+        if first is None or second is None or sorted(spatial) != list(range(len(spatial))):
+            raise _shape_error(f"incomplete convolution dimension numbers '{spec}'")
+        sp = tuple(spatial[k] for k in range(len(spatial)))
+        if side == "kernel":
+            out.update(kernel_input_feature_dimension=first, kernel_output_feature_dimension=second,
+                       kernel_spatial_dimensions=sp)
+        else:
+            out.update({f"{side}_batch_dimension": first, f"{side}_feature_dimension": second,
+                        f"{side}_spatial_dimensions": sp})
+    return out
+
+
+def conv_dims(op: Operation) -> dict:
+    """dimension_numbers as a dict of CONV_KEYS, from any of the spellings."""
+    value = op.attrs.get("dimension_numbers")
+    if isinstance(value, OpaqueAttr):
+        text = value.text
+        body = text[text.index("<") + 1:text.rindex(">")].strip() if "<" in text else text
+        if body.startswith("raw"):
+            value = {}
+            for key, v in re.findall(r"(\w+)\s*=\s*(\[[^\]]*\]|-?\d+)", body):
+                value[key] = (tuple(int(x) for x in v.strip("[]").split(",") if x.strip())
+                              if v.startswith("[") else int(v))
+        else:
+            return _parse_compact(body)
+    if isinstance(value, str):
+        return _parse_compact(value)
+    if isinstance(value, dict):
+        out = {}
+        for k in CONV_KEYS:
+            if k not in value:
+                raise _shape_error(f"convolution dimension numbers lack '{k}'")
+            v = value[k]
+            if k.endswith("s"):
+                out[k] = ints(v, len(v) if not isinstance(v, DenseAttr) else v.array.size, 0, k)
+            else:
+                out[k] = int(v if not isinstance(v, (list, tuple)) else v[0])
+        return out
+    raise _shape_error(f"cannot read convolution dimension numbers {value!r}")
+
+
+class Conv:
+    """A convolution's parameters, checked against its operand ranks."""
+
+    def __init__(self, op: Operation):
+        dn = conv_dims(op)
+        self.lb, self.lf = dn["input_batch_dimension"], dn["input_feature_dimension"]
+        self.lsp = list(dn["input_spatial_dimensions"])
+        self.ki, self.ko = dn["kernel_input_feature_dimension"], dn["kernel_output_feature_dimension"]
+        self.ksp = list(dn["kernel_spatial_dimensions"])
+        self.ob, self.of = dn["output_batch_dimension"], dn["output_feature_dimension"]
+        self.osp = list(dn["output_spatial_dimensions"])
+        lhs, rhs = op.operands[0].type, op.operands[1].type
+        n = len(self.lsp)
+        for what, dims, rank in (("input", [self.lb, self.lf] + self.lsp, lhs.rank),
+                                 ("kernel", [self.ki, self.ko] + self.ksp, rhs.rank),
+                                 ("output", [self.ob, self.of] + self.osp, lhs.rank)):
+            if len(dims) != rank or sorted(dims) != list(range(rank)):
+                raise _shape_error(f"{what} dimension numbers {dims} do not fit rank {rank}")
+        if len(self.ksp) != n or len(self.osp) != n:
+            raise _shape_error("input, kernel and output must have the same spatial dims")
+        a = op.attrs
+        self.n = n
+        self.G = int(a.get("feature_group_count", 1))
+        self.B = int(a.get("batch_group_count", 1))
+        if self.G < 1 or self.B < 1:
+            raise _shape_error("feature_group_count and batch_group_count must be positive")
+        if self.G > 1 and self.B > 1:
+            raise _shape_error("feature_group_count and batch_group_count cannot both exceed 1")
+        self.window = Window([None] * n, ints(a.get("window_strides"), n, 1, "window_strides"),
+                             padding_pairs(a.get("padding"), n),
+                             ints(a.get("lhs_dilation"), n, 1, "lhs_dilation"),
+                             ints(a.get("rhs_dilation"), n, 1, "rhs_dilation"),
+                             bools(a.get("window_reversal"), n, "window_reversal"))
+
+
+# ----------------------------------------------------------------------------- shape functions
+
+
+def infer_reduce_window(op: Operation):
+    from .sort import verify_scalar_region
+    n = len(op.operands) // 2
+    if n == 0 or len(op.operands) != 2 * n:
+        raise _shape_error("reduce_window takes N operands and N init values")
+    ins, inits = op.operands[:n], op.operands[n:]
+    t0 = ins[0].type
+    for v in ins:
+        if v.type.rank != t0.rank or any(a is not None and b is not None and a != b
+                                         for a, b in zip(v.type.shape, t0.shape)):
+            raise _shape_error("reduce_window operands must have the same shape")
+    for v, init in zip(ins, inits):
+        if init.type.shape != () or init.type.elem != v.type.elem:
+            raise _shape_error(f"init value must be a scalar {v.type.elem}, got {init.type}")
+    w = reduce_window_params(op)
+    for d, s in enumerate(w.size):
+        if s < 1:
+            raise _shape_error(f"window dimension {d} must be positive, got {s}")
+    elems = [v.type.elem for v in ins]
+    verify_scalar_region(op, 0, elems + elems, elems, "body")
+    shape = tuple(w.out_dim(d, t0.shape[d]) for d in range(t0.rank))
+    return [TensorType(shape, e) for e in elems]
+
+
+def infer_convolution(op: Operation):
+    if len(op.operands) != 2:
+        raise _shape_error("convolution takes two operands (input, kernel)")
+    lhs, rhs = op.operands[0].type, op.operands[1].type
+    out_elem = op.results[0].type.elem
+    if "i1" in (lhs.elem, rhs.elem, out_elem):
+        raise _shape_error("convolution of booleans is not supported")
+    if (lhs.elem in FLOATS) != (out_elem in FLOATS) or (rhs.elem in FLOATS) != (out_elem in FLOATS):
+        raise _shape_error(f"convolution mixes float and integer types: {lhs}, {rhs} -> {out_elem}")
+    c = Conv(op)
+    C, N = lhs.shape[c.lf], lhs.shape[c.lb]
+    Ci, O = rhs.shape[c.ki], rhs.shape[c.ko]
+    if C is not None and Ci is not None and C != Ci * c.G:
+        raise _shape_error(f"input features ({C}) must be kernel input features ({Ci}) times "
+                           f"feature_group_count ({c.G})")
+    if O is not None and (O % c.G or O % c.B):
+        raise _shape_error(f"kernel output features ({O}) must divide by feature_group_count "
+                           f"({c.G}) and batch_group_count ({c.B})")
+    if N is not None and N % c.B:
+        raise _shape_error(f"input batch ({N}) must divide by batch_group_count ({c.B})")
+    shape = [None] * lhs.rank
+    shape[c.ob] = None if N is None else N // c.B
+    shape[c.of] = O
+    for d in range(c.n):
+        k = rhs.shape[c.ksp[d]]
+        if k is not None and k < 1:
+            raise _shape_error(f"kernel spatial dim {d} must be positive")
+        shape[c.osp[d]] = c.window.out_dim(d, lhs.shape[c.lsp[d]], k)
+    return [TensorType(tuple(shape), out_elem)]
+
+
+def infer_select_and_scatter(op: Operation):
+    from .sort import verify_scalar_region
+    if len(op.operands) != 3:
+        raise _shape_error("select_and_scatter takes operand, source and init value")
+    operand, source, init = (v.type for v in op.operands)
+    if init.shape != () or init.elem != source.elem:
+        raise _shape_error(f"init value must be a scalar {source.elem}, got {init}")
+    if source.rank != operand.rank:
+        raise _shape_error(f"source {source} must have the operand's rank")
+    w = select_and_scatter_params(op)
+    for d in range(operand.rank):
+        want = w.out_dim(d, operand.shape[d])
+        if want is not None and source.shape[d] is not None and want != source.shape[d]:
+            raise _shape_error(f"source dim {d} is {source.shape[d]}; the windows over the "
+                               f"operand give {want}")
+    verify_scalar_region(op, 0, [operand.elem] * 2, ["i1"], "select")
+    verify_scalar_region(op, 1, [source.elem] * 2, [source.elem], "scatter")
+    return [TensorType(operand.shape, source.elem)]
+
+
+SHAPE_FUNCTIONS = {"reduce_window": infer_reduce_window, "convolution": infer_convolution,
+                   "select_and_scatter": infer_select_and_scatter}
+REQUIRED_ATTRS = {"reduce_window": ("window_dimensions",), "convolution": ("dimension_numbers",),
+                  "select_and_scatter": ("window_dimensions",)}
+
+
+# ----------------------------------------------------------------------------- run-time shapes
+
+
+def _reduce_window_rule(hs, op, shapes, bufs):
+    from .shapes import static_or
+    n = len(op.operands) // 2
+    base = list(shapes[0])
+    for s in shapes[1:n]:
+        for d in range(len(base)):
+            base[d] = hs.require_equal(base[d], s[d], op, f"operands differ in dim {d}")
+    w = reduce_window_params(op)
+    out = [w.run_out_dim(hs, d, base[d]) for d in range(len(base))]
+    return [static_or(r.type.shape, out) for r in op.results]
+
+
+def _convolution_rule(hs, op, shapes, bufs):
+    from .shapes import static_or
+    c = Conv(op)
+    ls, rs = shapes
+    hs.require_equal(ls[c.lf], hs.mul(rs[c.ki], c.G), op,
+                     "input features must be kernel input features times feature_group_count")
+    if c.B > 1:
+        N = ls[c.lb]
+        if isinstance(N, int):
+            if N % c.B:
+                raise op.error(f"input batch ({N}) must divide by batch_group_count ({c.B})")
+        else:
+            rem = hs.emit("arith.remsi", [N, hs.index(c.B)], [INDEX], {}).result
+            hs.require_equal(rem, 0, op, "input batch modulo batch_group_count")
+    out = [None] * len(ls)
+    out[c.ob] = hs.div(ls[c.lb], c.B)
+    out[c.of] = rs[c.ko]
+    for d in range(c.n):
+        hs.require("sge", rs[c.ksp[d]], 1, op, f"kernel spatial dim {d} must be positive")
+        out[c.osp[d]] = c.window.run_out_dim(hs, d, ls[c.lsp[d]], rs[c.ksp[d]])
+    return [static_or(op.results[0].type.shape, out)]
+
+
+def _select_and_scatter_rule(hs, op, shapes, bufs):
+    from .shapes import static_or
+    operand, source = shapes[0], shapes[1]
+    w = select_and_scatter_params(op)
+    for d in range(len(operand)):
+        hs.require_equal(source[d], w.run_out_dim(hs, d, operand[d]), op,
+                         f"source dim {d} does not match the windows over the operand")
+    return [static_or(op.results[0].type.shape, operand)]
+
+
+SHAPE_RULES = {"reduce_window": _reduce_window_rule, "convolution": _convolution_rule,
+               "select_and_scatter": _select_and_scatter_rule}
+
+
+# ----------------------------------------------------------------------------- kernels
+
+
+def _index(b, x):
+    return b.index(x) if isinstance(x, int) else x
+
+
+def fold_nest(b, bounds: list, inits: list, body) -> list:
+    """Nested scf.for loops over `bounds` carrying `inits`; `body(builder, ivs, values)`
+    returns the new values. Returns the final values."""
+    if not bounds:
+        return body(b, [], list(inits))
+    loops, cur, bb, ivs = [], list(inits), b, []
+    for ub in bounds:
+        loop, bb, iv, iters = bb.for_(bb.index(0), _index(bb, ub), cur)
+        loops.append((loop, bb))
+        ivs.append(iv)
+        cur = list(iters)
+    new = body(bb, ivs, cur)
+    bb.yield_(new)
+    for (loop, _), (_, ob) in zip(reversed(loops[1:]), reversed(loops[:-1])):
+        ob.yield_(loop.results)
+    return list(loops[0][0].results)
+
+
+def when_nonempty(b, dims: list, emit) -> None:
+    """Run `emit(builder, can_load)`: with loads when every dim in `dims` is non-zero, else
+    the version without loads; static dims decide at compile time, dynamic ones at run
+    time (one scf.for of one or zero trips per version)."""
+    from .sort import Ix
+    if any(d == 0 for d in dims if isinstance(d, int)):
+        emit(b, False)
+        return
+    dynamic = [d for d in dims if not isinstance(d, int)]
+    if not dynamic:
+        emit(b, True)
+        return
+    ix = Ix(b)
+    ok = None
+    for d in dynamic:
+        ok = ix.and_(ok, ix.cmp("sgt", d, 0))
+    trips = ix.select(ok, 1, 0)
+    for can_load, n in ((True, trips), (False, ix.sub(1, trips))):
+        _, gb, _, _ = b.for_(b.index(0), n)
+        emit(gb, can_load)
+        gb.yield_([])
+
+
+def window_position(ix, w: Window, d: int, o, k, n):
+    """(valid, index) of window element k of output element o along d, over an operand
+    dim of size n; the index is clamped to 0 where not valid."""
+    p = ix.add(ix.mul(o, w.stride[d]), ix.mul(k, w.win_dil[d]))
+    p = ix.sub(p, w.pad[d][0])
+    valid = None
+    if not (isinstance(p, int) and p >= 0) and w.pad[d][0] > 0:
+        valid = ix.and_(valid, ix.cmp("sge", p, 0))
+    q = p
+    bd = w.base_dil[d]
+    if bd != 1:
+        valid = ix.and_(valid, ix.cmp("eq", ix.rem(p, bd), 0))
+        q = ix.div(p, bd)
+    valid = ix.and_(valid, ix.cmp("slt", q, n))
+    return valid, q
+
+
+def buffer_dims(b, buf):
+    from .sort import buffer_dims as dims
+    return dims(b, buf)
+
+
+def emit_reduce_window(k, op: Operation, b, args: list):
+    from .loops import apply_region, close_nest, loop_nest
+    from .sort import Ix
+    n = len(args) // 3
+    ins, inits, outs = args[:n], args[n:2 * n], args[2 * n:]
+    w = reduce_window_params(op)
+    in_dims = buffer_dims(b, ins[0])
+    region = op.regions[0]
+
+    def emit(eb, can_load):
+        outer, ivs = loop_nest(eb, [_index(eb, d) for d in buffer_dims(eb, outs[0])])
+        init_vals = [outer.v("memref.load", [buf], ScalarType(buf.type.elem)) for buf in inits]
+
+        def body(bb, kvs, accs):
+            ix = Ix(bb)
+            if not can_load:
+                return apply_region(bb, region, accs + init_vals)
+            valid, idx = None, []
+            for d in range(len(in_dims)):
+                ok, q = window_position(ix, w, d, ivs[d], kvs[d], in_dims[d])
+                valid = ix.and_(valid, ok)
+                idx.append(q)
+            if valid is not None:
+                idx = [ix.select(valid, q, 0) for q in idx]
+            xs = [bb.v("memref.load", [buf] + idx, ScalarType(buf.type.elem)) for buf in ins]
+            if valid is not None:
+                xs = [ix.select(valid, x, i, ScalarType(buf.type.elem))
+                      for x, i, buf in zip(xs, init_vals, ins)]
+            return apply_region(bb, region, accs + xs)
+
+        final = fold_nest(outer, list(w.size), init_vals, body)
+        for v, out in zip(final, outs):
+            outer.op("memref.store", [v, out] + ivs)
+        close_nest(outer, len(ivs))
+
+    when_nonempty(b, in_dims, emit)
+
+
+def emit_convolution(k, op: Operation, b, args: list):
+    from .loops import close_nest, loop_nest
+    from .scalar import Scalars
+    from .sort import Ix
+    lhs, rhs, out = args
+    c = Conv(op)
+    w = c.window
+    out_elem = out.type.elem
+    acc_elem = "f32" if out_elem in ("f16", "bf16") else out_elem
+    ld, rd = buffer_dims(b, lhs), buffer_dims(b, rhs)
+    if any(d == 0 for d in [rd[c.ksp[s]] for s in range(c.n)] if isinstance(d, int)):
+        raise op.error("kernel spatial dims must be positive")
+    ix0 = Ix(b)
+    cg = rd[c.ki]  # input features per group
+    o_per = ix0.div(rd[c.ko], c.G if c.G > 1 else c.B) if (c.G > 1 or c.B > 1) else None
+    n_per = ix0.div(ld[c.lb], c.B) if c.B > 1 else None
+    spatial_in = [ld[c.lsp[s]] for s in range(c.n)]
+
+    def emit(eb, can_load):
+        outer, ivs = loop_nest(eb, [_index(eb, d) for d in buffer_dims(eb, out)])
+        ox = Ix(outer)
+        of, ob = ivs[c.of], ivs[c.ob]
+        group = ox.div(of, o_per) if o_per is not None else None
+        feat_base = ox.mul(group, cg) if c.G > 1 else 0
+        lhs_batch = ox.add(ox.mul(group, n_per), ob) if c.B > 1 else ob
+        zero = outer.const(0, acc_elem)
+        if not can_load:
+            outer.op("memref.store", [Scalars(outer).convert(zero, acc_elem, out_elem), out] + ivs)
+            close_nest(outer, len(ivs))
+            return
+        bounds = [rd[c.ksp[s]] for s in range(c.n)] + [cg]
+
+        def body(bb, kvs, accs):
+            ix = Ix(bb)
+            valid = None
+            lidx, ridx = [None] * len(ld), [None] * len(rd)
+            for s in range(c.n):
+                ok, q = window_position(ix, w, s, ivs[c.osp[s]], kvs[s], spatial_in[s])
+                valid = ix.and_(valid, ok)
+                lidx[c.lsp[s]] = q
+                kk = kvs[s]
+                if w.reverse[s]:
+                    kk = ix.sub(ix.sub(rd[c.ksp[s]], 1), kk)
+                ridx[c.ksp[s]] = kk
+            ci = kvs[c.n]
+            lidx[c.lb] = lhs_batch
+            lidx[c.lf] = ix.add(feat_base, ci)
+            ridx[c.ki] = ci
+            ridx[c.ko] = of
+            if valid is not None:
+                lidx = [ix.select(valid, q, 0) if d in c.lsp else q for d, q in enumerate(lidx)]
+            s_ = Scalars(bb)
+            x = s_.convert(bb.v("memref.load", [lhs] + lidx, ScalarType(lhs.type.elem)),
+                           lhs.type.elem, acc_elem)
+            y = s_.convert(bb.v("memref.load", [rhs] + ridx, ScalarType(rhs.type.elem)),
+                           rhs.type.elem, acc_elem)
+            if valid is not None:
+                x = ix.select(valid, x, bb.const(0, acc_elem), ScalarType(acc_elem))
+            mul, add = ("arith.mulf", "arith.addf") if acc_elem in FLOATS else ("arith.muli", "arith.addi")
+            prod = bb.v(mul, [x, y], ScalarType(acc_elem))
+            return [bb.v(add, [accs[0], prod], ScalarType(acc_elem))]
+
+        (total,) = fold_nest(outer, bounds, [zero], body)
+        outer.op("memref.store", [Scalars(outer).convert(total, acc_elem, out_elem), out] + ivs)
+        close_nest(outer, len(ivs))
+
+    when_nonempty(b, spatial_in, emit)
+
+
+def emit_select_and_scatter(k, op: Operation, b, args: list):
+    from .loops import apply_region, close_nest, loop_nest
+    from .sort import Ix
+    operand, source, init, out = args
+    w = select_and_scatter_params(op)
+    elem, src_elem = operand.type.elem, source.type.elem
+    out_dims = buffer_dims(b, out)
+    # the result starts as the init value everywhere
+    fill, ivs = loop_nest(b, [_index(b, d) for d in out_dims])
+    fill.op("memref.store", [fill.v("memref.load", [init], ScalarType(src_elem)), out] + ivs)
+    close_nest(fill, len(ivs))
+    select, scatter = op.regions
+
+    def emit(eb, can_load):
+        if not can_load:  # an empty operand has no element to select
+            return
+        outer, sivs = loop_nest(eb, [_index(eb, d) for d in buffer_dims(eb, source)])
+        ox = Ix(outer)
+        rank = len(out_dims)
+        first = [outer.const(0, elem), outer.const(False, "i1")] + [outer.index(0)] * rank
+
+        def body(bb, kvs, cur):
+            ix = Ix(bb)
+            best, have, pos = cur[0], cur[1], cur[2:]
+            valid, idx = None, []
+            for d in range(rank):
+                ok, q = window_position(ix, w, d, sivs[d], kvs[d], out_dims[d])
+                valid = ix.and_(valid, ok)
+                idx.append(q)
+            if valid is not None:
+                idx = [ix.select(valid, q, 0) for q in idx]
+            x = bb.v("memref.load", [operand] + idx, ScalarType(elem))
+            keep = apply_region(bb, select, [best, x])[0]
+            take = ix.or_(ix.not_(have), ix.not_(keep))
+            if valid is not None:
+                take = ix.and_(valid, take)
+            new_pos = [ix.select(take, q, p) for q, p in zip(idx, pos)]
+            now_have = ix.or_(have, valid) if valid is not None else bb.const(True, "i1")
+            return [ix.select(take, x, best, ScalarType(elem)), now_have] + new_pos
+
+        res = fold_nest(outer, list(w.size), first, body)
+        have, pos = res[1], res[2:]
+        pos = [ox.select(have, p, 0) for p in pos]
+        old = outer.v("memref.load", [out] + pos, ScalarType(src_elem))
+        s = outer.v("memref.load", [source] + sivs, ScalarType(src_elem))
+        new = apply_region(outer, scatter, [old, s])[0]
+        outer.op("memref.store", [ox.select(have, new, old, ScalarType(src_elem)), out] + pos)
+        close_nest(outer, len(sivs))
+
+    when_nonempty(b, out_dims, emit)
+
+
+KERNEL_EMITTERS = {"reduce_window": emit_reduce_window, "convolution": emit_convolution,
+                   "select_and_scatter": emit_select_and_scatter}
+
+
+# ----------------------------------------------------------------------------- pretty form
+
+
+def decode_convolution(raw, it):
+    """`stablehlo.convolution(%lhs, %rhs) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
+    window = {stride = [..], pad = [[..]], lhs_dilate = [..], rhs_dilate = [..],
+    reverse = [..]} {attrs} : (lhs, rhs) -> out`, to the generic form's attributes."""
+    from .pretty import Decoded, DecodeError, _types
+
+    def labels(items):
+        out = []
+        for x in items:
+            if x[0] == "word":
+                out.append(str(x[1]))
+            elif x[0] == "attr":
+                out.append(str(x[1]))
+            elif x[0] != "comma":
+                raise DecodeError("bad convolution dimension label", raw.tok)
+        return "[" + ", ".join(out) + "]"
+
+    operands, attrs = [], {}
+    items = list(raw.items)
+    i = 0
+    while i < len(items):
+        x = items[i]
+        if x[0] == "paren":
+            operands += [v[1] for v in x[1] if v[0] == "value"]
+        elif x[0] == "word" and str(x[1]) == "dim_numbers" and i + 1 < len(items) \
+                and items[i + 1][0] == "eq":
+            parts = items[i + 2:i + 7]
+            kinds = [p[0] for p in parts]
+            if kinds != ["bracket", "word", "bracket", "arrow", "bracket"] or str(parts[1][1]) != "x":
+                raise DecodeError("expected 'dim_numbers = [..]x[..]->[..]'", raw.tok)
+            spec = f"{labels(parts[0][1])}x{labels(parts[2][1])}->{labels(parts[4][1])}"
+            attrs["dimension_numbers"] = OpaqueAttr(f"#stablehlo.conv<{spec}>")
+            i += 7
+            continue
+        elif x[0] == "word" and str(x[1]) == "window" and i + 2 < len(items) \
+                and items[i + 1][0] == "eq" and items[i + 2][0] == "dict":
+            win = items[i + 2][1]
+            names = {"stride": "window_strides", "lhs_dilate": "lhs_dilation",
+                     "rhs_dilate": "rhs_dilation", "reverse": "window_reversal"}
+            for key, value in win.items():
+                if key == "pad":
+                    arr = np.array([[int(v) for v in pair] for pair in value], np.int64)
+                    attrs["padding"] = DenseAttr(arr.reshape(len(value), 2),
+                                                 TensorType((len(value), 2), "i64"))
+                elif key in names:
+                    attrs[names[key]] = tuple(bool(v) if key == "reverse" else int(v)
+                                              for v in value)
+                else:
+                    raise DecodeError(f"unknown window key '{key}'", raw.tok)
+            i += 3
+            continue
+        elif x[0] == "dict":
+            attrs.update(x[1])
+        elif x[0] == "value":
+            operands.append(x[1])
+        elif x[0] != "comma":
+            raise DecodeError("unexpected item in convolution's pretty form", raw.tok)
+        i += 1
+    _, results = _types(raw, len(operands), 1)
+    return Decoded(raw.name, operands, attrs, results)
+
+
+DECODERS = {"convolution": decode_convolution}

@@ -1,0 +1,28 @@
+module @jit__lambda attributes {jax.uses_shape_polymorphism = true, mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<?x12xf32>) -> (tensor<?x12xf32> {jax.result_info = "result"}) {
+    %c = stablehlo.constant dense<1> : tensor<i32>
+    %0 = stablehlo.get_dimension_size %arg0, dim = 0 : (tensor<?x12xf32>) -> tensor<i32>
+    %1 = stablehlo.compare GE, %0, %c, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.custom_call @shape_assertion(%1, %0) {api_version = 2 : i32, error_message = "Input shapes do not match the polymorphic shapes specification. Expected value >= 1 for dimension variable 'b'. Using the following polymorphic shapes specifications: args[0].shape = (b, 12). Obtained dimension variables: 'b' = {0} from specification 'b' for dimension args[0].shape[0] (= {0}), . Please see https://docs.jax.dev/en/latest/export/shape_poly.html#shape-assertion-errors for more details.", has_side_effect = true} : (tensor<i1>, tensor<i32>) -> ()
+    %2 = call @_wrapped_jax_export_main(%0, %arg0) : (tensor<i32>, tensor<?x12xf32>) -> tensor<?x12xf32>
+    return %2 : tensor<?x12xf32>
+  }
+  func.func private @_wrapped_jax_export_main(%arg0: tensor<i32> {jax.global_constant = "b"}, %arg1: tensor<?x12xf32>) -> (tensor<?x12xf32> {jax.result_info = "result"}) {
+    %0 = call @cumsum(%arg0, %arg1) : (tensor<i32>, tensor<?x12xf32>) -> tensor<?x12xf32>
+    return %0 : tensor<?x12xf32>
+  }
+  func.func private @cumsum(%arg0: tensor<i32> {jax.global_constant = "b"}, %arg1: tensor<?x12xf32>) -> tensor<?x12xf32> {
+    %0 = call @cumsum_0(%arg0, %arg1) : (tensor<i32>, tensor<?x12xf32>) -> tensor<?x12xf32>
+    return %0 : tensor<?x12xf32>
+  }
+  func.func private @cumsum_0(%arg0: tensor<i32>, %arg1: tensor<?x12xf32>) -> tensor<?x12xf32> {
+    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %0 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<f32>
+    %1 = "stablehlo.reduce_window"(%arg1, %0) <{padding = dense<[[0, 0], [11, 0]]> : tensor<2x2xi64>, window_dimensions = array<i64: 1, 12>}> ({
+    ^bb0(%arg2: tensor<f32>, %arg3: tensor<f32>):
+      %2 = stablehlo.add %arg2, %arg3 : tensor<f32>
+      stablehlo.return %2 : tensor<f32>
+    }) : (tensor<?x12xf32>, tensor<f32>) -> tensor<?x12xf32>
+    return %1 : tensor<?x12xf32>
+  }
+}
