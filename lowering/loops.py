@@ -737,6 +737,10 @@ KERNEL_EMITTERS.update(_gather_kernels)
 from .chlo import NEW_BINARY as _chlo_binary, NEW_UNARY as _chlo_unary  # noqa: E402
 ELEMENTAL_RULES.update({_n: _elementwise for _n in _chlo_unary | _chlo_binary})
 
+# sort, top_k (kernels): lowering/sort.py
+from .sort import KERNEL_EMITTERS as _sort_kernels  # noqa: E402
+KERNEL_EMITTERS.update(_sort_kernels)
+
 # reduce_window, convolution, select_and_scatter (kernels): lowering/windows.py
 from .windows import KERNEL_EMITTERS as _win_kernels  # noqa: E402
 KERNEL_EMITTERS.update(_win_kernels)
