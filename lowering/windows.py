@@ -570,7 +570,86 @@ def emit_convolution(k, op: Operation, b, args: list):
         outer.op("memref.store", [Scalars(outer).convert(total, acc_elem, out_elem), out] + ivs)
         close_nest(outer, len(ivs))
 
-    when_nonempty(b, spatial_in, emit)
+    if acc_elem == out_elem:
+        when_nonempty(b, spatial_in, lambda eb, can_load: _conv_features_inner(
+            eb, can_load, c, lhs, rhs, out, ld, rd, cg, o_per, n_per, spatial_in))
+    else:
+        when_nonempty(b, spatial_in, emit)
+
+
+def _conv_features_inner(b, can_load, c, lhs, rhs, out, ld, rd, cg, o_per, n_per, spatial_in):
+    """Output features innermost, accumulated in the result buffer: for each output
+    position, kernel position and input feature, one input element times a row of the
+    kernel adds into a row of outputs (contiguous in the usual HWIO/NHWC layouts, so it
+    vectorises). The sum runs in the same order as the per-element fold; a window element
+    over padding or a dilation hole counts as 0 (times the kernel, as XLA computes it)."""
+    from .loops import close_nest, loop_nest
+    from .scalar import Scalars
+    from .sort import Ix
+    w = c.window
+    elem = out.type.elem
+    rank = len(ld)
+    out_dims = buffer_dims(b, out)
+    other = [d for d in range(rank) if d != c.of]
+    outer, oivs = loop_nest(b, [_index(b, out_dims[d]) for d in other])
+
+    def out_at(of):
+        idx = [None] * rank
+        for d, iv in zip(other, oivs):
+            idx[d] = iv
+        idx[c.of] = of
+        return idx
+
+    _, zb, of, _ = outer.for_(outer.index(0), _index(outer, out_dims[c.of]))
+    zb.op("memref.store", [zb.const(0, elem), out] + out_at(of))
+    zb.yield_([])
+    groups = c.G if c.G > 1 else c.B
+    _, gb, grp, _ = outer.for_(outer.index(0), outer.index(groups))
+    gx = Ix(gb)
+    lhs_batch = gx.add(gx.mul(grp, n_per), oivs[other.index(c.ob)]) if c.B > 1 else \
+        oivs[other.index(c.ob)]
+    feat_base = gx.mul(grp, cg) if c.G > 1 else 0
+    per = o_per if o_per is not None else out_dims[c.of]
+    kb, kvs = loop_nest(gb, [_index(gb, rd[c.ksp[s]]) for s in range(c.n)])
+    kx = Ix(kb)
+    valid, lidx, ridx = None, [None] * rank, [None] * rank
+    for s in range(c.n):
+        ok, q = window_position(kx, w, s, oivs[other.index(c.osp[s])], kvs[s], spatial_in[s])
+        valid = kx.and_(valid, ok)
+        lidx[c.lsp[s]] = q
+        kk = kvs[s]
+        if w.reverse[s]:
+            kk = kx.sub(kx.sub(rd[c.ksp[s]], 1), kk)
+        ridx[c.ksp[s]] = kk
+    if valid is not None:
+        lidx = [kx.select(valid, q, 0) if q is not None else None for q in lidx]
+    lidx[c.lb] = lhs_batch
+    _, cb, ci, _ = kb.for_(kb.index(0), _index(kb, cg))
+    cx = Ix(cb)
+    s_ = Scalars(cb)
+    if can_load:
+        lidx[c.lf] = cx.add(feat_base, ci)
+        x = s_.convert(cb.v("memref.load", [lhs] + lidx, ScalarType(lhs.type.elem)),
+                       lhs.type.elem, elem)
+        if valid is not None:
+            x = cx.select(valid, x, cb.const(0, elem), ScalarType(elem))
+    else:
+        x = cb.const(0, elem)
+    _, ib, oo, _ = cb.for_(cb.index(0), _index(cb, per))
+    ox = Ix(ib)
+    of = ox.add(ox.mul(grp, per), oo) if groups > 1 else oo
+    ridx[c.ki], ridx[c.ko] = ci, of
+    y = Scalars(ib).convert(ib.v("memref.load", [rhs] + ridx, ScalarType(rhs.type.elem)),
+                            rhs.type.elem, elem)
+    mul, add = ("arith.mulf", "arith.addf") if elem in FLOATS else ("arith.muli", "arith.addi")
+    cur = ib.v("memref.load", [out] + out_at(of), ScalarType(elem))
+    ib.op("memref.store", [ib.v(add, [cur, ib.v(mul, [x, y], ScalarType(elem))],
+                                ScalarType(elem)), out] + out_at(of))
+    ib.yield_([])
+    cb.yield_([])
+    close_nest(kb, len(kvs))
+    gb.yield_([])
+    close_nest(outer, len(oivs))
 
 
 def emit_select_and_scatter(k, op: Operation, b, args: list):
