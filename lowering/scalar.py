@@ -326,3 +326,8 @@ def lower_scalar(b, op, args):
 # chlo elementwise ops, next_after and reduce_precision: lowering/chlo.py
 from .chlo import SCALAR_RULES as _chlo_rules  # noqa: E402
 RULES.update(_chlo_rules)
+
+# exp, log, tanh, logistic, expm1, log1p as inline vectorisable polynomials (f32/f64; f16/bf16
+# in f32): lowering/fastmath.py; other element types keep the rules above
+from .fastmath import rules as _fast_rules  # noqa: E402
+RULES.update(_fast_rules(RULES))

@@ -1,0 +1,377 @@
+"""Vector math: exp, log, tanh, logistic, expm1 and log1p as inline polynomials.
+
+`math.exp` becomes `llvm.exp.*`, which the x86 backend splits into one scalar
+`expf` call per lane, and `math.tanh`/`math.expm1`/`math.log1p` are libm calls
+that keep the loop vectoriser from widening the whole fused loop. The rules
+here spell these functions out in loop-stage arith ops only (mul/add/div,
+compares and selects, bitcasts and integer shifts), branch-free, so a fused
+elementwise loop that uses them is vectorised like any other (`<8 x float>`
+with AVX2). f32 and f64 are computed in their own type; f16/bf16 in f32 and
+rounded once, as every float op here is; other types keep the rule they had.
+
+Algorithms (Cody & Waite; the structure of Cephes and fdlibm/musl):
+
+- exp: x = n*ln2 + r with n = rint(x/ln2) (the 1.5*2^p "magic number"
+  rounding, which yields n's bits too), ln2 split in two so that n*ln2_hi is
+  exact, exp(r) = 1 + r + r^2*P(r) on |r| <= ln2/2, then scaled by 2^n in two
+  exponent-field steps 2^(n>>1) * 2^(n - (n>>1)), so results that underflow
+  into the subnormals are rounded once, as a correctly rounded exp does. x is
+  clamped to [lo, hi] past which the result is 0 or inf anyway; NaN passes the
+  clamp and propagates.
+- log: x = 2^k * m with m in [sqrt(1/2), sqrt(2)) by integer arithmetic on the
+  bits (subnormals scaled by 2^p first), log(m) = log1p(f), f = m - 1, by
+  Cephes' polynomial f - f^2/2 + f^3*P(f) (f32) or fdlibm's
+  s = f/(2+f) series (f64), plus k*ln2 in two parts. log(0) = -inf,
+  log(x<0) = NaN, log(inf) = inf.
+- log1p: u = 1 + x decomposed as in log, plus the rounding error of u,
+  c = x - (u - 1) (or 1 - (u - x) for u >= 2*sqrt(2)), as c/u (fdlibm); for
+  u in [sqrt(1/2), sqrt(2)) f = x itself.
+- expm1: the same reduction as exp, expm1(r) = r + r^2*P(r), then
+  2^n*expm1(r) + (2^n - 1) while 2^n - 1 is exact (|n| <= p+1), else exp - 1.
+- tanh: |x| < 0.625: x + x^3*P(x^2) (odd minimax polynomial); else
+  1 - 2/(exp(2|x|) + 1) with x's sign, which saturates to +-1 by itself.
+- logistic: e = exp(-|x|) never overflows; 1/(1 + e) for x >= 0 and
+  e/(1 + e) for x < 0, so the left tail keeps its accuracy into the
+  subnormals instead of flushing to 0 where exp(-x) overflows.
+
+Polynomial coefficients for exp/expm1 and tanh are minimax fits for relative
+error (Lawson's algorithm in long double) on the intervals above, rounded to
+the target type; log's are Cephes' (f32) and fdlibm's (f64).
+
+Errors, measured against float64 (f32) or long double (f64) references
+(tests/test_fastmath.py; f32 exhaustively over all 2^32 inputs while writing
+this): see MAX_ULP. Specials (+-0, +-inf, NaN, overflow and underflow) are exact.
+Without FMA contraction (LLVM does not fuse fmul + fadd unless asked), the
+error bounds hold on every target.
+
+This module imports only .ir: scalar.py imports it from its end to register it.
+"""
+from __future__ import annotations
+
+from .ir import ScalarType
+
+HALF = ("f16", "bf16")
+
+# Largest error in ulps of the result (the ulp of the exact value, subnormal ulp below the
+# smallest normal), over each op's whole domain, per computed type.
+MAX_ULP = {
+    "f32": {"exponential": 1.0, "log": 1.0, "log_plus_one": 1.5, "exponential_minus_one": 1.5,
+            "tanh": 2.0, "logistic": 2.5},
+    "f64": {"exponential": 1.0, "log": 1.0, "log_plus_one": 1.5, "exponential_minus_one": 1.5,
+            "tanh": 2.0, "logistic": 2.5},
+}
+
+
+class _Consts:
+    def __init__(self, **kw):
+        self.__dict__.update(kw)
+
+
+_F32 = _Consts(
+    int="i32", mant=23, bias=127, mant_mask=0x007FFFFF,
+    magic=12582912.0, magic_bits=0x4B400000,  # 1.5 * 2^23: x + magic rounds x to an integer
+    log2e=1.4426950408889634,
+    ln2_hi=0.693359375, ln2_lo=-2.12194440e-4,  # Cephes: ln2_hi has 9 significant bits
+    exp_lo=-104.0, exp_hi=89.0,  # exp(-104) < 2^-150 / 2 and exp(89) > FLT_MAX
+    # expm1(r) = r + r^2 * P(r), |r| <= 0.35 (minimax, relative error of expm1)
+    expm1_p=(0.5, 0.1666666567325592, 0.04166634753346443, 0.008333391509950161,
+             0.0013941660290583968, 0.00019845958740916103),
+    expm1_exact_n=24,  # 2^n - 1 is exact for |n| <= 24
+    sqrt_half_bits=0x3F3504F3, min_normal=1.1754943508222875e-38,
+    subnormal_scale=8388608.0, subnormal_k=23,  # 2^23
+    # log(1+f) = f - f^2/2 + f^3 * P(f), f in [sqrt(1/2)-1, sqrt(2)-1] (Cephes logf)
+    log_p=(3.3333331174e-1, -2.4999993993e-1, 2.0000714765e-1, -1.6668057665e-1,
+           1.4249322787e-1, -1.2420140846e-1, 1.1676998740e-1, -1.1514610310e-1,
+           7.0376836292e-2),
+    log1p_c_k=25,  # the rounding error of 1 + x matters while k < 25
+    tanh_small=0.625,
+    # tanh(x) = x + x^3 * P(x^2), |x| < 0.625 (minimax, relative error)
+    tanh_p=(-0.3333328068256378, 0.13331441581249237, -0.05373971536755562,
+            0.02063908614218235, -0.005704985931515694),
+)
+
+_F64 = _Consts(
+    int="i64", mant=52, bias=1023, mant_mask=0x000FFFFFFFFFFFFF,
+    magic=6755399441055744.0, magic_bits=0x4338000000000000,  # 1.5 * 2^52
+    log2e=1.4426950408889634,
+    ln2_hi=6.93147180369123816490e-01, ln2_lo=1.90821492927058770002e-10,  # fdlibm
+    exp_lo=-746.0, exp_hi=710.0,
+    expm1_p=(0.5, 0.16666666666666677, 0.04166666666666646, 0.00833333333332089,
+             0.0013888888888976911, 0.00019841269888401218, 2.480158715533498e-05,
+             2.75572415878272e-06, 2.7557409728593446e-07, 2.5110051634642567e-08,
+             2.0875134967108543e-09),
+    expm1_exact_n=53,
+    sqrt_half_bits=0x3FE6A09E667F3BCD, min_normal=2.2250738585072014e-308,
+    subnormal_scale=4503599627370496.0, subnormal_k=52,  # 2^52
+    # fdlibm's log: log(1+f) = 2s + s*R(s^2), s = f/(2+f)
+    log_lg=(6.666666666666735130e-01, 3.999999999940941908e-01, 2.857142874366239149e-01,
+            2.222219843214978396e-01, 1.818357216161805012e-01, 1.531383769920937332e-01,
+            1.479819860511658591e-01),
+    log1p_c_k=54,
+    tanh_small=0.625,
+    tanh_p=(-0.33333333333332854, 0.13333333333262115, -0.053968253931273406,
+            0.02186948757613446, -0.008863221002341992, 0.003591989166892441,
+            -0.0014549588252622291, 0.00058631632530968, -0.00022856371022734475,
+            7.71437379708547e-05, -1.6072239271908643e-05),
+)
+
+CONSTS = {"f32": _F32, "f64": _F64}
+
+
+class _Ops:
+    """Scalar arith ops of one float type (and its same-width integer) through Scalars."""
+
+    def __init__(self, s, elem):
+        self.s, self.e = s, elem
+        self.k = CONSTS[elem]
+        self.i = self.k.int
+
+    def _v(self, name, args, t, **attrs):
+        return self.s.b.v(name, list(args), ScalarType(t), **attrs)
+
+    # floats
+    def c(self, value):
+        return self.s.const(value, self.e)
+
+    def add(self, a, b):
+        return self._v("arith.addf", [a, b], self.e)
+
+    def sub(self, a, b):
+        return self._v("arith.subf", [a, b], self.e)
+
+    def mul(self, a, b):
+        return self._v("arith.mulf", [a, b], self.e)
+
+    def div(self, a, b):
+        return self._v("arith.divf", [a, b], self.e)
+
+    def abs(self, a):
+        return self._v("math.absf", [a], self.e)
+
+    def copysign(self, a, b):
+        return self._v("math.copysign", [a, b], self.e)
+
+    def cmp(self, pred, a, b):
+        return self._v("arith.cmpf", [a, b], "i1", predicate=pred)
+
+    def sel(self, p, a, b):
+        return self._v("arith.select", [p, a, b], self.e)
+
+    def horner(self, coeffs, x):
+        """coeffs[0] + x*(coeffs[1] + x*(...)), lowest degree first."""
+        acc = self.c(coeffs[-1])
+        for a in reversed(coeffs[:-1]):
+            acc = self.add(self.mul(acc, x), self.c(a))
+        return acc
+
+    # integers of the same width
+    def ci(self, value):
+        return self.s.const(value, self.i)
+
+    def bits(self, x):
+        return self._v("arith.bitcast", [x], self.i)
+
+    def flt(self, n):
+        return self._v("arith.bitcast", [n], self.e)
+
+    def iadd(self, a, b):
+        return self._v("arith.addi", [a, b], self.i)
+
+    def isub(self, a, b):
+        return self._v("arith.subi", [a, b], self.i)
+
+    def iand(self, a, b):
+        return self._v("arith.andi", [a, b], self.i)
+
+    def shl(self, a, n):
+        return self._v("arith.shli", [a, self.ci(n)], self.i)
+
+    def shr(self, a, n):
+        """Logical shift (AVX2 has no 64-bit arithmetic one)."""
+        return self._v("arith.shrui", [a, self.ci(n)], self.i)
+
+    def icmp(self, pred, a, b):
+        return self._v("arith.cmpi", [a, b], "i1", predicate=pred)
+
+    def seli(self, p, a, b):
+        return self._v("arith.select", [p, a, b], self.i)
+
+    def ori(self, a, b):
+        return self._v("arith.ori", [a, b], "i1")
+
+    def to_float(self, n):
+        """A small integer (|n| < 2^(p-1)) to float through the magic number: exact, and a
+        vector add rather than an i64 -> f64 conversion AVX2 lacks."""
+        return self.sub(self.flt(self.iadd(n, self.ci(self.k.magic_bits))), self.c(self.k.magic))
+
+
+# ----------------------------------------------------------------------------- building blocks
+
+
+def _clamp(f: _Ops, x, lo, hi):
+    """x limited to [lo, hi]; NaN stays NaN (both compares are false)."""
+    x = f.sel(f.cmp("ogt", x, f.c(hi)), f.c(hi), x)
+    return f.sel(f.cmp("olt", x, f.c(lo)), f.c(lo), x)
+
+
+def _reduce(f: _Ops, x):
+    """(n, r) with x = n*ln2 + r, n = rint(x*log2(e)) as an integer, |r| <~ ln2/2."""
+    k = f.k
+    t = f.add(f.mul(x, f.c(k.log2e)), f.c(k.magic))
+    n = f.isub(f.bits(t), f.ci(k.magic_bits))
+    nf = f.sub(t, f.c(k.magic))
+    r = f.sub(x, f.mul(nf, f.c(k.ln2_hi)))  # exact: n*ln2_hi is exact, and close to x
+    r = f.sub(r, f.mul(nf, f.c(k.ln2_lo)))
+    return n, r
+
+
+def _expm1_r(f: _Ops, r):
+    """expm1(r) for the reduced argument."""
+    return f.add(f.mul(f.mul(r, r), f.horner(f.k.expm1_p, r)), r)
+
+
+def _pow2(f: _Ops, n):
+    """2^n for n in the normal exponent range."""
+    return f.flt(f.shl(f.iadd(n, f.ci(f.k.bias)), f.k.mant))
+
+
+def _scale(f: _Ops, p, n):
+    """p * 2^n in two exact steps, so only the last multiply rounds (into subnormals)."""
+    off = 4096  # n + 2*off >= 0 for every n here (|n| < 1100), for the logical shift
+    n1 = f.isub(f.shr(f.iadd(n, f.ci(2 * off)), 1), f.ci(off))  # floor(n / 2)
+    n2 = f.isub(n, n1)
+    return f.mul(f.mul(p, _pow2(f, n1)), _pow2(f, n2))
+
+
+def exp(f: _Ops, x):
+    n, r = _reduce(f, _clamp(f, x, f.k.exp_lo, f.k.exp_hi))
+    return _scale(f, f.add(_expm1_r(f, r), f.c(1.0)), n)
+
+
+def expm1(f: _Ops, x):
+    k = f.k
+    n, r = _reduce(f, _clamp(f, x, k.exp_lo, k.exp_hi))
+    r2p = f.mul(f.mul(r, r), f.horner(k.expm1_p, r))
+    p = f.add(r2p, r)  # expm1(r)
+    one = f.c(1.0)
+    t = _pow2(f, n)  # garbage where |n| is large: only used where it is not
+    # 2^n * (r + r^2 P) + (2^n - 1), summed as ((2^n - 1) + 2^n r) + 2^n r^2 P: the first
+    # sum is exact where it cancels (n = 1, r < 0), so p's rounding is not doubled there
+    near = f.add(f.add(f.sub(t, one), f.mul(t, r)), f.mul(t, r2p))
+    far = f.sub(_scale(f, f.add(p, one), n), one)
+    lim = k.expm1_exact_n
+    use_far = f.ori(f.icmp("sgt", n, f.ci(lim)), f.icmp("slt", n, f.ci(-lim)))
+    y = f.sel(use_far, far, near)
+    return f.sel(f.cmp("oeq", x, f.c(0.0)), x, y)  # keeps -0
+
+
+def _log1p_f(f: _Ops, fm, kf, c=None):
+    """log(1 + fm) + kf*ln2 (+ c, a small correction), fm in [sqrt(1/2)-1, sqrt(2)-1]."""
+    k = f.k
+    if f.e == "f32":  # Cephes: f - f^2/2 + f^3 P(f)
+        z = f.mul(fm, fm)
+        y = f.mul(f.mul(fm, z), f.horner(k.log_p, fm))
+        y = f.add(y, f.mul(kf, f.c(k.ln2_lo)))
+        if c is not None:
+            y = f.add(y, c)
+        y = f.sub(y, f.mul(f.c(0.5), z))
+        return f.add(f.add(fm, y), f.mul(kf, f.c(k.ln2_hi)))
+    # fdlibm: k*ln2_hi - ((hfsq - (s*(hfsq + R) + (k*ln2_lo + c))) - f)
+    lg = k.log_lg
+    s = f.div(fm, f.add(f.c(2.0), fm))
+    z = f.mul(s, s)
+    w = f.mul(z, z)
+    t1 = f.mul(w, f.horner(lg[1::2], w))
+    t2 = f.mul(z, f.horner(lg[0::2], w))
+    big_r = f.add(t2, t1)
+    hfsq = f.mul(f.mul(f.c(0.5), fm), fm)
+    lo = f.mul(kf, f.c(k.ln2_lo))
+    if c is not None:
+        lo = f.add(lo, c)
+    inner = f.sub(f.sub(hfsq, f.add(f.mul(s, f.add(hfsq, big_r)), lo)), fm)
+    return f.sub(f.mul(kf, f.c(k.ln2_hi)), inner)
+
+
+def _split(f: _Ops, x):
+    """(k, m): x = 2^k * m with m in [sqrt(1/2), sqrt(2)), x positive and normal."""
+    k = f.k
+    ix = f.isub(f.bits(x), f.ci(k.sqrt_half_bits))
+    off = 1 << (int(k.int[1:]) - 2 - k.mant)
+    # ix >> mant, arithmetically, through a logical shift of ix + off*2^mant (which is
+    # non-negative as an unsigned number for every positive x, inf included)
+    e = f.isub(f.shr(f.iadd(ix, f.ci(off << k.mant)), k.mant), f.ci(off))
+    m = f.flt(f.iadd(f.iand(ix, f.ci(k.mant_mask)), f.ci(k.sqrt_half_bits)))
+    return e, m
+
+
+def log(f: _Ops, x):
+    k = f.k
+    tiny = f.cmp("olt", x, f.c(k.min_normal))
+    xs = f.sel(tiny, f.mul(x, f.c(k.subnormal_scale)), x)
+    e, m = _split(f, xs)
+    e = f.isub(e, f.seli(tiny, f.ci(k.subnormal_k), f.ci(0)))
+    y = _log1p_f(f, f.sub(m, f.c(1.0)), f.to_float(e))
+    inf = f.c(float("inf"))
+    y = f.sel(f.cmp("oeq", x, inf), inf, y)
+    y = f.sel(f.cmp("oeq", x, f.c(0.0)), f.c(float("-inf")), y)
+    return f.sel(f.cmp("ult", x, f.c(0.0)), f.c(float("nan")), y)  # x < 0 or NaN
+
+
+def log1p(f: _Ops, x):
+    k = f.k
+    one = f.c(1.0)
+    u = f.add(one, x)
+    e, m = _split(f, u)
+    k0 = f.icmp("eq", e, f.ci(0))
+    # the rounding error of u: exact differences (Sterbenz) on either side of u = 2*sqrt(2)
+    c = f.sel(f.icmp("sge", e, f.ci(2)), f.sub(one, f.sub(u, x)), f.sub(x, f.sub(u, one)))
+    c = f.div(c, u)
+    zero = f.c(0.0)
+    c = f.sel(f.ori(k0, f.icmp("sge", e, f.ci(k.log1p_c_k))), zero, c)
+    fm = f.sel(k0, x, f.sub(m, one))
+    y = _log1p_f(f, fm, f.to_float(e), c)
+    inf = f.c(float("inf"))
+    y = f.sel(f.cmp("oeq", x, inf), inf, y)
+    y = f.sel(f.cmp("oeq", x, f.c(-1.0)), f.c(float("-inf")), y)
+    y = f.sel(f.cmp("ult", x, f.c(-1.0)), f.c(float("nan")), y)  # x < -1 or NaN
+    return f.sel(f.cmp("oeq", x, zero), x, y)  # keeps -0
+
+
+def tanh(f: _Ops, x):
+    k = f.k
+    a = f.abs(x)
+    z = f.mul(x, x)
+    small = f.add(f.mul(f.mul(x, z), f.horner(k.tanh_p, z)), x)
+    one = f.c(1.0)
+    e = exp(f, f.add(a, a))
+    large = f.sub(one, f.div(f.c(2.0), f.add(e, one)))
+    # x's sign on both: the odd polynomial's sum loses it at x = -0 (-0 + +0 = +0)
+    return f.copysign(f.sel(f.cmp("olt", a, f.c(k.tanh_small)), small, large), x)
+
+
+def logistic(f: _Ops, x):
+    one = f.c(1.0)
+    e = exp(f, f.sub(f.c(0.0), f.abs(x)))  # 0 - |x|: NaN stays NaN
+    num = f.sel(f.cmp("olt", x, f.c(0.0)), e, one)
+    return f.div(num, f.add(one, e))
+
+
+FUNCTIONS = {"exponential": exp, "log": log, "tanh": tanh, "logistic": logistic,
+             "exponential_minus_one": expm1, "log_plus_one": log1p}
+
+
+def _rule(fn, previous):
+    def rule(s, elem, args, op):
+        if elem in CONSTS:
+            return fn(_Ops(s, elem), args[0])
+        if elem in HALF:  # computed in f32, rounded once
+            x = s.v("arith.extf", [args[0]], "f32")
+            return s.v("arith.truncf", [fn(_Ops(s, "f32"), x)], elem)
+        return previous(s, elem, args, op)
+    return rule
+
+
+def rules(previous: dict) -> dict:
+    """Scalar rules for FUNCTIONS' ops, falling back to `previous` (scalar.RULES as it is
+    when this is registered) for element types computed otherwise."""
+    return {name: _rule(fn, previous[name]) for name, fn in FUNCTIONS.items()}
