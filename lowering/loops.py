@@ -485,7 +485,10 @@ def kernel_outputs(op: Operation) -> tuple:
     if op.short_name == "fusion":
         n_in = len(op.regions[0].blocks[0].args)
         return tuple(range(n_in, op.attrs.get("num_buffers", len(op.operands))))
-    n_out = {"dhlo.where": 2, "dhlo.unique": 3}.get(op.key, 1)
+    if op.key == "scatter":  # inputs..., indices, updates..., outs...
+        n_out = (len(op.operands) - 1) // 3
+    else:
+        n_out = {"dhlo.where": 2, "dhlo.unique": 3}.get(op.key, 1)
     return tuple(range(len(op.operands) - n_out, len(op.operands)))
 
 
