@@ -176,11 +176,10 @@ _ERFINV_W_GE_16 = (
 def _erf_inv(f: _F, x):
     one = f.c(1.0)
     a = f.op("math.absf", x)
-    # w = -log(1 - x^2): log1p(-x^2) for small |x|; for |x| >= 1/2, 1 - |x| is exact and
-    # (1-|x|)(1+|x|) has one rounding, where 1 - x*x would lose the low bits of x*x.
-    w_small = f.neg(f.op("math.log1p", f.neg(f.mul(x, x))))
-    w_large = f.neg(f.op("math.log", f.mul(f.sub(one, a), f.add(one, a))))
-    w = f.sel(f.cmp("olt", a, f.c(0.5)), w_small, w_large)
+    # w = -log(1 - x^2), with 1 - x^2 as (1-|x|)(1+|x|): next to +-1, 1 - |x| is exact and
+    # the product has one rounding, where 1 - x*x would lose the low bits of x*x. Only w's
+    # absolute error matters (p is smooth in w), so log rather than log1p is fine for small x.
+    w = f.neg(f.op("math.log", f.mul(f.sub(one, a), f.add(one, a))))
     sqrt_w = f.op("math.sqrt", w)
     p1 = f.horner(_ERFINV_W_LT_6_25, f.sub(w, f.c(3.125)))
     p2 = f.horner(_ERFINV_W_LT_16, f.sub(sqrt_w, f.c(3.25)))
@@ -209,10 +208,10 @@ def _lanczos_z(f: _F, x):
 
 
 def _log_t(f: _F, z):
-    """(t, log t) with t = z + g + 1/2, log t = log(g + 1/2) + log1p(z / (g + 1/2))."""
-    gh = _LANCZOS_G + 0.5
-    t = f.add(z, f.c(gh))
-    return t, f.add(f.c(math.log(gh)), f.op("math.log1p", f.div(z, f.c(gh))))
+    """(t, log t) with t = z + g + 1/2. (XLA takes log(g + 1/2) + log1p(z / (g + 1/2)) for
+    devices with an inaccurate log; evaluated in f64 with libm's, log t is as accurate.)"""
+    t = f.add(z, f.c(_LANCZOS_G + 0.5))
+    return t, f.op("math.log", t)
 
 
 def _is_inf(f: _F, x):
@@ -228,17 +227,17 @@ def _lgamma(f: _F, x):
     t, log_t = _log_t(f, z)
     # (z + 1/2) log t - t, as (z + 1/2 - t / log t) log t so that it does not overflow
     r = f.mul(f.sub(f.add(z, half), f.div(t, log_t)), log_t)
-    lg = f.add(f.add(f.c(0.5 * math.log(2 * math.pi)), r), f.op("math.log", a))
-    # x < 1/2: lgamma(x) = log(pi) - log|sin(pi x)| - lgamma(1 - x), with sin(pi x) taken at
-    # the fraction of |x| folded into [0, 1/2], which is exactly 0 at the integers.
+    c = f.add(f.c(0.5 * math.log(2 * math.pi)), r)
+    # lgamma(z + 1) = c + log a. For x < 1/2, lgamma(x) = log(pi) - log|sin(pi x)| -
+    # lgamma(1 - x) = log(pi) - c - log(|sin(pi x)| a): one log for both. sin(pi x) is taken
+    # at the fraction of |x| folded into [0, 1/2], exactly 0 at the integers (poles: the log
+    # is -inf and the result +inf).
     ax = f.op("math.absf", x)
     frac = f.sub(ax, f.op("math.floor", ax))
     frac = f.sel(f.cmp("olt", half, frac), f.sub(one, frac), frac)
-    log_sin = f.op("math.log", f.op("math.sin", f.mul(f.c(math.pi), frac)))
-    reflected = f.sub(f.sub(f.c(math.log(math.pi)), log_sin), lg)
-    finite = f.cmp("olt", f.op("math.absf", log_sin), f.c(math.inf))
-    reflected = f.sel(finite, reflected, f.neg(log_sin))  # poles: +inf
-    result = f.sel(reflect, reflected, lg)
+    sin = f.op("math.sin", f.mul(f.c(math.pi), frac))
+    log_a = f.op("math.log", f.sel(reflect, f.mul(sin, a), a))
+    result = f.sel(reflect, f.sub(f.sub(f.c(math.log(math.pi)), c), log_a), f.add(c, log_a))
     # exactly 0 at 1 and 2 (the approximation leaves ~1e-15 there)
     one_or_two = f.s.v("arith.ori", [f.cmp("oeq", x, one), f.cmp("oeq", x, f.c(2.0))], "i1")
     result = f.sel(one_or_two, f.c(0.0), result)
@@ -250,16 +249,16 @@ def _digamma(f: _F, x):
     reflect, z = _lanczos_z(f, x)
     a, a_prime = f.c(_LANCZOS_BASE), zero
     for k, coeff in enumerate(_LANCZOS, start=1):
-        zk = f.add(z, f.c(float(k)))
-        a_prime = f.sub(a_prime, f.div(f.c(coeff), f.mul(zk, zk)))
-        a = f.add(a, f.div(f.c(coeff), zk))
+        inv = f.div(one, f.add(z, f.c(float(k))))
+        q = f.mul(f.c(coeff), inv)
+        a_prime = f.sub(a_prime, f.mul(q, inv))
+        a = f.add(a, q)
     t, log_t = _log_t(f, z)
     dg = f.sub(f.add(log_t, f.div(a_prime, a)), f.div(f.c(_LANCZOS_G), t))
     # x < 1/2: digamma(x) = digamma(1 - x) - pi cot(pi x), x shifted by an integer into
     # [-1/2, 1/2] first so that pi x keeps its precision.
     reduced = f.add(x, f.op("math.absf", f.op("math.floor", f.add(x, f.c(0.5)))))
-    pr = f.mul(f.c(math.pi), reduced)
-    cot = f.div(f.mul(f.c(math.pi), f.op("math.cos", pr)), f.op("math.sin", pr))
+    cot = f.div(f.c(math.pi), f.op("math.tan", f.mul(f.c(math.pi), reduced)))
     result = f.sel(reflect, f.sub(dg, cot), dg)
     pole = f.s.v("arith.andi", [f.cmp("ole", x, zero),
                                 f.cmp("oeq", x, f.op("math.floor", x))], "i1")
