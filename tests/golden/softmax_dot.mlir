@@ -217,8 +217,70 @@ func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {
 //         %6 = "memref.load"(%arg1, %arg3, %arg4) : (memref<2x4xf32>, index, index) -> f32
 //         %7 = "memref.load"(%arg0, %arg3) : (memref<2xf32>, index) -> f32
 //         %8 = "arith.subf"(%6, %7) : (f32, f32) -> f32
-//         %9 = "math.exp"(%8) : (f32) -> f32
-//         "memref.store"(%9, %arg2, %arg3, %arg4) : (f32, memref<2x4xf32>, index, index) -> ()
+//         %9 = "arith.constant"() {value = 89.0 : f64} : () -> f32
+//         %10 = "arith.cmpf"(%8, %9) {predicate = "ogt"} : (f32, f32) -> i1
+//         %11 = "arith.constant"() {value = 89.0 : f64} : () -> f32
+//         %12 = "arith.select"(%10, %11, %8) : (i1, f32, f32) -> f32
+//         %13 = "arith.constant"() {value = -104.0 : f64} : () -> f32
+//         %14 = "arith.cmpf"(%12, %13) {predicate = "olt"} : (f32, f32) -> i1
+//         %15 = "arith.constant"() {value = -104.0 : f64} : () -> f32
+//         %16 = "arith.select"(%14, %15, %12) : (i1, f32, f32) -> f32
+//         %17 = "arith.constant"() {value = 1.4426950408889634 : f64} : () -> f32
+//         %18 = "arith.mulf"(%16, %17) : (f32, f32) -> f32
+//         %19 = "arith.constant"() {value = 12582912.0 : f64} : () -> f32
+//         %20 = "arith.addf"(%18, %19) : (f32, f32) -> f32
+//         %21 = "arith.bitcast"(%20) : (f32) -> i32
+//         %22 = "arith.constant"() {value = 1262485504 : i64} : () -> i32
+//         %23 = "arith.subi"(%21, %22) : (i32, i32) -> i32
+//         %24 = "arith.constant"() {value = 12582912.0 : f64} : () -> f32
+//         %25 = "arith.subf"(%20, %24) : (f32, f32) -> f32
+//         %26 = "arith.constant"() {value = 0.693359375 : f64} : () -> f32
+//         %27 = "arith.mulf"(%25, %26) : (f32, f32) -> f32
+//         %28 = "arith.subf"(%16, %27) : (f32, f32) -> f32
+//         %29 = "arith.constant"() {value = -0.00021219444 : f64} : () -> f32
+//         %30 = "arith.mulf"(%25, %29) : (f32, f32) -> f32
+//         %31 = "arith.subf"(%28, %30) : (f32, f32) -> f32
+//         %32 = "arith.mulf"(%31, %31) : (f32, f32) -> f32
+//         %33 = "arith.constant"() {value = 0.00019845958740916103 : f64} : () -> f32
+//         %34 = "arith.mulf"(%33, %31) : (f32, f32) -> f32
+//         %35 = "arith.constant"() {value = 0.0013941660290583968 : f64} : () -> f32
+//         %36 = "arith.addf"(%34, %35) : (f32, f32) -> f32
+//         %37 = "arith.mulf"(%36, %31) : (f32, f32) -> f32
+//         %38 = "arith.constant"() {value = 0.008333391509950161 : f64} : () -> f32
+//         %39 = "arith.addf"(%37, %38) : (f32, f32) -> f32
+//         %40 = "arith.mulf"(%39, %31) : (f32, f32) -> f32
+//         %41 = "arith.constant"() {value = 0.04166634753346443 : f64} : () -> f32
+//         %42 = "arith.addf"(%40, %41) : (f32, f32) -> f32
+//         %43 = "arith.mulf"(%42, %31) : (f32, f32) -> f32
+//         %44 = "arith.constant"() {value = 0.1666666567325592 : f64} : () -> f32
+//         %45 = "arith.addf"(%43, %44) : (f32, f32) -> f32
+//         %46 = "arith.mulf"(%45, %31) : (f32, f32) -> f32
+//         %47 = "arith.constant"() {value = 0.5 : f64} : () -> f32
+//         %48 = "arith.addf"(%46, %47) : (f32, f32) -> f32
+//         %49 = "arith.mulf"(%32, %48) : (f32, f32) -> f32
+//         %50 = "arith.addf"(%49, %31) : (f32, f32) -> f32
+//         %51 = "arith.constant"() {value = 1.0 : f64} : () -> f32
+//         %52 = "arith.addf"(%50, %51) : (f32, f32) -> f32
+//         %53 = "arith.constant"() {value = 8192 : i64} : () -> i32
+//         %54 = "arith.addi"(%23, %53) : (i32, i32) -> i32
+//         %55 = "arith.constant"() {value = 1 : i64} : () -> i32
+//         %56 = "arith.shrui"(%54, %55) : (i32, i32) -> i32
+//         %57 = "arith.constant"() {value = 4096 : i64} : () -> i32
+//         %58 = "arith.subi"(%56, %57) : (i32, i32) -> i32
+//         %59 = "arith.subi"(%23, %58) : (i32, i32) -> i32
+//         %60 = "arith.constant"() {value = 127 : i64} : () -> i32
+//         %61 = "arith.addi"(%58, %60) : (i32, i32) -> i32
+//         %62 = "arith.constant"() {value = 23 : i64} : () -> i32
+//         %63 = "arith.shli"(%61, %62) : (i32, i32) -> i32
+//         %64 = "arith.bitcast"(%63) : (i32) -> f32
+//         %65 = "arith.mulf"(%52, %64) : (f32, f32) -> f32
+//         %66 = "arith.constant"() {value = 127 : i64} : () -> i32
+//         %67 = "arith.addi"(%59, %66) : (i32, i32) -> i32
+//         %68 = "arith.constant"() {value = 23 : i64} : () -> i32
+//         %69 = "arith.shli"(%67, %68) : (i32, i32) -> i32
+//         %70 = "arith.bitcast"(%69) : (i32) -> f32
+//         %71 = "arith.mulf"(%65, %70) : (f32, f32) -> f32
+//         "memref.store"(%71, %arg2, %arg3, %arg4) : (f32, memref<2x4xf32>, index, index) -> ()
 //         "scf.yield"() : () -> ()
 //       }) : (index, index, index) -> ()
 //       "scf.yield"() : () -> ()
