@@ -3,6 +3,7 @@ shape checked against the shape function of its op (lowering/ops.py)."""
 from __future__ import annotations
 
 from . import ops as T
+from .chlo import forward_optimization_barriers
 from .ir import (CompileError, FunctionType, Module, Operation, TensorType, clone_op,
                  replace_all_uses)
 
@@ -243,6 +244,7 @@ def legalize(module: Module) -> Module:
     if not public_functions(module):
         raise CompileError("module has no public function with a body", None)
     inline_calls(module)
+    forward_optimization_barriers(module)  # identity for a compiler that does not rematerialise
     verify(module)
     return module
 
