@@ -17,8 +17,10 @@ is the strided bound max(0, (padded - dilated_window) / stride + 1), as in XLA.
   cumsum/cumprod/cummax on CPU, max/avg pooling are reduce_windows in JAX.
 - convolution (any dimension numbers, strides, padding, lhs/rhs dilation, window
   reversal, feature_group_count, batch_group_count): each output element sums
-  lhs * rhs over the kernel's spatial window and its input features, accumulating in
-  the result type (f32 for f16/bf16 results, rounded once, as for dot).
+  lhs * rhs over the kernel's spatial window and its input features, in that order.
+  f32/f64/integer results accumulate in the result buffer with the output features
+  innermost (one input element times a kernel row, which vectorises in NHWC/HWIO);
+  f16/bf16 results accumulate per element in f32 and round once, as for dot.
 - select_and_scatter (max-pool gradients): the result starts as the init value; for
   each source element in row-major order, the select region picks one element of its
   window (the first valid one, replaced by a later one whenever select(current, later)
