@@ -487,6 +487,10 @@ def kernel_outputs(op: Operation) -> tuple:
         return tuple(range(n_in, op.attrs.get("num_buffers", len(op.operands))))
     if op.key == "scatter":  # inputs..., indices, updates..., outs...
         n_out = (len(op.operands) - 1) // 3
+    elif op.key == "sort":  # inputs..., outs..., scratch...
+        n_out = 2 * op.attrs["aot.scratch"]
+    elif op.key == "top_k":  # x, values, indices, scratch...
+        n_out = 2 + op.attrs["aot.scratch"]
     else:
         n_out = {"dhlo.where": 2, "dhlo.unique": 3}.get(op.key, 1)
     return tuple(range(len(op.operands) - n_out, len(op.operands)))

@@ -407,8 +407,13 @@ DECODERS = {
 
 
 def decode(raw) -> Decoded:
-    it = Items(raw)
     decoder = DECODERS.get(short_name(raw.name), decode_default)
+    try:
+        it = Items(raw)
+    except DecodeError:
+        if decoder is decode_default:
+            raise
+        it = None  # a form only the op's own decoder reads (convolution's dim_numbers)
     return decoder(raw, it)
 
 # `reduce_precision %x, format = e5m10`: lowering/chlo.py

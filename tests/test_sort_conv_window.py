@@ -193,9 +193,6 @@ def test_top_k_dynamic_k_too_large():
         lib.main(x[:, :2])
 
 
-@pytest.mark.xfail(reason="loops.kernel_outputs marks only the last operand of lmhlo.sort as "
-                          "written, so a shape query does not run the sort (needs "
-                          "KERNEL_OUTPUT_COUNTS)", strict=False)
 def test_sort_result_read_as_a_shape():
     """A sorted tensor used as a shape: the call and the shape query agree."""
     lib = aot.compile("""

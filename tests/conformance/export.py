@@ -885,7 +885,7 @@ def export_case(name):
     prev = jax.config.jax_enable_x64
     jax.config.update("jax_enable_x64", x64)
     try:
-        jitted = jax.jit(fn)
+        jitted = jax.jit(fn, keep_unused=True)  # the module takes every stored argument
         text = jitted.lower(*args).as_text()
         outs = jax.tree_util.tree_leaves(jitted(*args))
     finally:
