@@ -3,7 +3,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: venv demo test bench clean
+.PHONY: venv demo test bench docs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,9 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) benchmarks/elementwise_chain.py && $(PY) benchmarks/dynamic_shapes.py
+
+docs: $(STAMP)
+	$(PY) -m lowering.optable --write README.md
 
 clean:
 	rm -rf build out $(VENV)
