@@ -63,13 +63,7 @@ def load_sizes(npz_path):
 
 def compile_case(case):
     text = open(os.path.join(DATA, case + ".mlir")).read()
-    try:
-        return aot.compile(text, name=case)
-    except CompileError as e:
-        if "'stablehlo.convolution': cannot read attribute value" in str(e):
-            pytest.xfail("pretty.decode splits `dim_numbers = [..]x[..]->[..]` before the "
-                         "convolution decoder can read it (its _generic twin runs)")
-        raise
+    return aot.compile(text, name=case)
 
 
 def test_cases_are_there():
