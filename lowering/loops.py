@@ -242,19 +242,30 @@ def _slice(e: Elemental, op, idx):
 
 
 def _pad(e: Elemental, op, idx):
-    """In-bounds positions read the operand (at a clamped, always valid index); others the pad value."""
+    return _padded(e, op, idx, op.attrs["edge_padding_low"], op.attrs["interior_padding"])
+
+
+def _dynamic_pad(e: Elemental, op, idx):
+    """Pad amounts from tensors (checked on the host: interior >= 0, sizes >= 0)."""
+    lo = [e.scalar_index(op.operands[2], [e.b.index(d)]) for d in range(len(idx))]
+    inner = [e.scalar_index(op.operands[4], [e.b.index(d)]) for d in range(len(idx))]
+    return _padded(e, op, idx, lo, inner)
+
+
+def _padded(e: Elemental, op, idx, lo, inner):
+    """In-bounds positions read the operand (at a clamped, always valid index); others the pad
+    value. `lo` and `inner` hold ints, or index values when they come from tensors."""
     b = e.b
-    src, pad_value = op.operands
-    lo, inner = op.attrs["edge_padding_low"], op.attrs["interior_padding"]
+    src, pad_value = op.operands[:2]
     valid = None
     src_idx = []
     src_dims = e.dims(src)
     for d, i in enumerate(idx):
         n = src_dims[d]
-        j = b.v("arith.subi", [i, b.index(lo[d])], INDEX) if lo[d] else i
+        j = e.isub(i, lo[d])
         conds = [b.v("arith.cmpi", [j, b.index(0)], ScalarType("i1"), predicate="sge")]
-        if inner[d]:
-            step = b.index(inner[d] + 1)
+        if inner[d] != 0:
+            step = b.index(inner[d] + 1) if isinstance(inner[d], int) else e.iadd(inner[d], 1)
             q = b.v("arith.divsi", [j, step], INDEX)
             r = b.v("arith.remsi", [j, step], INDEX)
             conds.append(b.v("arith.cmpi", [r, b.index(0)], ScalarType("i1"), predicate="eq"))
@@ -374,7 +385,7 @@ ELEMENTAL_RULES = {
     "reverse": _reverse, "slice": _slice, "pad": _pad, "concatenate": _concatenate,
     "iota": _iota, "constant": _constant, "dynamic_broadcast_in_dim": _broadcast_in_dim,
     "dynamic_reshape": _reshape, "dynamic_iota": _iota, "real_dynamic_slice": _real_dynamic_slice,
-    "dhlo.slice": _dhlo_slice, "dynamic_slice": _dynamic_slice,
+    "dhlo.slice": _dhlo_slice, "dynamic_slice": _dynamic_slice, "dynamic_pad": _dynamic_pad,
     "dynamic_update_slice": _dynamic_update_slice,
 }
 for _name in ("abs negate sign exponential exponential_minus_one log log_plus_one logistic tanh "

@@ -45,7 +45,8 @@ SHAPE_OPS = {"broadcast_in_dim", "reshape", "transpose", "reverse", "slice", "pa
              "iota"}
 # Their dynamic-shape forms: sizes and offsets come from tensors at run time.
 DYNAMIC_SHAPE_OPS = {"dynamic_broadcast_in_dim", "dynamic_reshape", "real_dynamic_slice",
-                     "dhlo.slice", "dynamic_iota", "dynamic_slice", "dynamic_update_slice"}
+                     "dhlo.slice", "dynamic_iota", "dynamic_slice", "dynamic_update_slice",
+                     "dynamic_pad"}
 ELEMENTAL = ELEMENTWISE | SHAPE_OPS | DYNAMIC_SHAPE_OPS | {"constant"}
 # Ops that run on the host: they read or write shapes, not data.
 HOST_OPS = {"get_dimension_size"}
@@ -340,6 +341,14 @@ def infer_dynamic(op):
         t = op.operands[i].type
         if t.rank != 1 or t.elem not in ("i32", "i64", "ui32", "ui64", "index"):
             raise ShapeError(f"shape operand #{i} must be a 1-D integer tensor, got {t}")
+    if op.key == "dynamic_pad":
+        pv = op.operands[1].type
+        if pv.shape != () or pv.elem != src.elem or len(op.operands) != 5:
+            raise ShapeError(f"dynamic_pad takes the operand, a scalar {src.elem} padding value "
+                             "and low, high, interior tensors")
+        for t in (op.operands[k].type for k in (2, 3, 4)):
+            if t.shape not in ((src.rank,), (None,)):
+                raise ShapeError(f"padding amounts must have {src.rank} elements, got {t}")
     if op.key == "dynamic_broadcast_in_dim":
         dims = op.attrs["broadcast_dimensions"]
         if len(dims) != src.rank or any(not 0 <= d < out.rank for d in dims):

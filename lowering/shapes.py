@@ -235,6 +235,18 @@ def _pad(hs, op, shapes, bufs):
     return [static_or(op.results[0].type.shape, out)]
 
 
+def _dynamic_pad(hs, op, shapes, bufs):
+    out = []
+    for d, n in enumerate(shapes[0]):
+        lo, hi, inner = (hs.load_index(bufs[k], d) for k in (2, 3, 4))
+        hs.require("sge", inner, 0, op, f"interior padding of dim {d} is negative")
+        gaps = hs.mul(hs.max(hs.sub(n, 1), 0), inner)
+        size = hs.add(hs.add(hs.add(n, lo), hi), gaps)
+        hs.require("sge", size, 0, op, f"padding makes dim {d} negative")
+        out.append(size)
+    return [static_or(op.results[0].type.shape, out)]
+
+
 def _concatenate(hs, op, shapes, bufs):
     dim = op.attrs["dimension"]
     out = list(shapes[0])
@@ -307,7 +319,7 @@ SHAPE_RULES = {
     "reshape": _reshape, "dynamic_reshape": _dynamic_reshape, "transpose": _transpose,
     "reverse": lambda hs, op, shapes, bufs: [list(shapes[0])], "slice": _slice,
     "real_dynamic_slice": _real_dynamic_slice, "dhlo.slice": _dhlo_slice, "pad": _pad,
-    "concatenate": _concatenate, "iota": _iota, "dynamic_iota": _dynamic_iota,
+    "concatenate": _concatenate, "iota": _iota, "dynamic_pad": _dynamic_pad, "dynamic_iota": _dynamic_iota,
     "reduce": _reduce, "dot_general": _dot_general, "dot": _dot_general, "constant": _constant,
     "dynamic_slice": _static_result, "dynamic_update_slice": _dynamic_update_slice,
 }

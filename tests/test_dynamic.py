@@ -303,3 +303,38 @@ int main(void) {
     out = subprocess.run([str(tmp_path / "q")], capture_output=True, text=True)
     assert out.returncode == 0, out.stdout
     assert out.stdout.strip() == "4 x 5, peak 176, y[0] = 12"
+
+
+def test_dynamic_pad():
+    lib = compile_text("""
+    func.func @main(%x: tensor<?x?xf32>, %p: tensor<f32>, %lo: tensor<2xi64>, %hi: tensor<2xi64>,
+                    %in: tensor<2xi64>) -> tensor<?x?xf32> {
+      %0 = stablehlo.dynamic_pad %x, %p, %lo, %hi, %in : (tensor<?x?xf32>, tensor<f32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<?x?xf32>
+      return %0 : tensor<?x?xf32>
+    }""", "dyn_pad")
+
+    def reference(x, p, lo, hi, inner):
+        for d in range(2):  # interior, then low/high (negative amounts crop)
+            n = x.shape[d]
+            shape = list(x.shape)
+            shape[d] = n + max(n - 1, 0) * inner[d]
+            y = np.full(shape, p, x.dtype)
+            sl = [slice(None)] * 2
+            sl[d] = slice(None, None, inner[d] + 1)
+            y[tuple(sl)] = x
+            before = [(0, 0)] * 2
+            before[d] = (max(lo[d], 0), max(hi[d], 0))
+            y = np.pad(y, before, constant_values=p)
+            crop = [slice(None)] * 2
+            crop[d] = slice(-min(lo[d], 0) or None, y.shape[d] + min(hi[d], 0))
+            x = y[tuple(crop)]
+        return x
+    rng = np.random.default_rng(5)
+    for shape, lo, hi, inner in [((3, 4), (1, 0), (0, 2), (0, 1)), ((2, 2), (-1, 2), (1, -1), (2, 0)),
+                                 ((5, 1), (0, 0), (0, 0), (0, 0))]:
+        x = rng.random(shape, np.float32)
+        got = lib.main(x, np.float32(-1), np.array(lo), np.array(hi), np.array(inner))
+        np.testing.assert_array_equal(got, reference(x, np.float32(-1), lo, hi, inner))
+    with pytest.raises(AotRuntimeError, match="interior padding of dim 0 is negative"):
+        lib.main(np.ones((2, 2), np.float32), np.float32(0), np.array([0, 0]), np.array([0, 0]),
+                 np.array([-1, 0]))
