@@ -10,6 +10,8 @@ from .ir import (CompileError, FunctionType, Module, Operation, TensorType, clon
 # Ops recognised but not compiled yet, with what to say about them.
 CONTROL_FLOW = {"while", "if", "case"}
 NOT_YET = {
+    "tuple": "a tuple that is not taken apart in the same function",
+    "get_tuple_element": "a tuple that is not taken apart in the same function",
     "gather": "gather", "scatter": "scatter", "convolution": "convolution",
     "reduce_window": "reduce_window", "sort": "sort", "select_and_scatter": "select_and_scatter",
     "rng": "random numbers", "rng_bit_generator": "random numbers", "fft": "FFT",
@@ -82,6 +84,29 @@ def inline_calls(module: Module) -> None:
     for f in entries:
         inline_in(f, [f.attrs["sym_name"]])
     module.ops = [op for op in module.ops if op.name != "func.func" or op in entries]
+
+
+def forward_tuples(module: Module) -> None:
+    """`get_tuple_element(tuple(a, b), 1)` is `b`: tuples built and taken apart inside a
+    function disappear. A tuple that reaches anything else is an error in verify."""
+    def walk_block(block):
+        for op in block.ops:
+            for region in op.regions:
+                for inner in region.blocks:
+                    walk_block(inner)
+            if op.key == "get_tuple_element":
+                src = op.operands[0].owner
+                if isinstance(src, Operation) and src.key == "tuple":
+                    i = op.attrs.get("index")
+                    if not isinstance(i, int) or not 0 <= i < len(src.operands):
+                        raise op.error(f"tuple index {i} out of range")
+                    replace_all_uses(block.ops, op.result, src.operands[i])
+        for dead_kind in ("get_tuple_element", "tuple"):  # extractions first, then tuples
+            used = {v for op in block.ops for inner in op.walk() for v in inner.operands}
+            block.ops = [op for op in block.ops if op.key != dead_kind or op.result in used]
+    for func in module.functions():
+        if func.regions:
+            walk_block(func.regions[0].blocks[0])
 
 
 def public_functions(module: Module):
@@ -244,7 +269,8 @@ def legalize(module: Module) -> Module:
     if not public_functions(module):
         raise CompileError("module has no public function with a body", None)
     inline_calls(module)
-    forward_optimization_barriers(module)  # identity for a compiler that does not rematerialise
+    forward_optimization_barriers(module)
+    forward_tuples(module)  # identity for a compiler that does not rematerialise
     verify(module)
     return module
 

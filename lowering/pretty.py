@@ -377,7 +377,16 @@ def decode_dim(raw, it: Items) -> Decoded:
     return Decoded(raw.name, it.values, {}, [INDEX])
 
 
+def decode_get_tuple_element(raw, it: Items) -> Decoded:
+    """`get_tuple_element %t[1] : (tuple<...>) -> T`."""
+    if not it.brackets or len(it.brackets[0]) != 1:
+        raise DecodeError("expected '%tuple[index]'", raw.tok)
+    _, results = _types(raw, len(it.values), 1)
+    return Decoded(raw.name, it.values, {"index": _bracket(it.brackets[0])[0]}, results)
+
+
 DECODERS = {
+    "get_tuple_element": decode_get_tuple_element,
     "alloc": decode_alloc,
     "dealloc": decode_dealloc,
     "dim": decode_dim,

@@ -149,3 +149,26 @@ def test_loops_allocate_nothing_per_iteration():
         lib.main(x, np.int32(n))
         counts.append(lib.alloc_stats()["num_allocs"])
     assert counts[0] == counts[1], counts
+
+
+def test_tuples_built_and_taken_apart_are_forwarded():
+    import os
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "tuples.mlir")
+    lib = aot.compile(path, name="tuples")
+    x, i = lib.main(np.ones(3, np.float32), np.arange(3, dtype=np.int32))
+    np.testing.assert_array_equal(x, [0, 1, 2])
+    np.testing.assert_array_equal(i, [2, 2, 2])
+    through_barrier = aot.compile("""
+        func.func @main(%a: tensor<3xf32>) -> tensor<3xf32> {
+          %t = stablehlo.tuple %a, %a : tuple<tensor<3xf32>, tensor<3xf32>>
+          %0 = "stablehlo.optimization_barrier"(%t) : (tuple<tensor<3xf32>, tensor<3xf32>>) -> tuple<tensor<3xf32>, tensor<3xf32>>
+          %1 = stablehlo.get_tuple_element %0[0] : (tuple<tensor<3xf32>, tensor<3xf32>>) -> tensor<3xf32>
+          return %1 : tensor<3xf32>
+        }""", name="tuple_barrier")
+    np.testing.assert_array_equal(through_barrier.main(np.arange(3, dtype=np.float32)), [0, 1, 2])
+    with pytest.raises(aot.CompileError, match=r"type tuple<tensor<3xf32>> is not supported"):
+        aot.compile("""
+        func.func @main(%a: tensor<3xf32>) -> tuple<tensor<3xf32>> {
+          %t = stablehlo.tuple %a : tuple<tensor<3xf32>>
+          return %t : tuple<tensor<3xf32>>
+        }""", name="tuple_escapes")
