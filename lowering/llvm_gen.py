@@ -840,7 +840,10 @@ def _host_call(g, b, op, values, host):
         b.call(fn, args)
         return
     out = values[op.operands[op.attrs["aot.parallel"]]]
+    block = op.attrs.get("aot.parallel_block", 1)
     extent, total = out.dims[0], ir.Constant(I64, 1)
+    if block > 1:  # the loop counts blocks of dim 0
+        extent = b.udiv(b.add(extent, ir.Constant(I64, block - 1)), ir.Constant(I64, block))
     for d in out.dims:
         total = b.mul(total, d)
     big = b.icmp_signed(">=", total, ir.Constant(I64, PARALLEL_MIN_ELEMENTS))

@@ -489,6 +489,8 @@ def mark_parallel(op: Operation, fn: Operation, call: Operation) -> None:
     loops[0].attrs["aot.parallel"] = True
     fn.attrs["aot.parallel"] = True
     call.attrs["aot.parallel"] = first_out
+    # the loop may step over blocks of dim 0 (matmul rows): the host splits block numbers
+    call.attrs["aot.parallel_block"] = loops[0].attrs.get("aot.rows_per_iteration", 1)
 
 
 def kernel_outputs(op: Operation) -> tuple:
@@ -632,41 +634,87 @@ def emit_dot(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
     close_nest(outer, len(ivs))
 
 
+ROW_BLOCK = 4  # output rows computed together: each rhs row loaded feeds this many FMAs
+
+
 def emit_dot_rows(b: LoopBuilder, lhs, rhs, out, dims, lfree, rfree):
-    """The i-k-j order: each output row accumulates lhs[i, k] * rhs[k, :], so the innermost
-    loop runs along the contiguous last dim of rhs and out, and vectorises."""
+    """The i-k-j order: output rows accumulate lhs[i, k] * rhs[k, :], so the innermost loop
+    runs along the contiguous last dim of rhs and out, and vectorises. Rows go ROW_BLOCK at
+    a time (then one by one for the rest), so each rhs element loaded serves several rows."""
+    lb_, rb_, lc, rc = dims
+    out_dims = dims_of(b, out)
+    nb, nl = len(lb_), len(lfree)
+    if nl == 0:  # no row dim to block: one row per batch index
+        outer, prefix = loop_nest(b, out_dims[:nb])
+        _dot_row_block(outer, lhs, rhs, out, dims, lfree, rfree, prefix, [])
+        close_nest(outer, len(prefix))
+        return
+    outer, prefix = loop_nest(b, out_dims[:nb + nl - 1])
+    m = out_dims[nb + nl - 1]
+    # one loop over blocks of rows (the parallel one when nothing is outside it); a block
+    # that would run past the last row does its rows one by one instead. Loops of 0 or 1
+    # trips stand for the two cases.
+    blocks = outer.v("arith.divui", [outer.v("arith.addi", [m, outer.index(ROW_BLOCK - 1)], INDEX),
+                                     outer.index(ROW_BLOCK)], INDEX)
+    block_loop, body, ib, _ = outer.for_(outer.index(0), blocks)
+    block_loop.attrs["aot.rows_per_iteration"] = ROW_BLOCK
+    base = body.v("arith.muli", [ib, body.index(ROW_BLOCK)], INDEX)
+    end = body.v("arith.addi", [base, body.index(ROW_BLOCK)], INDEX)
+    full = body.v("arith.cmpi", [end, m], ScalarType("i1"), predicate="ule")
+    one, zero = body.index(1), body.index(0)
+    _, fast, _, _ = body.for_(zero, body.v("arith.select", [full, one, zero], INDEX))
+    rows = [base] + [fast.v("arith.addi", [base, fast.index(r)], INDEX) for r in range(1, ROW_BLOCK)]
+    _dot_row_block(fast, lhs, rhs, out, dims, lfree, rfree, prefix, rows)
+    fast.yield_()
+    tail_start = body.v("arith.select", [full, m, base], INDEX)
+    _, rest, i, _ = body.for_(tail_start, m)
+    _dot_row_block(rest, lhs, rhs, out, dims, lfree, rfree, prefix, [i])
+    rest.yield_()
+    body.yield_()
+    close_nest(outer, len(prefix))
+
+
+def _dot_row_block(b: LoopBuilder, lhs, rhs, out, dims, lfree, rfree, prefix, rows):
+    """out[prefix, row, :] = sum over k of lhs[prefix, row, k] * rhs[k, :], for each row."""
     from .ir import is_float
     lb_, rb_, lc, rc = dims
     elem = out.type.elem
-    zero = b.const(0, elem)
+    nb = len(lb_)
     out_dims, lhs_dims = dims_of(b, out), dims_of(b, lhs)
-    nb, nl = len(lb_), len(lfree)
-    # the output row, zeroed
-    row, row_ivs = loop_nest(b, out_dims[:nb + nl])
-    clear, j0 = loop_nest(row, out_dims[nb + nl:])
-    clear.op("memref.store", [zero, out] + row_ivs + j0)
+    row_sets = [prefix + [r] for r in rows] if rows else [list(prefix)]
+    zero = b.const(0, elem)
+    clear, j0 = loop_nest(b, out_dims[len(row_sets[0]):])
+    for row_ivs in row_sets:
+        clear.op("memref.store", [zero, out] + row_ivs + j0)
     close_nest(clear, len(j0))
-    # over the contracting dims, add lhs[i, k] * rhs[k, :] into the row
-    kb, kivs = loop_nest(row, [lhs_dims[d] for d in lc])
-    lidx, ridx = [None] * lhs.type.rank, [None] * rhs.type.rank
-    for i, (l, r) in enumerate(zip(lb_, rb_)):
-        lidx[l] = ridx[r] = row_ivs[i]
-    for i, d in enumerate(lfree):
-        lidx[d] = row_ivs[nb + i]
-    for l, r, iv in zip(lc, rc, kivs):
-        lidx[l] = ridx[r] = iv
-    a = kb.v("memref.load", [lhs] + lidx, ScalarType(elem))
-    inner, jivs = loop_nest(kb, out_dims[nb + nl:])
+    kb, kivs = loop_nest(b, [lhs_dims[d] for d in lc])
+
+    def lhs_index(row_ivs):
+        idx = [None] * lhs.type.rank
+        for i, l in enumerate(lb_):
+            idx[l] = row_ivs[i]
+        for i, d in enumerate(lfree):
+            idx[d] = row_ivs[nb + i]
+        for l, iv in zip(lc, kivs):
+            idx[l] = iv
+        return idx
+    a = [kb.v("memref.load", [lhs] + lhs_index(r), ScalarType(elem)) for r in row_sets]
+    inner, jivs = loop_nest(kb, out_dims[len(row_sets[0]):])
+    ridx = [None] * rhs.type.rank
+    for i, r in enumerate(rb_):
+        ridx[r] = row_sets[0][i]
+    for r, iv in zip(rc, kivs):
+        ridx[r] = iv
     for d, iv in zip(rfree, jivs):
         ridx[d] = iv
     x = inner.v("memref.load", [rhs] + ridx, ScalarType(elem))
-    acc = inner.v("memref.load", [out] + row_ivs + jivs, ScalarType(elem))
     mul, add = ("arith.mulf", "arith.addf") if is_float(elem) else ("arith.muli", "arith.addi")
-    total = inner.v(add, [acc, inner.v(mul, [a, x], ScalarType(elem))], ScalarType(elem))
-    inner.op("memref.store", [total, out] + row_ivs + jivs)
+    for a_r, row_ivs in zip(a, row_sets):
+        acc = inner.v("memref.load", [out] + row_ivs + jivs, ScalarType(elem))
+        total = inner.v(add, [acc, inner.v(mul, [a_r, x], ScalarType(elem))], ScalarType(elem))
+        inner.op("memref.store", [total, out] + row_ivs + jivs)
     close_nest(inner, len(jivs))
     close_nest(kb, len(kivs))
-    close_nest(row, len(row_ivs))
 
 
 def _dot_dims_for(op, lhs_t, rhs_t):

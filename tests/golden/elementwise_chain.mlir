@@ -48,7 +48,7 @@ func.func @main(%x: tensor<4x8xf32>, %s: tensor<f32>) -> tensor<4x8xf32> {
 // ==== loops
 // module {
 //   func.func @main(%arg0: memref<4x8xf32>, %arg1: memref<f32>, %arg2: memref<4x8xf32>) attributes {aot.num_inputs = 2 : i64} {
-//     "func.call"(%arg1, %arg0, %arg2) {callee = @main_kernel_0, aot.writes = array<i64: 2>, aot.parallel = 2 : i64} : (memref<f32>, memref<4x8xf32>, memref<4x8xf32>) -> ()
+//     "func.call"(%arg1, %arg0, %arg2) {callee = @main_kernel_0, aot.writes = array<i64: 2>, aot.parallel = 2 : i64, aot.parallel_block = 1 : i64} : (memref<f32>, memref<4x8xf32>, memref<4x8xf32>) -> ()
 //     func.return
 //   }
 //   func.func private @main_kernel_0(%arg0: memref<f32>, %arg1: memref<4x8xf32>, %arg2: memref<4x8xf32>) attributes {aot.kernel = "fusion", aot.parallel = true} {

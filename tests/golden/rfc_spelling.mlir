@@ -69,12 +69,12 @@ func @main(%arg1: tensor<2xi64>) -> tensor<2xi64> {
 // module {
 //   "memref.global"() {sym_name = "__constant_0", type = memref<2xi64>, initial_value = dense<[3, 4]> : tensor<2xi64>, constant = true} : () -> ()
 //   func.func @helper(%arg0: memref<2xi64>, %arg1: memref<2xi64>) attributes {aot.num_inputs = 1 : i64} {
-//     "func.call"(%arg0, %arg1) {callee = @helper_kernel_0, aot.writes = array<i64: 1>, aot.parallel = 1 : i64} : (memref<2xi64>, memref<2xi64>) -> ()
+//     "func.call"(%arg0, %arg1) {callee = @helper_kernel_0, aot.writes = array<i64: 1>, aot.parallel = 1 : i64, aot.parallel_block = 1 : i64} : (memref<2xi64>, memref<2xi64>) -> ()
 //     func.return
 //   }
 //   func.func @main(%arg0: memref<2xi64>, %arg1: memref<2xi64>) attributes {aot.num_inputs = 1 : i64} {
 //     %0 = "memref.get_global"() {name = @__constant_0} : () -> memref<2xi64>
-//     "func.call"(%arg0, %0, %arg1) {callee = @main_kernel_0, aot.writes = array<i64: 2>, aot.parallel = 2 : i64} : (memref<2xi64>, memref<2xi64>, memref<2xi64>) -> ()
+//     "func.call"(%arg0, %0, %arg1) {callee = @main_kernel_0, aot.writes = array<i64: 2>, aot.parallel = 2 : i64, aot.parallel_block = 1 : i64} : (memref<2xi64>, memref<2xi64>, memref<2xi64>) -> ()
 //     func.return
 //   }
 //   func.func private @helper_kernel_0(%arg0: memref<2xi64>, %arg1: memref<2xi64>) attributes {aot.kernel = "fusion", aot.parallel = true} {
