@@ -102,8 +102,21 @@ def _dims_text(shape) -> str:
     return "".join(("?" if d is None else str(d)) + "x" for d in shape)
 
 
+class ShapedType(Type):
+    """What tensors and buffers share: a shape (`None` for a `?` dim) and an element type."""
+    shape: tuple
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    @property
+    def is_static(self) -> bool:
+        return all(d is not None for d in self.shape)
+
+
 @dataclass(frozen=True)
-class TensorType(Type):
+class TensorType(ShapedType):
     """A value-semantics array; `None` in shape is a dynamic (`?`) dim."""
     shape: tuple
     elem: str
@@ -113,31 +126,15 @@ class TensorType(Type):
         enc = f", {self.encoding}" if self.encoding else ""
         return f"tensor<{_dims_text(self.shape)}{self.elem}{enc}>"
 
-    @property
-    def rank(self) -> int:
-        return len(self.shape)
-
-    @property
-    def is_static(self) -> bool:
-        return all(d is not None for d in self.shape)
-
 
 @dataclass(frozen=True)
-class MemRefType(Type):
+class MemRefType(ShapedType):
     """A buffer: dense, row-major, contiguous. `None` dims are known at run time."""
     shape: tuple
     elem: str
 
     def __str__(self) -> str:
         return f"memref<{_dims_text(self.shape)}{self.elem}>"
-
-    @property
-    def rank(self) -> int:
-        return len(self.shape)
-
-    @property
-    def is_static(self) -> bool:
-        return all(d is not None for d in self.shape)
 
 
 @dataclass(frozen=True)
