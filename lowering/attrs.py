@@ -57,6 +57,8 @@ def parse_type(text: str) -> Type:
         if text.startswith(prefix) and text.endswith(">"):
             dims, rest = _shape_and_rest(text[len(prefix):-1])
             parts = split_top_level(rest)
+            if not parts:
+                raise AttrError(f"malformed type '{text}'")
             elem = parts[0]
             if elem not in ELEMENT_TYPES:
                 return OpaqueType(text)
@@ -104,6 +106,16 @@ def _matching_paren(text: str, start: int) -> int:
 
 
 def _scalar_tokens_to_array(tokens: list[str], elem: str) -> np.ndarray:
+    """Literal elements to an array; a malformed number is an AttrError."""
+    try:
+        return _tokens_to_array(tokens, elem)
+    except (ValueError, OverflowError) as e:
+        if isinstance(e, AttrError):
+            raise
+        raise AttrError(f"malformed {elem} literal in dense attribute ({e})") from None
+
+
+def _tokens_to_array(tokens: list[str], elem: str) -> np.ndarray:
     dtype = numpy_dtype(elem)
     if elem == "i1":
         out = []
@@ -146,7 +158,10 @@ def decode_dense(body: str, type: Type) -> DenseAttr:
     count = int(np.prod(type.shape, dtype=np.int64))
     body = body.strip()
     if body.startswith('"0x') or body.startswith('"0X'):
-        raw = bytes.fromhex(body[3:-1])
+        try:
+            raw = bytes.fromhex(body[3:-1])
+        except ValueError as e:
+            raise AttrError(f"malformed hex data in dense attribute ({e})") from None
         flat = np.frombuffer(raw, dtype=np.uint8 if type.elem == "i1" else dtype)
         if type.elem == "i1":
             flat = flat != 0

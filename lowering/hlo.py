@@ -73,7 +73,12 @@ def inline_calls(module: Module) -> None:
                     returned = [mapping.get(v, v) for v in inner.operands]
                     continue
                 new_ops.append(clone_op(inner, mapping))
+            if returned is None or len(returned) != len(op.results):
+                raise op.error(f"@{callee_name} returns {len(returned or [])} values, "
+                               f"the call expects {len(op.results)}")
             for old, new in zip(op.results, returned):
+                if old.type != new.type:
+                    raise op.error(f"@{callee_name} returns {new.type}, the call expects {old.type}")
                 replace_all_uses(block.ops, old, new)
             for n in new_ops:
                 n.parent = block
@@ -190,6 +195,9 @@ def verify_control_flow(op: Operation) -> None:
     """while: cond and body regions over the carried values; if/case: one region per branch,
     each yielding the results. Ops inside are verified like any other."""
     name = op.key
+    for v in list(op.operands) + list(op.results):
+        if not isinstance(v.type, TensorType):
+            raise op.error(f"type {v.type} is not supported")
     if name == "while":
         if len(op.regions) != 2:
             raise op.error("while needs a cond and a body region")
@@ -229,7 +237,7 @@ def verify_region_ops(block, result_types, owner: Operation) -> None:
         verify_op(inner)
     got = [v.type for v in ret.operands]
     if len(got) != len(result_types) or any(
-            g.rank != w.rank or g.elem != w.elem or any(
+            not isinstance(g, TensorType) or g.rank != w.rank or g.elem != w.elem or any(
                 a is not None and b is not None and a != b for a, b in zip(g.shape, w.shape))
             for g, w in zip(got, result_types)):
         raise ret.error("region returns " + ", ".join(map(str, got)) + "; expected "

@@ -183,6 +183,13 @@ def infer_elementwise(op: Operation):
         raise ShapeError(f"needs integer operands, got {ts[0]}")
     if name in INT_OR_BOOL and elem in ("f16", "bf16", "f32", "f64"):
         raise ShapeError(f"needs integer or boolean operands, got {ts[0]}")
+    if name == "compare":
+        direction = op.attrs["comparison_direction"].value
+        if direction not in ("EQ", "NE", "LT", "LE", "GT", "GE"):
+            raise ShapeError(f"unknown comparison direction '{direction}'")
+        ct = op.attrs.get("compare_type")
+        if ct is not None and ct.value not in ("FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED", "NOTYPE"):
+            raise ShapeError(f"unknown comparison type '{ct.value}'")
     if name in ("compare", "is_finite"):
         return [TensorType(ts[0].shape, "i1")]
     if name in ("convert", "bitcast_convert"):
@@ -224,7 +231,11 @@ def infer_transpose(op):
 
 
 def infer_reverse(op):
-    return [op.operands[0].type]
+    src = op.operands[0].type
+    dims = op.attrs["dimensions"]
+    if any(not 0 <= d < src.rank for d in dims) or len(set(dims)) != len(dims):
+        raise ShapeError(f"dimensions {dims} must be distinct dims of {src}")
+    return [src]
 
 
 def infer_slice(op):

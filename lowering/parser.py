@@ -532,8 +532,9 @@ def parse_module(text: str, filename: str = "<input>") -> Module:
         if isinstance(orig, _TokError):
             raise builder.error(orig.message, orig.tok)
         if isinstance(orig, (AttrError, pretty.DecodeError)):
-            raise builder.error(str(orig), getattr(orig, "tok", None))
-        raise
+            raise builder.error(str(orig), getattr(orig, "tok", None) or _first_token(e.obj))
+        raise builder.error(f"malformed {e.rule} ({type(orig).__name__}: {orig})",
+                            _first_token(e.obj))
     return builder.module(raws)
 
 
@@ -545,6 +546,17 @@ _TOKEN_NAMES = {"LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "LBR
 
 def _pretty_expected(expected):
     return {_TOKEN_NAMES.get(t, t.lower()) for t in expected}
+
+
+def _first_token(tree):
+    """The first token under a parse-tree node: where to point an error."""
+    if isinstance(tree, Token):
+        return tree
+    for child in getattr(tree, "children", ()):
+        tok = _first_token(child)
+        if tok is not None:
+            return tok
+    return None
 
 
 def parse_file(path: str) -> Module:

@@ -172,6 +172,9 @@ def _region_with_args(region, args):
 def decode_default(raw, it: Items) -> Decoded:
     operands = it.values + it.group_values()
     terminator = short_name(raw.name) in TERMINATORS
+    if terminator and raw.sig and not isinstance(raw.sig[0], FunctionType) \
+            and len(raw.sig) != len(operands):
+        raise DecodeError(f"returns {len(operands)} values but lists {len(raw.sig)} types", raw.tok)
     _, results = _types(raw, len(operands), 0 if terminator else 1)
     attrs = dict(it.kw)
     for d in it.dicts:
@@ -277,6 +280,8 @@ def decode_reduce(raw, it: Items) -> Decoded:
         if idx + 1 >= len(it.words):
             raise DecodeError("expected an op name after 'applies'", raw.tok)
         body_op = it.words[idx + 1]
+        if not all(isinstance(t, TensorType) for t in operand_types[:n]):
+            raise DecodeError("reduce inputs must be tensors", raw.tok)
         region = _applies_region(raw, body_op, [t.elem for t in operand_types[:n]])
         regions = [(region, None)]
     else:
@@ -420,7 +425,7 @@ def decode(raw) -> Decoded:
     try:
         it = Items(raw)
     except DecodeError:
-        if decoder is decode_default:
+        if not getattr(decoder, "reads_raw_items", False):
             raise
         it = None  # a form only the op's own decoder reads (convolution's dim_numbers)
     return decoder(raw, it)

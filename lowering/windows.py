@@ -753,15 +753,18 @@ def decode_convolution(raw, it):
             names = {"stride": "window_strides", "lhs_dilate": "lhs_dilation",
                      "rhs_dilate": "rhs_dilation", "reverse": "window_reversal"}
             for key, value in win.items():
-                if key == "pad":
-                    arr = np.array([[int(v) for v in pair] for pair in value], np.int64)
-                    attrs["padding"] = DenseAttr(arr.reshape(len(value), 2),
-                                                 TensorType((len(value), 2), "i64"))
-                elif key in names:
-                    attrs[names[key]] = tuple(bool(v) if key == "reverse" else int(v)
-                                              for v in value)
-                else:
-                    raise DecodeError(f"unknown window key '{key}'", raw.tok)
+                try:
+                    if key == "pad":
+                        arr = np.array([[int(v) for v in pair] for pair in value], np.int64)
+                        attrs["padding"] = DenseAttr(arr.reshape(len(value), 2),
+                                                     TensorType((len(value), 2), "i64"))
+                    elif key in names:
+                        attrs[names[key]] = tuple(bool(v) if key == "reverse" else int(v)
+                                                  for v in value)
+                    else:
+                        raise DecodeError(f"unknown window key '{key}'", raw.tok)
+                except (TypeError, ValueError):
+                    raise DecodeError(f"malformed window '{key}' in convolution", raw.tok) from None
             i += 3
             continue
         elif x[0] == "dict":
@@ -775,4 +778,5 @@ def decode_convolution(raw, it):
     return Decoded(raw.name, operands, attrs, results)
 
 
+decode_convolution.reads_raw_items = True  # it reads `dim_numbers = [..]x[..]->[..]` itself
 DECODERS = {"convolution": decode_convolution}
