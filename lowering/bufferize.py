@@ -20,6 +20,37 @@ from .shapes import HostShapes, shape_rule
 OWNING_OPS = ("memref.alloc", "scf.while", "aot.switch")
 
 
+def last_users(ops) -> dict:
+    """Each value to the op of this list that uses it last (uses inside an op's regions
+    count as uses by that op)."""
+    table = {}
+    for op in ops:
+        for inner in op.walk():
+            for v in inner.operands:
+                table[v] = op
+    return table
+
+
+def pointwise(fusion: Operation, result_type) -> bool:
+    """Every value in the fusion has the result's shape or is a scalar, and every op is
+    elementwise (or a splat constant, or a scalar broadcast): element i of the result reads
+    only element i of each input."""
+    from .ops import ELEMENTWISE
+    block = fusion.regions[0].blocks[0]
+    ok_shape = {result_type.shape, ()}
+    if any(a.type.shape not in ok_shape for a in block.args):
+        return False
+    for inner in block.ops[:-1]:
+        if any(r.type.shape not in ok_shape for r in inner.results):
+            return False
+        if inner.key in ELEMENTWISE or inner.key == "constant":
+            continue
+        if inner.key == "broadcast_in_dim" and inner.operands[0].type.shape == ():
+            continue
+        return False
+    return True
+
+
 def memref_of(t: TensorType) -> MemRefType:
     return MemRefType(t.shape, t.elem)
 
@@ -34,6 +65,7 @@ class FunctionBufferizer:
         self.ops: list[Operation] = []
         self.hs = HostShapes(self.emit, func.attrs["sym_name"])
         self.moved: set = set()  # buffers whose ownership passed into a loop
+        self.last_user: dict = {}  # tensor value -> the op of its block that uses it last
 
     def run(self) -> Operation:
         func = self.func
@@ -55,6 +87,7 @@ class FunctionBufferizer:
             for v, out in zip(ret.operands, outs):
                 if v not in target and isinstance(v.owner, Operation) and v.owner.key != "constant":
                     target[v] = out
+        self.last_user.update(last_users(old_block.ops))
         for op in old_block.ops[:-1]:
             self.lower(op, target)
         returned = []
@@ -143,6 +176,7 @@ class FunctionBufferizer:
         before, after = Block(all_types), Block(all_types)
 
         def build_cond():
+            self.last_user.update(last_users(cond.ops))
             self.bind_region_args(before, cond.args)
             for inner in cond.ops[:-1]:
                 self.lower(inner, {})
@@ -152,6 +186,7 @@ class FunctionBufferizer:
             self.emit("scf.condition", [pred] + list(before.args), loc=op.loc)
 
         def build_body():
+            self.last_user.update(last_users(body.ops))
             current, spare = self.bind_region_args(after, body.args), after.args[n:]
             ret = body.ops[-1]
             target = {}
@@ -210,6 +245,7 @@ class FunctionBufferizer:
             branch = region.blocks[0]
 
             def build(branch=branch):
+                self.last_user.update(last_users(branch.ops))
                 for inner in branch.ops[:-1]:
                     self.lower(inner, {})
                 ret = branch.ops[-1]
@@ -351,7 +387,9 @@ class FunctionBufferizer:
         for r, v in zip(op.results, ret.operands):
             self.shapes[r] = env[v]
         ins = [self.buffers[v] for v in op.operands]
-        outs = [self.alloc(r, target, op.loc) for r in op.results]
+        outs = []
+        for r in op.results:
+            outs.append(self.in_place_buffer(op, r, target, outs) or self.alloc(r, target, op.loc))
         attrs = dict(op.attrs)
         attrs["num_buffers"] = len(ins) + len(outs)
         regions = op.regions
@@ -359,6 +397,19 @@ class FunctionBufferizer:
         self.emit("lmhlo.fusion", ins + outs + dim_operands, [], attrs, regions, loc=op.loc)
         for r, b in zip(op.results, outs):
             self.buffers[r] = b
+
+    def in_place_buffer(self, op: Operation, r: Value, target: dict, taken: list):
+        """A pointwise fusion may write its result over an input of the same shape whose
+        buffer dies here: element i is read before it is written, and nothing reads it after."""
+        if r in target or not pointwise(op, r.type):
+            return None
+        for v in op.operands:
+            buf = self.buffers[v]
+            if (self.last_user.get(v) is op and v.type == r.type and buf not in taken
+                    and self.is_allocated(buf) and buf.owner in self.ops and buf not in self.moved
+                    and all(a is b or a == b for a, b in zip(self.shapes[v], self.shapes[r]))):
+                return buf
+        return None
 
     def insert_deallocs(self, keep: set) -> None:
         """Free each buffer this scope owns right after the last op that touches it (an op

@@ -414,7 +414,8 @@ class LLVMGen:
                 i += 1
                 continue
             ptr = fn.args[i]
-            ptr.add_attribute("noalias")
+            if not func.attrs.get("aot.aliased"):  # distinct buffers, unless written in place
+                ptr.add_attribute("noalias")
             dims = list(fn.args[i + 1:i + 1 + arg.type.rank])
             values[arg] = MemRef(ptr, dims, arg.type.elem)
             i += 1 + arg.type.rank

@@ -423,6 +423,8 @@ class KernelEmitter:
             "sym_name": name, "sym_visibility": "private",
             "function_type": FunctionType(tuple(v.type for v in buffers), ()),
             "aot.kernel": op.short_name}, [Region([block])], op.loc)
+        if len(set(buffers)) < len(buffers):  # an in-place result: arguments alias
+            fn.attrs["aot.aliased"] = True
         self.kernels.append(fn)
         return fn, LoopBuilder(block, op.loc), block.args
 
