@@ -16,6 +16,10 @@ from .ir import (INDEX, Block, DenseAttr, FunctionType, MemRefType, Module, Oper
 from .shapes import HostShapes, shape_rule
 
 
+# Kernels that need temporary buffers from the host (kernels take only buffers):
+# op key -> f(op, operand dims) -> [(tensor type, dims)], filled by the op families.
+SCRATCH_BUFFERS: dict = {}
+
 # Ops whose results are buffers the enclosing scope owns.
 OWNING_OPS = ("memref.alloc", "scf.while", "aot.switch")
 
@@ -306,12 +310,18 @@ class FunctionBufferizer:
         if rule is None:
             raise op.error("no shape function for this op")
         bufs = [self.buffers[v] for v in op.operands]
-        for r, shape in zip(op.results, rule(self.hs, op, [self.shapes[v] for v in op.operands], bufs)):
+        shapes = [self.shapes[v] for v in op.operands]
+        for r, shape in zip(op.results, rule(self.hs, op, shapes, bufs)):
             self.shapes[r] = shape
         outs = [self.alloc(r, target, op.loc) for r in op.results]
+        attrs = dict(op.attrs)
+        scratch = [self.alloc_shape(t, shape, op.loc)
+                   for t, shape in SCRATCH_BUFFERS.get(op.key, lambda op, shapes: [])(op, shapes)]
+        if scratch:  # the kernel's temporaries: freed right after it, like any buffer
+            attrs["aot.scratch"] = len(scratch)
         regions = op.regions
         op.regions = []
-        self.emit("lmhlo." + op.short_name, bufs + outs, [], dict(op.attrs), regions, loc=op.loc)
+        self.emit("lmhlo." + op.short_name, bufs + outs + scratch, [], attrs, regions, loc=op.loc)
         for r, b in zip(op.results, outs):
             self.buffers[r] = b
 
@@ -472,3 +482,8 @@ def bufferize(module: Module) -> Module:
             new_ops.append(op)
     module.ops = globals_ + new_ops
     return module
+
+
+# sort/top_k merge-sort scratch: lowering/sort.py
+from .sort import SCRATCH_BUFFERS as _sort_scratch  # noqa: E402
+SCRATCH_BUFFERS.update(_sort_scratch)

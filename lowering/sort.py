@@ -6,9 +6,8 @@ along the sort dimension (every index of the other dims), O(n log n) comparisons
 Kernels get only buffers, so the merge sort's scratch space comes from the host:
 the bufferised op takes extra temporary outputs of the sorted operands' types and
 shape, allocated right before the kernel and freed right after it like any other
-buffer. They are added by this module's run-time shape rule, which gives the op
-one extra result per scratch buffer just before the generic bufferisation
-allocates a buffer per result; the lhlo op records the count as `aot.scratch`:
+buffer. This module's SCRATCH_BUFFERS entries say which; bufferisation appends
+them to the kernel's operands and records their count as `aot.scratch`:
 
     lmhlo.sort(%in0, %in1, %out0, %out1, %tmp0, %tmp1) {aot.scratch = 2, dimension = 1, ...}
     lmhlo.top_k(%x, %values, %indices, %v0, %i0, %v1, %i1) {aot.scratch = 4, k = 2}
@@ -165,27 +164,13 @@ REQUIRED_ATTRS = {"sort": ("dimension",), "top_k": ("k",)}
 # ----------------------------------------------------------------------------- run-time shapes
 
 
-def add_scratch_results(op: Operation, types: list) -> None:
-    """Give the tensor-level op one extra result per scratch buffer, so that the generic
-    bufferisation allocates them (and frees them after the kernel); once only."""
-    from .ir import Value
-    if op.dialect != "mhlo" or "aot.scratch" in op.attrs:
-        return
-    for t in types:
-        op.results.append(Value(t, op, len(op.results)))
-    op.attrs["aot.scratch"] = len(types)
-
-
 def _sort_rule(hs, op, shapes, bufs):
     from .shapes import static_or
-    n = len(op.operands)
     base = list(shapes[0])
     for s in shapes[1:]:
         for d in range(len(base)):
             base[d] = hs.require_equal(base[d], s[d], op, f"sort operands differ in dim {d}")
-    results = [static_or(op.results[i].type.shape, base) for i in range(n)]
-    add_scratch_results(op, [v.type for v in op.operands])
-    return results + [list(base)] * (len(op.results) - n)
+    return [static_or(r.type.shape, base) for r in op.results]
 
 
 def _top_k_rule(hs, op, shapes, bufs):
@@ -194,13 +179,23 @@ def _top_k_rule(hs, op, shapes, bufs):
     src = list(shapes[0])
     hs.require("sle", k, src[-1], op, "k exceeds the last dim")
     out = src[:-1] + [k]
-    results = [static_or(r.type.shape, out) for r in op.results[:2]]
+    return [static_or(r.type.shape, out) for r in op.results]
+
+
+def _sort_scratch(op, shapes):
+    """The merge sort ping-pongs between the results and one scratch buffer per operand."""
+    return [(v.type, list(shapes[0])) for v in op.operands]
+
+
+def _top_k_scratch(op, shapes):
+    """Two (values, indices) pairs of the operand's shape: the sort's ping-pong buffers."""
     t = op.operands[0].type
     idx = TensorType(t.shape, op.results[1].type.elem)
-    add_scratch_results(op, [t, idx, t, idx])
-    return results + [src] * (len(op.results) - 2)
+    src = list(shapes[0])
+    return [(t, src), (idx, src), (t, src), (idx, src)]
 
 
+SCRATCH_BUFFERS = {"sort": _sort_scratch, "top_k": _top_k_scratch}
 SHAPE_RULES = {"sort": _sort_rule, "top_k": _top_k_rule}
 
 
