@@ -131,13 +131,13 @@ class FunctionBufferizer:
     def in_region(self, build) -> list:
         """Run `build` with emission redirected to a new op list (a region's body); constants
         made inside stay inside."""
-        saved_ops, saved_consts = self.ops, dict(self.hs.consts)
+        saved_ops, saved_consts, saved_users = self.ops, dict(self.hs.consts), dict(self.last_user)
         self.ops = []
         try:
             build()
             return self.ops
-        finally:
-            self.ops, self.hs.consts = saved_ops, saved_consts
+        finally:  # what a region learned about last uses does not hold outside it
+            self.ops, self.hs.consts, self.last_user = saved_ops, saved_consts, saved_users
 
     def owned_results(self, values: list, keep_as_is: list, loc, always_copy=False) -> list:
         """Buffers a region hands out must be its own and distinct: copy the others."""
