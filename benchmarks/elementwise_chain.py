@@ -26,13 +26,7 @@ from __future__ import annotations
 import os
 import sys
 
-# Single thread everywhere, before numpy (or jax) is imported: the compiled
-# kernels are single-threaded, so the comparison is one core against one core.
-for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
-             "NUMEXPR_NUM_THREADS", "VECLIB_MAXIMUM_THREADS"):
-    os.environ.setdefault(_var, "1")
-os.environ.setdefault("XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false")
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
+import bench_env  # noqa: E402,F401  one thread everywhere; must come before numpy and jax
 
 import argparse  # noqa: E402
 import datetime  # noqa: E402
@@ -45,10 +39,7 @@ import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-# Run from a checkout without an installed package too.
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
+ROOT = bench_env.ROOT
 
 import aot  # noqa: E402
 
