@@ -23,7 +23,7 @@ test: $(STAMP)
 	$(PY) -m pytest -q tests/test_conformance.py
 
 bench: $(STAMP)
-	$(PY) benchmarks/elementwise_chain.py && $(PY) benchmarks/dynamic_shapes.py
+	$(PY) benchmarks/elementwise_chain.py && $(PY) benchmarks/dynamic_shapes.py && $(PY) benchmarks/cpu_workloads.py
 
 docs: $(STAMP)
 	$(PY) -m lowering.optable --write README.md
