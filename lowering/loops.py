@@ -658,6 +658,8 @@ def emit_dot(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
     mul, add = ("arith.mulf", "arith.addf") if is_float(acc_elem) else ("arith.muli", "arith.addi")
     prod = body.v(mul, [x, y], ScalarType(acc_elem))
     total = body.v(add, [cur[0], prod], ScalarType(acc_elem))
+    if add == "arith.addf":  # a dot product may be reordered: LLVM keeps vector accumulators
+        total.owner.attrs["fastmath"] = "reassoc"
     if not loops:  # no contracting dims: an outer product
         result = total
     else:
