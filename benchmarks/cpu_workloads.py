@@ -7,7 +7,7 @@ bandwidth and single-core BLAS speed. A benchmark, not a test: nothing is assert
 """
 from __future__ import annotations
 
-import bench_env  # noqa: F401  must come before numpy and jax
+import bench_env  # noqa: F401  one thread everywhere; must come before numpy and jax
 
 import argparse  # noqa: E402
 import statistics  # noqa: E402

@@ -32,14 +32,11 @@ benchmarks/README.md.
 from __future__ import annotations
 
 import os
-import sys
 
 import bench_env  # noqa: E402,F401  one thread everywhere; must come before numpy and jax
 
 import argparse  # noqa: E402
-import datetime  # noqa: E402
 import gc  # noqa: E402
-import platform  # noqa: E402
 import resource  # noqa: E402
 import shutil  # noqa: E402
 import statistics  # noqa: E402
@@ -223,17 +220,6 @@ def check(label: str, got, ref, rtol: float, atol: float) -> str:
         raise AssertionError(f"{label}: {int(bad.sum())} elements differ from numpy "
                              f"(max abs err {err.max():.3g})")
     return f"max abs err {err.max():.3g}"
-
-
-def cpu_name() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "?"
 
 
 def loadavg() -> str:
@@ -423,26 +409,9 @@ def main() -> None:
                          "only a load when the program was built before)")
     args = ap.parse_args()
 
-    pinned = "no"
-    if not args.no_pin and hasattr(os, "sched_setaffinity"):
-        cpu = min(os.sched_getaffinity(0))
-        os.sched_setaffinity(0, {cpu})
-        pinned = f"cpu {cpu}"
-
-    try:
-        import jax
-        import jax.numpy as jnp
-        jax_note = f"jax {jax.__version__} ({jax.devices()[0].platform})"
-    except Exception as e:
-        jax = jnp = None
-        jax_note = f"jax not available ({type(e).__name__}: {e}); jax.jit rows skipped"
-
-    import llvmlite
-    print(f"dynamic_shapes benchmark — {datetime.datetime.now().isoformat(timespec='seconds')}")
-    print(f"cpu: {cpu_name()} ({os.cpu_count()} logical), pinned: {pinned}; "
-          f"python {platform.python_version()}, numpy {np.__version__}, "
-          f"llvmlite {llvmlite.__version__}")
-    print(jax_note)
+    pinned = bench_env.pin_to_one_cpu(not args.no_pin)
+    jax, jnp, jax_note = bench_env.probe_jax("jax.jit rows")
+    bench_env.print_header("dynamic_shapes benchmark", pinned, jax_note)
     print(f"load average at start: {loadavg()} (other processes on these cores add noise)")
     print()
 

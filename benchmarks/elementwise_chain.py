@@ -24,14 +24,11 @@ row's bandwidth as a fraction of it.  See benchmarks/README.md.
 from __future__ import annotations
 
 import os
-import sys
 
 import bench_env  # noqa: E402,F401  one thread everywhere; must come before numpy and jax
 
 import argparse  # noqa: E402
-import datetime  # noqa: E402
 import gc  # noqa: E402
-import platform  # noqa: E402
 import re  # noqa: E402
 import statistics  # noqa: E402
 import tempfile  # noqa: E402
@@ -203,17 +200,6 @@ def inspect_kernel(text: str, name: str) -> str:
     return "; ".join(parts)
 
 
-def cpu_name() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "?"
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--reps", type=int, default=15, help="timed repetitions (median reported)")
@@ -225,26 +211,9 @@ def main() -> None:
                     help=f"comma-separated subset of {', '.join(FIFTH)}")
     args = ap.parse_args()
 
-    pinned = "no"
-    if not args.no_pin and hasattr(os, "sched_setaffinity"):
-        cpu = min(os.sched_getaffinity(0))
-        os.sched_setaffinity(0, {cpu})
-        pinned = f"cpu {cpu}"
-
-    try:
-        import jax
-        import jax.numpy as jnp
-        jax_note = f"jax {jax.__version__} ({jax.devices()[0].platform})"
-    except Exception as e:
-        jax = jnp = None
-        jax_note = f"jax not available ({type(e).__name__}: {e}); XLA rows skipped"
-
-    import llvmlite
-    print(f"elementwise_chain benchmark — {datetime.datetime.now().isoformat(timespec='seconds')}")
-    print(f"cpu: {cpu_name()} ({os.cpu_count()} logical), pinned: {pinned}; "
-          f"python {platform.python_version()}, numpy {np.__version__}, "
-          f"llvmlite {llvmlite.__version__}")
-    print(f"{jax_note}")
+    pinned = bench_env.pin_to_one_cpu(not args.no_pin)
+    jax, jnp, jax_note = bench_env.probe_jax("XLA rows")
+    bench_env.print_header("elementwise_chain benchmark", pinned, jax_note)
     try:
         with open("/proc/loadavg") as f:
             print(f"load average at start: {' '.join(f.read().split()[:3])} "
