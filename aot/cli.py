@@ -5,7 +5,7 @@ import argparse
 import os
 import sys
 
-from .driver import DUMP_STAGES, EMIT_KINDS, Options, compile_file, sanitize_name
+from .driver import DUMP_STAGES, EMIT_KINDS, Options, sanitize_name
 
 
 def main(argv=None) -> int:

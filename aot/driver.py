@@ -132,11 +132,4 @@ def cache_dir() -> str:
     return d
 
 
-def compile_file(path: str, output: str | None, opts: Options) -> dict:
-    with open(path) as f:
-        text = f.read()
-    comp = Compilation(text, path, opts)
-    return comp.build(output or default_output(opts))
-
-
-__all__ = ["Options", "Compilation", "compile_file", "CompileError", "EMIT_KINDS", "cache_dir"]
+__all__ = ["Options", "Compilation", "CompileError", "EMIT_KINDS", "cache_dir"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import ops as T
-from .ir import Block, DenseAttr, Module, Operation, Region, clone_op, replace_all_uses, uses
+from .ir import Block, Module, Operation, Region, clone_op, replace_all_uses, uses
 from .shapes import SHAPE_OPERANDS
 
 

@@ -13,7 +13,7 @@ from . import ops as T
 from .bufferize import memref_of
 from .hlo import NOT_YET
 from .shapes import HostShapes, shape_rule
-from .ir import (UNKNOWN_LOC, Block, CompileError, DenseAttr, FunctionType, MemRefType, Module, Operation,
+from .ir import (UNKNOWN_LOC, Block, CompileError, DenseAttr, MemRefType, Module, Operation,
                  Region, SymbolRef, TensorType, Value)
 
 

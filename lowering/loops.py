@@ -13,12 +13,10 @@ values never touch memory.
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
-from .ir import (INDEX, Block, FunctionType, MemRefType, Module, Operation, Region, ScalarType,
-                 SymbolRef, TensorType, Value)
+from .ir import (INDEX, Block, FunctionType, Module, Operation, Region, ScalarType, SymbolRef,
+                 Value)
 from .ops import dot_general_dims
 from .scalar import Scalars, lower_scalar
 
@@ -618,7 +616,7 @@ def emit_dot(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
     result type."""
     lhs, rhs, out = args
     lhs_t, rhs_t = op.operands[0].type, op.operands[1].type
-    lb_, rb_, lc, rc = _dot_dims_for(op, lhs_t, rhs_t)
+    lb_, rb_, lc, rc = dot_general_dims(op)
     out_elem = out.type.elem
     if out_elem == "i1":
         raise op.error("dot of booleans is not supported")
@@ -752,16 +750,6 @@ def _dot_row_block(b: LoopBuilder, lhs, rhs, out, dims, lfree, rfree, prefix, ro
         inner.op("memref.store", [total, out] + row_ivs + jivs)
     close_nest(inner, len(jivs))
     close_nest(kb, len(kivs))
-
-
-def _dot_dims_for(op, lhs_t, rhs_t):
-    class _View:  # dot_general_dims reads operand types from the op's operands
-        pass
-    if op.short_name == "dot":
-        return (), (), (lhs_t.rank - 1,), (0,)
-    d = op.attrs["dot_dimension_numbers"]
-    return (d["lhs_batching_dimensions"], d["rhs_batching_dimensions"],
-            d["lhs_contracting_dimensions"], d["rhs_contracting_dimensions"])
 
 
 def emit_where(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):

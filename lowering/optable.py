@@ -12,7 +12,7 @@ BEGIN, END = "<!-- ops-table:begin -->", "<!-- ops-table:end -->"
 
 def families():
     """(family, sorted op names) for every op the tables support."""
-    from . import hlo, ops
+    from . import ops
     supported = set(ops.SUPPORTED) - {"return"}
     groups = [
         ("elementwise", ops.ELEMENTWISE),

@@ -13,7 +13,7 @@ from lark import Token, Transformer, v_args
 
 from . import pretty
 from .attrs import AttrError, decode_angle, parse_type, unescape_string
-from .ir import (UNIT, Block, CompileError, DenseAttr, EnumAttr, FunctionType, Location, Module,
+from .ir import (UNIT, Block, CompileError, EnumAttr, FunctionType, Location, Module,
                  Operation, Region, SymbolRef, Type)
 
 _GRAMMAR = os.path.join(os.path.dirname(__file__), "grammar.lark")
