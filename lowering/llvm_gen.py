@@ -18,6 +18,7 @@ from llvmlite.ir import types as _ir_types
 _ir_types.ir_layer_typed_pointers_enabled = False
 
 from abi.dtypes import dtype as abi_dtype
+from .gemm import SLOTS as GEMM_SLOTS, gemm_function
 from .ir import CompileError, DenseAttr, MemRefType, Module, Operation, ScalarType, numpy_dtype
 
 I1, I8, I16, I32, I64 = (ir.IntType(n) for n in (1, 8, 16, 32, 64))
@@ -228,7 +229,47 @@ def _dim(g, b, op, args):
     return mem.dims[d.constant]
 
 
+def _dims_run(b, mem, lo: int, hi: int):
+    """(size, element stride) of the consecutive dims [lo, hi) of a row-major buffer taken as
+    one index; an empty run is a single index with stride 0."""
+    if lo == hi:
+        return ir.Constant(I64, 1), ir.Constant(I64, 0)
+    size, stride = ir.Constant(I64, 1), ir.Constant(I64, 1)
+    for d in mem.dims[lo:hi]:
+        size = b.mul(size, d)
+    for d in mem.dims[hi:]:
+        stride = b.mul(stride, d)
+    return size, stride
+
+
+def _gemm(g, b, op, args):
+    """out = lhs @ rhs by the packed matmul of lowering/gemm.py, its operands given by sizes
+    and strides (see loops.gemm_groups)."""
+    lhs, rhs, out = args
+    lr, rr = op.attrs["lhs_runs"], op.attrs["rhs_runs"]
+    batch, a_batch = _dims_run(b, lhs, lr[0], lr[1])
+    m, a_row = _dims_run(b, lhs, lr[2], lr[3])
+    k, a_col = _dims_run(b, lhs, lr[4], lr[5])
+    _, b_batch = _dims_run(b, rhs, rr[0], rr[1])
+    _, b_row = _dims_run(b, rhs, rr[2], rr[3])
+    n, b_col = _dims_run(b, rhs, rr[4], rr[5])
+    with b.goto_entry_block():
+        b.position_at_start(b.function.entry_basic_block)
+        ctx = b.alloca(ir.ArrayType(I64, len(GEMM_SLOTS)))
+    values = {"batch": batch, "m": m, "n": n, "k": k, "a": lhs.ptr, "a_batch": a_batch,
+              "a_row": a_row, "a_col": a_col, "b": rhs.ptr, "b_batch": b_batch, "b_row": b_row,
+              "b_col": b_col, "c": out.ptr}
+    for i, name in enumerate(GEMM_SLOTS):
+        v = values.get(name, ir.Constant(I64, 0))
+        slot = b.gep(ctx, [ir.Constant(I64, 0), ir.Constant(I32, i)], inbounds=True)
+        b.store(b.ptrtoint(v, I64) if isinstance(v.type, ir.PointerType) else v, slot)
+    run = gemm_function(g.mod, out.elem, llvm_type(out.elem),
+                        g.declare("aot_parallel_for", VOID, [I64, PTR, PTR]))
+    b.call(run, [ctx])
+
+
 EMITTERS = {
+    "aot.gemm": _gemm,
     "arith.constant": _constant,
     "arith.addf": _binop("fadd"), "arith.subf": _binop("fsub"), "arith.mulf": _binop("fmul"),
     "arith.divf": _binop("fdiv"), "arith.remf": _binop("frem"),

@@ -623,6 +623,10 @@ def emit_dot(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
     lfree = [d for d in range(lhs_t.rank) if d not in lb_ and d not in lc]
     rfree = [d for d in range(rhs_t.rank) if d not in rb_ and d not in rc]
     acc_elem = "f32" if out_elem in ("f16", "bf16") else out_elem
+    groups = gemm_groups(lhs_t, rhs_t, out_elem, (lb_, rb_, lc, rc), lfree, rfree)
+    if groups is not None:
+        b.op("aot.gemm", [lhs, rhs, out], attrs=groups)
+        return
     if (rfree and rfree[-1] == rhs_t.rank - 1 and acc_elem == out_elem
             and lhs_t.elem == rhs_t.elem == out_elem):
         return emit_dot_rows(b, lhs, rhs, out, (lb_, rb_, lc, rc), lfree, rfree)
@@ -667,6 +671,30 @@ def emit_dot(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
         result = loops[0][0].results[0]
     outer.op("memref.store", [s.convert(result, acc_elem, out_elem), out] + ivs)
     close_nest(outer, len(ivs))
+
+
+GEMM_TYPES = ("f32", "f64")
+
+
+def gemm_groups(lhs_t, rhs_t, out_elem, dims, lfree, rfree) -> dict | None:
+    """The packed matmul (`aot.gemm`, lowering/gemm.py) takes each operand as a batch of
+    matrices addressed by strides: it applies when batch, free and contracting dims are each
+    a run of consecutive dims (listed in order) on both sides, so each run flattens into
+    one index of a row-major buffer. The result is [start, stop) of each run."""
+    lb_, rb_, lc, rc = dims
+    if not (lhs_t.elem == rhs_t.elem == out_elem and out_elem in GEMM_TYPES):
+        return None
+
+    def run(ds):
+        ds = list(ds)
+        if ds != list(range(ds[0], ds[0] + len(ds))) if ds else False:
+            return None
+        return (ds[0], ds[0] + len(ds)) if ds else (0, 0)
+    lhs = [run(lb_), run(lfree), run(lc)]
+    rhs = [run(rb_), run(rc), run(rfree)]
+    if None in lhs or None in rhs:
+        return None
+    return {"lhs_runs": [x for r in lhs for x in r], "rhs_runs": [x for r in rhs for x in r]}
 
 
 ROW_BLOCK = 4  # output rows computed together: each rhs row loaded feeds this many FMAs

@@ -129,7 +129,7 @@ func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {
 // module {
 //   func.func @main(%arg0: memref<2x3xf32>, %arg1: memref<3x4xf32>, %arg2: memref<2x4xf32>) attributes {aot.num_inputs = 2 : i64} {
 //     %0 = "memref.alloc"() {aot.stack = true} : () -> memref<2x4xf32>
-//     "func.call"(%arg0, %arg1, %0) {callee = @main_kernel_0, aot.writes = array<i64: 2>, aot.parallel = 2 : i64, aot.parallel_block = 4 : i64} : (memref<2x3xf32>, memref<3x4xf32>, memref<2x4xf32>) -> ()
+//     "func.call"(%arg0, %arg1, %0) {callee = @main_kernel_0, aot.writes = array<i64: 2>} : (memref<2x3xf32>, memref<3x4xf32>, memref<2x4xf32>) -> ()
 //     %1 = "memref.alloc"() {aot.stack = true} : () -> memref<2xf32>
 //     "func.call"(%0, %1) {callee = @main_kernel_1, aot.writes = array<i64: 1>, aot.parallel = 1 : i64, aot.parallel_block = 1 : i64} : (memref<2x4xf32>, memref<2xf32>) -> ()
 //     %2 = "memref.alloc"() {aot.stack = true} : () -> memref<2x4xf32>
@@ -143,122 +143,8 @@ func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {
 //     "memref.dealloc"(%3) : (memref<2xf32>) -> ()
 //     func.return
 //   }
-//   func.func private @main_kernel_0(%arg0: memref<2x3xf32>, %arg1: memref<3x4xf32>, %arg2: memref<2x4xf32>) attributes {aot.kernel = "dot_general", aot.parallel = true} {
-//     %0 = "arith.constant"() {value = 2 : i64} : () -> index
-//     %1 = "arith.constant"() {value = 4 : i64} : () -> index
-//     %2 = "arith.constant"() {value = 3 : i64} : () -> index
-//     %3 = "arith.addi"(%0, %2) : (index, index) -> index
-//     %4 = "arith.constant"() {value = 4 : i64} : () -> index
-//     %5 = "arith.divui"(%3, %4) : (index, index) -> index
-//     %6 = "arith.constant"() {value = 0 : i64} : () -> index
-//     %7 = "arith.constant"() {value = 1 : i64} : () -> index
-//     "scf.for"(%6, %5, %7) ({
-//     ^bb0(%arg3: index):
-//       %8 = "arith.constant"() {value = 4 : i64} : () -> index
-//       %9 = "arith.muli"(%arg3, %8) : (index, index) -> index
-//       %10 = "arith.constant"() {value = 4 : i64} : () -> index
-//       %11 = "arith.addi"(%9, %10) : (index, index) -> index
-//       %12 = "arith.cmpi"(%11, %0) {predicate = "ule"} : (index, index) -> i1
-//       %13 = "arith.constant"() {value = 1 : i64} : () -> index
-//       %14 = "arith.constant"() {value = 0 : i64} : () -> index
-//       %15 = "arith.select"(%12, %13, %14) : (i1, index, index) -> index
-//       %16 = "arith.constant"() {value = 1 : i64} : () -> index
-//       "scf.for"(%14, %15, %16) ({
-//       ^bb0(%arg4: index):
-//         %17 = "arith.constant"() {value = 1 : i64} : () -> index
-//         %18 = "arith.addi"(%9, %17) : (index, index) -> index
-//         %19 = "arith.constant"() {value = 2 : i64} : () -> index
-//         %20 = "arith.addi"(%9, %19) : (index, index) -> index
-//         %21 = "arith.constant"() {value = 3 : i64} : () -> index
-//         %22 = "arith.addi"(%9, %21) : (index, index) -> index
-//         %23 = "arith.constant"() {value = 2 : i64} : () -> index
-//         %24 = "arith.constant"() {value = 4 : i64} : () -> index
-//         %25 = "arith.constant"() {value = 2 : i64} : () -> index
-//         %26 = "arith.constant"() {value = 3 : i64} : () -> index
-//         %27 = "arith.constant"() {value = 0.0 : f64} : () -> f32
-//         %28 = "arith.constant"() {value = 0 : i64} : () -> index
-//         %29 = "arith.constant"() {value = 1 : i64} : () -> index
-//         "scf.for"(%28, %24, %29) ({
-//         ^bb0(%arg5: index):
-//           "memref.store"(%27, %arg2, %9, %arg5) : (f32, memref<2x4xf32>, index, index) -> ()
-//           "memref.store"(%27, %arg2, %18, %arg5) : (f32, memref<2x4xf32>, index, index) -> ()
-//           "memref.store"(%27, %arg2, %20, %arg5) : (f32, memref<2x4xf32>, index, index) -> ()
-//           "memref.store"(%27, %arg2, %22, %arg5) : (f32, memref<2x4xf32>, index, index) -> ()
-//           "scf.yield"() : () -> ()
-//         }) : (index, index, index) -> ()
-//         %30 = "arith.constant"() {value = 0 : i64} : () -> index
-//         %31 = "arith.constant"() {value = 1 : i64} : () -> index
-//         "scf.for"(%30, %26, %31) ({
-//         ^bb0(%arg6: index):
-//           %32 = "memref.load"(%arg0, %9, %arg6) : (memref<2x3xf32>, index, index) -> f32
-//           %33 = "memref.load"(%arg0, %18, %arg6) : (memref<2x3xf32>, index, index) -> f32
-//           %34 = "memref.load"(%arg0, %20, %arg6) : (memref<2x3xf32>, index, index) -> f32
-//           %35 = "memref.load"(%arg0, %22, %arg6) : (memref<2x3xf32>, index, index) -> f32
-//           %36 = "arith.constant"() {value = 0 : i64} : () -> index
-//           %37 = "arith.constant"() {value = 1 : i64} : () -> index
-//           "scf.for"(%36, %24, %37) ({
-//           ^bb0(%arg7: index):
-//             %38 = "memref.load"(%arg1, %arg6, %arg7) : (memref<3x4xf32>, index, index) -> f32
-//             %39 = "memref.load"(%arg2, %9, %arg7) : (memref<2x4xf32>, index, index) -> f32
-//             %40 = "arith.mulf"(%32, %38) : (f32, f32) -> f32
-//             %41 = "arith.addf"(%39, %40) : (f32, f32) -> f32
-//             "memref.store"(%41, %arg2, %9, %arg7) : (f32, memref<2x4xf32>, index, index) -> ()
-//             %42 = "memref.load"(%arg2, %18, %arg7) : (memref<2x4xf32>, index, index) -> f32
-//             %43 = "arith.mulf"(%33, %38) : (f32, f32) -> f32
-//             %44 = "arith.addf"(%42, %43) : (f32, f32) -> f32
-//             "memref.store"(%44, %arg2, %18, %arg7) : (f32, memref<2x4xf32>, index, index) -> ()
-//             %45 = "memref.load"(%arg2, %20, %arg7) : (memref<2x4xf32>, index, index) -> f32
-//             %46 = "arith.mulf"(%34, %38) : (f32, f32) -> f32
-//             %47 = "arith.addf"(%45, %46) : (f32, f32) -> f32
-//             "memref.store"(%47, %arg2, %20, %arg7) : (f32, memref<2x4xf32>, index, index) -> ()
-//             %48 = "memref.load"(%arg2, %22, %arg7) : (memref<2x4xf32>, index, index) -> f32
-//             %49 = "arith.mulf"(%35, %38) : (f32, f32) -> f32
-//             %50 = "arith.addf"(%48, %49) : (f32, f32) -> f32
-//             "memref.store"(%50, %arg2, %22, %arg7) : (f32, memref<2x4xf32>, index, index) -> ()
-//             "scf.yield"() : () -> ()
-//           }) : (index, index, index) -> ()
-//           "scf.yield"() : () -> ()
-//         }) : (index, index, index) -> ()
-//         "scf.yield"() : () -> ()
-//       }) : (index, index, index) -> ()
-//       %51 = "arith.select"(%12, %0, %9) : (i1, index, index) -> index
-//       %52 = "arith.constant"() {value = 1 : i64} : () -> index
-//       "scf.for"(%51, %0, %52) ({
-//       ^bb0(%arg8: index):
-//         %53 = "arith.constant"() {value = 2 : i64} : () -> index
-//         %54 = "arith.constant"() {value = 4 : i64} : () -> index
-//         %55 = "arith.constant"() {value = 2 : i64} : () -> index
-//         %56 = "arith.constant"() {value = 3 : i64} : () -> index
-//         %57 = "arith.constant"() {value = 0.0 : f64} : () -> f32
-//         %58 = "arith.constant"() {value = 0 : i64} : () -> index
-//         %59 = "arith.constant"() {value = 1 : i64} : () -> index
-//         "scf.for"(%58, %54, %59) ({
-//         ^bb0(%arg9: index):
-//           "memref.store"(%57, %arg2, %arg8, %arg9) : (f32, memref<2x4xf32>, index, index) -> ()
-//           "scf.yield"() : () -> ()
-//         }) : (index, index, index) -> ()
-//         %60 = "arith.constant"() {value = 0 : i64} : () -> index
-//         %61 = "arith.constant"() {value = 1 : i64} : () -> index
-//         "scf.for"(%60, %56, %61) ({
-//         ^bb0(%arg10: index):
-//           %62 = "memref.load"(%arg0, %arg8, %arg10) : (memref<2x3xf32>, index, index) -> f32
-//           %63 = "arith.constant"() {value = 0 : i64} : () -> index
-//           %64 = "arith.constant"() {value = 1 : i64} : () -> index
-//           "scf.for"(%63, %54, %64) ({
-//           ^bb0(%arg11: index):
-//             %65 = "memref.load"(%arg1, %arg10, %arg11) : (memref<3x4xf32>, index, index) -> f32
-//             %66 = "memref.load"(%arg2, %arg8, %arg11) : (memref<2x4xf32>, index, index) -> f32
-//             %67 = "arith.mulf"(%62, %65) : (f32, f32) -> f32
-//             %68 = "arith.addf"(%66, %67) : (f32, f32) -> f32
-//             "memref.store"(%68, %arg2, %arg8, %arg11) : (f32, memref<2x4xf32>, index, index) -> ()
-//             "scf.yield"() : () -> ()
-//           }) : (index, index, index) -> ()
-//           "scf.yield"() : () -> ()
-//         }) : (index, index, index) -> ()
-//         "scf.yield"() : () -> ()
-//       }) : (index, index, index) -> ()
-//       "scf.yield"() : () -> ()
-//     }) {aot.rows_per_iteration = 4 : i64, aot.parallel = true} : (index, index, index) -> ()
+//   func.func private @main_kernel_0(%arg0: memref<2x3xf32>, %arg1: memref<3x4xf32>, %arg2: memref<2x4xf32>) attributes {aot.kernel = "dot_general"} {
+//     "aot.gemm"(%arg0, %arg1, %arg2) {lhs_runs = [0 : i64, 0 : i64, 0 : i64, 1 : i64, 1 : i64, 2 : i64], rhs_runs = [0 : i64, 0 : i64, 0 : i64, 1 : i64, 1 : i64, 2 : i64]} : (memref<2x3xf32>, memref<3x4xf32>, memref<2x4xf32>) -> ()
 //     func.return
 //   }
 //   func.func private @main_kernel_1(%arg0: memref<2x4xf32>, %arg1: memref<2xf32>) attributes {aot.kernel = "fusion", aot.parallel = true} {

@@ -1,0 +1,286 @@
+"""Packed matrix multiply: the f32/f64 dot_general kernel, generated as LLVM IR.
+
+A matmul runs at the machine's FMA rate only when its inner loop keeps a tile of
+C in registers and streams A and B from L1. That is the BLIS/GotoBLAS structure,
+spelled out here with llvmlite:
+
+- The output is cut into tasks of MC rows x NC columns (per batch index). Tasks
+  write disjoint parts of C, so `aot_parallel_for` hands them to the runtime's
+  thread pool when the product is large enough.
+- A task walks K in blocks of KC. For each block it packs its MC x KC slice of A
+  into MR-row panels (k-major, rows past M padded with zeros) in a stack buffer
+  that stays in L2, then for each NR-column slice of its columns packs a
+  KC x NR panel of B (stays in L1) and runs the micro-kernel over the A panels.
+- The micro-kernel keeps an MR x NR tile of C in MR * NR/VEC vector registers
+  (6 x 16 f32 = 12 ymm with AVX2) and does one broadcast of A and NR/VEC
+  multiply-adds per row and k. It writes C on the first K block and adds to it
+  on the others; tiles cut by the edges of C go through a small stack tile.
+- When a task's last K block is done, an optional epilogue callback
+  `epi(ctx, batch, i0, i1, j0, j1)` finishes that tile of C while it is still in
+  cache: this is how bias and activation epilogues fuse into the matmul.
+
+Operands are addressed by element strides (batch, row, column), so transposed
+operands and several batch dims cost nothing but the packing. The product is
+computed with `llvm.fmuladd` (fused on targets with FMA) and summed in blocks of
+KC, so it rounds differently from a naive dot product, as every BLAS does.
+
+The code is emitted once per module and element type (`gemm_function`).
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+from llvmlite import ir
+
+I1, I64 = ir.IntType(1), ir.IntType(64)
+PTR = ir.PointerType()
+VOID = ir.VoidType()
+
+# Blocking. VEC is the lanes of one vector register (AVX2's 256 bits); MR x NR is the
+# register tile; KC x MR (A panel, in L2 with its MC/MR siblings) and KC x NR (B panel,
+# in L1) the packed slices; MC x NC the tile of C one task owns.
+PARAMS = {
+    "f32": dict(vec=8, mr=6, nr=16, kc=256, mc=144, nc=1024),
+    "f64": dict(vec=4, mr=6, nr=8, kc=256, mc=72, nc=512),
+}
+PARALLEL_MIN_FLOPS = 1 << 21  # below this a product stays on the calling thread
+
+# The task context: i64 slots, in this order (pointers as integers).
+SLOTS = ("batch", "m", "n", "k", "a", "a_batch", "a_row", "a_col", "b", "b_batch", "b_row",
+         "b_col", "c", "epi", "epi_ctx", "tiles_m", "tiles_n")
+EPILOGUE_T = ir.FunctionType(VOID, [PTR, I64, I64, I64, I64, I64])
+
+
+def _i(n: int) -> ir.Constant:
+    return ir.Constant(I64, n)
+
+
+@contextmanager
+def _for(b: ir.IRBuilder, start, stop, name="gemm"):
+    """for (iv = start; iv < stop; iv++) with the body emitted in the `with` block."""
+    pre = b.block
+    head = b.append_basic_block(f"{name}.head")
+    body = b.append_basic_block(f"{name}.body")
+    end = b.append_basic_block(f"{name}.end")
+    b.branch(head)
+    b.position_at_end(head)
+    iv = b.phi(I64, name=f"{name}.iv")
+    iv.add_incoming(start, pre)
+    b.cbranch(b.icmp_signed("<", iv, stop), body, end)
+    b.position_at_end(body)
+    yield iv
+    iv.add_incoming(b.add(iv, _i(1)), b.block)
+    b.branch(head)
+    b.position_at_end(end)
+
+
+def _min(b, x, y):
+    return b.select(b.icmp_signed("<", x, y), x, y)
+
+
+def _ceil_div(b, x, n: int):
+    return b.sdiv(b.add(x, _i(n - 1)), _i(n))
+
+
+class _Emitter:
+    def __init__(self, mod: ir.Module, elem: str, t: ir.Type, name: str):
+        self.mod, self.elem, self.t = mod, elem, t
+        p = PARAMS[elem]
+        self.vec, self.mr, self.nr = p["vec"], p["mr"], p["nr"]
+        self.kc, self.mc, self.nc = p["kc"], p["mc"], p["nc"]
+        self.vt = ir.VectorType(t, self.vec)
+        self.name = name
+        self.size = 4 if elem == "f32" else 8
+
+    def fn(self, suffix, ftype):
+        f = ir.Function(self.mod, ftype, name=f"{self.name}.{suffix}")
+        f.linkage = "internal"
+        f.attributes.add("nounwind")
+        return f
+
+    def at(self, b, base, offset):
+        return b.gep(base, [offset], inbounds=True, source_etype=self.t)
+
+    def vat(self, b, base, offset):
+        """A vector's address (typed, so llvmlite lets a vector be stored there)."""
+        return b.bitcast(self.at(b, base, offset), self.vt.as_pointer())
+
+    def fmuladd(self, b, x, y, z):
+        vt = x.type
+        mangle = f"v{self.vec}{self.elem}" if isinstance(vt, ir.VectorType) else self.elem
+        name = f"llvm.fmuladd.{mangle}"
+        f = self.mod.globals.get(name) or ir.Function(self.mod, ir.FunctionType(vt, [vt] * 3), name=name)
+        return b.call(f, [x, y, z])
+
+    # ------------------------------------------------------------------ micro-kernel
+    def micro_kernel(self):
+        """(kc, a_panel, b_panel, c, ldc, rows, cols, accumulate): C[rows, cols] (+)= A B."""
+        mr, nr, vec, t, vt = self.mr, self.nr, self.vec, self.t, self.vt
+        nv = nr // vec
+        f = self.fn("micro_kernel", ir.FunctionType(VOID, [I64, PTR, PTR, PTR, I64, I64, I64, I1]))
+        kc, ap, bp, c, ldc, rows, cols, accumulate = f.args
+        for p in (ap, bp, c):
+            p.add_attribute("noalias")
+        b = ir.IRBuilder(f.append_basic_block("entry"))
+        accs = [[b.alloca(vt) for _ in range(nv)] for _ in range(mr)]
+        tile = b.alloca(t, size=_i(mr * nr))
+        tile.align = 64
+        zero = ir.Constant(vt, None)
+        for row in accs:
+            for a in row:
+                b.store(zero, a)
+        with _for(b, _i(0), kc, "k") as k:
+            bk = b.mul(k, _i(nr))
+            bv = [b.load(self.at(b, bp, b.add(bk, _i(v * vec))), typ=vt, align=vec * self.size)
+                  for v in range(nv)]
+            ak = b.mul(k, _i(mr))
+            for r in range(mr):
+                x = b.load(self.at(b, ap, b.add(ak, _i(r))), typ=t)
+                splat = b.shuffle_vector(b.insert_element(ir.Constant(vt, ir.Undefined), x, _i(0)),
+                                         ir.Constant(vt, ir.Undefined),
+                                         ir.Constant(ir.VectorType(ir.IntType(32), vec), [0] * vec))
+                for v in range(nv):
+                    b.store(self.fmuladd(b, splat, bv[v], b.load(accs[r][v])), accs[r][v])
+        full = b.and_(b.icmp_signed("==", rows, _i(mr)), b.icmp_signed("==", cols, _i(nr)))
+        with b.if_else(full) as (whole, edge):
+            with whole:  # the common case: vector loads and stores straight into C
+                for r in range(mr):
+                    for v in range(nv):
+                        p = self.vat(b, c, b.add(b.mul(_i(r), ldc), _i(v * vec)))
+                        acc = b.load(accs[r][v])
+                        with b.if_else(accumulate) as (add, first):
+                            with add:
+                                b.store(b.fadd(acc, b.load(p, typ=vt, align=self.size)), p,
+                                        align=self.size)
+                            with first:
+                                b.store(acc, p, align=self.size)
+            with edge:  # a tile cut by the edge of C: through the stack tile
+                for r in range(mr):
+                    for v in range(nv):
+                        b.store(b.load(accs[r][v]), self.vat(b, tile, _i(r * nr + v * vec)),
+                                align=self.size)
+                with _for(b, _i(0), rows, "er") as r:
+                    with _for(b, _i(0), cols, "ec") as j:
+                        x = b.load(self.at(b, tile, b.add(b.mul(r, _i(nr)), j)), typ=t)
+                        p = self.at(b, c, b.add(b.mul(r, ldc), j))
+                        old = b.load(p, typ=t)
+                        b.store(b.select(accumulate, b.fadd(old, x), x), p)
+        b.ret_void()
+        return f
+
+    # ------------------------------------------------------------------ task
+    def task(self, micro):
+        """void task(ctx, begin, end): the output tiles numbered [begin, end)."""
+        mr, nr, vec, t = self.mr, self.nr, self.vec, self.t
+        f = self.fn("task", ir.FunctionType(VOID, [PTR, I64, I64]))
+        ctx, begin, end = f.args
+        b = ir.IRBuilder(f.append_basic_block("entry"))
+        a_pack = b.alloca(t, size=_i(self.mc * self.kc))
+        b_pack = b.alloca(t, size=_i(self.kc * nr))
+        a_pack.align = b_pack.align = 64
+        s = {}
+        for i, name in enumerate(SLOTS):
+            s[name] = b.load(b.gep(ctx, [_i(i)], inbounds=True, source_etype=I64), typ=I64)
+        A, B, C = (b.inttoptr(s[x], PTR) for x in ("a", "b", "c"))
+        m, n, k = s["m"], s["n"], s["k"]
+        k_blocks = b.select(b.icmp_signed(">", k, _i(0)), _ceil_div(b, k, self.kc), _i(1))
+        zero = ir.Constant(t, 0.0)
+        with _for(b, begin, end, "tile") as tile:
+            jt = b.srem(tile, s["tiles_n"])
+            rest = b.sdiv(tile, s["tiles_n"])
+            it = b.srem(rest, s["tiles_m"])
+            bi = b.sdiv(rest, s["tiles_m"])
+            i0, j0 = b.mul(it, _i(self.mc)), b.mul(jt, _i(self.nc))
+            mc, nc = _min(b, _i(self.mc), b.sub(m, i0)), _min(b, _i(self.nc), b.sub(n, j0))
+            a_base = self.at(b, A, b.mul(bi, s["a_batch"]))
+            b_base = self.at(b, B, b.mul(bi, s["b_batch"]))
+            c_base = self.at(b, C, b.add(b.mul(bi, b.mul(m, n)), b.add(b.mul(i0, n), j0)))
+            m_panels, n_panels = _ceil_div(b, mc, mr), _ceil_div(b, nc, nr)
+            with _for(b, _i(0), k_blocks, "kb") as kb:
+                p0 = b.mul(kb, _i(self.kc))
+                kc = _min(b, _i(self.kc), b.sub(k, p0))
+                # A: MR-row panels, k-major; rows past the edge read the last row and store 0
+                with _for(b, _i(0), m_panels, "pa") as pa:
+                    r0 = b.add(i0, b.mul(pa, _i(mr)))
+                    rows = _min(b, _i(mr), b.sub(m, r0))
+                    dst = self.at(b, a_pack, b.mul(pa, b.mul(_i(mr), kc)))
+                    with _for(b, _i(0), kc, "pak") as kk:
+                        col = b.mul(b.add(p0, kk), s["a_col"])
+                        for r in range(mr):
+                            row = b.add(r0, _min(b, _i(r), b.sub(rows, _i(1))))
+                            x = b.load(self.at(b, a_base, b.add(b.mul(row, s["a_row"]), col)), typ=t)
+                            x = b.select(b.icmp_signed("<", _i(r), rows), x, zero)
+                            b.store(x, self.at(b, dst, b.add(b.mul(kk, _i(mr)), _i(r))))
+                with _for(b, _i(0), n_panels, "pb") as pb:
+                    c0 = b.add(j0, b.mul(pb, _i(nr)))
+                    cols = _min(b, _i(nr), b.sub(n, c0))
+                    self.pack_b(b, b_base, b_pack, s, p0, kc, c0, cols)
+                    with _for(b, _i(0), m_panels, "mk") as pa:
+                        rows = _min(b, _i(mr), b.sub(mc, b.mul(pa, _i(mr))))
+                        a_panel = self.at(b, a_pack, b.mul(pa, b.mul(_i(mr), kc)))
+                        c_tile = self.at(b, c_base, b.add(b.mul(b.mul(pa, _i(mr)), n),
+                                                          b.mul(pb, _i(nr))))
+                        b.call(micro, [kc, a_panel, b_pack, c_tile, n, rows, cols,
+                                       b.icmp_signed(">", kb, _i(0))])
+            epi = s["epi"]
+            with b.if_then(b.icmp_signed("!=", epi, _i(0))):
+                b.call(b.inttoptr(epi, EPILOGUE_T.as_pointer()), [b.inttoptr(s["epi_ctx"], PTR), bi, i0,
+                                                             b.add(i0, mc), j0, b.add(j0, nc)])
+        b.ret_void()
+        return f
+
+    def pack_b(self, b, b_base, b_pack, s, p0, kc, c0, cols):
+        """b_pack[k, 0:NR] = B[p0 + k, c0:c0 + cols], zeros past the edge."""
+        nr, vec, t, vt = self.nr, self.vec, self.t, self.vt
+        contiguous = b.and_(b.icmp_signed("==", s["b_col"], _i(1)), b.icmp_signed("==", cols, _i(nr)))
+        with b.if_else(contiguous) as (fast, general):
+            with fast:  # row-major B: NR/VEC vector loads per k
+                with _for(b, _i(0), kc, "pbf") as kk:
+                    src = self.at(b, b_base, b.add(b.mul(b.add(p0, kk), s["b_row"]), c0))
+                    for v in range(nr // vec):
+                        x = b.load(self.at(b, src, _i(v * vec)), typ=vt, align=self.size)
+                        b.store(x, self.vat(b, b_pack, b.add(b.mul(kk, _i(nr)), _i(v * vec))),
+                                align=vec * self.size)
+            with general:
+                zero = ir.Constant(t, 0.0)
+                with _for(b, _i(0), kc, "pbg") as kk:
+                    row = b.mul(b.add(p0, kk), s["b_row"])
+                    for j in range(nr):
+                        col = b.add(c0, _min(b, _i(j), b.sub(cols, _i(1))))
+                        x = b.load(self.at(b, b_base, b.add(row, b.mul(col, s["b_col"]))), typ=t)
+                        x = b.select(b.icmp_signed("<", _i(j), cols), x, zero)
+                        b.store(x, self.at(b, b_pack, b.add(b.mul(kk, _i(nr)), _i(j))))
+
+    # ------------------------------------------------------------------ entry
+    def entry(self, task, parallel_for):
+        """void gemm(i64 slots[...]): fills in the tile counts, then runs the tasks."""
+        f = self.fn("run", ir.FunctionType(VOID, [PTR]))
+        f.linkage = "internal"
+        (ctx,) = f.args
+        b = ir.IRBuilder(f.append_basic_block("entry"))
+
+        def slot(name):
+            return b.gep(ctx, [_i(SLOTS.index(name))], inbounds=True, source_etype=I64)
+        batch, m, n, k = (b.load(slot(x), typ=I64) for x in ("batch", "m", "n", "k"))
+        tiles_m, tiles_n = _ceil_div(b, m, self.mc), _ceil_div(b, n, self.nc)
+        b.store(tiles_m, slot("tiles_m"))
+        b.store(tiles_n, slot("tiles_n"))
+        tiles = b.mul(batch, b.mul(tiles_m, tiles_n))
+        flops = b.mul(b.mul(tiles, _i(self.mc * self.nc)), k)
+        with b.if_else(b.icmp_signed(">=", flops, _i(PARALLEL_MIN_FLOPS))) as (threaded, serial):
+            with threaded:
+                b.call(parallel_for, [tiles, task, ctx])
+            with serial:
+                b.call(task, [ctx, _i(0), tiles])
+        b.ret_void()
+        return f
+
+
+def gemm_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for) -> ir.Function:
+    """The module's `void run(i64 *slots)` for element type `elem`, emitted on first use."""
+    name = f"aot.gemm.{elem}"
+    existing = mod.globals.get(f"{name}.run")
+    if existing is not None:
+        return existing
+    e = _Emitter(mod, elem, t, name)
+    return e.entry(e.task(e.micro_kernel()), parallel_for)
