@@ -5,6 +5,9 @@ with the elemental producers whose every use is inside the group; one loop nest
 computes the root element by element, producers recomputed in registers.
 kInput: a reduce with its elemental producers; the reduction loop reads them
 directly, so the reduced operand is never written to memory.
+kOutput: a dot with the elementwise ops that consume its result (bias, activation,
+residual): the packed matmul runs them on each tile of its output as soon as the
+tile is complete, while it is in cache, instead of in a second pass over memory.
 Every elemental op ends up in exactly one fusion, so later stages see only
 fusions and library-like kernels (dot).
 """
@@ -53,6 +56,35 @@ def cheap_to_duplicate(op: Operation) -> bool:
     return False
 
 
+DOTS = ("dot_general", "dot")
+
+
+def joins_as_matmul(dot: Operation, group: dict) -> bool:
+    """A dot may root the epilogue of its consumers' kLoop group when the packed matmul
+    computes it and every op between it and the group's root is elementwise on the dot's
+    shape: each output element then needs only the same element of the product. The
+    result must have the product's type, since the product is written into it first."""
+    from .gemm import packed_runs
+    runs = packed_runs(dot)
+    if group["kind"] != "kLoop" or runs is None or runs["rhs_runs"][5] - runs["rhs_runs"][4] > 1:
+        return False
+    root, product = group["root"], dot.results[0]
+    if len(root.results) != 1 or root.results[0].type != product.type:
+        return False
+    members = {id(op) for op in group["ops"]}
+    reached, frontier = set(), [product]
+    while frontier:
+        v = frontier.pop()
+        for u in group["ops"]:
+            if v not in u.operands or id(u) in reached:
+                continue
+            if u.key not in T.ELEMENTWISE or u.results[0].type.shape != product.type.shape:
+                return False
+            reached.add(id(u))
+            frontier.extend(u.results)
+    return id(root) in reached and reached <= members
+
+
 def fuse_function(func: Operation, report: list | None = None) -> None:
     fuse_block(func.regions[0].blocks[0], report)
 
@@ -61,6 +93,8 @@ def unfused_reason(op: Operation, consumers: list, consumer_groups: dict) -> str
     """Why an elemental op roots a kernel instead of joining its consumers'."""
     if not consumers:
         return "its result is not used"
+    if any(u.key in DOTS for u in consumers):
+        return "its result is an operand of a dot, which reads its operands from memory"
     outside = [u for u in consumers if consumer_groups.get(id(u)) is None]
     if outside:
         names = sorted({u.name for u in outside})
@@ -82,6 +116,15 @@ def fuse_block(block: Block, report: list | None = None) -> None:
     duplicates: list = []  # (op, group) pairs: cheap producers copied into several kernels
 
     for op in reversed(body):
+        if op.key in DOTS:
+            consumers = [u for r in op.results for u in users.get(r, [])]
+            groups_of_users = {id(group_of.get(u)): group_of.get(u) for u in consumers}
+            group = next(iter(groups_of_users.values())) if len(groups_of_users) == 1 else None
+            if group is not None and joins_as_matmul(op, group):
+                group["kind"] = "kOutput"
+                group["ops"].append(op)
+                group_of[op] = group
+                continue
         if op.key == "reduce":
             group = {"kind": "kInput", "root": op, "ops": [op],
                      "why": "a reduction roots a kInput kernel; its result is materialised"}
@@ -101,7 +144,9 @@ def fuse_block(block: Block, report: list | None = None) -> None:
             group_of[op] = group
             continue
         consumers = [u for r in op.results for u in users.get(r, [])]
-        consumer_groups = {id(group_of.get(u)): group_of.get(u) for u in consumers}
+        # a matmul's operands are read from buffers: their producers are not fused into it
+        consumer_groups = {id(g): g for g in (group_of.get(u) if u.key not in DOTS else None
+                                              for u in consumers)}
         if consumers and None not in consumer_groups.values() and len(consumer_groups) == 1:
             group = next(iter(consumer_groups.values()))
             group["ops"].append(op)

@@ -18,7 +18,7 @@ from llvmlite.ir import types as _ir_types
 _ir_types.ir_layer_typed_pointers_enabled = False
 
 from abi.dtypes import dtype as abi_dtype
-from .gemm import SLOTS as GEMM_SLOTS, gemm_function
+from .gemm import EPILOGUE_T, SLOTS as GEMM_SLOTS, gemm_function
 from .ir import CompileError, DenseAttr, MemRefType, Module, Operation, ScalarType, numpy_dtype
 
 I1, I8, I16, I32, I64 = (ir.IntType(n) for n in (1, 8, 16, 32, 64))
@@ -245,7 +245,7 @@ def _dims_run(b, mem, lo: int, hi: int):
 def _gemm(g, b, op, args):
     """out = lhs @ rhs by the packed matmul of lowering/gemm.py, its operands given by sizes
     and strides (see loops.gemm_groups)."""
-    lhs, rhs, out = args
+    lhs, rhs, out = args[:3]
     lr, rr = op.attrs["lhs_runs"], op.attrs["rhs_runs"]
     batch, a_batch = _dims_run(b, lhs, lr[0], lr[1])
     m, a_row = _dims_run(b, lhs, lr[2], lr[3])
@@ -259,6 +259,8 @@ def _gemm(g, b, op, args):
     values = {"batch": batch, "m": m, "n": n, "k": k, "a": lhs.ptr, "a_batch": a_batch,
               "a_row": a_row, "a_col": a_col, "b": rhs.ptr, "b_batch": b_batch, "b_row": b_row,
               "b_col": b_col, "c": out.ptr}
+    if op.regions:  # fused consumers, run on each finished tile
+        values["epi"], values["epi_ctx"] = g.emit_epilogue(b, op, args[3:])
     for i, name in enumerate(GEMM_SLOTS):
         v = values.get(name, ir.Constant(I64, 0))
         slot = b.gep(ctx, [ir.Constant(I64, 0), ir.Constant(I32, i)], inbounds=True)
@@ -465,6 +467,42 @@ class LLVMGen:
         self.emit_ops(b, block.ops, values, None)
         b.ret_void()
         self.parallel_range = None
+
+    def emit_epilogue(self, b, op, captured):
+        """An `aot.gemm` region as `void epilogue(ctx, batch, i0, i1, j0, j1)`; the kernel
+        values it uses (buffers, dims) travel as i64 slots at ctx."""
+        slots = []
+        for v in captured:
+            parts = [v.ptr] + list(v.dims) if isinstance(v, MemRef) else [v]
+            for x in parts:
+                if x.type not in (PTR, I64) and not isinstance(x.type, ir.PointerType):
+                    raise CompileError(f"a matmul epilogue cannot capture a {x.type}", op.loc)
+                slots.append(x)
+        with b.goto_entry_block():
+            b.position_at_start(b.function.entry_basic_block)
+            ctx = b.alloca(I64, size=ir.Constant(I64, max(1, len(slots))))
+        for i, x in enumerate(slots):
+            slot = b.gep(ctx, [ir.Constant(I64, i)], inbounds=True, source_etype=I64)
+            b.store(b.ptrtoint(x, I64) if isinstance(x.type, ir.PointerType) else x, slot)
+        fn = ir.Function(self.mod, EPILOGUE_T, name=f"{b.function.name}.epilogue{len(self.mod.globals)}")
+        fn.linkage = "internal"
+        fn.attributes.add("nounwind")
+        eb = ir.IRBuilder(fn.append_basic_block("entry"))
+        it = iter(range(len(slots)))
+
+        def load():
+            return eb.load(eb.gep(fn.args[0], [ir.Constant(I64, next(it))], inbounds=True,
+                                  source_etype=I64), typ=I64)
+        tile = op.regions[0].blocks[0]
+        values = dict(zip(tile.args, fn.args[1:]))
+        for v, x in zip(op.operands[3:], captured):
+            if isinstance(x, MemRef):
+                values[v] = MemRef(eb.inttoptr(load(), PTR), [load() for _ in x.dims], x.elem)
+            else:
+                values[v] = load()
+        self.emit_ops(eb, tile.ops, values, None)
+        eb.ret_void()
+        return b.ptrtoint(fn, I64), b.ptrtoint(ctx, I64)
 
     # bodies ----------------------------------------------------------------------------
     def emit_ops(self, b, ops, values, host):

@@ -17,6 +17,7 @@ import numpy as np
 
 from .ir import (INDEX, Block, FunctionType, Module, Operation, Region, ScalarType, SymbolRef,
                  Value)
+from .gemm import packed_runs
 from .ops import dot_general_dims
 from .scalar import Scalars, lower_scalar
 
@@ -522,12 +523,57 @@ def emit_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
     root = ret.operands[0].owner
     if op.attrs.get("fusion_kind") == "kInput" and root.short_name == "reduce":
         return emit_reduce(b, root, inputs, outs, env)
+    if op.attrs.get("fusion_kind") == "kOutput":
+        return emit_matmul_epilogue(b, region_block, inputs, outs[0], env)
     out = outs[0]
     inner, ivs = loop_nest(b, dims_of(b, out))
     e = Elemental(inner, inputs, dims=env)
     value = e.at(ret.operands[0], ivs)
     inner.op("memref.store", [value, out] + ivs)
     close_nest(inner, len(ivs))
+
+
+def emit_matmul_epilogue(b: LoopBuilder, region_block: Block, inputs: dict, out, env: dict):
+    """A kOutput fusion: the packed matmul writes the product into the result buffer, and
+    its region, run on each finished tile [i0, i1) x [j0, j1) of batch index `bi`,
+    overwrites the tile with the fused consumers' value (fusion.joins_as_matmul). The
+    region's uses of kernel values from outside become the op's extra operands."""
+    dot = next(o for o in region_block.ops if o.key in ("dot_general", "dot"))
+    product, root_value = dot.results[0], region_block.ops[-1].operands[0]
+    runs = packed_runs(dot)
+    nb, nm = runs["lhs_runs"][1] - runs["lhs_runs"][0], runs["lhs_runs"][3] - runs["lhs_runs"][2]
+    tile = Block([INDEX] * 5)
+    eb = LoopBuilder(tile, b.loc)
+    bi, i0, i1, j0, j1 = tile.args
+    out_dims = dims_of(eb, out)
+
+    def unflatten(lb: LoopBuilder, flat, dims):
+        idx = []
+        for d in reversed(dims):
+            idx.append(lb.v("arith.remui", [flat, d], INDEX))
+            flat = lb.v("arith.divui", [flat, d], INDEX)
+        return idx[::-1]
+    batch_idx = unflatten(eb, bi, out_dims[:nb])
+    _, row, i, _ = eb.for_(i0, i1)
+    row_idx = unflatten(row, i, out_dims[nb:nb + nm])
+    _, col, j, _ = row.for_(j0, j1)
+    idx = batch_idx + row_idx + ([j] if len(out_dims) > nb + nm else [])
+    e = Elemental(col, {**inputs, product: out}, dims=env)
+    col.op("memref.store", [e.at(root_value, idx), out] + idx)
+    col.yield_()
+    row.yield_()
+    eb.yield_()
+    inside = {v for o in tile.ops for inner in o.walk() for v in inner.results}
+    inside |= {a for o in tile.ops for inner in o.walk() for r in inner.regions
+               for blk in r.blocks for a in blk.args} | set(tile.args)
+    captured = []
+    for o in tile.ops:
+        for inner in o.walk():
+            for v in inner.operands:
+                if v not in inside and v not in captured:
+                    captured.append(v)
+    lhs, rhs = (inputs[v] for v in dot.operands)
+    b.op("aot.gemm", [lhs, rhs, out] + captured, attrs=runs, regions=[Region([tile])])
 
 
 def emit_reduce(b: LoopBuilder, root: Operation, inputs: dict, outs: list, env: dict):
@@ -623,9 +669,9 @@ def emit_dot(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
     lfree = [d for d in range(lhs_t.rank) if d not in lb_ and d not in lc]
     rfree = [d for d in range(rhs_t.rank) if d not in rb_ and d not in rc]
     acc_elem = "f32" if out_elem in ("f16", "bf16") else out_elem
-    groups = gemm_groups(lhs_t, rhs_t, out_elem, (lb_, rb_, lc, rc), lfree, rfree)
-    if groups is not None:
-        b.op("aot.gemm", [lhs, rhs, out], attrs=groups)
+    runs = packed_runs(op)
+    if runs is not None:
+        b.op("aot.gemm", [lhs, rhs, out], attrs=runs)
         return
     if (rfree and rfree[-1] == rhs_t.rank - 1 and acc_elem == out_elem
             and lhs_t.elem == rhs_t.elem == out_elem):
@@ -671,30 +717,6 @@ def emit_dot(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
         result = loops[0][0].results[0]
     outer.op("memref.store", [s.convert(result, acc_elem, out_elem), out] + ivs)
     close_nest(outer, len(ivs))
-
-
-GEMM_TYPES = ("f32", "f64")
-
-
-def gemm_groups(lhs_t, rhs_t, out_elem, dims, lfree, rfree) -> dict | None:
-    """The packed matmul (`aot.gemm`, lowering/gemm.py) takes each operand as a batch of
-    matrices addressed by strides: it applies when batch, free and contracting dims are each
-    a run of consecutive dims (listed in order) on both sides, so each run flattens into
-    one index of a row-major buffer. The result is [start, stop) of each run."""
-    lb_, rb_, lc, rc = dims
-    if not (lhs_t.elem == rhs_t.elem == out_elem and out_elem in GEMM_TYPES):
-        return None
-
-    def run(ds):
-        ds = list(ds)
-        if ds != list(range(ds[0], ds[0] + len(ds))) if ds else False:
-            return None
-        return (ds[0], ds[0] + len(ds)) if ds else (0, 0)
-    lhs = [run(lb_), run(lfree), run(lc)]
-    rhs = [run(rb_), run(rc), run(rfree)]
-    if None in lhs or None in rhs:
-        return None
-    return {"lhs_runs": [x for r in lhs for x in r], "rhs_runs": [x for r in rhs for x in r]}
 
 
 ROW_BLOCK = 4  # output rows computed together: each rhs row loaded feeds this many FMAs

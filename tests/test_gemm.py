@@ -98,3 +98,94 @@ def test_inner_dim_mismatch_is_reported():
     lib = aot.compile(text, name="gemm_dynamic")
     with pytest.raises(Exception, match="dot_general"):
         lib.main(np.ones((2, 3), np.float32), np.ones((4, 5), np.float32))
+
+
+# ----------------------------------------------------------------------------- kOutput fusion
+
+DENSE = """func.func @main(%x: tensor<?x70xf32>, %w: tensor<70x40xf32>, %b: tensor<40xf32>, %r: tensor<?x40xf32>) -> tensor<?x40xf32> {
+  %x2 = stablehlo.multiply %x, %x : tensor<?x70xf32>
+  %y = stablehlo.dot_general %x2, %w, contracting_dims = [1] x [0] : (tensor<?x70xf32>, tensor<70x40xf32>) -> tensor<?x40xf32>
+  %shape = stablehlo.get_dimension_size %r, dim = 0 : (tensor<?x40xf32>) -> tensor<i32>
+  %n1 = stablehlo.reshape %shape : (tensor<i32>) -> tensor<1xi32>
+  %c40 = stablehlo.constant dense<40> : tensor<1xi32>
+  %s = stablehlo.concatenate %n1, %c40, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %bb = stablehlo.dynamic_broadcast_in_dim %b, %s, dims = [1] : (tensor<40xf32>, tensor<2xi32>) -> tensor<?x40xf32>
+  %z = stablehlo.add %y, %bb : tensor<?x40xf32>
+  %t = stablehlo.tanh %z : tensor<?x40xf32>
+  %o = stablehlo.add %t, %r : tensor<?x40xf32>
+  return %o : tensor<?x40xf32>
+}"""
+
+
+def dense_reference(x, w, b, r):
+    x = x.astype(np.float64)
+    return np.tanh((x * x) @ w + b) + r
+
+
+def test_bias_activation_and_residual_fuse_into_the_matmul():
+    fused = print_module(run_pipeline(parse_module(DENSE, "dense.mlir"), "fused"))
+    assert fused.count('fusion_kind = "kOutput"') == 1
+    loops = print_module(run_pipeline(parse_module(DENSE, "dense.mlir"), "loops"))
+    region = loops[loops.index('"aot.gemm"'):loops.index("lhs_runs")]
+    assert "scf.for" in region and "memref.store" in region  # the epilogue, per tile
+    # x * x (an operand: read from memory), the shape, and the matmul with its epilogue
+    assert loops.count("func.func private") == 3
+    lib = aot.compile(DENSE, name="gemm_dense")
+    rng = np.random.default_rng(2)
+    w = rng.standard_normal((70, 40)).astype(np.float32) / 8
+    b = rng.standard_normal(40).astype(np.float32)
+    for rows in (0, 1, 7, 145, 600):
+        x = rng.standard_normal((rows, 70)).astype(np.float32)
+        r = rng.standard_normal((rows, 40)).astype(np.float32)
+        r_before = r.copy()
+        for threads in (1, 2):
+            lib.set_num_threads(threads)
+            got = lib.main(x, w, b, r)
+            np.testing.assert_allclose(got, dense_reference(x, w, b, r), rtol=1e-5, atol=1e-5)
+        np.testing.assert_array_equal(r, r_before)  # the residual input is not written
+
+
+def fused_kinds(text):
+    fused = print_module(run_pipeline(parse_module(text, "t.mlir"), "fused"))
+    return fused.count('"kOutput"'), fused
+
+
+SCALED_SCORES = """func.func @main(%q: tensor<2x3x33x8xf32>, %k: tensor<2x3x20x8xf32>) -> tensor<2x3x33x20xf32> {
+  %s = stablehlo.dot_general %q, %k, batching_dims = [0, 1] x [0, 1], contracting_dims = [3] x [3] : (tensor<2x3x33x8xf32>, tensor<2x3x20x8xf32>) -> tensor<2x3x33x20xf32>
+  %c = stablehlo.constant dense<0.125> : tensor<2x3x33x20xf32>
+  %y = stablehlo.multiply %s, %c : tensor<2x3x33x20xf32>
+  return %y : tensor<2x3x33x20xf32>
+}"""
+
+TRANSPOSED_USE = """func.func @main(%a: tensor<30x20xf32>, %b: tensor<20x30xf32>) -> tensor<30x30xf32> {
+  %p = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<30x20xf32>, tensor<20x30xf32>) -> tensor<30x30xf32>
+  %t = stablehlo.transpose %p, dims = [1, 0] : (tensor<30x30xf32>) -> tensor<30x30xf32>
+  %y = stablehlo.add %p, %t : tensor<30x30xf32>
+  return %y : tensor<30x30xf32>
+}"""
+
+TWO_USES = """func.func @main(%a: tensor<30x20xf32>, %b: tensor<20x30xf32>) -> (tensor<30x30xf32>, tensor<30x30xf32>) {
+  %p = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<30x20xf32>, tensor<20x30xf32>) -> tensor<30x30xf32>
+  %y = stablehlo.exponential %p : tensor<30x30xf32>
+  return %p, %y : tensor<30x30xf32>, tensor<30x30xf32>
+}"""
+
+
+@pytest.mark.parametrize("name, text, shapes, fused, reference", [
+    ("scaled_scores", SCALED_SCORES, [(2, 3, 33, 8), (2, 3, 20, 8)], 1,
+     lambda q, k: np.einsum("abmk,abnk->abmn", q, k) * 0.125),
+    ("transposed_use", TRANSPOSED_USE, [(30, 20), (20, 30)], 0, lambda a, b: a @ b + (a @ b).T),
+    ("two_uses", TWO_USES, [(30, 20), (20, 30)], 0, lambda a, b: (a @ b, np.exp(a @ b))),
+])
+def test_which_consumers_fuse(name, text, shapes, fused, reference):
+    """Only elementwise consumers on the product's shape join it, and only when nothing
+    else reads the product."""
+    assert fused_kinds(text)[0] == fused
+    lib = aot.compile(text, name=f"gemm_{name}")
+    rng = np.random.default_rng(3)
+    args = [rng.standard_normal(shape).astype(np.float32) for shape in shapes]
+    got = lib.main(*args)
+    want = reference(*[a.astype(np.float64) for a in args])
+    got, want = (got, want) if isinstance(want, tuple) else ((got,), (want,))
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-4)
