@@ -10,9 +10,12 @@ merged into scalar.RULES). They fuse like any other elementwise op.
 
 Numerics, per op (f16/bf16 are computed in a wider type and rounded once):
 
-- erf, erfc, sinh, cosh, asin, acos, atan, asinh, acosh, atanh: libm (`erff`,
-  `erf`, ...; f16/bf16 in f32). glibc's are within 1-2 ulps; XLA's own
-  formulas are a few ulps (more for cosh/sinh of large |x|, where XLA computes
+- erf, erfc: inline polynomials that vectorise, lowering/fastmath.py (which
+  replaces the libm rules registered here; f16/bf16 in f32): erf within 1 ulp,
+  erfc within 2.5 (XLA's erfc rounds x^2 and loses ~x^2 ulps).
+- sinh, cosh, asin, acos, atan, asinh, acosh, atanh: libm (`sinhf`, `sinh`,
+  ...; f16/bf16 in f32). glibc's are within 1-2 ulps; XLA's own formulas are a
+  few ulps (more for cosh/sinh of large |x|, where XLA computes
   exp(|x| + log(1/2))).
 - erf_inv: Giles' double-precision approximation ("Approximating the erfinv
   function", GPU Computing Gems, 2011), the one XLA uses for f64, with

@@ -1,4 +1,5 @@
-"""The inline vector math of lowering/fastmath.py: exp, log, tanh, logistic, expm1, log1p.
+"""The inline vector math of lowering/fastmath.py: exp, log, tanh, logistic, expm1, log1p,
+erf and erfc (chlo.erf, chlo.erfc).
 
 Each op is compiled alone over a dynamic `tensor<?xT>` and run on inputs across the
 whole domain: random bit patterns (every exponent, subnormals, NaNs, infinities),
@@ -6,7 +7,8 @@ uniform samples where the function is not flat, and edges with their neighbourin
 floats (+-0, +-inf, NaN, subnormals, the overflow and underflow thresholds, values
 next to 1 for log, next to 0 for tanh/expm1/log1p, the approximations' own interval
 ends). Errors are measured in ulps of the exact result, |got - ref| / ulp(ref), with
-references computed wider (float64 for f32, long double for f64); the ulp of a
+references computed wider (float64 for f32, long double for f64, 45-digit decimals for
+erf/erfc in f64, since numpy has no erf); the ulp of a
 subnormal is the smallest subnormal, and a reference that rounds to +-inf or to an
 exact zero must be matched exactly. Every op must stay within fastmath.MAX_ULP, and
 special values (signed zeros included) must be exact. f16 and bf16 (computed in f32,
@@ -18,8 +20,10 @@ vectorised (`<N x float>` in the optimised IR) and calls no libm function.
 """
 from __future__ import annotations
 
+import math
 import os
 import re
+from decimal import Decimal, localcontext
 
 import ml_dtypes
 import numpy as np
@@ -28,22 +32,70 @@ import pytest
 import aot
 from lowering import fastmath
 
-OPS = ["exponential", "log", "tanh", "logistic", "exponential_minus_one", "log_plus_one"]
+OPS = ["exponential", "log", "tanh", "logistic", "exponential_minus_one", "log_plus_one",
+       "erf", "erfc"]
+CHLO = ("erf", "erfc")  # spelled chlo.X
 NP = {"f16": np.float16, "bf16": ml_dtypes.bfloat16, "f32": np.float32, "f64": np.float64}
 LD = np.longdouble
 EXACT_REF = np.finfo(LD).nmant >= 63  # x86 long double: a reference for f64
 
 
+_SQRT_PI = Decimal("1.7724538509055160272981674833411451827975494561223871")
+
+
+def erf_decimal(x: float, complement: bool) -> Decimal:
+    """erf(x) or erfc(x) to about 45 digits: for |x| < 2 erf = 2/sqrt(pi) e^(-x^2) *
+    sum 2^n x^(2n+1) / (2n+1)!! (positive terms), beyond that erfc by its continued
+    fraction e^(-x^2)/sqrt(pi) / (x + (1/2)/(x + 1/(x + (3/2)/(x + ...))))."""
+    if math.isnan(x) or math.isinf(x):
+        return Decimal(math.nan if math.isnan(x) else
+                       (0.0 if x > 0 else 2.0) if complement else math.copysign(1.0, x))
+    with localcontext() as ctx:
+        ctx.prec = 50
+        a = abs(Decimal(x))
+        if a < 2:
+            x2, term, n = a * a, a, 0
+            total = term
+            while term > total * Decimal(10) ** -48:
+                n += 1
+                term = term * 2 * x2 / (2 * n + 1)
+                total += term
+            erf_a = 2 / _SQRT_PI * (-x2).exp() * total
+            erfc_a = 1 - erf_a
+        elif a > 30:  # erfc(30) < 10^-392
+            erf_a, erfc_a = Decimal(1), Decimal(0)
+        else:
+            f = a
+            for k in range(int(30 + 800 / float(a) ** 2), 0, -1):
+                f = a + Decimal(k) / 2 / f
+            erfc_a = (-a * a).exp() / (_SQRT_PI * f)
+            erf_a = 1 - erfc_a
+        if complement:
+            return erfc_a if x >= 0 else 2 - erfc_a
+        return erf_a.copy_sign(Decimal(x))
+
+
+def _erf_ref(complement):
+    def ref(x):
+        if x.dtype == LD:
+            return np.array([LD(str(erf_decimal(float(v), complement))) for v in x], LD)
+        fn = math.erfc if complement else math.erf
+        return np.frompyfunc(fn, 1, 1)(x).astype(np.float64)
+    return ref
+
+
 def ref_fn(op):
-    return {"exponential": np.exp, "log": np.log, "tanh": np.tanh,
+    return {"erf": _erf_ref(False), "erfc": _erf_ref(True),
+            "exponential": np.exp, "log": np.log, "tanh": np.tanh,
             "logistic": lambda x: 1 / (1 + np.exp(-x)), "exponential_minus_one": np.expm1,
             "log_plus_one": np.log1p}[op]
 
 
 def program(op, dt):
     t = f"tensor<?x{dt}>"
+    dialect = "chlo" if op in CHLO else "stablehlo"
     return (f"func.func @main(%x: {t}) -> {t} {{\n"
-            f"  %0 = stablehlo.{op} %x : {t}\n"
+            f"  %0 = {dialect}.{op} %x : {t}\n"
             f"  return %0 : {t}\n}}\n")
 
 
@@ -83,6 +135,9 @@ EDGES = {
                          3.8284271, 2.0 ** 24, 2.0 ** 25, 1e-10, -1e-10, 1e30],
         "tanh": [0.625, -0.625, 9.0, 9.01, -9.01, 44.4, 1e-20, -1e-20, 0.55, 1e2],
         "logistic": [-87.3, -88.73, -103.28, -103.98, -104.0, 16.6, 17.4, 88.8, 1e4, -1e4],
+        "erf": [0.8125, -0.8125, 0.25, -0.25, 2.0, -2.0, 3.9, 4.0, -4.0, 10.0, 1e-38, 1e-40],
+        "erfc": [0.8125, -0.8125, 0.25, -0.25, 2.0, -2.0, 9.2, 10.0, 10.0546, 10.25, -4.0,
+                 1e-38, 1e-40],
     },
     "f64": {
         "all": [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 5e-324, -5e-324,
@@ -97,16 +152,20 @@ EDGES = {
                          2.0 ** 53, 2.0 ** 54, 1e-300],
         "tanh": [0.625, -0.625, 19.06, -19.06, 1e-300],
         "logistic": [-708.4, -745.0, -745.2, 37.5, 1e4],
+        "erf": [0.8125, -0.8125, 0.25, 2.0, 3.5, -3.5, 5.9, 6.0, -6.0, 1e-310],
+        "erfc": [0.8125, -0.8125, 0.25, -0.25, 2.0, 3.5, -3.5, 26.5, 27.2, 27.3, 28.0, -6.0,
+                 1e-310],
     },
 }
 
 UNIFORM = {  # (lo, hi): where the function is not flat
     "exponential": (-110.0, 90.0), "exponential_minus_one": (-20.0, 20.0),
     "log": (0.0, 4.0), "log_plus_one": (-1.0, 4.0), "tanh": (-10.0, 10.0),
-    "logistic": (-110.0, 40.0),
+    "logistic": (-110.0, 40.0), "erf": (-5.0, 5.0), "erfc": (-5.0, 11.0),
 }
 F64_RANGE = {"exponential": (-750.0, 712.0), "exponential_minus_one": (-40.0, 40.0),
-             "logistic": (-750.0, 40.0), "tanh": (-20.0, 20.0)}
+             "logistic": (-750.0, 40.0), "tanh": (-20.0, 20.0), "erf": (-7.0, 7.0),
+             "erfc": (-7.0, 29.0)}
 
 
 def inputs(op, dt, n):
@@ -160,7 +219,8 @@ def report(err, x, got, ref, k=8):
 def test_ulp_error(op, dt):
     if dt == "f64" and not EXACT_REF:
         pytest.skip("no long double wider than f64 here for an f64 reference")
-    x = inputs(op, dt, 1 << 18 if dt == "f32" else 1 << 15)
+    # erf/erfc's f64 references are decimal, one value at a time: fewer of them
+    x = inputs(op, dt, 1 << 18 if dt == "f32" else 1 << 11 if op in CHLO else 1 << 15)
     got = compiled(op, dt).main(x)
     assert got.dtype == NP[dt]
     err, ref = ulp_errors(got, x, op, dt)
@@ -182,6 +242,10 @@ SPECIALS = {  # (x, exact result) with signs of zero
                               (-1e-40, -1e-40)],
     "log_plus_one": [(0.0, 0.0), (-0.0, -0.0), (-1.0, -np.inf), (np.inf, np.inf),
                      (-2.0, np.nan), (-np.inf, np.nan), (1e-40, 1e-40), (-1e-40, -1e-40)],
+    "erf": [(0.0, 0.0), (-0.0, -0.0), (np.inf, 1.0), (-np.inf, -1.0), (6.0, 1.0), (-6.0, -1.0),
+            (30.0, 1.0), (-1e4, -1.0)],
+    "erfc": [(0.0, 1.0), (-0.0, 1.0), (np.inf, 0.0), (-np.inf, 2.0), (30.0, 0.0), (-30.0, 2.0),
+             (1e4, 0.0), (-7.0, 2.0), (1e-40, 1.0), (-1e-40, 1.0)],
 }
 
 
@@ -267,3 +331,35 @@ def test_fused_loop_is_vectorised(dt, tmp_path):
         want = (a + b) * np.log(a) - np.expm1(b) + np.log1p(1 / (1 + np.exp(-x.astype(np.float64))))
     np.testing.assert_allclose(lib.main(x), want, rtol=1e-5 if dt == "f32" else 1e-13,
                                atol=1e-5 if dt == "f32" else 1e-13)
+
+
+ERF_CHAIN = """func.func @main(%x: tensor<?x{t}>) -> tensor<?x{t}> {{
+  %a = chlo.erf %x : tensor<?x{t}>
+  %b = chlo.erfc %x : tensor<?x{t}>
+  %c = stablehlo.multiply %x, %b : tensor<?x{t}>
+  %0 = stablehlo.add %a, %c : tensor<?x{t}>
+  return %0 : tensor<?x{t}>
+}}
+"""
+
+
+@pytest.mark.parametrize("dt", ["f32", "f64"])
+def test_erf_loop_is_vectorised(dt, tmp_path):
+    """chlo.erf and chlo.erfc (GELU's) no longer call libm's erf/erfc, so their loop widens."""
+    lib = aot.compile(ERF_CHAIN.format(t=dt), name=f"fastmath_erf_chain_{dt}",
+                      dump_after=["llvm-opt"], dump_dir=str(tmp_path / "dump"),
+                      output_dir=str(tmp_path / "build"))
+    dumps = [p for p in os.listdir(tmp_path / "dump") if p.endswith("llvm-opt.ll")]
+    assert dumps, os.listdir(tmp_path / "dump")
+    ir_text = (tmp_path / "dump" / dumps[0]).read_text()
+    scalar = "float" if dt == "f32" else "double"
+    lanes = "4|8|16" if dt == "f32" else "2|4|8"
+    assert re.search(rf"= f(add|mul|sub|div) <({lanes}) x {scalar}>", ir_text), \
+        "no vector float arithmetic in the optimised IR"
+    calls = set(re.findall(r"call [^@\n]*@([\w.]+)\(", ir_text))
+    libm = {c for c in calls if re.fullmatch(r"(llvm\.)?(erfc?|exp)f?(\..*)?", c)}
+    assert not libm, f"math calls left in the loop: {sorted(libm)}"
+    x = np.linspace(-6, 12, 1001).astype(NP[dt])
+    want = [math.erf(v) + v * math.erfc(v) for v in x.astype(np.float64)]
+    np.testing.assert_allclose(lib.main(x), want, rtol=1e-6 if dt == "f32" else 1e-15,
+                               atol=1e-6 if dt == "f32" else 1e-15)
