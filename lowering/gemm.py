@@ -42,14 +42,15 @@ VOID = ir.VoidType()
 # register tile; KC x MR (A panel, in L2 with its MC/MR siblings) and KC x NR (B panel,
 # in L1) the packed slices; MC x NC the tile of C one task owns.
 PARAMS = {
-    "f32": dict(vec=8, mr=6, nr=16, kc=256, mc=144, nc=1024),
-    "f64": dict(vec=4, mr=6, nr=8, kc=256, mc=72, nc=512),
+    "f32": dict(vec=8, mr=6, nr=16, kc=256, mc=288, nc=4096),
+    "f64": dict(vec=4, mr=6, nr=8, kc=256, mc=144, nc=2048),
 }
+MIN_TASKS = 4  # tasks a product is cut into, when it is big enough, so two threads balance
 PARALLEL_MIN_FLOPS = 1 << 21  # below this a product stays on the calling thread
 
 # The task context: i64 slots, in this order (pointers as integers).
 SLOTS = ("batch", "m", "n", "k", "a", "a_batch", "a_row", "a_col", "b", "b_batch", "b_row",
-         "b_col", "c", "epi", "epi_ctx", "tiles_m", "tiles_n")
+         "b_col", "c", "epi", "epi_ctx", "tiles_m", "tiles_n", "tile_m", "tile_n")
 EPILOGUE_T = ir.FunctionType(VOID, [PTR, I64, I64, I64, I64, I64])
 
 
@@ -105,8 +106,18 @@ def _min(b, x, y):
     return b.select(b.icmp_signed("<", x, y), x, y)
 
 
+def _max(b, x, y):
+    return b.select(b.icmp_signed(">", x, y), x, y)
+
+
 def _ceil_div(b, x, n: int):
     return b.sdiv(b.add(x, _i(n - 1)), _i(n))
+
+
+def _ceil_div_v(b, x, y):
+    """ceil(x / y) for y > 0 (a run-time divisor); 0 when y is 0."""
+    y1 = _max(b, y, _i(1))
+    return b.sdiv(b.add(x, b.sub(y1, _i(1))), y1)
 
 
 class _Emitter:
@@ -217,8 +228,8 @@ class _Emitter:
             rest = b.sdiv(tile, s["tiles_n"])
             it = b.srem(rest, s["tiles_m"])
             bi = b.sdiv(rest, s["tiles_m"])
-            i0, j0 = b.mul(it, _i(self.mc)), b.mul(jt, _i(self.nc))
-            mc, nc = _min(b, _i(self.mc), b.sub(m, i0)), _min(b, _i(self.nc), b.sub(n, j0))
+            i0, j0 = b.mul(it, s["tile_m"]), b.mul(jt, s["tile_n"])
+            mc, nc = _min(b, s["tile_m"], b.sub(m, i0)), _min(b, s["tile_n"], b.sub(n, j0))
             a_base = self.at(b, A, b.mul(bi, s["a_batch"]))
             b_base = self.at(b, B, b.mul(bi, s["b_batch"]))
             c_base = self.at(b, C, b.add(b.mul(bi, b.mul(m, n)), b.add(b.mul(i0, n), j0)))
@@ -289,11 +300,19 @@ class _Emitter:
         def slot(name):
             return b.gep(ctx, [_i(SLOTS.index(name))], inbounds=True, source_etype=I64)
         batch, m, n, k = (b.load(slot(x), typ=I64) for x in ("batch", "m", "n", "k"))
-        tiles_m, tiles_n = _ceil_div(b, m, self.mc), _ceil_div(b, n, self.nc)
-        b.store(tiles_m, slot("tiles_m"))
-        b.store(tiles_n, slot("tiles_n"))
+        # Tiles of at most MC x NC, as even as the register tile allows; the columns are cut
+        # further (down to 256 wide) until there are MIN_TASKS tasks for the threads.
+        tiles_m = _ceil_div(b, m, self.mc)
+        per_batch = b.mul(batch, tiles_m)
+        wanted = b.add(b.sdiv(_i(MIN_TASKS - 1), _max(b, per_batch, _i(1))), _i(1))  # ceil(4/p)
+        tiles_n = _max(b, _ceil_div(b, n, self.nc), _min(b, wanted, _ceil_div(b, n, 256)))
+        tile_m = b.mul(_ceil_div(b, _ceil_div_v(b, m, tiles_m), self.mr), _i(self.mr))
+        tile_n = b.mul(_ceil_div(b, _ceil_div_v(b, n, tiles_n), self.nr), _i(self.nr))
+        for name, v in (("tiles_m", tiles_m), ("tiles_n", tiles_n), ("tile_m", tile_m),
+                        ("tile_n", tile_n)):
+            b.store(v, slot(name))
         tiles = b.mul(batch, b.mul(tiles_m, tiles_n))
-        flops = b.mul(b.mul(tiles, _i(self.mc * self.nc)), k)
+        flops = b.mul(b.mul(b.mul(batch, m), n), k)
         with b.if_else(b.icmp_signed(">=", flops, _i(PARALLEL_MIN_FLOPS))) as (threaded, serial):
             with threaded:
                 b.call(parallel_for, [tiles, task, ctx])
