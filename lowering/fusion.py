@@ -5,6 +5,10 @@ with the elemental producers whose every use is inside the group; one loop nest
 computes the root element by element, producers recomputed in registers.
 kInput: a reduce with its elemental producers; the reduction loop reads them
 directly, so the reduced operand is never written to memory.
+A reduction over the last dim whose result its consumers read only per row joins
+their kernel (still kInput, with an elementwise root): the kernel walks each row
+once per reduction and once for the result while the row is in cache, as softmax
+and layernorm want, instead of reading the input from memory once per kernel.
 kOutput: a dot with the elementwise ops that consume its result (bias, activation,
 residual): the packed matmul runs them on each tile of its output as soon as the
 tile is complete, while it is in cache, instead of in a second pass over memory.
@@ -85,6 +89,41 @@ def joins_as_matmul(dot: Operation, group: dict) -> bool:
     return id(root) in reached and reached <= members
 
 
+BROADCASTS = ("broadcast_in_dim", "dynamic_broadcast_in_dim")
+
+
+def joins_as_row_reduction(red: Operation, group: dict) -> bool:
+    """A reduction over the last dim may join its consumers' kernel when they read its
+    result only per row: through elementwise ops on row-shaped values into a broadcast
+    along the leading dims to the root's rank. Each output row then needs that row's
+    reduced value (or row 0's, where a broadcast expands a size-1 dim), which the kernel
+    computes before the row's elements (loops.emit_row_fusion)."""
+    root = group["root"]
+    if group["kind"] not in ("kLoop", "kInput") or root.key == "reduce" or len(root.results) != 1:
+        return False
+    rank = red.operands[0].type.rank
+    if len(red.operands) != 2 or list(red.attrs["dimensions"]) != [rank - 1]:
+        return False
+    if root.results[0].type.rank != rank or rank == 0:
+        return False
+    rows = list(range(rank - 1))
+    seen, frontier = set(), [red.results[0]]
+    while frontier:
+        v = frontier.pop()
+        for u in group["ops"]:
+            if v not in u.operands or id(u) in seen:
+                continue
+            seen.add(id(u))
+            if (u.key in BROADCASTS and list(u.attrs["broadcast_dimensions"]) == rows
+                    and u.results[0].type.rank == rank and u.operands[0] is v):
+                continue
+            if u.key in T.ELEMENTWISE and u.results[0].type.rank == rank - 1:
+                frontier.extend(u.results)
+                continue
+            return False
+    return True
+
+
 def fuse_function(func: Operation, report: list | None = None) -> None:
     fuse_block(func.regions[0].blocks[0], report)
 
@@ -126,6 +165,14 @@ def fuse_block(block: Block, report: list | None = None) -> None:
                 group_of[op] = group
                 continue
         if op.key == "reduce":
+            consumers = [u for r in op.results for u in users.get(r, [])]
+            groups_of_users = {id(group_of.get(u)): group_of.get(u) for u in consumers}
+            group = next(iter(groups_of_users.values())) if len(groups_of_users) == 1 else None
+            if group is not None and joins_as_row_reduction(op, group):
+                group["kind"] = "kInput"
+                group["ops"].append(op)
+                group_of[op] = group
+                continue
             group = {"kind": "kInput", "root": op, "ops": [op],
                      "why": "a reduction roots a kInput kernel; its result is materialised"}
             groups.append(group)

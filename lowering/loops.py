@@ -18,7 +18,7 @@ import numpy as np
 from .ir import (INDEX, Block, FunctionType, Module, Operation, Region, ScalarType, SymbolRef,
                  Value)
 from .gemm import packed_runs
-from .ops import dot_general_dims
+from .ops import ELEMENTWISE, dot_general_dims
 from .scalar import Scalars, lower_scalar
 
 
@@ -523,6 +523,8 @@ def emit_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
     root = ret.operands[0].owner
     if op.attrs.get("fusion_kind") == "kInput" and root.short_name == "reduce":
         return emit_reduce(b, root, inputs, outs, env)
+    if op.attrs.get("fusion_kind") == "kInput":
+        return emit_row_fusion(b, region_block, inputs, outs[0], env)
     if op.attrs.get("fusion_kind") == "kOutput":
         return emit_matmul_epilogue(b, region_block, inputs, outs[0], env)
     out = outs[0]
@@ -531,6 +533,68 @@ def emit_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
     value = e.at(ret.operands[0], ivs)
     inner.op("memref.store", [value, out] + ivs)
     close_nest(inner, len(ivs))
+
+
+def emit_row_fusion(b: LoopBuilder, region_block: Block, inputs: dict, out, env: dict):
+    """A kInput fusion with an elementwise root (fusion.joins_as_row_reduction): for each
+    row of the output, each reduction over the last dim in program order, then the row's
+    elements. A reduction's row is the output row, clamped to its operand's row dims,
+    which is the row a broadcast reads (the same one, or row 0 of a size-1 dim); later
+    reductions and the elements read its value as a scalar."""
+    ret = region_block.ops[-1]
+    out_dims = dims_of(b, out)
+    rows, rivs = loop_nest(b, out_dims[:-1])
+    scalars: dict = {}
+    reductions = [o for o in region_block.ops if o.key == "reduce"]
+    kept = row_cached_value(ret.operands[0], reductions[-1], out)
+    for red in reductions:
+        x, init = red.operands
+        in_dims = env[x] if x in env else Elemental(rows, inputs).dims(x)
+        row = [iv if isinstance(n, int) and n == m else
+               rows.v("arith.minsi", [iv, rows.v("arith.subi", [_as_index(rows, n), rows.index(1)],
+                                                 INDEX)], INDEX)
+               for iv, n, m in zip(rivs, in_dims[:-1], out.type.shape[:-1])]
+        e = Elemental(rows, inputs, scalars, env)
+        loop, body, c, (acc,) = rows.for_(rows.index(0), _as_index(rows, in_dims[-1]), [e.at(init, [])])
+        inner = Elemental(body, inputs, scalars, env)
+        first = len(body.block.ops)
+        value = inner.at(x, row + [c])
+        if x is kept:  # the result row holds it until the last walk reads it back
+            body.op("memref.store", [value, out] + rivs + [c])
+        (new,) = apply_region(body, red.regions[0], [acc, value])
+        for acc_op in body.block.ops[first:]:
+            if acc_op.name in REASSOCIABLE:  # as in emit_reduce: vector accumulators
+                acc_op.attrs["fastmath"] = "reassoc"
+        body.yield_([new])
+        scalars[red.results[0]] = loop.results[0]
+    cols, (c,) = loop_nest(rows, out_dims[-1:])
+    e = Elemental(cols, {**inputs, kept: out} if kept is not None else inputs, scalars, env)
+    cols.op("memref.store", [e.at(ret.operands[0], rivs + [c]), out] + rivs + [c])
+    close_nest(cols, 1)
+    close_nest(rows, len(rivs))
+
+
+def row_cached_value(root_value: Value, last: Operation, out) -> Value | None:
+    """The last reduction's operand, when the result also reads it elementwise (softmax's
+    exp): it then has the result's shape, and the reduction's walk stores it in the result
+    row, so the final walk loads it instead of computing it again."""
+    x = last.operands[0]
+    if x.type.elem != out.type.elem or not isinstance(x.owner, Operation):
+        return None  # a kernel input is read from its own buffer anyway
+    frontier, seen = [root_value], set()
+    while frontier:
+        v = frontier.pop()
+        if v is x:
+            return x
+        if v in seen or not isinstance(v.owner, Operation) or v.owner.key not in ELEMENTWISE:
+            continue
+        seen.add(v)
+        frontier.extend(v.owner.operands)
+    return None
+
+
+def _as_index(b: LoopBuilder, d):
+    return b.index(d) if isinstance(d, int) else d
 
 
 def emit_matmul_epilogue(b: LoopBuilder, region_block: Block, inputs: dict, out, env: dict):

@@ -1,5 +1,5 @@
-// Reductions become kInput fusions with their producers, the matmul a kernel of
-// its own; temporaries are allocated before and freed after their last use.
+// Softmax's two row reductions, their producers and the divide become one kInput
+// fusion that walks each row while it is in cache; the matmul is a kernel of its own.
 func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {
   %h = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
   %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
@@ -49,32 +49,20 @@ func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {
 //         %4 = "mhlo.maximum"(%arg3, %arg4) : (tensor<f32>, tensor<f32>) -> tensor<f32>
 //         "mhlo.return"(%4) : (tensor<f32>) -> ()
 //       }) {dimensions = array<i64: 1>} : (tensor<2x4xf32>, tensor<f32>) -> tensor<2xf32>
-//       "mhlo.return"(%3) : (tensor<2xf32>) -> ()
-//     }) {fusion_kind = "kInput"} : (tensor<2x4xf32>) -> tensor<2xf32>
-//     %5 = "mhlo.fusion"(%1, %0) ({
-//     ^bb0(%arg5: tensor<2xf32>, %arg6: tensor<2x4xf32>):
-//       %6 = "mhlo.broadcast_in_dim"(%arg5) {broadcast_dimensions = array<i64: 0>} : (tensor<2xf32>) -> tensor<2x4xf32>
-//       %7 = "mhlo.subtract"(%arg6, %6) : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
-//       %8 = "mhlo.exponential"(%7) : (tensor<2x4xf32>) -> tensor<2x4xf32>
-//       "mhlo.return"(%8) : (tensor<2x4xf32>) -> ()
-//     }) {fusion_kind = "kLoop"} : (tensor<2xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
-//     %9 = "mhlo.fusion"(%5) ({
-//     ^bb0(%arg7: tensor<2x4xf32>):
-//       %10 = "mhlo.constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
-//       %11 = "mhlo.reduce"(%arg7, %10) ({
-//       ^bb0(%arg8: tensor<f32>, %arg9: tensor<f32>):
-//         %12 = "mhlo.add"(%arg8, %arg9) : (tensor<f32>, tensor<f32>) -> tensor<f32>
-//         "mhlo.return"(%12) : (tensor<f32>) -> ()
+//       %5 = "mhlo.broadcast_in_dim"(%3) {broadcast_dimensions = array<i64: 0>} : (tensor<2xf32>) -> tensor<2x4xf32>
+//       %6 = "mhlo.subtract"(%arg2, %5) : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+//       %7 = "mhlo.exponential"(%6) : (tensor<2x4xf32>) -> tensor<2x4xf32>
+//       %8 = "mhlo.constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+//       %9 = "mhlo.reduce"(%7, %8) ({
+//       ^bb0(%arg5: tensor<f32>, %arg6: tensor<f32>):
+//         %10 = "mhlo.add"(%arg5, %arg6) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+//         "mhlo.return"(%10) : (tensor<f32>) -> ()
 //       }) {dimensions = array<i64: 1>} : (tensor<2x4xf32>, tensor<f32>) -> tensor<2xf32>
-//       "mhlo.return"(%11) : (tensor<2xf32>) -> ()
-//     }) {fusion_kind = "kInput"} : (tensor<2x4xf32>) -> tensor<2xf32>
-//     %13 = "mhlo.fusion"(%9, %5) ({
-//     ^bb0(%arg10: tensor<2xf32>, %arg11: tensor<2x4xf32>):
-//       %14 = "mhlo.broadcast_in_dim"(%arg10) {broadcast_dimensions = array<i64: 0>} : (tensor<2xf32>) -> tensor<2x4xf32>
-//       %15 = "mhlo.divide"(%arg11, %14) : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
-//       "mhlo.return"(%15) : (tensor<2x4xf32>) -> ()
-//     }) {fusion_kind = "kLoop"} : (tensor<2xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
-//     func.return %13 : tensor<2x4xf32>
+//       %11 = "mhlo.broadcast_in_dim"(%9) {broadcast_dimensions = array<i64: 0>} : (tensor<2xf32>) -> tensor<2x4xf32>
+//       %12 = "mhlo.divide"(%7, %11) : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+//       "mhlo.return"(%12) : (tensor<2x4xf32>) -> ()
+//     }) {fusion_kind = "kInput"} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+//     func.return %1 : tensor<2x4xf32>
 //   }
 // }
 // ==== lhlo
@@ -82,46 +70,28 @@ func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {
 //   func.func @main(%arg0: memref<2x3xf32>, %arg1: memref<3x4xf32>, %arg2: memref<2x4xf32>) attributes {aot.num_inputs = 2 : i64} {
 //     %0 = "memref.alloc"() {aot.stack = true} : () -> memref<2x4xf32>
 //     "lmhlo.dot_general"(%arg0, %arg1, %0) {dot_dimension_numbers = {lhs_batching_dimensions = array<i64>, rhs_batching_dimensions = array<i64>, lhs_contracting_dimensions = array<i64: 1>, rhs_contracting_dimensions = array<i64: 0>}} : (memref<2x3xf32>, memref<3x4xf32>, memref<2x4xf32>) -> ()
-//     %1 = "memref.alloc"() {aot.stack = true} : () -> memref<2xf32>
-//     "lmhlo.fusion"(%0, %1) ({
+//     "lmhlo.fusion"(%0, %arg2) ({
 //     ^bb0(%arg3: tensor<2x4xf32>):
-//       %2 = "mhlo.constant"() {value = dense<"0x000080FF"> : tensor<f32>} : () -> tensor<f32>
-//       %3 = "mhlo.reduce"(%arg3, %2) ({
+//       %1 = "mhlo.constant"() {value = dense<"0x000080FF"> : tensor<f32>} : () -> tensor<f32>
+//       %2 = "mhlo.reduce"(%arg3, %1) ({
 //       ^bb0(%arg4: tensor<f32>, %arg5: tensor<f32>):
-//         %4 = "mhlo.maximum"(%arg4, %arg5) : (tensor<f32>, tensor<f32>) -> tensor<f32>
-//         "mhlo.return"(%4) : (tensor<f32>) -> ()
+//         %3 = "mhlo.maximum"(%arg4, %arg5) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+//         "mhlo.return"(%3) : (tensor<f32>) -> ()
 //       }) {dimensions = array<i64: 1>} : (tensor<2x4xf32>, tensor<f32>) -> tensor<2xf32>
-//       "mhlo.return"(%3) : (tensor<2xf32>) -> ()
-//     }) {fusion_kind = "kInput", num_buffers = 2 : i64} : (memref<2x4xf32>, memref<2xf32>) -> ()
-//     %5 = "memref.alloc"() {aot.stack = true} : () -> memref<2x4xf32>
-//     "lmhlo.fusion"(%1, %0, %5) ({
-//     ^bb0(%arg6: tensor<2xf32>, %arg7: tensor<2x4xf32>):
-//       %6 = "mhlo.broadcast_in_dim"(%arg6) {broadcast_dimensions = array<i64: 0>} : (tensor<2xf32>) -> tensor<2x4xf32>
-//       %7 = "mhlo.subtract"(%arg7, %6) : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
-//       %8 = "mhlo.exponential"(%7) : (tensor<2x4xf32>) -> tensor<2x4xf32>
-//       "mhlo.return"(%8) : (tensor<2x4xf32>) -> ()
-//     }) {fusion_kind = "kLoop", num_buffers = 3 : i64} : (memref<2xf32>, memref<2x4xf32>, memref<2x4xf32>) -> ()
+//       %4 = "mhlo.broadcast_in_dim"(%2) {broadcast_dimensions = array<i64: 0>} : (tensor<2xf32>) -> tensor<2x4xf32>
+//       %5 = "mhlo.subtract"(%arg3, %4) : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+//       %6 = "mhlo.exponential"(%5) : (tensor<2x4xf32>) -> tensor<2x4xf32>
+//       %7 = "mhlo.constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+//       %8 = "mhlo.reduce"(%6, %7) ({
+//       ^bb0(%arg6: tensor<f32>, %arg7: tensor<f32>):
+//         %9 = "mhlo.add"(%arg6, %arg7) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+//         "mhlo.return"(%9) : (tensor<f32>) -> ()
+//       }) {dimensions = array<i64: 1>} : (tensor<2x4xf32>, tensor<f32>) -> tensor<2xf32>
+//       %10 = "mhlo.broadcast_in_dim"(%8) {broadcast_dimensions = array<i64: 0>} : (tensor<2xf32>) -> tensor<2x4xf32>
+//       %11 = "mhlo.divide"(%6, %10) : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+//       "mhlo.return"(%11) : (tensor<2x4xf32>) -> ()
+//     }) {fusion_kind = "kInput", num_buffers = 2 : i64} : (memref<2x4xf32>, memref<2x4xf32>) -> ()
 //     "memref.dealloc"(%0) : (memref<2x4xf32>) -> ()
-//     "memref.dealloc"(%1) : (memref<2xf32>) -> ()
-//     %9 = "memref.alloc"() {aot.stack = true} : () -> memref<2xf32>
-//     "lmhlo.fusion"(%5, %9) ({
-//     ^bb0(%arg8: tensor<2x4xf32>):
-//       %10 = "mhlo.constant"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
-//       %11 = "mhlo.reduce"(%arg8, %10) ({
-//       ^bb0(%arg9: tensor<f32>, %arg10: tensor<f32>):
-//         %12 = "mhlo.add"(%arg9, %arg10) : (tensor<f32>, tensor<f32>) -> tensor<f32>
-//         "mhlo.return"(%12) : (tensor<f32>) -> ()
-//       }) {dimensions = array<i64: 1>} : (tensor<2x4xf32>, tensor<f32>) -> tensor<2xf32>
-//       "mhlo.return"(%11) : (tensor<2xf32>) -> ()
-//     }) {fusion_kind = "kInput", num_buffers = 2 : i64} : (memref<2x4xf32>, memref<2xf32>) -> ()
-//     "lmhlo.fusion"(%9, %5, %arg2) ({
-//     ^bb0(%arg11: tensor<2xf32>, %arg12: tensor<2x4xf32>):
-//       %13 = "mhlo.broadcast_in_dim"(%arg11) {broadcast_dimensions = array<i64: 0>} : (tensor<2xf32>) -> tensor<2x4xf32>
-//       %14 = "mhlo.divide"(%arg12, %13) : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
-//       "mhlo.return"(%14) : (tensor<2x4xf32>) -> ()
-//     }) {fusion_kind = "kLoop", num_buffers = 3 : i64} : (memref<2xf32>, memref<2x4xf32>, memref<2x4xf32>) -> ()
-//     "memref.dealloc"(%5) : (memref<2x4xf32>) -> ()
-//     "memref.dealloc"(%9) : (memref<2xf32>) -> ()
 //     func.return
 //   }
 // }
@@ -130,164 +100,113 @@ func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {
 //   func.func @main(%arg0: memref<2x3xf32>, %arg1: memref<3x4xf32>, %arg2: memref<2x4xf32>) attributes {aot.num_inputs = 2 : i64} {
 //     %0 = "memref.alloc"() {aot.stack = true} : () -> memref<2x4xf32>
 //     "func.call"(%arg0, %arg1, %0) {callee = @main_kernel_0, aot.writes = array<i64: 2>} : (memref<2x3xf32>, memref<3x4xf32>, memref<2x4xf32>) -> ()
-//     %1 = "memref.alloc"() {aot.stack = true} : () -> memref<2xf32>
-//     "func.call"(%0, %1) {callee = @main_kernel_1, aot.writes = array<i64: 1>, aot.parallel = 1 : i64, aot.parallel_block = 1 : i64} : (memref<2x4xf32>, memref<2xf32>) -> ()
-//     %2 = "memref.alloc"() {aot.stack = true} : () -> memref<2x4xf32>
-//     "func.call"(%1, %0, %2) {callee = @main_kernel_2, aot.writes = array<i64: 2>, aot.parallel = 2 : i64, aot.parallel_block = 1 : i64} : (memref<2xf32>, memref<2x4xf32>, memref<2x4xf32>) -> ()
+//     "func.call"(%0, %arg2) {callee = @main_kernel_1, aot.writes = array<i64: 1>, aot.parallel = 1 : i64, aot.parallel_block = 1 : i64} : (memref<2x4xf32>, memref<2x4xf32>) -> ()
 //     "memref.dealloc"(%0) : (memref<2x4xf32>) -> ()
-//     "memref.dealloc"(%1) : (memref<2xf32>) -> ()
-//     %3 = "memref.alloc"() {aot.stack = true} : () -> memref<2xf32>
-//     "func.call"(%2, %3) {callee = @main_kernel_3, aot.writes = array<i64: 1>, aot.parallel = 1 : i64, aot.parallel_block = 1 : i64} : (memref<2x4xf32>, memref<2xf32>) -> ()
-//     "func.call"(%3, %2, %arg2) {callee = @main_kernel_4, aot.writes = array<i64: 2>, aot.parallel = 2 : i64, aot.parallel_block = 1 : i64} : (memref<2xf32>, memref<2x4xf32>, memref<2x4xf32>) -> ()
-//     "memref.dealloc"(%2) : (memref<2x4xf32>) -> ()
-//     "memref.dealloc"(%3) : (memref<2xf32>) -> ()
 //     func.return
 //   }
 //   func.func private @main_kernel_0(%arg0: memref<2x3xf32>, %arg1: memref<3x4xf32>, %arg2: memref<2x4xf32>) attributes {aot.kernel = "dot_general"} {
 //     "aot.gemm"(%arg0, %arg1, %arg2) {lhs_runs = [0 : i64, 0 : i64, 0 : i64, 1 : i64, 1 : i64, 2 : i64], rhs_runs = [0 : i64, 0 : i64, 0 : i64, 1 : i64, 1 : i64, 2 : i64]} : (memref<2x3xf32>, memref<3x4xf32>, memref<2x4xf32>) -> ()
 //     func.return
 //   }
-//   func.func private @main_kernel_1(%arg0: memref<2x4xf32>, %arg1: memref<2xf32>) attributes {aot.kernel = "fusion", aot.parallel = true} {
+//   func.func private @main_kernel_1(%arg0: memref<2x4xf32>, %arg1: memref<2x4xf32>) attributes {aot.kernel = "fusion", aot.parallel = true} {
 //     %0 = "arith.constant"() {value = 2 : i64} : () -> index
 //     %1 = "arith.constant"() {value = 4 : i64} : () -> index
 //     %2 = "arith.constant"() {value = 0 : i64} : () -> index
 //     %3 = "arith.constant"() {value = 1 : i64} : () -> index
 //     "scf.for"(%2, %0, %3) ({
 //     ^bb0(%arg2: index):
-//       %4 = "arith.constant"() {value = 0xFFF0000000000000 : f64} : () -> f32
-//       %5 = "arith.constant"() {value = 0 : i64} : () -> index
-//       %6 = "arith.constant"() {value = 1 : i64} : () -> index
-//       %7 = "scf.for"(%5, %1, %6, %4) ({
-//       ^bb0(%arg3: index, %arg4: f32):
-//         %8 = "memref.load"(%arg0, %arg2, %arg3) : (memref<2x4xf32>, index, index) -> f32
-//         %9 = "arith.maximumf"(%arg4, %8) {fastmath = "reassoc"} : (f32, f32) -> f32
-//         "scf.yield"(%9) : (f32) -> ()
-//       }) : (index, index, index, f32) -> f32
-//       "memref.store"(%7, %arg1, %arg2) : (f32, memref<2xf32>, index) -> ()
-//       "scf.yield"() : () -> ()
-//     }) {aot.parallel = true} : (index, index, index) -> ()
-//     func.return
-//   }
-//   func.func private @main_kernel_2(%arg0: memref<2xf32>, %arg1: memref<2x4xf32>, %arg2: memref<2x4xf32>) attributes {aot.kernel = "fusion", aot.parallel = true} {
-//     %0 = "arith.constant"() {value = 2 : i64} : () -> index
-//     %1 = "arith.constant"() {value = 4 : i64} : () -> index
-//     %2 = "arith.constant"() {value = 0 : i64} : () -> index
-//     %3 = "arith.constant"() {value = 1 : i64} : () -> index
-//     "scf.for"(%2, %0, %3) ({
-//     ^bb0(%arg3: index):
 //       %4 = "arith.constant"() {value = 0 : i64} : () -> index
-//       %5 = "arith.constant"() {value = 1 : i64} : () -> index
-//       "scf.for"(%4, %1, %5) ({
-//       ^bb0(%arg4: index):
-//         %6 = "memref.load"(%arg1, %arg3, %arg4) : (memref<2x4xf32>, index, index) -> f32
-//         %7 = "memref.load"(%arg0, %arg3) : (memref<2xf32>, index) -> f32
-//         %8 = "arith.subf"(%6, %7) : (f32, f32) -> f32
-//         %9 = "arith.constant"() {value = 89.0 : f64} : () -> f32
-//         %10 = "arith.cmpf"(%8, %9) {predicate = "ogt"} : (f32, f32) -> i1
-//         %11 = "arith.constant"() {value = 89.0 : f64} : () -> f32
-//         %12 = "arith.select"(%10, %11, %8) : (i1, f32, f32) -> f32
-//         %13 = "arith.constant"() {value = -104.0 : f64} : () -> f32
-//         %14 = "arith.cmpf"(%12, %13) {predicate = "olt"} : (f32, f32) -> i1
-//         %15 = "arith.constant"() {value = -104.0 : f64} : () -> f32
-//         %16 = "arith.select"(%14, %15, %12) : (i1, f32, f32) -> f32
-//         %17 = "arith.constant"() {value = 1.4426950408889634 : f64} : () -> f32
-//         %18 = "arith.mulf"(%16, %17) : (f32, f32) -> f32
-//         %19 = "arith.constant"() {value = 12582912.0 : f64} : () -> f32
-//         %20 = "arith.addf"(%18, %19) : (f32, f32) -> f32
-//         %21 = "arith.bitcast"(%20) : (f32) -> i32
-//         %22 = "arith.constant"() {value = 1262485504 : i64} : () -> i32
-//         %23 = "arith.subi"(%21, %22) : (i32, i32) -> i32
-//         %24 = "arith.constant"() {value = 12582912.0 : f64} : () -> f32
-//         %25 = "arith.subf"(%20, %24) : (f32, f32) -> f32
-//         %26 = "arith.constant"() {value = 0.693359375 : f64} : () -> f32
-//         %27 = "arith.mulf"(%25, %26) : (f32, f32) -> f32
-//         %28 = "arith.subf"(%16, %27) : (f32, f32) -> f32
-//         %29 = "arith.constant"() {value = -0.00021219444 : f64} : () -> f32
-//         %30 = "arith.mulf"(%25, %29) : (f32, f32) -> f32
-//         %31 = "arith.subf"(%28, %30) : (f32, f32) -> f32
-//         %32 = "arith.mulf"(%31, %31) : (f32, f32) -> f32
-//         %33 = "arith.constant"() {value = 0.00019845958740916103 : f64} : () -> f32
-//         %34 = "arith.mulf"(%33, %31) : (f32, f32) -> f32
-//         %35 = "arith.constant"() {value = 0.0013941660290583968 : f64} : () -> f32
-//         %36 = "arith.addf"(%34, %35) : (f32, f32) -> f32
-//         %37 = "arith.mulf"(%36, %31) : (f32, f32) -> f32
-//         %38 = "arith.constant"() {value = 0.008333391509950161 : f64} : () -> f32
-//         %39 = "arith.addf"(%37, %38) : (f32, f32) -> f32
-//         %40 = "arith.mulf"(%39, %31) : (f32, f32) -> f32
-//         %41 = "arith.constant"() {value = 0.04166634753346443 : f64} : () -> f32
-//         %42 = "arith.addf"(%40, %41) : (f32, f32) -> f32
-//         %43 = "arith.mulf"(%42, %31) : (f32, f32) -> f32
-//         %44 = "arith.constant"() {value = 0.1666666567325592 : f64} : () -> f32
-//         %45 = "arith.addf"(%43, %44) : (f32, f32) -> f32
-//         %46 = "arith.mulf"(%45, %31) : (f32, f32) -> f32
-//         %47 = "arith.constant"() {value = 0.5 : f64} : () -> f32
-//         %48 = "arith.addf"(%46, %47) : (f32, f32) -> f32
-//         %49 = "arith.mulf"(%32, %48) : (f32, f32) -> f32
-//         %50 = "arith.addf"(%49, %31) : (f32, f32) -> f32
-//         %51 = "arith.constant"() {value = 1.0 : f64} : () -> f32
-//         %52 = "arith.addf"(%50, %51) : (f32, f32) -> f32
-//         %53 = "arith.constant"() {value = 8192 : i64} : () -> i32
-//         %54 = "arith.addi"(%23, %53) : (i32, i32) -> i32
-//         %55 = "arith.constant"() {value = 1 : i64} : () -> i32
-//         %56 = "arith.shrui"(%54, %55) : (i32, i32) -> i32
-//         %57 = "arith.constant"() {value = 4096 : i64} : () -> i32
-//         %58 = "arith.subi"(%56, %57) : (i32, i32) -> i32
-//         %59 = "arith.subi"(%23, %58) : (i32, i32) -> i32
-//         %60 = "arith.constant"() {value = 127 : i64} : () -> i32
-//         %61 = "arith.addi"(%58, %60) : (i32, i32) -> i32
-//         %62 = "arith.constant"() {value = 23 : i64} : () -> i32
-//         %63 = "arith.shli"(%61, %62) : (i32, i32) -> i32
-//         %64 = "arith.bitcast"(%63) : (i32) -> f32
-//         %65 = "arith.mulf"(%52, %64) : (f32, f32) -> f32
-//         %66 = "arith.constant"() {value = 127 : i64} : () -> i32
-//         %67 = "arith.addi"(%59, %66) : (i32, i32) -> i32
-//         %68 = "arith.constant"() {value = 23 : i64} : () -> i32
-//         %69 = "arith.shli"(%67, %68) : (i32, i32) -> i32
-//         %70 = "arith.bitcast"(%69) : (i32) -> f32
-//         %71 = "arith.mulf"(%65, %70) : (f32, f32) -> f32
-//         "memref.store"(%71, %arg2, %arg3, %arg4) : (f32, memref<2x4xf32>, index, index) -> ()
-//         "scf.yield"() : () -> ()
-//       }) : (index, index, index) -> ()
-//       "scf.yield"() : () -> ()
-//     }) {aot.parallel = true} : (index, index, index) -> ()
-//     func.return
-//   }
-//   func.func private @main_kernel_3(%arg0: memref<2x4xf32>, %arg1: memref<2xf32>) attributes {aot.kernel = "fusion", aot.parallel = true} {
-//     %0 = "arith.constant"() {value = 2 : i64} : () -> index
-//     %1 = "arith.constant"() {value = 4 : i64} : () -> index
-//     %2 = "arith.constant"() {value = 0 : i64} : () -> index
-//     %3 = "arith.constant"() {value = 1 : i64} : () -> index
-//     "scf.for"(%2, %0, %3) ({
-//     ^bb0(%arg2: index):
-//       %4 = "arith.constant"() {value = 0.0 : f64} : () -> f32
-//       %5 = "arith.constant"() {value = 0 : i64} : () -> index
-//       %6 = "arith.constant"() {value = 1 : i64} : () -> index
-//       %7 = "scf.for"(%5, %1, %6, %4) ({
+//       %5 = "arith.constant"() {value = 4 : i64} : () -> index
+//       %6 = "arith.constant"() {value = 0xFFF0000000000000 : f64} : () -> f32
+//       %7 = "arith.constant"() {value = 1 : i64} : () -> index
+//       %8 = "scf.for"(%4, %5, %7, %6) ({
 //       ^bb0(%arg3: index, %arg4: f32):
-//         %8 = "memref.load"(%arg0, %arg2, %arg3) : (memref<2x4xf32>, index, index) -> f32
-//         %9 = "arith.addf"(%arg4, %8) {fastmath = "reassoc"} : (f32, f32) -> f32
-//         "scf.yield"(%9) : (f32) -> ()
+//         %9 = "memref.load"(%arg0, %arg2, %arg3) : (memref<2x4xf32>, index, index) -> f32
+//         %10 = "arith.maximumf"(%arg4, %9) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         "scf.yield"(%10) : (f32) -> ()
 //       }) : (index, index, index, f32) -> f32
-//       "memref.store"(%7, %arg1, %arg2) : (f32, memref<2xf32>, index) -> ()
-//       "scf.yield"() : () -> ()
-//     }) {aot.parallel = true} : (index, index, index) -> ()
-//     func.return
-//   }
-//   func.func private @main_kernel_4(%arg0: memref<2xf32>, %arg1: memref<2x4xf32>, %arg2: memref<2x4xf32>) attributes {aot.kernel = "fusion", aot.parallel = true} {
-//     %0 = "arith.constant"() {value = 2 : i64} : () -> index
-//     %1 = "arith.constant"() {value = 4 : i64} : () -> index
-//     %2 = "arith.constant"() {value = 0 : i64} : () -> index
-//     %3 = "arith.constant"() {value = 1 : i64} : () -> index
-//     "scf.for"(%2, %0, %3) ({
-//     ^bb0(%arg3: index):
-//       %4 = "arith.constant"() {value = 0 : i64} : () -> index
-//       %5 = "arith.constant"() {value = 1 : i64} : () -> index
-//       "scf.for"(%4, %1, %5) ({
-//       ^bb0(%arg4: index):
-//         %6 = "memref.load"(%arg1, %arg3, %arg4) : (memref<2x4xf32>, index, index) -> f32
-//         %7 = "memref.load"(%arg0, %arg3) : (memref<2xf32>, index) -> f32
-//         %8 = "arith.divf"(%6, %7) : (f32, f32) -> f32
-//         "memref.store"(%8, %arg2, %arg3, %arg4) : (f32, memref<2x4xf32>, index, index) -> ()
+//       %11 = "arith.constant"() {value = 0 : i64} : () -> index
+//       %12 = "arith.constant"() {value = 4 : i64} : () -> index
+//       %13 = "arith.constant"() {value = 0.0 : f64} : () -> f32
+//       %14 = "arith.constant"() {value = 1 : i64} : () -> index
+//       %15 = "scf.for"(%11, %12, %14, %13) ({
+//       ^bb0(%arg5: index, %arg6: f32):
+//         %16 = "memref.load"(%arg0, %arg2, %arg5) : (memref<2x4xf32>, index, index) -> f32
+//         %17 = "arith.subf"(%16, %8) : (f32, f32) -> f32
+//         %18 = "arith.constant"() {value = 89.0 : f64} : () -> f32
+//         %19 = "arith.cmpf"(%17, %18) {predicate = "ogt"} : (f32, f32) -> i1
+//         %20 = "arith.constant"() {value = 89.0 : f64} : () -> f32
+//         %21 = "arith.select"(%19, %20, %17) : (i1, f32, f32) -> f32
+//         %22 = "arith.constant"() {value = -104.0 : f64} : () -> f32
+//         %23 = "arith.cmpf"(%21, %22) {predicate = "olt"} : (f32, f32) -> i1
+//         %24 = "arith.constant"() {value = -104.0 : f64} : () -> f32
+//         %25 = "arith.select"(%23, %24, %21) : (i1, f32, f32) -> f32
+//         %26 = "arith.constant"() {value = 1.4426950408889634 : f64} : () -> f32
+//         %27 = "arith.mulf"(%25, %26) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         %28 = "arith.constant"() {value = 12582912.0 : f64} : () -> f32
+//         %29 = "arith.addf"(%27, %28) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         %30 = "arith.bitcast"(%29) : (f32) -> i32
+//         %31 = "arith.constant"() {value = 1262485504 : i64} : () -> i32
+//         %32 = "arith.subi"(%30, %31) : (i32, i32) -> i32
+//         %33 = "arith.constant"() {value = 12582912.0 : f64} : () -> f32
+//         %34 = "arith.subf"(%29, %33) : (f32, f32) -> f32
+//         %35 = "arith.constant"() {value = 0.693359375 : f64} : () -> f32
+//         %36 = "arith.mulf"(%34, %35) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         %37 = "arith.subf"(%25, %36) : (f32, f32) -> f32
+//         %38 = "arith.constant"() {value = -0.00021219444 : f64} : () -> f32
+//         %39 = "arith.mulf"(%34, %38) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         %40 = "arith.subf"(%37, %39) : (f32, f32) -> f32
+//         %41 = "arith.mulf"(%40, %40) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         %42 = "arith.constant"() {value = 0.00019845958740916103 : f64} : () -> f32
+//         %43 = "arith.mulf"(%42, %40) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         %44 = "arith.constant"() {value = 0.0013941660290583968 : f64} : () -> f32
+//         %45 = "arith.addf"(%43, %44) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         %46 = "arith.mulf"(%45, %40) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         %47 = "arith.constant"() {value = 0.008333391509950161 : f64} : () -> f32
+//         %48 = "arith.addf"(%46, %47) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         %49 = "arith.mulf"(%48, %40) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         %50 = "arith.constant"() {value = 0.04166634753346443 : f64} : () -> f32
+//         %51 = "arith.addf"(%49, %50) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         %52 = "arith.mulf"(%51, %40) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         %53 = "arith.constant"() {value = 0.1666666567325592 : f64} : () -> f32
+//         %54 = "arith.addf"(%52, %53) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         %55 = "arith.mulf"(%54, %40) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         %56 = "arith.constant"() {value = 0.5 : f64} : () -> f32
+//         %57 = "arith.addf"(%55, %56) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         %58 = "arith.mulf"(%41, %57) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         %59 = "arith.addf"(%58, %40) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         %60 = "arith.constant"() {value = 1.0 : f64} : () -> f32
+//         %61 = "arith.addf"(%59, %60) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         %62 = "arith.constant"() {value = 8192 : i64} : () -> i32
+//         %63 = "arith.addi"(%32, %62) : (i32, i32) -> i32
+//         %64 = "arith.constant"() {value = 1 : i64} : () -> i32
+//         %65 = "arith.shrui"(%63, %64) : (i32, i32) -> i32
+//         %66 = "arith.constant"() {value = 4096 : i64} : () -> i32
+//         %67 = "arith.subi"(%65, %66) : (i32, i32) -> i32
+//         %68 = "arith.subi"(%32, %67) : (i32, i32) -> i32
+//         %69 = "arith.constant"() {value = 127 : i64} : () -> i32
+//         %70 = "arith.addi"(%67, %69) : (i32, i32) -> i32
+//         %71 = "arith.constant"() {value = 23 : i64} : () -> i32
+//         %72 = "arith.shli"(%70, %71) : (i32, i32) -> i32
+//         %73 = "arith.bitcast"(%72) : (i32) -> f32
+//         %74 = "arith.mulf"(%61, %73) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         %75 = "arith.constant"() {value = 127 : i64} : () -> i32
+//         %76 = "arith.addi"(%68, %75) : (i32, i32) -> i32
+//         %77 = "arith.constant"() {value = 23 : i64} : () -> i32
+//         %78 = "arith.shli"(%76, %77) : (i32, i32) -> i32
+//         %79 = "arith.bitcast"(%78) : (i32) -> f32
+//         %80 = "arith.mulf"(%74, %79) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         "memref.store"(%80, %arg1, %arg2, %arg5) : (f32, memref<2x4xf32>, index, index) -> ()
+//         %81 = "arith.addf"(%arg6, %80) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         "scf.yield"(%81) : (f32) -> ()
+//       }) : (index, index, index, f32) -> f32
+//       %82 = "arith.constant"() {value = 0 : i64} : () -> index
+//       %83 = "arith.constant"() {value = 1 : i64} : () -> index
+//       "scf.for"(%82, %1, %83) ({
+//       ^bb0(%arg7: index):
+//         %84 = "memref.load"(%arg1, %arg2, %arg7) : (memref<2x4xf32>, index, index) -> f32
+//         %85 = "arith.divf"(%84, %15) : (f32, f32) -> f32
+//         "memref.store"(%85, %arg1, %arg2, %arg7) : (f32, memref<2x4xf32>, index, index) -> ()
 //         "scf.yield"() : () -> ()
 //       }) : (index, index, index) -> ()
 //       "scf.yield"() : () -> ()
@@ -297,7 +216,7 @@ func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {
 //   func.func @main__output_shapes(%arg0: memref<2x3xf32>, %arg1: memref<3x4xf32>) -> (index, index, index) attributes {aot.shape_query = "main", aot.num_inputs = 2 : i64} {
 //     %0 = "arith.constant"() {value = 2 : i64} : () -> index
 //     %1 = "arith.constant"() {value = 4 : i64} : () -> index
-//     %2 = "arith.constant"() {value = 72 : i64} : () -> index
+//     %2 = "arith.constant"() {value = 32 : i64} : () -> index
 //     func.return %0, %1, %2 : index, index, index
 //   }
 // }
