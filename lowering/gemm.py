@@ -237,18 +237,8 @@ class _Emitter:
             with _for(b, _i(0), k_blocks, "kb") as kb:
                 p0 = b.mul(kb, _i(self.kc))
                 kc = _min(b, _i(self.kc), b.sub(k, p0))
-                # A: MR-row panels, k-major; rows past the edge read the last row and store 0
                 with _for(b, _i(0), m_panels, "pa") as pa:
-                    r0 = b.add(i0, b.mul(pa, _i(mr)))
-                    rows = _min(b, _i(mr), b.sub(m, r0))
-                    dst = self.at(b, a_pack, b.mul(pa, b.mul(_i(mr), kc)))
-                    with _for(b, _i(0), kc, "pak") as kk:
-                        col = b.mul(b.add(p0, kk), s["a_col"])
-                        for r in range(mr):
-                            row = b.add(r0, _min(b, _i(r), b.sub(rows, _i(1))))
-                            x = b.load(self.at(b, a_base, b.add(b.mul(row, s["a_row"]), col)), typ=t)
-                            x = b.select(b.icmp_signed("<", _i(r), rows), x, zero)
-                            b.store(x, self.at(b, dst, b.add(b.mul(kk, _i(mr)), _i(r))))
+                    self.pack_a(b, a_base, a_pack, s, pa, i0, p0, kc)
                 with _for(b, _i(0), n_panels, "pb") as pb:
                     c0 = b.add(j0, b.mul(pb, _i(nr)))
                     cols = _min(b, _i(nr), b.sub(n, c0))
@@ -266,6 +256,28 @@ class _Emitter:
                                                              b.add(i0, mc), j0, b.add(j0, nc)])
         b.ret_void()
         return f
+
+    def pack_a(self, b, a_base, a_pack, s, pa, i0, p0, kc):
+        """Panel pa of the A block: a_pack[pa][k, 0:MR] = A[r0:r0 + MR, p0 + k], k-major.
+        A full panel copies straight; one cut by the edge reads its last row again and
+        stores zeros past it."""
+        mr, t = self.mr, self.t
+        r0 = b.add(i0, b.mul(pa, _i(mr)))
+        rows = _min(b, _i(mr), b.sub(s["m"], r0))
+        dst = self.at(b, a_pack, b.mul(pa, b.mul(_i(mr), kc)))
+        row_starts = [self.at(b, a_base, b.mul(b.add(r0, _min(b, _i(r), b.sub(rows, _i(1)))),
+                                               s["a_row"])) for r in range(mr)]
+        zero = ir.Constant(t, 0.0)
+        with b.if_else(b.icmp_signed("==", rows, _i(mr))) as (full, edge):
+            for keep_all in (True, False):
+                with (full if keep_all else edge):
+                    with _for(b, _i(0), kc, "pak") as kk:
+                        col = b.mul(b.add(p0, kk), s["a_col"])
+                        for r in range(mr):
+                            x = b.load(self.at(b, row_starts[r], col), typ=t)
+                            if not keep_all:
+                                x = b.select(b.icmp_signed("<", _i(r), rows), x, zero)
+                            b.store(x, self.at(b, dst, b.add(b.mul(kk, _i(mr)), _i(r))))
 
     def pack_b(self, b, b_base, b_pack, s, p0, kc, c0, cols):
         """b_pack[k, 0:NR] = B[p0 + k, c0:c0 + cols], zeros past the edge."""
