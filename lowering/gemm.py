@@ -213,16 +213,23 @@ class _Emitter:
         f = self.fn("task", ir.FunctionType(VOID, [PTR, I64, I64]))
         ctx, begin, end = f.args
         b = ir.IRBuilder(f.append_basic_block("entry"))
-        a_pack = b.alloca(t, size=_i(self.mc * self.kc))
+        # The A block lives in the thread's scratch (off the stack: a user's thread may have
+        # a small one); without it, the tile's rows go MR at a time through a stack panel.
         b_pack = b.alloca(t, size=_i(self.kc * nr))
-        a_pack.align = b_pack.align = 64
+        a_panel_only = b.alloca(t, size=_i(mr * self.kc))
+        b_pack.align = a_panel_only.align = 64
+        scratch_fn = (self.mod.globals.get("aot_thread_scratch")
+                      or ir.Function(self.mod, ir.FunctionType(PTR, [I64]), name="aot_thread_scratch"))
+        scratch = b.call(scratch_fn, [_i(self.mc * self.kc * self.size)])
+        have_scratch = b.icmp_unsigned("!=", scratch, ir.Constant(PTR, None))
+        a_pack = b.select(have_scratch, scratch, a_panel_only)
+        block_rows = b.select(have_scratch, _i(self.mc), _i(mr))
         s = {}
         for i, name in enumerate(SLOTS):
             s[name] = b.load(b.gep(ctx, [_i(i)], inbounds=True, source_etype=I64), typ=I64)
         A, B, C = (b.inttoptr(s[x], PTR) for x in ("a", "b", "c"))
         m, n, k = s["m"], s["n"], s["k"]
         k_blocks = b.select(b.icmp_signed(">", k, _i(0)), _ceil_div(b, k, self.kc), _i(1))
-        zero = ir.Constant(t, 0.0)
         with _for(b, begin, end, "tile") as tile:
             jt = b.srem(tile, s["tiles_n"])
             rest = b.sdiv(tile, s["tiles_n"])
@@ -233,23 +240,28 @@ class _Emitter:
             a_base = self.at(b, A, b.mul(bi, s["a_batch"]))
             b_base = self.at(b, B, b.mul(bi, s["b_batch"]))
             c_base = self.at(b, C, b.add(b.mul(bi, b.mul(m, n)), b.add(b.mul(i0, n), j0)))
-            m_panels, n_panels = _ceil_div(b, mc, mr), _ceil_div(b, nc, nr)
+            n_panels = _ceil_div(b, nc, nr)
             with _for(b, _i(0), k_blocks, "kb") as kb:
                 p0 = b.mul(kb, _i(self.kc))
                 kc = _min(b, _i(self.kc), b.sub(k, p0))
-                with _for(b, _i(0), m_panels, "pa") as pa:
-                    self.pack_a(b, a_base, a_pack, s, pa, i0, p0, kc)
-                with _for(b, _i(0), n_panels, "pb") as pb:
-                    c0 = b.add(j0, b.mul(pb, _i(nr)))
-                    cols = _min(b, _i(nr), b.sub(n, c0))
-                    self.pack_b(b, b_base, b_pack, s, p0, kc, c0, cols)
-                    with _for(b, _i(0), m_panels, "mk") as pa:
-                        rows = _min(b, _i(mr), b.sub(mc, b.mul(pa, _i(mr))))
-                        a_panel = self.at(b, a_pack, b.mul(pa, b.mul(_i(mr), kc)))
-                        c_tile = self.at(b, c_base, b.add(b.mul(b.mul(pa, _i(mr)), n),
-                                                          b.mul(pb, _i(nr))))
-                        b.call(micro, [kc, a_panel, b_pack, c_tile, n, rows, cols,
-                                       b.icmp_signed(">", kb, _i(0))])
+                # one block of the tile's rows (several only without the scratch)
+                with _for(b, _i(0), _ceil_div_v(b, mc, block_rows), "ab") as ab:
+                    r0 = b.mul(ab, block_rows)
+                    block_mc = _min(b, block_rows, b.sub(mc, r0))
+                    m_panels = _ceil_div(b, block_mc, mr)
+                    with _for(b, _i(0), m_panels, "pa") as pa:
+                        self.pack_a(b, a_base, a_pack, s, pa, b.add(i0, r0), p0, kc)
+                    with _for(b, _i(0), n_panels, "pb") as pb:
+                        c0 = b.add(j0, b.mul(pb, _i(nr)))
+                        cols = _min(b, _i(nr), b.sub(n, c0))
+                        self.pack_b(b, b_base, b_pack, s, p0, kc, c0, cols)
+                        with _for(b, _i(0), m_panels, "mk") as pa:
+                            row = b.add(r0, b.mul(pa, _i(mr)))
+                            rows = _min(b, _i(mr), b.sub(mc, row))
+                            a_panel = self.at(b, a_pack, b.mul(pa, b.mul(_i(mr), kc)))
+                            c_tile = self.at(b, c_base, b.add(b.mul(row, n), b.mul(pb, _i(nr))))
+                            b.call(micro, [kc, a_panel, b_pack, c_tile, n, rows, cols,
+                                           b.icmp_signed(">", kb, _i(0))])
             epi = s["epi"]
             with b.if_then(b.icmp_signed("!=", epi, _i(0))):
                 b.call(b.inttoptr(epi, EPILOGUE_T.as_pointer()), [b.inttoptr(s["epi_ctx"], PTR), bi, i0,

@@ -165,7 +165,10 @@ void aot_free(void *p) {
     aot_free(dims);
 }
 
+static void release_thread_scratch(void);
+
 void aot_release_cached_memory(void) {
+    release_thread_scratch();
     pthread_mutex_lock(&lock);
     block *all = NULL;
     for (int i = 0; i < NUM_BINS; i++) {
@@ -210,4 +213,46 @@ void aot__block_set_dims(void *p, int64_t *dims) { header_of(p)->dims = dims; }
 int64_t *aot__block_dims(const void *p) {
     const block *b = header_of(p);
     return b->magic == MAGIC_LIVE ? b->dims : NULL;
+}
+
+/* Per-thread scratch for kernels that need a workspace no caller sees (the
+ * packed matmul's A block).  It is kept and reused by the thread, grown when
+ * a bigger one is asked for, and freed when the thread exits; the main
+ * thread's stays until aot_release_cached_memory or exit.  Kept off the
+ * stack because threads made by users may have small stacks. */
+static pthread_key_t scratch_key;
+static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
+static __thread void *scratch;
+static __thread int64_t scratch_bytes;
+
+static void free_scratch(void *p) { free(p); }
+static void make_scratch_key(void) { pthread_key_create(&scratch_key, free_scratch); }
+
+static int scratch_off;  /* AOT_KERNEL_SCRATCH=off: kernels use their fallback */
+static pthread_once_t scratch_env_once = PTHREAD_ONCE_INIT;
+static void read_scratch_env(void) {
+    const char *v = getenv("AOT_KERNEL_SCRATCH");
+    scratch_off = v && strcmp(v, "off") == 0;
+}
+
+void *aot_thread_scratch(int64_t nbytes) {
+    if (nbytes <= scratch_bytes) return scratch;
+    pthread_once(&scratch_env_once, read_scratch_env);
+    if (scratch_off) return NULL;
+    pthread_once(&scratch_once, make_scratch_key);
+    void *p = NULL;
+    if (nbytes <= 0 || posix_memalign(&p, 64, (size_t)nbytes) != 0) return NULL;
+    free(scratch);
+    scratch = p;
+    scratch_bytes = nbytes;
+    pthread_setspecific(scratch_key, p);  /* so the thread's exit frees it */
+    return p;
+}
+
+static void release_thread_scratch(void) {
+    free(scratch);
+    scratch = NULL;
+    scratch_bytes = 0;
+    pthread_once(&scratch_once, make_scratch_key);
+    pthread_setspecific(scratch_key, NULL);
 }

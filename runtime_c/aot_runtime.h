@@ -154,7 +154,8 @@ void aot_get_alloc_stats(aot_alloc_stats *out);
  * bytes_in_use. */
 void aot_reset_alloc_stats(void);
 
-/* Returns the blocks the caching allocator keeps for reuse to the system. */
+/* Returns the blocks the caching allocator keeps for reuse to the system, and
+ * the calling thread's kernel scratch (aot_thread_scratch). */
 void aot_release_cached_memory(void);
 
 /* Threads used by aot_parallel_for, the caller included.  n < 1 restores
@@ -178,6 +179,13 @@ void *aot_alloc(int64_t nbytes);
 
 /* Releases a block from aot_alloc; NULL is ignored. */
 void aot_free(void *p);
+
+/* The calling thread's scratch of at least nbytes, 64-byte aligned, reused
+ * by later calls on the same thread and freed when it exits (or, for the
+ * calling thread, by aot_release_cached_memory).  NULL if it cannot be had
+ * (or AOT_KERNEL_SCRATCH=off is set, to test that path): kernels then fall
+ * back to a smaller workspace on the stack. */
+void *aot_thread_scratch(int64_t nbytes);
 
 /* Sets the calling thread's error message (printf-style); returns code. */
 int aot_set_error(int code, const char *fmt, ...);

@@ -189,3 +189,43 @@ def test_which_consumers_fuse(name, text, shapes, fused, reference):
     got, want = (got, want) if isinstance(want, tuple) else ((got,), (want,))
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-4)
+
+
+# ----------------------------------------------------------------------------- workspace
+
+WORKSPACE_CHECK = """
+import numpy as np, aot, threading, sys
+lib = aot.compile(sys.argv[1], name="gemm_workspace")
+rng = np.random.default_rng(5)
+a = rng.standard_normal((300, 513)).astype(np.float32)
+b = rng.standard_normal((513, 1030)).astype(np.float32)
+want = a.astype(np.float64) @ b
+results = []
+def run():
+    results.append(lib.main(a, b))
+threading.stack_size(256 * 1024)  # a small stack: the A block must not live on it
+for threads in (1, 2):
+    lib.set_num_threads(threads)
+    t = threading.Thread(target=run)
+    t.start()
+    t.join()
+for got in results:
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-3)
+print("ok", len(results))
+"""
+
+
+@pytest.mark.parametrize("scratch", ["on", "off"])
+def test_workspace_off_the_stack_and_its_fallback(scratch, tmp_path):
+    """The A block is in the thread's heap scratch, so a thread with a 256 KiB stack can
+    run a big product; with AOT_KERNEL_SCRATCH=off the stack-panel fallback gives the
+    same result."""
+    import os
+    import subprocess
+    import sys
+    text = program(["?", "?"], ["?", "?"], ["?", "?"], MATMUL)
+    env = dict(os.environ, AOT_KERNEL_SCRATCH=scratch,
+               PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    r = subprocess.run([sys.executable, "-c", WORKSPACE_CHECK, text], env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0 and "ok 2" in r.stdout, r.stderr
