@@ -42,8 +42,8 @@ VOID = ir.VoidType()
 # register tile; KC x MR (A panel, in L2 with its MC/MR siblings) and KC x NR (B panel,
 # in L1) the packed slices; MC x NC the tile of C one task owns.
 PARAMS = {
-    "f32": dict(vec=8, mr=6, nr=16, kc=256, mc=288, nc=4096),
-    "f64": dict(vec=4, mr=6, nr=8, kc=256, mc=144, nc=2048),
+    "f32": dict(vec=8, mr=6, nr=16, kc=256, mc=288, nc=4096, nb=1024),
+    "f64": dict(vec=4, mr=6, nr=8, kc=256, mc=144, nc=2048, nb=512),
 }
 MIN_TASKS = 4  # tasks a product is cut into, when it is big enough, so two threads balance
 PARALLEL_MIN_FLOPS = 1 << 21  # below this a product stays on the calling thread
@@ -125,7 +125,7 @@ class _Emitter:
         self.mod, self.elem, self.t = mod, elem, t
         p = PARAMS[elem]
         self.vec, self.mr, self.nr = p["vec"], p["mr"], p["nr"]
-        self.kc, self.mc, self.nc = p["kc"], p["mc"], p["nc"]
+        self.kc, self.mc, self.nc, self.nb = p["kc"], p["mc"], p["nc"], p["nb"]
         self.vt = ir.VectorType(t, self.vec)
         self.name = name
         self.size = 4 if elem == "f32" else 8
@@ -213,17 +213,21 @@ class _Emitter:
         f = self.fn("task", ir.FunctionType(VOID, [PTR, I64, I64]))
         ctx, begin, end = f.args
         b = ir.IRBuilder(f.append_basic_block("entry"))
-        # The A block lives in the thread's scratch (off the stack: a user's thread may have
-        # a small one); without it, the tile's rows go MR at a time through a stack panel.
-        b_pack = b.alloca(t, size=_i(self.kc * nr))
+        # The A block and the B block live in the thread's scratch (off the stack: a user's
+        # thread may have a small one); without it, the tile goes through one stack panel of
+        # each, MR rows by NR columns at a time.
         a_panel_only = b.alloca(t, size=_i(mr * self.kc))
-        b_pack.align = a_panel_only.align = 64
+        b_panel_only = b.alloca(t, size=_i(self.kc * nr))
+        a_panel_only.align = b_panel_only.align = 64
         scratch_fn = (self.mod.globals.get("aot_thread_scratch")
                       or ir.Function(self.mod, ir.FunctionType(PTR, [I64]), name="aot_thread_scratch"))
-        scratch = b.call(scratch_fn, [_i(self.mc * self.kc * self.size)])
+        a_bytes = self.mc * self.kc * self.size
+        scratch = b.call(scratch_fn, [_i(a_bytes + self.kc * self.nb * self.size)])
         have_scratch = b.icmp_unsigned("!=", scratch, ir.Constant(PTR, None))
         a_pack = b.select(have_scratch, scratch, a_panel_only)
+        b_pack = b.select(have_scratch, self.at(b, scratch, _i(a_bytes // self.size)), b_panel_only)
         block_rows = b.select(have_scratch, _i(self.mc), _i(mr))
+        block_cols = b.select(have_scratch, _i(self.nb), _i(nr))
         s = {}
         for i, name in enumerate(SLOTS):
             s[name] = b.load(b.gep(ctx, [_i(i)], inbounds=True, source_etype=I64), typ=I64)
@@ -240,7 +244,6 @@ class _Emitter:
             a_base = self.at(b, A, b.mul(bi, s["a_batch"]))
             b_base = self.at(b, B, b.mul(bi, s["b_batch"]))
             c_base = self.at(b, C, b.add(b.mul(bi, b.mul(m, n)), b.add(b.mul(i0, n), j0)))
-            n_panels = _ceil_div(b, nc, nr)
             with _for(b, _i(0), k_blocks, "kb") as kb:
                 p0 = b.mul(kb, _i(self.kc))
                 kc = _min(b, _i(self.kc), b.sub(k, p0))
@@ -251,17 +254,21 @@ class _Emitter:
                     m_panels = _ceil_div(b, block_mc, mr)
                     with _for(b, _i(0), m_panels, "pa") as pa:
                         self.pack_a(b, a_base, a_pack, s, pa, b.add(i0, r0), p0, kc)
-                    with _for(b, _i(0), n_panels, "pb") as pb:
-                        c0 = b.add(j0, b.mul(pb, _i(nr)))
-                        cols = _min(b, _i(nr), b.sub(n, c0))
-                        self.pack_b(b, b_base, b_pack, s, p0, kc, c0, cols)
-                        with _for(b, _i(0), m_panels, "mk") as pa:
-                            row = b.add(r0, b.mul(pa, _i(mr)))
-                            rows = _min(b, _i(mr), b.sub(mc, row))
-                            a_panel = self.at(b, a_pack, b.mul(pa, b.mul(_i(mr), kc)))
-                            c_tile = self.at(b, c_base, b.add(b.mul(row, n), b.mul(pb, _i(nr))))
-                            b.call(micro, [kc, a_panel, b_pack, c_tile, n, rows, cols,
-                                           b.icmp_signed(">", kb, _i(0))])
+                    with _for(b, _i(0), _ceil_div_v(b, nc, block_cols), "bb") as bb:
+                        c0 = b.mul(bb, block_cols)
+                        block_nc = _min(b, block_cols, b.sub(nc, c0))
+                        self.pack_b(b, b_base, b_pack, s, p0, kc, b.add(j0, c0), block_nc)
+                        with _for(b, _i(0), _ceil_div(b, block_nc, nr), "pb") as pb:
+                            cols = _min(b, _i(nr), b.sub(block_nc, b.mul(pb, _i(nr))))
+                            b_panel = self.at(b, b_pack, b.mul(pb, b.mul(_i(nr), kc)))
+                            with _for(b, _i(0), m_panels, "mk") as pa:
+                                row = b.add(r0, b.mul(pa, _i(mr)))
+                                rows = _min(b, _i(mr), b.sub(mc, row))
+                                a_panel = self.at(b, a_pack, b.mul(pa, b.mul(_i(mr), kc)))
+                                c_tile = self.at(b, c_base, b.add(b.mul(row, n),
+                                                                  b.add(c0, b.mul(pb, _i(nr)))))
+                                b.call(micro, [kc, a_panel, b_panel, c_tile, n, rows, cols,
+                                               b.icmp_signed(">", kb, _i(0))])
             epi = s["epi"]
             with b.if_then(b.icmp_signed("!=", epi, _i(0))):
                 b.call(b.inttoptr(epi, EPILOGUE_T.as_pointer()), [b.inttoptr(s["epi_ctx"], PTR), bi, i0,
@@ -292,26 +299,30 @@ class _Emitter:
                             b.store(x, self.at(b, dst, b.add(b.mul(kk, _i(mr)), _i(r))))
 
     def pack_b(self, b, b_base, b_pack, s, p0, kc, c0, cols):
-        """b_pack[k, 0:NR] = B[p0 + k, c0:c0 + cols], zeros past the edge."""
+        """The B block B[p0:p0 + kc, c0:c0 + cols] as NR-column panels, each k-major
+        (b_pack[panel][k, 0:NR]), zeros past the edge. Row-major B is read row by row,
+        NR/VEC vectors per panel, so the reads stream; other layouts element by element."""
         nr, vec, t, vt = self.nr, self.vec, self.t, self.vt
-        contiguous = b.and_(b.icmp_signed("==", s["b_col"], _i(1)), b.icmp_signed("==", cols, _i(nr)))
-        with b.if_else(contiguous) as (fast, general):
-            with fast:  # row-major B: NR/VEC vector loads per k
-                with _for(b, _i(0), kc, "pbf") as kk:
-                    src = self.at(b, b_base, b.add(b.mul(b.add(p0, kk), s["b_row"]), c0))
-                    for v in range(nr // vec):
-                        x = b.load(self.at(b, src, _i(v * vec)), typ=vt, align=self.size)
-                        b.store(x, self.vat(b, b_pack, b.add(b.mul(kk, _i(nr)), _i(v * vec))),
-                                align=vec * self.size)
-            with general:
-                zero = ir.Constant(t, 0.0)
-                with _for(b, _i(0), kc, "pbg") as kk:
-                    row = b.mul(b.add(p0, kk), s["b_row"])
-                    for j in range(nr):
-                        col = b.add(c0, _min(b, _i(j), b.sub(cols, _i(1))))
-                        x = b.load(self.at(b, b_base, b.add(row, b.mul(col, s["b_col"]))), typ=t)
-                        x = b.select(b.icmp_signed("<", _i(j), cols), x, zero)
-                        b.store(x, self.at(b, b_pack, b.add(b.mul(kk, _i(nr)), _i(j))))
+        panels = _ceil_div(b, cols, nr)
+        fast_panels = b.select(b.icmp_signed("==", s["b_col"], _i(1)), b.sdiv(cols, _i(nr)), _i(0))
+        with _for(b, _i(0), kc, "pbf") as kk:
+            src = self.at(b, b_base, b.add(b.mul(b.add(p0, kk), s["b_row"]), c0))
+            with _for(b, _i(0), fast_panels, "pbq") as q:
+                dst = self.at(b, b_pack, b.add(b.mul(q, b.mul(_i(nr), kc)), b.mul(kk, _i(nr))))
+                for v in range(nr // vec):
+                    x = b.load(self.at(b, src, b.add(b.mul(q, _i(nr)), _i(v * vec))), typ=vt,
+                               align=self.size)
+                    b.store(x, self.vat(b, dst, _i(v * vec)), align=vec * self.size)
+        zero = ir.Constant(t, 0.0)
+        with _for(b, _i(0), kc, "pbg") as kk:  # the rest: a cut panel, or a strided B
+            row = b.mul(b.add(p0, kk), s["b_row"])
+            with _for(b, b.mul(fast_panels, _i(nr)), b.mul(panels, _i(nr)), "pbj") as j:
+                col = b.add(c0, _min(b, j, b.sub(cols, _i(1))))
+                x = b.load(self.at(b, b_base, b.add(row, b.mul(col, s["b_col"]))), typ=t)
+                x = b.select(b.icmp_signed("<", j, cols), x, zero)
+                q, jj = b.sdiv(j, _i(nr)), b.srem(j, _i(nr))
+                b.store(x, self.at(b, b_pack, b.add(b.mul(q, b.mul(_i(nr), kc)),
+                                                    b.add(b.mul(kk, _i(nr)), jj))))
 
     # ------------------------------------------------------------------ entry
     def entry(self, task, parallel_for):
