@@ -4,13 +4,17 @@ A matmul runs at the machine's FMA rate only when its inner loop keeps a tile of
 C in registers and streams A and B from L1. That is the BLIS/GotoBLAS structure,
 spelled out here with llvmlite:
 
-- The output is cut into tasks of MC rows x NC columns (per batch index). Tasks
-  write disjoint parts of C, so `aot_parallel_for` hands them to the runtime's
-  thread pool when the product is large enough.
+- The output is cut into tiles of at most MC rows x NC columns (per batch index),
+  as even as the register tile allows and at least MIN_TASKS of them when the
+  product is big. Tiles write disjoint parts of C, so `aot_parallel_for` hands
+  them to the runtime's thread pool as tasks.
 - A task walks K in blocks of KC. For each block it packs its MC x KC slice of A
-  into MR-row panels (k-major, rows past M padded with zeros) in a stack buffer
-  that stays in L2, then for each NR-column slice of its columns packs a
-  KC x NR panel of B (stays in L1) and runs the micro-kernel over the A panels.
+  into MR-row panels (k-major, rows past M padded with zeros), which stay in L2,
+  then for each NB-column block of its columns packs KC x NB of B into NR-column
+  panels (reading B row by row, so the reads stream), and runs the micro-kernel
+  over every (A panel, B panel) pair: the B panel stays in L1 meanwhile. Both
+  blocks live in the thread's heap scratch (`aot_thread_scratch`), not on the
+  stack; without it the task goes MR rows by NR columns through stack panels.
 - The micro-kernel keeps an MR x NR tile of C in MR * NR/VEC vector registers
   (6 x 16 f32 = 12 ymm with AVX2) and does one broadcast of A and NR/VEC
   multiply-adds per row and k. It writes C on the first K block and adds to it
@@ -40,7 +44,8 @@ VOID = ir.VoidType()
 
 # Blocking. VEC is the lanes of one vector register (AVX2's 256 bits); MR x NR is the
 # register tile; KC x MR (A panel, in L2 with its MC/MR siblings) and KC x NR (B panel,
-# in L1) the packed slices; MC x NC the tile of C one task owns.
+# in L1, one of the NB/NR in a packed B block) the packed slices; MC x NC the largest
+# tile of C one task owns. Measured on the 2-core AMD EPYC (benchmarks/README.md).
 PARAMS = {
     "f32": dict(vec=8, mr=6, nr=16, kc=256, mc=288, nc=4096, nb=1024),
     "f64": dict(vec=4, mr=6, nr=8, kc=256, mc=144, nc=2048, nb=512),
