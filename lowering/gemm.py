@@ -4,15 +4,17 @@ A matmul runs at the machine's FMA rate only when its inner loop keeps a tile of
 C in registers and streams A and B from L1. That is the BLIS/GotoBLAS structure,
 spelled out here with llvmlite:
 
-- The output is cut into tiles of at most MC rows x NC columns (per batch index),
-  as even as the register tile allows and at least MIN_TASKS of them when the
-  product is big. Tiles write disjoint parts of C, so `aot_parallel_for` hands
-  them to the runtime's thread pool as tasks.
-- A task walks K in blocks of KC. For each block it packs its MC x KC slice of A
-  into MR-row panels (k-major, rows past M padded with zeros), which stay in L2,
-  then for each NB-column block of its columns packs KC x NB of B into NR-column
-  panels (reading B row by row, so the reads stream), and runs the micro-kernel
-  over every (A panel, B panel) pair: the B panel stays in L1 meanwhile. Both
+- The output is cut into tiles, one per thread when the product is big enough:
+  rows split evenly in multiples of MR, then columns (at most NC wide) if there
+  are still fewer tiles than threads; every batch index has its own. Tiles
+  write disjoint parts of C, so `aot_parallel_for` hands them to the runtime's
+  thread pool as tasks.
+- A task walks K in blocks of KC. For each block and each NB-column block of its
+  columns it packs KC x NB of B into NR-column panels (reading B row by row, so
+  the reads stream; once for all the task's rows), then for each MC-row block
+  of its rows packs MC x KC of A into MR-row panels (k-major, rows past M padded
+  with zeros), which stay in L2, and runs the micro-kernel over every (A panel,
+  B panel) pair: the B panel stays in L1 meanwhile. Both
   blocks live in the thread's heap scratch (`aot_thread_scratch`), not on the
   stack; without it the task goes MR rows by NR columns through stack panels.
 - The micro-kernel keeps an MR x NR tile of C in MR * NR/VEC vector registers
@@ -50,8 +52,7 @@ PARAMS = {
     "f32": dict(vec=8, mr=6, nr=16, kc=256, mc=288, nc=4096, nb=1024),
     "f64": dict(vec=4, mr=6, nr=8, kc=256, mc=144, nc=2048, nb=512),
 }
-MIN_TASKS = 4  # tasks a product is cut into, when it is big enough, so two threads balance
-PARALLEL_MIN_FLOPS = 1 << 21  # below this a product stays on the calling thread
+PARALLEL_MIN_FLOPS = 1 << 23  # multiply-adds; below this a product stays on the calling thread
 
 # The task context: i64 slots, in this order (pointers as integers).
 SLOTS = ("batch", "m", "n", "k", "a", "a_batch", "a_row", "a_col", "b", "b_batch", "b_row",
@@ -252,17 +253,17 @@ class _Emitter:
             with _for(b, _i(0), k_blocks, "kb") as kb:
                 p0 = b.mul(kb, _i(self.kc))
                 kc = _min(b, _i(self.kc), b.sub(k, p0))
-                # one block of the tile's rows (several only without the scratch)
-                with _for(b, _i(0), _ceil_div_v(b, mc, block_rows), "ab") as ab:
-                    r0 = b.mul(ab, block_rows)
-                    block_mc = _min(b, block_rows, b.sub(mc, r0))
-                    m_panels = _ceil_div(b, block_mc, mr)
-                    with _for(b, _i(0), m_panels, "pa") as pa:
-                        self.pack_a(b, a_base, a_pack, s, pa, b.add(i0, r0), p0, kc)
-                    with _for(b, _i(0), _ceil_div_v(b, nc, block_cols), "bb") as bb:
-                        c0 = b.mul(bb, block_cols)
-                        block_nc = _min(b, block_cols, b.sub(nc, c0))
-                        self.pack_b(b, b_base, b_pack, s, p0, kc, b.add(j0, c0), block_nc)
+                # B block by B block (packed once per task and K block), then the tile's rows
+                # in A blocks of MC (MR at a time without the scratch)
+                with _for(b, _i(0), _ceil_div_v(b, nc, block_cols), "bb") as bb:
+                    c0 = b.mul(bb, block_cols)
+                    block_nc = _min(b, block_cols, b.sub(nc, c0))
+                    self.pack_b(b, b_base, b_pack, s, p0, kc, b.add(j0, c0), block_nc)
+                    with _for(b, _i(0), _ceil_div_v(b, mc, block_rows), "ab") as ab:
+                        r0 = b.mul(ab, block_rows)
+                        m_panels = _ceil_div(b, _min(b, block_rows, b.sub(mc, r0)), mr)
+                        with _for(b, _i(0), m_panels, "pa") as pa:
+                            self.pack_a(b, a_base, a_pack, s, pa, b.add(i0, r0), p0, kc)
                         with _for(b, _i(0), _ceil_div(b, block_nc, nr), "pb") as pb:
                             cols = _min(b, _i(nr), b.sub(block_nc, b.mul(pb, _i(nr))))
                             b_panel = self.at(b, b_pack, b.mul(pb, b.mul(_i(nr), kc)))
@@ -330,7 +331,7 @@ class _Emitter:
                                                     b.add(b.mul(kk, _i(nr)), jj))))
 
     # ------------------------------------------------------------------ entry
-    def entry(self, task, parallel_for):
+    def entry(self, task, parallel_for, get_threads):
         """void gemm(i64 slots[...]): fills in the tile counts, then runs the tasks."""
         f = self.fn("run", ir.FunctionType(VOID, [PTR]))
         f.linkage = "internal"
@@ -340,12 +341,15 @@ class _Emitter:
         def slot(name):
             return b.gep(ctx, [_i(SLOTS.index(name))], inbounds=True, source_etype=I64)
         batch, m, n, k = (b.load(slot(x), typ=I64) for x in ("batch", "m", "n", "k"))
-        # Tiles of at most MC x NC, as even as the register tile allows; the columns are cut
-        # further (down to 256 wide) until there are MIN_TASKS tasks for the threads.
-        tiles_m = _ceil_div(b, m, self.mc)
-        per_batch = b.mul(batch, tiles_m)
-        wanted = b.add(b.sdiv(_i(MIN_TASKS - 1), _max(b, per_batch, _i(1))), _i(1))  # ceil(4/p)
-        tiles_n = _max(b, _ceil_div(b, n, self.nc), _min(b, wanted, _ceil_div(b, n, 256)))
+        # One task per thread where the product allows (a task packs each B block once for
+        # all its rows): rows cut evenly in multiples of MR, then columns (down to 256 wide,
+        # and at most NC) while there are fewer tasks than threads.
+        threads = b.sext(b.call(get_threads, []), I64)
+        tiles_n0 = _ceil_div(b, n, self.nc)
+        want_m = b.add(b.sdiv(b.sub(threads, _i(1)), _max(b, b.mul(batch, tiles_n0), _i(1))), _i(1))
+        tiles_m = _min(b, want_m, _ceil_div(b, m, self.mr))
+        want_n = b.add(b.sdiv(b.sub(threads, _i(1)), _max(b, b.mul(batch, tiles_m), _i(1))), _i(1))
+        tiles_n = _max(b, tiles_n0, _min(b, want_n, _ceil_div(b, n, 256)))
         tile_m = b.mul(_ceil_div(b, _ceil_div_v(b, m, tiles_m), self.mr), _i(self.mr))
         tile_n = b.mul(_ceil_div(b, _ceil_div_v(b, n, tiles_n), self.nr), _i(self.nr))
         for name, v in (("tiles_m", tiles_m), ("tiles_n", tiles_n), ("tile_m", tile_m),
@@ -369,4 +373,6 @@ def gemm_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for) -> ir.Fun
     if existing is not None:
         return existing
     e = _Emitter(mod, elem, t, name)
-    return e.entry(e.task(e.micro_kernel()), parallel_for)
+    get_threads = (mod.globals.get("aot_get_num_threads")
+                   or ir.Function(mod, ir.FunctionType(ir.IntType(32), []), name="aot_get_num_threads"))
+    return e.entry(e.task(e.micro_kernel()), parallel_for, get_threads)
