@@ -162,6 +162,21 @@ class Entry:
                                  f"{_shape_text(arr) if isinstance(arr, np.ndarray) else type(arr).__name__}")
         return given
 
+    def _check_no_overlap(self, arrays, outs) -> None:
+        """Kernels read their arguments while they write their results (a matmul reads A
+        after writing the first tiles of C): an `out=` array sharing memory with an
+        argument, or with another result, would give wrong numbers, so it is refused."""
+        for i, o in enumerate(outs):
+            what = _describe(self.name, "result", i, self._results[i].sig)
+            for j, a in enumerate(arrays):
+                if np.may_share_memory(o, a):
+                    name = self.signature.args[j].name
+                    arg = f"argument '{name}' (#{j})" if name else f"argument #{j}"
+                    raise ValueError(f"{what}: the out= array shares memory with {arg}")
+            for j in range(i):
+                if np.may_share_memory(o, outs[j]):
+                    raise ValueError(f"{what}: the out= array shares memory with result #{j}")
+
     def output_shapes(self, *values) -> "OutputShapes":
         """The dims of every result and the peak bytes a call with these arguments
         allocates, computed without running the data kernels; -1 marks what depends
@@ -191,6 +206,8 @@ class Entry:
         place, with no allocation; otherwise static results are new arrays."""
         arrays = self._arrays(values)
         outs = self._outputs(out)
+        if out is not None:
+            self._check_no_overlap(arrays, outs)
         args = ffi.new("aot_tensor[]", max(len(arrays), 1))
         results = ffi.new("aot_tensor[]", max(len(outs), 1))
         dims = ffi.new("int64_t[]", self._num_dims)

@@ -13,7 +13,10 @@
  *
  * Ownership in one paragraph: arguments always belong to the caller and are
  * only read.  A result whose `data` is non-NULL on entry is caller-owned: the
- * entry checks its dtype and dims and writes into it (no allocation).  A
+ * entry checks its dtype and dims and writes into it (no allocation); its
+ * memory must not overlap an argument's or another result's, since kernels
+ * read arguments while they write results (the Python loader refuses such
+ * out= arrays; C callers must not pass them).  A
  * result whose `data` is NULL is filled by the runtime: `data` is allocated,
  * and `dims` too when it was NULL (else the caller's `dims` array, at least
  * `rank` long, is written).  The caller releases such a result with

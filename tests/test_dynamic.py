@@ -263,6 +263,11 @@ def test_out_argument_writes_in_place():
     np.testing.assert_array_equal(b, -x)
     with pytest.raises(ValueError, match=r"result0.*expects a writeable C-contiguous f32\[4\]"):
         lib.main(x, out=(np.empty(5, np.float32), b))
+    # kernels read arguments while writing results: overlapping out= arrays are refused
+    with pytest.raises(ValueError, match=r"result0.*shares memory with argument 'x' \(#0\)"):
+        lib.main(x, out=(x, b))
+    with pytest.raises(ValueError, match=r"result1.*shares memory with result #0"):
+        lib.main(x, out=(a, a))
 
 
 def test_output_shapes_query_from_c(tmp_path):
