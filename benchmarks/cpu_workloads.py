@@ -1,21 +1,78 @@
-"""The CPU-speed issue's workloads, each in one process run: the compiled library on 1 and 2
-threads, numpy, and jax.jit when JAX is installed (a note otherwise). Prints median times,
-the ratio to XLA (or numpy), and GB/s or GFLOP/s against the machine's measured copy
-bandwidth and single-core BLAS speed. A benchmark, not a test: nothing is asserted about time.
+"""The CPU-speed issue's workloads: this project's compiled library, numpy, and jax.jit (when
+JAX is installed; a note otherwise), each workload in its own process per thread count.
+Prints one table of median times, the ratio to XLA (to numpy without JAX), and GB/s or
+GFLOP/s against the copy bandwidth and BLAS sgemm speed measured in the same process on the
+same number of threads. A benchmark, not a test: nothing is asserted about time (only the
+compiled library's results are checked, against float64 numpy).
 
-    python benchmarks/cpu_workloads.py [--reps N] [--workloads softmax,mlp]
+    python benchmarks/cpu_workloads.py [--reps N] [--workloads softmax,mlp] [--threads 1,2]
+
+The parent process compiles each workload (aot.compile, into the usual cache) and runs
+`python cpu_workloads.py --child WORKLOAD --threads N --lib PATH` once per thread count; the
+child fixes its thread counts and CPU affinity before importing numpy or jax, measures, and
+prints one JSON line (prefixed RESULT_TAG) that the parent collects.
 """
 from __future__ import annotations
 
-import bench_env  # noqa: F401  one thread everywhere; must come before numpy and jax
+import os
+import sys
+
+RESULT_TAG = "@@cpu_workloads@@ "
+
+
+def _child_threads(argv) -> int | None:
+    """The thread count of a child run (`--child W --threads N`), None in the parent."""
+    if "--child" not in argv:
+        return None
+    for i, a in enumerate(argv):
+        if a == "--threads" and i + 1 < len(argv):
+            return int(argv[i + 1])
+        if a.startswith("--threads="):
+            return int(a.split("=", 1)[1])
+    return 1
+
+
+def configure_threads(n: int) -> str:
+    """Fix every thread count to n before numpy/jax are imported, and restrict the process to
+    n CPUs. XLA: on one thread its Eigen pool is turned off (--xla_cpu_multi_thread_eigen=false;
+    jaxlib 0.10.2 knows no intra-op thread-count flag: `--intra_op_parallelism_threads=1` in
+    XLA_FLAGS aborts as unknown, and the undashed `intra_op_parallelism_threads=1` often quoted
+    beside it is silently ignored). Its dot kernels still start threads of their own, so the affinity
+    mask is what actually holds every implementation to n cores. Returns the mask, for the log."""
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
+                "NUMEXPR_NUM_THREADS", "VECLIB_MAXIMUM_THREADS", "AOT_NUM_THREADS"):
+        os.environ[var] = str(n)
+    flags = [f for f in os.environ.get("XLA_FLAGS", "").split()
+             if not f.startswith("--xla_cpu_multi_thread_eigen")]
+    if n == 1:
+        flags.append("--xla_cpu_multi_thread_eigen=false")
+    os.environ["XLA_FLAGS"] = " ".join(flags)
+    os.environ.setdefault("JAX_PLATFORMS", "cpu")
+    if not hasattr(os, "sched_setaffinity"):
+        return "not pinned (no sched_setaffinity)"
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < n:
+        return f"only {len(cpus)} CPUs available for {n} threads: {cpus}"
+    os.sched_setaffinity(0, set(cpus[:n]))
+    return f"cpus {cpus[:n]}"
+
+
+_CHILD_THREADS = _child_threads(sys.argv)
+_PINNED = configure_threads(_CHILD_THREADS) if _CHILD_THREADS else None
+
+import bench_env  # noqa: E402  thread variables (already fixed in a child) + sys.path
 
 import argparse  # noqa: E402
+import gc  # noqa: E402
+import json  # noqa: E402
 import statistics  # noqa: E402
+import subprocess  # noqa: E402
 import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 
 import aot  # noqa: E402
+from elementwise_chain import mlir as chain_mlir  # noqa: E402  the six-op chain's StableHLO
 
 
 def f32(*shape):
@@ -160,89 +217,271 @@ def ref_attention(xp, q, k, v):
     return ref_softmax(xp, (q @ k.swapaxes(-1, -2)) / 8.0) @ v
 
 
-def workloads(rng):
-    """name -> (mlir, inputs, numpy function, (bytes moved, flops))."""
-    r = lambda *s: rng.standard_normal(s).astype(np.float32)  # noqa: E731
-    x = r(4096, 1024)
-    big = r(8192, 4096)
-    m_x, w1, b1, w2, b2 = r(512, 1024), r(1024, 4096) / 32, r(4096), r(4096, 1024) / 64, r(1024)
-    g_x, g_w, g_b = r(2048, 1024), r(1024, 1024) / 32, r(1024)
-    q, k, v = r(8, 8, 256, 64), r(8, 8, 256, 64), r(8, 8, 256, 64)
-    return {
-        "softmax": (softmax(4096, 1024), [x], ref_softmax, (2 * x.nbytes, 0)),
-        "layernorm": (layernorm(4096, 1024), [x], ref_layernorm, (2 * x.nbytes, 0)),
-        "row_sums": (reduce_sum(8192, 4096, 1), [big], lambda xp, a: a.sum(axis=1), (big.nbytes, 0)),
-        "col_sums": (reduce_sum(8192, 4096, 0), [big], lambda xp, a: a.sum(axis=0), (big.nbytes, 0)),
-        "mlp": (mlp(512, 1024, 4096, 1024), [m_x, w1, b1, w2, b2], ref_mlp,
-                (0, 2 * 512 * 1024 * 4096 * 2)),
-        "gelu_dense": (gelu_dense(2048, 1024, 1024), [g_x, g_w, g_b], ref_gelu_dense,
-                       (0, 2 * 2048 * 1024 * 1024)),
-        "attention": (attention(8, 8, 256, 64), [q, k, v], ref_attention,
-                      (0, 2 * 2 * 8 * 8 * 256 * 256 * 64)),
-    }
+def ref_chain6(xp, x):
+    """y = abs(max(x * 1.5 + 0.25, 0) - 3) * x, the same as elementwise_chain.py's chain6."""
+    return xp.abs(xp.maximum(x * 1.5 + 0.25, 0) - 3) * x
 
 
-def median_time(fn, reps):
-    fn()
-    times = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
+def r32(rng, *shape):
+    return rng.standard_normal(shape).astype(np.float32)
 
 
-def machine_peaks(reps):
-    a = np.ones(1 << 24, np.float32)
-    b = np.empty_like(a)
-    copy = median_time(lambda: np.copyto(b, a), reps)
-    m = np.ones((1024, 1024), np.float32)
-    gemm = median_time(lambda: m @ m, reps)
-    return 2 * a.nbytes / copy / 1e9, 2 * 1024 ** 3 / gemm / 1e9
+# name -> (MLIR text maker, input maker(rng), reference function, (bytes moved, flops), label).
+# Rates: GB/s (bytes = inputs read once + result written once) for the memory-bound ones,
+# GFLOP/s (2 per multiply-add of the matmuls) for the others.
+WORKLOADS = {
+    "chain6": (lambda: chain_mlir("abs"),
+               lambda rng: [rng.standard_normal(1 << 24, dtype=np.float32)],
+               ref_chain6, (2 * 4 * (1 << 24), 0), "abs(max(1.5x+0.25,0)-3)*x, 2^24 f32"),
+    "softmax": (lambda: softmax(4096, 1024), lambda rng: [r32(rng, 4096, 1024)],
+                ref_softmax, (2 * 4 * 4096 * 1024, 0), "softmax [4096,1024]"),
+    "layernorm": (lambda: layernorm(4096, 1024), lambda rng: [r32(rng, 4096, 1024)],
+                  ref_layernorm, (2 * 4 * 4096 * 1024, 0), "layernorm [4096,1024]"),
+    "row_sums": (lambda: reduce_sum(8192, 4096, 1), lambda rng: [r32(rng, 8192, 4096)],
+                 lambda xp, a: a.sum(axis=1), (4 * 8192 * 4096, 0), "sum axis 1 of [8192,4096]"),
+    "col_sums": (lambda: reduce_sum(8192, 4096, 0), lambda rng: [r32(rng, 8192, 4096)],
+                 lambda xp, a: a.sum(axis=0), (4 * 8192 * 4096, 0), "sum axis 0 of [8192,4096]"),
+    "mlp": (lambda: mlp(512, 1024, 4096, 1024),
+            lambda rng: [r32(rng, 512, 1024), r32(rng, 1024, 4096) / 32, r32(rng, 4096),
+                         r32(rng, 4096, 1024) / 64, r32(rng, 1024)],
+            ref_mlp, (0, 2 * 512 * 1024 * 4096 * 2), "relu(x@W1+b1)@W2+b2, 512x1024->4096->1024"),
+    "gelu_dense": (lambda: gelu_dense(2048, 1024, 1024),
+                   lambda rng: [r32(rng, 2048, 1024), r32(rng, 1024, 1024) / 32, r32(rng, 1024)],
+                   ref_gelu_dense, (0, 2 * 2048 * 1024 * 1024), "gelu(x@W+b), 2048x1024x1024"),
+    "attention": (lambda: attention(8, 8, 256, 64),
+                  lambda rng: [r32(rng, 8, 8, 256, 64) for _ in range(3)],
+                  ref_attention, (0, 2 * 2 * 8 * 8 * 256 * 256 * 64),
+                  "softmax(qk^T/8)v, b8 h8 s256 d64"),
+}
+MAX_REL_ERR = 1e-3
+
+
+# ---------------------------------------------------------------------------------------------
+# The child: one workload on one thread count.
+
+def time_interleaved(impls, reps: int, warmup: int = 1) -> dict:
+    """{label: (median s, min s)} for impls = [(label, fn)]. After warmup calls of each, every
+    repetition calls every implementation in turn, so load from other processes drifting over
+    the run hits all of them alike. Each turn is one untimed call, then the timed one: the
+    thread pool of the implementation before can keep spinning for a while after its call
+    returns (OpenBLAS's workers do), and on 2 cores that took a core from the next one (aot's
+    MLP on 2 threads: 65 ms alone, 116 ms right after numpy's sgemm)."""
+    for _label, fn in impls:
+        for _ in range(warmup):
+            fn()
+    times: dict = {label: [] for label, _ in impls}
+    gc.collect()
+    gc_was = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(reps):
+            for label, fn in impls:
+                fn()
+                t0 = time.perf_counter()
+                fn()
+                times[label].append(time.perf_counter() - t0)
+    finally:
+        if gc_was:
+            gc.enable()
+    return {label: (statistics.median(t), min(t)) for label, t in times.items()}
+
+
+def machine_peaks(n: int, reps: int = 5) -> dict:
+    """What this process reaches on its n threads: STREAM-like copy and triad bandwidth with
+    numpy (64 MiB f32 arrays, each of n Python threads working on its own slice; numpy drops the
+    GIL inside copyto and ufuncs) and OpenBLAS sgemm (2048^3 through numpy, OPENBLAS_NUM_THREADS
+    = n). The copy is the peak rows are compared with: one memmove per thread, no Python in the
+    loop. The triad (a = b + s*c, in 128 KiB blocks so the product stays in cache: reads b, c
+    and writes a once) is printed beside it as a check. Bytes exclude write-allocate traffic.
+    Like STREAM, each figure is the best repetition (the fastest time), not the median."""
+    from concurrent.futures import ThreadPoolExecutor
+    size = 1 << 24
+    a, b, c = (np.full(size, v, np.float32) for v in (0.0, 1.0, 2.0))
+    s = np.float32(3.0)
+    bounds = [(size * i // n, size * (i + 1) // n) for i in range(n)]
+    block = 1 << 15
+
+    def copy_part(lo, hi):
+        np.copyto(b[lo:hi], a[lo:hi])
+
+    def triad_part(lo, hi):
+        for i in range(lo, hi, block):
+            j = min(i + block, hi)
+            np.multiply(c[i:j], s, out=a[i:j])
+            np.add(a[i:j], b[i:j], out=a[i:j])
+
+    pool = ThreadPoolExecutor(n) if n > 1 else None
+
+    def run(part):
+        if pool is None:
+            return lambda: part(0, size)
+        return lambda: list(pool.map(lambda lh: part(*lh), bounds))
+
+    m = np.full((2048, 2048), 0.5, np.float32)
+    t = time_interleaved([("copy", run(copy_part)), ("triad", run(triad_part))], reps)
+    gemm = time_interleaved([("gemm", lambda: m @ m)], 3)["gemm"][1]
+    if pool is not None:
+        pool.shutdown()
+    return {"copy_gbs": 2 * 4 * size / t["copy"][1] / 1e9,
+            "triad_gbs": 3 * 4 * size / t["triad"][1] / 1e9,
+            "blas_gflops": 2 * 2048 ** 3 / gemm / 1e9}
+
+
+def child(name: str, threads: int, lib_path: str | None, reps: int) -> int:
+    make_text, make_inputs, ref_fn, (nbytes, flops), _label = WORKLOADS[name]
+    jax, jnp, jax_note = bench_env.probe_jax("XLA rows")
+    print(f"  [{name}, {threads} thread(s)] pinned to {_PINNED}; XLA_FLAGS="
+          f"{os.environ.get('XLA_FLAGS') or '(none)'}; {jax_note}")
+    peaks = machine_peaks(threads)
+    print(f"  peaks on {threads} thread(s): copy {peaks['copy_gbs']:.1f} GB/s, triad "
+          f"{peaks['triad_gbs']:.1f} GB/s, sgemm {peaks['blas_gflops']:.1f} GFLOP/s")
+    lib = aot.load(lib_path) if lib_path else aot.compile(make_text(), name=f"bench_{name}")
+    lib.set_num_threads(threads)
+    inputs = make_inputs(np.random.default_rng(0))
+
+    want = ref_fn(np, *[a.astype(np.float64) for a in inputs])
+    scale = float(np.abs(want).max()) or 1.0
+    errors = {"aot": float(np.abs(lib.main(*inputs) - want).max()) / scale}
+    impls = [("aot", lambda: lib.main(*inputs)), ("numpy", lambda: ref_fn(np, *inputs))]
+    if jax is not None:
+        jitted = jax.jit(lambda *a: ref_fn(jnp, *a))
+        dev = [jax.device_put(a) for a in inputs]
+        errors["jax.jit"] = float(np.abs(np.asarray(jitted(*dev)) - want).max()) / scale
+        impls.append(("jax.jit", lambda: jitted(*dev).block_until_ready()))
+    del want
+    print("  max relative error against float64 numpy: "
+          + ", ".join(f"{k} {v:.1e}" for k, v in errors.items()))
+    if not errors["aot"] <= MAX_REL_ERR:
+        print(f"  FAILED: aot's result differs from numpy's by {errors['aot']:.3g} "
+              f"(relative to max |ref|), more than {MAX_REL_ERR:g}")
+        return 1
+    timed = time_interleaved(impls, reps)
+    print(RESULT_TAG + json.dumps({
+        "workload": name, "threads": threads, "pinned": _PINNED, "jax": jax is not None,
+        "jax_note": jax_note, "peaks": peaks, "errors": errors, "bytes": nbytes, "flops": flops,
+        "rows": [{"impl": k, "median_s": v[0], "min_s": v[1]} for k, v in timed.items()]}))
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# The parent: compile, spawn the children, print the table.
+
+def loadavg() -> str:
+    try:
+        with open("/proc/loadavg") as f:
+            return " ".join(f.read().split()[:3])
+    except OSError:
+        return "?"
+
+
+def run_child(name: str, threads: int, lib_path: str, reps: int):
+    """Runs one child; forwards its log lines and returns its JSON result (None on failure)."""
+    cmd = [sys.executable, os.path.abspath(__file__), "--child", name, "--threads", str(threads),
+           "--lib", lib_path, "--reps", str(reps)]
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                          cwd=bench_env.ROOT)
+    result = None
+    for line in proc.stdout.splitlines():
+        if line.startswith(RESULT_TAG):
+            result = json.loads(line[len(RESULT_TAG):])
+        elif line.strip():
+            print(line)
+    if proc.returncode != 0 or result is None:
+        print(f"  FAILED: {name} on {threads} thread(s), exit status {proc.returncode}")
+        return None
+    return result
+
+
+def print_table(results: list) -> None:
+    with_jax = bool(results) and all(r["jax"] for r in results)
+    vs = "vs XLA" if with_jax else "vs numpy"
+    head = (f"{'workload':<11} {'thr':>3} {'impl':<8} {'median ms':>9} {'min ms':>8} "
+            f"{'rate':>15} {'peak (same thr)':>21} {'% peak':>6} {vs:>8}")
+    print(head)
+    print("-" * len(head))
+    for r in results:
+        by = {row["impl"]: row["median_s"] for row in r["rows"]}
+        ref = by.get("jax.jit") if with_jax else by.get("numpy")
+        p = r["peaks"]
+        for row in r["rows"]:
+            t = row["median_s"]
+            if r["flops"]:
+                rate, peak = r["flops"] / t / 1e9, p["blas_gflops"]
+                rate_s, peak_s = f"{rate:.1f} GFLOP/s", f"sgemm {peak:.1f} GFLOP/s"
+            else:
+                rate, peak = r["bytes"] / t / 1e9, p["copy_gbs"]
+                rate_s, peak_s = f"{rate:.2f} GB/s", f"copy {peak:.2f} GB/s"
+            print(f"{r['workload']:<11} {r['threads']:>3} {row['impl']:<8} {t * 1e3:9.2f} "
+                  f"{row['min_s'] * 1e3:8.2f} {rate_s:>15} {peak_s:>21} {rate / peak:6.0%} "
+                  f"{ref / t:7.2f}x")
+    print()
+    print("rate: GB/s = (inputs read once + result written once) / median, or GFLOP/s = 2 * "
+          "multiply-adds / median;")
+    print("% peak: that rate over the copy bandwidth (np.copyto, read + write, on the same number "
+          "of threads) or numpy's sgemm (OpenBLAS, same threads), best of the child's own runs;")
+    print("  read-only reductions and 16 MiB inputs that partly stay in cache can exceed 100 % of "
+          "a 64 MiB copy;")
+    print(f"{vs}: the {'jax.jit' if with_jax else 'numpy'} median at the same thread count over "
+          "this row's (above 1: this row is faster).")
+    if not with_jax:
+        print("note: JAX is not installed (or did not start) in this Python, so there are no XLA "
+              "rows and the ratios are to numpy; pip install jax to compare with XLA.")
+
+
+def parent(args) -> int:
+    names = [w.strip() for w in args.workloads.split(",") if w.strip()]
+    unknown = [w for w in names if w not in WORKLOADS]
+    if unknown:
+        print(f"unknown workload(s) {', '.join(unknown)}; choose from {', '.join(WORKLOADS)}")
+        return 2
+    threads = [int(t) for t in args.threads.split(",") if t.strip()]
+    import datetime
+    import platform
+    print(f"cpu_workloads benchmark — {datetime.datetime.now().isoformat(timespec='seconds')}")
+    print(f"cpu: {bench_env.cpu_name()} ({os.cpu_count()} logical); python "
+          f"{platform.python_version()}, numpy {np.__version__}; reps {args.reps} (interleaved, "
+          f"each after one untimed call; median), threads {threads}; load average at start "
+          f"{loadavg()}")
+    print(f"AOTC cache: {aot.driver.cache_dir()}; one child process per (workload, threads)")
+    results, failed = [], []
+    t_start = time.perf_counter()
+    for name in names:
+        make_text, _inputs, _ref, _cost, label = WORKLOADS[name]
+        t0 = time.perf_counter()
+        try:
+            lib = aot.compile(make_text(), name=f"bench_{name}")
+        except Exception as e:  # a compile failure skips this workload, and fails the run
+            print(f"{name}: FAILED to compile: {type(e).__name__}: {e}")
+            failed.append(name)
+            continue
+        print(f"{name}: {label}; aot.compile (or cache load) {time.perf_counter() - t0:.2f} s")
+        for n in threads:
+            r = run_child(name, n, lib.path, args.reps)
+            if r is None:
+                failed.append(f"{name}/{n}")
+            else:
+                results.append(r)
+    print(f"\nall children: {time.perf_counter() - t_start:.0f} s; load average at end "
+          f"{loadavg()}\n")
+    print_table(results)
+    if failed:
+        print(f"\nFAILED: {', '.join(failed)}")
+        return 1
+    return 0
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--reps", type=int, default=5)
-    ap.add_argument("--workloads", default="softmax,layernorm,row_sums,col_sums,mlp,gelu_dense,attention")
+    ap.add_argument("--reps", type=int, default=5, help="timed repetitions per implementation")
+    ap.add_argument("--workloads", default=",".join(WORKLOADS),
+                    help=f"comma-separated subset of {','.join(WORKLOADS)}")
+    ap.add_argument("--threads", default="1,2", help="thread counts, one child each (default 1,2)")
+    ap.add_argument("--child", metavar="WORKLOAD", help=argparse.SUPPRESS)
+    ap.add_argument("--lib", help=argparse.SUPPRESS)
     args = ap.parse_args()
-    try:
-        import jax
-        jax_ok = True
-    except ImportError:
-        jax_ok = False
-        print("note: JAX is not installed; ratios are against numpy (pip install jax to compare with XLA)")
-    bandwidth, blas = machine_peaks(args.reps)
-    print(f"machine: copy bandwidth {bandwidth:.1f} GB/s, one-core BLAS sgemm {blas:.1f} GFLOP/s")
-    rng = np.random.default_rng(0)
-    table = workloads(rng)
-    print(f"{'workload':11s} {'impl':12s} {'median ms':>9s} {'rate':>16s} {'of peak':>8s} {'vs ref':>7s}")
-    for name in args.workloads.split(","):
-        text, inputs, ref_fn, (nbytes, flops) = table[name]
-        lib = aot.compile(text, name=f"bench_{name}")
-        want = ref_fn(np, *[a.astype(np.float64) for a in inputs])
-        got = lib.main(*inputs)
-        err = float(np.abs(got - want).max() / (np.abs(want).max() or 1))
-        rows = []
-        for threads in (1, 2):
-            lib.set_num_threads(threads)
-            rows.append((f"aot {threads} thr", median_time(lambda: lib.main(*inputs), args.reps)))
-        rows.append(("numpy", median_time(lambda: ref_fn(np, *inputs), args.reps)))
-        if jax_ok:
-            import jax.numpy as jnp
-            jitted = jax.jit(lambda *a: ref_fn(jnp, *a))
-            device_inputs = [jnp.asarray(a) for a in inputs]
-            rows.append(("jax.jit", median_time(
-                lambda: jitted(*device_inputs).block_until_ready(), args.reps)))
-        ref = dict(rows)["jax.jit" if jax_ok else "numpy"]
-        for impl, t in rows:
-            if flops:
-                rate, peak = f"{flops / t / 1e9:.1f} GFLOP/s", flops / t / 1e9 / blas
-            else:
-                rate, peak = f"{nbytes / t / 1e9:.1f} GB/s", nbytes / t / 1e9 / bandwidth
-            print(f"{name:11s} {impl:12s} {t * 1e3:9.2f} {rate:>16s} {peak:7.0%} {ref / t:6.2f}x")
-        print(f"{'':11s} (max relative error against float64 numpy: {err:.1e})")
-    return 0
+    if args.child:
+        return child(args.child, _CHILD_THREADS, args.lib, args.reps)
+    return parent(args)
 
 
 if __name__ == "__main__":
