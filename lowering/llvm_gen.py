@@ -906,7 +906,7 @@ def _host_copy(g, b, op, values, host):
     b.call(memcpy, [dst.ptr, src.ptr, size, ir.Constant(I1, 0)])
 
 
-PARALLEL_MIN_ELEMENTS = 1 << 15  # below this, threads cost more than they save
+PARALLEL_MIN_ELEMENTS = 1 << 15  # largest buffer of a kernel below which threads cost more than they save
 
 
 def _host_call(g, b, op, values, host):
@@ -921,11 +921,18 @@ def _host_call(g, b, op, values, host):
         return
     out = values[op.operands[op.attrs["aot.parallel"]]]
     block = op.attrs.get("aot.parallel_block", 1)
-    extent, total = out.dims[0], ir.Constant(I64, 1)
+    extent = out.dims[0]
     if block > 1:  # the loop counts blocks of dim 0
         extent = b.udiv(b.add(extent, ir.Constant(I64, block - 1)), ir.Constant(I64, block))
-    for d in out.dims:
-        total = b.mul(total, d)
+    # the work is the largest buffer the kernel touches (a reduction's input, not its output)
+    total = ir.Constant(I64, 0)
+    for v in op.operands:
+        m = values[v]
+        if isinstance(m, MemRef):
+            size = ir.Constant(I64, 1)
+            for d in m.dims:
+                size = b.mul(size, d)
+            total = b.select(b.icmp_signed(">", size, total), size, total)
     big = b.icmp_signed(">=", total, ir.Constant(I64, PARALLEL_MIN_ELEMENTS))
     with b.if_else(big) as (threaded, serial):
         with threaded:
