@@ -85,6 +85,23 @@ def packed_runs(op) -> dict | None:
     return {"lhs_runs": [x for r in lhs for x in r], "rhs_runs": [x for r in rhs for x in r]}
 
 
+def _shuffle(b, x, y, mask):
+    return b.shuffle_vector(x, y, ir.Constant(ir.VectorType(ir.IntType(32), len(mask)), mask))
+
+
+def _interleave(b, rows: list, vec: int):
+    """rows[r][k] (len(rows) vectors of vec lanes) as one vector laid out [k][r]: the rows
+    concatenated pairwise (padded with undef vectors to a power of two), then one shuffle."""
+    parts = list(rows)
+    while len(parts) & (len(parts) - 1):
+        parts.append(ir.Constant(rows[0].type, ir.Undefined))
+    while len(parts) > 1:
+        parts = [_shuffle(b, x, y, list(range(2 * x.type.count)))
+                 for x, y in zip(parts[0::2], parts[1::2])]
+    return _shuffle(b, parts[0], ir.Constant(parts[0].type, ir.Undefined),
+                    [r * vec + k for k in range(vec) for r in range(len(rows))])
+
+
 def _i(n: int) -> ir.Constant:
     return ir.Constant(I64, n)
 
@@ -293,10 +310,21 @@ class _Emitter:
         row_starts = [self.at(b, a_base, b.mul(b.add(r0, _min(b, _i(r), b.sub(rows, _i(1)))),
                                                s["a_row"])) for r in range(mr)]
         zero = ir.Constant(t, 0.0)
-        with b.if_else(b.icmp_signed("==", rows, _i(mr))) as (full, edge):
+        full_rows = b.icmp_signed("==", rows, _i(mr))
+        k_vec = b.select(b.and_(full_rows, b.icmp_signed("==", s["a_col"], _i(1))),
+                         b.mul(b.sdiv(kc, _i(self.vec)), _i(self.vec)), _i(0))
+        with _for(b, _i(0), b.sdiv(k_vec, _i(self.vec)), "pav") as kb:
+            # row-major A: VEC k's of each row as one vector, interleaved k-major by shuffles
+            k0 = b.mul(kb, _i(self.vec))
+            rows_v = [b.load(self.at(b, row_starts[r], b.add(p0, k0)), typ=self.vt, align=self.size)
+                      for r in range(mr)]
+            block = _interleave(b, rows_v, self.vec)
+            b.store(block, b.bitcast(self.at(b, dst, b.mul(k0, _i(mr))), block.type.as_pointer()),
+                    align=self.size)
+        with b.if_else(full_rows) as (full, edge):
             for keep_all in (True, False):
                 with (full if keep_all else edge):
-                    with _for(b, _i(0), kc, "pak") as kk:
+                    with _for(b, k_vec if keep_all else _i(0), kc, "pak") as kk:
                         col = b.mul(b.add(p0, kk), s["a_col"])
                         for r in range(mr):
                             x = b.load(self.at(b, row_starts[r], col), typ=t)
@@ -307,28 +335,51 @@ class _Emitter:
     def pack_b(self, b, b_base, b_pack, s, p0, kc, c0, cols):
         """The B block B[p0:p0 + kc, c0:c0 + cols] as NR-column panels, each k-major
         (b_pack[panel][k, 0:NR]), zeros past the edge. Row-major B is read row by row,
-        NR/VEC vectors per panel, so the reads stream; other layouts element by element."""
+        NR/VEC vectors per panel, so the reads stream; B contiguous along k (a transposed
+        operand, as in attention's q @ k^T) VEC k's of each column at a time, interleaved
+        by shuffles; what is left (a cut panel, the k's past a multiple of VEC, other
+        strides) element by element."""
         nr, vec, t, vt = self.nr, self.vec, self.t, self.vt
         panels = _ceil_div(b, cols, nr)
-        fast_panels = b.select(b.icmp_signed("==", s["b_col"], _i(1)), b.sdiv(cols, _i(nr)), _i(0))
+        row_major = b.icmp_signed("==", s["b_col"], _i(1))
+        k_major = b.and_(b.icmp_signed("==", s["b_row"], _i(1)), b.not_(row_major))
+        row_panels = b.select(row_major, b.sdiv(cols, _i(nr)), _i(0))
+        k_panels = b.select(k_major, b.sdiv(cols, _i(nr)), _i(0))
+        k_vec = b.mul(b.sdiv(kc, _i(vec)), _i(vec))
+
+        def panel(q):
+            return self.at(b, b_pack, b.mul(q, b.mul(_i(nr), kc)))
         with _for(b, _i(0), kc, "pbf") as kk:
             src = self.at(b, b_base, b.add(b.mul(b.add(p0, kk), s["b_row"]), c0))
-            with _for(b, _i(0), fast_panels, "pbq") as q:
-                dst = self.at(b, b_pack, b.add(b.mul(q, b.mul(_i(nr), kc)), b.mul(kk, _i(nr))))
+            with _for(b, _i(0), row_panels, "pbq") as q:
+                dst = self.at(b, panel(q), b.mul(kk, _i(nr)))
                 for v in range(nr // vec):
                     x = b.load(self.at(b, src, b.add(b.mul(q, _i(nr)), _i(v * vec))), typ=vt,
                                align=self.size)
                     b.store(x, self.vat(b, dst, _i(v * vec)), align=vec * self.size)
+        with _for(b, _i(0), k_panels, "pbt") as q:
+            columns = [self.at(b, b_base, b.add(b.mul(b.add(c0, b.add(b.mul(q, _i(nr)), _i(j))),
+                                                      s["b_col"]), p0)) for j in range(nr)]
+            with _for(b, _i(0), b.sdiv(k_vec, _i(vec)), "pbk") as kb:
+                k0 = b.mul(kb, _i(vec))
+                block = _interleave(b, [b.load(self.at(b, col, k0), typ=vt, align=self.size)
+                                        for col in columns], vec)
+                dst = self.at(b, panel(q), b.mul(k0, _i(nr)))
+                b.store(block, b.bitcast(dst, block.type.as_pointer()), align=vec * self.size)
         zero = ir.Constant(t, 0.0)
-        with _for(b, _i(0), kc, "pbg") as kk:  # the rest: a cut panel, or a strided B
-            row = b.mul(b.add(p0, kk), s["b_row"])
-            with _for(b, b.mul(fast_panels, _i(nr)), b.mul(panels, _i(nr)), "pbj") as j:
-                col = b.add(c0, _min(b, j, b.sub(cols, _i(1))))
-                x = b.load(self.at(b, b_base, b.add(row, b.mul(col, s["b_col"]))), typ=t)
-                x = b.select(b.icmp_signed("<", j, cols), x, zero)
-                q, jj = b.sdiv(j, _i(nr)), b.srem(j, _i(nr))
-                b.store(x, self.at(b, b_pack, b.add(b.mul(q, b.mul(_i(nr), kc)),
-                                                    b.add(b.mul(kk, _i(nr)), jj))))
+
+        def elements(k_lo, j_lo, j_hi):
+            with _for(b, k_lo, kc, "pbg") as kk:
+                row = b.mul(b.add(p0, kk), s["b_row"])
+                with _for(b, j_lo, j_hi, "pbj") as j:
+                    col = b.add(c0, _min(b, j, b.sub(cols, _i(1))))
+                    x = b.load(self.at(b, b_base, b.add(row, b.mul(col, s["b_col"]))), typ=t)
+                    x = b.select(b.icmp_signed("<", j, cols), x, zero)
+                    q, jj = b.sdiv(j, _i(nr)), b.srem(j, _i(nr))
+                    b.store(x, self.at(b, panel(q), b.add(b.mul(kk, _i(nr)), jj)))
+        done = b.mul(b.add(row_panels, k_panels), _i(nr))
+        elements(_i(0), done, b.mul(panels, _i(nr)))  # panels no fast path took
+        elements(k_vec, _i(0), b.mul(k_panels, _i(nr)))  # the k tail of the k-major panels
 
     # ------------------------------------------------------------------ entry
     def entry(self, task, parallel_for, get_threads):

@@ -33,6 +33,8 @@ CASES = {
     "empty_k": ((4, 0), (0, 5), MATMUL, "mk,kn->mn"),
     "lhs_transposed": ((33, 7), (33, 20), "contracting_dims = [0] x [0]", "km,kn->mn"),
     "rhs_transposed": ((9, 40), (17, 40), "contracting_dims = [1] x [1]", "mk,nk->mn"),
+    # B contiguous along k: whole panels by vectors, a k tail and a cut panel by elements
+    "rhs_transposed_tail": ((20, 37), (35, 37), "contracting_dims = [1] x [1]", "mk,nk->mn"),
     "batched": ((3, 20, 30), (3, 30, 19), "batching_dims = [0] x [0], contracting_dims = [2] x [1]",
                 "bmk,bkn->bmn"),
     "two_batch_dims": ((2, 3, 13, 8), (2, 3, 11, 8),
