@@ -128,9 +128,7 @@ def test_module_attributes_locations_and_multi_results():
 
 def test_rfc_examples_parse():
     for form in ("hlo", "ldhlo"):
-        path = os.path.join(ROOT, "..", "shared", "examples", f"rfc_dynamic_slice.{form}.mlir")
-        if not os.path.exists(path):
-            pytest.skip("shared/examples not beside the checkout")
+        path = os.path.join(ROOT, "tests", "data", "rfc", f"rfc_dynamic_slice.{form}.mlir")
         module = parse_file(path)
         assert module.functions()[0].attrs["sym_name"] == "main"
 
