@@ -17,7 +17,8 @@ from .shapes import HostShapes, shape_rule
 
 
 # Kernels that need temporary buffers from the host (kernels take only buffers):
-# op key -> f(op, operand dims) -> [(tensor type, dims)], filled by the op families.
+# op key -> f(op, operand dims, host shapes, result dims) -> [(tensor type, dims)],
+# filled by the op families.
 SCRATCH_BUFFERS: dict = {}
 
 # Ops whose results are buffers the enclosing scope owns.
@@ -315,8 +316,9 @@ class FunctionBufferizer:
             self.shapes[r] = shape
         outs = [self.alloc(r, target, op.loc) for r in op.results]
         attrs = dict(op.attrs)
-        scratch = [self.alloc_shape(t, shape, op.loc)
-                   for t, shape in SCRATCH_BUFFERS.get(op.key, lambda op, shapes: [])(op, shapes)]
+        wanted = SCRATCH_BUFFERS.get(op.key, lambda *a: [])(
+            op, shapes, self.hs, [self.shapes[r] for r in op.results])
+        scratch = [self.alloc_shape(t, shape, op.loc) for t, shape in wanted]
         if scratch:  # the kernel's temporaries: freed right after it, like any buffer
             attrs["aot.scratch"] = len(scratch)
         regions = op.regions
@@ -487,3 +489,6 @@ def bufferize(module: Module) -> Module:
 # sort/top_k merge-sort scratch: lowering/sort.py
 from .sort import SCRATCH_BUFFERS as _sort_scratch  # noqa: E402
 SCRATCH_BUFFERS.update(_sort_scratch)
+# convolution's im2col and kernel matrices: lowering/conv_gemm.py
+from .conv_gemm import SCRATCH_BUFFERS as _conv_scratch  # noqa: E402
+SCRATCH_BUFFERS.update(_conv_scratch)

@@ -507,6 +507,8 @@ def kernel_outputs(op: Operation) -> tuple:
         n_out = 2 * op.attrs["aot.scratch"]
     elif op.key == "top_k":  # x, values, indices, scratch...
         n_out = 2 + op.attrs["aot.scratch"]
+    elif op.key == "convolution":  # input, kernel, result, scratch...
+        return (2,)
     else:
         n_out = {"dhlo.where": 2, "dhlo.unique": 3}.get(op.key, 1)
     return tuple(range(len(op.operands) - n_out, len(op.operands)))

@@ -182,12 +182,12 @@ def _top_k_rule(hs, op, shapes, bufs):
     return [static_or(r.type.shape, out) for r in op.results]
 
 
-def _sort_scratch(op, shapes):
+def _sort_scratch(op, shapes, hs=None, results=None):
     """The merge sort ping-pongs between the results and one scratch buffer per operand."""
     return [(v.type, list(shapes[0])) for v in op.operands]
 
 
-def _top_k_scratch(op, shapes):
+def _top_k_scratch(op, shapes, hs=None, results=None):
     """Two (values, indices) pairs of the operand's shape: the sort's ping-pong buffers."""
     t = op.operands[0].type
     idx = TensorType(t.shape, op.results[1].type.elem)

@@ -507,6 +507,9 @@ def emit_reduce_window(k, op: Operation, b, args: list):
 
 
 def emit_convolution(k, op: Operation, b, args: list):
+    from . import conv_gemm
+    if conv_gemm.takes(op) and op.attrs.get("aot.scratch"):  # im2col and the packed matmul
+        return conv_gemm.emit(k, op, b, args)
     from .loops import close_nest, loop_nest
     from .scalar import Scalars
     from .sort import Ix

@@ -231,3 +231,45 @@ def test_workspace_off_the_stack_and_its_fallback(scratch, tmp_path):
     r = subprocess.run([sys.executable, "-c", WORKSPACE_CHECK, text], env=env,
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0 and "ok 2" in r.stdout, r.stderr
+
+
+# ----------------------------------------------------------------------------- convolution
+
+def test_convolution_through_the_packed_matmul():
+    """f32 convolutions with one feature and batch group go through im2col and the packed
+    matmul (aot.gemm in the loop stage), in any layout, with strides, padding (negative
+    too), both dilations and window reversal; grouped ones keep the direct kernel."""
+    from test_sort_conv_window import conv_text, np_conv
+    rng = np.random.default_rng(21)
+    for trial in range(10):
+        n = int(rng.integers(1, 3))
+        perms = [list(rng.permutation(n + 2)) for _ in range(3)]
+        dn = tuple((p[0], p[1], p[2:]) for p in perms)
+        groups = 2 if trial == 9 else 1
+        N, cin, O = int(rng.integers(1, 4)), 2 * groups, 3 * groups
+        spatial = [int(s) for s in rng.integers(2, 7, n)]
+        kernel = [int(k) for k in rng.integers(1, 4, n)]
+        strides = [int(s) for s in rng.integers(1, 3, n)]
+        lhs_dil = [int(s) for s in rng.integers(1, 3, n)]
+        rhs_dil = [int(s) for s in rng.integers(1, 3, n)]
+        pads = [tuple(int(p) for p in rng.integers(-1, 3, 2)) for _ in range(n)]
+        reverse = [bool(r) for r in rng.integers(0, 2, n)]
+        lhs_shape, rhs_shape = [0] * (n + 2), [0] * (n + 2)
+        for src, dst in enumerate([dn[0][0], dn[0][1]] + dn[0][2]):
+            lhs_shape[dst] = ([N, cin] + spatial)[src]
+        for src, dst in enumerate([dn[1][1], dn[1][0]] + dn[1][2]):
+            rhs_shape[dst] = ([O, cin // groups] + kernel)[src]
+        x = rng.uniform(-1, 1, lhs_shape).astype(np.float32)
+        w = rng.uniform(-1, 1, rhs_shape).astype(np.float32)
+        want = np_conv(x, w, dn, strides, pads, lhs_dil, rhs_dil, reverse, groups, 1)
+        if 0 in want.shape:
+            continue
+        text = conv_text(lhs_shape, rhs_shape, want.shape, dn, strides, pads, lhs_dil, rhs_dil,
+                         reverse, groups, 1)
+        loops = print_module(run_pipeline(parse_module(text, "conv.mlir"), "loops"))
+        assert ('"aot.gemm"' in loops) == (groups == 1), trial
+        lib = aot.compile(text, name=f"gemm_conv_{trial}")
+        for threads in (1, 2):
+            lib.set_num_threads(threads)
+            np.testing.assert_allclose(lib.main(x, w), want, rtol=1e-5, atol=1e-5,
+                                       err_msg=f"trial {trial}")

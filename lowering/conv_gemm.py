@@ -1,0 +1,142 @@
+"""Convolution as a packed matmul (im2col), so convolutions run at the matmul's speed.
+
+A convolution with one feature group and one batch group, all of one float type the
+packed matmul takes (f32, f64), computes
+
+    out[b, o..., f] = sum over k..., i of in[b, o*stride + k*dil - pad ..., i] * w[k..., i, f]
+
+which is C = A @ B with A[m, kk] the input window of output position m = (b, o...)
+(zeros where it falls in padding or between dilated input elements) and kk = (k..., i),
+B[kk, f] the kernel. The kernel emits, with the buffers bufferisation gives it as
+scratch (`SCRATCH_BUFFERS`, sized on the host):
+
+1. A, written row by row (im2col), and B, the kernel in (k..., i) x f order (window
+   reversal applied here);
+2. `aot.gemm(A, B, C)`, the packed matmul of lowering/gemm.py, on the thread pool;
+3. when the result's layout is not (batch, spatial..., feature), C is a scratch buffer
+   too and is copied into the result's layout.
+
+Other convolutions (feature or batch groups, integer or 16-bit types) keep the direct
+loop kernel of windows.py.
+"""
+from __future__ import annotations
+
+from .gemm import PARAMS
+from .ir import Operation, ScalarType, TensorType
+
+
+def takes(op: Operation) -> bool:
+    """Whether a convolution goes through im2col and the packed matmul."""
+    from .windows import Conv
+    types = {op.operands[0].type.elem, op.operands[1].type.elem,
+             (op.results[0].type if op.results else op.operands[2].type).elem}
+    if len(types) != 1 or next(iter(types)) not in PARAMS:
+        return False
+    c = Conv(op)
+    return c.G == 1 and c.B == 1
+
+
+def _natural_output(c) -> bool:
+    """The result is laid out (batch, spatial..., feature): C can be the result itself."""
+    return [c.ob] + c.osp + [c.of] == list(range(c.n + 2))
+
+
+def _scratch(op: Operation, shapes: list, hs=None, results=None):
+    """A [M, K], B [K, N] and, for other output layouts, C [M, N]: M = batch x output
+    positions, K = kernel positions x input features, N = output features."""
+    if not takes(op) or hs is None:
+        return []
+    from .windows import Conv
+    c = Conv(op)
+    elem = op.operands[0].type.elem
+    out, rhs = results[0], shapes[1]
+    m, k = out[c.ob], rhs[c.ki]
+    for s in range(c.n):
+        m = hs.mul(m, out[c.osp[s]])
+        k = hs.mul(k, rhs[c.ksp[s]])
+    n = rhs[c.ko]
+
+    def t(*dims):
+        return TensorType(tuple(d if isinstance(d, int) else None for d in dims), elem), list(dims)
+    buffers = [t(m, k), t(k, n)]
+    if not _natural_output(c):
+        buffers.append(t(m, n))
+    return buffers
+
+
+def emit(k, op: Operation, b, args: list) -> None:
+    """The kernel: im2col into A, the kernel into B, the packed matmul, and the copy into
+    the result's layout when it needs one."""
+    from .loops import close_nest, loop_nest
+    from .sort import Ix
+    from .windows import Conv, _index, buffer_dims, when_nonempty, window_position
+    lhs, rhs, out, a, bmat = args[:5]
+    c = Conv(op)
+    w = c.window
+    elem = out.type.elem
+    ld, rd, od = buffer_dims(b, lhs), buffer_dims(b, rhs), buffer_dims(b, out)
+    spatial_in = [ld[c.lsp[s]] for s in range(c.n)]
+    ksizes = [rd[c.ksp[s]] for s in range(c.n)]
+    features = rd[c.ki]
+
+    def flat(ix, ivs, dims):
+        idx = 0
+        for iv, d in zip(ivs, dims):
+            idx = ix.add(ix.mul(idx, d), iv)
+        return idx
+
+    def im2col(eb, can_load):
+        # rows m = (batch, output position), columns kk = (kernel position, input feature)
+        rows, rivs = loop_nest(eb, [_index(eb, d) for d in [od[c.ob]] + [od[s] for s in c.osp]])
+        win, kivs = loop_nest(rows, [_index(rows, d) for d in ksizes + [features]])
+        ix = Ix(win)
+        m = flat(ix, rivs, [od[c.ob]] + [od[s] for s in c.osp])
+        kk = flat(ix, kivs, ksizes + [features])
+        zero = win.const(0, elem)
+        value = zero
+        if can_load:
+            valid, lidx = None, [None] * len(ld)
+            for s in range(c.n):
+                ok, q = window_position(ix, w, s, rivs[1 + s], kivs[s], spatial_in[s])
+                valid = ix.and_(valid, ok)
+                lidx[c.lsp[s]] = q
+            lidx[c.lb], lidx[c.lf] = rivs[0], kivs[c.n]
+            if valid is not None:
+                lidx = [ix.select(valid, q, 0) if d in c.lsp else q for d, q in enumerate(lidx)]
+            value = win.v("memref.load", [lhs] + [_index(win, q) for q in lidx], ScalarType(elem))
+            if valid is not None:
+                value = ix.select(valid, value, zero, ScalarType(elem))
+        win.op("memref.store", [value, a, _index(win, m), _index(win, kk)])
+        close_nest(win, len(kivs))
+        close_nest(rows, len(rivs))
+    when_nonempty(b, spatial_in, im2col)
+
+    # B[kk, f] = w[k..., i, f], the window reversed where asked
+    kb, kivs = loop_nest(b, [_index(b, d) for d in ksizes + [features, rd[c.ko]]])
+    ix = Ix(kb)
+    ridx = [None] * len(rd)
+    for s in range(c.n):
+        kpos = kivs[s]
+        if w.reverse[s]:
+            kpos = ix.sub(ix.sub(ksizes[s], 1), kpos)
+        ridx[c.ksp[s]] = kpos
+    ridx[c.ki], ridx[c.ko] = kivs[c.n], kivs[c.n + 1]
+    x = kb.v("memref.load", [rhs] + [_index(kb, q) for q in ridx], ScalarType(elem))
+    kk = flat(ix, kivs[:c.n + 1], ksizes + [features])
+    kb.op("memref.store", [x, bmat, _index(kb, kk), kivs[c.n + 1]])
+    close_nest(kb, len(kivs))
+
+    target = out if _natural_output(c) else args[5]
+    b.op("aot.gemm", [a, bmat, target],
+         attrs={"lhs_runs": [0, 0, 0, 1, 1, 2], "rhs_runs": [0, 0, 0, 1, 1, 2]})
+    if target is out:
+        return
+    cb, ivs = loop_nest(b, [_index(b, d) for d in od])
+    ix = Ix(cb)
+    m = flat(ix, [ivs[c.ob]] + [ivs[s] for s in c.osp], [od[c.ob]] + [od[s] for s in c.osp])
+    y = cb.v("memref.load", [target, _index(cb, m), ivs[c.of]], ScalarType(elem))
+    cb.op("memref.store", [y, out] + ivs)
+    close_nest(cb, len(ivs))
+
+
+SCRATCH_BUFFERS = {"convolution": _scratch}
