@@ -16,6 +16,11 @@ scratch (`SCRATCH_BUFFERS`, sized on the host):
 3. when the result's layout is not (batch, spatial..., feature), C is a scratch buffer
    too and is copied into the result's layout.
 
+A result laid out (batch, feature, spatial...) (NCHW, JAX's default) is computed the
+other way round instead, in place: out[b] = W[f, (i, k...)] @ A_b[(i, k...), p] for
+each batch index, A_b's rows being shifted copies of input rows, so its writes and the
+input's reads both run along the last spatial dim.
+
 Other convolutions (feature or batch groups, integer or 16-bit types) keep the direct
 loop kernel of windows.py.
 """
@@ -41,6 +46,12 @@ def _natural_output(c) -> bool:
     return [c.ob] + c.osp + [c.of] == list(range(c.n + 2))
 
 
+def _channels_first(c) -> bool:
+    """The result is laid out (batch, feature, spatial...), as in NCHW: per batch index
+    out[b] = W[f, kk] @ A_b[kk, p], with p the output positions, written in place."""
+    return [c.ob, c.of] + c.osp == list(range(c.n + 2))
+
+
 def _scratch(op: Operation, shapes: list, hs=None, results=None):
     """A [M, K], B [K, N] and, for other output layouts, C [M, N]: M = batch x output
     positions, K = kernel positions x input features, N = output features."""
@@ -58,6 +69,11 @@ def _scratch(op: Operation, shapes: list, hs=None, results=None):
 
     def t(*dims):
         return TensorType(tuple(d if isinstance(d, int) else None for d in dims), elem), list(dims)
+    if _channels_first(c):  # W [N, K] and, per batch index, A_b [K, positions]
+        positions = 1
+        for s in range(c.n):
+            positions = hs.mul(positions, out[c.osp[s]])
+        return [t(n, k), t(out[c.ob], k, positions)]
     buffers = [t(m, k), t(k, n)]
     if not _natural_output(c):
         buffers.append(t(m, n))
@@ -84,6 +100,10 @@ def emit(k, op: Operation, b, args: list) -> None:
         for iv, d in zip(ivs, dims):
             idx = ix.add(ix.mul(idx, d), iv)
         return idx
+
+    if _channels_first(c):  # a: W, bmat: the batched A_b
+        return _emit_channels_first(b, c, lhs, rhs, out, a, bmat, ld, rd, od, spatial_in, ksizes,
+                                    features, flat)
 
     def im2col(eb, can_load):
         # rows m = (batch, output position), columns kk = (kernel position, input feature)
@@ -137,6 +157,60 @@ def emit(k, op: Operation, b, args: list) -> None:
     y = cb.v("memref.load", [target, _index(cb, m), ivs[c.of]], ScalarType(elem))
     cb.op("memref.store", [y, out] + ivs)
     close_nest(cb, len(ivs))
+
+
+def _emit_channels_first(b, c, lhs, rhs, out, wmat, cols, ld, rd, od, spatial_in, ksizes,
+                         features, flat):
+    """out[b, f, p...] = W[f, (i, k...)] @ A_b[(i, k...), p...]: A_b's rows are shifted
+    (strided, dilated) copies of the input's rows, read along the last spatial dim, and
+    the product lands in the result's own layout."""
+    from .loops import close_nest, loop_nest
+    from .sort import Ix
+    from .windows import _index, when_nonempty, window_position
+    w = c.window
+    elem = out.type.elem
+    out_sp = [od[s] for s in c.osp]
+
+    def im2col(eb, can_load):
+        nest, ivs = loop_nest(eb, [_index(eb, d) for d in [od[c.ob], features] + ksizes + out_sp])
+        ix = Ix(nest)
+        bi, i, kvs, ovs = ivs[0], ivs[1], ivs[2:2 + c.n], ivs[2 + c.n:]
+        kk = flat(ix, [i] + kvs, [features] + ksizes)
+        p = flat(ix, ovs, out_sp)
+        zero = nest.const(0, elem)
+        value = zero
+        if can_load:
+            valid, lidx = None, [None] * len(ld)
+            for s in range(c.n):
+                ok, q = window_position(ix, w, s, ovs[s], kvs[s], spatial_in[s])
+                valid = ix.and_(valid, ok)
+                lidx[c.lsp[s]] = q
+            lidx[c.lb], lidx[c.lf] = bi, i
+            if valid is not None:
+                lidx = [ix.select(valid, q, 0) if d in c.lsp else q for d, q in enumerate(lidx)]
+            value = nest.v("memref.load", [lhs] + [_index(nest, q) for q in lidx], ScalarType(elem))
+            if valid is not None:
+                value = ix.select(valid, value, zero, ScalarType(elem))
+        nest.op("memref.store", [value, cols, bi, _index(nest, kk), _index(nest, p)])
+        close_nest(nest, len(ivs))
+    when_nonempty(b, spatial_in, im2col)
+
+    # W[f, (i, k...)] = w[..., the window reversed where asked
+    kb, kivs = loop_nest(b, [_index(b, d) for d in [rd[c.ko], features] + ksizes])
+    ix = Ix(kb)
+    ridx = [None] * len(rd)
+    ridx[c.ko], ridx[c.ki] = kivs[0], kivs[1]
+    for s in range(c.n):
+        kpos = kivs[2 + s]
+        if w.reverse[s]:
+            kpos = ix.sub(ix.sub(ksizes[s], 1), kpos)
+        ridx[c.ksp[s]] = kpos
+    x = kb.v("memref.load", [rhs] + [_index(kb, q) for q in ridx], ScalarType(elem))
+    kk = flat(ix, kivs[1:], [features] + ksizes)
+    kb.op("memref.store", [x, wmat, kivs[0], _index(kb, kk)])
+    close_nest(kb, len(kivs))
+    b.op("aot.gemm", [wmat, cols, out],
+         attrs={"lhs_runs": [0, 0, 0, 1, 1, 2], "rhs_runs": [0, 1, 1, 2, 2, 3]})
 
 
 SCRATCH_BUFFERS = {"convolution": _scratch}

@@ -250,7 +250,9 @@ def _gemm(g, b, op, args):
     batch, a_batch = _dims_run(b, lhs, lr[0], lr[1])
     m, a_row = _dims_run(b, lhs, lr[2], lr[3])
     k, a_col = _dims_run(b, lhs, lr[4], lr[5])
-    _, b_batch = _dims_run(b, rhs, rr[0], rr[1])
+    rhs_batch, b_batch = _dims_run(b, rhs, rr[0], rr[1])
+    if lr[0] == lr[1]:  # a matrix shared by every batch index (a convolution's kernel)
+        batch = rhs_batch
     _, b_row = _dims_run(b, rhs, rr[2], rr[3])
     n, b_col = _dims_run(b, rhs, rr[4], rr[5])
     with b.goto_entry_block():

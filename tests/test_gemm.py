@@ -242,9 +242,13 @@ def test_convolution_through_the_packed_matmul():
     from test_sort_conv_window import conv_text, np_conv
     rng = np.random.default_rng(21)
     for trial in range(10):
-        n = int(rng.integers(1, 3))
+        n = int(rng.integers(1, 3)) if trial > 1 else 2
         perms = [list(rng.permutation(n + 2)) for _ in range(3)]
         dn = tuple((p[0], p[1], p[2:]) for p in perms)
+        if trial == 0:  # NCHW x OIHW -> NCHW: W @ A_b per batch index, in place
+            dn = ((0, 1, [2, 3]), (1, 0, [2, 3]), (0, 1, [2, 3]))
+        elif trial == 1:  # NHWC x HWIO -> NHWC: A @ W, in place
+            dn = ((0, 3, [1, 2]), (2, 3, [0, 1]), (0, 3, [1, 2]))
         groups = 2 if trial == 9 else 1
         N, cin, O = int(rng.integers(1, 4)), 2 * groups, 3 * groups
         spatial = [int(s) for s in rng.integers(2, 7, n)]
