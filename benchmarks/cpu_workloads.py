@@ -217,6 +217,28 @@ def ref_attention(xp, q, k, v):
     return ref_softmax(xp, (q @ k.swapaxes(-1, -2)) / 8.0) @ v
 
 
+def conv_nhwc(n, size, cin, cout, k):
+    """A k x k convolution, stride 1, 'same' padding, NHWC x HWIO -> NHWC."""
+    x, w, o = f32(n, size, size, cin), f32(k, k, cin, cout), f32(n, size, size, cout)
+    p = k // 2
+    return f"""func.func @main(%x: {x}, %w: {w}) -> {o} {{
+  %y = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {{stride = [1, 1], pad = [[{p}, {p}], [{p}, {p}]]}} {{batch_group_count = 1 : i64, feature_group_count = 1 : i64}} : ({x}, {w}) -> {o}
+  return %y : {o}
+}}"""
+
+
+def ref_conv(xp, x, w):
+    """numpy: the 3x3 windows (a strided view of the padded input) contracted with w;
+    jax: lax.conv_general_dilated."""
+    if xp is np:
+        padded = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+        windows = np.lib.stride_tricks.sliding_window_view(padded, (3, 3), axis=(1, 2))
+        return np.tensordot(windows, w, axes=([4, 5, 3], [0, 1, 2]))
+    import jax
+    return jax.lax.conv_general_dilated(x, w, (1, 1), ((1, 1), (1, 1)),
+                                        dimension_numbers=("NHWC", "HWIO", "NHWC"))
+
+
 def ref_chain6(xp, x):
     """y = abs(max(x * 1.5 + 0.25, 0) - 3) * x, the same as elementwise_chain.py's chain6."""
     return xp.abs(xp.maximum(x * 1.5 + 0.25, 0) - 3) * x
@@ -252,6 +274,9 @@ WORKLOADS = {
                   lambda rng: [r32(rng, 8, 8, 256, 64) for _ in range(3)],
                   ref_attention, (0, 2 * 2 * 8 * 8 * 256 * 256 * 64),
                   "softmax(qk^T/8)v, b8 h8 s256 d64"),
+    "conv": (lambda: conv_nhwc(8, 32, 64, 64, 3),
+             lambda rng: [r32(rng, 8, 32, 32, 64), r32(rng, 3, 3, 64, 64) / 24],
+             ref_conv, (0, 2 * 8 * 32 * 32 * 64 * 64 * 9), "conv 3x3 NHWC [8,32,32,64]->64"),
 }
 MAX_REL_ERR = 1e-3
 
