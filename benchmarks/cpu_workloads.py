@@ -48,6 +48,10 @@ def configure_threads(n: int) -> str:
         flags.append("--xla_cpu_multi_thread_eigen=false")
     os.environ["XLA_FLAGS"] = " ".join(flags)
     os.environ.setdefault("JAX_PLATFORMS", "cpu")
+    # OpenBLAS's idle workers spin for 2^28 cycles (~0.1 s) after each call by default,
+    # taking a core from whatever runs next on a 2-core machine: numpy's matmul made aot's
+    # two-thread conv and attention look slower than its one-thread ones. 2^4 cycles instead.
+    os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "4")
     if not hasattr(os, "sched_setaffinity"):
         return "not pinned (no sched_setaffinity)"
     cpus = sorted(os.sched_getaffinity(0))
