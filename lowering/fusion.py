@@ -124,6 +124,11 @@ def joins_as_row_reduction(red: Operation, group: dict) -> bool:
     return True
 
 
+# Kernel ops that may join their consumers' kernel: op key -> (test, the kernel's new kind).
+JOINS = {"dot_general": (joins_as_matmul, "kOutput"), "dot": (joins_as_matmul, "kOutput"),
+         "reduce": (joins_as_row_reduction, "kInput")}
+
+
 def fuse_function(func: Operation, report: list | None = None) -> None:
     fuse_block(func.regions[0].blocks[0], report)
 
@@ -155,24 +160,18 @@ def fuse_block(block: Block, report: list | None = None) -> None:
     duplicates: list = []  # (op, group) pairs: cheap producers copied into several kernels
 
     for op in reversed(body):
-        if op.key in DOTS:
+        joins = JOINS.get(op.key)
+        if joins is not None:  # a dot or a reduce may join the one kernel its users are in
             consumers = [u for r in op.results for u in users.get(r, [])]
             groups_of_users = {id(group_of.get(u)): group_of.get(u) for u in consumers}
             group = next(iter(groups_of_users.values())) if len(groups_of_users) == 1 else None
-            if group is not None and joins_as_matmul(op, group):
-                group["kind"] = "kOutput"
+            test, kind = joins
+            if group is not None and test(op, group):
+                group["kind"] = kind
                 group["ops"].append(op)
                 group_of[op] = group
                 continue
         if op.key == "reduce":
-            consumers = [u for r in op.results for u in users.get(r, [])]
-            groups_of_users = {id(group_of.get(u)): group_of.get(u) for u in consumers}
-            group = next(iter(groups_of_users.values())) if len(groups_of_users) == 1 else None
-            if group is not None and joins_as_row_reduction(op, group):
-                group["kind"] = "kInput"
-                group["ops"].append(op)
-                group_of[op] = group
-                continue
             group = {"kind": "kInput", "root": op, "ops": [op],
                      "why": "a reduction roots a kInput kernel; its result is materialised"}
             groups.append(group)

@@ -310,11 +310,11 @@ CHAIN = """func.func @main(%x: tensor<?x{t}>) -> tensor<?x{t}> {{
 """
 
 
-@pytest.mark.parametrize("dt", ["f32", "f64"])
-def test_fused_loop_is_vectorised(dt, tmp_path):
-    text = CHAIN.format(t=dt)
-    lib = aot.compile(text, name=f"fastmath_chain_{dt}", dump_after=["llvm-opt"],
-                      dump_dir=str(tmp_path / "dump"), output_dir=str(tmp_path / "build"))
+def compile_vectorised(text, name, dt, tmp_path, libm_calls):
+    """Compiles text, asserting that its optimised LLVM IR has vector float arithmetic and
+    no call matching libm_calls (a regex of function names)."""
+    lib = aot.compile(text, name=name, dump_after=["llvm-opt"], dump_dir=str(tmp_path / "dump"),
+                      output_dir=str(tmp_path / "build"))
     dumps = [p for p in os.listdir(tmp_path / "dump") if p.endswith("llvm-opt.ll")]
     assert dumps, os.listdir(tmp_path / "dump")
     ir_text = (tmp_path / "dump" / dumps[0]).read_text()
@@ -323,8 +323,15 @@ def test_fused_loop_is_vectorised(dt, tmp_path):
     assert re.search(rf"= f(add|mul|sub|div) <({lanes}) x {scalar}>", ir_text), \
         "no vector float arithmetic in the optimised IR"
     calls = set(re.findall(r"call [^@\n]*@([\w.]+)\(", ir_text))
-    libm = {c for c in calls if re.fullmatch(r"(llvm\.)?(exp|expm1|log|log1p|tanh)f?(\..*)?", c)}
+    libm = {c for c in calls if re.fullmatch(libm_calls, c)}
     assert not libm, f"math calls left in the loop: {sorted(libm)}"
+    return lib
+
+
+@pytest.mark.parametrize("dt", ["f32", "f64"])
+def test_fused_loop_is_vectorised(dt, tmp_path):
+    lib = compile_vectorised(CHAIN.format(t=dt), f"fastmath_chain_{dt}", dt, tmp_path,
+                             r"(llvm\.)?(exp|expm1|log|log1p|tanh)f?(\..*)?")
     x = np.linspace(-3, 3, 1001).astype(NP[dt])  # and it computes the chain
     with np.errstate(all="ignore"):
         a, b = np.exp(x.astype(np.float64)), np.tanh(x.astype(np.float64))
@@ -346,19 +353,8 @@ ERF_CHAIN = """func.func @main(%x: tensor<?x{t}>) -> tensor<?x{t}> {{
 @pytest.mark.parametrize("dt", ["f32", "f64"])
 def test_erf_loop_is_vectorised(dt, tmp_path):
     """chlo.erf and chlo.erfc (GELU's) no longer call libm's erf/erfc, so their loop widens."""
-    lib = aot.compile(ERF_CHAIN.format(t=dt), name=f"fastmath_erf_chain_{dt}",
-                      dump_after=["llvm-opt"], dump_dir=str(tmp_path / "dump"),
-                      output_dir=str(tmp_path / "build"))
-    dumps = [p for p in os.listdir(tmp_path / "dump") if p.endswith("llvm-opt.ll")]
-    assert dumps, os.listdir(tmp_path / "dump")
-    ir_text = (tmp_path / "dump" / dumps[0]).read_text()
-    scalar = "float" if dt == "f32" else "double"
-    lanes = "4|8|16" if dt == "f32" else "2|4|8"
-    assert re.search(rf"= f(add|mul|sub|div) <({lanes}) x {scalar}>", ir_text), \
-        "no vector float arithmetic in the optimised IR"
-    calls = set(re.findall(r"call [^@\n]*@([\w.]+)\(", ir_text))
-    libm = {c for c in calls if re.fullmatch(r"(llvm\.)?(erfc?|exp)f?(\..*)?", c)}
-    assert not libm, f"math calls left in the loop: {sorted(libm)}"
+    lib = compile_vectorised(ERF_CHAIN.format(t=dt), f"fastmath_erf_chain_{dt}", dt, tmp_path,
+                             r"(llvm\.)?(erfc?|exp)f?(\..*)?")
     x = np.linspace(-6, 12, 1001).astype(NP[dt])
     want = [math.erf(v) + v * math.erfc(v) for v in x.astype(np.float64)]
     np.testing.assert_allclose(lib.main(x), want, rtol=1e-6 if dt == "f32" else 1e-15,

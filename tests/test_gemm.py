@@ -239,37 +239,20 @@ def test_convolution_through_the_packed_matmul():
     """f32 convolutions with one feature and batch group go through im2col and the packed
     matmul (aot.gemm in the loop stage), in any layout, with strides, padding (negative
     too), both dilations and window reversal; grouped ones keep the direct kernel."""
-    from test_sort_conv_window import conv_text, np_conv
+    from test_sort_conv_window import random_conv, random_dimension_numbers
     rng = np.random.default_rng(21)
     for trial in range(10):
-        n = int(rng.integers(1, 3)) if trial > 1 else 2
-        perms = [list(rng.permutation(n + 2)) for _ in range(3)]
-        dn = tuple((p[0], p[1], p[2:]) for p in perms)
+        dn = random_dimension_numbers(rng, int(rng.integers(1, 3)))
         if trial == 0:  # NCHW x OIHW -> NCHW: W @ A_b per batch index, in place
             dn = ((0, 1, [2, 3]), (1, 0, [2, 3]), (0, 1, [2, 3]))
         elif trial == 1:  # NHWC x HWIO -> NHWC: A @ W, in place
             dn = ((0, 3, [1, 2]), (2, 3, [0, 1]), (0, 3, [1, 2]))
         groups = 2 if trial == 9 else 1
-        N, cin, O = int(rng.integers(1, 4)), 2 * groups, 3 * groups
-        spatial = [int(s) for s in rng.integers(2, 7, n)]
-        kernel = [int(k) for k in rng.integers(1, 4, n)]
-        strides = [int(s) for s in rng.integers(1, 3, n)]
-        lhs_dil = [int(s) for s in rng.integers(1, 3, n)]
-        rhs_dil = [int(s) for s in rng.integers(1, 3, n)]
-        pads = [tuple(int(p) for p in rng.integers(-1, 3, 2)) for _ in range(n)]
-        reverse = [bool(r) for r in rng.integers(0, 2, n)]
-        lhs_shape, rhs_shape = [0] * (n + 2), [0] * (n + 2)
-        for src, dst in enumerate([dn[0][0], dn[0][1]] + dn[0][2]):
-            lhs_shape[dst] = ([N, cin] + spatial)[src]
-        for src, dst in enumerate([dn[1][1], dn[1][0]] + dn[1][2]):
-            rhs_shape[dst] = ([O, cin // groups] + kernel)[src]
-        x = rng.uniform(-1, 1, lhs_shape).astype(np.float32)
-        w = rng.uniform(-1, 1, rhs_shape).astype(np.float32)
-        want = np_conv(x, w, dn, strides, pads, lhs_dil, rhs_dil, reverse, groups, 1)
-        if 0 in want.shape:
+        case = random_conv(rng, dn, int(rng.integers(1, 4)), 2 * groups, 3 * groups, groups, 1,
+                           spatial_hi=7)
+        if case is None:
             continue
-        text = conv_text(lhs_shape, rhs_shape, want.shape, dn, strides, pads, lhs_dil, rhs_dil,
-                         reverse, groups, 1)
+        text, x, w, want = case
         loops = print_module(run_pipeline(parse_module(text, "conv.mlir"), "loops"))
         assert ('"aot.gemm"' in loops) == (groups == 1), trial
         lib = aot.compile(text, name=f"gemm_conv_{trial}")

@@ -385,41 +385,51 @@ def conv_text(lhs_shape, rhs_shape, out_shape, dn, strides, pads, lhs_dil, rhs_d
     }}"""
 
 
+def random_conv(rng, dn, N, cin, O, groups, batch_groups, spatial_hi=6):
+    """A convolution with random spatial sizes, kernel, strides, dilations, padding
+    (negative too) and window reversal, for dimension numbers dn: (its MLIR text, x, w,
+    the float64 numpy result), or None when the result is empty."""
+    n = len(dn[0][2])
+    spatial = [int(s) for s in rng.integers(2, spatial_hi, n)]
+    kernel = [int(k) for k in rng.integers(1, 4, n)]
+    strides = [int(s) for s in rng.integers(1, 3, n)]
+    lhs_dil = [int(s) for s in rng.integers(1, 3, n)]
+    rhs_dil = [int(s) for s in rng.integers(1, 3, n)]
+    pads = [tuple(int(p) for p in rng.integers(-1, 3, 2)) for _ in range(n)]
+    reverse = [bool(r) for r in rng.integers(0, 2, n)]
+    lhs_shape, rhs_shape = [0] * (n + 2), [0] * (n + 2)
+    for src, dst in enumerate([dn[0][0], dn[0][1]] + dn[0][2]):
+        lhs_shape[dst] = ([N, cin] + spatial)[src]
+    for src, dst in enumerate([dn[1][1], dn[1][0]] + dn[1][2]):
+        rhs_shape[dst] = ([O, cin // groups] + kernel)[src]
+    x = rng.uniform(-1, 1, lhs_shape).astype(np.float32)
+    w = rng.uniform(-1, 1, rhs_shape).astype(np.float32)
+    want = np_conv(x, w, dn, strides, pads, lhs_dil, rhs_dil, reverse, groups, batch_groups)
+    if 0 in want.shape:
+        return None
+    text = conv_text(lhs_shape, rhs_shape, want.shape, dn, strides, pads, lhs_dil, rhs_dil,
+                     reverse, groups, batch_groups)
+    return text, x, w, want
+
+
+def random_dimension_numbers(rng, n):
+    perms = [list(rng.permutation(n + 2)) for _ in range(3)]
+    return tuple((p[0], p[1], p[2:]) for p in perms)
+
+
 def test_convolution_random_parameters_against_numpy():
     """Dimension numbers in any order, strides, padding (negative too), both dilations,
     window reversal, feature groups and batch groups, at random."""
     rng = np.random.default_rng(12)
     for trial in range(8):
-        n = int(rng.integers(1, 3))
-        lhs_perm, rhs_perm, out_perm = (list(rng.permutation(n + 2)) for _ in range(3))
-        dn = ((lhs_perm[0], lhs_perm[1], lhs_perm[2:]), (rhs_perm[0], rhs_perm[1], rhs_perm[2:]),
-              (out_perm[0], out_perm[1], out_perm[2:]))
+        dn = random_dimension_numbers(rng, int(rng.integers(1, 3)))
         groups, batch_groups = [(1, 1), (2, 1), (1, 2), (3, 1)][trial % 4]
-        cin = 2 * groups
-        N, O = 2 * batch_groups, 2 * groups * batch_groups
-        spatial = [int(s) for s in rng.integers(2, 6, n)]
-        kernel = [int(k) for k in rng.integers(1, 4, n)]
-        strides = [int(s) for s in rng.integers(1, 3, n)]
-        lhs_dil = [int(s) for s in rng.integers(1, 3, n)]
-        rhs_dil = [int(s) for s in rng.integers(1, 3, n)]
-        pads = [tuple(int(p) for p in rng.integers(-1, 3, 2)) for _ in range(n)]
-        reverse = [bool(r) for r in rng.integers(0, 2, n)]
-        lhs_canon = [N, cin] + spatial
-        rhs_canon = [O, cin // groups] + kernel
-        lhs_shape = [0] * (n + 2)
-        for src, dst in enumerate([dn[0][0], dn[0][1]] + dn[0][2]):
-            lhs_shape[dst] = lhs_canon[src]
-        rhs_shape = [0] * (n + 2)
-        for src, dst in enumerate([dn[1][1], dn[1][0]] + dn[1][2]):
-            rhs_shape[dst] = rhs_canon[src]
-        x = rng.uniform(-1, 1, lhs_shape).astype(np.float32)
-        w = rng.uniform(-1, 1, rhs_shape).astype(np.float32)
-        want = np_conv(x, w, dn, strides, pads, lhs_dil, rhs_dil, reverse, groups, batch_groups)
-        if 0 in want.shape:
+        case = random_conv(rng, dn, 2 * batch_groups, 2 * groups, 2 * groups * batch_groups,
+                           groups, batch_groups)
+        if case is None:
             continue
-        lib = aot.compile(conv_text(lhs_shape, rhs_shape, want.shape, dn, strides, pads, lhs_dil,
-                                    rhs_dil, reverse, groups, batch_groups),
-                          name=f"conv_random_{trial}")
+        text, x, w, want = case
+        lib = aot.compile(text, name=f"conv_random_{trial}")
         np.testing.assert_allclose(lib.main(x, w), want, rtol=1e-5, atol=1e-5,
                                    err_msg=f"trial {trial}")
 
