@@ -28,6 +28,15 @@ def cpu_name() -> str:
     return platform.processor() or "?"
 
 
+def loadavg() -> str:
+    """The 1, 5 and 15 minute load averages, for the report ("?" where unknown)."""
+    try:
+        with open("/proc/loadavg") as f:
+            return " ".join(f.read().split()[:3])
+    except OSError:
+        return "?"
+
+
 def pin_to_one_cpu(enabled: bool) -> str:
     """Pin the process to one CPU (when asked and possible); says which, for the header."""
     if not enabled or not hasattr(os, "sched_setaffinity"):

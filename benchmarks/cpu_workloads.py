@@ -399,14 +399,6 @@ def child(name: str, threads: int, lib_path: str | None, reps: int) -> int:
 # ---------------------------------------------------------------------------------------------
 # The parent: compile, spawn the children, print the table.
 
-def loadavg() -> str:
-    try:
-        with open("/proc/loadavg") as f:
-            return " ".join(f.read().split()[:3])
-    except OSError:
-        return "?"
-
-
 def run_child(name: str, threads: int, lib_path: str, reps: int):
     """Runs one child; forwards its log lines and returns its JSON result (None on failure)."""
     cmd = [sys.executable, os.path.abspath(__file__), "--child", name, "--threads", str(threads),
@@ -474,7 +466,7 @@ def parent(args) -> int:
     print(f"cpu: {bench_env.cpu_name()} ({os.cpu_count()} logical); python "
           f"{platform.python_version()}, numpy {np.__version__}; reps {args.reps} (interleaved, "
           f"each after one untimed call; median), threads {threads}; load average at start "
-          f"{loadavg()}")
+          f"{bench_env.loadavg()}")
     print(f"AOTC cache: {aot.driver.cache_dir()}; one child process per (workload, threads)")
     results, failed = [], []
     t_start = time.perf_counter()
@@ -495,7 +487,7 @@ def parent(args) -> int:
             else:
                 results.append(r)
     print(f"\nall children: {time.perf_counter() - t_start:.0f} s; load average at end "
-          f"{loadavg()}\n")
+          f"{bench_env.loadavg()}\n")
     print_table(results)
     if failed:
         print(f"\nFAILED: {', '.join(failed)}")

@@ -222,14 +222,6 @@ def check(label: str, got, ref, rtol: float, atol: float) -> str:
     return f"max abs err {err.max():.3g}"
 
 
-def loadavg() -> str:
-    try:
-        with open("/proc/loadavg") as f:
-            return " ".join(f.read().split()[:3])
-    except OSError:
-        return "?"
-
-
 # --- one workload ---------------------------------------------------------------------
 
 def run_workload(wl: dict, args, jax, jnp, build_root: str) -> list:
@@ -412,7 +404,7 @@ def main() -> None:
     pinned = bench_env.pin_to_one_cpu(not args.no_pin)
     jax, jnp, jax_note = bench_env.probe_jax("jax.jit rows")
     bench_env.print_header("dynamic_shapes benchmark", pinned, jax_note)
-    print(f"load average at start: {loadavg()} (other processes on these cores add noise)")
+    print(f"load average at start: {bench_env.loadavg()} (other processes on these cores add noise)")
     print()
 
     weights = mlp_weights()
@@ -441,7 +433,7 @@ def main() -> None:
         for n in names:
             rows += run_workload(all_workloads[n], args, jax, jnp, build_root)
         print_table(rows, jax is not None, jax_note)
-        print(f"\nload average at end: {loadavg()}; whole run {time.perf_counter() - t_all:.1f} s")
+        print(f"\nload average at end: {bench_env.loadavg()}; whole run {time.perf_counter() - t_all:.1f} s")
     finally:
         shutil.rmtree(build_root, ignore_errors=True)
 

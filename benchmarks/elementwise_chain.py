@@ -214,12 +214,8 @@ def main() -> None:
     pinned = bench_env.pin_to_one_cpu(not args.no_pin)
     jax, jnp, jax_note = bench_env.probe_jax("XLA rows")
     bench_env.print_header("elementwise_chain benchmark", pinned, jax_note)
-    try:
-        with open("/proc/loadavg") as f:
-            print(f"load average at start: {' '.join(f.read().split()[:3])} "
-                  f"(other processes on these cores add noise; see the min column)")
-    except OSError:
-        pass
+    print(f"load average at start: {bench_env.loadavg()} "
+          f"(other processes on these cores add noise; see the min column)")
     print(f"n = 2^24 = {N} f32 ({4 * N / 2**20:.0f} MiB in, {4 * N / 2**20:.0f} MiB out); "
           f"reps = {args.reps}, warmup = {args.warmup}, statistic = median")
     print(f"AOTC cache: {aot.driver.cache_dir()}")

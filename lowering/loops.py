@@ -559,14 +559,10 @@ def emit_row_fusion(b: LoopBuilder, region_block: Block, inputs: dict, out, env:
         e = Elemental(rows, inputs, scalars, env)
         loop, body, c, (acc,) = rows.for_(rows.index(0), _as_index(rows, in_dims[-1]), [e.at(init, [])])
         inner = Elemental(body, inputs, scalars, env)
-        first = len(body.block.ops)
         value = inner.at(x, row + [c])
         if x is kept:  # the result row holds it until the last walk reads it back
             body.op("memref.store", [value, out] + rivs + [c])
-        (new,) = apply_region(body, red.regions[0], [acc, value])
-        for acc_op in body.block.ops[first:]:
-            if acc_op.name in REASSOCIABLE:  # as in emit_reduce: vector accumulators
-                acc_op.attrs["fastmath"] = "reassoc"
+        (new,) = apply_reduction_body(body, red, [acc, value])
         body.yield_([new])
         scalars[red.results[0]] = loop.results[0]
     cols, (c,) = loop_nest(rows, out_dims[-1:])
@@ -670,12 +666,7 @@ def emit_reduce(b: LoopBuilder, root: Operation, inputs: dict, outs: list, env: 
         full_idx[d] = iv
     inner_e = Elemental(body, inputs, dims=env)
     xs = [inner_e.at(v, full_idx) for v in ins]
-    first = len(body.block.ops)
-    new = apply_region(body, root.regions[0], cur + xs)
-    for acc_op in body.block.ops[first:]:
-        # a reduction may be reordered (as XLA does): LLVM then keeps vector accumulators
-        if acc_op.name in REASSOCIABLE:
-            acc_op.attrs["fastmath"] = "reassoc"
+    new = apply_reduction_body(body, root, cur + xs)
     if not loops:  # nothing reduced: the body combines init and element once
         final = new
     else:
@@ -721,6 +712,17 @@ def emit_reduce_columns(b: LoopBuilder, root: Operation, inputs: dict, outs: lis
 
 
 REASSOCIABLE = {"arith.addf", "arith.mulf", "arith.maximumf", "arith.minimumf"}
+
+
+def apply_reduction_body(b: LoopBuilder, red: Operation, args: list) -> list:
+    """A reduce's body on (accumulators..., elements...), its float combiners marked as
+    reorderable (as XLA reorders reductions): LLVM then keeps vector accumulators."""
+    first = len(b.block.ops)
+    new = apply_region(b, red.regions[0], args)
+    for acc_op in b.block.ops[first:]:
+        if acc_op.name in REASSOCIABLE:
+            acc_op.attrs["fastmath"] = "reassoc"
+    return new
 
 
 def emit_dot(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):

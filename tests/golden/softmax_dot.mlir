@@ -142,41 +142,41 @@ func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {
 //         %24 = "arith.constant"() {value = -104.0 : f64} : () -> f32
 //         %25 = "arith.select"(%23, %24, %21) : (i1, f32, f32) -> f32
 //         %26 = "arith.constant"() {value = 1.4426950408889634 : f64} : () -> f32
-//         %27 = "arith.mulf"(%25, %26) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         %27 = "arith.mulf"(%25, %26) : (f32, f32) -> f32
 //         %28 = "arith.constant"() {value = 12582912.0 : f64} : () -> f32
-//         %29 = "arith.addf"(%27, %28) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         %29 = "arith.addf"(%27, %28) : (f32, f32) -> f32
 //         %30 = "arith.bitcast"(%29) : (f32) -> i32
 //         %31 = "arith.constant"() {value = 1262485504 : i64} : () -> i32
 //         %32 = "arith.subi"(%30, %31) : (i32, i32) -> i32
 //         %33 = "arith.constant"() {value = 12582912.0 : f64} : () -> f32
 //         %34 = "arith.subf"(%29, %33) : (f32, f32) -> f32
 //         %35 = "arith.constant"() {value = 0.693359375 : f64} : () -> f32
-//         %36 = "arith.mulf"(%34, %35) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         %36 = "arith.mulf"(%34, %35) : (f32, f32) -> f32
 //         %37 = "arith.subf"(%25, %36) : (f32, f32) -> f32
 //         %38 = "arith.constant"() {value = -0.00021219444 : f64} : () -> f32
-//         %39 = "arith.mulf"(%34, %38) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         %39 = "arith.mulf"(%34, %38) : (f32, f32) -> f32
 //         %40 = "arith.subf"(%37, %39) : (f32, f32) -> f32
-//         %41 = "arith.mulf"(%40, %40) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         %41 = "arith.mulf"(%40, %40) : (f32, f32) -> f32
 //         %42 = "arith.constant"() {value = 0.00019845958740916103 : f64} : () -> f32
-//         %43 = "arith.mulf"(%42, %40) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         %43 = "arith.mulf"(%42, %40) : (f32, f32) -> f32
 //         %44 = "arith.constant"() {value = 0.0013941660290583968 : f64} : () -> f32
-//         %45 = "arith.addf"(%43, %44) {fastmath = "reassoc"} : (f32, f32) -> f32
-//         %46 = "arith.mulf"(%45, %40) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         %45 = "arith.addf"(%43, %44) : (f32, f32) -> f32
+//         %46 = "arith.mulf"(%45, %40) : (f32, f32) -> f32
 //         %47 = "arith.constant"() {value = 0.008333391509950161 : f64} : () -> f32
-//         %48 = "arith.addf"(%46, %47) {fastmath = "reassoc"} : (f32, f32) -> f32
-//         %49 = "arith.mulf"(%48, %40) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         %48 = "arith.addf"(%46, %47) : (f32, f32) -> f32
+//         %49 = "arith.mulf"(%48, %40) : (f32, f32) -> f32
 //         %50 = "arith.constant"() {value = 0.04166634753346443 : f64} : () -> f32
-//         %51 = "arith.addf"(%49, %50) {fastmath = "reassoc"} : (f32, f32) -> f32
-//         %52 = "arith.mulf"(%51, %40) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         %51 = "arith.addf"(%49, %50) : (f32, f32) -> f32
+//         %52 = "arith.mulf"(%51, %40) : (f32, f32) -> f32
 //         %53 = "arith.constant"() {value = 0.1666666567325592 : f64} : () -> f32
-//         %54 = "arith.addf"(%52, %53) {fastmath = "reassoc"} : (f32, f32) -> f32
-//         %55 = "arith.mulf"(%54, %40) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         %54 = "arith.addf"(%52, %53) : (f32, f32) -> f32
+//         %55 = "arith.mulf"(%54, %40) : (f32, f32) -> f32
 //         %56 = "arith.constant"() {value = 0.5 : f64} : () -> f32
-//         %57 = "arith.addf"(%55, %56) {fastmath = "reassoc"} : (f32, f32) -> f32
-//         %58 = "arith.mulf"(%41, %57) {fastmath = "reassoc"} : (f32, f32) -> f32
-//         %59 = "arith.addf"(%58, %40) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         %57 = "arith.addf"(%55, %56) : (f32, f32) -> f32
+//         %58 = "arith.mulf"(%41, %57) : (f32, f32) -> f32
+//         %59 = "arith.addf"(%58, %40) : (f32, f32) -> f32
 //         %60 = "arith.constant"() {value = 1.0 : f64} : () -> f32
-//         %61 = "arith.addf"(%59, %60) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         %61 = "arith.addf"(%59, %60) : (f32, f32) -> f32
 //         %62 = "arith.constant"() {value = 8192 : i64} : () -> i32
 //         %63 = "arith.addi"(%32, %62) : (i32, i32) -> i32
 //         %64 = "arith.constant"() {value = 1 : i64} : () -> i32
@@ -189,13 +189,13 @@ func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {
 //         %71 = "arith.constant"() {value = 23 : i64} : () -> i32
 //         %72 = "arith.shli"(%70, %71) : (i32, i32) -> i32
 //         %73 = "arith.bitcast"(%72) : (i32) -> f32
-//         %74 = "arith.mulf"(%61, %73) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         %74 = "arith.mulf"(%61, %73) : (f32, f32) -> f32
 //         %75 = "arith.constant"() {value = 127 : i64} : () -> i32
 //         %76 = "arith.addi"(%68, %75) : (i32, i32) -> i32
 //         %77 = "arith.constant"() {value = 23 : i64} : () -> i32
 //         %78 = "arith.shli"(%76, %77) : (i32, i32) -> i32
 //         %79 = "arith.bitcast"(%78) : (i32) -> f32
-//         %80 = "arith.mulf"(%74, %79) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         %80 = "arith.mulf"(%74, %79) : (f32, f32) -> f32
 //         "memref.store"(%80, %arg1, %arg2, %arg5) : (f32, memref<2x4xf32>, index, index) -> ()
 //         %81 = "arith.addf"(%arg6, %80) {fastmath = "reassoc"} : (f32, f32) -> f32
 //         "scf.yield"(%81) : (f32) -> ()
