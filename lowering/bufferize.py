@@ -56,6 +56,27 @@ def pointwise(fusion: Operation, result_type) -> bool:
     return True
 
 
+COLUMN_CHUNKS = 8  # row chunks of a split column reduction (independent of the thread count)
+
+
+def split_column_reduction(fusion: Operation) -> bool:
+    """A kInput fusion whose root reduces leading dims (a column sum) with one associative
+    combiner and one result: its rows are cut into COLUMN_CHUNKS chunks reduced on their
+    own (in parallel) into a scratch, then combined (loops.emit_reduce_columns). One
+    thread walking all rows in memory order already reads at one core's limit; the
+    chunks let two read at once."""
+    if fusion.attrs.get("fusion_kind") != "kInput":
+        return False
+    root = fusion.regions[0].blocks[0].ops[-1].operands[0].owner
+    if not isinstance(root, Operation) or root.key != "reduce" or len(root.operands) != 2:
+        return False
+    dims, rank = list(root.attrs["dimensions"]), root.operands[0].type.rank
+    if not dims or len(dims) == rank or dims != list(range(len(dims))):
+        return False
+    body = root.regions[0].blocks[0].ops
+    return len(body) == 2 and body[0].key in ("add", "multiply", "maximum", "minimum")
+
+
 def memref_of(t: TensorType) -> MemRefType:
     return MemRefType(t.shape, t.elem)
 
@@ -403,6 +424,12 @@ class FunctionBufferizer:
         for r in op.results:
             outs.append(self.in_place_buffer(op, r, target, outs) or self.alloc(r, target, op.loc))
         attrs = dict(op.attrs)
+        if split_column_reduction(op):  # per-chunk partial results, combined afterwards
+            r = op.results[0]
+            shape = (COLUMN_CHUNKS,) + tuple(r.type.shape)  # partial[chunk, kept dims...]
+            outs.append(self.alloc_shape(TensorType(shape, r.type.elem),
+                                         [COLUMN_CHUNKS] + list(self.shapes[r]), op.loc))
+            attrs["aot.scratch"] = 1
         attrs["num_buffers"] = len(ins) + len(outs)
         regions = op.regions
         op.regions = []

@@ -414,6 +414,7 @@ class KernelEmitter:
         self.host = host
         self.kernels: list[Operation] = []
         self.prefix = host.attrs["sym_name"]
+        self.followups: list[Operation] = []  # kernels an emitter adds, called after its own
 
     def new_kernel(self, op: Operation, buffers: list):
         name = f"{self.prefix}_kernel_{len(self.kernels)}"
@@ -455,6 +456,13 @@ class KernelEmitter:
                                                         "aot.writes": kernel_outputs(op)}, loc=op.loc)
             mark_parallel(op, fn, call)
             new_ops.append(call)
+            for extra in self.followups:  # e.g. combining a split reduction's partials
+                later = Operation("func.call", buffers, [], {
+                    "callee": SymbolRef(extra.attrs["sym_name"]),
+                    "aot.writes": kernel_outputs(op)}, loc=op.loc)
+                mark_parallel(op, extra, later)
+                new_ops.append(later)
+            self.followups = []
         block.ops = []
         for op in new_ops:
             block.append(op)
@@ -484,7 +492,7 @@ def mark_parallel(op: Operation, fn: Operation, call: Operation) -> None:
     if op.key not in PARALLEL_KERNELS:
         return
     loops = [o for o in fn.regions[0].blocks[0].ops if o.name == "scf.for"]
-    first_out = kernel_outputs(op)[0]
+    first_out = fn.attrs.pop("aot.parallel_over", kernel_outputs(op)[0])
     if len(loops) != 1 or op.operands[first_out].type.rank == 0:
         return
     loops[0].attrs["aot.parallel"] = True
@@ -498,7 +506,8 @@ def kernel_outputs(op: Operation) -> tuple:
     """Operand positions a kernel writes (the host's shape queries follow them)."""
     if op.short_name == "fusion":
         n_in = len(op.regions[0].blocks[0].args)
-        return tuple(range(n_in, op.attrs.get("num_buffers", len(op.operands))))
+        n_buf = op.attrs.get("num_buffers", len(op.operands))
+        return tuple(range(n_in, n_buf - op.attrs.get("aot.scratch", 0)))
     if op.key == "scatter":  # inputs..., indices, updates..., outs...
         n_out = (len(op.operands) - 1) // 3
     elif op.key == "reduce_window":  # inputs..., inits..., outs...
@@ -518,11 +527,14 @@ def emit_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
     region_block = op.regions[0].blocks[0]
     n_in = len(region_block.args)
     n_buf = op.attrs.get("num_buffers", len(args))
+    n_out = n_buf - op.attrs.get("aot.scratch", 0)
     inputs = dict(zip(region_block.args, args[:n_in]))
-    outs = args[n_in:n_buf]
+    outs = args[n_in:n_out]
     env = fusion_dims(b, region_block, inputs, args[n_buf:])
     ret = region_block.ops[-1]
     root = ret.operands[0].owner
+    if op.attrs.get("aot.scratch"):  # bufferize.split_column_reduction
+        return emit_split_columns(k, op, b, root, inputs, outs[0], n_out, env)
     if op.attrs.get("fusion_kind") == "kInput" and root.short_name == "reduce":
         return emit_reduce(b, root, inputs, outs, env)
     if op.attrs.get("fusion_kind") == "kInput":
@@ -709,6 +721,90 @@ def emit_reduce_columns(b: LoopBuilder, root: Operation, inputs: dict, outs: lis
         body.op("memref.store", [v, out] + kivs)
     close_nest(body, len(kivs))
     close_nest(rows, len(rivs))
+
+
+def emit_split_columns(k: KernelEmitter, op: Operation, b: LoopBuilder, root: Operation,
+                       inputs: dict, out, part_at: int, env: dict):
+    """A column reduction in two kernels (bufferize.split_column_reduction). This one:
+    chunk c of the rows (the reduced dims, flattened) reduced in memory order into
+    partial[c, kept...], the chunks split over threads; chunk 0 starts from the init
+    value, the others from their first row. The follow-up kernel: out[kept...] = partial
+    0 combined with the other non-empty chunks' partials, in chunk order. The chunk count
+    does not depend on the thread count, so neither do the results."""
+    from .bufferize import COLUMN_CHUNKS
+    x, init = root.operands
+    elem = ScalarType(out.type.elem)
+    nred = len(root.attrs["dimensions"])
+    part = b.block.args[part_at]
+
+    def rows_and_chunk(lb: LoopBuilder, env: dict, inputs: dict):
+        dims = [_as_index(lb, d) for d in (env[x] if x in env else Elemental(lb, inputs).dims(x))]
+        rows = dims[0]
+        for d in dims[1:nred]:
+            rows = lb.v("arith.muli", [rows, d], INDEX)
+        chunk = lb.v("arith.divui", [lb.v("arith.addi", [rows, lb.index(COLUMN_CHUNKS - 1)], INDEX),
+                                     lb.index(COLUMN_CHUNKS)], INDEX)
+        return dims, rows, lb.v("arith.maxui", [chunk, lb.index(1)], INDEX)
+
+    def trips(lb: LoopBuilder, cond):
+        return lb.v("arith.select", [cond, lb.index(1), lb.index(0)], INDEX)
+    dims, rows, chunk = rows_and_chunk(b, env, inputs)
+    k.kernels[-1].attrs["aot.parallel_over"] = part_at  # threads split the chunk loop
+    _, cb, c, _ = b.for_(b.index(0), b.index(COLUMN_CHUNKS))
+    lo = cb.v("arith.minui", [cb.v("arith.muli", [c, chunk], INDEX), rows], INDEX)
+    hi = cb.v("arith.minui", [cb.v("arith.addi", [lo, chunk], INDEX), rows], INDEX)
+    first = cb.v("arith.cmpi", [c, cb.index(0)], ScalarType("i1"), predicate="eq")
+    has_rows = cb.v("arith.cmpi", [lo, hi], ScalarType("i1"), predicate="ult")
+
+    def row_index(lb: LoopBuilder, r):
+        ivs, flat = [], r
+        for d in reversed(dims[1:nred]):
+            ivs.append(lb.v("arith.remui", [flat, d], INDEX))
+            flat = lb.v("arith.divui", [flat, d], INDEX)
+        return [flat] + ivs[::-1]
+    _, seed, _, _ = cb.for_(cb.index(0), trips(cb, first))  # chunk 0: the init value
+    sb, kivs = loop_nest(seed, dims[nred:])
+    sb.op("memref.store", [Elemental(sb, inputs, dims=env).at(init, []), part, c] + kivs)
+    close_nest(sb, len(kivs))
+    seed.yield_()
+    later = cb.v("arith.andi", [has_rows, cb.v("arith.xori", [first, cb.const(True, "i1")],
+                                                ScalarType("i1"))], ScalarType("i1"))
+    _, seed, _, _ = cb.for_(cb.index(0), trips(cb, later))  # another chunk: its first row
+    sb, kivs = loop_nest(seed, dims[nred:])
+    sb.op("memref.store", [Elemental(sb, inputs, dims=env).at(x, row_index(sb, lo) + kivs),
+                           part, c] + kivs)
+    close_nest(sb, len(kivs))
+    seed.yield_()
+    start = cb.v("arith.select", [later, cb.v("arith.addi", [lo, cb.index(1)], INDEX), lo], INDEX)
+    _, rb, r, _ = cb.for_(start, hi)
+    ridx = row_index(rb, r)
+    body, kivs = loop_nest(rb, dims[nred:])
+    acc = body.v("memref.load", [part, c] + kivs, elem)
+    value = Elemental(body, inputs, dims=env).at(x, ridx + kivs)
+    (new,) = apply_region(body, root.regions[0], [acc, value])
+    body.op("memref.store", [new, part, c] + kivs)
+    close_nest(body, len(kivs))
+    rb.yield_()
+    cb.yield_()
+
+    fn, cbld, args = k.new_kernel(op, list(op.operands))
+    k.followups.append(fn)
+    region_block = op.regions[0].blocks[0]
+    n_in = len(region_block.args)
+    inputs2 = dict(zip(region_block.args, args[:n_in]))
+    env2 = fusion_dims(cbld, region_block, inputs2, args[op.attrs["num_buffers"]:])
+    part, out2 = args[part_at], args[list(b.block.args).index(out)]
+    _, rows2, chunk2 = rows_and_chunk(cbld, env2, inputs2)
+    used = cbld.v("arith.divui", [cbld.v("arith.addi", [rows2, cbld.v(
+        "arith.subi", [chunk2, cbld.index(1)], INDEX)], INDEX), chunk2], INDEX)
+    outer, kivs = loop_nest(cbld, dims_of(cbld, out2))
+    total = outer.v("memref.load", [part, outer.index(0)] + kivs, elem)
+    loop, ib, c, (acc,) = outer.for_(outer.index(1), used, [total])
+    p = ib.v("memref.load", [part, c] + kivs, elem)
+    ib.yield_(apply_region(ib, root.regions[0], [acc, p]))
+    outer.op("memref.store", [loop.results[0], out2] + kivs)
+    close_nest(outer, len(kivs))
+    cbld.op("func.return", [])
 
 
 REASSOCIABLE = {"arith.addf", "arith.mulf", "arith.maximumf", "arith.minimumf"}
