@@ -392,15 +392,24 @@ class _Emitter:
         def slot(name):
             return b.gep(ctx, [_i(SLOTS.index(name))], inbounds=True, source_etype=I64)
         batch, m, n, k = (b.load(slot(x), typ=I64) for x in ("batch", "m", "n", "k"))
-        # One task per thread where the product allows (a task packs each B block once for
-        # all its rows): rows cut evenly in multiples of MR, then columns (down to 256 wide,
-        # and at most NC) while there are fewer tasks than threads.
+        # One task per thread where the product allows. Every task packs the whole of the
+        # operand it shares with the others: cutting rows repacks B (K x N) per task,
+        # cutting columns repacks A (M x K); so the longer side of C is cut first (rows in
+        # multiples of MR; columns at least 256 wide, at most NC), then the other one while
+        # there are fewer tasks than threads.
         threads = b.sext(b.call(get_threads, []), I64)
-        tiles_n0 = _ceil_div(b, n, self.nc)
-        want_m = b.add(b.sdiv(b.sub(threads, _i(1)), _max(b, b.mul(batch, tiles_n0), _i(1))), _i(1))
-        tiles_m = _min(b, want_m, _ceil_div(b, m, self.mr))
-        want_n = b.add(b.sdiv(b.sub(threads, _i(1)), _max(b, b.mul(batch, tiles_m), _i(1))), _i(1))
-        tiles_n = _max(b, tiles_n0, _min(b, want_n, _ceil_div(b, n, 256)))
+
+        def wanted(tiles):  # ceil(threads / (batch * tiles))
+            return b.add(b.sdiv(b.sub(threads, _i(1)), _max(b, b.mul(batch, tiles), _i(1))), _i(1))
+        max_m, min_n = _ceil_div(b, m, self.mr), _ceil_div(b, n, self.nc)
+        max_n = _max(b, min_n, _ceil_div(b, n, 256))
+        rows_first = b.icmp_signed(">=", m, n)
+        tiles_m_a = _min(b, wanted(min_n), max_m)
+        tiles_n_a = _max(b, min_n, _min(b, wanted(tiles_m_a), max_n))
+        tiles_n_b = _max(b, min_n, _min(b, wanted(_i(1)), max_n))
+        tiles_m_b = _max(b, _min(b, wanted(tiles_n_b), max_m), _min(b, m, _i(1)))
+        tiles_m = b.select(rows_first, tiles_m_a, tiles_m_b)
+        tiles_n = b.select(rows_first, tiles_n_a, tiles_n_b)
         tile_m = b.mul(_ceil_div(b, _ceil_div_v(b, m, tiles_m), self.mr), _i(self.mr))
         tile_n = b.mul(_ceil_div(b, _ceil_div_v(b, n, tiles_n), self.nr), _i(self.nr))
         for name, v in (("tiles_m", tiles_m), ("tiles_n", tiles_n), ("tile_m", tile_m),
