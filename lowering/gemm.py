@@ -21,9 +21,10 @@ spelled out here with llvmlite:
   (6 x 16 f32 = 12 ymm with AVX2) and does one broadcast of A and NR/VEC
   multiply-adds per row and k. It writes C on the first K block and adds to it
   on the others; tiles cut by the edges of C go through a small stack tile.
-- When a task's last K block is done, an optional epilogue callback
-  `epi(ctx, batch, i0, i1, j0, j1)` finishes that tile of C while it is still in
-  cache: this is how bias and activation epilogues fuse into the matmul.
+- When the last K block has gone through an A block x B block of C, an optional
+  epilogue callback `epi(ctx, batch, i0, i1, j0, j1)` finishes that block of C
+  while it is still in cache: this is how bias and activation epilogues fuse
+  into the matmul.
 
 Operands are addressed by element strides (batch, row, column), so transposed
 operands and several batch dims cost nothing but the packing. The product is
@@ -292,10 +293,16 @@ class _Emitter:
                                                                   b.add(c0, b.mul(pb, _i(nr)))))
                                 b.call(micro, [kc, a_panel, b_panel, c_tile, n, rows, cols,
                                                b.icmp_signed(">", kb, _i(0))])
-            epi = s["epi"]
-            with b.if_then(b.icmp_signed("!=", epi, _i(0))):
-                b.call(b.inttoptr(epi, EPILOGUE_T.as_pointer()), [b.inttoptr(s["epi_ctx"], PTR), bi, i0,
-                                                             b.add(i0, mc), j0, b.add(j0, nc)])
+                        # the last K block finished this A block x B block of C: its
+                        # epilogue runs now, while the block is in cache
+                        last = b.icmp_signed("==", kb, b.sub(k_blocks, _i(1)))
+                        with b.if_then(b.and_(last, b.icmp_signed("!=", s["epi"], _i(0)))):
+                            r1 = b.add(i0, r0)
+                            c1 = b.add(j0, c0)
+                            b.call(b.inttoptr(s["epi"], EPILOGUE_T.as_pointer()),
+                                   [b.inttoptr(s["epi_ctx"], PTR), bi, r1,
+                                    b.add(r1, _min(b, block_rows, b.sub(mc, r0))), c1,
+                                    b.add(c1, block_nc)])
         b.ret_void()
         return f
 
