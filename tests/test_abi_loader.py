@@ -95,11 +95,24 @@ def test_several_static_results_are_a_tuple_of_0d_arrays(lib):
     assert (where.dtype, int(where)) == (np.int64, 2)
 
 
-def test_static_results_are_caller_owned_without_runtime_allocation(lib):
-    before = lib.alloc_stats()["num_allocs"]
+def test_results_are_runtime_blocks_returned_when_dropped(lib):
+    """Results are numpy arrays over the runtime's blocks (no copy): a dropped result goes
+    back to the caching allocator, so the next call reuses it; with out= nothing is
+    allocated at all."""
+    lib.minmax(np.ones(4, np.float32))  # warm the cache
+    stats = lib.alloc_stats()
+    kept = [lib.minmax(np.full(4, i, np.float32)) for i in range(3)]
+    assert [float(r[0]) for r in kept] == [0.0, 1.0, 2.0]  # each result its own block
+    assert lib.alloc_stats()["bytes_in_use"] > stats["bytes_in_use"]
+    del kept
+    assert lib.alloc_stats()["bytes_in_use"] == stats["bytes_in_use"]
     for _ in range(10):
         lib.minmax(np.ones(4, np.float32))
-    assert lib.alloc_stats()["num_allocs"] == before
+    after = lib.alloc_stats()
+    assert after["cache_hits"] - stats["cache_hits"] >= 10
+    out = (np.empty((), np.float32), np.empty((), np.int64))
+    lib.minmax(np.ones(4, np.float32), out=out)
+    assert lib.alloc_stats()["num_allocs"] == after["num_allocs"]
 
 
 def test_bf16_argument_and_bool_result(lib):

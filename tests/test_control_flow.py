@@ -42,6 +42,7 @@ def test_fori_loop_with_call_in_body():
             want = (want * np.float32(0.5) + np.float32(k)).astype(np.float32)
         np.testing.assert_allclose(y, want, rtol=1e-6)
         assert int(i) == max(n, 0)
+    del y, i  # results live in the runtime's allocator until they are dropped
     assert lib.alloc_stats()["bytes_in_use"] == 0
 
 
@@ -84,6 +85,7 @@ def test_growing_dynamic_carry_and_nested_loop():
             want_s += want_v.sum()
         np.testing.assert_array_equal(v, want_v)
         assert float(s) == pytest.approx(want_s)
+    del v, s  # results live in the runtime's allocator until they are dropped
     assert lib.alloc_stats()["bytes_in_use"] == 0
 
 
@@ -122,6 +124,7 @@ def test_case_and_if_with_branches_of_different_shapes():
         a, b = lib.main(np.int32(k), x, lo, hi, st)
         np.testing.assert_array_equal(a, want0)
         np.testing.assert_allclose(b, np.exp(x) if k > 0 else x, rtol=1e-6)
+    del a, b  # results live in the runtime's allocator until they are dropped
     assert lib.alloc_stats()["bytes_in_use"] == 0
 
 
