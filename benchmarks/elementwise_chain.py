@@ -327,8 +327,9 @@ def main() -> None:
           "for every row;")
     print("%copy = that as a fraction of np.copyto bandwidth; vs numpy / vs XLA = median of "
           "'numpy natural' / 'jax.jit (XLA)' over this row's (>1: this row is faster).")
-    print("'aot lib.main(x)' allocates its 64 MiB result each call (as users call it); "
-          "'aot, prealloc out' is the same kernel writing into a reused buffer.")
+    print("'aot lib.main(x)' gets its 64 MiB result from the runtime's caching allocator each "
+          "call (as users call it: the block a dropped result gave back); 'aot, prealloc out' "
+          "is the same kernel writing into the caller's buffer.")
     if not has_xla:
         print("XLA column omitted: " + jax_note)
 
