@@ -145,6 +145,8 @@ def _ceil_div_v(b, x, y):
 
 
 class _Emitter:
+    """Emits one element type's micro-kernel, task and entry functions into a module."""
+
     def __init__(self, mod: ir.Module, elem: str, t: ir.Type, name: str):
         self.mod, self.elem, self.t = mod, elem, t
         p = PARAMS[elem]
