@@ -52,10 +52,10 @@ def _channels_first(c) -> bool:
     return [c.ob, c.of] + c.osp == list(range(c.n + 2))
 
 
-def _scratch(op: Operation, shapes: list, hs=None, results=None):
+def _scratch(op: Operation, shapes: list, hs, results):
     """A [M, K], B [K, N] and, for other output layouts, C [M, N]: M = batch x output
     positions, K = kernel positions x input features, N = output features."""
-    if not takes(op) or hs is None:
+    if not takes(op):
         return []
     from .windows import Conv
     c = Conv(op)

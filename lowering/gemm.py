@@ -170,10 +170,10 @@ class _Emitter:
         return b.bitcast(self.at(b, base, offset), self.vt.as_pointer())
 
     def fmuladd(self, b, x, y, z):
-        vt = x.type
-        mangle = f"v{self.vec}{self.elem}" if isinstance(vt, ir.VectorType) else self.elem
-        name = f"llvm.fmuladd.{mangle}"
-        f = self.mod.globals.get(name) or ir.Function(self.mod, ir.FunctionType(vt, [vt] * 3), name=name)
+        """x * y + z on vectors, fused where the target has FMA."""
+        name = f"llvm.fmuladd.v{self.vec}{self.elem}"
+        f = self.mod.globals.get(name) or ir.Function(
+            self.mod, ir.FunctionType(self.vt, [self.vt] * 3), name=name)
         return b.call(f, [x, y, z])
 
     # ------------------------------------------------------------------ micro-kernel

@@ -650,6 +650,16 @@ def emit_matmul_epilogue(b: LoopBuilder, region_block: Block, inputs: dict, out,
     b.op("aot.gemm", [lhs, rhs, out] + captured, attrs=runs, regions=[Region([tile])])
 
 
+def place(rank: int, *groups) -> list:
+    """An index of `rank` entries from (dim, value) pairs: a reduction's kept and reduced
+    loop variables put back in the operand's dim order."""
+    idx = [None] * rank
+    for group in groups:
+        for d, iv in group:
+            idx[d] = iv
+    return idx
+
+
 def emit_reduce(b: LoopBuilder, root: Operation, inputs: dict, outs: list, env: dict):
     """Loops over the kept dims outside, the reduced dims inside with accumulators in registers."""
     n = len(root.operands) // 2
@@ -671,11 +681,7 @@ def emit_reduce(b: LoopBuilder, root: Operation, inputs: dict, outs: list, env: 
         loops.append((loop, body))
         red_ivs.append(iv)
         cur = list(iters)
-    full_idx = [None] * len(in_dims)
-    for d, iv in zip(kept, out_ivs):
-        full_idx[d] = iv
-    for d, iv in zip(dims, red_ivs):
-        full_idx[d] = iv
+    full_idx = place(len(in_dims), zip(kept, out_ivs), zip(dims, red_ivs))
     inner_e = Elemental(body, inputs, dims=env)
     xs = [inner_e.at(v, full_idx) for v in ins]
     new = apply_reduction_body(body, root, cur + xs)
@@ -708,11 +714,7 @@ def emit_reduce_columns(b: LoopBuilder, root: Operation, inputs: dict, outs: lis
     close_nest(init_b, len(kivs))
     rows, rivs = loop_nest(b, [as_index[d] for d in reduced])
     body, kivs = loop_nest(rows, [as_index[d] for d in kept])
-    full_idx = [None] * len(as_index)
-    for d, iv in zip(reduced, rivs):
-        full_idx[d] = iv
-    for d, iv in zip(kept, kivs):
-        full_idx[d] = iv
+    full_idx = place(len(as_index), zip(reduced, rivs), zip(kept, kivs))
     inner_e = Elemental(body, inputs, dims=env)
     accs = [body.v("memref.load", [out] + kivs, ScalarType(out.type.elem)) for out in outs]
     xs = [inner_e.at(v, full_idx) for v in ins]

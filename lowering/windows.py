@@ -135,26 +135,25 @@ class Window:
         return hs.max(hs.div(hs.add(q, s), s), 0)
 
 
-def reduce_window_params(op: Operation) -> Window:
+def _window_params(op: Operation, dilations: bool) -> Window:
+    """The Window of reduce_window (with its dilations) or select_and_scatter (without)."""
     rank = op.operands[0].type.rank
     a = op.attrs
     if "window_dimensions" not in a:
         raise _shape_error("missing attribute 'window_dimensions'")
+    dil = [ints(a.get(k), rank, 1, k) if dilations else [1] * rank
+           for k in ("base_dilations", "window_dilations")]
     return Window(ints(a["window_dimensions"], rank, 1, "window_dimensions"),
                   ints(a.get("window_strides"), rank, 1, "window_strides"),
-                  padding_pairs(a.get("padding"), rank),
-                  ints(a.get("base_dilations"), rank, 1, "base_dilations"),
-                  ints(a.get("window_dilations"), rank, 1, "window_dilations"))
+                  padding_pairs(a.get("padding"), rank), *dil)
+
+
+def reduce_window_params(op: Operation) -> Window:
+    return _window_params(op, dilations=True)
 
 
 def select_and_scatter_params(op: Operation) -> Window:
-    rank = op.operands[0].type.rank
-    a = op.attrs
-    if "window_dimensions" not in a:
-        raise _shape_error("missing attribute 'window_dimensions'")
-    return Window(ints(a["window_dimensions"], rank, 1, "window_dimensions"),
-                  ints(a.get("window_strides"), rank, 1, "window_strides"),
-                  padding_pairs(a.get("padding"), rank), [1] * rank, [1] * rank)
+    return _window_params(op, dilations=False)
 
 
 # ----------------------------------------------------------------------------- conv attributes
