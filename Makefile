@@ -26,7 +26,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/elementwise_chain.py && $(PY) benchmarks/dynamic_shapes.py && $(PY) benchmarks/cpu_workloads.py
 
 docs: $(STAMP)
-	$(PY) -m lowering.optable --write README.md
+	$(PY) -m lowering.ops.table --write README.md
 
 clean:
 	rm -rf build out $(VENV)

@@ -4,7 +4,7 @@
     y = lib.main(x)                      # numpy in, numpy out
     lib = aot.load("out/libmodel.so")    # load an artifact built by `aotc`
 """
-from lowering.ir import CompileError
+from lowering.ir.core import CompileError
 
 from .api import compile, load
 

@@ -17,7 +17,7 @@ def compiler_fingerprint() -> str:
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     h = hashlib.sha256(COMPILER_VERSION.encode())
     for pkg in ("aot", "lowering", "abi", "runtime_c"):
-        for path in sorted(glob.glob(os.path.join(root, pkg, "*"))):
+        for path in sorted(glob.glob(os.path.join(root, pkg, "**", "*"), recursive=True)):
             if path.endswith((".py", ".lark", ".c", ".h")):
                 with open(path, "rb") as f:
                     h.update(path[len(root):].encode() + f.read())

@@ -35,7 +35,7 @@ def main(argv=None) -> int:
     opts = Options(name=name, emit=args.emit, target_triple=args.target_triple,
                    target_cpu=args.target_cpu, target_features=args.target_features,
                    dump_after=dump, dump_dir=args.dump_dir)
-    from lowering.ir import CompileError
+    from lowering.ir.core import CompileError
     from .toolchain import ToolchainError
     try:
         from .driver import Compilation
@@ -48,7 +48,7 @@ def main(argv=None) -> int:
         from .driver import default_output
         paths = comp.build(args.output or default_output(opts))
         if args.report:
-            from lowering.fusion import format_report
+            from lowering.passes.fusion import format_report
             print(format_report(comp.module), end="")
         if dump and not args.dump_dir:
             for stage, body in comp.dumps.items():

@@ -6,10 +6,10 @@ import re
 import tempfile
 from dataclasses import dataclass, field
 
-from lowering.ir import CompileError
-from lowering.parser import parse_module
-from lowering.pipeline import STAGE_NAMES, run_pipeline
-from lowering.printer import print_module
+from lowering.ir.core import CompileError
+from lowering.frontend.parser import parse_module
+from lowering.passes.pipeline import STAGE_NAMES, run_pipeline
+from lowering.frontend.printer import print_module
 
 EMIT_KINDS = STAGE_NAMES + ["llvm", "asm", "obj", "static", "shared"]
 DUMP_STAGES = STAGE_NAMES + ["llvm", "llvm-opt"]
@@ -64,7 +64,7 @@ class Compilation:
                             if self.opts.dump_after else None)
 
     def llvm(self):
-        from lowering.llvm_gen import generate, optimize, target_machine
+        from lowering.codegen.llvm.gen import generate, optimize, target_machine
         module = self.run_stages("loops")
         tm = target_machine(self.opts.target_triple, self.opts.target_cpu, self.opts.target_features)
         text, entries = generate(module, self.opts.name, tm)

@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from lowering.ir import CompileError
-from lowering.parser import parse_module
-from lowering.pipeline import run_pipeline
+from lowering.ir.core import CompileError
+from lowering.frontend.parser import parse_module
+from lowering.passes.pipeline import run_pipeline
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCES = (sorted(glob.glob(os.path.join(HERE, "jax_ops", "*.mlir")))[::4]

@@ -5,9 +5,9 @@ import os
 import numpy as np
 
 import aot
-from lowering.parser import parse_module
-from lowering.pipeline import run_pipeline
-from lowering.printer import print_module
+from lowering.frontend.parser import parse_module
+from lowering.passes.pipeline import run_pipeline
+from lowering.frontend.printer import print_module
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 

@@ -32,10 +32,10 @@ import pytest
 
 import aot
 from corpus import load_case
-from lowering.ir import CompileError
-from lowering.parser import parse_module
-from lowering.pipeline import run_pipeline
-from lowering.printer import print_module
+from lowering.ir.core import CompileError
+from lowering.frontend.parser import parse_module
+from lowering.passes.pipeline import run_pipeline
+from lowering.frontend.printer import print_module
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CHLO = os.path.join(HERE, "chlo")

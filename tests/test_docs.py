@@ -1,7 +1,7 @@
 """The README's supported-ops table is the one the op tables generate (`make docs`)."""
 import os
 
-from lowering import optable
+from lowering.ops import table as optable
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -30,7 +30,7 @@ import numpy as np
 import pytest
 
 import aot
-from lowering import fastmath
+from lowering.codegen.llvm import fastmath
 
 OPS = ["exponential", "log", "tanh", "logistic", "exponential_minus_one", "log_plus_one",
        "erf", "erfc"]

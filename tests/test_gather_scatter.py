@@ -366,8 +366,8 @@ def test_gather_fuses_with_producers_and_consumers():
   %n = stablehlo.negate %g : tensor<3x4xf32>
   return %n : tensor<3x4xf32>
 }"""
-    from lowering.parser import parse_module
-    from lowering.pipeline import run_pipeline
+    from lowering.frontend.parser import parse_module
+    from lowering.passes.pipeline import run_pipeline
     fused = run_pipeline(parse_module(text), until="fused")
     body = [op for op in fused.functions()[0].regions[0].blocks[0].ops if op.name != "func.return"]
     assert [op.name for op in body] == ["mhlo.fusion"], [op.name for op in body]

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 import aot
-from lowering.parser import parse_module
-from lowering.pipeline import run_pipeline
-from lowering.printer import print_module
+from lowering.frontend.parser import parse_module
+from lowering.passes.pipeline import run_pipeline
+from lowering.frontend.printer import print_module
 
 
 def tensor(shape, elem):

@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 
 import aot
-from lowering.ir import CompileError
-from lowering.parser import parse_module
-from lowering.pipeline import run_pipeline
-from lowering.printer import print_module
+from lowering.ir.core import CompileError
+from lowering.frontend.parser import parse_module
+from lowering.passes.pipeline import run_pipeline
+from lowering.frontend.printer import print_module
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 

@@ -29,7 +29,7 @@ import pytest
 
 import aot
 from corpus import TOLERANCE, assert_close
-from lowering.ir import numpy_dtype
+from lowering.ir.core import numpy_dtype
 
 BF16 = ml_dtypes.bfloat16
 NP = {"f16": np.dtype(np.float16), "bf16": np.dtype(BF16), "f32": np.dtype(np.float32),

@@ -6,9 +6,9 @@ import os
 import numpy as np
 import pytest
 
-from lowering.ir import CompileError, DenseAttr, EnumAttr, TensorType
-from lowering.parser import parse_file, parse_module
-from lowering.printer import print_module
+from lowering.ir.core import CompileError, DenseAttr, EnumAttr, TensorType
+from lowering.frontend.parser import parse_file, parse_module
+from lowering.frontend.printer import print_module
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 import aot
-from lowering.fusion import format_report
-from lowering.parser import parse_module
-from lowering.pipeline import run_pipeline
-from lowering.printer import print_module
+from lowering.passes.fusion import format_report
+from lowering.frontend.parser import parse_module
+from lowering.passes.pipeline import run_pipeline
+from lowering.frontend.printer import print_module
 
 
 def fused(text):

@@ -17,7 +17,7 @@ import pytest
 import aot
 from abi import AotRuntimeError
 from corpus import assert_close, load_case
-from lowering.ir import CompileError
+from lowering.ir.core import CompileError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "sort_conv_window")
@@ -132,9 +132,9 @@ def test_sort_frees_its_scratch_buffers():
 
 
 def test_sort_scratch_in_the_lhlo_stage():
-    from lowering.parser import parse_module
-    from lowering.pipeline import run_pipeline
-    from lowering.printer import print_module
+    from lowering.frontend.parser import parse_module
+    from lowering.passes.pipeline import run_pipeline
+    from lowering.frontend.printer import print_module
     text = open(os.path.join(DATA, "argsort_axis1.mlir")).read()
     lhlo = print_module(run_pipeline(parse_module(text), "lhlo"))
     line = next(l for l in lhlo.splitlines() if "lmhlo.sort" in l)

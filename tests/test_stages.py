@@ -10,9 +10,9 @@ import os
 
 import pytest
 
-from lowering.parser import parse_module
-from lowering.pipeline import STAGE_NAMES, run_pipeline
-from lowering.printer import print_module
+from lowering.frontend.parser import parse_module
+from lowering.passes.pipeline import STAGE_NAMES, run_pipeline
+from lowering.frontend.printer import print_module
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FILES = sorted(glob.glob(os.path.join(HERE, "golden", "*.mlir")))

@@ -6,9 +6,9 @@ canonical name: `mhlo.` at tensor level, `lmhlo.` at buffer level.
 """
 from __future__ import annotations
 
-from .attrs import dense_to_ints
-from .ir import DenseAttr, EnumAttr, OpaqueAttr, Operation, TensorType
-from .shapes import SHAPE_OPERANDS
+from lowering.ir.attrs import dense_to_ints
+from lowering.ir.core import DenseAttr, EnumAttr, OpaqueAttr, Operation, TensorType
+from lowering.passes.host_shapes import SHAPE_OPERANDS
 
 TENSOR_DIALECTS = {"stablehlo": "mhlo", "mhlo": "mhlo", "xla_hlo": "mhlo", "xla_dhlo": "mhlo",
                    "chlo": "chlo"}
@@ -429,7 +429,7 @@ REQUIRED_ATTRS = {
 }
 
 # gather, dynamic_gather (elemental) and scatter (a kernel): lowering/gather.py
-from .gather import REQUIRED_ATTRS as _gs_required, SHAPE_FUNCTIONS as _gs_shapes  # noqa: E402
+from lowering.ops.gather import REQUIRED_ATTRS as _gs_required, SHAPE_FUNCTIONS as _gs_shapes  # noqa: E402
 ELEMENTAL |= {"gather", "dynamic_gather"}
 KERNELS |= {"scatter"}
 SUPPORTED |= {"gather", "dynamic_gather", "scatter"}
@@ -437,7 +437,7 @@ SHAPE_FUNCTIONS.update(_gs_shapes)
 REQUIRED_ATTRS.update(_gs_required)
 
 # chlo elementwise ops and reduce_precision: lowering/chlo.py (`chlo.X` is spelled `mhlo.X`)
-from . import chlo as _chlo  # noqa: E402
+from lowering.ops import chlo as _chlo  # noqa: E402
 STD_ALIASES.update(_chlo.ALIASES)
 UNARY |= _chlo.NEW_UNARY
 BINARY |= _chlo.NEW_BINARY
@@ -451,7 +451,7 @@ SHAPE_FUNCTIONS["reduce_precision"] = _chlo.infer_reduce_precision
 REQUIRED_ATTRS["reduce_precision"] = ("exponent_bits", "mantissa_bits")
 
 # sort and chlo.top_k (kernels): lowering/sort.py (`chlo.top_k` is spelled `mhlo.top_k`)
-from .sort import REQUIRED_ATTRS as _sort_required, SHAPE_FUNCTIONS as _sort_shapes  # noqa: E402
+from lowering.ops.sort import REQUIRED_ATTRS as _sort_required, SHAPE_FUNCTIONS as _sort_shapes  # noqa: E402
 STD_ALIASES["chlo.top_k"] = "mhlo.top_k"
 KERNELS |= {"sort", "top_k"}
 SUPPORTED |= {"sort", "top_k"}
@@ -459,7 +459,7 @@ SHAPE_FUNCTIONS.update(_sort_shapes)
 REQUIRED_ATTRS.update(_sort_required)
 
 # reduce_window, convolution, select_and_scatter (kernels): lowering/windows.py
-from .windows import REQUIRED_ATTRS as _win_required, SHAPE_FUNCTIONS as _win_shapes  # noqa: E402
+from lowering.ops.windows import REQUIRED_ATTRS as _win_required, SHAPE_FUNCTIONS as _win_shapes  # noqa: E402
 KERNELS |= {"reduce_window", "convolution", "select_and_scatter"}
 SUPPORTED |= {"reduce_window", "convolution", "select_and_scatter"}
 SHAPE_FUNCTIONS.update(_win_shapes)

@@ -10,7 +10,7 @@ and the dims.
 """
 from __future__ import annotations
 
-from .ir import INDEX, Operation, ScalarType, Value
+from lowering.ir.core import INDEX, Operation, ScalarType, Value
 
 I1 = ScalarType("i1")
 
@@ -284,7 +284,7 @@ def _reduce(hs, op, shapes, bufs):
 
 
 def _dot_general(hs, op, shapes, bufs):
-    from .ops import dot_general_dims
+    from lowering.ops.hlo_ops import dot_general_dims
     lb, rb, lc, rc = dot_general_dims(op)
     ls, rs = shapes
     for a, b in zip(lb, rb):
@@ -326,7 +326,7 @@ SHAPE_RULES = {
 
 
 def shape_rule(op: Operation):
-    from .ops import ELEMENTWISE
+    from lowering.ops.hlo_ops import ELEMENTWISE
     key = op.key
     if key in SHAPE_RULES:
         return SHAPE_RULES[key]
@@ -335,14 +335,14 @@ def shape_rule(op: Operation):
     return None
 
 # gather, dynamic_gather, scatter: lowering/gather.py
-from .gather import SHAPE_OPERANDS as _gs_operands, SHAPE_RULES as _gs_rules  # noqa: E402
+from lowering.ops.gather import SHAPE_OPERANDS as _gs_operands, SHAPE_RULES as _gs_rules  # noqa: E402
 SHAPE_RULES.update(_gs_rules)
 SHAPE_OPERANDS.update(_gs_operands)
 
 # sort, top_k (their rules also add the kernels' scratch buffers): lowering/sort.py
-from .sort import SHAPE_RULES as _sort_rules  # noqa: E402
+from lowering.ops.sort import SHAPE_RULES as _sort_rules  # noqa: E402
 SHAPE_RULES.update(_sort_rules)
 
 # reduce_window, convolution, select_and_scatter: lowering/windows.py
-from .windows import SHAPE_RULES as _win_rules  # noqa: E402
+from lowering.ops.windows import SHAPE_RULES as _win_rules  # noqa: E402
 SHAPE_RULES.update(_win_rules)

@@ -32,7 +32,7 @@ import it while they are being loaded.
 """
 from __future__ import annotations
 
-from .ir import INDEX, Operation, ScalarType, TensorType
+from lowering.ir.core import INDEX, Operation, ScalarType, TensorType
 
 I1 = ScalarType("i1")
 SORTABLE = ("i1", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64", "f16", "bf16",
@@ -40,7 +40,7 @@ SORTABLE = ("i1", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64", "f16
 
 
 def _shape_error(msg):
-    from .ops import ShapeError
+    from lowering.ops.hlo_ops import ShapeError
     return ShapeError(msg)
 
 
@@ -61,7 +61,7 @@ def localize_captures(block, what: str) -> None:
     """A region may use constants defined outside it (jax.export hoists them to the
     function): each gets a copy inside the region, so kernels see a self-contained scalar
     body. Any other captured value is an error."""
-    from .ir import clone_op
+    from lowering.ir.core import clone_op
     defined, copies, front = set(block.args), {}, []
     for inner in block.ops:
         for i, v in enumerate(inner.operands):
@@ -85,8 +85,8 @@ def localize_captures(block, what: str) -> None:
 def verify_scalar_region(op: Operation, region_index: int, arg_elems: list, result_elems: list,
                          what: str) -> None:
     """One block of scalar elementwise ops taking `arg_elems` and returning `result_elems`."""
-    from .hlo import verify_op
-    from .ops import ELEMENTWISE, canonical_op_name
+    from lowering.passes.legalize import verify_op
+    from lowering.ops.hlo_ops import ELEMENTWISE, canonical_op_name
     if len(op.regions) <= region_index or len(op.regions[region_index].blocks) != 1:
         raise _shape_error(f"needs a {what} region")
     block = op.regions[region_index].blocks[0]
@@ -165,7 +165,7 @@ REQUIRED_ATTRS = {"sort": ("dimension",), "top_k": ("k",)}
 
 
 def _sort_rule(hs, op, shapes, bufs):
-    from .shapes import static_or
+    from lowering.passes.host_shapes import static_or
     base = list(shapes[0])
     for s in shapes[1:]:
         for d in range(len(base)):
@@ -174,7 +174,7 @@ def _sort_rule(hs, op, shapes, bufs):
 
 
 def _top_k_rule(hs, op, shapes, bufs):
-    from .shapes import static_or
+    from lowering.passes.host_shapes import static_or
     k = top_k_k(op)
     src = list(shapes[0])
     hs.require("sle", k, src[-1], op, "k exceeds the last dim")
@@ -307,7 +307,7 @@ def sort_lines(b, dims: list, dim: int, first: callable, even: list, odd: list, 
     `first(builder, index)` gives the scalars at a full index (pass 0 reads them); the
     sorted line ends in the buffers `even`; `odd` is scratch of the same shape and types.
     `before(builder, xs, ys)` is i1: xs goes strictly before ys."""
-    from .loops import close_nest, loop_nest
+    from lowering.passes.loops import close_nest, loop_nest
     outer_dims = [d for d in range(len(dims)) if d != dim]
     body, ivs = loop_nest(b, [b.index(dims[d]) if isinstance(dims[d], int) else dims[d]
                               for d in outer_dims])
@@ -350,7 +350,7 @@ def _scratch_split(op, args, n_scratch):
 
 
 def emit_sort(k, op: Operation, b, args: list):
-    from .loops import apply_region
+    from lowering.passes.loops import apply_region
     n = len(args) // 3
     (ins_outs, scratch) = _scratch_split(op, args, n)
     ins, outs = ins_outs[:n], ins_outs[n:]
@@ -368,8 +368,8 @@ def emit_sort(k, op: Operation, b, args: list):
 
 
 def emit_top_k(k, op: Operation, b, args: list):
-    from .loops import close_nest, loop_nest
-    from .scalar import Scalars
+    from lowering.passes.loops import close_nest, loop_nest
+    from lowering.ops.scalar import Scalars
     (x, values, indices), scratch = _scratch_split(op, args, 4)
     even, odd = scratch[:2], scratch[2:]
     elem, idx_elem = x.type.elem, indices.type.elem
@@ -401,7 +401,7 @@ KERNEL_EMITTERS = {"sort": emit_sort, "top_k": emit_top_k}
 
 def decode_top_k(raw, it):
     """`chlo.top_k(%x, k = 2) : tensor<3x5xf32> -> (tensor<3x2xf32>, tensor<3x2xi32>)`."""
-    from .pretty import Decoded, DecodeError, _split, _types
+    from lowering.frontend.pretty import Decoded, DecodeError, _split, _types
     operands, attrs = list(it.values), dict(it.kw)
     for g in it.groups:
         for part in _split(g):

@@ -9,11 +9,11 @@ there the pipeline is the one tensor-level input takes.
 """
 from __future__ import annotations
 
-from . import ops as T
-from .bufferize import memref_of
-from .hlo import NOT_YET
-from .shapes import HostShapes, shape_rule
-from .ir import (UNKNOWN_LOC, Block, CompileError, DenseAttr, MemRefType, Module, Operation,
+from lowering.ops import hlo_ops as T
+from lowering.passes.bufferize import memref_of
+from lowering.passes.legalize import NOT_YET
+from lowering.passes.host_shapes import HostShapes, shape_rule
+from lowering.ir.core import (UNKNOWN_LOC, Block, CompileError, DenseAttr, MemRefType, Module, Operation,
                  Region, SymbolRef, TensorType, Value)
 
 
@@ -236,13 +236,13 @@ class FunctionImporter:
 
 
 def verify_raised(op: Operation) -> None:
-    from .hlo import verify_op
+    from lowering.passes.legalize import verify_op
     verify_op(op)
 
 
 def import_lhlo(module: Module) -> Module:
     """The LHLO stage for buffer-level input."""
-    from .hlo import canonicalize_names, public_functions
+    from lowering.passes.legalize import canonicalize_names, public_functions
     canonicalize_names(module)
     if not public_functions(module):
         raise CompileError("module has no public function with a body", None)

@@ -8,7 +8,7 @@ computed in f32 and rounded once per op, as XLA's CPU backend does.
 """
 from __future__ import annotations
 
-from .ir import ScalarType, bit_width, is_float, is_unsigned
+from lowering.ir.core import ScalarType, bit_width, is_float, is_unsigned
 
 HALF = ("f16", "bf16")
 
@@ -324,10 +324,10 @@ def lower_scalar(b, op, args):
     return rule(Scalars(b), elem, args, op)
 
 # chlo elementwise ops, next_after and reduce_precision: lowering/chlo.py
-from .chlo import SCALAR_RULES as _chlo_rules  # noqa: E402
+from lowering.ops.chlo import SCALAR_RULES as _chlo_rules  # noqa: E402
 RULES.update(_chlo_rules)
 
 # exp, log, tanh, logistic, expm1, log1p as inline vectorisable polynomials (f32/f64; f16/bf16
 # in f32): lowering/fastmath.py; other element types keep the rules above
-from .fastmath import rules as _fast_rules  # noqa: E402
+from lowering.codegen.llvm.fastmath import rules as _fast_rules  # noqa: E402
 RULES.update(_fast_rules(RULES))

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .attrs import escape_string
-from .ir import (UNIT, DenseAttr, EnumAttr, Module, OpaqueAttr, Operation, SymbolRef, Type,
+from lowering.ir.attrs import escape_string
+from lowering.ir.core import (UNIT, DenseAttr, EnumAttr, Module, OpaqueAttr, Operation, SymbolRef, Type,
                  numpy_dtype)
 
 HEX_THRESHOLD = 16  # constants with more elements print as hex blobs

@@ -49,7 +49,7 @@ from __future__ import annotations
 import math
 import re
 
-from .ir import bit_width, replace_all_uses
+from lowering.ir.core import bit_width, replace_all_uses
 
 HALF = ("f16", "bf16")
 
@@ -374,7 +374,7 @@ SCALAR_RULES = {
 
 def infer_reduce_precision(op):
     """Shape function: elementwise on floats, with valid exponent and mantissa widths."""
-    from .ops import ShapeError, infer_elementwise
+    from lowering.ops.hlo_ops import ShapeError, infer_elementwise
     e, m = op.attrs.get("exponent_bits"), op.attrs.get("mantissa_bits")
     if not isinstance(e, int) or not isinstance(m, int) or e < 1 or m < 0:
         raise ShapeError(f"needs exponent_bits >= 1 and mantissa_bits >= 0, got {e!r} and {m!r}")
@@ -383,7 +383,7 @@ def infer_reduce_precision(op):
 
 def decode_reduce_precision(raw, it):
     """Pretty form `reduce_precision %x, format = e5m10 : tensor<...>`."""
-    from .pretty import DecodeError, decode_default
+    from lowering.frontend.pretty import DecodeError, decode_default
     fmt = it.kw.pop("format", None)
     if fmt is not None:
         m = re.fullmatch(r"e(\d+)m(\d+)", str(fmt))

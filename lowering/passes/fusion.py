@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import ops as T
-from .ir import Block, Module, Operation, Region, clone_op, replace_all_uses, uses
-from .shapes import SHAPE_OPERANDS
+from lowering.ops import hlo_ops as T
+from lowering.ir.core import Block, Module, Operation, Region, clone_op, replace_all_uses, uses
+from lowering.passes.host_shapes import SHAPE_OPERANDS
 
 
 def is_splat_constant(op: Operation) -> bool:
@@ -68,7 +68,7 @@ def joins_as_matmul(dot: Operation, group: dict) -> bool:
     computes it and every op between it and the group's root is elementwise on the dot's
     shape: each output element then needs only the same element of the product. The
     result must have the product's type, since the product is written into it first."""
-    from .gemm import packed_runs
+    from lowering.codegen.cpu.gemm import packed_runs
     runs = packed_runs(dot)
     if group["kind"] != "kLoop" or runs is None or runs["rhs_runs"][5] - runs["rhs_runs"][4] > 1:
         return False

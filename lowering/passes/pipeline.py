@@ -7,14 +7,14 @@
 """
 from __future__ import annotations
 
-from .bufferize import bufferize
-from .fusion import fuse
-from .hlo import legalize
-from .ir import CompileError
-from .lhlo_input import import_lhlo, is_buffer_level
-from .loops import lower_to_loops
-from .shape_query import add_shape_queries
-from .verify import verify_loops
+from lowering.passes.bufferize import bufferize
+from lowering.passes.fusion import fuse
+from lowering.passes.legalize import legalize
+from lowering.ir.core import CompileError
+from lowering.frontend.lhlo_input import import_lhlo, is_buffer_level
+from lowering.passes.loops import lower_to_loops
+from lowering.passes.shape_query import add_shape_queries
+from lowering.passes.verify import verify_loops
 
 STAGES = [
     ("hlo", legalize),  # parse result -> canonical, verified HLO

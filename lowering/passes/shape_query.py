@@ -9,9 +9,9 @@ peak when any allocation's size depends on the data.
 """
 from __future__ import annotations
 
-from .ir import INDEX, Block, FunctionType, Module, Operation, Region, Value, clone_op
-from .ops import DATA_DEPENDENT
-from .shapes import HostShapes
+from lowering.ir.core import INDEX, Block, FunctionType, Module, Operation, Region, Value, clone_op
+from lowering.ops.hlo_ops import DATA_DEPENDENT
+from lowering.passes.host_shapes import HostShapes
 
 
 def written_buffers(op: Operation) -> list:

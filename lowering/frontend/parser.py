@@ -11,9 +11,9 @@ from typing import Optional
 import lark
 from lark import Token, Transformer, v_args
 
-from . import pretty
-from .attrs import AttrError, decode_angle, parse_type, unescape_string
-from .ir import (UNIT, Block, CompileError, EnumAttr, FunctionType, Location, Module,
+from lowering.frontend import pretty
+from lowering.ir.attrs import AttrError, decode_angle, parse_type, unescape_string
+from lowering.ir.core import (UNIT, Block, CompileError, EnumAttr, FunctionType, Location, Module,
                  Operation, Region, SymbolRef, Type)
 
 _GRAMMAR = os.path.join(os.path.dirname(__file__), "grammar.lark")
@@ -359,7 +359,7 @@ def _fbytes(name: str) -> int:
 
 def _hash_attr(text: str):
     """`#stablehlo<comparison_direction GE>` becomes an EnumAttr; other `#...` stay opaque."""
-    from .ir import OpaqueAttr
+    from lowering.ir.core import OpaqueAttr
     if "<" in text:
         head, body = text[1:].split("<", 1)
         body = body[:-1].strip()

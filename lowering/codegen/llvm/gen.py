@@ -18,8 +18,8 @@ from llvmlite.ir import types as _ir_types
 _ir_types.ir_layer_typed_pointers_enabled = False
 
 from abi.dtypes import dtype as abi_dtype
-from .gemm import EPILOGUE_T, SLOTS as GEMM_SLOTS, gemm_function
-from .ir import CompileError, DenseAttr, MemRefType, Module, Operation, ScalarType, numpy_dtype
+from lowering.codegen.cpu.gemm import EPILOGUE_T, SLOTS as GEMM_SLOTS, gemm_function
+from lowering.ir.core import CompileError, DenseAttr, MemRefType, Module, Operation, ScalarType, numpy_dtype
 
 I1, I8, I16, I32, I64 = (ir.IntType(n) for n in (1, 8, 16, 32, 64))
 PTR = ir.PointerType()
@@ -1003,6 +1003,6 @@ def generate(module: Module, name: str, tm) -> tuple[str, list]:
     return str(mod), gen.entries
 
 # libm functions of the chlo elementwise ops: lowering/chlo.py
-from .chlo import LIBM_FUNCTIONS as _chlo_libm  # noqa: E402
+from lowering.ops.chlo import LIBM_FUNCTIONS as _chlo_libm  # noqa: E402
 LIBM.update(_chlo_libm)
 EMITTERS.update({f"math.{_k}": _libm(_v) for _k, _v in _chlo_libm.items()})

@@ -26,13 +26,13 @@ loop kernel of windows.py.
 """
 from __future__ import annotations
 
-from .gemm import PARAMS
-from .ir import Operation, ScalarType, TensorType
+from lowering.codegen.cpu.gemm import PARAMS
+from lowering.ir.core import Operation, ScalarType, TensorType
 
 
 def takes(op: Operation) -> bool:
     """Whether a convolution goes through im2col and the packed matmul."""
-    from .windows import Conv
+    from lowering.ops.windows import Conv
     types = {op.operands[0].type.elem, op.operands[1].type.elem,
              (op.results[0].type if op.results else op.operands[2].type).elem}
     if len(types) != 1 or next(iter(types)) not in PARAMS:
@@ -57,7 +57,7 @@ def _scratch(op: Operation, shapes: list, hs, results):
     positions, K = kernel positions x input features, N = output features."""
     if not takes(op):
         return []
-    from .windows import Conv
+    from lowering.ops.windows import Conv
     c = Conv(op)
     elem = op.operands[0].type.elem
     out, rhs = results[0], shapes[1]
@@ -83,9 +83,9 @@ def _scratch(op: Operation, shapes: list, hs, results):
 def emit(k, op: Operation, b, args: list) -> None:
     """The kernel: im2col into A, the kernel into B, the packed matmul, and the copy into
     the result's layout when it needs one."""
-    from .loops import close_nest, loop_nest
-    from .sort import Ix
-    from .windows import Conv, _index, buffer_dims, when_nonempty, window_position
+    from lowering.passes.loops import close_nest, loop_nest
+    from lowering.ops.sort import Ix
+    from lowering.ops.windows import Conv, _index, buffer_dims, when_nonempty, window_position
     lhs, rhs, out, a, bmat = args[:5]
     c = Conv(op)
     w = c.window
@@ -164,9 +164,9 @@ def _emit_channels_first(b, c, lhs, rhs, out, wmat, cols, ld, rd, od, spatial_in
     """out[b, f, p...] = W[f, (i, k...)] @ A_b[(i, k...), p...]: A_b's rows are shifted
     (strided, dilated) copies of the input's rows, read along the last spatial dim, and
     the product lands in the result's own layout."""
-    from .loops import close_nest, loop_nest
-    from .sort import Ix
-    from .windows import _index, when_nonempty, window_position
+    from lowering.passes.loops import close_nest, loop_nest
+    from lowering.ops.sort import Ix
+    from lowering.ops.windows import _index, when_nonempty, window_position
     w = c.window
     elem = out.type.elem
     out_sp = [od[s] for s in c.osp]

@@ -1,7 +1,7 @@
 """Guard before LLVM: the loop stage may hold only ops the LLVM emitter knows."""
 from __future__ import annotations
 
-from .ir import CompileError, Module
+from lowering.ir.core import CompileError, Module
 
 LOOP_STAGE_OPS = {"scf.for", "scf.yield", "func.return", "func.call", "memref.alloc",
                   "memref.dealloc", "memref.get_global", "memref.copy", "memref.load",
@@ -10,7 +10,7 @@ LOOP_STAGE_OPS = {"scf.for", "scf.yield", "func.return", "func.call", "memref.al
 
 
 def verify_loops(module: Module) -> Module:
-    from .llvm_gen import EMITTERS
+    from lowering.codegen.llvm.gen import EMITTERS
     legal = LOOP_STAGE_OPS | set(EMITTERS)
     for top in module.ops:
         for op in top.walk():

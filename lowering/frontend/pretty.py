@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .ir import EnumAttr, FunctionType, SymbolRef, TensorType
+from lowering.ir.core import EnumAttr, FunctionType, SymbolRef, TensorType
 
 
 class DecodeError(Exception):
@@ -53,7 +53,7 @@ def _split(items, kind="comma"):
 
 def _attr_value(parts):
     """Value of `key = ...`: a bracket list, a token, a word (enum) or a dict."""
-    from .parser import _attr_of
+    from lowering.frontend.parser import _attr_of
     if len(parts) == 3 and parts[0][0] == "bracket" and parts[1] == ("word", "x") or (
             len(parts) == 3 and parts[0][0] == "bracket" and parts[1][0] == "word"
             and str(parts[1][1]) == "x" and parts[2][0] == "bracket"):
@@ -186,7 +186,7 @@ def decode_default(raw, it: Items) -> Decoded:
 
 
 def decode_constant(raw, it: Items) -> Decoded:
-    from .parser import _attr_of
+    from lowering.frontend.parser import _attr_of
     if not it.attrs or not raw.sig:
         raise DecodeError("expected 'constant VALUE : TYPE'", raw.tok)
     t = raw.sig[0]
@@ -296,8 +296,8 @@ def decode_reduce(raw, it: Items) -> Decoded:
 
 def _applies_region(raw, op_name, elems):
     """`applies stablehlo.add` is shorthand for a region `^bb0(%a, %b): add; return`."""
-    from .ir import TensorType as T
-    from .parser import RawOp, RawRegion
+    from lowering.ir.core import TensorType as T
+    from lowering.frontend.parser import RawOp, RawRegion
     from lark import Token
     n = len(elems)
     tok = raw.tok
@@ -378,7 +378,7 @@ def decode_dealloc(raw, it: Items) -> Decoded:
 
 def decode_dim(raw, it: Items) -> Decoded:
     """`dim %m, %c0 : memref<...>`: the result is an index."""
-    from .ir import INDEX
+    from lowering.ir.core import INDEX
     return Decoded(raw.name, it.values, {}, [INDEX])
 
 
@@ -431,13 +431,13 @@ def decode(raw) -> Decoded:
     return decoder(raw, it)
 
 # `reduce_precision %x, format = e5m10`: lowering/chlo.py
-from .chlo import decode_reduce_precision as _decode_reduce_precision  # noqa: E402
+from lowering.ops.chlo import decode_reduce_precision as _decode_reduce_precision  # noqa: E402
 DECODERS["reduce_precision"] = _decode_reduce_precision
 
 # chlo.top_k's pretty form: lowering/sort.py (its signature `t -> (ts)` needs the grammar too)
-from .sort import DECODERS as _sort_decoders  # noqa: E402
+from lowering.ops.sort import DECODERS as _sort_decoders  # noqa: E402
 DECODERS.update(_sort_decoders)
 
 # convolution's `dim_numbers = [..]x[..]->[..], window = {...}`: lowering/windows.py
-from .windows import DECODERS as _win_decoders  # noqa: E402
+from lowering.ops.windows import DECODERS as _win_decoders  # noqa: E402
 DECODERS.update(_win_decoders)

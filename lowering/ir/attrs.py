@@ -9,7 +9,7 @@ import re
 
 import numpy as np
 
-from .ir import (ELEMENT_TYPES, DenseAttr, FunctionType, MemRefType, OpaqueType, ScalarType,
+from lowering.ir.core import (ELEMENT_TYPES, DenseAttr, FunctionType, MemRefType, OpaqueType, ScalarType,
                  TensorType, TupleType, Type, numpy_dtype)
 
 
@@ -202,7 +202,7 @@ def decode_angle(text: str, type: Type | None):
     if head == "dense_resource":
         raise AttrError("dense_resource constants (elided weights) are not supported: "
                         "print the module with its large constants kept")
-    from .ir import OpaqueAttr
+    from lowering.ir.core import OpaqueAttr
     return OpaqueAttr(text)
 
 

@@ -42,14 +42,14 @@ import re
 
 import numpy as np
 
-from .ir import INDEX, DenseAttr, OpaqueAttr, Operation, ScalarType, TensorType
+from lowering.ir.core import INDEX, DenseAttr, OpaqueAttr, Operation, ScalarType, TensorType
 
 I1 = ScalarType("i1")
 FLOATS = ("f16", "bf16", "f32", "f64")
 
 
 def _shape_error(msg):
-    from .ops import ShapeError
+    from lowering.ops.hlo_ops import ShapeError
     return ShapeError(msg)
 
 
@@ -265,7 +265,7 @@ class Conv:
 
 
 def infer_reduce_window(op: Operation):
-    from .sort import verify_scalar_region
+    from lowering.ops.sort import verify_scalar_region
     n = len(op.operands) // 2
     if n == 0 or len(op.operands) != 2 * n:
         raise _shape_error("reduce_window takes N operands and N init values")
@@ -320,7 +320,7 @@ def infer_convolution(op: Operation):
 
 
 def infer_select_and_scatter(op: Operation):
-    from .sort import verify_scalar_region
+    from lowering.ops.sort import verify_scalar_region
     if len(op.operands) != 3:
         raise _shape_error("select_and_scatter takes operand, source and init value")
     operand, source, init = (v.type for v in op.operands)
@@ -349,7 +349,7 @@ REQUIRED_ATTRS = {"reduce_window": ("window_dimensions",), "convolution": ("dime
 
 
 def _reduce_window_rule(hs, op, shapes, bufs):
-    from .shapes import static_or
+    from lowering.passes.host_shapes import static_or
     n = len(op.operands) // 2
     base = list(shapes[0])
     for s in shapes[1:n]:
@@ -361,7 +361,7 @@ def _reduce_window_rule(hs, op, shapes, bufs):
 
 
 def _convolution_rule(hs, op, shapes, bufs):
-    from .shapes import static_or
+    from lowering.passes.host_shapes import static_or
     c = Conv(op)
     ls, rs = shapes
     hs.require_equal(ls[c.lf], hs.mul(rs[c.ki], c.G), op,
@@ -384,7 +384,7 @@ def _convolution_rule(hs, op, shapes, bufs):
 
 
 def _select_and_scatter_rule(hs, op, shapes, bufs):
-    from .shapes import static_or
+    from lowering.passes.host_shapes import static_or
     operand, source = shapes[0], shapes[1]
     w = select_and_scatter_params(op)
     for d in range(len(operand)):
@@ -426,7 +426,7 @@ def when_nonempty(b, dims: list, emit) -> None:
     """Run `emit(builder, can_load)`: with loads when every dim in `dims` is non-zero, else
     the version without loads; static dims decide at compile time, dynamic ones at run
     time (one scf.for of one or zero trips per version)."""
-    from .sort import Ix
+    from lowering.ops.sort import Ix
     if any(d == 0 for d in dims if isinstance(d, int)):
         emit(b, False)
         return
@@ -463,13 +463,13 @@ def window_position(ix, w: Window, d: int, o, k, n):
 
 
 def buffer_dims(b, buf):
-    from .sort import buffer_dims as dims
+    from lowering.ops.sort import buffer_dims as dims
     return dims(b, buf)
 
 
 def emit_reduce_window(k, op: Operation, b, args: list):
-    from .loops import apply_region, close_nest, loop_nest
-    from .sort import Ix
+    from lowering.passes.loops import apply_region, close_nest, loop_nest
+    from lowering.ops.sort import Ix
     n = len(args) // 3
     ins, inits, outs = args[:n], args[n:2 * n], args[2 * n:]
     w = reduce_window_params(op)
@@ -506,12 +506,12 @@ def emit_reduce_window(k, op: Operation, b, args: list):
 
 
 def emit_convolution(k, op: Operation, b, args: list):
-    from . import conv_gemm
+    from lowering.codegen.cpu import conv_gemm
     if conv_gemm.takes(op) and op.attrs.get("aot.scratch"):  # im2col and the packed matmul
         return conv_gemm.emit(k, op, b, args)
-    from .loops import close_nest, loop_nest
-    from .scalar import Scalars
-    from .sort import Ix
+    from lowering.passes.loops import close_nest, loop_nest
+    from lowering.ops.scalar import Scalars
+    from lowering.ops.sort import Ix
     lhs, rhs, out = args
     c = Conv(op)
     w = c.window
@@ -587,9 +587,9 @@ def _conv_features_inner(b, can_load, c, lhs, rhs, out, ld, rd, cg, o_per, n_per
     kernel adds into a row of outputs (contiguous in the usual HWIO/NHWC layouts, so it
     vectorises). The sum runs in the same order as the per-element fold; a window element
     over padding or a dilation hole counts as 0 (times the kernel, as XLA computes it)."""
-    from .loops import close_nest, loop_nest
-    from .scalar import Scalars
-    from .sort import Ix
+    from lowering.passes.loops import close_nest, loop_nest
+    from lowering.ops.scalar import Scalars
+    from lowering.ops.sort import Ix
     w = c.window
     elem = out.type.elem
     rank = len(ld)
@@ -657,8 +657,8 @@ def _conv_features_inner(b, can_load, c, lhs, rhs, out, ld, rd, cg, o_per, n_per
 
 
 def emit_select_and_scatter(k, op: Operation, b, args: list):
-    from .loops import apply_region, close_nest, loop_nest
-    from .sort import Ix
+    from lowering.passes.loops import apply_region, close_nest, loop_nest
+    from lowering.ops.sort import Ix
     operand, source, init, out = args
     w = select_and_scatter_params(op)
     elem, src_elem = operand.type.elem, source.type.elem
@@ -719,7 +719,7 @@ def decode_convolution(raw, it):
     """`stablehlo.convolution(%lhs, %rhs) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
     window = {stride = [..], pad = [[..]], lhs_dilate = [..], rhs_dilate = [..],
     reverse = [..]} {attrs} : (lhs, rhs) -> out`, to the generic form's attributes."""
-    from .pretty import Decoded, DecodeError, _types
+    from lowering.frontend.pretty import Decoded, DecodeError, _types
 
     def labels(items):
         out = []

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import re
 
-from .attrs import dense_to_ints, split_top_level
-from .ir import INDEX, OpaqueAttr, Operation, ScalarType, TensorType
+from lowering.ir.attrs import dense_to_ints, split_top_level
+from lowering.ir.core import INDEX, OpaqueAttr, Operation, ScalarType, TensorType
 
 GATHER_KEYS = ("offset_dims", "collapsed_slice_dims", "operand_batching_dims",
                "start_indices_batching_dims", "start_index_map", "index_vector_dim")
@@ -96,7 +96,7 @@ def _const_ints(v):
 
 
 def _shape_error(message):
-    from .ops import ShapeError
+    from lowering.ops.hlo_ops import ShapeError
     return ShapeError(message)
 
 
@@ -270,8 +270,8 @@ def infer_scatter(op: Operation):
 
 def verify_update_region(op: Operation, elems: list) -> None:
     """One block of scalar elementwise ops: (current..., update...) -> new values."""
-    from .hlo import verify_op
-    from .ops import ELEMENTWISE, canonical_op_name
+    from lowering.passes.legalize import verify_op
+    from lowering.ops.hlo_ops import ELEMENTWISE, canonical_op_name
     if len(op.regions) != 1 or len(op.regions[0].blocks) != 1:
         raise _shape_error("needs one update region")
     block = op.regions[0].blocks[0]
@@ -374,7 +374,7 @@ SHAPE_OPERANDS = {"dynamic_gather": (2,)}
 def _to_index(b, x, elem):
     """An integer start index as an index value: unsigned values zero-extended, a ui64
     past the signed range saturated (it is out of range either way)."""
-    from .scalar import Scalars
+    from lowering.ops.scalar import Scalars
     if elem != "i64":
         x = Scalars(b).convert(x, elem, "i64")
     if elem == "ui64":
@@ -428,7 +428,7 @@ def _gather_elemental(e, op, idx):
 def emit_scatter(k, op, b, args):
     """Copy the inputs to the results, then apply each update in order (skipping windows
     that do not fit)."""
-    from .loops import apply_region, close_nest, loop_nest
+    from lowering.passes.loops import apply_region, close_nest, loop_nest
     n = (len(args) - 1) // 3
     inputs, indices = args[:n], args[n]
     updates, outs = args[n + 1:2 * n + 1], args[2 * n + 1:]

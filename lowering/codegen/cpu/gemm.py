@@ -39,7 +39,7 @@ from contextlib import contextmanager
 
 from llvmlite import ir
 
-from .ops import dot_general_dims
+from lowering.ops.hlo_ops import dot_general_dims
 
 I1, I64 = ir.IntType(1), ir.IntType(64)
 PTR = ir.PointerType()

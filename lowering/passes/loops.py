@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .ir import (INDEX, Block, FunctionType, Module, Operation, Region, ScalarType, SymbolRef,
+from lowering.ir.core import (INDEX, Block, FunctionType, Module, Operation, Region, ScalarType, SymbolRef,
                  Value)
-from .gemm import packed_runs
-from .ops import ELEMENTWISE, dot_general_dims
-from .scalar import Scalars, lower_scalar
+from lowering.codegen.cpu.gemm import packed_runs
+from lowering.ops.hlo_ops import ELEMENTWISE, dot_general_dims
+from lowering.ops.scalar import Scalars, lower_scalar
 
 
 class LoopBuilder:
@@ -733,7 +733,7 @@ def emit_split_columns(k: KernelEmitter, op: Operation, b: LoopBuilder, root: Op
     value, the others from their first row. The follow-up kernel: out[kept...] = partial
     0 combined with the other non-empty chunks' partials, in chunk order. The chunk count
     does not depend on the thread count, so neither do the results."""
-    from .bufferize import COLUMN_CHUNKS
+    from lowering.passes.bufferize import COLUMN_CHUNKS
     x, init = root.operands
     elem = ScalarType(out.type.elem)
     nred = len(root.attrs["dimensions"])
@@ -868,7 +868,7 @@ def emit_dot(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
     bs = Scalars(body)
     x = bs.convert(body.v("memref.load", [lhs] + lidx, ScalarType(lhs_t.elem)), lhs_t.elem, acc_elem)
     y = bs.convert(body.v("memref.load", [rhs] + ridx, ScalarType(rhs_t.elem)), rhs_t.elem, acc_elem)
-    from .ir import is_float
+    from lowering.ir.core import is_float
     mul, add = ("arith.mulf", "arith.addf") if is_float(acc_elem) else ("arith.muli", "arith.addi")
     prod = body.v(mul, [x, y], ScalarType(acc_elem))
     total = body.v(add, [cur[0], prod], ScalarType(acc_elem))
@@ -927,7 +927,7 @@ def emit_dot_rows(b: LoopBuilder, lhs, rhs, out, dims, lfree, rfree):
 
 def _dot_row_block(b: LoopBuilder, lhs, rhs, out, dims, lfree, rfree, prefix, rows):
     """out[prefix, row, :] = sum over k of lhs[prefix, row, k] * rhs[k, :], for each row."""
-    from .ir import is_float
+    from lowering.ir.core import is_float
     lb_, rb_, lc, rc = dims
     elem = out.type.elem
     nb = len(lb_)
@@ -1038,18 +1038,18 @@ def lower_to_loops(module: Module) -> Module:
     return module
 
 # gather, dynamic_gather (elemental), scatter (kernel): lowering/gather.py
-from .gather import ELEMENTAL_RULES as _gather_elemental, KERNEL_EMITTERS as _gather_kernels  # noqa: E402
+from lowering.ops.gather import ELEMENTAL_RULES as _gather_elemental, KERNEL_EMITTERS as _gather_kernels  # noqa: E402
 ELEMENTAL_RULES.update(_gather_elemental)
 KERNEL_EMITTERS.update(_gather_kernels)
 
 # chlo elementwise ops and reduce_precision: lowering/chlo.py
-from .chlo import NEW_BINARY as _chlo_binary, NEW_UNARY as _chlo_unary  # noqa: E402
+from lowering.ops.chlo import NEW_BINARY as _chlo_binary, NEW_UNARY as _chlo_unary  # noqa: E402
 ELEMENTAL_RULES.update({_n: _elementwise for _n in _chlo_unary | _chlo_binary})
 
 # sort, top_k (kernels): lowering/sort.py
-from .sort import KERNEL_EMITTERS as _sort_kernels  # noqa: E402
+from lowering.ops.sort import KERNEL_EMITTERS as _sort_kernels  # noqa: E402
 KERNEL_EMITTERS.update(_sort_kernels)
 
 # reduce_window, convolution, select_and_scatter (kernels): lowering/windows.py
-from .windows import KERNEL_EMITTERS as _win_kernels  # noqa: E402
+from lowering.ops.windows import KERNEL_EMITTERS as _win_kernels  # noqa: E402
 KERNEL_EMITTERS.update(_win_kernels)

@@ -2,9 +2,9 @@
 shape checked against the shape function of its op (lowering/ops.py)."""
 from __future__ import annotations
 
-from . import ops as T
-from .chlo import forward_optimization_barriers
-from .ir import (CompileError, FunctionType, Module, Operation, TensorType, clone_op,
+from lowering.ops import hlo_ops as T
+from lowering.ops.chlo import forward_optimization_barriers
+from lowering.ir.core import (CompileError, FunctionType, Module, Operation, TensorType, clone_op,
                  replace_all_uses)
 
 # Ops recognised but not compiled yet, with what to say about them.

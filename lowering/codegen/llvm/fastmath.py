@@ -64,7 +64,7 @@ This module imports only .ir: scalar.py imports it from its end to register it.
 """
 from __future__ import annotations
 
-from .ir import ScalarType
+from lowering.ir.core import ScalarType
 
 HALF = ("f16", "bf16")
 

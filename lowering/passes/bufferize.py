@@ -11,9 +11,9 @@ read-only globals in the object file.
 """
 from __future__ import annotations
 
-from .ir import (INDEX, Block, DenseAttr, FunctionType, MemRefType, Module, Operation, Region,
+from lowering.ir.core import (INDEX, Block, DenseAttr, FunctionType, MemRefType, Module, Operation, Region,
                  ScalarType, SymbolRef, TensorType, Value)
-from .shapes import HostShapes, shape_rule
+from lowering.passes.host_shapes import HostShapes, shape_rule
 
 
 # Kernels that need temporary buffers from the host (kernels take only buffers):
@@ -40,7 +40,7 @@ def pointwise(fusion: Operation, result_type) -> bool:
     """Every value in the fusion has the result's shape or is a scalar, and every op is
     elementwise (or a splat constant, or a scalar broadcast): element i of the result reads
     only element i of each input."""
-    from .ops import ELEMENTWISE
+    from lowering.ops.hlo_ops import ELEMENTWISE
     block = fusion.regions[0].blocks[0]
     ok_shape = {result_type.shape, ()}
     if any(a.type.shape not in ok_shape for a in block.args):
@@ -514,8 +514,8 @@ def bufferize(module: Module) -> Module:
 
 
 # sort/top_k merge-sort scratch: lowering/sort.py
-from .sort import SCRATCH_BUFFERS as _sort_scratch  # noqa: E402
+from lowering.ops.sort import SCRATCH_BUFFERS as _sort_scratch  # noqa: E402
 SCRATCH_BUFFERS.update(_sort_scratch)
 # convolution's im2col and kernel matrices: lowering/conv_gemm.py
-from .conv_gemm import SCRATCH_BUFFERS as _conv_scratch  # noqa: E402
+from lowering.codegen.cpu.conv_gemm import SCRATCH_BUFFERS as _conv_scratch  # noqa: E402
 SCRATCH_BUFFERS.update(_conv_scratch)
