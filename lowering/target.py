@@ -1,0 +1,92 @@
+"""What the compiler targets: one object that passes and codegen ask instead of branching.
+
+Target-neutral passes (fusion, bufferize, loops) and codegen read the facts they depend on
+from a `Target`: whether kernels may split over the runtime's thread pool, how wide a vector
+register is, whether small temporaries may live on the stack, which math library the scalar
+`math.*` ops become, and the packed matmul's blocking. `host_target()` describes the machine
+the compiler runs on; `host_target(triple, cpu, features)` another CPU, whose blocking then
+follows that CPU's vector width instead of this machine's.
+
+This module imports nothing from the rest of the compiler, so any layer may use it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class GemmBlocking:
+    """The packed matmul's blocking for one element type (see codegen/cpu/gemm.py):
+    vec lanes per vector register, an mr x nr register tile, kc-deep packed blocks, mc x nc
+    the largest tile of C one task owns, nb the columns of one packed B block."""
+    vec: int
+    mr: int
+    nr: int
+    kc: int
+    mc: int
+    nc: int
+    nb: int
+
+
+# By vector width in bytes. 32 (AVX2) was measured on the 2-core AMD EPYC this project runs on
+# (benchmarks/README.md); 16 (SSE, NEON) and 64 (AVX-512) keep the same shape with the lanes
+# scaled (12 accumulator registers of the tile) and have not been measured on such a CPU.
+GEMM_BLOCKING = {
+    16: {"f32": GemmBlocking(vec=4, mr=6, nr=8, kc=256, mc=288, nc=4096, nb=1024),
+         "f64": GemmBlocking(vec=2, mr=6, nr=4, kc=256, mc=144, nc=2048, nb=512)},
+    32: {"f32": GemmBlocking(vec=8, mr=6, nr=16, kc=256, mc=288, nc=4096, nb=1024),
+         "f64": GemmBlocking(vec=4, mr=6, nr=8, kc=256, mc=144, nc=2048, nb=512)},
+    64: {"f32": GemmBlocking(vec=16, mr=6, nr=32, kc=256, mc=288, nc=4096, nb=2048),
+         "f64": GemmBlocking(vec=8, mr=6, nr=16, kc=256, mc=144, nc=2048, nb=1024)},
+}
+
+
+@dataclass(frozen=True)
+class Target:
+    """Everything a pass or an emitter may ask about the machine it compiles for."""
+    name: str  # "cpu"; the kind of device, for per-target kernel overrides in the op registry
+    triple: str  # LLVM target triple ("" for the host's)
+    cpu: str = ""  # LLVM CPU name ("" for generic)
+    features: str = ""  # LLVM feature string, e.g. "+avx2,+fma"
+    threads: bool = True  # kernels may split their outer loop over the runtime's thread pool
+    vector_bytes: int = 32  # widest vector register the emitted code may use
+    stack_limit: int = 256  # static temporaries up to this many bytes live on the stack
+    math: str = "inline"  # exp/log/tanh...: "inline" polynomials (else libm calls)
+    gemm: dict = field(default_factory=dict)  # element type -> GemmBlocking; empty: no packed matmul
+    column_chunks: int = 8  # row chunks of a split column reduction (independent of threads)
+
+    def blocking(self, elem: str) -> GemmBlocking | None:
+        return self.gemm.get(elem)
+
+
+def vector_bytes_of(triple: str, features: str) -> int:
+    """The widest vector register a CPU with these LLVM features has."""
+    flags = {f[1:] for f in features.split(",") if f.startswith("+")}
+    if triple.startswith(("x86_64", "i686", "i386")):
+        if "avx512f" in flags:
+            return 64
+        if "avx2" in flags or "avx" in flags:
+            return 32
+        return 16
+    return 16  # AArch64 NEON, and a safe guess elsewhere
+
+
+def cpu_target(triple: str, cpu: str = "", features: str = "") -> Target:
+    """A CPU target whose vector width, and so matmul blocking, follow its features."""
+    width = vector_bytes_of(triple, features)
+    return Target(name="cpu", triple=triple, cpu=cpu, features=features, vector_bytes=width,
+                  gemm=GEMM_BLOCKING[width])
+
+
+def host_target(triple: str | None = None, cpu: str | None = None,
+                features: str | None = None) -> Target:
+    """This machine (nothing given), or the CPU the options name. Another triple without a
+    CPU or features means its generic CPU, as LLVM takes it."""
+    from llvmlite import binding as llvm
+    host = triple is None
+    triple = triple or llvm.get_process_triple()
+    if cpu is None:
+        cpu = llvm.get_host_cpu_name() if host else ""
+    if features is None:
+        features = llvm.get_host_cpu_features().flatten() if host else ""
+    return cpu_target(triple, cpu, features)
