@@ -28,16 +28,15 @@ class GemmBlocking:
     nb: int
 
 
-# By vector width in bytes. 32 (AVX2) was measured on the 2-core AMD EPYC this project runs on
-# (benchmarks/README.md); 16 (SSE, NEON) and 64 (AVX-512) keep the same shape with the lanes
-# scaled (12 accumulator registers of the tile) and have not been measured on such a CPU.
+# By vector width in bytes. 32 (AVX2's 256 bits) was measured on this project's 2-core AMD EPYC
+# (Zen 4, which has AVX-512: 256-bit tiles came within 5% of OpenBLAS there, benchmarks/README.md),
+# so CPUs with wider vectors keep it; 16 (SSE, NEON) keeps the tile's shape with half the lanes
+# (12 accumulator registers) and has not been measured on such a CPU.
 GEMM_BLOCKING = {
     16: {"f32": GemmBlocking(vec=4, mr=6, nr=8, kc=256, mc=288, nc=4096, nb=1024),
          "f64": GemmBlocking(vec=2, mr=6, nr=4, kc=256, mc=144, nc=2048, nb=512)},
     32: {"f32": GemmBlocking(vec=8, mr=6, nr=16, kc=256, mc=288, nc=4096, nb=1024),
          "f64": GemmBlocking(vec=4, mr=6, nr=8, kc=256, mc=144, nc=2048, nb=512)},
-    64: {"f32": GemmBlocking(vec=16, mr=6, nr=32, kc=256, mc=288, nc=4096, nb=2048),
-         "f64": GemmBlocking(vec=8, mr=6, nr=16, kc=256, mc=144, nc=2048, nb=1024)},
 }
 
 
@@ -75,7 +74,7 @@ def cpu_target(triple: str, cpu: str = "", features: str = "") -> Target:
     """A CPU target whose vector width, and so matmul blocking, follow its features."""
     width = vector_bytes_of(triple, features)
     return Target(name="cpu", triple=triple, cpu=cpu, features=features, vector_bytes=width,
-                  gemm=GEMM_BLOCKING[width])
+                  gemm=GEMM_BLOCKING[min(width, 32)])
 
 
 def host_target(triple: str | None = None, cpu: str | None = None,
