@@ -53,7 +53,7 @@ def _split(items, kind="comma"):
 
 def _attr_value(parts):
     """Value of `key = ...`: a bracket list, a token, a word (enum) or a dict."""
-    from lowering.frontend.parser import _attr_of
+    from lowering.frontend.raw import _attr_of
     if len(parts) == 3 and parts[0][0] == "bracket" and parts[1] == ("word", "x") or (
             len(parts) == 3 and parts[0][0] == "bracket" and parts[1][0] == "word"
             and str(parts[1][1]) == "x" and parts[2][0] == "bracket"):
@@ -186,7 +186,7 @@ def decode_default(raw, it: Items) -> Decoded:
 
 
 def decode_constant(raw, it: Items) -> Decoded:
-    from lowering.frontend.parser import _attr_of
+    from lowering.frontend.raw import _attr_of
     if not it.attrs or not raw.sig:
         raise DecodeError("expected 'constant VALUE : TYPE'", raw.tok)
     t = raw.sig[0]
@@ -297,7 +297,7 @@ def decode_reduce(raw, it: Items) -> Decoded:
 def _applies_region(raw, op_name, elems):
     """`applies stablehlo.add` is shorthand for a region `^bb0(%a, %b): add; return`."""
     from lowering.ir.core import TensorType as T
-    from lowering.frontend.parser import RawOp, RawRegion
+    from lowering.frontend.raw import RawOp, RawRegion
     from lark import Token
     n = len(elems)
     tok = raw.tok
