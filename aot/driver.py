@@ -64,7 +64,8 @@ class Compilation:
                             if self.opts.dump_after else None)
 
     def llvm(self):
-        from lowering.codegen.llvm.gen import generate, optimize, target_machine
+        from lowering.codegen.llvm.gen import generate
+        from lowering.codegen.llvm.machine import optimize, target_machine
         module = self.run_stages("loops")
         tm = target_machine(self.opts.target_triple, self.opts.target_cpu, self.opts.target_features)
         text, entries = generate(module, self.opts.name, tm)

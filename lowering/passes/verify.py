@@ -10,7 +10,7 @@ LOOP_STAGE_OPS = {"scf.for", "scf.yield", "func.return", "func.call", "memref.al
 
 
 def verify_loops(module: Module) -> Module:
-    from lowering.codegen.llvm.gen import EMITTERS
+    from lowering.codegen.llvm.emitters import EMITTERS
     legal = LOOP_STAGE_OPS | set(EMITTERS)
     for top in module.ops:
         for op in top.walk():

@@ -1,0 +1,177 @@
+"""The artifact's public face: entry points with the C ABI of runtime_c/aot_runtime.h, and
+the metadata tables that describe them.
+
+Each host function becomes `int NAME_F(const aot_tensor *args, aot_tensor *results)`,
+checking every argument through the runtime before touching it and allocating (or
+adopting) its results; a shape query becomes `NAME_F_output_shapes`. `NAME_aot_metadata`
+(and the weak `aot_library_metadata`) return the library's table of entries, which the
+Python loader and C callers read. The struct types here mirror aot_runtime.h.
+"""
+from __future__ import annotations
+
+from llvmlite import ir
+
+from abi.dtypes import dtype as abi_dtype
+from lowering.codegen.cpu.host import HostState
+from lowering.codegen.llvm.types import I32, I64, PTR, MemRef
+from lowering.ir.core import MemRefType, Operation
+
+TENSOR_T = ir.LiteralStructType([PTR, PTR, I32, I32])  # aot_tensor
+VALUE_INFO_T = ir.LiteralStructType([PTR, I32, I32, PTR])  # aot_value_info
+ENTRY_INFO_T = ir.LiteralStructType([PTR, PTR, PTR, I32, I32, PTR, PTR, PTR])  # aot_entry_info
+LIBRARY_INFO_T = ir.LiteralStructType([I32, I32, PTR, PTR])  # aot_library_info
+ABI_VERSION = 1
+
+
+def emit_entry(g, func: Operation):
+    """`int NAME_F(const aot_tensor *args, aot_tensor *results)`: (signature, function,
+    argument infos, result infos)."""
+    from abi.signature import EntrySig, ValueSig
+    fname = func.attrs["sym_name"]
+    symbol = f"{g.name}_{fname}"
+    fn_type = func.attrs["function_type"]
+    n_in = func.attrs["aot.num_inputs"]
+    block = func.regions[0].blocks[0]
+    in_types = fn_type.inputs[:n_in]
+    out_params = fn_type.inputs[n_in:]
+    ret_types = fn_type.results
+    result_types = list(out_params) + list(ret_types)
+    arg_names = [a.hint if a.hint and not a.hint.startswith("arg") else f"arg{i}"
+                 for i, a in enumerate(block.args[:n_in])]
+    sig = EntrySig(fname, symbol,
+                   [ValueSig(n, t.elem, tuple(t.shape)) for n, t in zip(arg_names, in_types)],
+                   [ValueSig(f"result{i}", t.elem, tuple(t.shape))
+                    for i, t in enumerate(result_types)])
+    infos_in = [value_info(g, v, f"{symbol}.arg{i}") for i, v in enumerate(sig.args)]
+    infos_out = [value_info(g, v, f"{symbol}.res{i}") for i, v in enumerate(sig.results)]
+    fn = ir.Function(g.mod, ir.FunctionType(I32, [PTR, PTR]), name=symbol)
+    fn.attributes.add("nounwind")
+    args_p, results_p = fn.args
+    b = ir.IRBuilder(fn.append_basic_block("entry"))
+    entry_name = g.string(fname)
+    host = HostState(g, fn, results_p, entry_name)
+    host.entry_builder = ir.IRBuilder(fn.entry_basic_block)
+    check = g.declare("aot_check_arg", I32, [PTR, I32, PTR, PTR])
+    # ownership flags live in the entry block so the failure exit may read them all
+    for j in range(len(out_params)):
+        owned = b.alloca(I32, name=f"owned{j}")
+        b.store(ir.Constant(I32, 0), owned)
+        host.owned.append((j, owned))
+    values = {}
+    for i, (arg, info) in enumerate(zip(block.args[:n_in], infos_in)):
+        rc = b.call(check, [args_p, ir.Constant(I32, i), info, entry_name])
+        host.fail_if_nonzero(b, rc)
+        values[arg] = tensor_memref(b, args_p, i, arg.type)
+    prepare = g.declare("aot_prepare_result", I32, [PTR, I32, PTR, PTR, PTR, PTR])
+    for j, (arg, info) in enumerate(zip(block.args[n_in:], infos_out)):
+        dims = g.const_array([d for d in arg.type.shape] or [0], f"{symbol}.outdims{j}")
+        owned = host.owned[j][1]
+        rc = b.call(prepare, [results_p, ir.Constant(I32, j), info, entry_name, dims, owned])
+        host.fail_if_nonzero(b, rc)
+        values[arg] = tensor_memref(b, results_p, j, arg.type)
+    returned = g.emit_ops(b, block.ops, values, host)
+    adopt = g.declare("aot_adopt_result", I32, [PTR, I32, PTR, PTR, PTR, PTR])
+    for k, mem in enumerate(returned):
+        j = len(out_params) + k
+        dims = b.alloca(I64, size=max(len(mem.dims), 1))
+        for d, dv in enumerate(mem.dims):
+            b.store(dv, b.gep(dims, [ir.Constant(I64, d)], inbounds=True, source_etype=I64))
+        if id(mem) in host.slots:  # the result (or adopt, on failure) owns it from here
+            b.store(ir.Constant(PTR, None), host.slot(mem))
+        rc = b.call(adopt, [results_p, ir.Constant(I32, j), infos_out[j], entry_name, mem.ptr, dims])
+        host.fail_if_nonzero(b, rc)
+    b.ret(ir.Constant(I32, 0))
+    host.finish()
+    return sig, fn, infos_in, infos_out
+
+
+def emit_query(g, func: Operation, entries):
+    """`int NAME_F_output_shapes(const aot_tensor *args, int64_t *dims, int64_t *peak)`."""
+    name = func.attrs["aot.shape_query"]
+    sig, _, infos_in, _ = next(e for e in entries if e[0].name == name)
+    fn = ir.Function(g.mod, ir.FunctionType(I32, [PTR, PTR, PTR]),
+                     name=f"{sig.symbol}_output_shapes")
+    fn.attributes.add("nounwind")
+    args_p, dims_p, peak_p = fn.args
+    b = ir.IRBuilder(fn.append_basic_block("entry"))
+    entry_name = g.string(name)
+    host = HostState(g, fn, None, entry_name)
+    host.entry_builder = ir.IRBuilder(fn.entry_basic_block)
+    check = g.declare("aot_check_arg", I32, [PTR, I32, PTR, PTR])
+    block = func.regions[0].blocks[0]
+    values = {}
+    for i, (arg, info) in enumerate(zip(block.args, infos_in)):
+        rc = b.call(check, [args_p, ir.Constant(I32, i), info, entry_name])
+        host.fail_if_nonzero(b, rc)
+        values[arg] = tensor_memref(b, args_p, i, arg.type)
+    outs = g.emit_ops(b, block.ops, values, host)
+    for i, v in enumerate(outs[:-1]):
+        b.store(v, b.gep(dims_p, [ir.Constant(I64, i)], inbounds=True, source_etype=I64))
+    b.store(outs[-1], peak_p)
+    b.ret(ir.Constant(I32, 0))
+    host.finish()
+    return fn
+
+
+def tensor_memref(b, tensors, i, t: MemRefType) -> MemRef:
+    """The i-th aot_tensor at `tensors` as a buffer; static dims become constants."""
+    slot = b.gep(tensors, [ir.Constant(I64, i)], inbounds=True, source_etype=TENSOR_T)
+    data = b.load(b.gep(slot, [ir.Constant(I32, 0), ir.Constant(I32, 0)], inbounds=True,
+                        source_etype=TENSOR_T), typ=PTR)
+    dims_p = b.load(b.gep(slot, [ir.Constant(I32, 0), ir.Constant(I32, 1)], inbounds=True,
+                          source_etype=TENSOR_T), typ=PTR)
+    dims = []
+    for d, n in enumerate(t.shape):
+        if n is not None:
+            dims.append(ir.Constant(I64, n))
+        else:
+            dims.append(b.load(b.gep(dims_p, [ir.Constant(I64, d)], inbounds=True,
+                                     source_etype=I64), typ=I64))
+    return MemRef(data, dims, t.elem)
+
+
+def value_info(g, v, name):
+    dims = g.const_array([-1 if d is None else d for d in v.dims] or [0], name + ".dims")
+    var = ir.GlobalVariable(g.mod, VALUE_INFO_T, name=name)
+    var.global_constant = True
+    var.linkage = "private"
+    var.initializer = ir.Constant(VALUE_INFO_T, [g.string(v.name), ir.Constant(I32, abi_dtype(v.dtype).code),
+                                                 ir.Constant(I32, len(v.dims)), dims])
+    return var
+
+
+def emit_metadata(g, entries):
+    def array(items, t, name):
+        at = ir.ArrayType(t, max(len(items), 1))
+        var = ir.GlobalVariable(g.mod, at, name=name)
+        var.global_constant = True
+        var.linkage = "private"
+        var.initializer = ir.Constant(at, [i.initializer for i in items] if items else None)
+        return var
+    infos = []
+    for sig, fn, ins, outs in entries:
+        a = array(ins, VALUE_INFO_T, f"{sig.symbol}.args")
+        r = array(outs, VALUE_INFO_T, f"{sig.symbol}.results")
+        query = g.query_fns.get(sig.name)
+        infos.append(ir.Constant(ENTRY_INFO_T, [g.string(sig.name), g.string(sig.symbol), fn,
+                                                ir.Constant(I32, len(ins)), ir.Constant(I32, len(outs)),
+                                                a, r, query if query is not None
+                                                else ir.Constant(PTR, None)]))
+    at = ir.ArrayType(ENTRY_INFO_T, len(infos))
+    table = ir.GlobalVariable(g.mod, at, name=f"{g.name}.entries")
+    table.global_constant = True
+    table.linkage = "private"
+    table.initializer = ir.Constant(at, infos)
+    lib = ir.GlobalVariable(g.mod, LIBRARY_INFO_T, name=f"{g.name}.library")
+    lib.global_constant = True
+    lib.linkage = "private"
+    lib.initializer = ir.Constant(LIBRARY_INFO_T, [ir.Constant(I32, ABI_VERSION),
+                                                   ir.Constant(I32, len(infos)),
+                                                   g.string(g.name), table])
+    for sym, linkage in ((f"{g.name}_aot_metadata", None), ("aot_library_metadata", "weak")):
+        fn = ir.Function(g.mod, ir.FunctionType(PTR, []), name=sym)
+        if linkage:
+            fn.linkage = linkage
+        ir.IRBuilder(fn.append_basic_block("entry")).ret(lib)
+    g.entries = [e[0] for e in entries]
+

@@ -1,0 +1,188 @@
+"""Host code on the CPU: the ops only an entry point runs, and the thread-pool dispatch.
+
+Entry points own memory (heap and stack buffers, freed on every failure path), report
+errors through the runtime and hand big kernels to `aot_parallel_for`; kernels do none of
+that, so these emitters (`HOST_EMITTERS`) apply only while emitting a host function.
+"""
+from __future__ import annotations
+
+from llvmlite import ir
+
+from abi.dtypes import dtype as abi_dtype
+from lowering.codegen.llvm.types import I1, I8, I32, I64, PTR, VOID, MemRef
+
+
+class HostState:
+    """Per-entry bookkeeping: the shared failure exit that releases results made so far."""
+
+    def __init__(self, gen, fn, results_p, entry_name):
+        self.gen, self.fn, self.results_p, self.entry_name = gen, fn, results_p, entry_name
+        self.owned = []
+        self.slots = {}  # temporary buffer -> its entry-block slot, freed on failure
+        self.entry_builder = None
+        self.fail_block = fn.append_basic_block("fail")
+        self.fail_builder = ir.IRBuilder(self.fail_block)
+        self.code = self.fail_builder.phi(I32, name="code")
+
+    def fail_if_nonzero(self, b, rc):
+        ok = self.fn.append_basic_block("ok")
+        self.code.add_incoming(rc, b.block)
+        b.cbranch(b.icmp_signed("!=", rc, ir.Constant(I32, 0)), self.fail_block, ok)
+        b.position_at_end(ok)
+
+    def slot(self, mem: "MemRef"):
+        key = id(mem)
+        if key not in self.slots:
+            eb = self.entry_builder
+            with eb.goto_entry_block():
+                eb.position_at_start(self.fn.entry_basic_block)
+                s = eb.alloca(PTR)
+                eb.store(ir.Constant(PTR, None), s)
+            self.slots[key] = (mem, s)
+        return self.slots[key][1]
+
+    def finish(self):
+        fb = self.fail_builder
+        free = self.gen.declare("aot_free", VOID, [PTR])
+        for mem, s in self.slots.values():
+            fb.call(free, [fb.load(s, typ=PTR)])
+        unprepare = self.gen.declare("aot_unprepare_result", VOID, [PTR, I32, I32])
+        for j, owned in self.owned:
+            fb.call(unprepare, [self.results_p, ir.Constant(I32, j), fb.load(owned, typ=I32)])
+        fb.ret(self.code)
+
+
+def _host_alloc(g, b, op, values, host):
+    t = op.results[0].type
+    if op.attrs.get("aot.stack"):  # small, static, never escapes: an entry-block slot
+        size = abi_dtype(t.elem).size
+        for n in t.shape:
+            size *= n
+        eb = host.entry_builder
+        with eb.goto_entry_block():
+            eb.position_at_start(host.fn.entry_basic_block)
+            slot = eb.alloca(ir.ArrayType(I8, max(size, 1)))
+            slot.align = 64
+            # an untyped pointer, as every buffer is (IRBuilder.bitcast would return the
+            # slot itself: llvmlite deems all pointer types equal)
+            ptr = ir.instructions.CastInstr(eb.block, "bitcast", slot, PTR)
+            eb._insert(ptr)
+        mem = MemRef(ptr, [ir.Constant(I64, n) for n in t.shape], t.elem)
+        mem.on_stack = True
+        return mem
+    dims = [values[v] for v in op.operands]
+    it = iter(dims)
+    shape = [ir.Constant(I64, n) if n is not None else next(it) for n in t.shape]
+    size = ir.Constant(I64, abi_dtype(t.elem).size)
+    for d in shape:
+        size = b.mul(size, d)
+    ptr = b.call(g.declare("aot_alloc", PTR, [I64]), [size])
+    is_null = b.icmp_unsigned("==", b.ptrtoint(ptr, I64), ir.Constant(I64, 0))
+    rc = b.select(is_null, ir.Constant(I32, 2), ir.Constant(I32, 0))
+    host.fail_if_nonzero(b, rc)
+    mem = MemRef(ptr, shape, t.elem)
+    b.store(ptr, host.slot(mem))
+    return mem
+
+
+def _host_dealloc(g, b, op, values, host):
+    mem = values[op.operands[0]]
+    if getattr(mem, "on_stack", False):
+        return
+    b.call(g.declare("aot_free", VOID, [PTR]), [mem.ptr])
+    b.store(ir.Constant(PTR, None), host.slot(mem))
+
+
+def _host_check(g, b, op, values, host):
+    """`aot.check %ok, %args... {message}`: fail the call with the message unless %ok."""
+    cond, *args = (values[v] for v in op.operands)
+    fail = host.fn.append_basic_block("check.fail")
+    ok = host.fn.append_basic_block("check.ok")
+    b.cbranch(cond, ok, fail)
+    b.position_at_end(fail)
+    set_error = g.declare_vararg("aot_set_error", I32, [I32, PTR])
+    rc = b.call(set_error, [ir.Constant(I32, 3), g.string(op.attrs["message"])] + list(args))
+    host.code.add_incoming(rc, b.block)
+    b.branch(host.fail_block)
+    b.position_at_end(ok)
+
+
+def _host_get_global(g, b, op, values, host):
+    t = op.results[0].type
+    return MemRef(g.globals[op.attrs["name"].name], [ir.Constant(I64, n) for n in t.shape], t.elem)
+
+
+def _host_copy(g, b, op, values, host):
+    """Copies the destination's size: a prefix when the source is an upper-bound buffer."""
+    src, dst = (values[v] for v in op.operands)
+    size = ir.Constant(I64, abi_dtype(src.elem).size)
+    for d in dst.dims:
+        size = b.mul(size, d)
+    memcpy = g.intrinsic("llvm.memcpy.p0.p0.i64", VOID, [PTR, PTR, I64, I1])
+    b.call(memcpy, [dst.ptr, src.ptr, size, ir.Constant(I1, 0)])
+
+
+def emit_task(g, kernel):
+    """`void task(void *ctx, i64 begin, i64 end)` for aot_parallel_for: the kernel's
+    arguments come from an array of 64-bit slots at ctx."""
+    task = ir.Function(g.mod, ir.FunctionType(VOID, [PTR, I64, I64]), name=kernel.name + ".task")
+    task.linkage = "internal"
+    ctx, begin, end = task.args
+    b = ir.IRBuilder(task.append_basic_block("entry"))
+    args = []
+    for i, param in enumerate(kernel.args[:-2]):
+        slot = b.load(b.gep(ctx, [ir.Constant(I64, i)], inbounds=True, source_etype=I64), typ=I64)
+        args.append(b.inttoptr(slot, PTR) if isinstance(param.type, ir.PointerType) else slot)
+    b.call(kernel, args + [begin, end])
+    b.ret_void()
+    return task
+
+
+PARALLEL_MIN_ELEMENTS = 1 << 15  # largest buffer of a kernel below which threads cost more than they save
+
+
+def _host_call(g, b, op, values, host):
+    name = op.attrs["callee"].name
+    fn = g.functions[name]
+    args = []
+    for v in op.operands:
+        m = values[v]
+        args += [m.ptr] + list(m.dims) if isinstance(m, MemRef) else [m]
+    if name not in g.tasks:
+        b.call(fn, args)
+        return
+    out = values[op.operands[op.attrs["aot.parallel"]]]
+    block = op.attrs.get("aot.parallel_block", 1)
+    extent = out.dims[0]
+    if block > 1:  # the loop counts blocks of dim 0
+        extent = b.udiv(b.add(extent, ir.Constant(I64, block - 1)), ir.Constant(I64, block))
+    # the work is the largest buffer the kernel touches (a reduction's input, not its output)
+    total = ir.Constant(I64, 0)
+    for v in op.operands:
+        m = values[v]
+        if isinstance(m, MemRef):
+            size = ir.Constant(I64, 1)
+            for d in m.dims:
+                size = b.mul(size, d)
+            total = b.select(b.icmp_signed(">", size, total), size, total)
+    big = b.icmp_signed(">=", total, ir.Constant(I64, PARALLEL_MIN_ELEMENTS))
+    with b.if_else(big) as (threaded, serial):
+        with threaded:
+            eb = host.entry_builder
+            with eb.goto_entry_block():
+                eb.position_at_start(host.fn.entry_basic_block)
+                ctx = eb.alloca(I64, size=len(args))
+            for i, a in enumerate(args):
+                slot = b.gep(ctx, [ir.Constant(I64, i)], inbounds=True, source_etype=I64)
+                b.store(b.ptrtoint(a, I64) if isinstance(a.type, ir.PointerType) else a, slot)
+            run = g.declare("aot_parallel_for", VOID, [I64, PTR, PTR])
+            b.call(run, [extent, g.tasks[name], ctx])
+        with serial:
+            b.call(fn, args + [ir.Constant(I64, 0), extent])
+
+
+HOST_EMITTERS = {
+    "memref.alloc": _host_alloc, "memref.dealloc": _host_dealloc,
+    "memref.get_global": _host_get_global, "memref.copy": _host_copy, "func.call": _host_call,
+    "aot.check": _host_check,
+}

@@ -1,0 +1,291 @@
+"""Loop-stage ops to LLVM: one emitter per scalar or memory op, all in one table.
+
+The table (`EMITTERS`) is where the generator looks ops up and what the loop-stage
+verifier checks against, so an op's lowering is one entry here. An emitter takes
+(generator, builder, op, its operands as LLVM values) and returns the result's value.
+`aot.gemm` calls the packed matmul of lowering/codegen/cpu/gemm.py, its fused consumers
+as a callback.
+"""
+from __future__ import annotations
+
+from llvmlite import ir
+
+from lowering.codegen.cpu.gemm import EPILOGUE_T, SLOTS as GEMM_SLOTS, gemm_function
+from lowering.codegen.llvm.types import (F32, I1, I8, I32, I64, PTR, VOID, MemRef, llvm_type, mangle,
+                                         storage_type)
+from lowering.ir.core import CompileError, ScalarType
+
+
+def _elem_of(v) -> str:
+    t = v.type
+    return t.name if isinstance(t, ScalarType) else t.elem
+
+
+def _binop(method):
+    def emit(g, b, op, args):
+        if "fastmath" in op.attrs:  # e.g. reassoc, on a reduction's accumulation
+            return getattr(b, method)(args[0], args[1], flags=(op.attrs["fastmath"],))
+        return getattr(b, method)(args[0], args[1])
+    return emit
+
+
+def _intrinsic_call(base, nargs=None, extra=()):
+    def emit(g, b, op, args):
+        t = args[0].type
+        fn = g.intrinsic(f"llvm.{base}.{mangle(t)}", t, [t] * len(args) + [e.type for e in extra])
+        return b.call(fn, list(args) + list(extra))
+    return emit
+
+
+LIBM = {"tanh": "tanh", "expm1": "expm1", "log1p": "log1p", "cbrt": "cbrt", "tan": "tan",
+        "atan2": "atan2"}
+
+
+def _libm(name):
+    def emit(g, b, op, args):
+        t = args[0].type
+        symbol = name + ("f" if isinstance(t, ir.FloatType) else "")
+        fn = g.declare(symbol, t, [t] * len(args))
+        return b.call(fn, args)
+    return emit
+
+
+def _cmpf(g, b, op, args):
+    pred = op.attrs["predicate"]
+    table = {"oeq": "==", "one": "!=", "olt": "<", "ole": "<=", "ogt": ">", "oge": ">=",
+             "ueq": "==", "une": "!=", "ult": "<", "ule": "<=", "ugt": ">", "uge": ">="}
+    if pred.startswith("o"):
+        return b.fcmp_ordered(table[pred], args[0], args[1])
+    return b.fcmp_unordered(table[pred], args[0], args[1])
+
+
+def _cmpi(g, b, op, args):
+    pred = op.attrs["predicate"]
+    table = {"eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">=",
+             "ult": "<", "ule": "<=", "ugt": ">", "uge": ">="}
+    if pred.startswith("u"):
+        return b.icmp_unsigned(table[pred], args[0], args[1])
+    return b.icmp_signed(table[pred], args[0], args[1])
+
+
+def _minmax_int(pred, signed):
+    def emit(g, b, op, args):
+        cmp = (b.icmp_signed if signed else b.icmp_unsigned)(pred, args[0], args[1])
+        return b.select(cmp, args[0], args[1])
+    return emit
+
+
+def _constant(g, b, op, args):
+    elem = op.results[0].type.name
+    value = op.attrs["value"]
+    return g.const(value, elem)
+
+
+def _extf(g, b, op, args):
+    src, dst = _elem_of(op.operands[0]), op.results[0].type.name
+    x = args[0]
+    if src == "bf16":
+        x = g.bf16_to_f32(b, x)
+        src = "f32"
+    return x if src == dst else b.fpext(x, llvm_type(dst))
+
+
+def _truncf(g, b, op, args):
+    src, dst = _elem_of(op.operands[0]), op.results[0].type.name
+    x = args[0]
+    if dst == "bf16":
+        if src != "f32":
+            x = b.fptrunc(x, F32) if src == "f64" else b.fpext(x, F32)
+        return g.f32_to_bf16(b, x)
+    return b.fptrunc(x, llvm_type(dst))
+
+
+def _to_float(method):
+    def emit(g, b, op, args):
+        dst = op.results[0].type.name
+        if dst == "bf16":
+            return g.f32_to_bf16(b, getattr(b, method)(args[0], F32))
+        return getattr(b, method)(args[0], llvm_type(dst))
+    return emit
+
+
+def _fp_to_int(signed):
+    def emit(g, b, op, args):
+        src, dst = _elem_of(op.operands[0]), op.results[0].type.name
+        x = args[0]
+        if src == "bf16":
+            x = g.bf16_to_f32(b, x)
+        rt = llvm_type(dst)
+        kind = "fptosi" if signed else "fptoui"
+        fn = g.intrinsic(f"llvm.{kind}.sat.{mangle(rt)}.{mangle(x.type)}", rt, [x.type])
+        return b.call(fn, [x])
+    return emit
+
+
+def _int_cast(method):
+    def emit(g, b, op, args):
+        return getattr(b, method)(args[0], llvm_type(op.results[0].type.name))
+    return emit
+
+
+def _bitcast(g, b, op, args):
+    t = llvm_type(op.results[0].type.name)
+    return args[0] if args[0].type == t else b.bitcast(args[0], t)
+
+
+def _index_cast(g, b, op, args):
+    t = llvm_type(op.results[0].type.name)
+    x = args[0]
+    if x.type.width == t.width:
+        return x
+    return b.sext(x, t) if t.width > x.type.width else b.trunc(x, t)
+
+
+def _ctlz(g, b, op, args):
+    t = args[0].type
+    fn = g.intrinsic(f"llvm.ctlz.{mangle(t)}", t, [t, I1])
+    return b.call(fn, [args[0], ir.Constant(I1, 0)])
+
+
+def _absi(g, b, op, args):
+    t = args[0].type
+    fn = g.intrinsic(f"llvm.abs.{mangle(t)}", t, [t, I1])
+    return b.call(fn, [args[0], ir.Constant(I1, 0)])
+
+
+def _load(g, b, op, args):
+    mem, idx = args[0], args[1:]
+    p = g.element_ptr(b, mem, idx)
+    v = b.load(p, typ=storage_type(mem.elem))
+    return b.trunc(v, I1) if mem.elem == "i1" else v
+
+
+def _store(g, b, op, args):
+    value, mem, idx = args[0], args[1], args[2:]
+    p = g.element_ptr(b, mem, idx)
+    b.store(b.zext(value, I8) if mem.elem == "i1" else value, p)
+
+
+def _dim(g, b, op, args):
+    mem, d = args
+    return mem.dims[d.constant]
+
+
+def _dims_run(b, mem, lo: int, hi: int):
+    """(size, element stride) of the consecutive dims [lo, hi) of a row-major buffer taken as
+    one index; an empty run is a single index with stride 0."""
+    if lo == hi:
+        return ir.Constant(I64, 1), ir.Constant(I64, 0)
+    size, stride = ir.Constant(I64, 1), ir.Constant(I64, 1)
+    for d in mem.dims[lo:hi]:
+        size = b.mul(size, d)
+    for d in mem.dims[hi:]:
+        stride = b.mul(stride, d)
+    return size, stride
+
+
+def _epilogue(g, b, op, captured):
+    """An `aot.gemm` region as `void epilogue(ctx, batch, i0, i1, j0, j1)`; the kernel
+    values it uses (buffers, dims) travel as i64 slots at ctx."""
+    slots = []
+    for v in captured:
+        parts = [v.ptr] + list(v.dims) if isinstance(v, MemRef) else [v]
+        for x in parts:
+            if x.type not in (PTR, I64) and not isinstance(x.type, ir.PointerType):
+                raise CompileError(f"a matmul epilogue cannot capture a {x.type}", op.loc)
+            slots.append(x)
+    with b.goto_entry_block():
+        b.position_at_start(b.function.entry_basic_block)
+        ctx = b.alloca(I64, size=ir.Constant(I64, max(1, len(slots))))
+    for i, x in enumerate(slots):
+        slot = b.gep(ctx, [ir.Constant(I64, i)], inbounds=True, source_etype=I64)
+        b.store(b.ptrtoint(x, I64) if isinstance(x.type, ir.PointerType) else x, slot)
+    fn = ir.Function(g.mod, EPILOGUE_T, name=f"{b.function.name}.epilogue{len(g.mod.globals)}")
+    fn.linkage = "internal"
+    fn.attributes.add("nounwind")
+    eb = ir.IRBuilder(fn.append_basic_block("entry"))
+    it = iter(range(len(slots)))
+
+    def load():
+        return eb.load(eb.gep(fn.args[0], [ir.Constant(I64, next(it))], inbounds=True,
+                              source_etype=I64), typ=I64)
+    tile = op.regions[0].blocks[0]
+    values = dict(zip(tile.args, fn.args[1:]))
+    for v, x in zip(op.operands[3:], captured):
+        if isinstance(x, MemRef):
+            values[v] = MemRef(eb.inttoptr(load(), PTR), [load() for _ in x.dims], x.elem)
+        else:
+            values[v] = load()
+    g.emit_ops(eb, tile.ops, values, None)
+    eb.ret_void()
+    return b.ptrtoint(fn, I64), b.ptrtoint(ctx, I64)
+
+
+def _gemm(g, b, op, args):
+    """out = lhs @ rhs by the packed matmul of lowering/codegen/cpu/gemm.py, its operands given by sizes
+    and strides (see loops.gemm_groups)."""
+    lhs, rhs, out = args[:3]
+    lr, rr = op.attrs["lhs_runs"], op.attrs["rhs_runs"]
+    batch, a_batch = _dims_run(b, lhs, lr[0], lr[1])
+    m, a_row = _dims_run(b, lhs, lr[2], lr[3])
+    k, a_col = _dims_run(b, lhs, lr[4], lr[5])
+    rhs_batch, b_batch = _dims_run(b, rhs, rr[0], rr[1])
+    if lr[0] == lr[1]:  # a matrix shared by every batch index (a convolution's kernel)
+        batch = rhs_batch
+    _, b_row = _dims_run(b, rhs, rr[2], rr[3])
+    n, b_col = _dims_run(b, rhs, rr[4], rr[5])
+    with b.goto_entry_block():
+        b.position_at_start(b.function.entry_basic_block)
+        ctx = b.alloca(ir.ArrayType(I64, len(GEMM_SLOTS)))
+    values = {"batch": batch, "m": m, "n": n, "k": k, "a": lhs.ptr, "a_batch": a_batch,
+              "a_row": a_row, "a_col": a_col, "b": rhs.ptr, "b_batch": b_batch, "b_row": b_row,
+              "b_col": b_col, "c": out.ptr}
+    if op.regions:  # fused consumers, run on each finished tile
+        values["epi"], values["epi_ctx"] = _epilogue(g, b, op, args[3:])
+    for i, name in enumerate(GEMM_SLOTS):
+        v = values.get(name, ir.Constant(I64, 0))
+        slot = b.gep(ctx, [ir.Constant(I64, 0), ir.Constant(I32, i)], inbounds=True)
+        b.store(b.ptrtoint(v, I64) if isinstance(v.type, ir.PointerType) else v, slot)
+    run = gemm_function(g.mod, out.elem, llvm_type(out.elem),
+                        g.declare("aot_parallel_for", VOID, [I64, PTR, PTR]))
+    b.call(run, [ctx])
+
+
+EMITTERS = {
+    "aot.gemm": _gemm,
+    "arith.constant": _constant,
+    "arith.addf": _binop("fadd"), "arith.subf": _binop("fsub"), "arith.mulf": _binop("fmul"),
+    "arith.divf": _binop("fdiv"), "arith.remf": _binop("frem"),
+    "arith.addi": _binop("add"), "arith.subi": _binop("sub"), "arith.muli": _binop("mul"),
+    "arith.divsi": _binop("sdiv"), "arith.divui": _binop("udiv"), "arith.remsi": _binop("srem"),
+    "arith.remui": _binop("urem"), "arith.andi": _binop("and_"), "arith.ori": _binop("or_"),
+    "arith.xori": _binop("xor"), "arith.shli": _binop("shl"), "arith.shrsi": _binop("ashr"),
+    "arith.shrui": _binop("lshr"),
+    "arith.maximumf": _intrinsic_call("maximum"), "arith.minimumf": _intrinsic_call("minimum"),
+    "arith.maxsi": _minmax_int(">", True), "arith.minsi": _minmax_int("<", True),
+    "arith.maxui": _minmax_int(">", False), "arith.minui": _minmax_int("<", False),
+    "arith.negf": lambda g, b, op, a: b.fneg(a[0]),
+    "arith.cmpf": _cmpf, "arith.cmpi": _cmpi,
+    "arith.select": lambda g, b, op, a: b.select(a[0], a[1], a[2]),
+    "arith.extf": _extf, "arith.truncf": _truncf,
+    "arith.extsi": _int_cast("sext"), "arith.extui": _int_cast("zext"),
+    "arith.trunci": _int_cast("trunc"),
+    "arith.sitofp": _to_float("sitofp"), "arith.uitofp": _to_float("uitofp"),
+    "arith.fptosi": _fp_to_int(True), "arith.fptoui": _fp_to_int(False),
+    "arith.bitcast": _bitcast, "arith.index_cast": _index_cast,
+    "math.exp": _intrinsic_call("exp"), "math.log": _intrinsic_call("log"),
+    "math.sin": _intrinsic_call("sin"), "math.cos": _intrinsic_call("cos"),
+    "math.sqrt": _intrinsic_call("sqrt"), "math.floor": _intrinsic_call("floor"),
+    "math.ceil": _intrinsic_call("ceil"), "math.round": _intrinsic_call("round"),
+    "math.roundeven": _intrinsic_call("roundeven"), "math.absf": _intrinsic_call("fabs"),
+    "math.powf": _intrinsic_call("pow"), "math.copysign": _intrinsic_call("copysign"),
+    "math.ctpop": _intrinsic_call("ctpop"), "math.ctlz": _ctlz, "math.absi": _absi,
+    **{f"math.{k}": _libm(v) for k, v in LIBM.items()},
+    "memref.load": _load, "memref.store": _store, "memref.dim": _dim,
+}
+
+
+# libm functions of the chlo elementwise ops: lowering/chlo.py
+from lowering.ops.chlo import LIBM_FUNCTIONS as _chlo_libm  # noqa: E402
+LIBM.update(_chlo_libm)
+EMITTERS.update({f"math.{_k}": _libm(_v) for _k, _v in _chlo_libm.items()})

@@ -1,0 +1,56 @@
+"""LLVM types of the loop stage's element types, and the buffer value every emitter passes.
+
+Shared by the kernel emitters, the host code and the entry ABI, so it sits below them all.
+"""
+from __future__ import annotations
+
+from llvmlite import ir
+from llvmlite.ir import types as _ir_types
+
+# LLVM 17+ reads only opaque pointers (`ptr`); llvmlite's IR layer still prints
+# globals as typed pointers (`i8*`) unless this switch is off.
+_ir_types.ir_layer_typed_pointers_enabled = False
+
+I1, I8, I16, I32, I64 = (ir.IntType(n) for n in (1, 8, 16, 32, 64))
+PTR = ir.PointerType()
+VOID = ir.VoidType()
+F32 = ir.FloatType()
+
+
+def llvm_type(elem: str) -> ir.Type:
+    """Register type of an element; bf16 lives in an i16 (llvmlite has no bfloat)."""
+    if elem == "f16":
+        return ir.HalfType()
+    if elem == "f32":
+        return F32
+    if elem == "f64":
+        return ir.DoubleType()
+    if elem == "bf16":
+        return I16
+    if elem == "index":
+        return I64
+    return ir.IntType(int(elem.lstrip("uis")))
+
+
+def storage_type(elem: str) -> ir.Type:
+    """In memory, i1 takes a byte (numpy bool)."""
+    return I8 if elem == "i1" else llvm_type(elem)
+
+
+def mangle(t: ir.Type) -> str:
+    """The type suffix of an overloaded intrinsic, as in `llvm.exp.f32`."""
+    if isinstance(t, ir.HalfType):
+        return "f16"
+    if isinstance(t, ir.FloatType):
+        return "f32"
+    if isinstance(t, ir.DoubleType):
+        return "f64"
+    return f"i{t.width}"
+
+
+class MemRef:
+    """A buffer in LLVM: its data pointer and its dims as i64 values."""
+
+    def __init__(self, ptr, dims, elem):
+        self.ptr, self.dims, self.elem = ptr, dims, elem
+        self.on_stack = False
