@@ -8,9 +8,12 @@ default decoder: operands, `key = value` attributes, and the type signature.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
-from lowering.ir.core import EnumAttr, FunctionType, SymbolRef, TensorType
+import numpy as np
+
+from lowering.ir.core import DenseAttr, EnumAttr, FunctionType, OpaqueAttr, SymbolRef, TensorType
 
 
 class DecodeError(Exception):
@@ -390,6 +393,105 @@ def decode_get_tuple_element(raw, it: Items) -> Decoded:
     return Decoded(raw.name, it.values, {"index": _bracket(it.brackets[0])[0]}, results)
 
 
+# ----------------------------------------------------------------------------- forms of their own
+
+
+def decode_reduce_precision(raw, it):
+    """Pretty form `reduce_precision %x, format = e5m10 : tensor<...>`."""
+    fmt = it.kw.pop("format", None)
+    if fmt is not None:
+        m = re.fullmatch(r"e(\d+)m(\d+)", str(fmt))
+        if m is None:
+            raise DecodeError(f"bad reduce_precision format '{fmt}' (expected eXmY)", raw.tok)
+        it.kw["exponent_bits"], it.kw["mantissa_bits"] = int(m.group(1)), int(m.group(2))
+    return decode_default(raw, it)
+
+
+def decode_top_k(raw, it):
+    """`chlo.top_k(%x, k = 2) : tensor<3x5xf32> -> (tensor<3x2xf32>, tensor<3x2xi32>)`."""
+    operands, attrs = list(it.values), dict(it.kw)
+    for g in it.groups:
+        for part in _split(g):
+            if len(part) == 3 and part[0][0] == "word" and part[1][0] == "eq" \
+                    and part[2][0] == "attr":
+                attrs[str(part[0][1])] = part[2][1]
+            elif len(part) == 1 and part[0][0] == "value":
+                operands.append(part[0][1])
+            elif part:
+                raise DecodeError("expected '(%operand, k = N)'", raw.tok)
+    for d in it.dicts:
+        attrs.update(d)
+    _, results = _types(raw, len(operands), 2)
+    return Decoded(raw.name, operands, attrs, results)
+
+
+def decode_convolution(raw, it):
+    """`stablehlo.convolution(%lhs, %rhs) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
+    window = {stride = [..], pad = [[..]], lhs_dilate = [..], rhs_dilate = [..],
+    reverse = [..]} {attrs} : (lhs, rhs) -> out`, to the generic form's attributes."""
+
+    def labels(items):
+        out = []
+        for x in items:
+            if x[0] == "word":
+                out.append(str(x[1]))
+            elif x[0] == "attr":
+                out.append(str(x[1]))
+            elif x[0] != "comma":
+                raise DecodeError("bad convolution dimension label", raw.tok)
+        return "[" + ", ".join(out) + "]"
+
+    operands, attrs = [], {}
+    items = list(raw.items)
+    i = 0
+    while i < len(items):
+        x = items[i]
+        if x[0] == "paren":
+            operands += [v[1] for v in x[1] if v[0] == "value"]
+        elif x[0] == "word" and str(x[1]) == "dim_numbers" and i + 1 < len(items) \
+                and items[i + 1][0] == "eq":
+            parts = items[i + 2:i + 7]
+            kinds = [p[0] for p in parts]
+            if kinds != ["bracket", "word", "bracket", "arrow", "bracket"] or str(parts[1][1]) != "x":
+                raise DecodeError("expected 'dim_numbers = [..]x[..]->[..]'", raw.tok)
+            spec = f"{labels(parts[0][1])}x{labels(parts[2][1])}->{labels(parts[4][1])}"
+            attrs["dimension_numbers"] = OpaqueAttr(f"#stablehlo.conv<{spec}>")
+            i += 7
+            continue
+        elif x[0] == "word" and str(x[1]) == "window" and i + 2 < len(items) \
+                and items[i + 1][0] == "eq" and items[i + 2][0] == "dict":
+            win = items[i + 2][1]
+            names = {"stride": "window_strides", "lhs_dilate": "lhs_dilation",
+                     "rhs_dilate": "rhs_dilation", "reverse": "window_reversal"}
+            for key, value in win.items():
+                try:
+                    if key == "pad":
+                        arr = np.array([[int(v) for v in pair] for pair in value], np.int64)
+                        attrs["padding"] = DenseAttr(arr.reshape(len(value), 2),
+                                                     TensorType((len(value), 2), "i64"))
+                    elif key in names:
+                        attrs[names[key]] = tuple(bool(v) if key == "reverse" else int(v)
+                                                  for v in value)
+                    else:
+                        raise DecodeError(f"unknown window key '{key}'", raw.tok)
+                except (TypeError, ValueError):
+                    raise DecodeError(f"malformed window '{key}' in convolution", raw.tok) from None
+            i += 3
+            continue
+        elif x[0] == "dict":
+            attrs.update(x[1])
+        elif x[0] == "value":
+            operands.append(x[1])
+        elif x[0] != "comma":
+            raise DecodeError("unexpected item in convolution's pretty form", raw.tok)
+        i += 1
+    _, results = _types(raw, len(operands), 1)
+    return Decoded(raw.name, operands, attrs, results)
+
+
+decode_convolution.reads_raw_items = True  # it reads `dim_numbers = [..]x[..]->[..]` itself
+
+
 DECODERS = {
     "get_tuple_element": decode_get_tuple_element,
     "alloc": decode_alloc,
@@ -417,6 +519,9 @@ DECODERS = {
     "call": decode_call,
     "custom_call": decode_custom_call,
     "while": decode_while,
+    "reduce_precision": decode_reduce_precision,
+    "top_k": decode_top_k,
+    "convolution": decode_convolution,
 }
 
 
@@ -429,15 +534,3 @@ def decode(raw) -> Decoded:
             raise
         it = None  # a form only the op's own decoder reads (convolution's dim_numbers)
     return decoder(raw, it)
-
-# `reduce_precision %x, format = e5m10`: lowering/chlo.py
-from lowering.ops.chlo import decode_reduce_precision as _decode_reduce_precision  # noqa: E402
-DECODERS["reduce_precision"] = _decode_reduce_precision
-
-# chlo.top_k's pretty form: lowering/sort.py (its signature `t -> (ts)` needs the grammar too)
-from lowering.ops.sort import DECODERS as _sort_decoders  # noqa: E402
-DECODERS.update(_sort_decoders)
-
-# convolution's `dim_numbers = [..]x[..]->[..], window = {...}`: lowering/windows.py
-from lowering.ops.windows import DECODERS as _win_decoders  # noqa: E402
-DECODERS.update(_win_decoders)

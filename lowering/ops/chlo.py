@@ -37,19 +37,17 @@ Numerics, per op (f16/bf16 are computed in a wider type and rounded once):
   `mantissa_bits` (round to nearest even, overflow to inf, values below the
   format's smallest normal to signed zero), NaN kept as it is (payload too).
 
-optimization_barrier is an identity on all its operands:
-forward_optimization_barriers(module), run by the HLO stage after inlining,
-points its users at its operands and drops it, so it never splits a fusion.
-
-This module imports only .ir at load time: ops.py, scalar.py, loops.py,
-llvm_gen.py and pretty.py import it from their ends to register it.
+Each op is registered as an elementwise op (ops/elementwise.py), spelled `mhlo.X`.
 """
 from __future__ import annotations
 
 import math
 import re
 
-from lowering.ir.core import bit_width, replace_all_uses
+from lowering.ir.core import bit_width
+from lowering.ops import registry
+from lowering.ops.elementwise import define_elementwise, infer_elementwise
+from lowering.ops.registry import ShapeError
 
 HALF = ("f16", "bf16")
 
@@ -57,14 +55,12 @@ HALF = ("f16", "bf16")
 UNARY = {"erf", "erfc", "erf_inv", "lgamma", "digamma", "tan", "sinh", "cosh", "asin", "acos",
          "atan", "asinh", "acosh", "atanh", "square"}
 BINARY = {"next_after"}
-# `chlo.X` -> `mhlo.X` (merged into ops.STD_ALIASES, which canonical_name consults first).
-ALIASES = {f"chlo.{n}": f"mhlo.{n}" for n in UNARY | BINARY}
 # New tensor-level elementwise ops: the CHLO ones (tan exists already) and reduce_precision.
 NEW_UNARY = (UNARY - {"tan"}) | {"reduce_precision"}
 NEW_BINARY = BINARY
 FLOAT_ONLY = (NEW_UNARY | NEW_BINARY) - {"square"}
 
-# libm functions behind the `math.` ops these rules emit (merged into llvm_gen.LIBM; the
+# libm functions behind the `math.` ops these rules emit (the LLVM emitter's libm table; the
 # f32 variant is the name with an `f` suffix).
 LIBM_FUNCTIONS = {n: n for n in ("erf", "erfc", "sinh", "cosh", "asin", "acos", "atan",
                                  "asinh", "acosh", "atanh")}
@@ -374,42 +370,16 @@ SCALAR_RULES = {
 
 def infer_reduce_precision(op):
     """Shape function: elementwise on floats, with valid exponent and mantissa widths."""
-    from lowering.ops.hlo_ops import ShapeError, infer_elementwise
     e, m = op.attrs.get("exponent_bits"), op.attrs.get("mantissa_bits")
     if not isinstance(e, int) or not isinstance(m, int) or e < 1 or m < 0:
         raise ShapeError(f"needs exponent_bits >= 1 and mantissa_bits >= 0, got {e!r} and {m!r}")
     return infer_elementwise(op)
 
 
-def decode_reduce_precision(raw, it):
-    """Pretty form `reduce_precision %x, format = e5m10 : tensor<...>`."""
-    from lowering.frontend.pretty import DecodeError, decode_default
-    fmt = it.kw.pop("format", None)
-    if fmt is not None:
-        m = re.fullmatch(r"e(\d+)m(\d+)", str(fmt))
-        if m is None:
-            raise DecodeError(f"bad reduce_precision format '{fmt}' (expected eXmY)", raw.tok)
-        it.kw["exponent_bits"], it.kw["mantissa_bits"] = int(m.group(1)), int(m.group(2))
-    return decode_default(raw, it)
-
-
-def forward_optimization_barriers(module) -> None:
-    """Replace every optimization_barrier's results by its operands and drop it: it only
-    orders scheduling in XLA, and here it would otherwise split fusions."""
-    for func in module.functions():
-        if not func.regions:
-            continue
-        for top in list(func.regions[0].blocks[0].ops):
-            for op in top.walk():
-                if op.key != "optimization_barrier":
-                    continue
-                if len(op.operands) != len(op.results):
-                    raise op.error(f"has {len(op.operands)} operands but {len(op.results)} "
-                                   "results")
-                for v, r in zip(op.operands, op.results):
-                    if v.type != r.type:
-                        raise op.error(f"result type {r.type} differs from operand type {v.type}")
-                block = op.parent
-                for old, new in zip(op.results, op.operands):
-                    replace_all_uses(func.regions[0].blocks[0].ops, old, new)
-                block.ops.remove(op)
+for _name in UNARY | BINARY:  # `chlo.X` is compiled as `mhlo.X`
+    registry.alias(f"chlo.{_name}", f"mhlo.{_name}")
+for _name in sorted(NEW_UNARY | NEW_BINARY):
+    define_elementwise(
+        _name, 2 if _name in NEW_BINARY else 1, SCALAR_RULES[_name],
+        types="float" if _name in FLOAT_ONLY else None,
+        **({"infer": infer_reduce_precision, "attrs": ("exponent_bits", "mantissa_bits")} if _name == "reduce_precision" else {}))

@@ -13,17 +13,20 @@ update element is applied in row-major order of the updates with the update regi
 duplicate indices. An update whose window does not fit inside the operand at its
 start index is skipped as a whole, as XLA does (no clamping).
 
-The ops' tables are appended to the shared ones at the end of ops.py (shape functions,
-required attributes, op families), shapes.py (run-time shape rules, shape operands),
-loops.py (elemental rule, kernel emitter) and hlo.py (no longer "not yet"). This module
-imports the other lowering modules lazily: they import it while they are being loaded.
+The ops register themselves in the op registry at the end of this module.
 """
 from __future__ import annotations
 
 import re
 
 from lowering.ir.attrs import dense_to_ints, split_top_level
+from lowering.ir.builder import close_nest, loop_nest
 from lowering.ir.core import INDEX, OpaqueAttr, Operation, ScalarType, TensorType
+from lowering.ops import registry
+from lowering.ops.elemental import apply_region
+from lowering.ops.elementwise import Scalars
+from lowering.ops.registry import ShapeError
+from lowering.ops.verify import verify_scalar_ops
 
 GATHER_KEYS = ("offset_dims", "collapsed_slice_dims", "operand_batching_dims",
                "start_indices_batching_dims", "start_index_map", "index_vector_dim")
@@ -96,7 +99,6 @@ def _const_ints(v):
 
 
 def _shape_error(message):
-    from lowering.ops.hlo_ops import ShapeError
     return ShapeError(message)
 
 
@@ -270,8 +272,6 @@ def infer_scatter(op: Operation):
 
 def verify_update_region(op: Operation, elems: list) -> None:
     """One block of scalar elementwise ops: (current..., update...) -> new values."""
-    from lowering.passes.legalize import verify_op
-    from lowering.ops.hlo_ops import ELEMENTWISE, canonical_op_name
     if len(op.regions) != 1 or len(op.regions[0].blocks) != 1:
         raise _shape_error("needs one update region")
     block = op.regions[0].blocks[0]
@@ -280,22 +280,10 @@ def verify_update_region(op: Operation, elems: list) -> None:
         raise _shape_error("update region must take " + ", ".join(map(str, want)))
     if not block.ops or not block.ops[-1].name.endswith("return"):
         raise _shape_error("update region must end with a return")
-    for inner in block.ops:
-        inner.name = canonical_op_name(inner)
-        if inner is block.ops[-1]:
-            if [v.type for v in inner.operands] != want[:len(elems)]:
-                raise inner.error("update region must return " + ", ".join(map(str, want[:len(elems)])))
-            continue
-        if inner.key not in ELEMENTWISE | {"constant", "broadcast_in_dim", "reshape"}:
-            raise inner.error("only elementwise ops are supported in a scatter region")
-        verify_op(inner)
-
-
-SHAPE_FUNCTIONS = {"gather": infer_gather, "dynamic_gather": infer_gather,
-                   "scatter": infer_scatter}
-REQUIRED_ATTRS = {"gather": ("dimension_numbers", "slice_sizes"),
-                  "dynamic_gather": ("dimension_numbers",),
-                  "scatter": ("scatter_dimension_numbers",)}
+    verify_scalar_ops(block.ops, "scatter region")
+    if [v.type for v in block.ops[-1].operands] != want[:len(elems)]:
+        raise block.ops[-1].error("update region must return "
+                                  + ", ".join(map(str, want[:len(elems)])))
 
 
 # ----------------------------------------------------------------------------- run-time shapes
@@ -363,18 +351,12 @@ def _scatter_shape(hs, op, shapes, bufs):
     return [_fix_declared(hs, op, r.type.shape, base, "result") for r in op.results]
 
 
-SHAPE_RULES = {"gather": _gather_shape, "dynamic_gather": _gather_shape,
-               "scatter": _scatter_shape}
-SHAPE_OPERANDS = {"dynamic_gather": (2,)}
-
-
 # ----------------------------------------------------------------------------- kernels
 
 
 def _to_index(b, x, elem):
     """An integer start index as an index value: unsigned values zero-extended, a ui64
     past the signed range saturated (it is out of range either way)."""
-    from lowering.ops.scalar import Scalars
     if elem != "i64":
         x = Scalars(b).convert(x, elem, "i64")
     if elem == "ui64":
@@ -428,7 +410,6 @@ def _gather_elemental(e, op, idx):
 def emit_scatter(k, op, b, args):
     """Copy the inputs to the results, then apply each update in order (skipping windows
     that do not fit)."""
-    from lowering.passes.loops import apply_region, close_nest, loop_nest
     n = (len(args) - 1) // 3
     inputs, indices = args[:n], args[n]
     updates, outs = args[n + 1:2 * n + 1], args[2 * n + 1:]
@@ -497,5 +478,12 @@ def emit_scatter(k, op, b, args):
     close_nest(body, depth)
 
 
-ELEMENTAL_RULES = {"gather": _gather_elemental, "dynamic_gather": _gather_elemental}
-KERNEL_EMITTERS = {"scatter": emit_scatter}
+registry.define("gather", "elemental", "shape and data movement",
+                attrs=("dimension_numbers", "slice_sizes"), infer=infer_gather,
+                shape_rule=_gather_shape, elemental=_gather_elemental)
+registry.define("dynamic_gather", "elemental", "shape and data movement",
+                attrs=("dimension_numbers",), infer=infer_gather, shape_rule=_gather_shape,
+                shape_operands=(2,), elemental=_gather_elemental)
+registry.define("scatter", "kernel", "reductions and contractions",
+                attrs=("scatter_dimension_numbers",), infer=infer_scatter,
+                shape_rule=_scatter_shape, kernel=emit_scatter)

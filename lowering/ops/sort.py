@@ -6,7 +6,7 @@ along the sort dimension (every index of the other dims), O(n log n) comparisons
 Kernels get only buffers, so the merge sort's scratch space comes from the host:
 the bufferised op takes extra temporary outputs of the sorted operands' types and
 shape, allocated right before the kernel and freed right after it like any other
-buffer. This module's SCRATCH_BUFFERS entries say which; bufferisation appends
+buffer. The ops' `scratch` rules say which; bufferisation appends
 them to the kernel's operands and records their count as `aot.scratch`:
 
     lmhlo.sort(%in0, %in1, %out0, %out1, %tmp0, %tmp1) {aot.scratch = 2, dimension = 1, ...}
@@ -25,14 +25,16 @@ one side; equal elements keep their order, so every sort is stable, as XLA's
 
 top_k is XLA's: values sorted descending (floats in total order: NaN first, -0.0
 after 0.0, -NaN last) with their i32 (or i64) indices, ties by lower index first.
-
-The ops' tables are appended to the shared ones at the end of ops.py, shapes.py,
-loops.py and hlo.py. This module imports the other lowering modules lazily: they
-import it while they are being loaded.
 """
 from __future__ import annotations
 
-from lowering.ir.core import INDEX, Operation, ScalarType, TensorType
+from lowering.ir.builder import Ix, buffer_dims, close_nest, loop_nest
+from lowering.ir.core import INDEX, Operation, ScalarType, TensorType, clone_op
+from lowering.ops import registry
+from lowering.ops.elemental import apply_region
+from lowering.ops.elementwise import Scalars
+from lowering.ops.registry import ShapeError, static_or
+from lowering.ops.verify import verify_scalar_ops
 
 I1 = ScalarType("i1")
 SORTABLE = ("i1", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64", "f16", "bf16",
@@ -40,7 +42,6 @@ SORTABLE = ("i1", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64", "f16
 
 
 def _shape_error(msg):
-    from lowering.ops.hlo_ops import ShapeError
     return ShapeError(msg)
 
 
@@ -61,7 +62,6 @@ def localize_captures(block, what: str) -> None:
     """A region may use constants defined outside it (jax.export hoists them to the
     function): each gets a copy inside the region, so kernels see a self-contained scalar
     body. Any other captured value is an error."""
-    from lowering.ir.core import clone_op
     defined, copies, front = set(block.args), {}, []
     for inner in block.ops:
         for i, v in enumerate(inner.operands):
@@ -85,8 +85,6 @@ def localize_captures(block, what: str) -> None:
 def verify_scalar_region(op: Operation, region_index: int, arg_elems: list, result_elems: list,
                          what: str) -> None:
     """One block of scalar elementwise ops taking `arg_elems` and returning `result_elems`."""
-    from lowering.passes.legalize import verify_op
-    from lowering.ops.hlo_ops import ELEMENTWISE, canonical_op_name
     if len(op.regions) <= region_index or len(op.regions[region_index].blocks) != 1:
         raise _shape_error(f"needs a {what} region")
     block = op.regions[region_index].blocks[0]
@@ -96,17 +94,11 @@ def verify_scalar_region(op: Operation, region_index: int, arg_elems: list, resu
         raise _shape_error(f"{what} region must take " + ", ".join(map(str, want)))
     if not block.ops or not block.ops[-1].name.endswith("return"):
         raise _shape_error(f"{what} region must end with a return")
-    for inner in block.ops:
-        inner.name = canonical_op_name(inner)
-        if inner is block.ops[-1]:
-            got = [v.type for v in inner.operands]
-            if got != [TensorType((), e) for e in result_elems]:
-                raise inner.error(f"{what} region must return "
-                                  + ", ".join(f"tensor<{e}>" for e in result_elems))
-            continue
-        if inner.key not in ELEMENTWISE | {"constant", "broadcast_in_dim", "reshape"}:
-            raise inner.error(f"only elementwise ops are supported in a {what} region")
-        verify_op(inner)
+    verify_scalar_ops(block.ops, f"{what} region")
+    ret = block.ops[-1]
+    if [v.type for v in ret.operands] != [TensorType((), e) for e in result_elems]:
+        raise ret.error(f"{what} region must return "
+                        + ", ".join(f"tensor<{e}>" for e in result_elems))
 
 
 def infer_sort(op: Operation):
@@ -157,15 +149,10 @@ def infer_top_k(op: Operation):
     return [TensorType(shape, t.elem), TensorType(shape, idx)]
 
 
-SHAPE_FUNCTIONS = {"sort": infer_sort, "top_k": infer_top_k}
-REQUIRED_ATTRS = {"sort": ("dimension",), "top_k": ("k",)}
-
-
 # ----------------------------------------------------------------------------- run-time shapes
 
 
 def _sort_rule(hs, op, shapes, bufs):
-    from lowering.passes.host_shapes import static_or
     base = list(shapes[0])
     for s in shapes[1:]:
         for d in range(len(base)):
@@ -174,7 +161,6 @@ def _sort_rule(hs, op, shapes, bufs):
 
 
 def _top_k_rule(hs, op, shapes, bufs):
-    from lowering.passes.host_shapes import static_or
     k = top_k_k(op)
     src = list(shapes[0])
     hs.require("sle", k, src[-1], op, "k exceeds the last dim")
@@ -195,85 +181,7 @@ def _top_k_scratch(op, shapes, hs=None, results=None):
     return [(t, src), (idx, src), (t, src), (idx, src)]
 
 
-SCRATCH_BUFFERS = {"sort": _sort_scratch, "top_k": _top_k_scratch}
-SHAPE_RULES = {"sort": _sort_rule, "top_k": _top_k_rule}
-
-
 # ----------------------------------------------------------------------------- kernels
-
-
-class Ix:
-    """Index arithmetic in a loop-stage builder, folding Python ints."""
-
-    def __init__(self, b):
-        self.b = b
-
-    def val(self, x):
-        return self.b.index(x) if isinstance(x, int) else x
-
-    def _op(self, name, a, c, fold):
-        if isinstance(a, int) and isinstance(c, int):
-            return fold(a, c)
-        return self.b.v(name, [self.val(a), self.val(c)], INDEX)
-
-    def add(self, a, c):
-        if isinstance(c, int) and c == 0:
-            return a
-        if isinstance(a, int) and a == 0:
-            return c
-        return self._op("arith.addi", a, c, lambda x, y: x + y)
-
-    def sub(self, a, c):
-        if isinstance(c, int) and c == 0:
-            return a
-        return self._op("arith.subi", a, c, lambda x, y: x - y)
-
-    def mul(self, a, c):
-        if isinstance(c, int) and c == 1:
-            return a
-        if isinstance(a, int) and a == 1:
-            return c
-        return self._op("arith.muli", a, c, lambda x, y: x * y)
-
-    def div(self, a, c):  # a >= 0, c > 0
-        if isinstance(c, int) and c == 1:
-            return a
-        return self._op("arith.divsi", a, c, lambda x, y: x // y)
-
-    def rem(self, a, c):
-        return self._op("arith.remsi", a, c, lambda x, y: x % y)
-
-    def min(self, a, c):
-        return self._op("arith.minsi", a, c, min)
-
-    def max(self, a, c):
-        return self._op("arith.maxsi", a, c, max)
-
-    def shl(self, a, c):
-        return self._op("arith.shli", a, c, lambda x, y: x << y)
-
-    def cmp(self, pred, a, c) -> "Value":
-        return self.b.v("arith.cmpi", [self.val(a), self.val(c)], I1, predicate=pred)
-
-    def and_(self, a, c):
-        if a is None:
-            return c
-        return self.b.v("arith.andi", [a, c], I1)
-
-    def or_(self, a, c):
-        return self.b.v("arith.ori", [a, c], I1)
-
-    def not_(self, a):
-        return self.b.v("arith.xori", [a, self.b.const(True, "i1")], I1)
-
-    def select(self, p, a, c, type=INDEX):
-        return self.b.v("arith.select", [p, self.val(a), self.val(c)], type)
-
-
-def buffer_dims(b, buf) -> list:
-    """A buffer's dims: ints where static, index values read from it otherwise."""
-    return [n if n is not None else b.v("memref.dim", [buf, b.index(d)], INDEX)
-            for d, n in enumerate(buf.type.shape)]
 
 
 def _merge_pass(b, n, width, load, dst, at, before):
@@ -307,7 +215,6 @@ def sort_lines(b, dims: list, dim: int, first: callable, even: list, odd: list, 
     `first(builder, index)` gives the scalars at a full index (pass 0 reads them); the
     sorted line ends in the buffers `even`; `odd` is scratch of the same shape and types.
     `before(builder, xs, ys)` is i1: xs goes strictly before ys."""
-    from lowering.passes.loops import close_nest, loop_nest
     outer_dims = [d for d in range(len(dims)) if d != dim]
     body, ivs = loop_nest(b, [b.index(dims[d]) if isinstance(dims[d], int) else dims[d]
                               for d in outer_dims])
@@ -350,7 +257,6 @@ def _scratch_split(op, args, n_scratch):
 
 
 def emit_sort(k, op: Operation, b, args: list):
-    from lowering.passes.loops import apply_region
     n = len(args) // 3
     (ins_outs, scratch) = _scratch_split(op, args, n)
     ins, outs = ins_outs[:n], ins_outs[n:]
@@ -368,8 +274,6 @@ def emit_sort(k, op: Operation, b, args: list):
 
 
 def emit_top_k(k, op: Operation, b, args: list):
-    from lowering.passes.loops import close_nest, loop_nest
-    from lowering.ops.scalar import Scalars
     (x, values, indices), scratch = _scratch_split(op, args, 4)
     even, odd = scratch[:2], scratch[2:]
     elem, idx_elem = x.type.elem, indices.type.elem
@@ -393,29 +297,8 @@ def emit_top_k(k, op: Operation, b, args: list):
     close_nest(inner, len(ivs))
 
 
-KERNEL_EMITTERS = {"sort": emit_sort, "top_k": emit_top_k}
-
-
-# ----------------------------------------------------------------------------- pretty form
-
-
-def decode_top_k(raw, it):
-    """`chlo.top_k(%x, k = 2) : tensor<3x5xf32> -> (tensor<3x2xf32>, tensor<3x2xi32>)`."""
-    from lowering.frontend.pretty import Decoded, DecodeError, _split, _types
-    operands, attrs = list(it.values), dict(it.kw)
-    for g in it.groups:
-        for part in _split(g):
-            if len(part) == 3 and part[0][0] == "word" and part[1][0] == "eq" \
-                    and part[2][0] == "attr":
-                attrs[str(part[0][1])] = part[2][1]
-            elif len(part) == 1 and part[0][0] == "value":
-                operands.append(part[0][1])
-            elif part:
-                raise DecodeError("expected '(%operand, k = N)'", raw.tok)
-    for d in it.dicts:
-        attrs.update(d)
-    _, results = _types(raw, len(operands), 2)
-    return Decoded(raw.name, operands, attrs, results)
-
-
-DECODERS = {"top_k": decode_top_k}
+registry.alias("chlo.top_k", "mhlo.top_k")
+registry.define("sort", "kernel", "reductions and contractions", attrs=("dimension",),
+                infer=infer_sort, shape_rule=_sort_rule, scratch=_sort_scratch, kernel=emit_sort)
+registry.define("top_k", "kernel", "reductions and contractions", attrs=("k",), infer=infer_top_k,
+                shape_rule=_top_k_rule, scratch=_top_k_scratch, kernel=emit_top_k)

@@ -32,9 +32,9 @@ valid index and replaced by a select. When an operand can be empty at run time w
 its result is not (padding alone), the kernel runs a version without loads instead
 (an scf.for of one or zero trips picks it), so nothing is ever read out of bounds.
 
-The ops' tables are appended to the shared ones at the end of ops.py, shapes.py,
-loops.py, hlo.py and pretty.py (the pretty form of convolution's `dim_numbers` and
-`window`). This module imports the other lowering modules lazily.
+The ops register in the op registry at the end, with the pretty form of convolution's
+`dim_numbers` and `window`. On the CPU, f32/f64 convolutions with one group run as im2col
+and the packed matmul instead (codegen/cpu/conv_gemm.py overrides the kernel).
 """
 from __future__ import annotations
 
@@ -42,14 +42,19 @@ import re
 
 import numpy as np
 
+from lowering.ir.builder import Ix, buffer_dims, close_nest, loop_nest
 from lowering.ir.core import INDEX, DenseAttr, OpaqueAttr, Operation, ScalarType, TensorType
+from lowering.ops import registry
+from lowering.ops.elemental import apply_region
+from lowering.ops.elementwise import Scalars
+from lowering.ops.registry import ShapeError, static_or
+from lowering.ops.sort import verify_scalar_region
 
 I1 = ScalarType("i1")
 FLOATS = ("f16", "bf16", "f32", "f64")
 
 
 def _shape_error(msg):
-    from lowering.ops.hlo_ops import ShapeError
     return ShapeError(msg)
 
 
@@ -265,7 +270,6 @@ class Conv:
 
 
 def infer_reduce_window(op: Operation):
-    from lowering.ops.sort import verify_scalar_region
     n = len(op.operands) // 2
     if n == 0 or len(op.operands) != 2 * n:
         raise _shape_error("reduce_window takes N operands and N init values")
@@ -320,7 +324,6 @@ def infer_convolution(op: Operation):
 
 
 def infer_select_and_scatter(op: Operation):
-    from lowering.ops.sort import verify_scalar_region
     if len(op.operands) != 3:
         raise _shape_error("select_and_scatter takes operand, source and init value")
     operand, source, init = (v.type for v in op.operands)
@@ -339,17 +342,10 @@ def infer_select_and_scatter(op: Operation):
     return [TensorType(operand.shape, source.elem)]
 
 
-SHAPE_FUNCTIONS = {"reduce_window": infer_reduce_window, "convolution": infer_convolution,
-                   "select_and_scatter": infer_select_and_scatter}
-REQUIRED_ATTRS = {"reduce_window": ("window_dimensions",), "convolution": ("dimension_numbers",),
-                  "select_and_scatter": ("window_dimensions",)}
-
-
 # ----------------------------------------------------------------------------- run-time shapes
 
 
 def _reduce_window_rule(hs, op, shapes, bufs):
-    from lowering.passes.host_shapes import static_or
     n = len(op.operands) // 2
     base = list(shapes[0])
     for s in shapes[1:n]:
@@ -361,7 +357,6 @@ def _reduce_window_rule(hs, op, shapes, bufs):
 
 
 def _convolution_rule(hs, op, shapes, bufs):
-    from lowering.passes.host_shapes import static_or
     c = Conv(op)
     ls, rs = shapes
     hs.require_equal(ls[c.lf], hs.mul(rs[c.ki], c.G), op,
@@ -384,17 +379,12 @@ def _convolution_rule(hs, op, shapes, bufs):
 
 
 def _select_and_scatter_rule(hs, op, shapes, bufs):
-    from lowering.passes.host_shapes import static_or
     operand, source = shapes[0], shapes[1]
     w = select_and_scatter_params(op)
     for d in range(len(operand)):
         hs.require_equal(source[d], w.run_out_dim(hs, d, operand[d]), op,
                          f"source dim {d} does not match the windows over the operand")
     return [static_or(op.results[0].type.shape, operand)]
-
-
-SHAPE_RULES = {"reduce_window": _reduce_window_rule, "convolution": _convolution_rule,
-               "select_and_scatter": _select_and_scatter_rule}
 
 
 # ----------------------------------------------------------------------------- kernels
@@ -426,7 +416,6 @@ def when_nonempty(b, dims: list, emit) -> None:
     """Run `emit(builder, can_load)`: with loads when every dim in `dims` is non-zero, else
     the version without loads; static dims decide at compile time, dynamic ones at run
     time (one scf.for of one or zero trips per version)."""
-    from lowering.ops.sort import Ix
     if any(d == 0 for d in dims if isinstance(d, int)):
         emit(b, False)
         return
@@ -462,14 +451,7 @@ def window_position(ix, w: Window, d: int, o, k, n):
     return valid, q
 
 
-def buffer_dims(b, buf):
-    from lowering.ops.sort import buffer_dims as dims
-    return dims(b, buf)
-
-
 def emit_reduce_window(k, op: Operation, b, args: list):
-    from lowering.passes.loops import apply_region, close_nest, loop_nest
-    from lowering.ops.sort import Ix
     n = len(args) // 3
     ins, inits, outs = args[:n], args[n:2 * n], args[2 * n:]
     w = reduce_window_params(op)
@@ -506,12 +488,6 @@ def emit_reduce_window(k, op: Operation, b, args: list):
 
 
 def emit_convolution(k, op: Operation, b, args: list):
-    from lowering.codegen.cpu import conv_gemm
-    if conv_gemm.takes(op) and op.attrs.get("aot.scratch"):  # im2col and the packed matmul
-        return conv_gemm.emit(k, op, b, args)
-    from lowering.passes.loops import close_nest, loop_nest
-    from lowering.ops.scalar import Scalars
-    from lowering.ops.sort import Ix
     lhs, rhs, out = args
     c = Conv(op)
     w = c.window
@@ -587,9 +563,6 @@ def _conv_features_inner(b, can_load, c, lhs, rhs, out, ld, rd, cg, o_per, n_per
     kernel adds into a row of outputs (contiguous in the usual HWIO/NHWC layouts, so it
     vectorises). The sum runs in the same order as the per-element fold; a window element
     over padding or a dilation hole counts as 0 (times the kernel, as XLA computes it)."""
-    from lowering.passes.loops import close_nest, loop_nest
-    from lowering.ops.scalar import Scalars
-    from lowering.ops.sort import Ix
     w = c.window
     elem = out.type.elem
     rank = len(ld)
@@ -657,8 +630,6 @@ def _conv_features_inner(b, can_load, c, lhs, rhs, out, ld, rd, cg, o_per, n_per
 
 
 def emit_select_and_scatter(k, op: Operation, b, args: list):
-    from lowering.passes.loops import apply_region, close_nest, loop_nest
-    from lowering.ops.sort import Ix
     operand, source, init, out = args
     w = select_and_scatter_params(op)
     elem, src_elem = operand.type.elem, source.type.elem
@@ -708,77 +679,14 @@ def emit_select_and_scatter(k, op: Operation, b, args: list):
     when_nonempty(b, out_dims, emit)
 
 
-KERNEL_EMITTERS = {"reduce_window": emit_reduce_window, "convolution": emit_convolution,
-                   "select_and_scatter": emit_select_and_scatter}
 
 
-# ----------------------------------------------------------------------------- pretty form
-
-
-def decode_convolution(raw, it):
-    """`stablehlo.convolution(%lhs, %rhs) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
-    window = {stride = [..], pad = [[..]], lhs_dilate = [..], rhs_dilate = [..],
-    reverse = [..]} {attrs} : (lhs, rhs) -> out`, to the generic form's attributes."""
-    from lowering.frontend.pretty import Decoded, DecodeError, _types
-
-    def labels(items):
-        out = []
-        for x in items:
-            if x[0] == "word":
-                out.append(str(x[1]))
-            elif x[0] == "attr":
-                out.append(str(x[1]))
-            elif x[0] != "comma":
-                raise DecodeError("bad convolution dimension label", raw.tok)
-        return "[" + ", ".join(out) + "]"
-
-    operands, attrs = [], {}
-    items = list(raw.items)
-    i = 0
-    while i < len(items):
-        x = items[i]
-        if x[0] == "paren":
-            operands += [v[1] for v in x[1] if v[0] == "value"]
-        elif x[0] == "word" and str(x[1]) == "dim_numbers" and i + 1 < len(items) \
-                and items[i + 1][0] == "eq":
-            parts = items[i + 2:i + 7]
-            kinds = [p[0] for p in parts]
-            if kinds != ["bracket", "word", "bracket", "arrow", "bracket"] or str(parts[1][1]) != "x":
-                raise DecodeError("expected 'dim_numbers = [..]x[..]->[..]'", raw.tok)
-            spec = f"{labels(parts[0][1])}x{labels(parts[2][1])}->{labels(parts[4][1])}"
-            attrs["dimension_numbers"] = OpaqueAttr(f"#stablehlo.conv<{spec}>")
-            i += 7
-            continue
-        elif x[0] == "word" and str(x[1]) == "window" and i + 2 < len(items) \
-                and items[i + 1][0] == "eq" and items[i + 2][0] == "dict":
-            win = items[i + 2][1]
-            names = {"stride": "window_strides", "lhs_dilate": "lhs_dilation",
-                     "rhs_dilate": "rhs_dilation", "reverse": "window_reversal"}
-            for key, value in win.items():
-                try:
-                    if key == "pad":
-                        arr = np.array([[int(v) for v in pair] for pair in value], np.int64)
-                        attrs["padding"] = DenseAttr(arr.reshape(len(value), 2),
-                                                     TensorType((len(value), 2), "i64"))
-                    elif key in names:
-                        attrs[names[key]] = tuple(bool(v) if key == "reverse" else int(v)
-                                                  for v in value)
-                    else:
-                        raise DecodeError(f"unknown window key '{key}'", raw.tok)
-                except (TypeError, ValueError):
-                    raise DecodeError(f"malformed window '{key}' in convolution", raw.tok) from None
-            i += 3
-            continue
-        elif x[0] == "dict":
-            attrs.update(x[1])
-        elif x[0] == "value":
-            operands.append(x[1])
-        elif x[0] != "comma":
-            raise DecodeError("unexpected item in convolution's pretty form", raw.tok)
-        i += 1
-    _, results = _types(raw, len(operands), 1)
-    return Decoded(raw.name, operands, attrs, results)
-
-
-decode_convolution.reads_raw_items = True  # it reads `dim_numbers = [..]x[..]->[..]` itself
-DECODERS = {"convolution": decode_convolution}
+_FAMILY = "reductions and contractions"
+registry.define("reduce_window", "kernel", _FAMILY, attrs=("window_dimensions",),
+                infer=infer_reduce_window, shape_rule=_reduce_window_rule,
+                kernel=emit_reduce_window)
+registry.define("convolution", "kernel", _FAMILY, attrs=("dimension_numbers",),
+                infer=infer_convolution, shape_rule=_convolution_rule, kernel=emit_convolution)
+registry.define("select_and_scatter", "kernel", _FAMILY, attrs=("window_dimensions",),
+                infer=infer_select_and_scatter, shape_rule=_select_and_scatter_rule,
+                kernel=emit_select_and_scatter)

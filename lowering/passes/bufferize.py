@@ -13,14 +13,11 @@ from __future__ import annotations
 
 from lowering.ir.core import (INDEX, Block, DenseAttr, FunctionType, MemRefType, Module, Operation, Region,
                  ScalarType, SymbolRef, TensorType, Value)
-from lowering.passes.host_shapes import HostShapes, shape_rule
+from lowering.ops import registry
+from lowering.passes.host_shapes import HostShapes
 
 
 # Kernels that need temporary buffers from the host (kernels take only buffers):
-# op key -> f(op, operand dims, host shapes, result dims) -> [(tensor type, dims)],
-# filled by the op families.
-SCRATCH_BUFFERS: dict = {}
-
 # Ops whose results are buffers the enclosing scope owns.
 OWNING_OPS = ("memref.alloc", "scf.while", "aot.switch")
 
@@ -40,7 +37,6 @@ def pointwise(fusion: Operation, result_type) -> bool:
     """Every value in the fusion has the result's shape or is a scalar, and every op is
     elementwise (or a splat constant, or a scalar broadcast): element i of the result reads
     only element i of each input."""
-    from lowering.ops.hlo_ops import ELEMENTWISE
     block = fusion.regions[0].blocks[0]
     ok_shape = {result_type.shape, ()}
     if any(a.type.shape not in ok_shape for a in block.args):
@@ -48,7 +44,7 @@ def pointwise(fusion: Operation, result_type) -> bool:
     for inner in block.ops[:-1]:
         if any(r.type.shape not in ok_shape for r in inner.results):
             return False
-        if inner.key in ELEMENTWISE or inner.key == "constant":
+        if registry.is_kind(inner.key, "elementwise") or inner.key == "constant":
             continue
         if inner.key == "broadcast_in_dim" and inner.operands[0].type.shape == ():
             continue
@@ -56,12 +52,9 @@ def pointwise(fusion: Operation, result_type) -> bool:
     return True
 
 
-COLUMN_CHUNKS = 8  # row chunks of a split column reduction (independent of the thread count)
-
-
 def split_column_reduction(fusion: Operation) -> bool:
     """A kInput fusion whose root reduces leading dims (a column sum) with one associative
-    combiner and one result: its rows are cut into COLUMN_CHUNKS chunks reduced on their
+    combiner and one result: its rows are cut into Target.column_chunks chunks reduced on their
     own (in parallel) into a scratch, then combined (loops.emit_reduce_columns). One
     thread walking all rows in memory order already reads at one core's limit; the
     chunks let two read at once."""
@@ -82,8 +75,9 @@ def memref_of(t: TensorType) -> MemRefType:
 
 
 class FunctionBufferizer:
-    def __init__(self, module: Module, func: Operation, globals_: list):
+    def __init__(self, module: Module, func: Operation, globals_: list, compile_target):
         self.module = module
+        self.compile_target = compile_target
         self.func = func
         self.globals = globals_
         self.buffers: dict = {}  # tensor Value -> memref Value
@@ -328,7 +322,7 @@ class FunctionBufferizer:
         if key in ("dhlo.where", "dhlo.unique"):
             self.lower_data_dependent(op)
             return
-        rule = shape_rule(op)
+        rule = registry.rule(op, "shape_rule")
         if rule is None:
             raise op.error("no shape function for this op")
         bufs = [self.buffers[v] for v in op.operands]
@@ -337,8 +331,8 @@ class FunctionBufferizer:
             self.shapes[r] = shape
         outs = [self.alloc(r, target, op.loc) for r in op.results]
         attrs = dict(op.attrs)
-        wanted = SCRATCH_BUFFERS.get(op.key, lambda *a: [])(
-            op, shapes, self.hs, [self.shapes[r] for r in op.results])
+        scratch_rule = registry.rule(op, "scratch", self.compile_target) or (lambda *a: [])
+        wanted = scratch_rule(op, shapes, self.hs, [self.shapes[r] for r in op.results])
         scratch = [self.alloc_shape(t, shape, op.loc) for t, shape in wanted]
         if scratch:  # the kernel's temporaries: freed right after it, like any buffer
             attrs["aot.scratch"] = len(scratch)
@@ -408,7 +402,7 @@ class FunctionBufferizer:
         bufs = dict(zip(block.args, [self.buffers[v] for v in op.operands]))
         dim_operands = []
         for inner in block.ops[:-1]:
-            rule = shape_rule(inner)
+            rule = registry.rule(inner, "shape_rule")
             if rule is None:
                 raise inner.error("no shape function for this op")
             shapes = rule(self.hs, inner, [env[v] for v in inner.operands],
@@ -426,9 +420,10 @@ class FunctionBufferizer:
         attrs = dict(op.attrs)
         if split_column_reduction(op):  # per-chunk partial results, combined afterwards
             r = op.results[0]
-            shape = (COLUMN_CHUNKS,) + tuple(r.type.shape)  # partial[chunk, kept dims...]
+            chunks = self.compile_target.column_chunks
+            shape = (chunks,) + tuple(r.type.shape)  # partial[chunk, kept dims...]
             outs.append(self.alloc_shape(TensorType(shape, r.type.elem),
-                                         [COLUMN_CHUNKS] + list(self.shapes[r]), op.loc))
+                                         [chunks] + list(self.shapes[r]), op.loc))
             attrs["aot.scratch"] = 1
         attrs["num_buffers"] = len(ins) + len(outs)
         regions = op.regions
@@ -474,13 +469,13 @@ class FunctionBufferizer:
         self.ops = out
 
 
-STACK_LIMIT = 256  # bytes: small static temporaries that never escape live on the stack
 ESCAPING_USES = ("scf.yield", "scf.condition", "scf.while", "aot.switch", "func.return")
 
 
-def mark_stack_buffers(func: Operation) -> None:
-    """A small static buffer used only by kernels, loads, stores and copies in its scope
-    needs no allocator call: the LLVM stage gives it a slot in the entry block."""
+def mark_stack_buffers(func: Operation, stack_limit: int) -> None:
+    """A small static buffer (up to the target's `stack_limit` bytes) used only by kernels,
+    loads, stores and copies in its scope needs no allocator call: the LLVM stage gives it
+    a slot in the entry block."""
     from abi.dtypes import dtype as abi_dtype
     escapes = set()
     allocs = []
@@ -492,30 +487,22 @@ def mark_stack_buffers(func: Operation) -> None:
             size = abi_dtype(t.elem).size
             for n in t.shape:
                 size *= n
-            if size <= STACK_LIMIT:
+            if size <= stack_limit:
                 allocs.append(op)
     for op in allocs:
         if op.result not in escapes:
             op.attrs["aot.stack"] = True
 
 
-def bufferize(module: Module) -> Module:
+def bufferize(module: Module, target) -> Module:
     globals_: list = []
     new_ops = []
     for op in module.ops:
         if op.name == "func.func" and op.regions:
-            func = FunctionBufferizer(module, op, globals_).run()
-            mark_stack_buffers(func)
+            func = FunctionBufferizer(module, op, globals_, target).run()
+            mark_stack_buffers(func, target.stack_limit)
             new_ops.append(func)
         else:
             new_ops.append(op)
     module.ops = globals_ + new_ops
     return module
-
-
-# sort/top_k merge-sort scratch: lowering/sort.py
-from lowering.ops.sort import SCRATCH_BUFFERS as _sort_scratch  # noqa: E402
-SCRATCH_BUFFERS.update(_sort_scratch)
-# convolution's im2col and kernel matrices: lowering/conv_gemm.py
-from lowering.codegen.cpu.conv_gemm import SCRATCH_BUFFERS as _conv_scratch  # noqa: E402
-SCRATCH_BUFFERS.update(_conv_scratch)

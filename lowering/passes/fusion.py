@@ -19,9 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from lowering.ops import hlo_ops as T
 from lowering.ir.core import Block, Module, Operation, Region, clone_op, replace_all_uses, uses
-from lowering.passes.host_shapes import SHAPE_OPERANDS
+from lowering.ops import registry
 
 
 def is_splat_constant(op: Operation) -> bool:
@@ -37,14 +36,14 @@ def fusible(op: Operation) -> bool:
     """Computed element by element: can live inside a fusion."""
     if op.key == "constant":
         return is_splat_constant(op)
-    return op.dialect in ("mhlo", "dhlo") and op.key in T.ELEMENTAL
+    return op.dialect in ("mhlo", "dhlo") and registry.is_kind(op.key, "elementwise", "elemental")
 
 
 def used_as_shape(op: Operation, users: dict) -> bool:
     """A value read on the host as sizes or offsets must be materialised in a buffer."""
     for r in op.results:
         for u in users.get(r, []):
-            for i in SHAPE_OPERANDS.get(u.key, ()):
+            for i in registry.shape_operands(u.key):
                 if i < len(u.operands) and u.operands[i] is r:
                     return True
     return False
@@ -63,14 +62,13 @@ def cheap_to_duplicate(op: Operation) -> bool:
 DOTS = ("dot_general", "dot")
 
 
-def joins_as_matmul(dot: Operation, group: dict) -> bool:
-    """A dot may root the epilogue of its consumers' kLoop group when the packed matmul
-    computes it and every op between it and the group's root is elementwise on the dot's
-    shape: each output element then needs only the same element of the product. The
-    result must have the product's type, since the product is written into it first."""
-    from lowering.codegen.cpu.gemm import packed_runs
-    runs = packed_runs(dot)
-    if group["kind"] != "kLoop" or runs is None or runs["rhs_runs"][5] - runs["rhs_runs"][4] > 1:
+def joins_as_matmul(dot: Operation, group: dict, target) -> bool:
+    """A dot may root the epilogue of its consumers' kLoop group when the target's dot kernel
+    runs epilogues on it (the CPU's packed matmul) and every op between it and the group's
+    root is elementwise on the dot's shape: each output element then needs only the same
+    element of the product. The result must have the product's type, since the product is
+    written into it first."""
+    if group["kind"] != "kLoop" or registry.rule(dot, "epilogue", target) is None:
         return False
     root, product = group["root"], dot.results[0]
     if len(root.results) != 1 or root.results[0].type != product.type:
@@ -82,7 +80,7 @@ def joins_as_matmul(dot: Operation, group: dict) -> bool:
         for u in group["ops"]:
             if v not in u.operands or id(u) in reached:
                 continue
-            if u.key not in T.ELEMENTWISE or u.results[0].type.shape != product.type.shape:
+            if not registry.is_kind(u.key, "elementwise") or u.results[0].type.shape != product.type.shape:
                 return False
             reached.add(id(u))
             frontier.extend(u.results)
@@ -92,7 +90,7 @@ def joins_as_matmul(dot: Operation, group: dict) -> bool:
 BROADCASTS = ("broadcast_in_dim", "dynamic_broadcast_in_dim")
 
 
-def joins_as_row_reduction(red: Operation, group: dict) -> bool:
+def joins_as_row_reduction(red: Operation, group: dict, target) -> bool:
     """A reduction over the last dim may join its consumers' kernel when they read its
     result only per row: through elementwise ops on row-shaped values into a broadcast
     along the leading dims to the root's rank. Each output row then needs that row's
@@ -117,7 +115,7 @@ def joins_as_row_reduction(red: Operation, group: dict) -> bool:
             if (u.key in BROADCASTS and list(u.attrs["broadcast_dimensions"]) == rows
                     and u.results[0].type.rank == rank and u.operands[0] is v):
                 continue
-            if u.key in T.ELEMENTWISE and u.results[0].type.rank == rank - 1:
+            if registry.is_kind(u.key, "elementwise") and u.results[0].type.rank == rank - 1:
                 frontier.extend(u.results)
                 continue
             return False
@@ -129,8 +127,8 @@ JOINS = {"dot_general": (joins_as_matmul, "kOutput"), "dot": (joins_as_matmul, "
          "reduce": (joins_as_row_reduction, "kInput")}
 
 
-def fuse_function(func: Operation, report: list | None = None) -> None:
-    fuse_block(func.regions[0].blocks[0], report)
+def fuse_function(func: Operation, target, report: list | None = None) -> None:
+    fuse_block(func.regions[0].blocks[0], target, report)
 
 
 def unfused_reason(op: Operation, consumers: list, consumer_groups: dict) -> str:
@@ -146,13 +144,13 @@ def unfused_reason(op: Operation, consumers: list, consumer_groups: dict) -> str
     return f"its result is used by {len(set(consumer_groups))} kernels: fusing would compute it in each"
 
 
-def fuse_block(block: Block, report: list | None = None) -> None:
+def fuse_block(block: Block, target, report: list | None = None) -> None:
     """Fuse the ops of one block; loop bodies and branches are blocks of their own."""
     report = report if report is not None else []
     for op in block.ops:
-        if op.key in T.CONTROL_FLOW:
+        if registry.is_kind(op.key, "control"):
             for region in op.regions:
-                fuse_block(region.blocks[0], report)
+                fuse_block(region.blocks[0], target, report)
     body = [op for op in block.ops if not op.name.endswith(".return")]
     users = uses(block.ops)
     group_of: dict = {}
@@ -166,7 +164,7 @@ def fuse_block(block: Block, report: list | None = None) -> None:
             groups_of_users = {id(group_of.get(u)): group_of.get(u) for u in consumers}
             group = next(iter(groups_of_users.values())) if len(groups_of_users) == 1 else None
             test, kind = joins
-            if group is not None and test(op, group):
+            if group is not None and test(op, group, target):
                 group["kind"] = kind
                 group["ops"].append(op)
                 group_of[op] = group
@@ -178,7 +176,7 @@ def fuse_block(block: Block, report: list | None = None) -> None:
             group_of[op] = group
             continue
         if not fusible(op):
-            if op.dialect in ("mhlo", "dhlo") and op.key not in T.CONTROL_FLOW and op.key != "return":
+            if op.dialect in ("mhlo", "dhlo") and not registry.is_kind(op.key, "control") and op.key != "return":
                 report.append({"kernel": op.name, "kind": "own kernel", "ops": [op],
                                "why": "not an elemental op: it gets a kernel of its own"
                                if op.key != "constant" else "a non-splat constant: a global buffer"})
@@ -247,9 +245,9 @@ def build_fusion(group: dict, block: Block) -> Operation:
     return fusion
 
 
-def fuse(module: Module) -> Module:
+def fuse(module: Module, target) -> Module:
     for func in module.functions():
-        fuse_function(func, module.report)
+        fuse_function(func, target, module.report)
     return module
 
 

@@ -7,35 +7,40 @@
 """
 from __future__ import annotations
 
+import lowering.ops  # noqa: F401  (fills the op registry: every family, every target's overrides)
+from lowering.ir.core import CompileError
 from lowering.passes.bufferize import bufferize
 from lowering.passes.fusion import fuse
+from lowering.passes.import_lhlo import import_lhlo, is_buffer_level
 from lowering.passes.legalize import legalize
-from lowering.ir.core import CompileError
-from lowering.frontend.lhlo_input import import_lhlo, is_buffer_level
 from lowering.passes.loops import lower_to_loops
 from lowering.passes.shape_query import add_shape_queries
 from lowering.passes.verify import verify_loops
+from lowering.target import Target, host_target
 
+# Each step takes the module and the Target.
 STAGES = [
-    ("hlo", legalize),  # parse result -> canonical, verified HLO
+    ("hlo", lambda m, t: legalize(m)),  # parse result -> canonical, verified HLO
     ("fused", fuse),  # elementwise chains and reductions grouped into kernels
     ("lhlo", bufferize),  # tensors -> buffers
-    ("loops", lambda m: verify_loops(add_shape_queries(lower_to_loops(m)))),  # loop nests
+    ("loops", lambda m, t: verify_loops(add_shape_queries(lower_to_loops(m, t)))),  # loop nests
 ]
 STAGE_NAMES = [name for name, _ in STAGES]
 
 
-def run_pipeline(module, until: str = "loops", dump=None):
-    """Run the stages up to and including `until`; `dump(stage, module)` sees each result."""
+def run_pipeline(module, until: str = "loops", dump=None, target: Target | None = None):
+    """Run the stages up to and including `until` for `target` (this machine's CPU if None);
+    `dump(stage, module)` sees each result."""
+    target = target or host_target()
     if until not in STAGE_NAMES:
         raise ValueError(f"unknown stage '{until}'; stages: {', '.join(STAGE_NAMES)}")
     stages = STAGES
     if is_buffer_level(module):  # LHLO/LDHLO input starts at the buffer stage
         if STAGE_NAMES.index(until) < STAGE_NAMES.index("lhlo"):
             raise CompileError(f"the input is buffer-level (LHLO); it has no '{until}' stage", None)
-        stages = [("lhlo", import_lhlo)] + [s for s in STAGES if s[0] == "loops"]
+        stages = [("lhlo", lambda m, t: import_lhlo(m))] + [s for s in STAGES if s[0] == "loops"]
     for name, step in stages:
-        module = step(module)
+        module = step(module, target)
         if dump is not None:
             dump(name, module)
         if name == until:

@@ -10,7 +10,7 @@ peak when any allocation's size depends on the data.
 from __future__ import annotations
 
 from lowering.ir.core import INDEX, Block, FunctionType, Module, Operation, Region, Value, clone_op
-from lowering.ops.hlo_ops import DATA_DEPENDENT
+from lowering.ops import registry
 from lowering.passes.host_shapes import HostShapes
 
 
@@ -37,7 +37,7 @@ class Slicer:
         if op.name != "func.call":
             return False
         kernel = self.kernels.get(op.attrs["callee"].name)
-        return kernel is not None and ("dhlo." + kernel.attrs.get("aot.kernel", "")) in DATA_DEPENDENT
+        return kernel is not None and registry.is_kind("dhlo." + kernel.attrs.get("aot.kernel", ""), "data_dependent")
 
     def need(self, v: Value) -> bool:
         """Mark what computes v; returns True if v depends on data-dependent kernels."""

@@ -8,11 +8,11 @@ packed matmul takes (f32, f64), computes
 which is C = A @ B with A[m, kk] the input window of output position m = (b, o...)
 (zeros where it falls in padding or between dilated input elements) and kk = (k..., i),
 B[kk, f] the kernel. The kernel emits, with the buffers bufferisation gives it as
-scratch (`SCRATCH_BUFFERS`, sized on the host):
+scratch (its `scratch` rule, sized on the host):
 
 1. A, written row by row (im2col), and B, the kernel in (k..., i) x f order (window
    reversal applied here);
-2. `aot.gemm(A, B, C)`, the packed matmul of lowering/gemm.py, on the thread pool;
+2. `aot.gemm(A, B, C)`, the packed matmul of gemm.py, on the thread pool;
 3. when the result's layout is not (batch, spatial..., feature), C is a scratch buffer
    too and is copied into the result's layout.
 
@@ -22,20 +22,21 @@ each batch index, A_b's rows being shifted copies of input rows, so its writes a
 input's reads both run along the last spatial dim.
 
 Other convolutions (feature or batch groups, integer or 16-bit types) keep the direct
-loop kernel of windows.py.
+loop kernel of ops/windows.py. Registered as the CPU's override of that kernel.
 """
 from __future__ import annotations
 
-from lowering.codegen.cpu.gemm import PARAMS
+from lowering.ir.builder import Ix, close_nest, loop_nest
 from lowering.ir.core import Operation, ScalarType, TensorType
+from lowering.ops import registry
+from lowering.ops.windows import Conv, _index, buffer_dims, when_nonempty, window_position
 
 
-def takes(op: Operation) -> bool:
-    """Whether a convolution goes through im2col and the packed matmul."""
-    from lowering.ops.windows import Conv
+def takes(target, op: Operation) -> bool:
+    """Whether a convolution goes through im2col and the packed matmul on `target`."""
     types = {op.operands[0].type.elem, op.operands[1].type.elem,
              (op.results[0].type if op.results else op.operands[2].type).elem}
-    if len(types) != 1 or next(iter(types)) not in PARAMS:
+    if len(types) != 1 or target.blocking(next(iter(types))) is None:
         return False
     c = Conv(op)
     return c.G == 1 and c.B == 1
@@ -55,9 +56,6 @@ def _channels_first(c) -> bool:
 def _scratch(op: Operation, shapes: list, hs, results):
     """A [M, K], B [K, N] and, for other output layouts, C [M, N]: M = batch x output
     positions, K = kernel positions x input features, N = output features."""
-    if not takes(op):
-        return []
-    from lowering.ops.windows import Conv
     c = Conv(op)
     elem = op.operands[0].type.elem
     out, rhs = results[0], shapes[1]
@@ -83,9 +81,6 @@ def _scratch(op: Operation, shapes: list, hs, results):
 def emit(k, op: Operation, b, args: list) -> None:
     """The kernel: im2col into A, the kernel into B, the packed matmul, and the copy into
     the result's layout when it needs one."""
-    from lowering.passes.loops import close_nest, loop_nest
-    from lowering.ops.sort import Ix
-    from lowering.ops.windows import Conv, _index, buffer_dims, when_nonempty, window_position
     lhs, rhs, out, a, bmat = args[:5]
     c = Conv(op)
     w = c.window
@@ -164,9 +159,6 @@ def _emit_channels_first(b, c, lhs, rhs, out, wmat, cols, ld, rd, od, spatial_in
     """out[b, f, p...] = W[f, (i, k...)] @ A_b[(i, k...), p...]: A_b's rows are shifted
     (strided, dilated) copies of the input's rows, read along the last spatial dim, and
     the product lands in the result's own layout."""
-    from lowering.passes.loops import close_nest, loop_nest
-    from lowering.ops.sort import Ix
-    from lowering.ops.windows import _index, when_nonempty, window_position
     w = c.window
     elem = out.type.elem
     out_sp = [od[s] for s in c.osp]
@@ -213,4 +205,6 @@ def _emit_channels_first(b, c, lhs, rhs, out, wmat, cols, ld, rd, od, spatial_in
          attrs={"lhs_runs": [0, 0, 0, 1, 1, 2], "rhs_runs": [0, 1, 1, 2, 2, 3]})
 
 
-SCRATCH_BUFFERS = {"convolution": _scratch}
+registry.override("convolution", "scratch", _scratch, target="cpu", when=takes)
+registry.override("convolution", "kernel", emit, target="cpu",
+                  when=lambda target, op: takes(target, op) and bool(op.attrs.get("aot.scratch")))

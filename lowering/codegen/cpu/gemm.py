@@ -39,7 +39,6 @@ from contextlib import contextmanager
 
 from llvmlite import ir
 
-from lowering.ops.hlo_ops import dot_general_dims
 
 I1, I64 = ir.IntType(1), ir.IntType(64)
 PTR = ir.PointerType()
@@ -59,31 +58,6 @@ PARALLEL_MIN_FLOPS = 1 << 23  # multiply-adds; below this a product stays on the
 SLOTS = ("batch", "m", "n", "k", "a", "a_batch", "a_row", "a_col", "b", "b_batch", "b_row",
          "b_col", "c", "epi", "epi_ctx", "tiles_m", "tiles_n", "tile_m", "tile_n")
 EPILOGUE_T = ir.FunctionType(VOID, [PTR, I64, I64, I64, I64, I64])
-
-
-def packed_runs(op) -> dict | None:
-    """Whether a dot goes through the packed matmul, and how. Each operand is taken as a
-    batch of matrices addressed by strides, so batch, free and contracting dims must each be
-    a run of consecutive dims (listed in order) on both sides: a run flattens into one index
-    of a row-major buffer. Returns [start, stop) of the lhs runs (batch, rows, k) and the
-    rhs runs (batch, k, columns), or None (the loop-form dot then computes it)."""
-    lhs_t, rhs_t = op.operands[0].type, op.operands[1].type
-    out_t = op.results[0].type if op.results else op.operands[2].type  # tensor or buffer form
-    if not (lhs_t.elem == rhs_t.elem == out_t.elem and out_t.elem in PARAMS):
-        return None
-    lb, rb, lc, rc = dot_general_dims(op)
-    lfree = [d for d in range(lhs_t.rank) if d not in lb and d not in lc]
-    rfree = [d for d in range(rhs_t.rank) if d not in rb and d not in rc]
-
-    def run(dims):
-        dims = list(dims)
-        if dims and dims != list(range(dims[0], dims[0] + len(dims))):
-            return None
-        return (dims[0], dims[0] + len(dims)) if dims else (0, 0)
-    lhs, rhs = [run(lb), run(lfree), run(lc)], [run(rb), run(rc), run(rfree)]
-    if None in lhs or None in rhs:
-        return None
-    return {"lhs_runs": [x for r in lhs for x in r], "rhs_runs": [x for r in rhs for x in r]}
 
 
 def _shuffle(b, x, y, mask):

@@ -65,6 +65,7 @@ This module imports only .ir: scalar.py imports it from its end to register it.
 from __future__ import annotations
 
 from lowering.ir.core import ScalarType
+from lowering.ops import registry
 
 HALF = ("f16", "bf16")
 
@@ -525,7 +526,8 @@ FUNCTIONS = {"exponential": exp, "log": log, "tanh": tanh, "logistic": logistic,
              "exponential_minus_one": expm1, "log_plus_one": log1p, "erf": erf, "erfc": erfc}
 
 
-def _rule(fn, previous):
+def inline_rule(fn, previous):
+    """The inline polynomial `fn` for f32/f64 (f16/bf16 through f32), `previous` otherwise."""
     def rule(s, elem, args, op):
         if elem in CONSTS:
             return fn(_Ops(s, elem), args[0])
@@ -536,7 +538,6 @@ def _rule(fn, previous):
     return rule
 
 
-def rules(previous: dict) -> dict:
-    """Scalar rules for FUNCTIONS' ops, falling back to `previous` (scalar.RULES as it is
-    when this is registered) for element types computed otherwise."""
-    return {name: _rule(fn, previous[name]) for name, fn in FUNCTIONS.items()}
+for _name, _fn in FUNCTIONS.items():  # the inline math library, where the target uses it
+    registry.override(_name, "scalar", inline_rule(_fn, registry.lookup(_name).scalar),
+                      when=lambda target, op: target.math == "inline")

@@ -9,10 +9,12 @@ there the pipeline is the one tensor-level input takes.
 """
 from __future__ import annotations
 
-from lowering.ops import hlo_ops as T
+from lowering.ops import registry
+from lowering.ops.registry import NOT_YET
+from lowering.ops.verify import verify_op
 from lowering.passes.bufferize import memref_of
-from lowering.passes.legalize import NOT_YET
-from lowering.passes.host_shapes import HostShapes, shape_rule
+from lowering.passes.host_shapes import HostShapes
+from lowering.passes.legalize import canonicalize_names, public_functions
 from lowering.ir.core import (UNKNOWN_LOC, Block, CompileError, DenseAttr, MemRefType, Module, Operation,
                  Region, SymbolRef, TensorType, Value)
 
@@ -59,7 +61,7 @@ class FunctionImporter:
     def check_shapes(self, op: Operation, shapes: list, bufs: list) -> list:
         """Run the op's shape rule on the buffers' run-time dims, so that buffer-level input
         gets the same checks (never an out-of-bounds access) as tensor-level input."""
-        rule = shape_rule(op)
+        rule = registry.rule(op, "shape_rule")
         if rule is None:
             raise op.error("no shape function for this op")
         return rule(self.hs, op, shapes, bufs)
@@ -130,7 +132,7 @@ class FunctionImporter:
             raise op.error(f"{NOT_YET[name]} is not supported yet")
         if name == "reduce":
             return [self.raise_single(op, "kInput")]
-        if op.key in T.ELEMENTAL:
+        if registry.is_kind(op.key, "elementwise", "elemental"):
             return [self.raise_single(op, "kLoop")]
         raise op.error("op is not supported in buffer-level input")
 
@@ -236,13 +238,11 @@ class FunctionImporter:
 
 
 def verify_raised(op: Operation) -> None:
-    from lowering.passes.legalize import verify_op
     verify_op(op)
 
 
 def import_lhlo(module: Module) -> Module:
     """The LHLO stage for buffer-level input."""
-    from lowering.passes.legalize import canonicalize_names, public_functions
     canonicalize_names(module)
     if not public_functions(module):
         raise CompileError("module has no public function with a body", None)

@@ -1,6 +1,7 @@
-"""Scalar semantics of HLO elementwise ops, as arith/math ops of the loop stage.
+"""The elementwise ops: their result types, run-time dims, and scalar semantics as
+arith/math ops of the loop stage.
 
-One rule per HLO op, keyed by name. XLA's edge cases are spelled out here, not
+One scalar rule per HLO op (a target's math library may override some: fastmath.py). XLA's edge cases are spelled out here, not
 left to LLVM's undefined behaviour: integer division by zero gives -1 (and
 x % 0 = x), INT_MIN / -1 = INT_MIN, shifts past the bit width give 0 (or the
 sign), float to int conversion saturates with NaN to 0, and f16/bf16 math is
@@ -8,7 +9,9 @@ computed in f32 and rounded once per op, as XLA's CPU backend does.
 """
 from __future__ import annotations
 
-from lowering.ir.core import ScalarType, bit_width, is_float, is_unsigned
+from lowering.ir.core import Operation, ScalarType, TensorType, bit_width, is_float, is_unsigned
+from lowering.ops import registry
+from lowering.ops.registry import ShapeError, static_or
 
 HALF = ("f16", "bf16")
 
@@ -318,16 +321,116 @@ def lower_scalar(b, op, args):
     """The scalar value of elementwise HLO `op` applied to scalar `args`."""
     elem = op.operands[0].type.elem if op.short_name not in ("select", "clamp") else \
         op.operands[1].type.elem
-    rule = RULES.get(op.short_name)
+    rule = registry.rule(op, "scalar", b.target)
     if rule is None:
         raise op.error("no scalar lowering for this op")
     return rule(Scalars(b), elem, args, op)
 
-# chlo elementwise ops, next_after and reduce_precision: lowering/chlo.py
-from lowering.ops.chlo import SCALAR_RULES as _chlo_rules  # noqa: E402
-RULES.update(_chlo_rules)
+# ----------------------------------------------------------------------------- the ops
 
-# exp, log, tanh, logistic, expm1, log1p as inline vectorisable polynomials (f32/f64; f16/bf16
-# in f32): lowering/fastmath.py; other element types keep the rules above
-from lowering.codegen.llvm.fastmath import rules as _fast_rules  # noqa: E402
-RULES.update(_fast_rules(RULES))
+UNARY = {
+    "abs", "negate", "sign", "exponential", "exponential_minus_one", "log", "log_plus_one",
+    "logistic", "tanh", "sqrt", "rsqrt", "cbrt", "sine", "cosine", "tan", "floor", "ceil",
+    "round_nearest_afz", "round_nearest_even", "not", "popcnt", "count_leading_zeros", "is_finite",
+    "convert", "bitcast_convert",
+}
+
+
+BINARY = {
+    "add", "subtract", "multiply", "divide", "remainder", "power", "maximum", "minimum", "atan2",
+    "and", "or", "xor", "shift_left", "shift_right_arithmetic", "shift_right_logical", "compare",
+}
+
+
+FLOAT_ONLY = {"exponential", "exponential_minus_one", "log", "log_plus_one", "logistic", "tanh",
+              "sqrt", "rsqrt", "cbrt", "sine", "cosine", "tan", "floor", "ceil",
+              "round_nearest_afz", "round_nearest_even", "is_finite", "atan2"}
+
+
+INT_ONLY = {"popcnt", "count_leading_zeros", "shift_left", "shift_right_arithmetic",
+            "shift_right_logical"}
+
+
+INT_OR_BOOL = {"and", "or", "xor", "not"}
+
+
+def _same_shape(types, what="operands"):
+    shapes = {t.shape for t in types}
+    if len(shapes) > 1:
+        raise ShapeError(f"{what} must have the same shape, got " + ", ".join(map(str, types)))
+
+
+def infer_elementwise(op: Operation):
+    ts = [v.type for v in op.operands]
+    name = op.short_name
+    if name == "select":
+        pred, a, b = ts
+        if a.shape != b.shape or a.elem != b.elem:
+            raise ShapeError(f"select branches differ: {a} vs {b}")
+        if pred.elem != "i1" or (pred.shape != () and pred.shape != a.shape):
+            raise ShapeError(f"select predicate must be i1 of shape {a.shape} or a scalar, got {pred}")
+        return [a]
+    if name == "clamp":
+        lo, x, hi = ts
+        for b in (lo, hi):
+            if b.shape not in ((), x.shape) or b.elem != x.elem:
+                raise ShapeError(f"clamp bound {b} does not match operand {x}")
+        return [x]
+    _same_shape(ts)
+    elems = {t.elem for t in ts}
+    if len(elems) > 1:
+        raise ShapeError("operands must have the same element type, got " + ", ".join(map(str, ts)))
+    elem = ts[0].elem
+    types = registry.lookup(name).operand_types
+    if types == "float" and elem not in ("f16", "bf16", "f32", "f64"):
+        raise ShapeError(f"needs floating-point operands, got {ts[0]}")
+    if types == "int" and elem in ("f16", "bf16", "f32", "f64", "i1"):
+        raise ShapeError(f"needs integer operands, got {ts[0]}")
+    if types == "int_or_bool" and elem in ("f16", "bf16", "f32", "f64"):
+        raise ShapeError(f"needs integer or boolean operands, got {ts[0]}")
+    if name == "compare":
+        direction = op.attrs["comparison_direction"].value
+        if direction not in ("EQ", "NE", "LT", "LE", "GT", "GE"):
+            raise ShapeError(f"unknown comparison direction '{direction}'")
+        ct = op.attrs.get("compare_type")
+        if ct is not None and ct.value not in ("FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED", "NOTYPE"):
+            raise ShapeError(f"unknown comparison type '{ct.value}'")
+    if name in ("compare", "is_finite"):
+        return [TensorType(ts[0].shape, "i1")]
+    if name in ("convert", "bitcast_convert"):
+        return None  # result element type comes from the declared type
+    return [ts[0]]
+
+
+def same_as_operands(hs, op, shapes, bufs):
+    ranked = [s for s in shapes if len(s) == op.results[0].type.rank]
+    out = list(ranked[0])
+    for s in ranked[1:]:
+        for d, (a, b) in enumerate(zip(out, s)):
+            out[d] = hs.require_equal(a, b, op, f"operand dim {d} differs")
+    return [static_or(op.results[0].type.shape, out)] * len(op.results)
+
+
+def at_elementwise(e, op: Operation, idx):
+    args = []
+    for v in op.operands:
+        args.append(e.at(v, idx if v.type.rank else []))
+    return lower_scalar(e.b, op, args)
+
+
+def operand_types(name: str) -> str | None:
+    return ("float" if name in FLOAT_ONLY else "int" if name in INT_ONLY
+            else "int_or_bool" if name in INT_OR_BOOL else None)
+
+
+def define_elementwise(name: str, arity: int, scalar, infer=None, types=None, **rules) -> None:
+    """An elementwise op: same-shape operands, fused into kLoop kernels, its value at an
+    index its scalar rule applied to its operands' values there."""
+    registry.define(name, "elementwise", "elementwise", arity=arity,
+                    operand_types=types or operand_types(name), infer=infer or infer_elementwise,
+                    shape_rule=same_as_operands, scalar=scalar, elemental=at_elementwise, **rules)
+
+
+for _name in sorted(UNARY | BINARY | {"select", "clamp"}):
+    define_elementwise(_name, 1 if _name in UNARY else 2 if _name in BINARY else 3, RULES[_name],
+                       attrs=("comparison_direction",) if _name == "compare" else ())

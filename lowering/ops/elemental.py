@@ -1,0 +1,92 @@
+"""The elemental emitter: a fused tensor value's scalar at an index, computed by pulling each
+producer's value at the index it needs (the ops' `elemental` rules in the registry), so
+intermediate values never touch memory, as XLA's elemental IR emitter does."""
+from __future__ import annotations
+
+from lowering.ir.builder import LoopBuilder
+from lowering.ir.core import INDEX, Region, ScalarType, Value
+from lowering.ops import registry
+
+
+class Elemental:
+    """Computes a fused tensor value's scalar at an index, recursively through producers."""
+
+    def __init__(self, b: LoopBuilder, inputs: dict, scalars: dict | None = None,
+                 dims: dict | None = None):
+        self.b = b
+        self.inputs = inputs  # region block arg -> kernel buffer argument
+        self.scalars = scalars or {}  # value -> scalar already computed (reduce bodies)
+        self.dim_env = dims or {}  # region value -> [int | index Value], its run-time dims
+        self.cache: dict = {}
+
+    def dims(self, v: Value) -> list:
+        """v's dims: static ints, or index values the kernel received or read."""
+        if v in self.dim_env:
+            return self.dim_env[v]
+        if v in self.inputs:
+            buf = self.inputs[v]
+            return [n if n is not None else self.b.v("memref.dim", [buf, self.b.index(d)], INDEX)
+                    for d, n in enumerate(buf.type.shape)]
+        return list(v.type.shape)
+
+    def ival(self, d) -> Value:
+        return self.b.index(d) if isinstance(d, int) else d
+
+    def iadd(self, a, c):
+        if isinstance(c, int) and c == 0:
+            return a
+        return self.b.v("arith.addi", [a, self.ival(c)], INDEX)
+
+    def isub(self, a, c):
+        if isinstance(c, int) and c == 0:
+            return a
+        return self.b.v("arith.subi", [self.ival(a), self.ival(c)], INDEX)
+
+    def imul(self, a, c):
+        if isinstance(c, int) and c == 1:
+            return a
+        return self.b.v("arith.muli", [a, self.ival(c)], INDEX)
+
+    def scalar_index(self, v: Value, idx: list) -> Value:
+        """An integer tensor element (a start index) as an index value."""
+        x = self.at(v, idx)
+        return self.b.v("arith.index_cast", [x], INDEX)
+
+    def clamp(self, x, lo, hi) -> Value:
+        b = self.b
+        x = b.v("arith.maxsi", [x, self.ival(lo)], INDEX)
+        return b.v("arith.minsi", [x, self.ival(hi)], INDEX)
+
+    def at(self, v: Value, idx: list) -> Value:
+        if v in self.scalars:
+            return self.scalars[v]
+        key = (v, tuple(map(id, idx)))
+        if key not in self.cache:
+            self.cache[key] = self._compute(v, idx)
+        return self.cache[key]
+
+    def _compute(self, v: Value, idx: list) -> Value:
+        b = self.b
+        if v in self.inputs:
+            buf = self.inputs[v]
+            return b.v("memref.load", [buf] + list(idx), ScalarType(buf.type.elem))
+        op = v.owner
+        rule = registry.rule(op, "elemental", b.target)
+        if rule is None:
+            raise op.error("cannot be computed inside a fused kernel")
+        return rule(self, op, idx)
+
+    # index helpers
+    def add(self, a, c):
+        return a if c == 0 else self.b.v("arith.addi", [a, self.b.index(c)], INDEX)
+
+    def mul(self, a, c):
+        return a if c == 1 else self.b.v("arith.muli", [a, self.b.index(c)], INDEX)
+
+
+def apply_region(b: LoopBuilder, region: Region, args: list) -> list:
+    """Inline a scalar region (a reduce body) on scalar `args`; returns its results."""
+    block = region.blocks[0]
+    e = Elemental(b, {}, dict(zip(block.args, args)))
+    ret = block.ops[-1]
+    return [e.at(v, []) for v in ret.operands]

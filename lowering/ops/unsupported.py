@@ -1,0 +1,11 @@
+"""Ops the compiler recognises but does not compile yet: each is a compile-time error that
+names the op, its location and what is missing (and a line of the README's op table)."""
+from lowering.ops import registry
+
+registry.not_yet("a tuple that is not taken apart in the same function", "tuple", "get_tuple_element")
+registry.not_yet("random numbers", "rng", "rng_bit_generator")
+registry.not_yet("FFT", "fft")
+registry.not_yet("collectives", "all_reduce", "all_gather", "all_to_all")
+registry.not_yet("custom calls", "custom_call")
+registry.not_yet("set_dimension_size", "set_dimension_size")
+registry.not_yet("complex numbers", "complex", "real", "imag")
