@@ -1,6 +1,7 @@
 """The compile driver: text in, every stage in order, artifacts out."""
 from __future__ import annotations
 
+import functools
 import os
 import re
 import tempfile
@@ -10,6 +11,7 @@ from lowering.ir.core import CompileError
 from lowering.frontend.parser import parse_module
 from lowering.passes.pipeline import STAGE_NAMES, run_pipeline
 from lowering.frontend.printer import print_module
+from lowering.target import Target, host_target
 
 EMIT_KINDS = STAGE_NAMES + ["llvm", "asm", "obj", "static", "shared"]
 DUMP_STAGES = STAGE_NAMES + ["llvm", "llvm-opt"]
@@ -58,17 +60,22 @@ class Compilation:
                 with open(os.path.join(self.opts.dump_dir, f"{index}-{stage}.{ext}"), "w") as f:
                     f.write(text)
 
+    @functools.cached_property
+    def target(self) -> Target:
+        o = self.opts
+        return host_target(o.target_triple, o.target_cpu, o.target_features)
+
     def run_stages(self, until: str):
         return run_pipeline(self.module, until,
                             dump=lambda name, m: self.dump(name, print_module(m))
-                            if self.opts.dump_after else None)
+                            if self.opts.dump_after else None, target=self.target)
 
     def llvm(self):
         from lowering.codegen.llvm.gen import generate
         from lowering.codegen.llvm.machine import optimize, target_machine
         module = self.run_stages("loops")
-        tm = target_machine(self.opts.target_triple, self.opts.target_cpu, self.opts.target_features)
-        text, entries = generate(module, self.opts.name, tm)
+        tm = target_machine(self.target)
+        text, entries = generate(module, self.opts.name, tm, self.target)
         self.dump("llvm", text)
         optimized = optimize(text, tm)
         self.dump("llvm-opt", str(optimized))

@@ -35,7 +35,6 @@ KINDS = {
     "host": "runs on the host: reads or writes shapes, not data",
     "data_dependent": "result size decided by the data: an upper-bound buffer and a count",
     "control": "host control flow around kernels",
-    "structural": "forwarded or removed before compiling",
 }
 REQUIRED_BY_KIND = {
     "elementwise": ("infer", "shape_rule", "scalar", "elemental"),
@@ -45,7 +44,6 @@ REQUIRED_BY_KIND = {
     "host": ("infer",),
     "data_dependent": ("infer", "kernel"),
     "control": ("check",),
-    "structural": (),
 }
 
 

@@ -32,7 +32,7 @@ def verify_op(op: Operation) -> None:
         return
     if name in registry.NOT_YET:
         raise op.error(f"{registry.NOT_YET[name]} is not supported yet")
-    if d is None or d.kind == "structural":
+    if d is None:
         raise op.error("op is not supported")
     for k in d.attrs:
         if k not in op.attrs:

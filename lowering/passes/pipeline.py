@@ -15,7 +15,7 @@ from lowering.passes.import_lhlo import import_lhlo, is_buffer_level
 from lowering.passes.legalize import legalize
 from lowering.passes.loops import lower_to_loops
 from lowering.passes.shape_query import add_shape_queries
-from lowering.passes.verify import verify_loops
+from lowering.codegen.llvm.guard import verify_loops
 from lowering.target import Target, host_target
 
 # Each step takes the module and the Target.

@@ -44,14 +44,10 @@ I1, I64 = ir.IntType(1), ir.IntType(64)
 PTR = ir.PointerType()
 VOID = ir.VoidType()
 
-# Blocking. VEC is the lanes of one vector register (AVX2's 256 bits); MR x NR is the
-# register tile; KC x MR (A panel, in L2 with its MC/MR siblings) and KC x NR (B panel,
-# in L1, one of the NB/NR in a packed B block) the packed slices; MC x NC the largest
-# tile of C one task owns. Measured on the 2-core AMD EPYC (benchmarks/README.md).
-PARAMS = {
-    "f32": dict(vec=8, mr=6, nr=16, kc=256, mc=288, nc=4096, nb=1024),
-    "f64": dict(vec=4, mr=6, nr=8, kc=256, mc=144, nc=2048, nb=512),
-}
+# Blocking comes from the Target (lowering/target.py, GEMM_BLOCKING): VEC is the lanes of one
+# vector register; MR x NR is the register tile; KC x MR (A panel, in L2 with its MC/MR
+# siblings) and KC x NR (B panel, in L1, one of the NB/NR in a packed B block) the packed
+# slices; MC x NC the largest tile of C one task owns.
 PARALLEL_MIN_FLOPS = 1 << 23  # multiply-adds; below this a product stays on the calling thread
 
 # The task context: i64 slots, in this order (pointers as integers).
@@ -121,11 +117,11 @@ def _ceil_div_v(b, x, y):
 class _Emitter:
     """Emits one element type's micro-kernel, task and entry functions into a module."""
 
-    def __init__(self, mod: ir.Module, elem: str, t: ir.Type, name: str):
+    def __init__(self, mod: ir.Module, elem: str, t: ir.Type, name: str, blocking):
         self.mod, self.elem, self.t = mod, elem, t
-        p = PARAMS[elem]
-        self.vec, self.mr, self.nr = p["vec"], p["mr"], p["nr"]
-        self.kc, self.mc, self.nc, self.nb = p["kc"], p["mc"], p["nc"], p["nb"]
+        p = blocking
+        self.vec, self.mr, self.nr = p.vec, p.mr, p.nr
+        self.kc, self.mc, self.nc, self.nb = p.kc, p.mc, p.nc, p.nb
         self.vt = ir.VectorType(t, self.vec)
         self.name = name
         self.size = 4 if elem == "f32" else 8
@@ -409,13 +405,14 @@ class _Emitter:
         return f
 
 
-def gemm_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for) -> ir.Function:
-    """The module's `void run(i64 *slots)` for element type `elem`, emitted on first use."""
+def gemm_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, blocking) -> ir.Function:
+    """The module's `void run(i64 *slots)` for element type `elem` with the target's
+    `blocking` (a lowering.target.GemmBlocking), emitted on first use."""
     name = f"aot.gemm.{elem}"
     existing = mod.globals.get(f"{name}.run")
     if existing is not None:
         return existing
-    e = _Emitter(mod, elem, t, name)
+    e = _Emitter(mod, elem, t, name, blocking)
     get_threads = (mod.globals.get("aot_get_num_threads")
                    or ir.Function(mod, ir.FunctionType(ir.IntType(32), []), name="aot_get_num_threads"))
     return e.entry(e.task(e.micro_kernel()), parallel_for, get_threads)

@@ -247,7 +247,8 @@ def _gemm(g, b, op, args):
         slot = b.gep(ctx, [ir.Constant(I64, 0), ir.Constant(I32, i)], inbounds=True)
         b.store(b.ptrtoint(v, I64) if isinstance(v.type, ir.PointerType) else v, slot)
     run = gemm_function(g.mod, out.elem, llvm_type(out.elem),
-                        g.declare("aot_parallel_for", VOID, [I64, PTR, PTR]))
+                        g.declare("aot_parallel_for", VOID, [I64, PTR, PTR]),
+                        g.target.blocking(out.elem))
     b.call(run, [ctx])
 
 

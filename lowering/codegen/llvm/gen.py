@@ -22,9 +22,10 @@ class LLVMGen:
     """One module's generation: the LLVM module, its globals and functions, and the helpers
     every emitter calls back into (declare, const, string, element_ptr, emit_ops...)."""
 
-    def __init__(self, module: Module, name: str):
+    def __init__(self, module: Module, name: str, target):
         self.module = module
         self.name = name
+        self.target = target  # lowering.target.Target
         self.mod = ir.Module(name=name)
         self.globals = {}
         self.functions = {}
@@ -313,9 +314,9 @@ class LLVMGen:
             values[r] = v
 
 
-def generate(module: Module, name: str, tm) -> tuple[str, list]:
-    """LLVM IR text of a loop-stage module, and the entry signatures."""
-    gen = LLVMGen(module, name)
+def generate(module: Module, name: str, tm, target) -> tuple[str, list]:
+    """LLVM IR text of a loop-stage module for `target`, and the entry signatures."""
+    gen = LLVMGen(module, name, target)
     mod = gen.run()
     mod.triple = tm.triple
     mod.data_layout = str(tm.target_data)

@@ -15,17 +15,11 @@ def _init_llvm():
         _init_llvm.done = True
 
 
-def target_machine(triple: str | None = None, cpu: str | None = None, features: str | None = None):
+def target_machine(target):
+    """LLVM's target machine for a lowering.target.Target (triple, CPU and features resolved)."""
     _init_llvm()
-    host = triple is None
-    triple = triple or llvm.get_process_triple()
-    target = llvm.Target.from_triple(triple)
-    if cpu is None:
-        cpu = llvm.get_host_cpu_name() if host else ""
-    if features is None:
-        features = llvm.get_host_cpu_features().flatten() if host else ""
-    return target.create_target_machine(cpu=cpu, features=features, opt=3, reloc="pic",
-                                        codemodel="default")
+    return llvm.Target.from_triple(target.triple).create_target_machine(
+        cpu=target.cpu, features=target.features, opt=3, reloc="pic", codemodel="default")
 
 
 def optimize(ir_text: str, tm) -> llvm.ModuleRef:

@@ -1,6 +1,7 @@
 """Guard before LLVM: the loop stage may hold only ops the LLVM emitter knows."""
 from __future__ import annotations
 
+from lowering.codegen.llvm.emitters import EMITTERS
 from lowering.ir.core import CompileError, Module
 
 LOOP_STAGE_OPS = {"scf.for", "scf.yield", "func.return", "func.call", "memref.alloc",
@@ -10,7 +11,6 @@ LOOP_STAGE_OPS = {"scf.for", "scf.yield", "func.return", "func.call", "memref.al
 
 
 def verify_loops(module: Module) -> Module:
-    from lowering.codegen.llvm.emitters import EMITTERS
     legal = LOOP_STAGE_OPS | set(EMITTERS)
     for top in module.ops:
         for op in top.walk():

@@ -1,0 +1,125 @@
+"""The layers of lowering/ as ARCHITECTURE.md draws them: no import cycles (imports inside
+functions count), and no import that points up a layer."""
+import ast
+import os
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PACKAGES = ("lowering", "aot", "abi")
+
+# module prefix -> prefixes it must not import (the layers above it, and the op families
+# for everything but the package that gathers them)
+FAMILIES = ("lowering.ops.chlo", "lowering.ops.contraction", "lowering.ops.control_flow",
+            "lowering.ops.data_dependent", "lowering.ops.data_movement",
+            "lowering.ops.elementwise", "lowering.ops.gather", "lowering.ops.sort",
+            "lowering.ops.unsupported", "lowering.ops.windows")
+FORBIDDEN = {
+    "lowering.ir": ("lowering.frontend", "lowering.ops", "lowering.passes", "lowering.codegen"),
+    "lowering.target": ("lowering.",),
+    "lowering.ops.registry": ("lowering.frontend", "lowering.ops.", "lowering.passes",
+                              "lowering.codegen"),
+    "lowering.frontend": ("lowering.ops", "lowering.passes", "lowering.codegen"),
+    "lowering.ops": ("lowering.passes", "lowering.frontend"),
+    "lowering.passes": FAMILIES + ("lowering.codegen",),
+    "lowering.codegen.llvm": ("lowering.passes",),
+    "lowering.codegen.cpu": ("lowering.passes",),
+}
+
+
+def modules() -> dict:
+    out = {}
+    for pkg in PACKAGES:
+        for dirpath, _, files in os.walk(os.path.join(ROOT, pkg)):
+            for f in files:
+                if f.endswith(".py"):
+                    rel = os.path.relpath(os.path.join(dirpath, f), ROOT)[:-3].replace(os.sep, ".")
+                    out[rel[:-len(".__init__")] if rel.endswith(".__init__") else rel] = \
+                        os.path.join(dirpath, f)
+    return out
+
+
+def imports(mods: dict) -> dict:
+    """Module -> the project modules it imports anywhere in its file."""
+    graph = {}
+    for name, path in mods.items():
+        package = name if path.endswith("__init__.py") else name.rsplit(".", 1)[0]
+        found = set()
+        for node in ast.walk(ast.parse(open(path).read())):
+            targets = []
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".")[:len(package.split(".")) - node.level + 1]
+                    base = ".".join(parts + ([base] if base else []))
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in mods else base
+                           for a in node.names]
+            for t in targets:
+                while t and t not in mods:
+                    t = t.rsplit(".", 1)[0] if "." in t else ""
+                if t and t != name and not name.startswith(t + "."):
+                    found.add(t)
+        graph[name] = found
+    return graph
+
+
+def cycles(graph: dict) -> list:
+    """Strongly connected components of more than one module (Tarjan)."""
+    index, low, stack, on, out, counter = {}, {}, [], set(), [], [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+    for v in graph:
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_no_import_cycles():
+    assert cycles(imports(modules())) == []
+
+
+def test_cycle_finder_finds_a_cycle():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_no_import_points_up_a_layer():
+    bad = []
+    for name, deps in imports(modules()).items():
+        for prefix, forbidden in FORBIDDEN.items():
+            if name != prefix and not name.startswith(prefix + "."):
+                continue
+            if name.startswith("lowering.ops.registry") and prefix == "lowering.ops":
+                continue
+            if name == "lowering.passes.pipeline":  # runs every stage, the guard before LLVM too
+                continue
+            bad += [f"{name} imports {d}" for d in deps
+                    if any(d == f or d.startswith(f if f.endswith(".") else f + ".") for f in forbidden)
+                    and not d.startswith(name)]
+    assert bad == []
+
+
+def test_only_the_ops_package_imports_the_families():
+    importers = {name for name, deps in imports(modules()).items()
+                 if set(deps) & set(FAMILIES) and not name.startswith("lowering.ops")
+                 and not name.startswith("lowering.codegen")}
+    assert importers == set()
