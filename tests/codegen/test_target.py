@@ -1,0 +1,40 @@
+"""The Target: one object for what passes and codegen ask about the machine. Another CPU's
+triple and features pick that CPU's matmul blocking, not this machine's."""
+import pytest
+
+from aot.driver import Compilation, Options
+from lowering.target import GEMM_BLOCKING, cpu_target, host_target, vector_bytes_of
+
+DOT = """func.func @main(%a: tensor<64x32xf32>, %b: tensor<32x16xf32>) -> tensor<64x16xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<64x32xf32>, tensor<32x16xf32>) -> tensor<64x16xf32>
+  return %0 : tensor<64x16xf32>
+}"""
+
+
+@pytest.mark.parametrize("triple, features, width", [
+    ("x86_64-unknown-linux-gnu", "+sse2", 16),
+    ("x86_64-unknown-linux-gnu", "+avx,+avx2,+fma", 32),
+    ("x86_64-unknown-linux-gnu", "+avx2,+avx512f", 64),
+    ("aarch64-unknown-linux-gnu", "+neon", 16),
+])
+def test_vector_width_from_features(triple, features, width):
+    assert vector_bytes_of(triple, features) == width
+    t = cpu_target(triple, features=features)
+    assert t.blocking("f32") == GEMM_BLOCKING[min(width, 32)]["f32"]
+
+
+def test_host_target_describes_this_machine():
+    t = host_target()
+    assert t.name == "cpu" and t.triple and t.blocking("f32") is not None
+
+
+@pytest.mark.parametrize("triple, features, lanes", [
+    ("aarch64-unknown-linux-gnu", None, 4),
+    ("x86_64-unknown-linux-gnu", "+avx2,+fma", 8),
+])
+def test_another_cpu_gets_its_own_matmul_blocking(triple, features, lanes):
+    opts = Options(name="m", emit="llvm", target_triple=triple, target_features=features)
+    _, text, _, _ = Compilation(DOT, "dot.mlir", opts).llvm()
+    assert f"llvm.fmuladd.v{lanes}f32" in text
+    other = {4: 8, 8: 4}[lanes]
+    assert f"llvm.fmuladd.v{other}f32" not in text
