@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from llvmlite import ir
 
+from lowering.ops.chlo import LIBM_FUNCTIONS as CHLO_LIBM
 from lowering.codegen.cpu.gemm import EPILOGUE_T, SLOTS as GEMM_SLOTS, gemm_function
 from lowering.codegen.llvm.types import (F32, I1, I8, I32, I64, PTR, VOID, MemRef, llvm_type, mangle,
                                          storage_type)
@@ -285,8 +286,6 @@ EMITTERS = {
     "memref.load": _load, "memref.store": _store, "memref.dim": _dim,
 }
 
-
-# libm functions of the chlo elementwise ops: lowering/chlo.py
-from lowering.ops.chlo import LIBM_FUNCTIONS as _chlo_libm  # noqa: E402
-LIBM.update(_chlo_libm)
-EMITTERS.update({f"math.{_k}": _libm(_v) for _k, _v in _chlo_libm.items()})
+# libm functions behind the math ops of the chlo elementwise rules (lowering/ops/chlo.py)
+LIBM.update(CHLO_LIBM)
+EMITTERS.update({f"math.{_k}": _libm(_v) for _k, _v in CHLO_LIBM.items()})
