@@ -2,6 +2,9 @@
 functions count), and no import that points up a layer."""
 import ast
 import os
+import re
+
+from lowering.ir.dialect import AOT_ATTRS, LOOP_OPS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGES = ("lowering", "aot", "abi")
@@ -123,3 +126,13 @@ def test_only_the_ops_package_imports_the_families():
                  if set(deps) & set(FAMILIES) and not name.startswith("lowering.ops")
                  and not name.startswith("lowering.codegen")}
     assert importers == set()
+
+
+def test_every_aot_name_is_declared_once_with_its_contract():
+    used = set()
+    for path in modules().values():
+        if path.endswith("dialect.py"):
+            continue
+        used |= set(re.findall(r'"(aot\.[a-z_]+)"', open(path).read()))
+    assert used - set(LOOP_OPS) - set(AOT_ATTRS) == set()
+    assert not set(LOOP_OPS) & set(AOT_ATTRS)

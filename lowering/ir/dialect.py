@@ -1,0 +1,42 @@
+"""The loop stage's ops and the `aot.*` attributes, declared once with one-line contracts.
+
+The loop stage (what `--emit loops` prints) holds only these ops besides the `arith.*` and
+`math.*` scalar ops, which the LLVM emitter's table lists (lowering/codegen/llvm/emitters.py);
+codegen/llvm/guard.py refuses anything else before LLVM.
+"""
+
+LOOP_OPS = {
+    "func.func": "a function: host entry (public), kernel (`aot.kernel`) or shape query",
+    "func.return": "ends a function; host functions return nothing (results are buffers)",
+    "func.call": "host calls a kernel on buffers (`aot.writes`, `aot.parallel`)",
+    "scf.for": "(lb, ub, step, inits...) -> results; body(iv, iters...) ends in scf.yield",
+    "scf.yield": "ends a loop or branch body, passing its carried values",
+    "scf.while": "(inits...) -> results; before region ends in scf.condition, after in yield",
+    "scf.condition": "(flag, values...): continue the while loop with values while flag",
+    "memref.alloc": "a buffer with the given dynamic dims (`aot.stack`: a stack slot)",
+    "memref.dealloc": "frees a buffer right after its last user",
+    "memref.global": "module-level read-only constant data",
+    "memref.get_global": "a buffer over a memref.global",
+    "memref.copy": "(src, dst): copies a whole buffer",
+    "memref.load": "(buf, indices...) -> element",
+    "memref.store": "(value, buf, indices...)",
+    "memref.dim": "(buf, index) -> that dim's size",
+    "aot.check": "(cond, values...): fail the call with `message` (printf-style) unless cond",
+    "aot.switch": "(index) -> results: runs region `index` (the last when out of range)",
+    "aot.gemm": "(lhs, rhs, out, captured...): the packed matmul; its region is the epilogue",
+}
+
+AOT_ATTRS = {
+    "aot.kernel": "on a func.func: a kernel taking only buffers; the value names its op",
+    "aot.aliased": "on a kernel: some of its buffer arguments are the same buffer (in place)",
+    "aot.writes": "on a call: operand positions the kernel writes",
+    "aot.parallel": "on a kernel, its loop and its call: the outer loop may be split over "
+                    "threads (on the call: the operand whose dim 0 is the extent)",
+    "aot.parallel_over": "on a kernel while lowering: which output's dim 0 the loop covers",
+    "aot.parallel_block": "on a call: rows per iteration of the parallel loop",
+    "aot.rows_per_iteration": "on a loop: it steps over blocks of this many rows",
+    "aot.scratch": "on an LHLO kernel op: its last N operands are temporaries",
+    "aot.stack": "on memref.alloc: small, static, never escapes: a stack slot",
+    "aot.num_inputs": "on a host function: how many of its arguments are inputs",
+    "aot.shape_query": "on a function: it is the shape query of the named entry",
+}
