@@ -19,8 +19,8 @@ demo: $(STAMP)
 # Two processes for the suite (compiles dominate it); the conformance corpus runs on its
 # own so that its summary line (`conformance: N passed, M unsupported ...`) is printed.
 test: $(STAMP)
-	$(PY) -m pytest -q -n 2 tests --ignore=tests/test_conformance.py
-	$(PY) -m pytest -q tests/test_conformance.py
+	$(PY) -m pytest -q -n 2 tests --ignore=tests/e2e/test_conformance.py
+	$(PY) -m pytest -q tests/e2e/test_conformance.py
 
 bench: $(STAMP)
 	$(PY) benchmarks/elementwise_chain.py && $(PY) benchmarks/dynamic_shapes.py && $(PY) benchmarks/cpu_workloads.py

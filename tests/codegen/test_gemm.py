@@ -1,0 +1,262 @@
+"""The packed matmul (lowering/gemm.py): every dot_general whose batch, free and
+contracting dims are runs of consecutive dims goes through it. Checked against numpy in
+float64 on shapes that cut its register tiles, task tiles and K blocks at every edge, with
+transposed operands, several batch, free and contracting dims, on 1 and 2 threads."""
+import numpy as np
+import pytest
+
+import aot
+from lowering.frontend.parser import parse_module
+from lowering.frontend.printer import print_module
+from lowering.passes.pipeline import run_pipeline
+
+
+def tensor(shape, elem):
+    return f"tensor<{'x'.join(map(str, shape)) + 'x' if shape else ''}{elem}>"
+
+
+def program(lhs, rhs, out, dims, elem="f32"):
+    lt, rt, ot = tensor(lhs, elem), tensor(rhs, elem), tensor(out, elem)
+    return f"""func.func @main(%a: {lt}, %b: {rt}) -> {ot} {{
+  %c = stablehlo.dot_general %a, %b, {dims} : ({lt}, {rt}) -> {ot}
+  return %c : {ot}
+}}"""
+
+
+MATMUL = "contracting_dims = [1] x [0]"
+# (lhs shape, rhs shape, dot_general dims, numpy einsum of the same product)
+CASES = {
+    "edges": ((150, 300), (300, 1030), MATMUL, "mk,kn->mn"),
+    "one_tile": ((6, 16), (16, 16), MATMUL, "mk,kn->mn"),
+    "scalar_like": ((1, 1), (1, 1), MATMUL, "mk,kn->mn"),
+    "empty_m": ((0, 4), (4, 5), MATMUL, "mk,kn->mn"),
+    "empty_k": ((4, 0), (0, 5), MATMUL, "mk,kn->mn"),
+    "lhs_transposed": ((33, 7), (33, 20), "contracting_dims = [0] x [0]", "km,kn->mn"),
+    "rhs_transposed": ((9, 40), (17, 40), "contracting_dims = [1] x [1]", "mk,nk->mn"),
+    # B contiguous along k: whole panels by vectors, a k tail and a cut panel by elements
+    "rhs_transposed_tail": ((20, 37), (35, 37), "contracting_dims = [1] x [1]", "mk,nk->mn"),
+    "batched": ((3, 20, 30), (3, 30, 19), "batching_dims = [0] x [0], contracting_dims = [2] x [1]",
+                "bmk,bkn->bmn"),
+    "two_batch_dims": ((2, 3, 13, 8), (2, 3, 11, 8),
+                       "batching_dims = [0, 1] x [0, 1], contracting_dims = [3] x [3]",
+                       "abmk,abnk->abmn"),
+    "batch_last_in_rhs": ((4, 5, 6), (6, 7, 4), "batching_dims = [0] x [2], contracting_dims = [2] x [0]",
+                          "bmk,knb->bmn"),
+    "two_free_dims": ((2, 5, 12), (12, 21), "contracting_dims = [2] x [0]", "abk,kn->abn"),
+    "two_contracting_dims": ((7, 3, 5), (3, 5, 9), "contracting_dims = [1, 2] x [0, 1]",
+                             "mij,ijn->mn"),
+    "outer_product": ((7,), (18,), "contracting_dims = [] x []", "m,n->mn"),
+    "matrix_vector": ((19, 23), (23,), MATMUL, "mk,k->m"),
+    "vector_matrix": ((23,), (23, 19), "contracting_dims = [0] x [0]", "k,kn->n"),
+    # batch dims that are not one run: the loop-form dot, not the packed matmul
+    "split_batch_dims": ((2, 5, 3, 4), (2, 3, 4, 6),
+                         "batching_dims = [0, 2] x [0, 1], contracting_dims = [3] x [2]",
+                         "amck,ackn->acmn"),
+}
+NOT_PACKED = {"split_batch_dims"}
+
+
+def out_shape(lhs, rhs, spec):
+    return np.einsum(spec, np.zeros(lhs), np.zeros(rhs)).shape
+
+
+@pytest.mark.parametrize("elem", ["f32", "f64"])
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_dot_general_matches_numpy(case, elem):
+    lhs, rhs, dims, spec = CASES[case]
+    text = program(lhs, rhs, out_shape(lhs, rhs, spec), dims, elem)
+    loops = print_module(run_pipeline(parse_module(text, "test.mlir"), "loops"))
+    assert ('"aot.gemm"' in loops) == (case not in NOT_PACKED)
+    lib = aot.compile(text, name=f"gemm_{case}_{elem}")
+    rng = np.random.default_rng(len(case))
+    a = rng.standard_normal(lhs).astype(elem.replace("f", "float"))
+    b = rng.standard_normal(rhs).astype(a.dtype)
+    want = np.einsum(spec, a.astype(np.float64), b.astype(np.float64))
+    results = []
+    for threads in (1, 2):
+        lib.set_num_threads(threads)
+        got = lib.main(a, b)
+        assert got.shape == want.shape and got.dtype == a.dtype
+        tol = 1e-4 if elem == "f32" else 1e-12
+        k = max(1, a.size // max(1, want.size // max(1, b.size)))
+        np.testing.assert_allclose(got, want, rtol=tol, atol=tol * np.sqrt(k))
+        results.append(got)
+    np.testing.assert_array_equal(results[0], results[1])  # tiles do not depend on threads
+
+
+def test_dynamic_shapes_one_library():
+    """One library with ? dims serves every size, through the same packed kernel."""
+    text = program(["?", "?"], ["?", "?"], ["?", "?"], MATMUL)
+    lib = aot.compile(text, name="gemm_dynamic")
+    rng = np.random.default_rng(1)
+    for m, k, n in [(1, 1, 1), (5, 7, 3), (145, 257, 1025), (300, 513, 17), (0, 3, 2)]:
+        a = rng.standard_normal((m, k)).astype(np.float32)
+        b = rng.standard_normal((k, n)).astype(np.float32)
+        np.testing.assert_allclose(lib.main(a, b), a.astype(np.float64) @ b, rtol=1e-4, atol=1e-3)
+
+
+def test_inner_dim_mismatch_is_reported():
+    text = program(["?", "?"], ["?", "?"], ["?", "?"], MATMUL)
+    lib = aot.compile(text, name="gemm_dynamic")
+    with pytest.raises(Exception, match="dot_general"):
+        lib.main(np.ones((2, 3), np.float32), np.ones((4, 5), np.float32))
+
+
+# ----------------------------------------------------------------------------- kOutput fusion
+
+DENSE = """func.func @main(%x: tensor<?x70xf32>, %w: tensor<70x40xf32>, %b: tensor<40xf32>, %r: tensor<?x40xf32>) -> tensor<?x40xf32> {
+  %x2 = stablehlo.multiply %x, %x : tensor<?x70xf32>
+  %y = stablehlo.dot_general %x2, %w, contracting_dims = [1] x [0] : (tensor<?x70xf32>, tensor<70x40xf32>) -> tensor<?x40xf32>
+  %shape = stablehlo.get_dimension_size %r, dim = 0 : (tensor<?x40xf32>) -> tensor<i32>
+  %n1 = stablehlo.reshape %shape : (tensor<i32>) -> tensor<1xi32>
+  %c40 = stablehlo.constant dense<40> : tensor<1xi32>
+  %s = stablehlo.concatenate %n1, %c40, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %bb = stablehlo.dynamic_broadcast_in_dim %b, %s, dims = [1] : (tensor<40xf32>, tensor<2xi32>) -> tensor<?x40xf32>
+  %z = stablehlo.add %y, %bb : tensor<?x40xf32>
+  %t = stablehlo.tanh %z : tensor<?x40xf32>
+  %o = stablehlo.add %t, %r : tensor<?x40xf32>
+  return %o : tensor<?x40xf32>
+}"""  # noqa: E501
+
+
+def dense_reference(x, w, b, r):
+    x = x.astype(np.float64)
+    return np.tanh((x * x) @ w + b) + r
+
+
+def test_bias_activation_and_residual_fuse_into_the_matmul():
+    fused = print_module(run_pipeline(parse_module(DENSE, "dense.mlir"), "fused"))
+    assert fused.count('fusion_kind = "kOutput"') == 1
+    loops = print_module(run_pipeline(parse_module(DENSE, "dense.mlir"), "loops"))
+    region = loops[loops.index('"aot.gemm"'):loops.index("lhs_runs")]
+    assert "scf.for" in region and "memref.store" in region  # the epilogue, per tile
+    # x * x (an operand: read from memory), the shape, and the matmul with its epilogue
+    assert loops.count("func.func private") == 3
+    lib = aot.compile(DENSE, name="gemm_dense")
+    rng = np.random.default_rng(2)
+    w = rng.standard_normal((70, 40)).astype(np.float32) / 8
+    b = rng.standard_normal(40).astype(np.float32)
+    for rows in (0, 1, 7, 145, 600):
+        x = rng.standard_normal((rows, 70)).astype(np.float32)
+        r = rng.standard_normal((rows, 40)).astype(np.float32)
+        r_before = r.copy()
+        for threads in (1, 2):
+            lib.set_num_threads(threads)
+            got = lib.main(x, w, b, r)
+            np.testing.assert_allclose(got, dense_reference(x, w, b, r), rtol=1e-5, atol=1e-5)
+        np.testing.assert_array_equal(r, r_before)  # the residual input is not written
+
+
+def fused_kinds(text):
+    fused = print_module(run_pipeline(parse_module(text, "t.mlir"), "fused"))
+    return fused.count('"kOutput"'), fused
+
+
+SCALED_SCORES = """func.func @main(%q: tensor<2x3x33x8xf32>, %k: tensor<2x3x20x8xf32>) -> tensor<2x3x33x20xf32> {
+  %s = stablehlo.dot_general %q, %k, batching_dims = [0, 1] x [0, 1], contracting_dims = [3] x [3] : (tensor<2x3x33x8xf32>, tensor<2x3x20x8xf32>) -> tensor<2x3x33x20xf32>
+  %c = stablehlo.constant dense<0.125> : tensor<2x3x33x20xf32>
+  %y = stablehlo.multiply %s, %c : tensor<2x3x33x20xf32>
+  return %y : tensor<2x3x33x20xf32>
+}"""  # noqa: E501
+
+TRANSPOSED_USE = """func.func @main(%a: tensor<30x20xf32>, %b: tensor<20x30xf32>) -> tensor<30x30xf32> {
+  %p = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<30x20xf32>, tensor<20x30xf32>) -> tensor<30x30xf32>
+  %t = stablehlo.transpose %p, dims = [1, 0] : (tensor<30x30xf32>) -> tensor<30x30xf32>
+  %y = stablehlo.add %p, %t : tensor<30x30xf32>
+  return %y : tensor<30x30xf32>
+}"""  # noqa: E501
+
+TWO_USES = """func.func @main(%a: tensor<30x20xf32>, %b: tensor<20x30xf32>) -> (tensor<30x30xf32>, tensor<30x30xf32>) {
+  %p = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<30x20xf32>, tensor<20x30xf32>) -> tensor<30x30xf32>
+  %y = stablehlo.exponential %p : tensor<30x30xf32>
+  return %p, %y : tensor<30x30xf32>, tensor<30x30xf32>
+}"""  # noqa: E501
+
+
+@pytest.mark.parametrize("name, text, shapes, fused, reference", [
+    ("scaled_scores", SCALED_SCORES, [(2, 3, 33, 8), (2, 3, 20, 8)], 1,
+     lambda q, k: np.einsum("abmk,abnk->abmn", q, k) * 0.125),
+    ("transposed_use", TRANSPOSED_USE, [(30, 20), (20, 30)], 0, lambda a, b: a @ b + (a @ b).T),
+    ("two_uses", TWO_USES, [(30, 20), (20, 30)], 0, lambda a, b: (a @ b, np.exp(a @ b))),
+])
+def test_which_consumers_fuse(name, text, shapes, fused, reference):
+    """Only elementwise consumers on the product's shape join it, and only when nothing
+    else reads the product."""
+    assert fused_kinds(text)[0] == fused
+    lib = aot.compile(text, name=f"gemm_{name}")
+    rng = np.random.default_rng(3)
+    args = [rng.standard_normal(shape).astype(np.float32) for shape in shapes]
+    got = lib.main(*args)
+    want = reference(*[a.astype(np.float64) for a in args])
+    got, want = (got, want) if isinstance(want, tuple) else ((got,), (want,))
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-4)
+
+
+# ----------------------------------------------------------------------------- workspace
+
+WORKSPACE_CHECK = """
+import numpy as np, aot, threading, sys
+lib = aot.compile(sys.argv[1], name="gemm_workspace")
+rng = np.random.default_rng(5)
+a = rng.standard_normal((300, 513)).astype(np.float32)
+b = rng.standard_normal((513, 1030)).astype(np.float32)
+want = a.astype(np.float64) @ b
+results = []
+def run():
+    results.append(lib.main(a, b))
+threading.stack_size(256 * 1024)  # a small stack: the A block must not live on it
+for threads in (1, 2):
+    lib.set_num_threads(threads)
+    t = threading.Thread(target=run)
+    t.start()
+    t.join()
+for got in results:
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-3)
+print("ok", len(results))
+"""
+
+
+@pytest.mark.parametrize("scratch", ["on", "off"])
+def test_workspace_off_the_stack_and_its_fallback(scratch, tmp_path):
+    """The A block is in the thread's heap scratch, so a thread with a 256 KiB stack can
+    run a big product; with AOT_KERNEL_SCRATCH=off the stack-panel fallback gives the
+    same result."""
+    import os
+    import subprocess
+    import sys
+    text = program(["?", "?"], ["?", "?"], ["?", "?"], MATMUL)
+    env = dict(os.environ, AOT_KERNEL_SCRATCH=scratch,
+               PYTHONPATH=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    r = subprocess.run([sys.executable, "-c", WORKSPACE_CHECK, text], env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0 and "ok 2" in r.stdout, r.stderr
+
+
+# ----------------------------------------------------------------------------- convolution
+
+def test_convolution_through_the_packed_matmul():
+    """f32 convolutions with one feature and batch group go through im2col and the packed
+    matmul (aot.gemm in the loop stage), in any layout, with strides, padding (negative
+    too), both dilations and window reversal; grouped ones keep the direct kernel."""
+    from conv_reference import random_conv, random_dimension_numbers
+    rng = np.random.default_rng(21)
+    for trial in range(10):
+        dn = random_dimension_numbers(rng, int(rng.integers(1, 3)))
+        if trial == 0:  # NCHW x OIHW -> NCHW: W @ A_b per batch index, in place
+            dn = ((0, 1, [2, 3]), (1, 0, [2, 3]), (0, 1, [2, 3]))
+        elif trial == 1:  # NHWC x HWIO -> NHWC: A @ W, in place
+            dn = ((0, 3, [1, 2]), (2, 3, [0, 1]), (0, 3, [1, 2]))
+        groups = 2 if trial == 9 else 1
+        case = random_conv(rng, dn, int(rng.integers(1, 4)), 2 * groups, 3 * groups, groups, 1,
+                           spatial_hi=7)
+        if case is None:
+            continue
+        text, x, w, want = case
+        loops = print_module(run_pipeline(parse_module(text, "conv.mlir"), "loops"))
+        assert ('"aot.gemm"' in loops) == (groups == 1), trial
+        lib = aot.compile(text, name=f"gemm_conv_{trial}")
+        for threads in (1, 2):
+            lib.set_num_threads(threads)
+            np.testing.assert_allclose(lib.main(x, w), want, rtol=1e-5, atol=1e-5,
+                                       err_msg=f"trial {trial}")

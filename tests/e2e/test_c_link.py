@@ -1,0 +1,68 @@
+"""A C program, with no Python inside, linked against each artifact kind of the
+MLP example: shared library, static archive, and single object file."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+EXAMPLES = os.path.join(ROOT, "examples")
+
+
+def numpy_mlp(p, x):
+    h = np.maximum(x @ p["W1"] + p["b1"], 0.0)
+    h = np.tanh(h @ p["W2"] + p["b2"])
+    z = h @ p["W3"] + p["b3"]
+    e = np.exp(z - z.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+@pytest.fixture(scope="module")
+def data():
+    p = {k: v.astype(np.float64) for k, v in np.load(os.path.join(EXAMPLES, "mlp.npz")).items()}
+    return p["x"].astype(np.float32), numpy_mlp(p, p["x"])
+
+
+@pytest.mark.parametrize("emit, artifact, link", [
+    ("shared", "libmlp.so", lambda d: ["-L", d, "-lmlp", f"-Wl,-rpath,{d}"]),
+    ("static", "libmlp.a", lambda d: [os.path.join(d, "libmlp.a")]),
+    ("obj", "mlp.o", lambda d: [os.path.join(d, "mlp.o")]),
+])
+def test_c_program(tmp_path, data, emit, artifact, link):
+    x, want = data
+    out = str(tmp_path)
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    subprocess.run([sys.executable, "-m", "aot.cli", "compile", os.path.join(EXAMPLES, "mlp.mlir"),
+                    "--name", "mlp", "--emit", emit, "-o", os.path.join(out, artifact)],
+                   check=True, env=env, capture_output=True)
+    exe = os.path.join(out, "demo")
+    subprocess.run(["cc", "-O1", "-Wall", "-Werror", "-o", exe, os.path.join(EXAMPLES, "demo.c"),
+                    "-I", out, *link(out), "-lm", "-lpthread", "-ldl"], check=True,
+                   capture_output=True)
+    x.tofile(os.path.join(out, "x.bin"))
+    run = subprocess.run([exe, os.path.join(out, "x.bin"), os.path.join(out, "y.bin")],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert "library 'mlp': 1 entry point(s), first: mlp_main" in run.stdout
+    assert "bad input rejected: main: argument 'arg0' (#0) expects f32[8,64], got f32[8,63]" in run.stdout
+    assert "runtime-allocated result: rank 2, dims 8 x 10" in run.stdout
+    y = np.fromfile(os.path.join(out, "y.bin"), dtype=np.float32).reshape(8, 10)
+    np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-6)
+
+
+def test_python_loads_the_same_library(tmp_path, data):
+    import aot
+    x, want = data
+    so = str(tmp_path / "libmlp.so")
+    subprocess.run([sys.executable, "-m", "aot.cli", "compile", os.path.join(EXAMPLES, "mlp.mlir"),
+                    "--name", "mlp", "-o", so], check=True, env=dict(os.environ, PYTHONPATH=ROOT),
+                   capture_output=True)
+    lib = aot.load(so)
+    assert str(lib.main.signature) == "main(arg0: f32[8,64]) -> (f32[8,10])"
+    np.testing.assert_allclose(lib.main(x), want, rtol=1e-5, atol=1e-6)
+    with pytest.raises(TypeError, match="arg0"):
+        lib.main(x.astype(np.float64))
+    with pytest.raises(ValueError, match=r"expects f32\[8,64\], got f32\[4,64\]"):
+        lib.main(x[:4])

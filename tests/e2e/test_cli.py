@@ -1,0 +1,122 @@
+"""`aotc` as a user runs it: every --emit kind, stage dumps, and errors that are
+one located message with exit status 1, never a traceback."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ADD = """func.func @main(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.add %a, %b : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+"""
+
+
+def aotc(*args, cwd=None):
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    return subprocess.run([sys.executable, "-m", "aot.cli", *args], capture_output=True, text=True,
+                          env=env, cwd=cwd)
+
+
+@pytest.fixture
+def add_file(tmp_path):
+    p = tmp_path / "add.mlir"
+    p.write_text(ADD)
+    return p
+
+
+@pytest.mark.parametrize("emit, expect", [
+    ("hlo", '"mhlo.add"'), ("fused", '"mhlo.fusion"'), ("lhlo", '"lmhlo.fusion"'),
+    ("loops", '"scf.for"'), ("llvm", "define i32 @add_main"), ("asm", "add_main:"),
+])
+def test_text_stages(add_file, emit, expect):
+    r = aotc("compile", str(add_file), "--emit", emit, "-o", "-")
+    assert r.returncode == 0, r.stderr
+    assert expect in r.stdout
+
+
+@pytest.mark.parametrize("emit, filename", [("shared", "libadd.so"), ("static", "libadd.a"),
+                                            ("obj", "add.o")])
+def test_binary_artifacts(add_file, tmp_path, emit, filename):
+    out = tmp_path / "out" / filename
+    r = aotc("compile", str(add_file), "--emit", emit, "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    assert out.exists() and out.stat().st_size > 0
+    header = (tmp_path / "out" / "add.h").read_text()
+    assert "int add_main(const aot_tensor *args, aot_tensor *results);" in header
+    assert (tmp_path / "out" / "aot_runtime.h").exists()
+
+
+def test_name_and_dump_dir(add_file, tmp_path):
+    r = aotc("compile", str(add_file), "--name", "my-model", "--dump-ir-after=all",
+             "--dump-dir", str(tmp_path / "dumps"), "-o", str(tmp_path / "libm.so"))
+    assert r.returncode == 0, r.stderr
+    dumps = sorted(os.listdir(tmp_path / "dumps"))
+    assert dumps == ["0-hlo.mlir", "1-fused.mlir", "2-lhlo.mlir", "3-loops.mlir", "4-llvm.ll",
+                     "5-llvm-opt.ll"]
+    assert "my_model_main" in (tmp_path / "dumps" / "4-llvm.ll").read_text()
+
+
+def test_cross_target_object(add_file, tmp_path):
+    r = aotc("compile", str(add_file), "--emit", "asm", "--target-triple", "aarch64-unknown-linux-gnu",
+             "-o", "-")
+    assert r.returncode == 0, r.stderr
+    assert "ret" in r.stdout and "x86" not in r.stdout.lower()
+
+
+@pytest.mark.parametrize("text, where, message", [
+    ("func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n  %0 = stablehlo.add %a, %a tensor<4xf32>\n}\n",
+     ":2:", "error: unexpected"),
+    ("func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n  %0 = stablehlo.fft %a : tensor<4xf32>\n"
+     "  return %0 : tensor<4xf32>\n}\n",
+     ":2:8:", "'mhlo.fft': FFT is not supported yet"),
+    ("func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n  %0 = stablehlo.frobnicate %a : tensor<4xf32>\n"
+     "  return %0 : tensor<4xf32>\n}\n",
+     ":2:8:", "'mhlo.frobnicate': op is not supported"),
+    ("func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+     "  %0 = \"stablehlo.all_gather\"(%a) {all_gather_dim = 0 : i64} : (tensor<4xf32>) -> tensor<4xf32>\n"
+     "  return %0 : tensor<4xf32>\n}\n",
+     ":2:8:", "collectives is not supported yet"),
+    ("func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+     "  %0 = stablehlo.add %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<5xf32>\n"
+     "  return %0 : tensor<5xf32>\n}\n",
+     ":2:8:", "does not match the inferred type tensor<4xf32>"),
+    ("func.func @main(%a: tensor<4xi32>) -> tensor<4xi32> {\n"
+     "  %0 = stablehlo.exponential %a : tensor<4xi32>\n  return %0 : tensor<4xi32>\n}\n",
+     ":2:8:", "needs floating-point operands"),
+    ("func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+     "  %0 = func.call @main(%a) : (tensor<4xf32>) -> tensor<4xf32>\n  return %0 : tensor<4xf32>\n}\n",
+     ":2:8:", "recursive call is not supported: @main -> @main"),
+    ("func.func @main(%a: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {\n"
+     "  return %a : tensor<4xcomplex<f32>>\n}\n",
+     ":1:1:", "is not supported"),
+])
+def test_errors_are_located_messages(tmp_path, text, where, message):
+    p = tmp_path / "bad.mlir"
+    p.write_text(text)
+    r = aotc("compile", str(p), "-o", str(tmp_path / "libbad.so"))
+    assert r.returncode == 1, (r.returncode, r.stderr)
+    assert "Traceback" not in r.stderr
+    first = r.stderr.splitlines()[0]
+    assert first.startswith(str(p) + where), first
+    assert message in first, first
+
+
+def test_missing_input_file(tmp_path):
+    r = aotc("compile", str(tmp_path / "nope.mlir"))
+    assert r.returncode == 2 and "no such file" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_fusion_report(tmp_path):
+    src = os.path.join(ROOT, "tests", "data", "golden", "softmax_dot.mlir")
+    r = aotc("compile", src, "--emit", "fused", "-o", str(tmp_path / "out.mlir"), "--report")
+    assert r.returncode == 0, r.stderr
+    kernels = [line for line in r.stdout.splitlines() if line.startswith("kernel ")]
+    assert len(kernels) == 2  # the matmul; softmax's reductions with their consumers
+    assert "kernel 0: own kernel at" in r.stdout and "mhlo.dot_general (4:8)" in r.stdout
+    assert ("kernel 1: kInput at" in r.stdout and "mhlo.reduce (6:8), mhlo.broadcast_in_dim (7:9)"
+            in r.stdout and "mhlo.reduce (11:8), mhlo.broadcast_in_dim (12:9), mhlo.divide (13:8)"
+            in r.stdout)
+    assert "root mhlo.dot_general: not an elemental op" in r.stdout
