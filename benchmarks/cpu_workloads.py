@@ -66,6 +66,8 @@ _PINNED = configure_threads(_CHILD_THREADS) if _CHILD_THREADS else None
 
 import bench_env  # noqa: E402  thread variables (already fixed in a child) + sys.path
 
+# isort: split
+
 import argparse  # noqa: E402
 import gc  # noqa: E402
 import json  # noqa: E402
@@ -96,7 +98,7 @@ def softmax(rows, cols):
   %sb = stablehlo.broadcast_in_dim %s, dims = [0] : ({r}) -> {t}
   %y = stablehlo.divide %e, %sb : {t}
   return %y : {t}
-}}"""
+}}"""  # noqa: E501
 
 
 def layernorm(rows, cols):
@@ -117,7 +119,7 @@ def layernorm(rows, cols):
   %ib = stablehlo.broadcast_in_dim %inv, dims = [0] : ({r}) -> {t}
   %y = stablehlo.multiply %c, %ib : {t}
   return %y : {t}
-}}"""
+}}"""  # noqa: E501
 
 
 def reduce_sum(rows, cols, dim):
@@ -126,14 +128,15 @@ def reduce_sum(rows, cols, dim):
   %zero = stablehlo.constant dense<0.0> : tensor<f32>
   %s = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [{dim}] : ({t}, tensor<f32>) -> {r}
   return %s : {r}
-}}"""
+}}"""  # noqa: E501
 
 
 def dense(x, w, b, act):
     """StableHLO lines for act(x @ w + b); returns (lines, result name)."""
     (m, k), (_, n) = x[1], w[1]
     out = f32(m, n)
-    lines = [f"%{x[0]}_{w[0]} = stablehlo.dot_general %{x[0]}, %{w[0]}, contracting_dims = [1] x [0] : ({f32(m, k)}, {f32(k, n)}) -> {out}",
+    lines = [f"%{x[0]}_{w[0]} = stablehlo.dot_general %{x[0]}, %{w[0]}, contracting_dims = [1] x [0] : "
+             f"({f32(m, k)}, {f32(k, n)}) -> {out}",
              f"%{b}_b = stablehlo.broadcast_in_dim %{b}, dims = [1] : ({f32(n)}) -> {out}",
              f"%{x[0]}_{w[0]}_z = stablehlo.add %{x[0]}_{w[0]}, %{b}_b : {out}"]
     z = f"%{x[0]}_{w[0]}_z"
@@ -164,7 +167,7 @@ def mlp(m, k, h, n):
     return f"""func.func @main(%x: {f32(m, k)}, %w1: {f32(k, h)}, %b1: {f32(h)}, %w2: {f32(h, n)}, %b2: {f32(n)}) -> {f32(m, n)} {{
   {body}
   return {y2} : {f32(m, n)}
-}}"""
+}}"""  # noqa: E501
 
 
 def gelu_dense(m, k, n):
@@ -194,7 +197,7 @@ def attention(b, h, s, d):
   %p = stablehlo.divide %e, %sb : {sc}
   %o = stablehlo.dot_general %p, %v, batching_dims = [0, 1] x [0, 1], contracting_dims = [3] x [2] : ({sc}, {q}) -> {q}
   return %o : {q}
-}}"""
+}}"""  # noqa: E501
 
 
 # Reference implementations, written once for numpy and jax.numpy (xp).
@@ -228,7 +231,7 @@ def conv_nhwc(n, size, cin, cout, k):
     return f"""func.func @main(%x: {x}, %w: {w}) -> {o} {{
   %y = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {{stride = [1, 1], pad = [[{p}, {p}], [{p}, {p}]]}} {{batch_group_count = 1 : i64, feature_group_count = 1 : i64}} : ({x}, {w}) -> {o}
   return %y : {o}
-}}"""
+}}"""  # noqa: E501
 
 
 def ref_conv(xp, x, w):

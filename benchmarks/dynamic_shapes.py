@@ -35,6 +35,8 @@ import os
 
 import bench_env  # noqa: E402,F401  one thread everywhere; must come before numpy and jax
 
+# isort: split
+
 import argparse  # noqa: E402
 import gc  # noqa: E402
 import resource  # noqa: E402
@@ -48,7 +50,6 @@ import numpy as np  # noqa: E402
 ROOT = bench_env.ROOT
 
 import aot  # noqa: E402
-
 
 # --- the programs -----------------------------------------------------------------------
 
@@ -152,7 +153,7 @@ def mlp_mlir(w1, b1, w2, b2) -> str:
   %7 = stablehlo.add %5, %6 : {Y}
   return %7 : {Y}
 }}
-"""
+"""  # noqa: E501
 
 
 def mlp_numpy(w1, b1, w2, b2):

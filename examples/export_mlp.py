@@ -20,10 +20,9 @@ Model: x f32[8,64] -> dense 64->128 + relu -> dense 128->32 + tanh
 
 import os
 
-import numpy as np
-
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

@@ -35,7 +35,7 @@ def _dot_op():
     m = parse_module("""func.func @main(%a: tensor<64x32xf32>, %b: tensor<32x16xf32>) -> tensor<64x16xf32> {
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<64x32xf32>, tensor<32x16xf32>) -> tensor<64x16xf32>
   return %0 : tensor<64x16xf32>
-}""")
+}""")  # noqa: E501
     legalize(m)
     return next(op for op in m.functions()[0].walk() if op.key == "dot_general")
 

@@ -8,7 +8,7 @@ from lowering.target import GEMM_BLOCKING, cpu_target, host_target, vector_bytes
 DOT = """func.func @main(%a: tensor<64x32xf32>, %b: tensor<32x16xf32>) -> tensor<64x16xf32> {
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<64x32xf32>, tensor<32x16xf32>) -> tensor<64x16xf32>
   return %0 : tensor<64x16xf32>
-}"""
+}"""  # noqa: E501
 
 
 @pytest.mark.parametrize("triple, features, width", [
