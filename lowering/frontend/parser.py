@@ -1,21 +1,30 @@
 """MLIR text to IR: lark LALR parse into raw ops, then a builder that resolves SSA
-names, decodes pretty op bodies (lowering/pretty.py) and reports errors at
+names, decodes pretty op bodies (lowering/frontend/pretty.py) and reports errors at
 `file:line:col` with the source line."""
 from __future__ import annotations
 
 import functools
 import os
-from dataclasses import dataclass, field
-from typing import Optional
 
 import lark
 from lark import Token, Transformer, v_args
 
 from lowering.frontend import pretty
 from lowering.frontend.raw import RawOp, RawRegion, _Angle, _attr_of, _TokError
-from lowering.ir.attrs import AttrError, decode_angle, parse_type, unescape_string
-from lowering.ir.core import (UNIT, Block, CompileError, EnumAttr, FunctionType, Location, Module,
-                 Operation, Region, SymbolRef, Type)
+from lowering.ir.attrs import AttrError, parse_type, unescape_string
+from lowering.ir.core import (
+    UNIT,
+    Block,
+    CompileError,
+    EnumAttr,
+    FunctionType,
+    Location,
+    Module,
+    Operation,
+    Region,
+    SymbolRef,
+    Type,
+)
 
 _GRAMMAR = os.path.join(os.path.dirname(__file__), "grammar.lark")
 

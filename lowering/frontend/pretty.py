@@ -299,9 +299,10 @@ def decode_reduce(raw, it: Items) -> Decoded:
 
 def _applies_region(raw, op_name, elems):
     """`applies stablehlo.add` is shorthand for a region `^bb0(%a, %b): add; return`."""
-    from lowering.ir.core import TensorType as T
-    from lowering.frontend.raw import RawOp, RawRegion
     from lark import Token
+
+    from lowering.frontend.raw import RawOp, RawRegion
+    from lowering.ir.core import TensorType as T
     n = len(elems)
     tok = raw.tok
     lhs = [Token("VALUE_ID", f"%__acc{i}") for i in range(n)]

@@ -9,8 +9,17 @@ from __future__ import annotations
 import numpy as np
 
 from lowering.ir.attrs import escape_string
-from lowering.ir.core import (UNIT, DenseAttr, EnumAttr, Module, OpaqueAttr, Operation, SymbolRef, Type,
-                 numpy_dtype)
+from lowering.ir.core import (
+    UNIT,
+    DenseAttr,
+    EnumAttr,
+    Module,
+    OpaqueAttr,
+    Operation,
+    SymbolRef,
+    Type,
+    numpy_dtype,
+)
 
 HEX_THRESHOLD = 16  # constants with more elements print as hex blobs
 

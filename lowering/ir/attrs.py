@@ -9,8 +9,18 @@ import re
 
 import numpy as np
 
-from lowering.ir.core import (ELEMENT_TYPES, DenseAttr, FunctionType, MemRefType, OpaqueType, ScalarType,
-                 TensorType, TupleType, Type, numpy_dtype)
+from lowering.ir.core import (
+    ELEMENT_TYPES,
+    DenseAttr,
+    FunctionType,
+    MemRefType,
+    OpaqueType,
+    ScalarType,
+    TensorType,
+    TupleType,
+    Type,
+    numpy_dtype,
+)
 
 
 class AttrError(ValueError):

@@ -3,10 +3,9 @@
 JAX prints erf, erfc, erf_inv, lgamma, digamma, sinh, cosh, asin, acos, atan,
 asinh, acosh, atanh, next_after and square (jnp.square; and, in older versions,
 tan) in the `chlo.` dialect. They are elementwise, so they get no stage of
-their own: `chlo.X` is spelled `mhlo.X` from the HLO stage on (ALIASES), and
-from there each op is one more entry in the per-op tables: a shape function
-(ops.py), an elemental rule (loops.py) and a scalar rule here (SCALAR_RULES,
-merged into scalar.RULES). They fuse like any other elementwise op.
+their own: `chlo.X` is spelled `mhlo.X` from the HLO stage on (a registry alias), and
+from there each op is one more elementwise op in the registry, with its scalar rule
+here (SCALAR_RULES). They fuse like any other elementwise op.
 
 Numerics, per op (f16/bf16 are computed in a wider type and rounded once):
 
@@ -42,7 +41,6 @@ Each op is registered as an elementwise op (ops/elementwise.py), spelled `mhlo.X
 from __future__ import annotations
 
 import math
-import re
 
 from lowering.ir.core import bit_width
 from lowering.ops import registry
@@ -382,4 +380,5 @@ for _name in sorted(NEW_UNARY | NEW_BINARY):
     define_elementwise(
         _name, 2 if _name in NEW_BINARY else 1, SCALAR_RULES[_name],
         types="float" if _name in FLOAT_ONLY else None,
-        **({"infer": infer_reduce_precision, "attrs": ("exponent_bits", "mantissa_bits")} if _name == "reduce_precision" else {}))
+        **({"infer": infer_reduce_precision, "attrs": ("exponent_bits", "mantissa_bits")}
+           if _name == "reduce_precision" else {}))

@@ -8,11 +8,11 @@ import math
 
 import numpy as np
 
-from lowering.ir.attrs import dense_to_ints
-from lowering.ir.core import INDEX, DenseAttr, Operation, ScalarType, TensorType
+from lowering.ir.core import INDEX, DenseAttr, ScalarType, TensorType
 from lowering.ops import registry
 from lowering.ops.elementwise import Scalars
-from lowering.ops.registry import ShapeError, op_text as _op_text, static_or
+from lowering.ops.registry import ShapeError, static_or
+from lowering.ops.registry import op_text as _op_text
 
 # Operands read on the host as shapes (sizes, offsets), never fused into a consumer.
 SHAPE_OPERANDS = {

@@ -1,11 +1,11 @@
 """The elementwise ops: their result types, run-time dims, and scalar semantics as
 arith/math ops of the loop stage.
 
-One scalar rule per HLO op (a target's math library may override some: fastmath.py). XLA's edge cases are spelled out here, not
-left to LLVM's undefined behaviour: integer division by zero gives -1 (and
-x % 0 = x), INT_MIN / -1 = INT_MIN, shifts past the bit width give 0 (or the
-sign), float to int conversion saturates with NaN to 0, and f16/bf16 math is
-computed in f32 and rounded once per op, as XLA's CPU backend does.
+One scalar rule per HLO op (a target's math library may override some: fastmath.py).
+XLA's edge cases are spelled out here, not left to LLVM's undefined behaviour: integer
+division by zero gives -1 (and x % 0 = x), INT_MIN / -1 = INT_MIN, shifts past the bit
+width give 0 (or the sign), float to int conversion saturates with NaN to 0, and f16/bf16
+math is computed in f32 and rounded once per op, as XLA's CPU backend does.
 """
 from __future__ import annotations
 

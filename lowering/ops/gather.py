@@ -231,7 +231,7 @@ def infer_scatter(op: Operation):
     for i, u in zip(inputs, updates):
         if i.elem != u.elem:
             raise _shape_error(f"update {u} does not match its input {i}")
-    r, ir = base.rank, indices.rank
+    r = base.rank
     uwd, iwd, ibd, sbd, sdod, ivd = (dn[k] for k in SCATTER_KEYS)
     _check_index_vector(ivd, indices.shape, len(sdod), "scatter_dims_to_operand_dims")
     _sorted_unique(uwd, "update_window_dims")

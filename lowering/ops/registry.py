@@ -4,8 +4,8 @@ Each family module (`lowering/ops/<family>.py`) calls `define` once per op with 
 a target that needs its own kernel (the CPU's packed matmul) adds an `override`, as JAX's
 `register_lowering(..., platform=...)` does. Passes look rules up when they run (`rule`),
 so this module imports only the IR, and only `lowering/ops/__init__.py` imports the
-families. The README's op table and the verifier's checks come from here too. (Pretty forms are syntax: the frontend's
-decoders read them, lowering/frontend/pretty.py.)
+families. The README's op table and the verifier's checks come from here too. (Pretty forms
+are syntax: the frontend's decoders read them, lowering/frontend/pretty.py.)
 
 An op's fields, by the stage that reads them:
 

@@ -2,7 +2,8 @@
 
 Each kernel result gets a buffer allocated right before the kernel and freed
 right after its last use; its dims come from the kernel's shape function
-(lowering/shapes.py), run on the host: for a fusion, the shape rules of its ops
+(the registry's shape rules, lowering/passes/host_shapes.py), run on the host: for a
+fusion, the shape rules of its ops
 composed. A fusion also receives the run-time dims of its internal values, so
 its loops never recompute shapes. Entry results of static shape become output
 parameters (the caller's buffer, tfcompile style); results whose shape is known
@@ -11,11 +12,22 @@ read-only globals in the object file.
 """
 from __future__ import annotations
 
-from lowering.ir.core import (INDEX, Block, DenseAttr, FunctionType, MemRefType, Module, Operation, Region,
-                 ScalarType, SymbolRef, TensorType, Value)
+from lowering.ir.core import (
+    INDEX,
+    Block,
+    DenseAttr,
+    FunctionType,
+    MemRefType,
+    Module,
+    Operation,
+    Region,
+    ScalarType,
+    SymbolRef,
+    TensorType,
+    Value,
+)
 from lowering.ops import registry
 from lowering.passes.host_shapes import HostShapes
-
 
 # Kernels that need temporary buffers from the host (kernels take only buffers):
 # Ops whose results are buffers the enclosing scope owns.

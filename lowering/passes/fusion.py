@@ -176,7 +176,8 @@ def fuse_block(block: Block, target, report: list | None = None) -> None:
             group_of[op] = group
             continue
         if not fusible(op):
-            if op.dialect in ("mhlo", "dhlo") and not registry.is_kind(op.key, "control") and op.key != "return":
+            if (op.dialect in ("mhlo", "dhlo") and not registry.is_kind(op.key, "control")
+                    and op.key != "return"):
                 report.append({"kernel": op.name, "kind": "own kernel", "ops": [op],
                                "why": "not an elemental op: it gets a kernel of its own"
                                if op.key != "constant" else "a non-splat constant: a global buffer"})

@@ -1,7 +1,7 @@
 """Run-time shapes: host code that computes every buffer's dims before its kernel runs.
 
 A dim is an `int` when known at compile time, otherwise an `index` Value
-computed on the host. Per-op shape rules (SHAPE_RULES) map operand dims, and
+computed on the host. Per-op shape rules (the registry's `shape_rule`) map operand dims, and
 the values of shape operands (read from their buffers), to result dims; a
 fusion's shape function is its ops' rules composed. Dims that are the same
 Value are equal by construction; dims that must agree but are not provably

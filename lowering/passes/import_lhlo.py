@@ -9,14 +9,25 @@ there the pipeline is the one tensor-level input takes.
 """
 from __future__ import annotations
 
+from lowering.ir.core import (
+    UNKNOWN_LOC,
+    Block,
+    CompileError,
+    DenseAttr,
+    MemRefType,
+    Module,
+    Operation,
+    Region,
+    SymbolRef,
+    TensorType,
+    Value,
+)
 from lowering.ops import registry
 from lowering.ops.registry import NOT_YET
 from lowering.ops.verify import verify_op
 from lowering.passes.bufferize import memref_of
 from lowering.passes.host_shapes import HostShapes
 from lowering.passes.legalize import canonicalize_names, public_functions
-from lowering.ir.core import (UNKNOWN_LOC, Block, CompileError, DenseAttr, MemRefType, Module, Operation,
-                 Region, SymbolRef, TensorType, Value)
 
 
 def is_buffer_level(module: Module) -> bool:

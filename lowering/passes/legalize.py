@@ -3,11 +3,19 @@ every op verified and its result types checked against its op's rule (lowering/o
 from __future__ import annotations
 
 from lowering.ir.attrs import dense_to_ints
+from lowering.ir.core import (
+    CompileError,
+    EnumAttr,
+    FunctionType,
+    Module,
+    OpaqueAttr,
+    Operation,
+    TensorType,
+    clone_op,
+    replace_all_uses,
+)
 from lowering.ops import registry
 from lowering.ops.verify import verify_op
-from lowering.ir.core import (CompileError, EnumAttr, FunctionType, Module, OpaqueAttr, Operation, TensorType, clone_op,
-                 replace_all_uses)
-
 
 # ----------------------------------------------------------------------------- attributes
 

@@ -13,14 +13,20 @@ values never touch memory.
 """
 from __future__ import annotations
 
-import numpy as np
-
-from lowering.ir.core import (INDEX, Block, FunctionType, Module, Operation, Region, ScalarType, SymbolRef,
-                 Value)
 from lowering.ir.builder import LoopBuilder, close_nest, dims_of, loop_nest
+from lowering.ir.core import (
+    INDEX,
+    Block,
+    FunctionType,
+    Module,
+    Operation,
+    Region,
+    ScalarType,
+    SymbolRef,
+    Value,
+)
 from lowering.ops import registry
 from lowering.ops.elemental import Elemental, apply_region
-
 
 # ----------------------------------------------------------------------------- kernels
 
@@ -218,7 +224,8 @@ def row_cached_value(root_value: Value, last: Operation, out) -> Value | None:
         v = frontier.pop()
         if v is x:
             return x
-        if v in seen or not isinstance(v.owner, Operation) or not registry.is_kind(v.owner.key, "elementwise"):
+        if (v in seen or not isinstance(v.owner, Operation)
+                or not registry.is_kind(v.owner.key, "elementwise")):
             continue
         seen.add(v)
         frontier.extend(v.owner.operands)

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import lowering.ops  # noqa: F401  (fills the op registry: every family, every target's overrides)
+from lowering.codegen.llvm.guard import verify_loops
 from lowering.ir.core import CompileError
 from lowering.passes.bufferize import bufferize
 from lowering.passes.fusion import fuse
@@ -15,7 +16,6 @@ from lowering.passes.import_lhlo import import_lhlo, is_buffer_level
 from lowering.passes.legalize import legalize
 from lowering.passes.loops import lower_to_loops
 from lowering.passes.shape_query import add_shape_queries
-from lowering.codegen.llvm.guard import verify_loops
 from lowering.target import Target, host_target
 
 # Each step takes the module and the Target.

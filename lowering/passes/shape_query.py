@@ -37,7 +37,8 @@ class Slicer:
         if op.name != "func.call":
             return False
         kernel = self.kernels.get(op.attrs["callee"].name)
-        return kernel is not None and registry.is_kind("dhlo." + kernel.attrs.get("aot.kernel", ""), "data_dependent")
+        return kernel is not None and registry.is_kind(
+            "dhlo." + kernel.attrs.get("aot.kernel", ""), "data_dependent")
 
     def need(self, v: Value) -> bool:
         """Mark what computes v; returns True if v depends on data-dependent kernels."""

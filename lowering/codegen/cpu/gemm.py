@@ -39,7 +39,6 @@ from contextlib import contextmanager
 
 from llvmlite import ir
 
-
 I1, I64 = ir.IntType(1), ir.IntType(64)
 PTR = ir.PointerType()
 VOID = ir.VoidType()
@@ -205,7 +204,7 @@ class _Emitter:
     # ------------------------------------------------------------------ task
     def task(self, micro):
         """void task(ctx, begin, end): the output tiles numbered [begin, end)."""
-        mr, nr, vec, t = self.mr, self.nr, self.vec, self.t
+        mr, nr, t = self.mr, self.nr, self.t
         f = self.fn("task", ir.FunctionType(VOID, [PTR, I64, I64]))
         ctx, begin, end = f.args
         b = ir.IRBuilder(f.append_basic_block("entry"))

@@ -10,11 +10,23 @@ from __future__ import annotations
 
 from llvmlite import ir
 
-from lowering.ops.chlo import LIBM_FUNCTIONS as CHLO_LIBM
-from lowering.codegen.cpu.gemm import EPILOGUE_T, SLOTS as GEMM_SLOTS, gemm_function
-from lowering.codegen.llvm.types import (F32, I1, I8, I32, I64, PTR, VOID, MemRef, llvm_type, mangle,
-                                         storage_type)
+from lowering.codegen.cpu.gemm import EPILOGUE_T, gemm_function
+from lowering.codegen.cpu.gemm import SLOTS as GEMM_SLOTS
+from lowering.codegen.llvm.types import (
+    F32,
+    I1,
+    I8,
+    I32,
+    I64,
+    PTR,
+    VOID,
+    MemRef,
+    llvm_type,
+    mangle,
+    storage_type,
+)
 from lowering.ir.core import CompileError, ScalarType
+from lowering.ops.chlo import LIBM_FUNCTIONS as CHLO_LIBM
 
 
 def _elem_of(v) -> str:

@@ -54,18 +54,18 @@ refitted) on the intervals above, rounded to the target type; log's are
 Cephes' (f32) and fdlibm's (f64).
 
 Errors, measured against float64 (f32) or long double (f64; erf/erfc: 50-digit
-decimal) references (tests/test_fastmath.py; f32 also exhaustively over all
+decimal) references (tests/codegen/test_fastmath.py; f32 also exhaustively over all
 2^32 inputs while writing this, erf/erfc over 3*10^6 samples): see MAX_ULP.
 Specials (+-0, +-inf, NaN, overflow and underflow) are exact.
 Without FMA contraction (LLVM does not fuse fmul + fadd unless asked), the
 error bounds hold on every target.
 
-This module imports only .ir: scalar.py imports it from its end to register it.
+These rules override the ops' scalar rules where the Target's math library is "inline".
 """
 from __future__ import annotations
 
 from lowering.ir.core import ScalarType
-from lowering.ops import registry
+from lowering.ops import chlo, elementwise, registry  # noqa: F401  (the rules overridden here)
 
 HALF = ("f16", "bf16")
 
