@@ -36,6 +36,7 @@ def main(argv=None) -> int:
                    target_cpu=args.target_cpu, target_features=args.target_features,
                    dump_after=dump, dump_dir=args.dump_dir)
     from lowering.ir.core import CompileError
+
     from .toolchain import ToolchainError
     try:
         from .driver import Compilation

@@ -7,10 +7,10 @@ import re
 import tempfile
 from dataclasses import dataclass, field
 
-from lowering.ir.core import CompileError
 from lowering.frontend.parser import parse_module
-from lowering.passes.pipeline import STAGE_NAMES, run_pipeline
 from lowering.frontend.printer import print_module
+from lowering.ir.core import CompileError
+from lowering.passes.pipeline import STAGE_NAMES, run_pipeline
 from lowering.target import Target, host_target
 
 EMIT_KINDS = STAGE_NAMES + ["llvm", "asm", "obj", "static", "shared"]
@@ -95,6 +95,7 @@ class Compilation:
 
     def build_binary(self, output: str, tm, optimized, entries) -> dict:
         from abi.header import generate_header, runtime_header_path
+
         from . import toolchain
         out_dir = os.path.dirname(os.path.abspath(output))
         os.makedirs(out_dir, exist_ok=True)

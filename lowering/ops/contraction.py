@@ -106,15 +106,15 @@ def emit_dot(k, op, b: LoopBuilder, args: list):
         civs.append(iv)
         cur = list(iters)
     lidx, ridx = [None] * lhs_t.rank, [None] * rhs_t.rank
-    for i, (l, r) in enumerate(zip(lb_, rb_)):
-        lidx[l] = ivs[i]
+    for i, (ld, r) in enumerate(zip(lb_, rb_)):
+        lidx[ld] = ivs[i]
         ridx[r] = ivs[i]
     for i, d in enumerate(lfree):
         lidx[d] = ivs[nb + i]
     for i, d in enumerate(rfree):
         ridx[d] = ivs[nb + len(lfree) + i]
-    for l, r, iv in zip(lc, rc, civs):
-        lidx[l] = iv
+    for ld, r, iv in zip(lc, rc, civs):
+        lidx[ld] = iv
         ridx[r] = iv
     bs = Scalars(body)
     x = bs.convert(body.v("memref.load", [lhs] + lidx, ScalarType(lhs_t.elem)), lhs_t.elem, acc_elem)
@@ -191,12 +191,12 @@ def _dot_row_block(b: LoopBuilder, lhs, rhs, out, dims, lfree, rfree, prefix, ro
 
     def lhs_index(row_ivs):
         idx = [None] * lhs.type.rank
-        for i, l in enumerate(lb_):
-            idx[l] = row_ivs[i]
+        for i, ld in enumerate(lb_):
+            idx[ld] = row_ivs[i]
         for i, d in enumerate(lfree):
             idx[d] = row_ivs[nb + i]
-        for l, iv in zip(lc, kivs):
-            idx[l] = iv
+        for ld, iv in zip(lc, kivs):
+            idx[ld] = iv
         return idx
     a = [kb.v("memref.load", [lhs] + lhs_index(r), ScalarType(elem)) for r in row_sets]
     inner, jivs = loop_nest(kb, out_dims[len(row_sets[0]):])

@@ -71,11 +71,11 @@ def infer_slice(op):
     src = op.operands[0].type
     starts, limits, strides = (op.attrs[k] for k in ("start_indices", "limit_indices", "strides"))
     shape = []
-    for d, (s, l, st) in enumerate(zip(starts, limits, strides)):
+    for d, (s, lim, st) in enumerate(zip(starts, limits, strides)):
         n = src.shape[d]
-        if st <= 0 or s < 0 or l < s or (n is not None and l > n):
-            raise ShapeError(f"slice [{s}:{l}:{st}] out of range for dim {d} of {src}")
-        shape.append((l - s + st - 1) // st)
+        if st <= 0 or s < 0 or lim < s or (n is not None and lim > n):
+            raise ShapeError(f"slice [{s}:{lim}:{st}] out of range for dim {d} of {src}")
+        shape.append((lim - s + st - 1) // st)
     if len(starts) != src.rank:
         raise ShapeError(f"slice needs {src.rank} start indices, got {len(starts)}")
     return [TensorType(tuple(shape), src.elem)]
@@ -242,22 +242,22 @@ def _transpose_dims(hs, op, shapes, bufs):
 
 def _slice_dims(hs, op, shapes, bufs):
     out = []
-    for d, (s, l, st) in enumerate(zip(op.attrs["start_indices"], op.attrs["limit_indices"],
+    for d, (s, lim, st) in enumerate(zip(op.attrs["start_indices"], op.attrs["limit_indices"],
                                        op.attrs["strides"])):
-        hs.require("sle", l, shapes[0][d], op, f"slice limit of dim {d} exceeds the operand")
-        out.append((l - s + st - 1) // st)
+        hs.require("sle", lim, shapes[0][d], op, f"slice limit of dim {d} exceeds the operand")
+        out.append((lim - s + st - 1) // st)
     return [out]
 
 
 def _real_dynamic_slice_dims(hs, op, shapes, bufs):
     out = []
     for d, n in enumerate(shapes[0]):
-        s, l, st = (hs.load_index(bufs[k], d) for k in (1, 2, 3))
+        s, lim, st = (hs.load_index(bufs[k], d) for k in (1, 2, 3))
         hs.require("sge", s, 0, op, f"start of dim {d} is negative")
-        hs.require("sle", s, l, op, f"start of dim {d} is past its limit")
-        hs.require("sle", l, n, op, f"limit of dim {d} exceeds the operand")
+        hs.require("sle", s, lim, op, f"start of dim {d} is past its limit")
+        hs.require("sle", lim, n, op, f"limit of dim {d} exceeds the operand")
         hs.require("sgt", st, 0, op, f"stride of dim {d} must be positive")
-        out.append(hs.div(hs.add(hs.sub(l, s), hs.sub(st, 1)), st))
+        out.append(hs.div(hs.add(hs.sub(lim, s), hs.sub(st, 1)), st))
     return [static_or(op.results[0].type.shape, out)]
 
 

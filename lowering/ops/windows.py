@@ -303,18 +303,18 @@ def infer_convolution(op: Operation):
         raise _shape_error(f"convolution mixes float and integer types: {lhs}, {rhs} -> {out_elem}")
     c = Conv(op)
     C, N = lhs.shape[c.lf], lhs.shape[c.lb]
-    Ci, O = rhs.shape[c.ki], rhs.shape[c.ko]
+    Ci, Co = rhs.shape[c.ki], rhs.shape[c.ko]
     if C is not None and Ci is not None and C != Ci * c.G:
         raise _shape_error(f"input features ({C}) must be kernel input features ({Ci}) times "
                            f"feature_group_count ({c.G})")
-    if O is not None and (O % c.G or O % c.B):
-        raise _shape_error(f"kernel output features ({O}) must divide by feature_group_count "
+    if Co is not None and (Co % c.G or Co % c.B):
+        raise _shape_error(f"kernel output features ({Co}) must divide by feature_group_count "
                            f"({c.G}) and batch_group_count ({c.B})")
     if N is not None and N % c.B:
         raise _shape_error(f"input batch ({N}) must divide by batch_group_count ({c.B})")
     shape = [None] * lhs.rank
     shape[c.ob] = None if N is None else N // c.B
-    shape[c.of] = O
+    shape[c.of] = Co
     for d in range(c.n):
         k = rhs.shape[c.ksp[d]]
         if k is not None and k < 1:
