@@ -231,6 +231,7 @@ _FAMILY = "reductions and contractions"
 registry.define("reduce", "reduction", _FAMILY, attrs=("dimensions",), infer=infer_reduce,
                 check=verify_reduce_body, shape_rule=_reduce_dims)
 registry.define("dot_general", "kernel", _FAMILY, arity=2, attrs=("dot_dimension_numbers",),
-                infer=infer_dot_general, shape_rule=_dot_general_dims, kernel=emit_dot)
+                infer=infer_dot_general, shape_rule=_dot_general_dims, kernel=emit_dot,
+                parallel=True)
 registry.define("dot", "kernel", _FAMILY, arity=2, infer=infer_dot_general,
-                shape_rule=_dot_general_dims, kernel=emit_dot)
+                shape_rule=_dot_general_dims, kernel=emit_dot, parallel=True)

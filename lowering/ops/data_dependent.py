@@ -80,6 +80,6 @@ def emit_unique(k, op, b, args: list):
 
 
 registry.define("dhlo.where", "data_dependent", "data-dependent sizes", infer=infer_where,
-                kernel=emit_where)
+                kernel=emit_where, writes=lambda op: registry.last_operands(op, 2))
 registry.define("dhlo.unique", "data_dependent", "data-dependent sizes", infer=infer_unique,
-                kernel=emit_unique)
+                kernel=emit_unique, writes=lambda op: registry.last_operands(op, 3))

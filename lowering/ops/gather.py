@@ -486,4 +486,5 @@ registry.define("dynamic_gather", "elemental", "shape and data movement",
                 shape_operands=(2,), elemental=_gather_elemental)
 registry.define("scatter", "kernel", "reductions and contractions",
                 attrs=("scatter_dimension_numbers",), infer=infer_scatter,
-                shape_rule=_scatter_shape, kernel=emit_scatter)
+                shape_rule=_scatter_shape, kernel=emit_scatter,
+                writes=lambda op: registry.last_operands(op, (len(op.operands) - 1) // 3))

@@ -17,7 +17,8 @@ An op's fields, by the stage that reads them:
     fusion     epilogue (a kernel that runs its elementwise consumers on its finished tiles:
                a kOutput fusion; only where a target's kernel provides one)
     loops      scalar (elementwise semantics), elemental (value at an index, fused), kernel
-               (a kernel of its own)
+               (a kernel of its own), writes (its outputs among the buffers; default: the
+               last one), parallel (its outer loop may be split over threads)
 """
 from __future__ import annotations
 
@@ -67,6 +68,8 @@ class OpDef:
     scalar: Callable | None = None
     elemental: Callable | None = None
     kernel: Callable | None = None
+    writes: Callable | None = None  # buffer form: operand positions its kernel writes
+    parallel: bool = False  # its kernel's outer loop covers dim 0 of its first output
     epilogue: Callable | None = None  # runs fused elementwise consumers on its output's tiles
     overrides: list = field(default_factory=list)  # (field, fn, target name or None, when)
 
@@ -112,6 +115,11 @@ def rule(op: Operation, field_name: str, target=None):
         if (tname is None or tname == target.name) and (when is None or when(target, op)):
             return fn
     return getattr(d, field_name)
+
+
+def last_operands(op: Operation, n: int) -> tuple:
+    """The positions of op's last n operands: where a buffer-form kernel's outputs go."""
+    return tuple(range(len(op.operands) - n, len(op.operands)))
 
 
 def names(*kinds: str) -> set:

@@ -684,9 +684,11 @@ def emit_select_and_scatter(k, op: Operation, b, args: list):
 _FAMILY = "reductions and contractions"
 registry.define("reduce_window", "kernel", _FAMILY, attrs=("window_dimensions",),
                 infer=infer_reduce_window, shape_rule=_reduce_window_rule,
-                kernel=emit_reduce_window)
+                kernel=emit_reduce_window,  # inputs..., inits..., outs...
+                writes=lambda op: registry.last_operands(op, len(op.operands) // 3))
 registry.define("convolution", "kernel", _FAMILY, attrs=("dimension_numbers",),
-                infer=infer_convolution, shape_rule=_convolution_rule, kernel=emit_convolution)
+                infer=infer_convolution, shape_rule=_convolution_rule, kernel=emit_convolution,
+                writes=lambda op: (2,))  # input, kernel, result, scratch...
 registry.define("select_and_scatter", "kernel", _FAMILY, attrs=("window_dimensions",),
                 infer=infer_select_and_scatter, shape_rule=_select_and_scatter_rule,
                 kernel=emit_select_and_scatter)

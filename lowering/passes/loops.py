@@ -108,14 +108,12 @@ def fusion_dims(b: LoopBuilder, region_block: Block, inputs: dict, dim_args: lis
     return env
 
 
-PARALLEL_KERNELS = {"fusion", "dot_general", "dot"}  # where the target has threads
-
-
 def mark_parallel(op: Operation, fn: Operation, call: Operation, target) -> None:
     """A kernel whose one outermost loop runs over dim 0 of its first output writes disjoint
     parts of it per iteration: that loop may be split across threads. The call says which
     operand has the extent; the host decides at run time whether the work is worth it."""
-    if op.key not in PARALLEL_KERNELS or not target.threads:
+    d = registry.lookup(op.key)
+    if not target.threads or not (op.key == "fusion" or (d is not None and d.parallel)):
         return
     loops = [o for o in fn.regions[0].blocks[0].ops if o.name == "scf.for"]
     first_out = fn.attrs.pop("aot.parallel_over", kernel_outputs(op)[0])
@@ -134,19 +132,8 @@ def kernel_outputs(op: Operation) -> tuple:
         n_in = len(op.regions[0].blocks[0].args)
         n_buf = op.attrs.get("num_buffers", len(op.operands))
         return tuple(range(n_in, n_buf - op.attrs.get("aot.scratch", 0)))
-    if op.key == "scatter":  # inputs..., indices, updates..., outs...
-        n_out = (len(op.operands) - 1) // 3
-    elif op.key == "reduce_window":  # inputs..., inits..., outs...
-        n_out = len(op.operands) // 3
-    elif op.key == "sort":  # inputs..., outs..., scratch...
-        n_out = 2 * op.attrs["aot.scratch"]
-    elif op.key == "top_k":  # x, values, indices, scratch...
-        n_out = 2 + op.attrs["aot.scratch"]
-    elif op.key == "convolution":  # input, kernel, result, scratch...
-        return (2,)
-    else:
-        n_out = {"dhlo.where": 2, "dhlo.unique": 3}.get(op.key, 1)
-    return tuple(range(len(op.operands) - n_out, len(op.operands)))
+    writes = registry.rule(op, "writes")
+    return writes(op) if writes is not None else registry.last_operands(op, 1)
 
 
 def emit_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
