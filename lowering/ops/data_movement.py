@@ -373,15 +373,15 @@ def _reshape_at(e, op, idx):
         return e.at(src, src_idx)
     linear = e.b.index(0)
     for d, n in enumerate(out_dims):
-        linear = e.iadd(e.imul(linear, n), idx[d]) if d else idx[d]
+        linear = e.ix.add(e.ix.mul(linear, n), idx[d]) if d else idx[d]
     src_idx = [None] * len(in_dims)
     for d in reversed(range(len(in_dims))):
         n = in_dims[d]
         if d == 0:
             src_idx[d] = linear
             break
-        src_idx[d] = e.b.v("arith.remui", [linear, e.ival(n)], INDEX)
-        linear = e.b.v("arith.divui", [linear, e.ival(n)], INDEX)
+        src_idx[d] = e.b.v("arith.remui", [linear, e.ix.val(n)], INDEX)
+        linear = e.b.v("arith.divui", [linear, e.ix.val(n)], INDEX)
     return e.at(src, src_idx)
 
 
@@ -397,14 +397,14 @@ def _reverse_at(e, op, idx):
     dims = e.dims(op.results[0])
     src_idx = list(idx)
     for d in op.attrs["dimensions"]:
-        last = dims[d] - 1 if isinstance(dims[d], int) else e.isub(dims[d], 1)
-        src_idx[d] = e.isub(last, idx[d])
+        last = dims[d] - 1 if isinstance(dims[d], int) else e.ix.sub(dims[d], 1)
+        src_idx[d] = e.ix.sub(last, idx[d])
     return e.at(op.operands[0], src_idx)
 
 
 def _slice_at(e, op, idx):
     starts, strides = op.attrs["start_indices"], op.attrs["strides"]
-    src_idx = [e.add(e.mul(i, st), s) for i, s, st in zip(idx, starts, strides)]
+    src_idx = [e.ix.add(e.ix.mul(i, st), s) for i, s, st in zip(idx, starts, strides)]
     return e.at(op.operands[0], src_idx)
 
 
@@ -429,16 +429,16 @@ def _padded(e, op, idx, lo, inner):
     src_dims = e.dims(src)
     for d, i in enumerate(idx):
         n = src_dims[d]
-        j = e.isub(i, lo[d])
+        j = e.ix.sub(i, lo[d])
         conds = [b.v("arith.cmpi", [j, b.index(0)], ScalarType("i1"), predicate="sge")]
         if inner[d] != 0:
-            step = b.index(inner[d] + 1) if isinstance(inner[d], int) else e.iadd(inner[d], 1)
+            step = b.index(inner[d] + 1) if isinstance(inner[d], int) else e.ix.add(inner[d], 1)
             q = b.v("arith.divsi", [j, step], INDEX)
             r = b.v("arith.remsi", [j, step], INDEX)
             conds.append(b.v("arith.cmpi", [r, b.index(0)], ScalarType("i1"), predicate="eq"))
         else:
             q = j
-        conds.append(b.v("arith.cmpi", [q, e.ival(n)], ScalarType("i1"), predicate="slt"))
+        conds.append(b.v("arith.cmpi", [q, e.ix.val(n)], ScalarType("i1"), predicate="slt"))
         for c in conds:
             valid = c if valid is None else b.v("arith.andi", [valid, c], ScalarType("i1"))
         src_idx.append(q)
@@ -461,21 +461,21 @@ def _concatenate_at(e, op, idx):
         n = e.dims(v)[dim]
         pieces.append((v, offset, n))
         offset = offset + n if isinstance(offset, int) and isinstance(n, int) else \
-            b.v("arith.addi", [e.ival(offset), e.ival(n)], INDEX)
+            b.v("arith.addi", [e.ix.val(offset), e.ix.val(n)], INDEX)
     result = None
     for v, start, n in reversed(pieces):
         if n == 0:
             continue
         # every operand is read at every index (the selects pick one): clamp into its range
-        last = n - 1 if isinstance(n, int) else e.isub(n, 1)
-        local = e.clamp(e.isub(idx[dim], start), 0, last)
+        last = n - 1 if isinstance(n, int) else e.ix.sub(n, 1)
+        local = e.clamp(e.ix.sub(idx[dim], start), 0, last)
         value = e.at(v, idx[:dim] + [local] + idx[dim + 1:])
         if result is None:
             result = value
             continue
         end = start + n if isinstance(start, int) and isinstance(n, int) else \
-            b.v("arith.addi", [e.ival(start), e.ival(n)], INDEX)
-        in_range = b.v("arith.cmpi", [idx[dim], e.ival(end)], ScalarType("i1"), predicate="slt")
+            b.v("arith.addi", [e.ix.val(start), e.ix.val(n)], INDEX)
+        in_range = b.v("arith.cmpi", [idx[dim], e.ix.val(end)], ScalarType("i1"), predicate="slt")
         result = b.v("arith.select", [in_range, value, result], elem)
     return result
 
@@ -501,7 +501,7 @@ def _clamped_starts(e, starts, src_dims, sizes):
     out = []
     for s_val, n, size in zip(starts, src_dims, sizes):
         s0 = e.scalar_index(s_val, [])
-        hi = n - size if isinstance(n, int) and isinstance(size, int) else e.isub(e.ival(n), size)
+        hi = n - size if isinstance(n, int) and isinstance(size, int) else e.ix.sub(e.ix.val(n), size)
         out.append(e.clamp(s0, 0, hi))
     return out
 
@@ -521,7 +521,7 @@ def _dynamic_update_slice_at(e, op, idx):
     for i, s0, n in zip(idx, starts, upd_dims):
         j = b.v("arith.subi", [i, s0], INDEX)
         ok = b.v("arith.andi", [b.v("arith.cmpi", [j, b.index(0)], ScalarType("i1"), predicate="sge"),
-                                b.v("arith.cmpi", [j, e.ival(n)], ScalarType("i1"), predicate="slt")],
+                                b.v("arith.cmpi", [j, e.ix.val(n)], ScalarType("i1"), predicate="slt")],
                  ScalarType("i1"))
         inside = ok if inside is None else b.v("arith.andi", [inside, ok], ScalarType("i1"))
         local.append(j)

@@ -3,7 +3,7 @@ producer's value at the index it needs (the ops' `elemental` rules in the regist
 intermediate values never touch memory, as XLA's elemental IR emitter does."""
 from __future__ import annotations
 
-from lowering.ir.builder import LoopBuilder
+from lowering.ir.builder import Ix, LoopBuilder
 from lowering.ir.core import INDEX, Region, ScalarType, Value
 from lowering.ops import registry
 
@@ -18,6 +18,7 @@ class Elemental:
         self.scalars = scalars or {}  # value -> scalar already computed (reduce bodies)
         self.dim_env = dims or {}  # region value -> [int | index Value], its run-time dims
         self.cache: dict = {}
+        self.ix = Ix(b)  # index arithmetic, folding ints
 
     def dims(self, v: Value) -> list:
         """v's dims: static ints, or index values the kernel received or read."""
@@ -29,24 +30,6 @@ class Elemental:
                     for d, n in enumerate(buf.type.shape)]
         return list(v.type.shape)
 
-    def ival(self, d) -> Value:
-        return self.b.index(d) if isinstance(d, int) else d
-
-    def iadd(self, a, c):
-        if isinstance(c, int) and c == 0:
-            return a
-        return self.b.v("arith.addi", [a, self.ival(c)], INDEX)
-
-    def isub(self, a, c):
-        if isinstance(c, int) and c == 0:
-            return a
-        return self.b.v("arith.subi", [self.ival(a), self.ival(c)], INDEX)
-
-    def imul(self, a, c):
-        if isinstance(c, int) and c == 1:
-            return a
-        return self.b.v("arith.muli", [a, self.ival(c)], INDEX)
-
     def scalar_index(self, v: Value, idx: list) -> Value:
         """An integer tensor element (a start index) as an index value."""
         x = self.at(v, idx)
@@ -54,8 +37,8 @@ class Elemental:
 
     def clamp(self, x, lo, hi) -> Value:
         b = self.b
-        x = b.v("arith.maxsi", [x, self.ival(lo)], INDEX)
-        return b.v("arith.minsi", [x, self.ival(hi)], INDEX)
+        x = b.v("arith.maxsi", [x, self.ix.val(lo)], INDEX)
+        return b.v("arith.minsi", [x, self.ix.val(hi)], INDEX)
 
     def at(self, v: Value, idx: list) -> Value:
         if v in self.scalars:
@@ -75,13 +58,6 @@ class Elemental:
         if rule is None:
             raise op.error("cannot be computed inside a fused kernel")
         return rule(self, op, idx)
-
-    # index helpers
-    def add(self, a, c):
-        return a if c == 0 else self.b.v("arith.addi", [a, self.b.index(c)], INDEX)
-
-    def mul(self, a, c):
-        return a if c == 1 else self.b.v("arith.muli", [a, self.b.index(c)], INDEX)
 
 
 def apply_region(b: LoopBuilder, region: Region, args: list) -> list:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from lowering.ir.attrs import dense_to_ints, split_top_level
-from lowering.ir.builder import close_nest, loop_nest
+from lowering.ir.builder import Ix, close_nest, loop_nest
 from lowering.ir.core import INDEX, OpaqueAttr, Operation, ScalarType, TensorType
 from lowering.ops import registry
 from lowering.ops.elemental import apply_region
@@ -365,18 +365,6 @@ def _to_index(b, x, elem):
     return b.v("arith.index_cast", [x], INDEX)
 
 
-def _sub(b, a, c):
-    if isinstance(a, int) and isinstance(c, int):
-        return a - c
-    if isinstance(c, int) and c == 0:
-        return a
-    return b.v("arith.subi", [_iv(b, a), _iv(b, c)], INDEX)
-
-
-def _iv(b, x):
-    return b.index(x) if isinstance(x, int) else x
-
-
 def _gather_elemental(e, op, idx):
     """operand[start (clamped) + batch position + window offset] for one result index."""
     b = e.b
@@ -402,7 +390,7 @@ def _gather_elemental(e, op, idx):
     for k, od in enumerate(sim):
         iidx = batch_index[:ivd] + [b.index(k)] + batch_index[ivd:] if ivd < ir else batch_index
         start = _to_index(b, e.at(indices, iidx), indices.type.elem)
-        start = e.clamp(start, 0, _sub(b, src_dims[od], sizes[od]))
+        start = e.clamp(start, 0, e.ix.sub(src_dims[od], sizes[od]))
         pos[od] = start if pos[od] is None else b.v("arith.addi", [pos[od], start], INDEX)
     return e.at(operand, [b.index(0) if p is None else p for p in pos])
 
@@ -421,7 +409,7 @@ def emit_scatter(k, op, b, args):
                 for d, m in enumerate(buf.type.shape)]
 
     out_dims = dims(b, outs[0])
-    inner, ivs = loop_nest(b, [_iv(b, d) for d in out_dims])
+    inner, ivs = loop_nest(b, [Ix(b).val(d) for d in out_dims])
     for src, dst in zip(inputs, outs):
         x = inner.v("memref.load", [src] + ivs, ScalarType(src.type.elem))
         inner.op("memref.store", [x, dst] + ivs)
@@ -442,7 +430,7 @@ def emit_scatter(k, op, b, args):
         depth = 1
 
     upd_dims = dims(gb, updates[0])
-    body, uivs = loop_nest(gb, [_iv(gb, d) for d in upd_dims])
+    body, uivs = loop_nest(gb, [Ix(gb).val(d) for d in upd_dims])
     depth += len(uivs)
     r, ir = len(out_dims), indices.type.rank
     scatter_index = [i for d, i in enumerate(uivs) if d not in uwd]
@@ -459,10 +447,10 @@ def emit_scatter(k, op, b, args):
             else scatter_index
         raw = body.v("memref.load", [indices] + iidx, ScalarType(indices.type.elem))
         start = _to_index(body, raw, indices.type.elem)
-        last = _sub(body, out_dims[od], window_size.get(od, 1))
+        last = Ix(body).sub(out_dims[od], window_size.get(od, 1))
         fits = body.v("arith.andi", [
             body.v("arith.cmpi", [start, body.index(0)], I1, predicate="sge"),
-            body.v("arith.cmpi", [start, _iv(body, last)], I1, predicate="sle")], I1)
+            body.v("arith.cmpi", [start, Ix(body).val(last)], I1, predicate="sle")], I1)
         ok = fits if ok is None else body.v("arith.andi", [ok, fits], I1)
         pos[od] = start if pos[od] is None else body.v("arith.addi", [pos[od], start], INDEX)
     pos = [body.index(0) if p is None else p for p in pos]

@@ -390,10 +390,6 @@ def _select_and_scatter_rule(hs, op, shapes, bufs):
 # ----------------------------------------------------------------------------- kernels
 
 
-def _index(b, x):
-    return b.index(x) if isinstance(x, int) else x
-
-
 def fold_nest(b, bounds: list, inits: list, body) -> list:
     """Nested scf.for loops over `bounds` carrying `inits`; `body(builder, ivs, values)`
     returns the new values. Returns the final values."""
@@ -401,7 +397,7 @@ def fold_nest(b, bounds: list, inits: list, body) -> list:
         return body(b, [], list(inits))
     loops, cur, bb, ivs = [], list(inits), b, []
     for ub in bounds:
-        loop, bb, iv, iters = bb.for_(bb.index(0), _index(bb, ub), cur)
+        loop, bb, iv, iters = bb.for_(bb.index(0), Ix(bb).val(ub), cur)
         loops.append((loop, bb))
         ivs.append(iv)
         cur = list(iters)
@@ -459,7 +455,7 @@ def emit_reduce_window(k, op: Operation, b, args: list):
     region = op.regions[0]
 
     def emit(eb, can_load):
-        outer, ivs = loop_nest(eb, [_index(eb, d) for d in buffer_dims(eb, outs[0])])
+        outer, ivs = loop_nest(eb, [Ix(eb).val(d) for d in buffer_dims(eb, outs[0])])
         init_vals = [outer.v("memref.load", [buf], ScalarType(buf.type.elem)) for buf in inits]
 
         def body(bb, kvs, accs):
@@ -503,7 +499,7 @@ def emit_convolution(k, op: Operation, b, args: list):
     spatial_in = [ld[c.lsp[s]] for s in range(c.n)]
 
     def emit(eb, can_load):
-        outer, ivs = loop_nest(eb, [_index(eb, d) for d in buffer_dims(eb, out)])
+        outer, ivs = loop_nest(eb, [Ix(eb).val(d) for d in buffer_dims(eb, out)])
         ox = Ix(outer)
         of, ob = ivs[c.of], ivs[c.ob]
         group = ox.div(of, o_per) if o_per is not None else None
@@ -568,7 +564,7 @@ def _conv_features_inner(b, can_load, c, lhs, rhs, out, ld, rd, cg, o_per, n_per
     rank = len(ld)
     out_dims = buffer_dims(b, out)
     other = [d for d in range(rank) if d != c.of]
-    outer, oivs = loop_nest(b, [_index(b, out_dims[d]) for d in other])
+    outer, oivs = loop_nest(b, [Ix(b).val(out_dims[d]) for d in other])
 
     def out_at(of):
         idx = [None] * rank
@@ -577,7 +573,7 @@ def _conv_features_inner(b, can_load, c, lhs, rhs, out, ld, rd, cg, o_per, n_per
         idx[c.of] = of
         return idx
 
-    _, zb, of, _ = outer.for_(outer.index(0), _index(outer, out_dims[c.of]))
+    _, zb, of, _ = outer.for_(outer.index(0), Ix(outer).val(out_dims[c.of]))
     zb.op("memref.store", [zb.const(0, elem), out] + out_at(of))
     zb.yield_([])
     groups = c.G if c.G > 1 else c.B
@@ -587,7 +583,7 @@ def _conv_features_inner(b, can_load, c, lhs, rhs, out, ld, rd, cg, o_per, n_per
         oivs[other.index(c.ob)]
     feat_base = gx.mul(grp, cg) if c.G > 1 else 0
     per = o_per if o_per is not None else out_dims[c.of]
-    kb, kvs = loop_nest(gb, [_index(gb, rd[c.ksp[s]]) for s in range(c.n)])
+    kb, kvs = loop_nest(gb, [Ix(gb).val(rd[c.ksp[s]]) for s in range(c.n)])
     kx = Ix(kb)
     valid, lidx, ridx = None, [None] * rank, [None] * rank
     for s in range(c.n):
@@ -601,7 +597,7 @@ def _conv_features_inner(b, can_load, c, lhs, rhs, out, ld, rd, cg, o_per, n_per
     if valid is not None:
         lidx = [kx.select(valid, q, 0) if q is not None else None for q in lidx]
     lidx[c.lb] = lhs_batch
-    _, cb, ci, _ = kb.for_(kb.index(0), _index(kb, cg))
+    _, cb, ci, _ = kb.for_(kb.index(0), Ix(kb).val(cg))
     cx = Ix(cb)
     s_ = Scalars(cb)
     if can_load:
@@ -612,7 +608,7 @@ def _conv_features_inner(b, can_load, c, lhs, rhs, out, ld, rd, cg, o_per, n_per
             x = cx.select(valid, x, cb.const(0, elem), ScalarType(elem))
     else:
         x = cb.const(0, elem)
-    _, ib, oo, _ = cb.for_(cb.index(0), _index(cb, per))
+    _, ib, oo, _ = cb.for_(cb.index(0), Ix(cb).val(per))
     ox = Ix(ib)
     of = ox.add(ox.mul(grp, per), oo) if groups > 1 else oo
     ridx[c.ki], ridx[c.ko] = ci, of
@@ -635,7 +631,7 @@ def emit_select_and_scatter(k, op: Operation, b, args: list):
     elem, src_elem = operand.type.elem, source.type.elem
     out_dims = buffer_dims(b, out)
     # the result starts as the init value everywhere
-    fill, ivs = loop_nest(b, [_index(b, d) for d in out_dims])
+    fill, ivs = loop_nest(b, [Ix(b).val(d) for d in out_dims])
     fill.op("memref.store", [fill.v("memref.load", [init], ScalarType(src_elem)), out] + ivs)
     close_nest(fill, len(ivs))
     select, scatter = op.regions
@@ -643,7 +639,7 @@ def emit_select_and_scatter(k, op: Operation, b, args: list):
     def emit(eb, can_load):
         if not can_load:  # an empty operand has no element to select
             return
-        outer, sivs = loop_nest(eb, [_index(eb, d) for d in buffer_dims(eb, source)])
+        outer, sivs = loop_nest(eb, [Ix(eb).val(d) for d in buffer_dims(eb, source)])
         ox = Ix(outer)
         rank = len(out_dims)
         first = [outer.const(0, elem), outer.const(False, "i1")] + [outer.index(0)] * rank

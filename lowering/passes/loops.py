@@ -13,7 +13,7 @@ values never touch memory.
 """
 from __future__ import annotations
 
-from lowering.ir.builder import LoopBuilder, close_nest, dims_of, loop_nest
+from lowering.ir.builder import Ix, LoopBuilder, close_nest, dims_of, loop_nest
 from lowering.ir.core import (
     INDEX,
     Block,
@@ -180,11 +180,11 @@ def emit_row_fusion(b: LoopBuilder, region_block: Block, inputs: dict, out, env:
         x, init = red.operands
         in_dims = env[x] if x in env else Elemental(rows, inputs).dims(x)
         row = [iv if isinstance(n, int) and n == m else
-               rows.v("arith.minsi", [iv, rows.v("arith.subi", [_as_index(rows, n), rows.index(1)],
+               rows.v("arith.minsi", [iv, rows.v("arith.subi", [Ix(rows).val(n), rows.index(1)],
                                                  INDEX)], INDEX)
                for iv, n, m in zip(rivs, in_dims[:-1], out.type.shape[:-1])]
         e = Elemental(rows, inputs, scalars, env)
-        loop, body, c, (acc,) = rows.for_(rows.index(0), _as_index(rows, in_dims[-1]), [e.at(init, [])])
+        loop, body, c, (acc,) = rows.for_(rows.index(0), Ix(rows).val(in_dims[-1]), [e.at(init, [])])
         inner = Elemental(body, inputs, scalars, env)
         value = inner.at(x, row + [c])
         if x is kept:  # the result row holds it until the last walk reads it back
@@ -217,10 +217,6 @@ def row_cached_value(root_value: Value, last: Operation, out) -> Value | None:
         seen.add(v)
         frontier.extend(v.owner.operands)
     return None
-
-
-def _as_index(b: LoopBuilder, d):
-    return b.index(d) if isinstance(d, int) else d
 
 
 def place(rank: int, *groups) -> list:
@@ -313,7 +309,7 @@ def emit_split_columns(k: KernelEmitter, op: Operation, b: LoopBuilder, root: Op
     part = b.block.args[part_at]
 
     def rows_and_chunk(lb: LoopBuilder, env: dict, inputs: dict):
-        dims = [_as_index(lb, d) for d in (env[x] if x in env else Elemental(lb, inputs).dims(x))]
+        dims = [Ix(lb).val(d) for d in (env[x] if x in env else Elemental(lb, inputs).dims(x))]
         rows = dims[0]
         for d in dims[1:nred]:
             rows = lb.v("arith.muli", [rows, d], INDEX)

@@ -29,7 +29,7 @@ from __future__ import annotations
 from lowering.ir.builder import Ix, close_nest, loop_nest
 from lowering.ir.core import Operation, ScalarType, TensorType
 from lowering.ops import registry
-from lowering.ops.windows import Conv, _index, buffer_dims, when_nonempty, window_position
+from lowering.ops.windows import Conv, buffer_dims, when_nonempty, window_position
 
 
 def takes(target, op: Operation) -> bool:
@@ -102,8 +102,8 @@ def emit(k, op: Operation, b, args: list) -> None:
 
     def im2col(eb, can_load):
         # rows m = (batch, output position), columns kk = (kernel position, input feature)
-        rows, rivs = loop_nest(eb, [_index(eb, d) for d in [od[c.ob]] + [od[s] for s in c.osp]])
-        win, kivs = loop_nest(rows, [_index(rows, d) for d in ksizes + [features]])
+        rows, rivs = loop_nest(eb, [Ix(eb).val(d) for d in [od[c.ob]] + [od[s] for s in c.osp]])
+        win, kivs = loop_nest(rows, [Ix(rows).val(d) for d in ksizes + [features]])
         ix = Ix(win)
         m = flat(ix, rivs, [od[c.ob]] + [od[s] for s in c.osp])
         kk = flat(ix, kivs, ksizes + [features])
@@ -118,16 +118,16 @@ def emit(k, op: Operation, b, args: list) -> None:
             lidx[c.lb], lidx[c.lf] = rivs[0], kivs[c.n]
             if valid is not None:
                 lidx = [ix.select(valid, q, 0) if d in c.lsp else q for d, q in enumerate(lidx)]
-            value = win.v("memref.load", [lhs] + [_index(win, q) for q in lidx], ScalarType(elem))
+            value = win.v("memref.load", [lhs] + [Ix(win).val(q) for q in lidx], ScalarType(elem))
             if valid is not None:
                 value = ix.select(valid, value, zero, ScalarType(elem))
-        win.op("memref.store", [value, a, _index(win, m), _index(win, kk)])
+        win.op("memref.store", [value, a, Ix(win).val(m), Ix(win).val(kk)])
         close_nest(win, len(kivs))
         close_nest(rows, len(rivs))
     when_nonempty(b, spatial_in, im2col)
 
     # B[kk, f] = w[k..., i, f], the window reversed where asked
-    kb, kivs = loop_nest(b, [_index(b, d) for d in ksizes + [features, rd[c.ko]]])
+    kb, kivs = loop_nest(b, [Ix(b).val(d) for d in ksizes + [features, rd[c.ko]]])
     ix = Ix(kb)
     ridx = [None] * len(rd)
     for s in range(c.n):
@@ -136,9 +136,9 @@ def emit(k, op: Operation, b, args: list) -> None:
             kpos = ix.sub(ix.sub(ksizes[s], 1), kpos)
         ridx[c.ksp[s]] = kpos
     ridx[c.ki], ridx[c.ko] = kivs[c.n], kivs[c.n + 1]
-    x = kb.v("memref.load", [rhs] + [_index(kb, q) for q in ridx], ScalarType(elem))
+    x = kb.v("memref.load", [rhs] + [Ix(kb).val(q) for q in ridx], ScalarType(elem))
     kk = flat(ix, kivs[:c.n + 1], ksizes + [features])
-    kb.op("memref.store", [x, bmat, _index(kb, kk), kivs[c.n + 1]])
+    kb.op("memref.store", [x, bmat, Ix(kb).val(kk), kivs[c.n + 1]])
     close_nest(kb, len(kivs))
 
     target = out if _natural_output(c) else args[5]
@@ -146,10 +146,10 @@ def emit(k, op: Operation, b, args: list) -> None:
          attrs={"lhs_runs": [0, 0, 0, 1, 1, 2], "rhs_runs": [0, 0, 0, 1, 1, 2]})
     if target is out:
         return
-    cb, ivs = loop_nest(b, [_index(b, d) for d in od])
+    cb, ivs = loop_nest(b, [Ix(b).val(d) for d in od])
     ix = Ix(cb)
     m = flat(ix, [ivs[c.ob]] + [ivs[s] for s in c.osp], [od[c.ob]] + [od[s] for s in c.osp])
-    y = cb.v("memref.load", [target, _index(cb, m), ivs[c.of]], ScalarType(elem))
+    y = cb.v("memref.load", [target, Ix(cb).val(m), ivs[c.of]], ScalarType(elem))
     cb.op("memref.store", [y, out] + ivs)
     close_nest(cb, len(ivs))
 
@@ -164,7 +164,7 @@ def _emit_channels_first(b, c, lhs, rhs, out, wmat, cols, ld, rd, od, spatial_in
     out_sp = [od[s] for s in c.osp]
 
     def im2col(eb, can_load):
-        nest, ivs = loop_nest(eb, [_index(eb, d) for d in [od[c.ob], features] + ksizes + out_sp])
+        nest, ivs = loop_nest(eb, [Ix(eb).val(d) for d in [od[c.ob], features] + ksizes + out_sp])
         ix = Ix(nest)
         bi, i, kvs, ovs = ivs[0], ivs[1], ivs[2:2 + c.n], ivs[2 + c.n:]
         kk = flat(ix, [i] + kvs, [features] + ksizes)
@@ -180,15 +180,15 @@ def _emit_channels_first(b, c, lhs, rhs, out, wmat, cols, ld, rd, od, spatial_in
             lidx[c.lb], lidx[c.lf] = bi, i
             if valid is not None:
                 lidx = [ix.select(valid, q, 0) if d in c.lsp else q for d, q in enumerate(lidx)]
-            value = nest.v("memref.load", [lhs] + [_index(nest, q) for q in lidx], ScalarType(elem))
+            value = nest.v("memref.load", [lhs] + [Ix(nest).val(q) for q in lidx], ScalarType(elem))
             if valid is not None:
                 value = ix.select(valid, value, zero, ScalarType(elem))
-        nest.op("memref.store", [value, cols, bi, _index(nest, kk), _index(nest, p)])
+        nest.op("memref.store", [value, cols, bi, Ix(nest).val(kk), Ix(nest).val(p)])
         close_nest(nest, len(ivs))
     when_nonempty(b, spatial_in, im2col)
 
     # W[f, (i, k...)] = w[..., the window reversed where asked
-    kb, kivs = loop_nest(b, [_index(b, d) for d in [rd[c.ko], features] + ksizes])
+    kb, kivs = loop_nest(b, [Ix(b).val(d) for d in [rd[c.ko], features] + ksizes])
     ix = Ix(kb)
     ridx = [None] * len(rd)
     ridx[c.ko], ridx[c.ki] = kivs[0], kivs[1]
@@ -197,9 +197,9 @@ def _emit_channels_first(b, c, lhs, rhs, out, wmat, cols, ld, rd, od, spatial_in
         if w.reverse[s]:
             kpos = ix.sub(ix.sub(ksizes[s], 1), kpos)
         ridx[c.ksp[s]] = kpos
-    x = kb.v("memref.load", [rhs] + [_index(kb, q) for q in ridx], ScalarType(elem))
+    x = kb.v("memref.load", [rhs] + [Ix(kb).val(q) for q in ridx], ScalarType(elem))
     kk = flat(ix, kivs[1:], [features] + ksizes)
-    kb.op("memref.store", [x, wmat, kivs[0], _index(kb, kk)])
+    kb.op("memref.store", [x, wmat, kivs[0], Ix(kb).val(kk)])
     close_nest(kb, len(kivs))
     b.op("aot.gemm", [wmat, cols, out],
          attrs={"lhs_runs": [0, 0, 0, 1, 1, 2], "rhs_runs": [0, 1, 1, 2, 2, 3]})
