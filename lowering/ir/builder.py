@@ -2,6 +2,8 @@
 builds for), loop nests, and index arithmetic that folds Python ints."""
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from lowering.ir.core import INDEX, Block, Operation, Region, ScalarType, Value
 
 I1 = ScalarType("i1")
@@ -53,13 +55,24 @@ def dims_of(b: LoopBuilder, buf: Value) -> list:
     return out
 
 
-def loop_nest(b: LoopBuilder, bounds: list):
-    """Nested loops over `bounds`; returns (innermost builder, induction variables)."""
+def open_nest(b: LoopBuilder, bounds: list):
+    """Nested loops over `bounds`, left open; returns (innermost builder, induction variables).
+    `loop_nest` closes them by itself; this is for nests closed somewhere else."""
     ivs = []
     for ub in bounds:
         _, b, iv, _ = b.for_(b.index(0), ub)
         ivs.append(iv)
     return b, ivs
+
+
+@contextmanager
+def loop_nest(b: LoopBuilder, bounds: list):
+    """`with loop_nest(b, bounds) as (inner, ivs):` nested `scf.for` loops over `bounds`
+    (outermost first); the body is built with `inner`, and the loops are closed when the
+    block ends (by a return in it too)."""
+    inner, ivs = open_nest(b, bounds)
+    yield inner, ivs
+    close_nest(inner, len(ivs))
 
 
 def close_nest(b: LoopBuilder, depth: int):

@@ -3,7 +3,7 @@ loop pass) and dot / dot_general (a kernel of its own: the loop form here, repla
 CPU by the packed matmul where it applies, lowering/codegen/cpu/matmul.py)."""
 from __future__ import annotations
 
-from lowering.ir.builder import LoopBuilder, close_nest, dims_of, loop_nest
+from lowering.ir.builder import LoopBuilder, dims_of, loop_nest
 from lowering.ir.core import INDEX, ScalarType, TensorType, is_float
 from lowering.ops import registry
 from lowering.ops.elementwise import Scalars
@@ -93,46 +93,45 @@ def emit_dot(k, op, b: LoopBuilder, args: list):
     if (rfree and rfree[-1] == rhs_t.rank - 1 and acc_elem == out_elem
             and lhs_t.elem == rhs_t.elem == out_elem):
         return emit_dot_rows(b, lhs, rhs, out, (lb_, rb_, lc, rc), lfree, rfree)
-    outer, ivs = loop_nest(b, dims_of(b, out))
-    nb = len(lb_)
-    acc_elem = "f32" if out_elem in ("f16", "bf16") else out_elem
-    s = Scalars(outer)
-    zero = outer.const(0, acc_elem)
-    body, cur, loops, civs = outer, [zero], [], []
-    lhs_dims = dims_of(outer, lhs)
-    for d in lc:
-        loop, body, iv, iters = body.for_(body.index(0), lhs_dims[d], cur)
-        loops.append((loop, body))
-        civs.append(iv)
-        cur = list(iters)
-    lidx, ridx = [None] * lhs_t.rank, [None] * rhs_t.rank
-    for i, (ld, r) in enumerate(zip(lb_, rb_)):
-        lidx[ld] = ivs[i]
-        ridx[r] = ivs[i]
-    for i, d in enumerate(lfree):
-        lidx[d] = ivs[nb + i]
-    for i, d in enumerate(rfree):
-        ridx[d] = ivs[nb + len(lfree) + i]
-    for ld, r, iv in zip(lc, rc, civs):
-        lidx[ld] = iv
-        ridx[r] = iv
-    bs = Scalars(body)
-    x = bs.convert(body.v("memref.load", [lhs] + lidx, ScalarType(lhs_t.elem)), lhs_t.elem, acc_elem)
-    y = bs.convert(body.v("memref.load", [rhs] + ridx, ScalarType(rhs_t.elem)), rhs_t.elem, acc_elem)
-    mul, add = ("arith.mulf", "arith.addf") if is_float(acc_elem) else ("arith.muli", "arith.addi")
-    prod = body.v(mul, [x, y], ScalarType(acc_elem))
-    total = body.v(add, [cur[0], prod], ScalarType(acc_elem))
-    if add == "arith.addf":  # a dot product may be reordered: LLVM keeps vector accumulators
-        total.owner.attrs["fastmath"] = "reassoc"
-    if not loops:  # no contracting dims: an outer product
-        result = total
-    else:
-        body.yield_([total])
-        for (loop, _), (_, ob) in zip(reversed(loops[1:]), reversed(loops[:-1])):
-            ob.yield_(loop.results)
-        result = loops[0][0].results[0]
-    outer.op("memref.store", [s.convert(result, acc_elem, out_elem), out] + ivs)
-    close_nest(outer, len(ivs))
+    with loop_nest(b, dims_of(b, out)) as (outer, ivs):
+        nb = len(lb_)
+        acc_elem = "f32" if out_elem in ("f16", "bf16") else out_elem
+        s = Scalars(outer)
+        zero = outer.const(0, acc_elem)
+        body, cur, loops, civs = outer, [zero], [], []
+        lhs_dims = dims_of(outer, lhs)
+        for d in lc:
+            loop, body, iv, iters = body.for_(body.index(0), lhs_dims[d], cur)
+            loops.append((loop, body))
+            civs.append(iv)
+            cur = list(iters)
+        lidx, ridx = [None] * lhs_t.rank, [None] * rhs_t.rank
+        for i, (ld, r) in enumerate(zip(lb_, rb_)):
+            lidx[ld] = ivs[i]
+            ridx[r] = ivs[i]
+        for i, d in enumerate(lfree):
+            lidx[d] = ivs[nb + i]
+        for i, d in enumerate(rfree):
+            ridx[d] = ivs[nb + len(lfree) + i]
+        for ld, r, iv in zip(lc, rc, civs):
+            lidx[ld] = iv
+            ridx[r] = iv
+        bs = Scalars(body)
+        x = bs.convert(body.v("memref.load", [lhs] + lidx, ScalarType(lhs_t.elem)), lhs_t.elem, acc_elem)
+        y = bs.convert(body.v("memref.load", [rhs] + ridx, ScalarType(rhs_t.elem)), rhs_t.elem, acc_elem)
+        mul, add = ("arith.mulf", "arith.addf") if is_float(acc_elem) else ("arith.muli", "arith.addi")
+        prod = body.v(mul, [x, y], ScalarType(acc_elem))
+        total = body.v(add, [cur[0], prod], ScalarType(acc_elem))
+        if add == "arith.addf":  # a dot product may be reordered: LLVM keeps vector accumulators
+            total.owner.attrs["fastmath"] = "reassoc"
+        if not loops:  # no contracting dims: an outer product
+            result = total
+        else:
+            body.yield_([total])
+            for (loop, _), (_, ob) in zip(reversed(loops[1:]), reversed(loops[:-1])):
+                ob.yield_(loop.results)
+            result = loops[0][0].results[0]
+        outer.op("memref.store", [s.convert(result, acc_elem, out_elem), out] + ivs)
 
 
 ROW_BLOCK = 4  # output rows computed together: each rhs row loaded feeds this many FMAs
@@ -146,33 +145,31 @@ def emit_dot_rows(b: LoopBuilder, lhs, rhs, out, dims, lfree, rfree):
     out_dims = dims_of(b, out)
     nb, nl = len(lb_), len(lfree)
     if nl == 0:  # no row dim to block: one row per batch index
-        outer, prefix = loop_nest(b, out_dims[:nb])
-        _dot_row_block(outer, lhs, rhs, out, dims, lfree, rfree, prefix, [])
-        close_nest(outer, len(prefix))
+        with loop_nest(b, out_dims[:nb]) as (outer, prefix):
+            _dot_row_block(outer, lhs, rhs, out, dims, lfree, rfree, prefix, [])
         return
-    outer, prefix = loop_nest(b, out_dims[:nb + nl - 1])
-    m = out_dims[nb + nl - 1]
-    # one loop over blocks of rows (the parallel one when nothing is outside it); a block
-    # that would run past the last row does its rows one by one instead. Loops of 0 or 1
-    # trips stand for the two cases.
-    blocks = outer.v("arith.divui", [outer.v("arith.addi", [m, outer.index(ROW_BLOCK - 1)], INDEX),
-                                     outer.index(ROW_BLOCK)], INDEX)
-    block_loop, body, ib, _ = outer.for_(outer.index(0), blocks)
-    block_loop.attrs["aot.rows_per_iteration"] = ROW_BLOCK
-    base = body.v("arith.muli", [ib, body.index(ROW_BLOCK)], INDEX)
-    end = body.v("arith.addi", [base, body.index(ROW_BLOCK)], INDEX)
-    full = body.v("arith.cmpi", [end, m], ScalarType("i1"), predicate="ule")
-    one, zero = body.index(1), body.index(0)
-    _, fast, _, _ = body.for_(zero, body.v("arith.select", [full, one, zero], INDEX))
-    rows = [base] + [fast.v("arith.addi", [base, fast.index(r)], INDEX) for r in range(1, ROW_BLOCK)]
-    _dot_row_block(fast, lhs, rhs, out, dims, lfree, rfree, prefix, rows)
-    fast.yield_()
-    tail_start = body.v("arith.select", [full, m, base], INDEX)
-    _, rest, i, _ = body.for_(tail_start, m)
-    _dot_row_block(rest, lhs, rhs, out, dims, lfree, rfree, prefix, [i])
-    rest.yield_()
-    body.yield_()
-    close_nest(outer, len(prefix))
+    with loop_nest(b, out_dims[:nb + nl - 1]) as (outer, prefix):
+        m = out_dims[nb + nl - 1]
+        # one loop over blocks of rows (the parallel one when nothing is outside it); a block
+        # that would run past the last row does its rows one by one instead. Loops of 0 or 1
+        # trips stand for the two cases.
+        blocks = outer.v("arith.divui", [outer.v("arith.addi", [m, outer.index(ROW_BLOCK - 1)], INDEX),
+                                         outer.index(ROW_BLOCK)], INDEX)
+        block_loop, body, ib, _ = outer.for_(outer.index(0), blocks)
+        block_loop.attrs["aot.rows_per_iteration"] = ROW_BLOCK
+        base = body.v("arith.muli", [ib, body.index(ROW_BLOCK)], INDEX)
+        end = body.v("arith.addi", [base, body.index(ROW_BLOCK)], INDEX)
+        full = body.v("arith.cmpi", [end, m], ScalarType("i1"), predicate="ule")
+        one, zero = body.index(1), body.index(0)
+        _, fast, _, _ = body.for_(zero, body.v("arith.select", [full, one, zero], INDEX))
+        rows = [base] + [fast.v("arith.addi", [base, fast.index(r)], INDEX) for r in range(1, ROW_BLOCK)]
+        _dot_row_block(fast, lhs, rhs, out, dims, lfree, rfree, prefix, rows)
+        fast.yield_()
+        tail_start = body.v("arith.select", [full, m, base], INDEX)
+        _, rest, i, _ = body.for_(tail_start, m)
+        _dot_row_block(rest, lhs, rhs, out, dims, lfree, rfree, prefix, [i])
+        rest.yield_()
+        body.yield_()
 
 
 def _dot_row_block(b: LoopBuilder, lhs, rhs, out, dims, lfree, rfree, prefix, rows):
@@ -183,38 +180,35 @@ def _dot_row_block(b: LoopBuilder, lhs, rhs, out, dims, lfree, rfree, prefix, ro
     out_dims, lhs_dims = dims_of(b, out), dims_of(b, lhs)
     row_sets = [prefix + [r] for r in rows] if rows else [list(prefix)]
     zero = b.const(0, elem)
-    clear, j0 = loop_nest(b, out_dims[len(row_sets[0]):])
-    for row_ivs in row_sets:
-        clear.op("memref.store", [zero, out] + row_ivs + j0)
-    close_nest(clear, len(j0))
-    kb, kivs = loop_nest(b, [lhs_dims[d] for d in lc])
+    with loop_nest(b, out_dims[len(row_sets[0]):]) as (clear, j0):
+        for row_ivs in row_sets:
+            clear.op("memref.store", [zero, out] + row_ivs + j0)
+    with loop_nest(b, [lhs_dims[d] for d in lc]) as (kb, kivs):
 
-    def lhs_index(row_ivs):
-        idx = [None] * lhs.type.rank
-        for i, ld in enumerate(lb_):
-            idx[ld] = row_ivs[i]
-        for i, d in enumerate(lfree):
-            idx[d] = row_ivs[nb + i]
-        for ld, iv in zip(lc, kivs):
-            idx[ld] = iv
-        return idx
-    a = [kb.v("memref.load", [lhs] + lhs_index(r), ScalarType(elem)) for r in row_sets]
-    inner, jivs = loop_nest(kb, out_dims[len(row_sets[0]):])
-    ridx = [None] * rhs.type.rank
-    for i, r in enumerate(rb_):
-        ridx[r] = row_sets[0][i]
-    for r, iv in zip(rc, kivs):
-        ridx[r] = iv
-    for d, iv in zip(rfree, jivs):
-        ridx[d] = iv
-    x = inner.v("memref.load", [rhs] + ridx, ScalarType(elem))
-    mul, add = ("arith.mulf", "arith.addf") if is_float(elem) else ("arith.muli", "arith.addi")
-    for a_r, row_ivs in zip(a, row_sets):
-        acc = inner.v("memref.load", [out] + row_ivs + jivs, ScalarType(elem))
-        total = inner.v(add, [acc, inner.v(mul, [a_r, x], ScalarType(elem))], ScalarType(elem))
-        inner.op("memref.store", [total, out] + row_ivs + jivs)
-    close_nest(inner, len(jivs))
-    close_nest(kb, len(kivs))
+        def lhs_index(row_ivs):
+            idx = [None] * lhs.type.rank
+            for i, ld in enumerate(lb_):
+                idx[ld] = row_ivs[i]
+            for i, d in enumerate(lfree):
+                idx[d] = row_ivs[nb + i]
+            for ld, iv in zip(lc, kivs):
+                idx[ld] = iv
+            return idx
+        a = [kb.v("memref.load", [lhs] + lhs_index(r), ScalarType(elem)) for r in row_sets]
+        with loop_nest(kb, out_dims[len(row_sets[0]):]) as (inner, jivs):
+            ridx = [None] * rhs.type.rank
+            for i, r in enumerate(rb_):
+                ridx[r] = row_sets[0][i]
+            for r, iv in zip(rc, kivs):
+                ridx[r] = iv
+            for d, iv in zip(rfree, jivs):
+                ridx[d] = iv
+            x = inner.v("memref.load", [rhs] + ridx, ScalarType(elem))
+            mul, add = ("arith.mulf", "arith.addf") if is_float(elem) else ("arith.muli", "arith.addi")
+            for a_r, row_ivs in zip(a, row_sets):
+                acc = inner.v("memref.load", [out] + row_ivs + jivs, ScalarType(elem))
+                total = inner.v(add, [acc, inner.v(mul, [a_r, x], ScalarType(elem))], ScalarType(elem))
+                inner.op("memref.store", [total, out] + row_ivs + jivs)
 
 
 def verify_reduce_body(op) -> None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from lowering.ir.attrs import dense_to_ints, split_top_level
-from lowering.ir.builder import Ix, close_nest, loop_nest
+from lowering.ir.builder import Ix, close_nest, loop_nest, open_nest
 from lowering.ir.core import INDEX, OpaqueAttr, Operation, ScalarType, TensorType
 from lowering.ops import registry
 from lowering.ops.elemental import apply_region
@@ -409,11 +409,10 @@ def emit_scatter(k, op, b, args):
                 for d, m in enumerate(buf.type.shape)]
 
     out_dims = dims(b, outs[0])
-    inner, ivs = loop_nest(b, [Ix(b).val(d) for d in out_dims])
-    for src, dst in zip(inputs, outs):
-        x = inner.v("memref.load", [src] + ivs, ScalarType(src.type.elem))
-        inner.op("memref.store", [x, dst] + ivs)
-    close_nest(inner, len(ivs))
+    with loop_nest(b, [Ix(b).val(d) for d in out_dims]) as (inner, ivs):
+        for src, dst in zip(inputs, outs):
+            x = inner.v("memref.load", [src] + ivs, ScalarType(src.type.elem))
+            inner.op("memref.store", [x, dst] + ivs)
 
     # An empty operand takes no update: run the update loops zero times.
     if any(d == 0 for d in out_dims):
@@ -430,7 +429,7 @@ def emit_scatter(k, op, b, args):
         depth = 1
 
     upd_dims = dims(gb, updates[0])
-    body, uivs = loop_nest(gb, [Ix(gb).val(d) for d in upd_dims])
+    body, uivs = open_nest(gb, [Ix(gb).val(d) for d in upd_dims])  # closed with gb's loop
     depth += len(uivs)
     r, ir = len(out_dims), indices.type.rank
     scatter_index = [i for d, i in enumerate(uivs) if d not in uwd]

@@ -28,7 +28,7 @@ after 0.0, -NaN last) with their i32 (or i64) indices, ties by lower index first
 """
 from __future__ import annotations
 
-from lowering.ir.builder import Ix, buffer_dims, close_nest, loop_nest
+from lowering.ir.builder import Ix, buffer_dims, loop_nest
 from lowering.ir.core import INDEX, Operation, ScalarType, TensorType, clone_op
 from lowering.ops import registry
 from lowering.ops.elemental import apply_region
@@ -216,36 +216,35 @@ def sort_lines(b, dims: list, dim: int, first: callable, even: list, odd: list, 
     sorted line ends in the buffers `even`; `odd` is scratch of the same shape and types.
     `before(builder, xs, ys)` is i1: xs goes strictly before ys."""
     outer_dims = [d for d in range(len(dims)) if d != dim]
-    body, ivs = loop_nest(b, [b.index(dims[d]) if isinstance(dims[d], int) else dims[d]
-                              for d in outer_dims])
-    n = dims[dim]
+    with loop_nest(b, [b.index(dims[d]) if isinstance(dims[d], int) else dims[d]
+                       for d in outer_dims]) as (body, ivs):
+        n = dims[dim]
 
-    def at(pos):
-        idx = list(ivs)
-        idx.insert(dim, pos)
-        return idx
+        def at(pos):
+            idx = list(ivs)
+            idx.insert(dim, pos)
+            return idx
 
-    def loader(bufs):
-        return lambda bb, pos: [bb.v("memref.load", [buf] + at(pos), ScalarType(buf.type.elem))
-                                for buf in bufs]
+        def loader(bufs):
+            return lambda bb, pos: [bb.v("memref.load", [buf] + at(pos), ScalarType(buf.type.elem))
+                                    for buf in bufs]
 
-    _merge_pass(body, n, 1, lambda bb, pos: first(bb, at(pos)), even, at, before)
-    # ceil(log2 n) passes in all, rounded up to an odd count: pass 0, then pairs
-    x = Ix(body)
-    nm1 = x.sub(x.max(n, 1), 1)
-    if isinstance(nm1, int):
-        pairs = body.index(nm1.bit_length() // 2)
-    else:
-        clz = body.v("math.ctlz", [nm1], INDEX)
-        levels = x.sub(64, clz)
-        pairs = body.v("arith.shrui", [levels, body.index(1)], INDEX)
-    _, pb, p, _ = body.for_(body.index(0), pairs)
-    px = Ix(pb)
-    w1 = px.shl(1, px.add(px.shl(p, 1), 1))
-    _merge_pass(pb, n, w1, loader(even), odd, at, before)
-    _merge_pass(pb, n, px.shl(w1, 1), loader(odd), even, at, before)
-    pb.yield_([])
-    close_nest(body, len(ivs))
+        _merge_pass(body, n, 1, lambda bb, pos: first(bb, at(pos)), even, at, before)
+        # ceil(log2 n) passes in all, rounded up to an odd count: pass 0, then pairs
+        x = Ix(body)
+        nm1 = x.sub(x.max(n, 1), 1)
+        if isinstance(nm1, int):
+            pairs = body.index(nm1.bit_length() // 2)
+        else:
+            clz = body.v("math.ctlz", [nm1], INDEX)
+            levels = x.sub(64, clz)
+            pairs = body.v("arith.shrui", [levels, body.index(1)], INDEX)
+        _, pb, p, _ = body.for_(body.index(0), pairs)
+        px = Ix(pb)
+        w1 = px.shl(1, px.add(px.shl(p, 1), 1))
+        _merge_pass(pb, n, w1, loader(even), odd, at, before)
+        _merge_pass(pb, n, px.shl(w1, 1), loader(odd), even, at, before)
+        pb.yield_([])
 
 
 def _scratch_split(op, args, n_scratch):
@@ -290,11 +289,10 @@ def emit_top_k(k, op: Operation, b, args: list):
 
     sort_lines(b, dims, dim, first, even, odd, before)
     out_dims = buffer_dims(b, values)
-    inner, ivs = loop_nest(b, [b.index(d) if isinstance(d, int) else d for d in out_dims])
-    for src, dst in zip(even, (values, indices)):
-        v = inner.v("memref.load", [src] + ivs, ScalarType(src.type.elem))
-        inner.op("memref.store", [v, dst] + ivs)
-    close_nest(inner, len(ivs))
+    with loop_nest(b, [b.index(d) if isinstance(d, int) else d for d in out_dims]) as (inner, ivs):
+        for src, dst in zip(even, (values, indices)):
+            v = inner.v("memref.load", [src] + ivs, ScalarType(src.type.elem))
+            inner.op("memref.store", [v, dst] + ivs)
 
 
 registry.alias("chlo.top_k", "mhlo.top_k")

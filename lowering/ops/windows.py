@@ -42,7 +42,7 @@ import re
 
 import numpy as np
 
-from lowering.ir.builder import Ix, buffer_dims, close_nest, loop_nest
+from lowering.ir.builder import Ix, buffer_dims, loop_nest
 from lowering.ir.core import INDEX, DenseAttr, OpaqueAttr, Operation, ScalarType, TensorType
 from lowering.ops import registry
 from lowering.ops.elemental import apply_region
@@ -455,30 +455,29 @@ def emit_reduce_window(k, op: Operation, b, args: list):
     region = op.regions[0]
 
     def emit(eb, can_load):
-        outer, ivs = loop_nest(eb, [Ix(eb).val(d) for d in buffer_dims(eb, outs[0])])
-        init_vals = [outer.v("memref.load", [buf], ScalarType(buf.type.elem)) for buf in inits]
+        with loop_nest(eb, [Ix(eb).val(d) for d in buffer_dims(eb, outs[0])]) as (outer, ivs):
+            init_vals = [outer.v("memref.load", [buf], ScalarType(buf.type.elem)) for buf in inits]
 
-        def body(bb, kvs, accs):
-            ix = Ix(bb)
-            if not can_load:
-                return apply_region(bb, region, accs + init_vals)
-            valid, idx = None, []
-            for d in range(len(in_dims)):
-                ok, q = window_position(ix, w, d, ivs[d], kvs[d], in_dims[d])
-                valid = ix.and_(valid, ok)
-                idx.append(q)
-            if valid is not None:
-                idx = [ix.select(valid, q, 0) for q in idx]
-            xs = [bb.v("memref.load", [buf] + idx, ScalarType(buf.type.elem)) for buf in ins]
-            if valid is not None:
-                xs = [ix.select(valid, x, i, ScalarType(buf.type.elem))
-                      for x, i, buf in zip(xs, init_vals, ins)]
-            return apply_region(bb, region, accs + xs)
+            def body(bb, kvs, accs):
+                ix = Ix(bb)
+                if not can_load:
+                    return apply_region(bb, region, accs + init_vals)
+                valid, idx = None, []
+                for d in range(len(in_dims)):
+                    ok, q = window_position(ix, w, d, ivs[d], kvs[d], in_dims[d])
+                    valid = ix.and_(valid, ok)
+                    idx.append(q)
+                if valid is not None:
+                    idx = [ix.select(valid, q, 0) for q in idx]
+                xs = [bb.v("memref.load", [buf] + idx, ScalarType(buf.type.elem)) for buf in ins]
+                if valid is not None:
+                    xs = [ix.select(valid, x, i, ScalarType(buf.type.elem))
+                          for x, i, buf in zip(xs, init_vals, ins)]
+                return apply_region(bb, region, accs + xs)
 
-        final = fold_nest(outer, list(w.size), init_vals, body)
-        for v, out in zip(final, outs):
-            outer.op("memref.store", [v, out] + ivs)
-        close_nest(outer, len(ivs))
+            final = fold_nest(outer, list(w.size), init_vals, body)
+            for v, out in zip(final, outs):
+                outer.op("memref.store", [v, out] + ivs)
 
     when_nonempty(b, in_dims, emit)
 
@@ -499,52 +498,51 @@ def emit_convolution(k, op: Operation, b, args: list):
     spatial_in = [ld[c.lsp[s]] for s in range(c.n)]
 
     def emit(eb, can_load):
-        outer, ivs = loop_nest(eb, [Ix(eb).val(d) for d in buffer_dims(eb, out)])
-        ox = Ix(outer)
-        of, ob = ivs[c.of], ivs[c.ob]
-        group = ox.div(of, o_per) if o_per is not None else None
-        feat_base = ox.mul(group, cg) if c.G > 1 else 0
-        lhs_batch = ox.add(ox.mul(group, n_per), ob) if c.B > 1 else ob
-        zero = outer.const(0, acc_elem)
-        if not can_load:
-            outer.op("memref.store", [Scalars(outer).convert(zero, acc_elem, out_elem), out] + ivs)
-            close_nest(outer, len(ivs))
-            return
-        bounds = [rd[c.ksp[s]] for s in range(c.n)] + [cg]
+        with loop_nest(eb, [Ix(eb).val(d) for d in buffer_dims(eb, out)]) as (outer, ivs):
+            ox = Ix(outer)
+            of, ob = ivs[c.of], ivs[c.ob]
+            group = ox.div(of, o_per) if o_per is not None else None
+            feat_base = ox.mul(group, cg) if c.G > 1 else 0
+            lhs_batch = ox.add(ox.mul(group, n_per), ob) if c.B > 1 else ob
+            zero = outer.const(0, acc_elem)
+            if not can_load:
+                outer.op("memref.store", [Scalars(outer).convert(zero, acc_elem, out_elem), out] + ivs)
+                return  # the with block closes the nest
+            bounds = [rd[c.ksp[s]] for s in range(c.n)] + [cg]
 
-        def body(bb, kvs, accs):
-            ix = Ix(bb)
-            valid = None
-            lidx, ridx = [None] * len(ld), [None] * len(rd)
-            for s in range(c.n):
-                ok, q = window_position(ix, w, s, ivs[c.osp[s]], kvs[s], spatial_in[s])
-                valid = ix.and_(valid, ok)
-                lidx[c.lsp[s]] = q
-                kk = kvs[s]
-                if w.reverse[s]:
-                    kk = ix.sub(ix.sub(rd[c.ksp[s]], 1), kk)
-                ridx[c.ksp[s]] = kk
-            ci = kvs[c.n]
-            lidx[c.lb] = lhs_batch
-            lidx[c.lf] = ix.add(feat_base, ci)
-            ridx[c.ki] = ci
-            ridx[c.ko] = of
-            if valid is not None:
-                lidx = [ix.select(valid, q, 0) if d in c.lsp else q for d, q in enumerate(lidx)]
-            s_ = Scalars(bb)
-            x = s_.convert(bb.v("memref.load", [lhs] + lidx, ScalarType(lhs.type.elem)),
-                           lhs.type.elem, acc_elem)
-            y = s_.convert(bb.v("memref.load", [rhs] + ridx, ScalarType(rhs.type.elem)),
-                           rhs.type.elem, acc_elem)
-            if valid is not None:
-                x = ix.select(valid, x, bb.const(0, acc_elem), ScalarType(acc_elem))
-            mul, add = ("arith.mulf", "arith.addf") if acc_elem in FLOATS else ("arith.muli", "arith.addi")
-            prod = bb.v(mul, [x, y], ScalarType(acc_elem))
-            return [bb.v(add, [accs[0], prod], ScalarType(acc_elem))]
+            def body(bb, kvs, accs):
+                ix = Ix(bb)
+                valid = None
+                lidx, ridx = [None] * len(ld), [None] * len(rd)
+                for s in range(c.n):
+                    ok, q = window_position(ix, w, s, ivs[c.osp[s]], kvs[s], spatial_in[s])
+                    valid = ix.and_(valid, ok)
+                    lidx[c.lsp[s]] = q
+                    kk = kvs[s]
+                    if w.reverse[s]:
+                        kk = ix.sub(ix.sub(rd[c.ksp[s]], 1), kk)
+                    ridx[c.ksp[s]] = kk
+                ci = kvs[c.n]
+                lidx[c.lb] = lhs_batch
+                lidx[c.lf] = ix.add(feat_base, ci)
+                ridx[c.ki] = ci
+                ridx[c.ko] = of
+                if valid is not None:
+                    lidx = [ix.select(valid, q, 0) if d in c.lsp else q for d, q in enumerate(lidx)]
+                s_ = Scalars(bb)
+                x = s_.convert(bb.v("memref.load", [lhs] + lidx, ScalarType(lhs.type.elem)),
+                               lhs.type.elem, acc_elem)
+                y = s_.convert(bb.v("memref.load", [rhs] + ridx, ScalarType(rhs.type.elem)),
+                               rhs.type.elem, acc_elem)
+                if valid is not None:
+                    x = ix.select(valid, x, bb.const(0, acc_elem), ScalarType(acc_elem))
+                floats = acc_elem in FLOATS
+                mul, add = ("arith.mulf", "arith.addf") if floats else ("arith.muli", "arith.addi")
+                prod = bb.v(mul, [x, y], ScalarType(acc_elem))
+                return [bb.v(add, [accs[0], prod], ScalarType(acc_elem))]
 
-        (total,) = fold_nest(outer, bounds, [zero], body)
-        outer.op("memref.store", [Scalars(outer).convert(total, acc_elem, out_elem), out] + ivs)
-        close_nest(outer, len(ivs))
+            (total,) = fold_nest(outer, bounds, [zero], body)
+            outer.op("memref.store", [Scalars(outer).convert(total, acc_elem, out_elem), out] + ivs)
 
     if acc_elem == out_elem:
         when_nonempty(b, spatial_in, lambda eb, can_load: _conv_features_inner(
@@ -564,65 +562,63 @@ def _conv_features_inner(b, can_load, c, lhs, rhs, out, ld, rd, cg, o_per, n_per
     rank = len(ld)
     out_dims = buffer_dims(b, out)
     other = [d for d in range(rank) if d != c.of]
-    outer, oivs = loop_nest(b, [Ix(b).val(out_dims[d]) for d in other])
+    with loop_nest(b, [Ix(b).val(out_dims[d]) for d in other]) as (outer, oivs):
 
-    def out_at(of):
-        idx = [None] * rank
-        for d, iv in zip(other, oivs):
-            idx[d] = iv
-        idx[c.of] = of
-        return idx
+        def out_at(of):
+            idx = [None] * rank
+            for d, iv in zip(other, oivs):
+                idx[d] = iv
+            idx[c.of] = of
+            return idx
 
-    _, zb, of, _ = outer.for_(outer.index(0), Ix(outer).val(out_dims[c.of]))
-    zb.op("memref.store", [zb.const(0, elem), out] + out_at(of))
-    zb.yield_([])
-    groups = c.G if c.G > 1 else c.B
-    _, gb, grp, _ = outer.for_(outer.index(0), outer.index(groups))
-    gx = Ix(gb)
-    lhs_batch = gx.add(gx.mul(grp, n_per), oivs[other.index(c.ob)]) if c.B > 1 else \
-        oivs[other.index(c.ob)]
-    feat_base = gx.mul(grp, cg) if c.G > 1 else 0
-    per = o_per if o_per is not None else out_dims[c.of]
-    kb, kvs = loop_nest(gb, [Ix(gb).val(rd[c.ksp[s]]) for s in range(c.n)])
-    kx = Ix(kb)
-    valid, lidx, ridx = None, [None] * rank, [None] * rank
-    for s in range(c.n):
-        ok, q = window_position(kx, w, s, oivs[other.index(c.osp[s])], kvs[s], spatial_in[s])
-        valid = kx.and_(valid, ok)
-        lidx[c.lsp[s]] = q
-        kk = kvs[s]
-        if w.reverse[s]:
-            kk = kx.sub(kx.sub(rd[c.ksp[s]], 1), kk)
-        ridx[c.ksp[s]] = kk
-    if valid is not None:
-        lidx = [kx.select(valid, q, 0) if q is not None else None for q in lidx]
-    lidx[c.lb] = lhs_batch
-    _, cb, ci, _ = kb.for_(kb.index(0), Ix(kb).val(cg))
-    cx = Ix(cb)
-    s_ = Scalars(cb)
-    if can_load:
-        lidx[c.lf] = cx.add(feat_base, ci)
-        x = s_.convert(cb.v("memref.load", [lhs] + lidx, ScalarType(lhs.type.elem)),
-                       lhs.type.elem, elem)
-        if valid is not None:
-            x = cx.select(valid, x, cb.const(0, elem), ScalarType(elem))
-    else:
-        x = cb.const(0, elem)
-    _, ib, oo, _ = cb.for_(cb.index(0), Ix(cb).val(per))
-    ox = Ix(ib)
-    of = ox.add(ox.mul(grp, per), oo) if groups > 1 else oo
-    ridx[c.ki], ridx[c.ko] = ci, of
-    y = Scalars(ib).convert(ib.v("memref.load", [rhs] + ridx, ScalarType(rhs.type.elem)),
-                            rhs.type.elem, elem)
-    mul, add = ("arith.mulf", "arith.addf") if elem in FLOATS else ("arith.muli", "arith.addi")
-    cur = ib.v("memref.load", [out] + out_at(of), ScalarType(elem))
-    ib.op("memref.store", [ib.v(add, [cur, ib.v(mul, [x, y], ScalarType(elem))],
-                                ScalarType(elem)), out] + out_at(of))
-    ib.yield_([])
-    cb.yield_([])
-    close_nest(kb, len(kvs))
-    gb.yield_([])
-    close_nest(outer, len(oivs))
+        _, zb, of, _ = outer.for_(outer.index(0), Ix(outer).val(out_dims[c.of]))
+        zb.op("memref.store", [zb.const(0, elem), out] + out_at(of))
+        zb.yield_([])
+        groups = c.G if c.G > 1 else c.B
+        _, gb, grp, _ = outer.for_(outer.index(0), outer.index(groups))
+        gx = Ix(gb)
+        lhs_batch = gx.add(gx.mul(grp, n_per), oivs[other.index(c.ob)]) if c.B > 1 else \
+            oivs[other.index(c.ob)]
+        feat_base = gx.mul(grp, cg) if c.G > 1 else 0
+        per = o_per if o_per is not None else out_dims[c.of]
+        with loop_nest(gb, [Ix(gb).val(rd[c.ksp[s]]) for s in range(c.n)]) as (kb, kvs):
+            kx = Ix(kb)
+            valid, lidx, ridx = None, [None] * rank, [None] * rank
+            for s in range(c.n):
+                ok, q = window_position(kx, w, s, oivs[other.index(c.osp[s])], kvs[s], spatial_in[s])
+                valid = kx.and_(valid, ok)
+                lidx[c.lsp[s]] = q
+                kk = kvs[s]
+                if w.reverse[s]:
+                    kk = kx.sub(kx.sub(rd[c.ksp[s]], 1), kk)
+                ridx[c.ksp[s]] = kk
+            if valid is not None:
+                lidx = [kx.select(valid, q, 0) if q is not None else None for q in lidx]
+            lidx[c.lb] = lhs_batch
+            _, cb, ci, _ = kb.for_(kb.index(0), Ix(kb).val(cg))
+            cx = Ix(cb)
+            s_ = Scalars(cb)
+            if can_load:
+                lidx[c.lf] = cx.add(feat_base, ci)
+                x = s_.convert(cb.v("memref.load", [lhs] + lidx, ScalarType(lhs.type.elem)),
+                               lhs.type.elem, elem)
+                if valid is not None:
+                    x = cx.select(valid, x, cb.const(0, elem), ScalarType(elem))
+            else:
+                x = cb.const(0, elem)
+            _, ib, oo, _ = cb.for_(cb.index(0), Ix(cb).val(per))
+            ox = Ix(ib)
+            of = ox.add(ox.mul(grp, per), oo) if groups > 1 else oo
+            ridx[c.ki], ridx[c.ko] = ci, of
+            y = Scalars(ib).convert(ib.v("memref.load", [rhs] + ridx, ScalarType(rhs.type.elem)),
+                                    rhs.type.elem, elem)
+            mul, add = ("arith.mulf", "arith.addf") if elem in FLOATS else ("arith.muli", "arith.addi")
+            cur = ib.v("memref.load", [out] + out_at(of), ScalarType(elem))
+            ib.op("memref.store", [ib.v(add, [cur, ib.v(mul, [x, y], ScalarType(elem))],
+                                        ScalarType(elem)), out] + out_at(of))
+            ib.yield_([])
+            cb.yield_([])
+        gb.yield_([])
 
 
 def emit_select_and_scatter(k, op: Operation, b, args: list):
@@ -631,46 +627,44 @@ def emit_select_and_scatter(k, op: Operation, b, args: list):
     elem, src_elem = operand.type.elem, source.type.elem
     out_dims = buffer_dims(b, out)
     # the result starts as the init value everywhere
-    fill, ivs = loop_nest(b, [Ix(b).val(d) for d in out_dims])
-    fill.op("memref.store", [fill.v("memref.load", [init], ScalarType(src_elem)), out] + ivs)
-    close_nest(fill, len(ivs))
+    with loop_nest(b, [Ix(b).val(d) for d in out_dims]) as (fill, ivs):
+        fill.op("memref.store", [fill.v("memref.load", [init], ScalarType(src_elem)), out] + ivs)
     select, scatter = op.regions
 
     def emit(eb, can_load):
         if not can_load:  # an empty operand has no element to select
             return
-        outer, sivs = loop_nest(eb, [Ix(eb).val(d) for d in buffer_dims(eb, source)])
-        ox = Ix(outer)
-        rank = len(out_dims)
-        first = [outer.const(0, elem), outer.const(False, "i1")] + [outer.index(0)] * rank
+        with loop_nest(eb, [Ix(eb).val(d) for d in buffer_dims(eb, source)]) as (outer, sivs):
+            ox = Ix(outer)
+            rank = len(out_dims)
+            first = [outer.const(0, elem), outer.const(False, "i1")] + [outer.index(0)] * rank
 
-        def body(bb, kvs, cur):
-            ix = Ix(bb)
-            best, have, pos = cur[0], cur[1], cur[2:]
-            valid, idx = None, []
-            for d in range(rank):
-                ok, q = window_position(ix, w, d, sivs[d], kvs[d], out_dims[d])
-                valid = ix.and_(valid, ok)
-                idx.append(q)
-            if valid is not None:
-                idx = [ix.select(valid, q, 0) for q in idx]
-            x = bb.v("memref.load", [operand] + idx, ScalarType(elem))
-            keep = apply_region(bb, select, [best, x])[0]
-            take = ix.or_(ix.not_(have), ix.not_(keep))
-            if valid is not None:
-                take = ix.and_(valid, take)
-            new_pos = [ix.select(take, q, p) for q, p in zip(idx, pos)]
-            now_have = ix.or_(have, valid) if valid is not None else bb.const(True, "i1")
-            return [ix.select(take, x, best, ScalarType(elem)), now_have] + new_pos
+            def body(bb, kvs, cur):
+                ix = Ix(bb)
+                best, have, pos = cur[0], cur[1], cur[2:]
+                valid, idx = None, []
+                for d in range(rank):
+                    ok, q = window_position(ix, w, d, sivs[d], kvs[d], out_dims[d])
+                    valid = ix.and_(valid, ok)
+                    idx.append(q)
+                if valid is not None:
+                    idx = [ix.select(valid, q, 0) for q in idx]
+                x = bb.v("memref.load", [operand] + idx, ScalarType(elem))
+                keep = apply_region(bb, select, [best, x])[0]
+                take = ix.or_(ix.not_(have), ix.not_(keep))
+                if valid is not None:
+                    take = ix.and_(valid, take)
+                new_pos = [ix.select(take, q, p) for q, p in zip(idx, pos)]
+                now_have = ix.or_(have, valid) if valid is not None else bb.const(True, "i1")
+                return [ix.select(take, x, best, ScalarType(elem)), now_have] + new_pos
 
-        res = fold_nest(outer, list(w.size), first, body)
-        have, pos = res[1], res[2:]
-        pos = [ox.select(have, p, 0) for p in pos]
-        old = outer.v("memref.load", [out] + pos, ScalarType(src_elem))
-        s = outer.v("memref.load", [source] + sivs, ScalarType(src_elem))
-        new = apply_region(outer, scatter, [old, s])[0]
-        outer.op("memref.store", [ox.select(have, new, old, ScalarType(src_elem)), out] + pos)
-        close_nest(outer, len(sivs))
+            res = fold_nest(outer, list(w.size), first, body)
+            have, pos = res[1], res[2:]
+            pos = [ox.select(have, p, 0) for p in pos]
+            old = outer.v("memref.load", [out] + pos, ScalarType(src_elem))
+            s = outer.v("memref.load", [source] + sivs, ScalarType(src_elem))
+            new = apply_region(outer, scatter, [old, s])[0]
+            outer.op("memref.store", [ox.select(have, new, old, ScalarType(src_elem)), out] + pos)
 
     when_nonempty(b, out_dims, emit)
 

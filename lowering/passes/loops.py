@@ -13,7 +13,7 @@ values never touch memory.
 """
 from __future__ import annotations
 
-from lowering.ir.builder import Ix, LoopBuilder, close_nest, dims_of, loop_nest
+from lowering.ir.builder import Ix, LoopBuilder, dims_of, loop_nest
 from lowering.ir.core import (
     INDEX,
     Block,
@@ -157,11 +157,10 @@ def emit_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
         epilogue = registry.rule(dot, "epilogue", b.target)
         return epilogue(b, region_block, inputs, outs[0], env)
     out = outs[0]
-    inner, ivs = loop_nest(b, dims_of(b, out))
-    e = Elemental(inner, inputs, dims=env)
-    value = e.at(ret.operands[0], ivs)
-    inner.op("memref.store", [value, out] + ivs)
-    close_nest(inner, len(ivs))
+    with loop_nest(b, dims_of(b, out)) as (inner, ivs):
+        e = Elemental(inner, inputs, dims=env)
+        value = e.at(ret.operands[0], ivs)
+        inner.op("memref.store", [value, out] + ivs)
 
 
 def emit_row_fusion(b: LoopBuilder, region_block: Block, inputs: dict, out, env: dict):
@@ -172,31 +171,29 @@ def emit_row_fusion(b: LoopBuilder, region_block: Block, inputs: dict, out, env:
     reductions and the elements read its value as a scalar."""
     ret = region_block.ops[-1]
     out_dims = dims_of(b, out)
-    rows, rivs = loop_nest(b, out_dims[:-1])
-    scalars: dict = {}
-    reductions = [o for o in region_block.ops if o.key == "reduce"]
-    kept = row_cached_value(ret.operands[0], reductions[-1], out)
-    for red in reductions:
-        x, init = red.operands
-        in_dims = env[x] if x in env else Elemental(rows, inputs).dims(x)
-        row = [iv if isinstance(n, int) and n == m else
-               rows.v("arith.minsi", [iv, rows.v("arith.subi", [Ix(rows).val(n), rows.index(1)],
-                                                 INDEX)], INDEX)
-               for iv, n, m in zip(rivs, in_dims[:-1], out.type.shape[:-1])]
-        e = Elemental(rows, inputs, scalars, env)
-        loop, body, c, (acc,) = rows.for_(rows.index(0), Ix(rows).val(in_dims[-1]), [e.at(init, [])])
-        inner = Elemental(body, inputs, scalars, env)
-        value = inner.at(x, row + [c])
-        if x is kept:  # the result row holds it until the last walk reads it back
-            body.op("memref.store", [value, out] + rivs + [c])
-        (new,) = apply_reduction_body(body, red, [acc, value])
-        body.yield_([new])
-        scalars[red.results[0]] = loop.results[0]
-    cols, (c,) = loop_nest(rows, out_dims[-1:])
-    e = Elemental(cols, {**inputs, kept: out} if kept is not None else inputs, scalars, env)
-    cols.op("memref.store", [e.at(ret.operands[0], rivs + [c]), out] + rivs + [c])
-    close_nest(cols, 1)
-    close_nest(rows, len(rivs))
+    with loop_nest(b, out_dims[:-1]) as (rows, rivs):
+        scalars: dict = {}
+        reductions = [o for o in region_block.ops if o.key == "reduce"]
+        kept = row_cached_value(ret.operands[0], reductions[-1], out)
+        for red in reductions:
+            x, init = red.operands
+            in_dims = env[x] if x in env else Elemental(rows, inputs).dims(x)
+            row = [iv if isinstance(n, int) and n == m else
+                   rows.v("arith.minsi", [iv, rows.v("arith.subi", [Ix(rows).val(n), rows.index(1)],
+                                                     INDEX)], INDEX)
+                   for iv, n, m in zip(rivs, in_dims[:-1], out.type.shape[:-1])]
+            e = Elemental(rows, inputs, scalars, env)
+            loop, body, c, (acc,) = rows.for_(rows.index(0), Ix(rows).val(in_dims[-1]), [e.at(init, [])])
+            inner = Elemental(body, inputs, scalars, env)
+            value = inner.at(x, row + [c])
+            if x is kept:  # the result row holds it until the last walk reads it back
+                body.op("memref.store", [value, out] + rivs + [c])
+            (new,) = apply_reduction_body(body, red, [acc, value])
+            body.yield_([new])
+            scalars[red.results[0]] = loop.results[0]
+        with loop_nest(rows, out_dims[-1:]) as (cols, (c,)):
+            e = Elemental(cols, {**inputs, kept: out} if kept is not None else inputs, scalars, env)
+            cols.op("memref.store", [e.at(ret.operands[0], rivs + [c]), out] + rivs + [c])
 
 
 def row_cached_value(root_value: Value, last: Operation, out) -> Value | None:
@@ -239,32 +236,31 @@ def emit_reduce(b: LoopBuilder, root: Operation, inputs: dict, outs: list, env: 
     kept = [d for d in range(len(in_dims)) if d not in dims]
     if kept and dims and max(dims) < min(kept):  # column-wise: accumulate in data order
         return emit_reduce_columns(b, root, inputs, outs, env, as_index, kept)
-    outer, out_ivs = loop_nest(b, [as_index[d] for d in kept])
-    e = Elemental(outer, inputs, dims=env)
-    accs = [e.at(v, []) for v in inits]
-    body, cur = outer, accs
-    red_ivs = []
-    loops = []
-    for d in dims:
-        loop, body, iv, iters = body.for_(body.index(0), as_index[d], cur)
-        loops.append((loop, body))
-        red_ivs.append(iv)
-        cur = list(iters)
-    full_idx = place(len(in_dims), zip(kept, out_ivs), zip(dims, red_ivs))
-    inner_e = Elemental(body, inputs, dims=env)
-    xs = [inner_e.at(v, full_idx) for v in ins]
-    new = apply_reduction_body(body, root, cur + xs)
-    if not loops:  # nothing reduced: the body combines init and element once
-        final = new
-    else:
-        body.yield_(new)
-        # close reduction loops: each outer loop yields the inner loop's results
-        for (loop, lb), (outer_loop, ob) in zip(reversed(loops[1:]), reversed(loops[:-1])):
-            ob.yield_(loop.results)
-        final = loops[0][0].results
-    for v, out in zip(final, outs):
-        outer.op("memref.store", [v, out] + out_ivs)
-    close_nest(outer, len(out_ivs))
+    with loop_nest(b, [as_index[d] for d in kept]) as (outer, out_ivs):
+        e = Elemental(outer, inputs, dims=env)
+        accs = [e.at(v, []) for v in inits]
+        body, cur = outer, accs
+        red_ivs = []
+        loops = []
+        for d in dims:
+            loop, body, iv, iters = body.for_(body.index(0), as_index[d], cur)
+            loops.append((loop, body))
+            red_ivs.append(iv)
+            cur = list(iters)
+        full_idx = place(len(in_dims), zip(kept, out_ivs), zip(dims, red_ivs))
+        inner_e = Elemental(body, inputs, dims=env)
+        xs = [inner_e.at(v, full_idx) for v in ins]
+        new = apply_reduction_body(body, root, cur + xs)
+        if not loops:  # nothing reduced: the body combines init and element once
+            final = new
+        else:
+            body.yield_(new)
+            # close reduction loops: each outer loop yields the inner loop's results
+            for (loop, lb), (outer_loop, ob) in zip(reversed(loops[1:]), reversed(loops[:-1])):
+                ob.yield_(loop.results)
+            final = loops[0][0].results
+        for v, out in zip(final, outs):
+            outer.op("memref.store", [v, out] + out_ivs)
 
 
 def emit_reduce_columns(b: LoopBuilder, root: Operation, inputs: dict, outs: list, env: dict,
@@ -276,22 +272,19 @@ def emit_reduce_columns(b: LoopBuilder, root: Operation, inputs: dict, outs: lis
     n = len(root.operands) // 2
     ins, inits = root.operands[:n], root.operands[n:]
     reduced = [d for d in range(len(as_index)) if d not in kept]
-    init_b, kivs = loop_nest(b, [as_index[d] for d in kept])
-    e = Elemental(init_b, inputs, dims=env)
-    for v, out in zip(inits, outs):
-        init_b.op("memref.store", [e.at(v, []), out] + kivs)
-    close_nest(init_b, len(kivs))
-    rows, rivs = loop_nest(b, [as_index[d] for d in reduced])
-    body, kivs = loop_nest(rows, [as_index[d] for d in kept])
-    full_idx = place(len(as_index), zip(reduced, rivs), zip(kept, kivs))
-    inner_e = Elemental(body, inputs, dims=env)
-    accs = [body.v("memref.load", [out] + kivs, ScalarType(out.type.elem)) for out in outs]
-    xs = [inner_e.at(v, full_idx) for v in ins]
-    new = apply_region(body, root.regions[0], accs + xs)
-    for v, out in zip(new, outs):
-        body.op("memref.store", [v, out] + kivs)
-    close_nest(body, len(kivs))
-    close_nest(rows, len(rivs))
+    with loop_nest(b, [as_index[d] for d in kept]) as (init_b, kivs):
+        e = Elemental(init_b, inputs, dims=env)
+        for v, out in zip(inits, outs):
+            init_b.op("memref.store", [e.at(v, []), out] + kivs)
+    with loop_nest(b, [as_index[d] for d in reduced]) as (rows, rivs):
+        with loop_nest(rows, [as_index[d] for d in kept]) as (body, kivs):
+            full_idx = place(len(as_index), zip(reduced, rivs), zip(kept, kivs))
+            inner_e = Elemental(body, inputs, dims=env)
+            accs = [body.v("memref.load", [out] + kivs, ScalarType(out.type.elem)) for out in outs]
+            xs = [inner_e.at(v, full_idx) for v in ins]
+            new = apply_region(body, root.regions[0], accs + xs)
+            for v, out in zip(new, outs):
+                body.op("memref.store", [v, out] + kivs)
 
 
 def emit_split_columns(k: KernelEmitter, op: Operation, b: LoopBuilder, root: Operation,
@@ -334,27 +327,24 @@ def emit_split_columns(k: KernelEmitter, op: Operation, b: LoopBuilder, root: Op
             flat = lb.v("arith.divui", [flat, d], INDEX)
         return [flat] + ivs[::-1]
     _, seed, _, _ = cb.for_(cb.index(0), trips(cb, first))  # chunk 0: the init value
-    sb, kivs = loop_nest(seed, dims[nred:])
-    sb.op("memref.store", [Elemental(sb, inputs, dims=env).at(init, []), part, c] + kivs)
-    close_nest(sb, len(kivs))
+    with loop_nest(seed, dims[nred:]) as (sb, kivs):
+        sb.op("memref.store", [Elemental(sb, inputs, dims=env).at(init, []), part, c] + kivs)
     seed.yield_()
     later = cb.v("arith.andi", [has_rows, cb.v("arith.xori", [first, cb.const(True, "i1")],
                                                 ScalarType("i1"))], ScalarType("i1"))
     _, seed, _, _ = cb.for_(cb.index(0), trips(cb, later))  # another chunk: its first row
-    sb, kivs = loop_nest(seed, dims[nred:])
-    sb.op("memref.store", [Elemental(sb, inputs, dims=env).at(x, row_index(sb, lo) + kivs),
-                           part, c] + kivs)
-    close_nest(sb, len(kivs))
+    with loop_nest(seed, dims[nred:]) as (sb, kivs):
+        sb.op("memref.store", [Elemental(sb, inputs, dims=env).at(x, row_index(sb, lo) + kivs),
+                               part, c] + kivs)
     seed.yield_()
     start = cb.v("arith.select", [later, cb.v("arith.addi", [lo, cb.index(1)], INDEX), lo], INDEX)
     _, rb, r, _ = cb.for_(start, hi)
     ridx = row_index(rb, r)
-    body, kivs = loop_nest(rb, dims[nred:])
-    acc = body.v("memref.load", [part, c] + kivs, elem)
-    value = Elemental(body, inputs, dims=env).at(x, ridx + kivs)
-    (new,) = apply_region(body, root.regions[0], [acc, value])
-    body.op("memref.store", [new, part, c] + kivs)
-    close_nest(body, len(kivs))
+    with loop_nest(rb, dims[nred:]) as (body, kivs):
+        acc = body.v("memref.load", [part, c] + kivs, elem)
+        value = Elemental(body, inputs, dims=env).at(x, ridx + kivs)
+        (new,) = apply_region(body, root.regions[0], [acc, value])
+        body.op("memref.store", [new, part, c] + kivs)
     rb.yield_()
     cb.yield_()
 
@@ -368,13 +358,12 @@ def emit_split_columns(k: KernelEmitter, op: Operation, b: LoopBuilder, root: Op
     _, rows2, chunk2 = rows_and_chunk(cbld, env2, inputs2)
     used = cbld.v("arith.divui", [cbld.v("arith.addi", [rows2, cbld.v(
         "arith.subi", [chunk2, cbld.index(1)], INDEX)], INDEX), chunk2], INDEX)
-    outer, kivs = loop_nest(cbld, dims_of(cbld, out2))
-    total = outer.v("memref.load", [part, outer.index(0)] + kivs, elem)
-    loop, ib, c, (acc,) = outer.for_(outer.index(1), used, [total])
-    p = ib.v("memref.load", [part, c] + kivs, elem)
-    ib.yield_(apply_region(ib, root.regions[0], [acc, p]))
-    outer.op("memref.store", [loop.results[0], out2] + kivs)
-    close_nest(outer, len(kivs))
+    with loop_nest(cbld, dims_of(cbld, out2)) as (outer, kivs):
+        total = outer.v("memref.load", [part, outer.index(0)] + kivs, elem)
+        loop, ib, c, (acc,) = outer.for_(outer.index(1), used, [total])
+        p = ib.v("memref.load", [part, c] + kivs, elem)
+        ib.yield_(apply_region(ib, root.regions[0], [acc, p]))
+        outer.op("memref.store", [loop.results[0], out2] + kivs)
     cbld.op("func.return", [])
 
 

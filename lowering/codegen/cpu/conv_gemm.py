@@ -26,7 +26,7 @@ loop kernel of ops/windows.py. Registered as the CPU's override of that kernel.
 """
 from __future__ import annotations
 
-from lowering.ir.builder import Ix, close_nest, loop_nest
+from lowering.ir.builder import Ix, loop_nest
 from lowering.ir.core import Operation, ScalarType, TensorType
 from lowering.ops import registry
 from lowering.ops.windows import Conv, buffer_dims, when_nonempty, window_position
@@ -102,56 +102,52 @@ def emit(k, op: Operation, b, args: list) -> None:
 
     def im2col(eb, can_load):
         # rows m = (batch, output position), columns kk = (kernel position, input feature)
-        rows, rivs = loop_nest(eb, [Ix(eb).val(d) for d in [od[c.ob]] + [od[s] for s in c.osp]])
-        win, kivs = loop_nest(rows, [Ix(rows).val(d) for d in ksizes + [features]])
-        ix = Ix(win)
-        m = flat(ix, rivs, [od[c.ob]] + [od[s] for s in c.osp])
-        kk = flat(ix, kivs, ksizes + [features])
-        zero = win.const(0, elem)
-        value = zero
-        if can_load:
-            valid, lidx = None, [None] * len(ld)
-            for s in range(c.n):
-                ok, q = window_position(ix, w, s, rivs[1 + s], kivs[s], spatial_in[s])
-                valid = ix.and_(valid, ok)
-                lidx[c.lsp[s]] = q
-            lidx[c.lb], lidx[c.lf] = rivs[0], kivs[c.n]
-            if valid is not None:
-                lidx = [ix.select(valid, q, 0) if d in c.lsp else q for d, q in enumerate(lidx)]
-            value = win.v("memref.load", [lhs] + [Ix(win).val(q) for q in lidx], ScalarType(elem))
-            if valid is not None:
-                value = ix.select(valid, value, zero, ScalarType(elem))
-        win.op("memref.store", [value, a, Ix(win).val(m), Ix(win).val(kk)])
-        close_nest(win, len(kivs))
-        close_nest(rows, len(rivs))
+        with loop_nest(eb, [Ix(eb).val(d) for d in [od[c.ob]] + [od[s] for s in c.osp]]) as (rows, rivs):
+            with loop_nest(rows, [Ix(rows).val(d) for d in ksizes + [features]]) as (win, kivs):
+                ix = Ix(win)
+                m = flat(ix, rivs, [od[c.ob]] + [od[s] for s in c.osp])
+                kk = flat(ix, kivs, ksizes + [features])
+                zero = win.const(0, elem)
+                value = zero
+                if can_load:
+                    valid, lidx = None, [None] * len(ld)
+                    for s in range(c.n):
+                        ok, q = window_position(ix, w, s, rivs[1 + s], kivs[s], spatial_in[s])
+                        valid = ix.and_(valid, ok)
+                        lidx[c.lsp[s]] = q
+                    lidx[c.lb], lidx[c.lf] = rivs[0], kivs[c.n]
+                    if valid is not None:
+                        lidx = [ix.select(valid, q, 0) if d in c.lsp else q for d, q in enumerate(lidx)]
+                    value = win.v("memref.load", [lhs] + [Ix(win).val(q) for q in lidx], ScalarType(elem))
+                    if valid is not None:
+                        value = ix.select(valid, value, zero, ScalarType(elem))
+                win.op("memref.store", [value, a, Ix(win).val(m), Ix(win).val(kk)])
     when_nonempty(b, spatial_in, im2col)
 
     # B[kk, f] = w[k..., i, f], the window reversed where asked
-    kb, kivs = loop_nest(b, [Ix(b).val(d) for d in ksizes + [features, rd[c.ko]]])
-    ix = Ix(kb)
-    ridx = [None] * len(rd)
-    for s in range(c.n):
-        kpos = kivs[s]
-        if w.reverse[s]:
-            kpos = ix.sub(ix.sub(ksizes[s], 1), kpos)
-        ridx[c.ksp[s]] = kpos
-    ridx[c.ki], ridx[c.ko] = kivs[c.n], kivs[c.n + 1]
-    x = kb.v("memref.load", [rhs] + [Ix(kb).val(q) for q in ridx], ScalarType(elem))
-    kk = flat(ix, kivs[:c.n + 1], ksizes + [features])
-    kb.op("memref.store", [x, bmat, Ix(kb).val(kk), kivs[c.n + 1]])
-    close_nest(kb, len(kivs))
+    with loop_nest(b, [Ix(b).val(d) for d in ksizes + [features, rd[c.ko]]]) as (kb, kivs):
+        ix = Ix(kb)
+        ridx = [None] * len(rd)
+        for s in range(c.n):
+            kpos = kivs[s]
+            if w.reverse[s]:
+                kpos = ix.sub(ix.sub(ksizes[s], 1), kpos)
+            ridx[c.ksp[s]] = kpos
+        ridx[c.ki], ridx[c.ko] = kivs[c.n], kivs[c.n + 1]
+        x = kb.v("memref.load", [rhs] + [Ix(kb).val(q) for q in ridx], ScalarType(elem))
+        kk = flat(ix, kivs[:c.n + 1], ksizes + [features])
+        kb.op("memref.store", [x, bmat, Ix(kb).val(kk), kivs[c.n + 1]])
 
     target = out if _natural_output(c) else args[5]
     b.op("aot.gemm", [a, bmat, target],
          attrs={"lhs_runs": [0, 0, 0, 1, 1, 2], "rhs_runs": [0, 0, 0, 1, 1, 2]})
     if target is out:
         return
-    cb, ivs = loop_nest(b, [Ix(b).val(d) for d in od])
-    ix = Ix(cb)
-    m = flat(ix, [ivs[c.ob]] + [ivs[s] for s in c.osp], [od[c.ob]] + [od[s] for s in c.osp])
-    y = cb.v("memref.load", [target, Ix(cb).val(m), ivs[c.of]], ScalarType(elem))
-    cb.op("memref.store", [y, out] + ivs)
-    close_nest(cb, len(ivs))
+    with loop_nest(b, [Ix(b).val(d) for d in od]) as (cb, ivs):
+        ix = Ix(cb)
+        m = flat(ix, [ivs[c.ob]] + [ivs[s] for s in c.osp], [od[c.ob]] + [od[s] for s in c.osp])
+        y = cb.v("memref.load", [target, Ix(cb).val(m), ivs[c.of]], ScalarType(elem))
+        cb.op("memref.store", [y, out] + ivs)
 
 
 def _emit_channels_first(b, c, lhs, rhs, out, wmat, cols, ld, rd, od, spatial_in, ksizes,
@@ -164,43 +160,41 @@ def _emit_channels_first(b, c, lhs, rhs, out, wmat, cols, ld, rd, od, spatial_in
     out_sp = [od[s] for s in c.osp]
 
     def im2col(eb, can_load):
-        nest, ivs = loop_nest(eb, [Ix(eb).val(d) for d in [od[c.ob], features] + ksizes + out_sp])
-        ix = Ix(nest)
-        bi, i, kvs, ovs = ivs[0], ivs[1], ivs[2:2 + c.n], ivs[2 + c.n:]
-        kk = flat(ix, [i] + kvs, [features] + ksizes)
-        p = flat(ix, ovs, out_sp)
-        zero = nest.const(0, elem)
-        value = zero
-        if can_load:
-            valid, lidx = None, [None] * len(ld)
-            for s in range(c.n):
-                ok, q = window_position(ix, w, s, ovs[s], kvs[s], spatial_in[s])
-                valid = ix.and_(valid, ok)
-                lidx[c.lsp[s]] = q
-            lidx[c.lb], lidx[c.lf] = bi, i
-            if valid is not None:
-                lidx = [ix.select(valid, q, 0) if d in c.lsp else q for d, q in enumerate(lidx)]
-            value = nest.v("memref.load", [lhs] + [Ix(nest).val(q) for q in lidx], ScalarType(elem))
-            if valid is not None:
-                value = ix.select(valid, value, zero, ScalarType(elem))
-        nest.op("memref.store", [value, cols, bi, Ix(nest).val(kk), Ix(nest).val(p)])
-        close_nest(nest, len(ivs))
+        with loop_nest(eb, [Ix(eb).val(d) for d in [od[c.ob], features] + ksizes + out_sp]) as (nest, ivs):
+            ix = Ix(nest)
+            bi, i, kvs, ovs = ivs[0], ivs[1], ivs[2:2 + c.n], ivs[2 + c.n:]
+            kk = flat(ix, [i] + kvs, [features] + ksizes)
+            p = flat(ix, ovs, out_sp)
+            zero = nest.const(0, elem)
+            value = zero
+            if can_load:
+                valid, lidx = None, [None] * len(ld)
+                for s in range(c.n):
+                    ok, q = window_position(ix, w, s, ovs[s], kvs[s], spatial_in[s])
+                    valid = ix.and_(valid, ok)
+                    lidx[c.lsp[s]] = q
+                lidx[c.lb], lidx[c.lf] = bi, i
+                if valid is not None:
+                    lidx = [ix.select(valid, q, 0) if d in c.lsp else q for d, q in enumerate(lidx)]
+                value = nest.v("memref.load", [lhs] + [Ix(nest).val(q) for q in lidx], ScalarType(elem))
+                if valid is not None:
+                    value = ix.select(valid, value, zero, ScalarType(elem))
+            nest.op("memref.store", [value, cols, bi, Ix(nest).val(kk), Ix(nest).val(p)])
     when_nonempty(b, spatial_in, im2col)
 
     # W[f, (i, k...)] = w[..., the window reversed where asked
-    kb, kivs = loop_nest(b, [Ix(b).val(d) for d in [rd[c.ko], features] + ksizes])
-    ix = Ix(kb)
-    ridx = [None] * len(rd)
-    ridx[c.ko], ridx[c.ki] = kivs[0], kivs[1]
-    for s in range(c.n):
-        kpos = kivs[2 + s]
-        if w.reverse[s]:
-            kpos = ix.sub(ix.sub(ksizes[s], 1), kpos)
-        ridx[c.ksp[s]] = kpos
-    x = kb.v("memref.load", [rhs] + [Ix(kb).val(q) for q in ridx], ScalarType(elem))
-    kk = flat(ix, kivs[1:], [features] + ksizes)
-    kb.op("memref.store", [x, wmat, kivs[0], Ix(kb).val(kk)])
-    close_nest(kb, len(kivs))
+    with loop_nest(b, [Ix(b).val(d) for d in [rd[c.ko], features] + ksizes]) as (kb, kivs):
+        ix = Ix(kb)
+        ridx = [None] * len(rd)
+        ridx[c.ko], ridx[c.ki] = kivs[0], kivs[1]
+        for s in range(c.n):
+            kpos = kivs[2 + s]
+            if w.reverse[s]:
+                kpos = ix.sub(ix.sub(ksizes[s], 1), kpos)
+            ridx[c.ksp[s]] = kpos
+        x = kb.v("memref.load", [rhs] + [Ix(kb).val(q) for q in ridx], ScalarType(elem))
+        kk = flat(ix, kivs[1:], [features] + ksizes)
+        kb.op("memref.store", [x, wmat, kivs[0], Ix(kb).val(kk)])
     b.op("aot.gemm", [wmat, cols, out],
          attrs={"lhs_runs": [0, 0, 0, 1, 1, 2], "rhs_runs": [0, 1, 1, 2, 2, 3]})
 
