@@ -52,7 +52,9 @@ class Target:
     stack_limit: int = 256  # static temporaries up to this many bytes live on the stack
     math: str = "inline"  # exp/log/tanh...: "inline" polynomials (else libm calls)
     gemm: dict = field(default_factory=dict)  # element type -> GemmBlocking; empty: no packed matmul
-    column_chunks: int = 8  # row chunks of a split column reduction (independent of threads)
+    memory_order_columns: bool = True  # column reductions walk the input in memory order,
+    #   accumulating in the output buffer (a cache-order walk), not one column at a time
+    column_chunks: int = 8  # row chunks of a split column reduction (0: never split)
 
     def blocking(self, elem: str) -> GemmBlocking | None:
         return self.gemm.get(elem)

@@ -64,13 +64,14 @@ def pointwise(fusion: Operation, result_type) -> bool:
     return True
 
 
-def split_column_reduction(fusion: Operation) -> bool:
+def split_column_reduction(fusion: Operation, target) -> bool:
     """A kInput fusion whose root reduces leading dims (a column sum) with one associative
     combiner and one result: its rows are cut into Target.column_chunks chunks reduced on their
     own (in parallel) into a scratch, then combined (loops.emit_reduce_columns). One
     thread walking all rows in memory order already reads at one core's limit; the
     chunks let two read at once."""
-    if fusion.attrs.get("fusion_kind") != "kInput":
+    if fusion.attrs.get("fusion_kind") != "kInput" or not target.column_chunks \
+            or not target.memory_order_columns:
         return False
     root = fusion.regions[0].blocks[0].ops[-1].operands[0].owner
     if not isinstance(root, Operation) or root.key != "reduce" or len(root.operands) != 2:
@@ -430,7 +431,7 @@ class FunctionBufferizer:
         for r in op.results:
             outs.append(self.in_place_buffer(op, r, target, outs) or self.alloc(r, target, op.loc))
         attrs = dict(op.attrs)
-        if split_column_reduction(op):  # per-chunk partial results, combined afterwards
+        if split_column_reduction(op, self.compile_target):  # per-chunk partial results, combined afterwards
             r = op.results[0]
             chunks = self.compile_target.column_chunks
             shape = (chunks,) + tuple(r.type.shape)  # partial[chunk, kept dims...]

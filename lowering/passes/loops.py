@@ -234,7 +234,7 @@ def emit_reduce(b: LoopBuilder, root: Operation, inputs: dict, outs: list, env: 
     in_dims = env[ins[0]] if ins[0] in env else list(ins[0].type.shape)
     as_index = [b.index(d) if isinstance(d, int) else d for d in in_dims]
     kept = [d for d in range(len(in_dims)) if d not in dims]
-    if kept and dims and max(dims) < min(kept):  # column-wise: accumulate in data order
+    if kept and dims and max(dims) < min(kept) and b.target.memory_order_columns:
         return emit_reduce_columns(b, root, inputs, outs, env, as_index, kept)
     with loop_nest(b, [as_index[d] for d in kept]) as (outer, out_ivs):
         e = Elemental(outer, inputs, dims=env)
