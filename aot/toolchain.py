@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 
+import abi
 import runtime_c
 
 RUNTIME_DIR = os.path.dirname(runtime_c.__file__)
@@ -34,7 +35,7 @@ def run(cmd: list) -> None:
 
 
 def runtime_sources() -> list[str]:
-    return sorted(glob.glob(os.path.join(RUNTIME_DIR, "*.c")))
+    return [str(p) for p in abi.runtime_sources()]
 
 
 def runtime_objects(cache_dir: str) -> list[str]:
