@@ -125,6 +125,21 @@ def export_symbolic(fn, specs):
     return export.export(jax.jit(fn))(*structs)
 
 
+def run_sizes(name, exp, fn, argspecs, sizes, compare, d):
+    """Call the export at each size set (seeded per name and set), check it against jax.jit
+    with `compare(got, want, err_msg)`, and pack the inputs and outputs as `s{k}_...`."""
+    for k, dims in enumerate(sizes):
+        rng = np.random.default_rng(seed(name, f"s{k}"))
+        args = [a(rng, dims) for a in argspecs]
+        outs = jax.tree_util.tree_leaves(exp.call(*args))
+        ref = jax.tree_util.tree_leaves(jax.jit(fn)(*args))
+        assert len(outs) == len(ref)
+        for o, r in zip(outs, ref):
+            assert o.shape == r.shape and o.dtype == r.dtype, name
+            compare(np.asarray(o), np.asarray(r), err_msg=name)
+        pack(args, outs, f"s{k}_", d)
+
+
 # ---------------------------------------------------------------- checks
 
 def check_text(name, text, expect=(), forbidden=FORBIDDEN, public_main=True):

@@ -196,16 +196,7 @@ def export_case(name):
                       public_main=False)
         assert exp.platforms == ("cpu",), exp.platforms
         d = {}
-        for k, dims in enumerate(c["sizes"]):
-            rng = np.random.default_rng(eu.seed(name, f"s{k}"))
-            args = [a(rng, dims) for a in argspecs]
-            outs = jax.tree_util.tree_leaves(exp.call(*args))
-            ref = jax.tree_util.tree_leaves(jax.jit(fn)(*args))
-            assert len(outs) == len(ref)
-            for o, r in zip(outs, ref):
-                assert o.shape == r.shape and o.dtype == r.dtype, name
-                np.testing.assert_array_equal(np.asarray(o), np.asarray(r), err_msg=name)
-            eu.pack(args, outs, f"s{k}_", d)
+        eu.run_sizes(name, exp, fn, argspecs, c["sizes"], np.testing.assert_array_equal, d)
     eu.write_case(HERE, name, text, d)
 
 

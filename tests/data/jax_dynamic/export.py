@@ -28,6 +28,7 @@ Inputs are seeded per (case, size set), so adding or removing a case does not
 change the data of the others.
 """
 
+import functools
 import os
 import re
 import sys
@@ -222,17 +223,8 @@ def export_case(name):
     assert got == want, f"{name}: @main takes {got}, expected {want}"
 
     d = {}
-    for k, dims in enumerate(c["sizes"]):
-        rng = np.random.default_rng(eu.seed(name, f"s{k}"))
-        args = [a(rng, dims) for a in argspecs]
-        outs = jax.tree_util.tree_leaves(exp.call(*args))
-        ref = jax.tree_util.tree_leaves(jax.jit(fn)(*args))
-        assert len(outs) == len(ref)
-        for o, r in zip(outs, ref):
-            assert o.shape == r.shape and o.dtype == r.dtype, name
-            np.testing.assert_allclose(np.asarray(o), np.asarray(r),
-                                       rtol=1e-6, atol=1e-6, err_msg=name)
-        eu.pack(args, outs, f"s{k}_", d)
+    close = functools.partial(np.testing.assert_allclose, rtol=1e-6, atol=1e-6)
+    eu.run_sizes(name, exp, fn, argspecs, c["sizes"], close, d)
 
     for k, per_arg in enumerate(c["bad"]):
         rng = np.random.default_rng(eu.seed(name, f"bad{k}"))
