@@ -26,6 +26,11 @@ def test_not_yet_ops_are_not_registered():
     assert not set(registry.NOT_YET) & set(registry.OPS)
 
 
+def test_override_of_an_unknown_field_is_refused():
+    with pytest.raises(ValueError, match="no field 'kernal'"):
+        registry.override("dot", "kernal", lambda *a: None)
+
+
 def test_define_twice_is_refused():
     with pytest.raises(ValueError, match="defined twice"):
         registry.define("add", "elementwise", "elementwise")

@@ -91,6 +91,8 @@ def override(name: str, field_name: str, fn: Callable, *, target: str | None = N
              when: Callable | None = None) -> None:
     """`fn` replaces op `name`'s `field_name` rule on targets named `target` (any if None)
     for ops where `when(target, op)` holds."""
+    if field_name not in OpDef.__dataclass_fields__:
+        raise ValueError(f"op '{name}': no field '{field_name}' to override")
     OPS[name].overrides.insert(0, (field_name, fn, target, when))
 
 
