@@ -3,7 +3,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: venv demo test lint bench docs clean
+.PHONY: venv demo test test-gpu lint bench docs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,10 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest -q -n 2 tests --ignore=tests/e2e/test_conformance.py
 	$(PY) -m pytest -q tests/e2e/test_conformance.py
+
+# The GPU target without a GPU: every conformance case as PTX through ptxas (sm_80, sm_90).
+test-gpu: $(STAMP)
+	$(PY) tests/tooling/ptx_corpus.py
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -20,6 +20,10 @@ def main(argv=None) -> int:
     c.add_argument("--dump-ir-after", default="",
                    help=f"comma-separated stages to print, or 'all' ({', '.join(DUMP_STAGES)})")
     c.add_argument("--dump-dir", help="directory for --dump-ir-after files (default: stderr)")
+    c.add_argument("--target", choices=["cpu", "cuda"], default="cpu",
+                   help="cpu (default: this machine, or --target-triple) or cuda (kernels as PTX)")
+    c.add_argument("--gpu-arch", default="sm_80", choices=["sm_80", "sm_86", "sm_89", "sm_90"],
+                   help="the GPU for --target cuda (default: sm_80)")
     c.add_argument("--target-triple", help="LLVM target triple (default: this machine)")
     c.add_argument("--target-cpu", help="LLVM CPU name (default: this machine's)")
     c.add_argument("--target-features", help="LLVM CPU features (default: this machine's)")
@@ -32,7 +36,8 @@ def main(argv=None) -> int:
     for s in dump:
         if s != "all" and s not in DUMP_STAGES:
             p.error(f"unknown stage '{s}' in --dump-ir-after; stages: all, {', '.join(DUMP_STAGES)}")
-    opts = Options(name=name, emit=args.emit, target_triple=args.target_triple,
+    opts = Options(name=name, emit=args.emit, target=args.target, gpu_arch=args.gpu_arch,
+                   target_triple=args.target_triple,
                    target_cpu=args.target_cpu, target_features=args.target_features,
                    dump_after=dump, dump_dir=args.dump_dir)
     from lowering.ir.core import CompileError

@@ -11,9 +11,10 @@ from lowering.frontend.parser import parse_module
 from lowering.frontend.printer import print_module
 from lowering.ir.core import CompileError
 from lowering.passes.pipeline import STAGE_NAMES, run_pipeline
-from lowering.target import Target, host_target
+from lowering.target import Target, cuda_target, host_target
 
-EMIT_KINDS = STAGE_NAMES + ["llvm", "asm", "obj", "static", "shared"]
+EMIT_KINDS = STAGE_NAMES + ["llvm", "asm", "ptx", "obj", "static", "shared"]
+TARGETS = ("cpu", "cuda")
 DUMP_STAGES = STAGE_NAMES + ["llvm", "llvm-opt"]
 
 
@@ -24,6 +25,8 @@ class Options:
     target_triple: str | None = None
     target_cpu: str | None = None
     target_features: str | None = None
+    target: str = "cpu"  # or "cuda": kernels as PTX (--gpu-arch)
+    gpu_arch: str = "sm_80"
     dump_after: list = field(default_factory=list)  # stage names, or ["all"]
     dump_dir: str | None = None
 
@@ -36,7 +39,7 @@ def sanitize_name(name: str) -> str:
 
 def default_output(opts: Options, out_dir: str = ".") -> str:
     suffix = {"static": f"lib{opts.name}.a", "shared": f"lib{opts.name}.so", "obj": f"{opts.name}.o",
-              "asm": f"{opts.name}.s", "llvm": f"{opts.name}.ll"}
+              "asm": f"{opts.name}.s", "llvm": f"{opts.name}.ll", "ptx": f"{opts.name}.ptx"}
     return os.path.join(out_dir, suffix.get(opts.emit, f"{opts.name}.{opts.emit}.mlir"))
 
 
@@ -63,6 +66,16 @@ class Compilation:
     @functools.cached_property
     def target(self) -> Target:
         o = self.opts
+        if o.target == "cuda":
+            if o.target_triple or o.target_cpu or o.target_features:
+                raise CompileError("--target-triple/-cpu/-features describe a CPU; the cuda "
+                                   "target takes --gpu-arch", None)
+            try:
+                return cuda_target(o.gpu_arch)
+            except ValueError as e:
+                raise CompileError(str(e), None)
+        if o.target != "cpu":
+            raise CompileError(f"unknown target '{o.target}' (known: {', '.join(TARGETS)})", None)
         return host_target(o.target_triple, o.target_cpu, o.target_features)
 
     def run_stages(self, until: str):
@@ -75,7 +88,11 @@ class Compilation:
         from lowering.codegen.llvm.machine import optimize, target_machine
         module = self.run_stages("loops")
         tm = target_machine(self.target)
-        text, entries = generate(module, self.opts.name, tm, self.target)
+        if self.target.name == "cuda":
+            from lowering.codegen.cuda.device import generate_device
+            text, entries = generate_device(module, self.opts.name, self.target)
+        else:
+            text, entries = generate(module, self.opts.name, tm, self.target)
         self.dump("llvm", text)
         optimized = optimize(text, tm)
         self.dump("llvm-opt", str(optimized))
@@ -86,10 +103,16 @@ class Compilation:
         emit = self.opts.emit
         if emit in STAGE_NAMES:
             return _write(output, print_module(self.run_stages(emit)))
+        if emit == "ptx" and self.target.name != "cuda":
+            raise CompileError("--emit ptx needs --target cuda", None)
+        if emit in ("obj", "static", "shared") and self.target.name == "cuda":
+            raise CompileError(f"--target cuda builds kernels only so far (--emit ptx, llvm or a "
+                               f"stage): an artifact that launches them ({emit}) needs the GPU "
+                               "runtime, which is not built yet", None)
         tm, text, optimized, entries = self.llvm()
         if emit == "llvm":
             return _write(output, str(optimized))
-        if emit == "asm":
+        if emit in ("asm", "ptx"):
             return _write(output, tm.emit_assembly(optimized))
         return self.build_binary(output, tm, optimized, entries)
 

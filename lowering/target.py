@@ -79,6 +79,21 @@ def cpu_target(triple: str, cpu: str = "", features: str = "") -> Target:
                   gemm=GEMM_BLOCKING[min(width, 32)])
 
 
+GPU_ARCHS = ("sm_80", "sm_86", "sm_89", "sm_90")
+PTX_VERSION = "+ptx80"  # PTX ISA 8.0: what LLVM's NVPTX backend and CUDA 12+ drivers read
+
+
+def cuda_target(arch: str = "sm_80") -> Target:
+    """An NVIDIA GPU: kernels in PTX. Their parallel loops are spread over the grid (`threads`),
+    no host-stack temporaries (kernels only see device memory), no libm (the inline
+    polynomials, else a compile-time error), no CPU matmul blocking or cache-order walks."""
+    if arch not in GPU_ARCHS:
+        raise ValueError(f"unknown GPU architecture '{arch}' (known: {', '.join(GPU_ARCHS)})")
+    return Target(name="cuda", triple="nvptx64-nvidia-cuda", cpu=arch, features=PTX_VERSION,
+                  threads=True, vector_bytes=16, stack_limit=0, math="inline", gemm={},
+                  memory_order_columns=False, column_chunks=0)
+
+
 def host_target(triple: str | None = None, cpu: str | None = None,
                 features: str | None = None) -> Target:
     """This machine (nothing given), or the CPU the options name. Another triple without a

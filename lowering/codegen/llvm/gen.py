@@ -110,7 +110,9 @@ class LLVMGen:
         queries = {f.attrs["aot.shape_query"]: f for f in self.module.functions()
                    if "aot.shape_query" in f.attrs}
         for f in kernels:
-            self.declare_kernel(f)
+            fn = self.declare_kernel(f)
+            if f.attrs.get("aot.parallel"):  # the thread pool's entry into it
+                self.tasks[f.attrs["sym_name"]] = emit_task(self, fn)
         for f in kernels:
             self.emit_kernel(f)
         entries = [entry_abi.emit_entry(self, f) for f in hosts]
@@ -143,8 +145,7 @@ class LLVMGen:
         fn.linkage = "internal"
         fn.attributes.add("nounwind")
         self.functions[func.attrs["sym_name"]] = fn
-        if func.attrs.get("aot.parallel"):
-            self.tasks[func.attrs["sym_name"]] = emit_task(self, fn)
+        return fn
 
     def emit_kernel(self, func: Operation):
         fn = self.functions[func.attrs["sym_name"]]

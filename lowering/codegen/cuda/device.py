@@ -1,0 +1,145 @@
+"""GPU kernels: the loop stage's kernels as NVPTX LLVM IR, then PTX.
+
+Each kernel's body is emitted by the same generator as on the CPU (codegen/llvm/gen.py,
+the same scalar and memory emitters), into a module for `nvptx64-nvidia-cuda`; around it,
+one `ptx_kernel` entry per kernel spreads the body over the grid:
+
+- a kernel whose outermost loop the loop pass marked parallel (its iterations write
+  disjoint parts of the output: elementwise fusions, row reductions, dots) runs that loop
+  as a grid-stride loop, one iteration per thread at a time;
+- any other kernel (a column reduction, a sort, a scatter...) runs on the grid's first
+  thread alone: correct, not fast, until it gets a schedule of its own.
+
+Entry parameters are flat: each buffer is a pointer and one i64 per dim, each run-time dim
+an i64, never a descriptor to copy. `DeviceKernel.launch(extent)` is the launch rule
+(`--report` prints it). Math the device has no instruction for and the inline library does
+not cover is a compile-time error naming the op, never a silent CPU fallback.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from llvmlite import ir
+
+from lowering.codegen.llvm.gen import LLVMGen
+from lowering.codegen.llvm.types import I32, I64, VOID
+from lowering.ir.core import CompileError, MemRefType, Module, Operation
+
+THREADS_PER_BLOCK = 256
+MAX_BLOCKS = 8192  # a grid-stride loop covers the rest; enough to fill any current GPU
+# Loop-stage math ops NVPTX has instructions for; the rest (sin, pow, libm's cbrt, the chlo
+# special functions...) need device versions first.
+DEVICE_MATH = {"math.sqrt", "math.floor", "math.ceil", "math.round", "math.roundeven",
+               "math.absf", "math.copysign", "math.ctpop", "math.ctlz", "math.absi"}
+SREG = "llvm.nvvm.read.ptx.sreg."
+
+
+@dataclass
+class DeviceKernel:
+    """One PTX entry: its name, parameter types ("ptr" or "i64"), and for a grid-stride
+    kernel the parameter holding its extent's dim and the rows each iteration covers."""
+    name: str
+    params: list
+    extent_param: int | None  # None: the kernel runs on one thread
+    rows_per_iteration: int = 1
+
+    def launch(self, extent: int | None = None) -> tuple:
+        """(blocks, threads per block) for a run whose parallel loop has `extent` iterations."""
+        if self.extent_param is None:
+            return 1, 1
+        blocks = -(-max(extent or 0, 1) // THREADS_PER_BLOCK)
+        return min(blocks, MAX_BLOCKS), THREADS_PER_BLOCK
+
+
+def check_device_ops(module: Module, target) -> None:
+    """Refuse, with the kernel's location, any op the device cannot compute yet."""
+    for func in module.functions():
+        if "aot.kernel" not in func.attrs:
+            continue
+        for op in func.walk():
+            if op.name.startswith("math.") and op.name not in DEVICE_MATH:
+                raise CompileError(
+                    f"'{op.name}' in the kernel of '{func.attrs['aot.kernel']}' has no device "
+                    f"version yet: the {target.name} target has no libm, and only exp, log, tanh, "
+                    "logistic, expm1, log1p, erf and erfc have inline versions", op.loc)
+            if op.name == "aot.gemm":
+                raise CompileError(f"'aot.gemm' (the CPU's packed matmul) in a {target.name} "
+                                   "kernel", op.loc)
+
+
+def _parallel_calls(module: Module) -> dict:
+    """Kernel name -> the attributes of the host call that marks it parallel."""
+    calls = {}
+    for func in module.functions():
+        if "aot.kernel" in func.attrs:
+            continue
+        for op in func.walk():
+            if op.name == "func.call" and "aot.parallel" in op.attrs:
+                calls[op.attrs["callee"].name] = op.attrs
+    return calls
+
+
+def _sreg(g, b, name):
+    return b.zext(b.call(g.declare(SREG + name, I32, []), []), I64)
+
+
+def emit_entry(g: LLVMGen, func: Operation, body: ir.Function, call_attrs) -> DeviceKernel:
+    """The `ptx_kernel` around `body`: a grid-stride loop over its parallel loop, or one
+    thread."""
+    parallel = call_attrs is not None and func.attrs.get("aot.parallel")
+    params = body.function_type.args[:-2] if parallel else body.function_type.args
+    entry = ir.Function(g.mod, ir.FunctionType(VOID, params), name=f"{g.name}_{func.attrs['sym_name']}")
+    entry.calling_convention = "ptx_kernel"
+    b = ir.IRBuilder(entry.append_basic_block("entry"))
+    gid = b.add(b.mul(_sreg(g, b, "ctaid.x"), _sreg(g, b, "ntid.x")), _sreg(g, b, "tid.x"))
+    args = list(entry.args)
+    kinds = ["ptr" if isinstance(t, ir.PointerType) else "i64" for t in params]
+    if not parallel:
+        first = entry.append_basic_block("first_thread")
+        done = entry.append_basic_block("done")
+        b.cbranch(b.icmp_unsigned("==", gid, ir.Constant(I64, 0)), first, done)
+        b.position_at_end(first)
+        b.call(body, args)
+        b.branch(done)
+        b.position_at_end(done)
+        b.ret_void()
+        return DeviceKernel(entry.name, kinds, None)
+    # the parallel output's dim 0 (in blocks of rows) is the loop's extent
+    offsets, k = [], 0
+    for t in func.attrs["function_type"].inputs:
+        offsets.append(k)
+        k += 1 + t.rank if isinstance(t, MemRefType) else 1
+    extent_param = offsets[call_attrs["aot.parallel"]] + 1
+    rows = call_attrs.get("aot.parallel_block", 1)
+    extent = args[extent_param]
+    if rows > 1:
+        extent = b.udiv(b.add(extent, ir.Constant(I64, rows - 1)), ir.Constant(I64, rows))
+    stride = b.mul(_sreg(g, b, "nctaid.x"), _sreg(g, b, "ntid.x"))
+    head, loop, done = (entry.append_basic_block(n) for n in ("head", "loop", "done"))
+    start = b.block
+    b.branch(head)
+    b.position_at_end(head)
+    i = b.phi(I64, name="i")
+    i.add_incoming(gid, start)
+    b.cbranch(b.icmp_unsigned("<", i, extent), loop, done)
+    b.position_at_end(loop)
+    b.call(body, args + [i, b.add(i, ir.Constant(I64, 1))])
+    i.add_incoming(b.add(i, stride), loop)
+    b.branch(head)
+    b.position_at_end(done)
+    b.ret_void()
+    return DeviceKernel(entry.name, kinds, extent_param, rows)
+
+
+def generate_device(module: Module, name: str, target) -> tuple[str, list]:
+    """NVPTX LLVM IR text of every kernel of a loop-stage module, and their DeviceKernels."""
+    check_device_ops(module, target)
+    g = LLVMGen(module, name, target)
+    g.mod.triple = target.triple
+    calls = _parallel_calls(module)
+    kernels = [f for f in module.functions() if "aot.kernel" in f.attrs]
+    bodies = [g.declare_kernel(f) for f in kernels]
+    for f in kernels:
+        g.emit_kernel(f)
+    out = [emit_entry(g, f, body, calls.get(f.attrs["sym_name"])) for f, body in zip(kernels, bodies)]
+    return str(g.mod), out

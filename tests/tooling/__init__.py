@@ -1,0 +1,1 @@
+"""Test tooling that never goes into artifacts: ptxas, the emulated GPU grid."""
