@@ -22,9 +22,11 @@ test: $(STAMP)
 	$(PY) -m pytest -q -n 2 tests --ignore=tests/e2e/test_conformance.py
 	$(PY) -m pytest -q tests/e2e/test_conformance.py
 
-# The GPU target without a GPU: every conformance case as PTX through ptxas (sm_80, sm_90).
+# The GPU target without a GPU: every conformance case as PTX through ptxas (sm_80, sm_90),
+# then run on the emulated grid against JAX's outputs. A fixed sample of both is in `test`.
 test-gpu: $(STAMP)
 	$(PY) tests/tooling/ptx_corpus.py
+	$(PY) tests/tooling/gpu_emu/corpus_run.py
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -22,8 +22,9 @@ class LLVMGen:
     """One module's generation: the LLVM module, its globals and functions, and the helpers
     every emitter calls back into (declare, const, string, element_ptr, emit_ops...)."""
 
-    def __init__(self, module: Module, name: str, target):
+    def __init__(self, module: Module, name: str, target, host_emitters=HOST_EMITTERS):
         self.module = module
+        self.host_emitters = host_emitters  # the host's ops: the CPU's, or a device target's
         self.name = name
         self.target = target  # lowering.target.Target
         self.mod = ir.Module(name=name)
@@ -100,11 +101,13 @@ class LLVMGen:
         return b.gep(mem.ptr, [linear], inbounds=True, source_etype=storage_type(mem.elem))
 
     # module ----------------------------------------------------------------------------
-    def run(self):
+    def run(self, emit_kernels: bool = True):
+        """The whole module; without `emit_kernels` only host code, whose host emitters then
+        launch kernels compiled elsewhere (a device's)."""
         for op in self.module.ops:
             if op.name == "memref.global":
                 self.emit_global(op)
-        kernels = [f for f in self.module.functions() if "aot.kernel" in f.attrs]
+        kernels = [f for f in self.module.functions() if "aot.kernel" in f.attrs] if emit_kernels else []
         hosts = [f for f in self.module.functions() if "aot.kernel" not in f.attrs
                  and "aot.shape_query" not in f.attrs]
         queries = {f.attrs["aot.shape_query"]: f for f in self.module.functions()
@@ -184,8 +187,8 @@ class LLVMGen:
                 continue
             if name in ("scf.yield", "func.return", "scf.condition"):
                 return [values[v] for v in op.operands]
-            if host is not None and name in HOST_EMITTERS:
-                results = HOST_EMITTERS[name](self, b, op, values, host)
+            if host is not None and name in self.host_emitters:
+                results = self.host_emitters[name](self, b, op, values, host)
             else:
                 emit = EMITTERS.get(name)
                 if emit is None:

@@ -1,0 +1,71 @@
+/* The emulated grid: `aot_gpu_launch` on the host, for tests only (never in an artifact).
+ *
+ * A launch runs the kernel's entry (the NVPTX-flavoured IR compiled for the host, its special
+ * registers renamed to the functions below) block after block; the threads of a block are
+ * separate OS threads, started together and free to interleave as a GPU's warps may, so a
+ * missing barrier or a race shows up as a wrong number. The grid is capped at
+ * AOT_EMU_MAX_BLOCKS blocks (default 4): the entries' grid-stride loops cover any extent with
+ * any grid, so a smaller grid changes how work is shared, not what is computed. */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aot_runtime.h"
+
+typedef void (*aot_emu_entry)(int64_t *params);
+typedef struct { const char *name; aot_emu_entry entry; } aot_emu_kernel;
+
+extern const aot_emu_kernel aot_emu_kernels[]; /* the emulated device object's table */
+extern const int32_t aot_emu_kernel_count;
+
+static __thread uint32_t tid_x, ntid_x, ctaid_x, nctaid_x;
+static pthread_barrier_t block_barrier;
+
+uint32_t aot_emu_tid_x(void) { return tid_x; }
+uint32_t aot_emu_ntid_x(void) { return ntid_x; }
+uint32_t aot_emu_ctaid_x(void) { return ctaid_x; }
+uint32_t aot_emu_nctaid_x(void) { return nctaid_x; }
+void aot_emu_barrier(void) { pthread_barrier_wait(&block_barrier); }
+
+typedef struct {
+    aot_emu_entry entry;
+    int64_t *params;
+    uint32_t tid, ntid, ctaid, nctaid;
+} emu_thread;
+
+static void *run_thread(void *p) {
+    emu_thread *t = p;
+    tid_x = t->tid, ntid_x = t->ntid, ctaid_x = t->ctaid, nctaid_x = t->nctaid;
+    pthread_barrier_wait(&block_barrier); /* every thread of the block starts together */
+    t->entry(t->params);
+    return NULL;
+}
+
+int aot_gpu_launch(const char *name, int64_t *params, int32_t n, int64_t blocks, int32_t threads) {
+    (void)n;
+    aot_emu_entry entry = NULL;
+    for (int32_t i = 0; i < aot_emu_kernel_count; i++)
+        if (strcmp(aot_emu_kernels[i].name, name) == 0) entry = aot_emu_kernels[i].entry;
+    if (!entry) return aot_set_error(AOT_ERR_RUNTIME, "emulated grid: no kernel '%s'", name);
+    const char *cap = getenv("AOT_EMU_MAX_BLOCKS");
+    int64_t max_blocks = cap ? atoll(cap) : 4;
+    if (max_blocks > 0 && blocks > max_blocks) blocks = max_blocks;
+    emu_thread *ts = calloc((size_t)threads, sizeof *ts);
+    pthread_t *ids = calloc((size_t)threads, sizeof *ids);
+    if (!ts || !ids) { free(ts); free(ids); return aot_set_error(AOT_ERR_OUT_OF_MEMORY, "emulated grid: out of memory"); }
+    for (int64_t b = 0; b < blocks; b++) {
+        pthread_barrier_init(&block_barrier, NULL, (unsigned)threads);
+        for (int32_t t = 0; t < threads; t++) {
+            ts[t] = (emu_thread){entry, params, (uint32_t)t, (uint32_t)threads, (uint32_t)b,
+                                 (uint32_t)blocks};
+            pthread_create(&ids[t], NULL, run_thread, &ts[t]);
+        }
+        for (int32_t t = 0; t < threads; t++) pthread_join(ids[t], NULL);
+        pthread_barrier_destroy(&block_barrier);
+    }
+    free(ts);
+    free(ids);
+    return 0;
+}
