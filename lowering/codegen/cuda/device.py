@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from llvmlite import ir
 
+from lowering.codegen.cuda.math import inline_device_math
 from lowering.codegen.llvm.gen import LLVMGen
 from lowering.codegen.llvm.types import I32, I64, VOID
 from lowering.ir.core import CompileError, MemRefType, Module, Operation
@@ -133,6 +134,7 @@ def emit_entry(g: LLVMGen, func: Operation, body: ir.Function, call_attrs) -> De
 
 def generate_device(module: Module, name: str, target) -> tuple[str, list]:
     """NVPTX LLVM IR text of every kernel of a loop-stage module, and their DeviceKernels."""
+    inline_device_math(module, target)
     check_device_ops(module, target)
     g = LLVMGen(module, name, target)
     g.mod.triple = target.triple

@@ -215,7 +215,7 @@ _F64 = _Consts(
 CONSTS = {"f32": _F32, "f64": _F64}
 
 
-class _Ops:
+class Ops:
     """Scalar arith ops of one float type (and its same-width integer) through Scalars."""
 
     def __init__(self, s, elem):
@@ -305,13 +305,13 @@ class _Ops:
 # ----------------------------------------------------------------------------- building blocks
 
 
-def _clamp(f: _Ops, x, lo, hi):
+def _clamp(f: Ops, x, lo, hi):
     """x limited to [lo, hi]; NaN stays NaN (both compares are false)."""
     x = f.sel(f.cmp("ogt", x, f.c(hi)), f.c(hi), x)
     return f.sel(f.cmp("olt", x, f.c(lo)), f.c(lo), x)
 
 
-def _reduce(f: _Ops, x):
+def _reduce(f: Ops, x):
     """(n, r) with x = n*ln2 + r, n = rint(x*log2(e)) as an integer, |r| <~ ln2/2."""
     k = f.k
     t = f.add(f.mul(x, f.c(k.log2e)), f.c(k.magic))
@@ -322,17 +322,17 @@ def _reduce(f: _Ops, x):
     return n, r
 
 
-def _expm1_r(f: _Ops, r):
+def _expm1_r(f: Ops, r):
     """expm1(r) for the reduced argument."""
     return f.add(f.mul(f.mul(r, r), f.horner(f.k.expm1_p, r)), r)
 
 
-def _pow2(f: _Ops, n):
+def _pow2(f: Ops, n):
     """2^n for n in the normal exponent range."""
     return f.flt(f.shl(f.iadd(n, f.ci(f.k.bias)), f.k.mant))
 
 
-def _scale(f: _Ops, p, n):
+def _scale(f: Ops, p, n):
     """p * 2^n in two exact steps, so only the last multiply rounds (into subnormals)."""
     off = 4096  # n + 2*off >= 0 for every n here (|n| < 1100), for the logical shift
     n1 = f.isub(f.shr(f.iadd(n, f.ci(2 * off)), 1), f.ci(off))  # floor(n / 2)
@@ -340,12 +340,12 @@ def _scale(f: _Ops, p, n):
     return f.mul(f.mul(p, _pow2(f, n1)), _pow2(f, n2))
 
 
-def exp(f: _Ops, x):
+def exp(f: Ops, x):
     n, r = _reduce(f, _clamp(f, x, f.k.exp_lo, f.k.exp_hi))
     return _scale(f, f.add(_expm1_r(f, r), f.c(1.0)), n)
 
 
-def expm1(f: _Ops, x):
+def expm1(f: Ops, x):
     k = f.k
     n, r = _reduce(f, _clamp(f, x, k.exp_lo, k.exp_hi))
     r2p = f.mul(f.mul(r, r), f.horner(k.expm1_p, r))
@@ -362,7 +362,7 @@ def expm1(f: _Ops, x):
     return f.sel(f.cmp("oeq", x, f.c(0.0)), x, y)  # keeps -0
 
 
-def _log1p_f(f: _Ops, fm, kf, c=None):
+def _log1p_f(f: Ops, fm, kf, c=None):
     """log(1 + fm) + kf*ln2 (+ c, a small correction), fm in [sqrt(1/2)-1, sqrt(2)-1]."""
     k = f.k
     if f.e == "f32":  # Cephes: f - f^2/2 + f^3 P(f)
@@ -389,7 +389,7 @@ def _log1p_f(f: _Ops, fm, kf, c=None):
     return f.sub(f.mul(kf, f.c(k.ln2_hi)), inner)
 
 
-def _split(f: _Ops, x):
+def _split(f: Ops, x):
     """(k, m): x = 2^k * m with m in [sqrt(1/2), sqrt(2)), x positive and normal."""
     k = f.k
     ix = f.isub(f.bits(x), f.ci(k.sqrt_half_bits))
@@ -401,7 +401,7 @@ def _split(f: _Ops, x):
     return e, m
 
 
-def log(f: _Ops, x):
+def log(f: Ops, x):
     k = f.k
     tiny = f.cmp("olt", x, f.c(k.min_normal))
     xs = f.sel(tiny, f.mul(x, f.c(k.subnormal_scale)), x)
@@ -414,7 +414,7 @@ def log(f: _Ops, x):
     return f.sel(f.cmp("ult", x, f.c(0.0)), f.c(float("nan")), y)  # x < 0 or NaN
 
 
-def log1p(f: _Ops, x):
+def log1p(f: Ops, x):
     k = f.k
     one = f.c(1.0)
     u = f.add(one, x)
@@ -434,7 +434,7 @@ def log1p(f: _Ops, x):
     return f.sel(f.cmp("oeq", x, zero), x, y)  # keeps -0
 
 
-def tanh(f: _Ops, x):
+def tanh(f: Ops, x):
     k = f.k
     a = f.abs(x)
     z = f.mul(x, x)
@@ -446,14 +446,14 @@ def tanh(f: _Ops, x):
     return f.copysign(f.sel(f.cmp("olt", a, f.c(k.tanh_small)), small, large), x)
 
 
-def logistic(f: _Ops, x):
+def logistic(f: Ops, x):
     one = f.c(1.0)
     e = exp(f, f.sub(f.c(0.0), f.abs(x)))  # 0 - |x|: NaN stays NaN
     num = f.sel(f.cmp("olt", x, f.c(0.0)), e, one)
     return f.div(num, f.add(one, e))
 
 
-def _exp_neg_square(f: _Ops, a):
+def _exp_neg_square(f: Ops, a):
     """(n, e) with exp(-a^2) = 2^n * (1 + e), |e| <~ 0.41. a^2 = hi + lo with hi = ah^2 exact
     (ah: a with its low bits cleared) and lo = (a - ah)(a + ah), so a^2 is never rounded (that
     would cost a relative error of a^2 ulps); hi - n*ln2_hi is exact."""
@@ -469,7 +469,7 @@ def _exp_neg_square(f: _Ops, a):
     return n, _expm1_r(f, r)
 
 
-def _erfc_large(f: _Ops, a):
+def _erfc_large(f: Ops, a):
     """erfc(a) for a = |x| >= erf_small (any such value, inf and NaN included)."""
     k = f.k
     a = _clamp(f, a, k.erf_small, k.erfc_max)
@@ -502,14 +502,14 @@ def _erfc_large(f: _Ops, a):
     return _scale(f, q, n)
 
 
-def erf(f: _Ops, x):
+def erf(f: Ops, x):
     a = f.abs(x)
     small = f.add(x, f.mul(x, f.horner(f.k.erf_p, f.mul(x, x))))  # keeps -0
     large = f.copysign(f.sub(f.c(1.0), _erfc_large(f, a)), x)
     return f.sel(f.cmp("olt", a, f.c(f.k.erf_small)), small, large)
 
 
-def erfc(f: _Ops, x):
+def erfc(f: Ops, x):
     a = f.abs(x)
     one, half = f.c(1.0), f.c(0.5)
     xy = f.mul(x, f.horner(f.k.erf_p, f.mul(x, x)))  # erf(x) = x + xy
@@ -530,10 +530,10 @@ def inline_rule(fn, previous):
     """The inline polynomial `fn` for f32/f64 (f16/bf16 through f32), `previous` otherwise."""
     def rule(s, elem, args, op):
         if elem in CONSTS:
-            return fn(_Ops(s, elem), args[0])
+            return fn(Ops(s, elem), args[0])
         if elem in HALF:  # computed in f32, rounded once
             x = s.v("arith.extf", [args[0]], "f32")
-            return s.v("arith.truncf", [fn(_Ops(s, "f32"), x)], elem)
+            return s.v("arith.truncf", [fn(Ops(s, "f32"), x)], elem)
         return previous(s, elem, args, op)
     return rule
 

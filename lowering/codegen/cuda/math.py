@@ -1,0 +1,36 @@
+"""Device math: the scalar `math.*` ops a kernel still holds after lowering (the chlo rules'
+own `math.log`, say, which the op-level inline library does not see) become the inline
+polynomials of codegen/llvm/fastmath.py, with the same error bounds as on the CPU. The device
+has no libm, and libdevice is not in the wheels this project installs; what has no inline
+version stays, for `device.check_device_ops` to refuse by name.
+"""
+from __future__ import annotations
+
+from lowering.codegen.llvm import fastmath
+from lowering.ir.builder import LoopBuilder
+from lowering.ir.core import Block, Module, replace_all_uses
+from lowering.ops.elementwise import Scalars
+
+INLINE = {"math.exp": fastmath.exp, "math.log": fastmath.log, "math.tanh": fastmath.tanh,
+          "math.expm1": fastmath.expm1, "math.log1p": fastmath.log1p, "math.erf": fastmath.erf,
+          "math.erfc": fastmath.erfc}
+
+
+def inline_device_math(module: Module, target) -> None:
+    """Expand, in every kernel, each INLINE op of an f32/f64 value in place."""
+    for func in module.functions():
+        if "aot.kernel" not in func.attrs:
+            continue
+        for op in list(func.walk()):
+            fn = INLINE.get(op.name)
+            elem = op.results[0].type.name if op.results else None
+            if fn is None or elem not in fastmath.CONSTS:
+                continue
+            block = op.parent
+            scratch = LoopBuilder(Block([]), op.loc, target)
+            value = fn(fastmath.Ops(Scalars(scratch), elem), op.operands[0])
+            at = block.ops.index(op)
+            for new in scratch.block.ops:
+                new.parent = block
+            block.ops[at:at + 1] = scratch.block.ops
+            replace_all_uses(func.regions[0].blocks[0].ops, op.results[0], value)
