@@ -56,6 +56,8 @@ def main(argv=None) -> int:
         if args.report:
             from lowering.passes.fusion import format_report
             print(format_report(comp.module), end="")
+            if comp.target.name == "cuda":
+                print(comp.launch_report(), end="")
         if dump and not args.dump_dir:
             for stage, body in comp.dumps.items():
                 print(f"// ----- IR after {stage} -----\n{body}", file=sys.stderr)

@@ -83,7 +83,9 @@ class Compilation:
                             dump=lambda name, m: self.dump(name, print_module(m))
                             if self.opts.dump_after else None, target=self.target)
 
+    @functools.cache  # noqa: B019  (one Compilation, one result; the stages run once)
     def llvm(self):
+        """(target machine, LLVM IR text, optimised module, entries): the stages run once."""
         from lowering.codegen.llvm.gen import generate
         from lowering.codegen.llvm.machine import optimize, target_machine
         module = self.run_stages("loops")
@@ -144,6 +146,21 @@ class Compilation:
             dst.write(src.read())
         paths["runtime_header"] = runtime_h
         return paths
+
+
+    def launch_report(self) -> str:
+        """For a cuda build: each kernel's launch rule, registers and shared memory."""
+        from lowering.codegen.cuda import ptxas
+        from lowering.codegen.cuda.device import launch_report
+        tm, _, optimized, kernels = self.llvm()
+        resources = None
+        if ptxas.find_ptxas() is not None:
+            with tempfile.TemporaryDirectory() as tmp:
+                path = os.path.join(tmp, "kernels.ptx")
+                with open(path, "w") as f:
+                    f.write(tm.emit_assembly(optimized))
+                resources = ptxas.resources(ptxas.assemble(path, self.target.cpu).stderr)
+        return launch_report(kernels, resources)
 
 
 def _write(path: str, text: str) -> dict:

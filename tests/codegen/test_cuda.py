@@ -119,3 +119,12 @@ def test_cuda_artifacts_need_the_runtime_and_say_so(tmp_path):
     assert r.returncode == 1 and "--emit ptx needs --target cuda" in r.stderr
     r = _aotc("compile", str(src), "--target", "cuda", "--gpu-arch", "sm_90", "--emit", "ptx", "-o", "-")
     assert r.returncode == 0 and ".target sm_90" in r.stdout
+
+
+def test_report_prints_each_kernels_launch_and_resources(tmp_path):
+    r = _aotc("compile", os.path.join(ROOT, "examples", "mlp.mlir"), "--target", "cuda", "--emit",
+              "ptx", "-o", str(tmp_path / "mlp.ptx"), "--report")
+    assert r.returncode == 0, r.stderr
+    lines = [ln for ln in r.stdout.splitlines() if ln.startswith("mlp_main_kernel_")]
+    assert lines and all("threads per block" in ln or "1 thread" in ln for ln in lines)
+    assert all("registers" in ln and "(ptxas)" in ln for ln in lines)

@@ -44,12 +44,38 @@ class DeviceKernel:
     extent_param: int | None  # None: the kernel runs on one thread
     rows_per_iteration: int = 1
 
+    def describe(self) -> str:
+        """The launch rule in words, as `--report` prints it."""
+        if self.extent_param is None:
+            return "1 block of 1 thread (no parallel loop)"
+        rows = self.rows_per_iteration
+        per_block = THREADS_PER_BLOCK * rows
+        what = f"in steps of {rows} rows" if rows > 1 else "one row per thread"
+        return (f"grid-stride over the extent in parameter #{self.extent_param} ({what}): "
+                f"{THREADS_PER_BLOCK} threads per block, ceil(extent / {per_block}) blocks, "
+                f"at most {MAX_BLOCKS}")
+
     def launch(self, extent: int | None = None) -> tuple:
         """(blocks, threads per block) for a run whose parallel loop has `extent` iterations."""
         if self.extent_param is None:
             return 1, 1
         blocks = -(-max(extent or 0, 1) // THREADS_PER_BLOCK)
         return min(blocks, MAX_BLOCKS), THREADS_PER_BLOCK
+
+
+def launch_report(kernels: list, resources: dict | None) -> str:
+    """One line per PTX entry: its launch rule and, when ptxas was there to ask, its registers
+    and shared memory."""
+    lines = []
+    for k in kernels:
+        use = ""
+        if resources is not None and k.name in resources:
+            regs, smem = resources[k.name]
+            use = f"; {regs} registers, {smem} bytes shared memory (ptxas)"
+        lines.append(f"{k.name}: {k.describe()}{use}")
+    if resources is None:
+        lines.append("(ptxas not found: registers and shared memory not shown)")
+    return "\n".join(lines) + "\n"
 
 
 def check_device_ops(module: Module, target) -> None:
