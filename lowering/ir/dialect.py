@@ -24,6 +24,8 @@ LOOP_OPS = {
     "aot.check": "(cond, values...): fail the call with `message` (printf-style) unless cond",
     "aot.switch": "(index) -> results: runs region `index` (the last when out of range)",
     "aot.gemm": "(lhs, rhs, out, captured...): the packed matmul; its region is the epilogue",
+    "gpu.lane_id": "() -> index: the thread's lane in its warp (device kernels only)",
+    "gpu.shuffle_xor": "(x) -> x of the lane whose id is this lane's xor `offset` (a warp's lanes in step)",
 }
 
 AOT_ATTRS = {
@@ -35,6 +37,8 @@ AOT_ATTRS = {
     "aot.parallel_over": "on a kernel while lowering: which output's dim 0 the loop covers",
     "aot.parallel_block": "on a call: rows per iteration of the parallel loop",
     "aot.rows_per_iteration": "on a loop: it steps over blocks of this many rows",
+    "aot.lanes_per_iteration": "on a device kernel's parallel loop: a warp's lanes share an iteration",
+    "aot.parallel_lanes": "on a call: the parallel loop's threads per iteration (its lanes)",
     "aot.scratch": "on an LHLO kernel op: its last N operands are temporaries",
     "aot.stack": "on memref.alloc: small, static, never escapes: a stack slot",
     "aot.num_inputs": "on a host function: how many of its arguments are inputs",

@@ -67,7 +67,7 @@ class OpDef:
     scratch: Callable | None = None
     scalar: Callable | None = None
     elemental: Callable | None = None
-    kernel: Callable | None = None
+    kernel: Callable | None = None  # a reduction's: its schedule as a kInput fusion's root
     writes: Callable | None = None  # buffer form: operand positions its kernel writes
     parallel: bool = False  # its kernel's outer loop covers dim 0 of its first output
     epilogue: Callable | None = None  # runs fused elementwise consumers on its output's tiles

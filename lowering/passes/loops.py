@@ -124,6 +124,8 @@ def mark_parallel(op: Operation, fn: Operation, call: Operation, target) -> None
     call.attrs["aot.parallel"] = first_out
     # the loop may step over blocks of dim 0 (matmul rows): the host splits block numbers
     call.attrs["aot.parallel_block"] = loops[0].attrs.get("aot.rows_per_iteration", 1)
+    if "aot.lanes_per_iteration" in loops[0].attrs:  # a device's warp per iteration
+        call.attrs["aot.parallel_lanes"] = loops[0].attrs["aot.lanes_per_iteration"]
 
 
 def kernel_outputs(op: Operation) -> tuple:
@@ -149,7 +151,8 @@ def emit_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
     if op.attrs.get("aot.scratch"):  # bufferize.split_column_reduction
         return emit_split_columns(k, op, b, root, inputs, outs[0], n_out, env)
     if op.attrs.get("fusion_kind") == "kInput" and root.short_name == "reduce":
-        return emit_reduce(b, root, inputs, outs, env)
+        schedule = registry.rule(root, "kernel", b.target) or emit_reduce  # a target's own
+        return schedule(b, root, inputs, outs, env)
     if op.attrs.get("fusion_kind") == "kInput":
         return emit_row_fusion(b, region_block, inputs, outs[0], env)
     if op.attrs.get("fusion_kind") == "kOutput":

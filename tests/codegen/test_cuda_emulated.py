@@ -10,6 +10,7 @@ from tooling.gpu_emu import build_emulated
 from tooling.gpu_emu.corpus_run import run_case
 
 SAMPLE = ["model_mlp", "model_softmax", "model_layernorm", "cumsum_axis1", "sort_2d_last_axis_i32",
+          "reduce_argmax_variadic", "model_classifier_argmax_topk",
           "gather_take_rows", "scatter_add_duplicates", "fori_loop_dynamic_trip", "top_k_rows",
           "max_pool_3x3_stride2_same", "conv2d_nhwc_same", "jnp_unique_fixed_size",
           "bf16_reduce_sum", "cond_inside_loop"]
@@ -57,3 +58,35 @@ def test_the_rfc_program_every_size(form, tmp_path):
             got = lib.main(arg0, np.array([a, b], np.int64), arg2, arg3)
             want = (arg0[:2 * a, :2 * b].astype(np.float64) + arg2) @ arg3
             np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+
+ROW_REDUCTIONS = """func.func @main(%x: tensor<?x?xf32>, %k: tensor<?x?xi32>) -> (tensor<?xf32>, tensor<?xi32>, tensor<?xf32>) {
+  %zf = stablehlo.constant dense<0.0> : tensor<f32>
+  %zi = stablehlo.constant dense<0> : tensor<i32>
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %e = stablehlo.exponential %x : tensor<?x?xf32>
+  %s = stablehlo.reduce(%e init: %zf) applies stablehlo.add across dimensions = [1] : (tensor<?x?xf32>, tensor<f32>) -> tensor<?xf32>
+  %t = stablehlo.reduce(%k init: %zi) applies stablehlo.add across dimensions = [1] : (tensor<?x?xi32>, tensor<i32>) -> tensor<?xi32>
+  %m = stablehlo.reduce(%x init: %ninf) applies stablehlo.maximum across dimensions = [1] : (tensor<?x?xf32>, tensor<f32>) -> tensor<?xf32>
+  return %s, %t, %m : tensor<?xf32>, tensor<?xi32>, tensor<?xf32>
+}"""  # noqa: E501
+
+
+def test_row_reductions_go_one_warp_per_row(tmp_path):
+    """Each row's elements folded by a warp's 32 lanes, then combined by butterfly shuffles:
+    rows shorter and longer than a warp, none, and more rows than the emulated grid's warps."""
+    from aot.driver import Compilation, Options
+    c = Compilation(ROW_REDUCTIONS, "r.mlir", Options(name="r", emit="ptx", target="cuda"))
+    tm, _, optimized, kernels = c.llvm()
+    assert "shfl.sync.bfly" in tm.emit_assembly(optimized)
+    assert {k.lanes for k in kernels} == {32}
+    lib = build_emulated(ROW_REDUCTIONS, "rows", str(tmp_path))
+    rng = np.random.default_rng(3)
+    for rows, cols in [(0, 4), (1, 1), (3, 31), (2, 33), (70, 100), (40, 1000)]:
+        x = rng.standard_normal((rows, cols)).astype(np.float32)
+        k = rng.integers(-1000, 1000, (rows, cols)).astype(np.int32)
+        s, t, m = lib.main(x, k)
+        np.testing.assert_allclose(s, np.exp(x.astype(np.float64)).sum(1), rtol=2e-6)
+        np.testing.assert_array_equal(t, k.sum(1, dtype=np.int32))  # integers: bit-exact
+        np.testing.assert_array_equal(m, x.max(1) if cols else m)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from llvmlite import ir
 
 from lowering.codegen.cuda.math import inline_device_math
+from lowering.codegen.llvm.emitters import EMITTERS
 from lowering.codegen.llvm.gen import LLVMGen
 from lowering.codegen.llvm.types import I32, I64, VOID
 from lowering.ir.core import CompileError, MemRefType, Module, Operation
@@ -33,6 +34,7 @@ MAX_BLOCKS = 8192  # a grid-stride loop covers the rest; enough to fill any curr
 DEVICE_MATH = {"math.sqrt", "math.floor", "math.ceil", "math.round", "math.roundeven",
                "math.absf", "math.copysign", "math.ctpop", "math.ctlz", "math.absi"}
 SREG = "llvm.nvvm.read.ptx.sreg."
+WARP = 32
 
 
 @dataclass
@@ -43,14 +45,16 @@ class DeviceKernel:
     params: list
     extent_param: int | None  # None: the kernel runs on one thread
     rows_per_iteration: int = 1
+    lanes: int = 1  # threads per iteration: a warp's, for the warp schedules
 
     def describe(self) -> str:
         """The launch rule in words, as `--report` prints it."""
         if self.extent_param is None:
             return "1 block of 1 thread (no parallel loop)"
         rows = self.rows_per_iteration
-        per_block = THREADS_PER_BLOCK * rows
-        what = f"in steps of {rows} rows" if rows > 1 else "one row per thread"
+        per_block = THREADS_PER_BLOCK * rows // self.lanes
+        what = (f"{self.lanes} threads (a warp) per iteration" if self.lanes > 1 else
+                f"in steps of {rows} rows" if rows > 1 else "one iteration per thread")
         return (f"grid-stride over the extent in parameter #{self.extent_param} ({what}): "
                 f"{THREADS_PER_BLOCK} threads per block, ceil(extent / {per_block}) blocks, "
                 f"at most {MAX_BLOCKS}")
@@ -59,7 +63,8 @@ class DeviceKernel:
         """(blocks, threads per block) for a run whose parallel loop has `extent` iterations."""
         if self.extent_param is None:
             return 1, 1
-        blocks = -(-max(extent or 0, 1) // THREADS_PER_BLOCK)
+        per_block = THREADS_PER_BLOCK * self.rows_per_iteration // self.lanes
+        blocks = -(-max(extent or 0, 1) // per_block)
         return min(blocks, MAX_BLOCKS), THREADS_PER_BLOCK
 
 
@@ -88,7 +93,7 @@ def check_device_ops(module: Module, target) -> None:
                 raise CompileError(
                     f"'{op.name}' in the kernel of '{func.attrs['aot.kernel']}' has no device "
                     f"version yet: the {target.name} target has no libm, and only exp, log, tanh, "
-                    "logistic, expm1, log1p, erf and erfc have inline versions", op.loc)
+                    "logistic, expm1, log1p, erf, erfc, sin, cos and tan have inline versions", op.loc)
             if op.name == "aot.gemm":
                 raise CompileError(f"'aot.gemm' (the CPU's packed matmul) in a {target.name} "
                                    "kernel", op.loc)
@@ -108,6 +113,35 @@ def _parallel_calls(module: Module) -> dict:
 
 def _sreg(g, b, name):
     return b.zext(b.call(g.declare(SREG + name, I32, []), []), I64)
+
+
+def _lane_id(g, b, op, args):
+    return b.and_(_sreg(g, b, "tid.x"), ir.Constant(I64, WARP - 1))
+
+
+def _shuffle_xor(g, b, op, args):
+    """`shfl.sync.bfly` on 32-bit pieces: narrower values widened, wider ones split."""
+    (x,) = args
+    t = x.type
+    bits = t.width if isinstance(t, ir.IntType) else {"half": 16, "float": 32, "double": 64}[str(t)]
+    as_int = x if isinstance(t, ir.IntType) else b.bitcast(x, ir.IntType(bits))
+    shfl = g.declare("llvm.nvvm.shfl.sync.bfly.i32", I32, [I32, I32, I32, I32])
+    full, lanes = ir.Constant(I32, -1), ir.Constant(I32, WARP - 1)
+    offset = ir.Constant(I32, op.attrs["offset"])
+    pieces = []
+    for k in range(max(bits // 32, 1)):
+        piece = b.lshr(as_int, ir.Constant(as_int.type, 32 * k)) if k else as_int
+        piece = b.trunc(piece, I32) if bits > 32 else b.zext(piece, I32) if bits < 32 else piece
+        pieces.append(b.call(shfl, [full, piece, offset, lanes]))
+    if bits <= 32:
+        out = b.trunc(pieces[0], as_int.type) if bits < 32 else pieces[0]
+    else:
+        out = b.or_(b.zext(pieces[0], as_int.type),
+                    b.shl(b.zext(pieces[1], as_int.type), ir.Constant(as_int.type, 32)))
+    return out if isinstance(t, ir.IntType) else b.bitcast(out, t)
+
+
+DEVICE_EMITTERS = {**EMITTERS, "gpu.lane_id": _lane_id, "gpu.shuffle_xor": _shuffle_xor}
 
 
 def emit_entry(g: LLVMGen, func: Operation, body: ir.Function, call_attrs) -> DeviceKernel:
@@ -138,10 +172,14 @@ def emit_entry(g: LLVMGen, func: Operation, body: ir.Function, call_attrs) -> De
         k += 1 + t.rank if isinstance(t, MemRefType) else 1
     extent_param = offsets[call_attrs["aot.parallel"]] + 1
     rows = call_attrs.get("aot.parallel_block", 1)
+    lanes = call_attrs.get("aot.parallel_lanes", 1)
     extent = args[extent_param]
     if rows > 1:
         extent = b.udiv(b.add(extent, ir.Constant(I64, rows - 1)), ir.Constant(I64, rows))
     stride = b.mul(_sreg(g, b, "nctaid.x"), _sreg(g, b, "ntid.x"))
+    if lanes > 1:  # the lanes of a warp take the same iteration
+        gid = b.udiv(gid, ir.Constant(I64, lanes))
+        stride = b.udiv(stride, ir.Constant(I64, lanes))
     head, loop, done = (entry.append_basic_block(n) for n in ("head", "loop", "done"))
     start = b.block
     b.branch(head)
@@ -155,14 +193,14 @@ def emit_entry(g: LLVMGen, func: Operation, body: ir.Function, call_attrs) -> De
     b.branch(head)
     b.position_at_end(done)
     b.ret_void()
-    return DeviceKernel(entry.name, kinds, extent_param, rows)
+    return DeviceKernel(entry.name, kinds, extent_param, rows, lanes)
 
 
 def generate_device(module: Module, name: str, target) -> tuple[str, list]:
     """NVPTX LLVM IR text of every kernel of a loop-stage module, and their DeviceKernels."""
     inline_device_math(module, target)
     check_device_ops(module, target)
-    g = LLVMGen(module, name, target)
+    g = LLVMGen(module, name, target, emitters=DEVICE_EMITTERS)
     g.mod.triple = target.triple
     calls = _parallel_calls(module)
     kernels = [f for f in module.functions() if "aot.kernel" in f.attrs]

@@ -34,7 +34,7 @@ def _launch(g, b, op, values, host):
     if "aot.parallel" in op.attrs:
         extent = values[op.operands[op.attrs["aot.parallel"]]].dims[0]
         rows = op.attrs.get("aot.parallel_block", 1)
-        per_block = THREADS_PER_BLOCK * rows
+        per_block = THREADS_PER_BLOCK * rows // op.attrs.get("aot.parallel_lanes", 1)
         blocks = b.udiv(b.add(extent, ir.Constant(I64, per_block - 1)), ir.Constant(I64, per_block))
         blocks = b.select(b.icmp_unsigned("<", blocks, ir.Constant(I64, 1)), ir.Constant(I64, 1), blocks)
         blocks = b.select(b.icmp_unsigned(">", blocks, ir.Constant(I64, MAX_BLOCKS)),

@@ -22,8 +22,10 @@ class LLVMGen:
     """One module's generation: the LLVM module, its globals and functions, and the helpers
     every emitter calls back into (declare, const, string, element_ptr, emit_ops...)."""
 
-    def __init__(self, module: Module, name: str, target, host_emitters=HOST_EMITTERS):
+    def __init__(self, module: Module, name: str, target, host_emitters=HOST_EMITTERS,
+                 emitters=EMITTERS):
         self.module = module
+        self.emitters = emitters  # kernel and host scalar ops: EMITTERS, plus a device's own
         self.host_emitters = host_emitters  # the host's ops: the CPU's, or a device target's
         self.name = name
         self.target = target  # lowering.target.Target
@@ -190,7 +192,7 @@ class LLVMGen:
             if host is not None and name in self.host_emitters:
                 results = self.host_emitters[name](self, b, op, values, host)
             else:
-                emit = EMITTERS.get(name)
+                emit = self.emitters.get(name)
                 if emit is None:
                     raise CompileError(f"'{name}': no LLVM lowering", op.loc)
                 results = emit(self, b, op, [values[v] for v in op.operands])

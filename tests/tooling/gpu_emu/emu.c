@@ -5,7 +5,8 @@
  * separate OS threads, started together and free to interleave as a GPU's warps may, so a
  * missing barrier or a race shows up as a wrong number. The grid is capped at
  * AOT_EMU_MAX_BLOCKS blocks (default 4): the entries' grid-stride loops cover any extent with
- * any grid, so a smaller grid changes how work is shared, not what is computed. */
+ * any grid, so a smaller grid changes how work is shared, not what is computed. Warp
+ * shuffles exchange values through per-warp slots between two waits of the warp's lanes. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdint.h>
@@ -23,11 +24,28 @@ extern const int32_t aot_emu_kernel_count;
 static __thread uint32_t tid_x, ntid_x, ctaid_x, nctaid_x;
 static pthread_barrier_t block_barrier;
 
+/* Warp shuffles: each lane posts its value, the warp's lanes wait for each other, each reads
+ * its partner's, and they wait again before the slots are reused. */
+#define WARP 32
+#define MAX_THREADS 1024
+static int32_t shuffle_slots[MAX_THREADS];
+static pthread_barrier_t warp_barriers[MAX_THREADS / WARP];
+
 uint32_t aot_emu_tid_x(void) { return tid_x; }
 uint32_t aot_emu_ntid_x(void) { return ntid_x; }
 uint32_t aot_emu_ctaid_x(void) { return ctaid_x; }
 uint32_t aot_emu_nctaid_x(void) { return nctaid_x; }
 void aot_emu_barrier(void) { pthread_barrier_wait(&block_barrier); }
+
+int32_t aot_emu_shfl_bfly_i32(int32_t mask, int32_t value, int32_t lane_mask, int32_t clamp) {
+    (void)mask, (void)clamp;
+    uint32_t warp = tid_x / WARP, lane = tid_x % WARP, src = lane ^ (uint32_t)lane_mask;
+    shuffle_slots[tid_x] = value;
+    pthread_barrier_wait(&warp_barriers[warp]);
+    int32_t out = warp * WARP + src < ntid_x ? shuffle_slots[warp * WARP + src] : value;
+    pthread_barrier_wait(&warp_barriers[warp]);
+    return out;
+}
 
 typedef struct {
     aot_emu_entry entry;
@@ -52,11 +70,15 @@ int aot_gpu_launch(const char *name, int64_t *params, int32_t n, int64_t blocks,
     const char *cap = getenv("AOT_EMU_MAX_BLOCKS");
     int64_t max_blocks = cap ? atoll(cap) : 4;
     if (max_blocks > 0 && blocks > max_blocks) blocks = max_blocks;
+    if (threads > MAX_THREADS) return aot_set_error(AOT_ERR_RUNTIME, "emulated grid: %d threads", threads);
     emu_thread *ts = calloc((size_t)threads, sizeof *ts);
     pthread_t *ids = calloc((size_t)threads, sizeof *ids);
     if (!ts || !ids) { free(ts); free(ids); return aot_set_error(AOT_ERR_OUT_OF_MEMORY, "emulated grid: out of memory"); }
     for (int64_t b = 0; b < blocks; b++) {
         pthread_barrier_init(&block_barrier, NULL, (unsigned)threads);
+        for (int32_t w = 0; w * WARP < threads; w++)
+            pthread_barrier_init(&warp_barriers[w], NULL,
+                                 (unsigned)(threads - w * WARP < WARP ? threads - w * WARP : WARP));
         for (int32_t t = 0; t < threads; t++) {
             ts[t] = (emu_thread){entry, params, (uint32_t)t, (uint32_t)threads, (uint32_t)b,
                                  (uint32_t)blocks};
@@ -64,6 +86,7 @@ int aot_gpu_launch(const char *name, int64_t *params, int32_t n, int64_t blocks,
         }
         for (int32_t t = 0; t < threads; t++) pthread_join(ids[t], NULL);
         pthread_barrier_destroy(&block_barrier);
+        for (int32_t w = 0; w * WARP < threads; w++) pthread_barrier_destroy(&warp_barriers[w]);
     }
     free(ts);
     free(ids);
