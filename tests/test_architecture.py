@@ -25,6 +25,7 @@ FORBIDDEN = {
     "lowering.passes": FAMILIES + ("lowering.codegen",),
     "lowering.codegen.llvm": ("lowering.passes",),
     "lowering.codegen.cpu": ("lowering.passes",),
+    "lowering.codegen.cuda": ("lowering.passes",),
 }
 
 
