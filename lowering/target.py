@@ -49,6 +49,7 @@ class Target:
     features: str = ""  # LLVM feature string, e.g. "+avx2,+fma"
     threads: bool = True  # kernels may split their outer loop over the runtime's thread pool
     vector_bytes: int = 32  # widest vector register the emitted code may use
+    warp_size: int = 1  # threads that share an iteration of a row kernel (a GPU's warp)
     stack_limit: int = 256  # static temporaries up to this many bytes live on the stack
     math: str = "inline"  # exp/log/tanh...: "inline" polynomials (else libm calls)
     gemm: dict = field(default_factory=dict)  # element type -> GemmBlocking; empty: no packed matmul
@@ -90,7 +91,7 @@ def cuda_target(arch: str = "sm_80") -> Target:
     if arch not in GPU_ARCHS:
         raise ValueError(f"unknown GPU architecture '{arch}' (known: {', '.join(GPU_ARCHS)})")
     return Target(name="cuda", triple="nvptx64-nvidia-cuda", cpu=arch, features=PTX_VERSION,
-                  threads=True, vector_bytes=16, stack_limit=0, math="inline", gemm={},
+                  threads=True, vector_bytes=16, warp_size=32, stack_limit=0, math="inline", gemm={},
                   memory_order_columns=False, column_chunks=0)
 
 

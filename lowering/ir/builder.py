@@ -36,10 +36,10 @@ class LoopBuilder:
     def index(self, n: int) -> Value:
         return self.const(n, "index")
 
-    def for_(self, lb: Value, ub: Value, inits=()):
-        """An `scf.for` from lb to ub (step 1); returns (op, body builder, iv, iter args)."""
+    def for_(self, lb: Value, ub: Value, inits=(), step: int = 1):
+        """An `scf.for` from lb to ub; returns (op, body builder, iv, iter args)."""
         body = Block([INDEX] + [v.type for v in inits])
-        op = self.op("scf.for", [lb, ub, self.index(1)] + list(inits), [v.type for v in inits],
+        op = self.op("scf.for", [lb, ub, self.index(step)] + list(inits), [v.type for v in inits],
                      {}, [Region([body])])
         return op, LoopBuilder(body, self.loc, self.target), body.args[0], body.args[1:]
 

@@ -60,6 +60,17 @@ class Elemental:
         return rule(self, op, idx)
 
 
+def combine_lanes(b: LoopBuilder, region: Region, accs: list, lanes: int) -> list:
+    """A warp's partial results combined with a reduction's body by butterfly shuffles
+    (offsets lanes/2 ... 1): every lane ends with the combination of all."""
+    offset = lanes // 2
+    while offset:
+        others = [b.v("gpu.shuffle_xor", [a], a.type, offset=offset) for a in accs]
+        accs = apply_region(b, region, list(accs) + others)
+        offset //= 2
+    return accs
+
+
 def apply_region(b: LoopBuilder, region: Region, args: list) -> list:
     """Inline a scalar region (a reduce body) on scalar `args`; returns its results."""
     block = region.blocks[0]

@@ -26,7 +26,7 @@ from lowering.ir.core import (
     Value,
 )
 from lowering.ops import registry
-from lowering.ops.elemental import Elemental, apply_region
+from lowering.ops.elemental import Elemental, apply_region, combine_lanes
 
 # ----------------------------------------------------------------------------- kernels
 
@@ -171,10 +171,18 @@ def emit_row_fusion(b: LoopBuilder, region_block: Block, inputs: dict, out, env:
     row of the output, each reduction over the last dim in program order, then the row's
     elements. A reduction's row is the output row, clamped to its operand's row dims,
     which is the row a broadcast reads (the same one, or row 0 of a size-1 dim); later
-    reductions and the elements read its value as a scalar."""
+    reductions and the elements read its value as a scalar. On a target whose rows go to a
+    warp (`Target.warp_size` lanes), lane l takes columns l, l + lanes, ... and each
+    reduction's partial results are combined across the lanes by shuffles."""
     ret = region_block.ops[-1]
     out_dims = dims_of(b, out)
+    lanes = b.target.warp_size if len(out_dims) > 1 else 1  # lanes share a row of a row loop
+    first = len(b.block.ops)
     with loop_nest(b, out_dims[:-1]) as (rows, rivs):
+        if lanes > 1:
+            parallel = next(op for op in b.block.ops[first:] if op.name == "scf.for")
+            parallel.attrs["aot.lanes_per_iteration"] = lanes
+        lane = rows.v("gpu.lane_id", [], INDEX) if lanes > 1 else None
         scalars: dict = {}
         reductions = [o for o in region_block.ops if o.key == "reduce"]
         kept = row_cached_value(ret.operands[0], reductions[-1], out)
@@ -186,17 +194,29 @@ def emit_row_fusion(b: LoopBuilder, region_block: Block, inputs: dict, out, env:
                                                      INDEX)], INDEX)
                    for iv, n, m in zip(rivs, in_dims[:-1], out.type.shape[:-1])]
             e = Elemental(rows, inputs, scalars, env)
-            loop, body, c, (acc,) = rows.for_(rows.index(0), Ix(rows).val(in_dims[-1]), [e.at(init, [])])
+            start = rows.index(0) if lane is None else lane
+            loop, body, c, (acc,) = rows.for_(start, Ix(rows).val(in_dims[-1]), [e.at(init, [])],
+                                              step=lanes)
             inner = Elemental(body, inputs, scalars, env)
             value = inner.at(x, row + [c])
             if x is kept:  # the result row holds it until the last walk reads it back
-                body.op("memref.store", [value, out] + rivs + [c])
+                body.op("memref.store", [value, out] + rivs + [c])  # (each lane its own columns)
             (new,) = apply_reduction_body(body, red, [acc, value])
             body.yield_([new])
-            scalars[red.results[0]] = loop.results[0]
-        with loop_nest(rows, out_dims[-1:]) as (cols, (c,)):
-            e = Elemental(cols, {**inputs, kept: out} if kept is not None else inputs, scalars, env)
+            total = list(loop.results)
+            if lanes > 1:
+                total = combine_lanes(rows, red.regions[0], total, lanes)
+            scalars[red.results[0]] = total[0]
+        values = {**inputs, kept: out} if kept is not None else inputs
+        if lane is None:
+            with loop_nest(rows, out_dims[-1:]) as (cols, (c,)):
+                e = Elemental(cols, values, scalars, env)
+                cols.op("memref.store", [e.at(ret.operands[0], rivs + [c]), out] + rivs + [c])
+        else:
+            _, cols, c, _ = rows.for_(lane, Ix(rows).val(out_dims[-1]), step=lanes)
+            e = Elemental(cols, values, scalars, env)
             cols.op("memref.store", [e.at(ret.operands[0], rivs + [c]), out] + rivs + [c])
+            cols.yield_()
 
 
 def row_cached_value(root_value: Value, last: Operation, out) -> Value | None:

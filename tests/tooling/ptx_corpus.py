@@ -1,12 +1,14 @@
 """Every conformance case with --target cuda: compiled to PTX and assembled by ptxas for
 sm_80 and sm_90 (`make test-gpu`). Prints the count, and each case the GPU path refuses with
-its reason; exits 1 if ptxas rejects anything or a refusal is not a located CompileError."""
+its reason; exits 1 if ptxas rejects anything or a compile crashes (each case runs in a
+process of its own)."""
 import glob
 import multiprocessing as mp
 import os
 import sys
 import tempfile
 from collections import Counter
+from multiprocessing.pool import ThreadPool
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "tests")]
@@ -34,18 +36,40 @@ def check(path):
     return name, "ok", ""
 
 
+def _child(path, conn):
+    try:
+        conn.send(check(path))
+    except BaseException as e:  # noqa: BLE001 - reported as the case's failure
+        conn.send((os.path.basename(path)[:-5], "crashed", f"{type(e).__name__}: {e}"))
+
+
+def isolated(path):
+    """check(path) in a process of its own: an abort inside LLVM is one failed case."""
+    ctx = mp.get_context("fork")
+    parent, child = ctx.Pipe(duplex=False)
+    p = ctx.Process(target=_child, args=(path, child))
+    p.start()
+    p.join(300)
+    if p.is_alive():
+        p.kill()
+        return os.path.basename(path)[:-5], "crashed", "timed out"
+    if not parent.poll():
+        return os.path.basename(path)[:-5], "crashed", f"exit code {p.exitcode}"
+    return parent.recv()
+
+
 def main() -> int:
     files = sorted(glob.glob(os.path.join(ROOT, "tests", "data", "conformance", "*.mlir")))
-    with mp.get_context("fork").Pool(os.cpu_count(), maxtasksperchild=4) as pool:
-        results = pool.map(check, files, chunksize=1)
+    with ThreadPool(os.cpu_count()) as pool:
+        results = pool.map(isolated, files, chunksize=1)
     for name, status, why in results:
         if status != "ok":
             print(f"{status}: {name}: {why}")
     counts = Counter(status for _, status, _ in results)
     print(f"cuda PTX: {counts['ok']} of {len(results)} conformance cases pass ptxas for "
           f"{' and '.join(ARCHS)}; {counts['refused']} refused with a located error; "
-          f"{counts['ptxas rejected']} rejected by ptxas")
-    return 1 if counts["ptxas rejected"] else 0
+          f"{counts['ptxas rejected']} rejected by ptxas; {counts['crashed']} crashed")
+    return 1 if counts["ptxas rejected"] or counts["crashed"] else 0
 
 
 if __name__ == "__main__":

@@ -15,24 +15,16 @@ Registered as the cuda target's override of reduce's `kernel` (its schedule as a
 from __future__ import annotations
 
 from lowering.ir.builder import LoopBuilder, loop_nest
-from lowering.ir.core import INDEX, Block, Operation, Region
+from lowering.ir.core import INDEX, Operation
 from lowering.ops import registry
-from lowering.ops.elemental import Elemental, apply_region
+from lowering.ops.elemental import Elemental, apply_region, combine_lanes
 
-WARP = 32
+WARP = 32  # cuda_target().warp_size
 
 
 def is_row_reduction(target, root: Operation) -> bool:
     rank = root.operands[0].type.rank
     return list(root.attrs["dimensions"]) == [rank - 1] and rank >= 2
-
-
-def _strided_for(b: LoopBuilder, lb, ub, step: int, inits: list):
-    """An scf.for from lb to ub by `step`: (op, body builder, iv, iter args)."""
-    body = Block([INDEX] + [v.type for v in inits])
-    op = b.op("scf.for", [lb, ub, b.index(step)] + list(inits), [v.type for v in inits], {},
-              [Region([body])])
-    return op, LoopBuilder(body, b.loc, b.target), body.args[0], body.args[1:]
 
 
 def emit_warp_row_reduction(b: LoopBuilder, root: Operation, inputs: dict, outs: list, env: dict):
@@ -47,13 +39,10 @@ def emit_warp_row_reduction(b: LoopBuilder, root: Operation, inputs: dict, outs:
         e = Elemental(outer, inputs, dims=env)
         accs = [e.at(v, []) for v in inits]
         lane = outer.v("gpu.lane_id", [], INDEX)
-        loop, body, j, cur = _strided_for(outer, lane, dims[-1], WARP, accs)
+        loop, body, j, cur = outer.for_(lane, dims[-1], accs, step=WARP)
         xs = [Elemental(body, inputs, dims=env).at(v, list(rows) + [j]) for v in ins]
         body.yield_(apply_region(body, root.regions[0], list(cur) + xs))
-        accs = list(loop.results)
-        for offset in (16, 8, 4, 2, 1):
-            others = [outer.v("gpu.shuffle_xor", [a], a.type, offset=offset) for a in accs]
-            accs = apply_region(outer, root.regions[0], accs + others)
+        accs = combine_lanes(outer, root.regions[0], list(loop.results), WARP)
         for v, out in zip(accs, outs):
             outer.op("memref.store", [v, out] + list(rows))
 
