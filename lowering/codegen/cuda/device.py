@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from llvmlite import ir
 
-from lowering.codegen.cuda.math import inline_device_math
+from lowering.codegen.cuda.math import INLINE, inline_device_math
 from lowering.codegen.llvm.emitters import EMITTERS
 from lowering.codegen.llvm.gen import LLVMGen
 from lowering.codegen.llvm.types import I32, I64, VOID
@@ -90,10 +90,11 @@ def check_device_ops(module: Module, target) -> None:
             continue
         for op in func.walk():
             if op.name.startswith("math.") and op.name not in DEVICE_MATH:
+                inline = ", ".join(sorted(name[len("math."):] for name in INLINE))
                 raise CompileError(
                     f"'{op.name}' in the kernel of '{func.attrs['aot.kernel']}' has no device "
-                    f"version yet: the {target.name} target has no libm, and only exp, log, tanh, "
-                    "logistic, expm1, log1p, erf, erfc, sin, cos and tan have inline versions", op.loc)
+                    f"version yet: the {target.name} target has no libm; the device has inline "
+                    f"versions of {inline} (and logistic)", op.loc)
             if op.name == "aot.gemm":
                 raise CompileError(f"'aot.gemm' (the CPU's packed matmul) in a {target.name} "
                                    "kernel", op.loc)
@@ -207,5 +208,10 @@ def generate_device(module: Module, name: str, target) -> tuple[str, list]:
     bodies = [g.declare_kernel(f) for f in kernels]
     for f in kernels:
         g.emit_kernel(f)
+    for f in kernels:  # lane-strided code is right only where a warp shares each iteration
+        call = calls.get(f.attrs["sym_name"]) or {}
+        if any(op.name == "gpu.lane_id" for op in f.walk()) and call.get("aot.parallel_lanes") != WARP:
+            raise CompileError(f"internal: the kernel of '{f.attrs['aot.kernel']}' splits rows across "
+                               "a warp's lanes but is not launched a warp per row", f.loc)
     out = [emit_entry(g, f, body, calls.get(f.attrs["sym_name"])) for f, body in zip(kernels, bodies)]
     return str(g.mod), out
