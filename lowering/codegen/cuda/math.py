@@ -6,7 +6,7 @@ version stays, for `device.check_device_ops` to refuse by name.
 """
 from __future__ import annotations
 
-from lowering.codegen.cuda import trig
+from lowering.codegen.cuda import arc_hyp, trig
 from lowering.codegen.llvm import fastmath
 from lowering.ir.builder import LoopBuilder
 from lowering.ir.core import Block, Module, replace_all_uses
@@ -15,6 +15,7 @@ from lowering.ops.elementwise import Scalars
 INLINE = {"math.exp": fastmath.exp, "math.log": fastmath.log, "math.tanh": fastmath.tanh,
           "math.expm1": fastmath.expm1, "math.log1p": fastmath.log1p, "math.erf": fastmath.erf,
           "math.erfc": fastmath.erfc}
+INLINE.update(arc_hyp.FUNCTIONS)  # atan, asin, acos and the hyperbolics: device only
 INLINE.update(trig.FUNCTIONS)  # sin, cos, tan: device only (the CPU has libm)
 
 
