@@ -32,22 +32,26 @@ def _read_source(text_or_path: str) -> tuple[str, str]:
 
 
 def compile(text_or_path: str, name: str | None = None, *, output_dir: str | None = None,
-            target_cpu: str | None = None, dump_after=(), dump_dir: str | None = None):
+            target: str = "cpu", target_cpu: str | None = None, dump_after=(),
+            dump_dir: str | None = None):
     """Compile MLIR text (or a file path) into a shared library and load it.
 
     The build lands in a cache keyed by the source text, the options and the
     compiler version, so a second call with the same program is only a load.
+    `target="cuda"` is refused with a CompileError until the GPU runtime exists (the
+    kernels compile: `aotc compile --target cuda --emit ptx`).
     """
     from abi.loader import Library
     text, filename = _read_source(text_or_path)
     if name is None:
         name = os.path.basename(filename).split(".")[0] if filename != "<string>" else "model"
     name = sanitize_name(name)
-    key = hashlib.sha256("\0".join([compiler_fingerprint(), name, str(target_cpu), text]).encode())
+    key = hashlib.sha256("\0".join([compiler_fingerprint(), name, target, str(target_cpu),
+                                    text]).encode())
     out_dir = output_dir or os.path.join(cache_dir(), "build", key.hexdigest()[:24])
     so_path = os.path.join(out_dir, f"lib{name}.so")
     if output_dir is not None or not os.path.exists(so_path) or dump_after:
-        opts = Options(name=name, emit="shared", target_cpu=target_cpu,
+        opts = Options(name=name, emit="shared", target=target, target_cpu=target_cpu,
                        dump_after=list(dump_after), dump_dir=dump_dir)
         tmp_so = so_path + f".tmp{os.getpid()}"
         Compilation(text, filename, opts).build(tmp_so)

@@ -128,3 +128,9 @@ def test_report_prints_each_kernels_launch_and_resources(tmp_path):
     lines = [ln for ln in r.stdout.splitlines() if ln.startswith("mlp_main_kernel_")]
     assert lines and all("threads per block" in ln or "1 thread" in ln for ln in lines)
     assert all("registers" in ln and "(ptxas)" in ln for ln in lines)
+
+
+def test_python_compile_for_cuda_says_what_is_missing():
+    import aot
+    with pytest.raises(CompileError, match="needs the GPU runtime"):
+        aot.compile(ELEMENTWISE, target="cuda")
