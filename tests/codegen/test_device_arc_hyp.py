@@ -21,6 +21,7 @@ import pytest
 from lowering.codegen.cuda import arc_hyp
 from tooling.gpu_emu import build_emulated
 from tooling.gpu_emu.corpus_run import run_case
+from ulp import ulp_errors as errors_in_ulps
 
 NAMES = ["atan", "asin", "acos", "sinh", "cosh", "asinh", "acosh", "atanh"]
 NP = {"f16": np.float16, "bf16": ml_dtypes.bfloat16, "f32": np.float32, "f64": np.float64}
@@ -110,22 +111,11 @@ def inputs(dt, n):
 
 
 def ulp_errors(got, x, name, dt):
-    """|got - ref| / ulp(ref), 0 where got is exactly the rounded reference (NaN for NaN,
-    inf where ref rounds to inf, signed zeros); inf where it must be exact and is not."""
-    ft = NP[dt]
+    """Errors in ulps against the reference in a wider type (tests/ulp.py), and the reference."""
     wide = LD if dt == "f64" else np.float64
     with np.errstate(all="ignore"):
         ref = REF[name](x.astype(wide))
-        rounded = ref.astype(ft)
-    fi = np.finfo(ft)
-    _, e = np.frexp(ref)
-    ulp = np.ldexp(np.ones_like(ref), (np.maximum(e - 1, fi.minexp) - fi.nmant).astype(np.int32))
-    with np.errstate(all="ignore"):
-        err = (np.abs(got.astype(wide) - ref) / ulp).astype(np.float64)
-    same = (got == rounded) & (np.signbit(got) == np.signbit(rounded))
-    same |= np.isnan(got) & np.isnan(rounded)
-    special = ~np.isfinite(rounded) | (ref == 0) | ~np.isfinite(got)
-    return np.where(same, 0.0, np.where(special, np.inf, err)), ref
+    return errors_in_ulps(got, ref, NP[dt]), ref
 
 
 @pytest.mark.parametrize("dt", ["f32", "f64"])

@@ -31,6 +31,7 @@ import pytest
 
 import aot
 from lowering.codegen.llvm import fastmath
+from ulp import ulp_errors as errors_in_ulps
 
 OPS = ["exponential", "log", "tanh", "logistic", "exponential_minus_one", "log_plus_one",
        "erf", "erfc"]
@@ -188,24 +189,11 @@ def inputs(op, dt, n):
 
 
 def ulp_errors(got, x, op, dt):
-    """|got - ref| / ulp(ref), 0 where got is exactly the rounded reference (NaN for NaN,
-    inf where ref rounds to inf, signed zeros)."""
-    ft = NP[dt]
+    """Errors in ulps against the reference in a wider type (tests/ulp.py), and the reference."""
     wide = LD if dt == "f64" else np.float64
     with np.errstate(all="ignore"):
         ref = ref_fn(op)(x.astype(wide))
-        rounded = ref.astype(ft)
-    fi = np.finfo(ft)
-    _, e = np.frexp(ref)
-    ulp = np.ldexp(np.ones_like(ref), (np.maximum(e - 1, fi.minexp) - fi.nmant).astype(np.int32))
-    with np.errstate(all="ignore"):
-        err = (np.abs(got.astype(wide) - ref) / ulp).astype(np.float64)
-    same = (got == rounded) & (np.signbit(got) == np.signbit(rounded))
-    same |= np.isnan(got) & np.isnan(rounded)
-    # must be exact where the rounded reference is a special (inf, NaN) or exact
-    special = ~np.isfinite(rounded) | (ref == 0) | ~np.isfinite(got)
-    err = np.where(same, 0.0, np.where(special, np.inf, err))
-    return err, ref
+    return errors_in_ulps(got, ref, NP[dt]), ref
 
 
 def report(err, x, got, ref, k=8):
