@@ -1,5 +1,8 @@
 """Errors in ulps, for the tests of the inline math (CPU fastmath, device trig and arc/hyp)."""
+import ml_dtypes
 import numpy as np
+
+NP = {"f16": np.float16, "bf16": ml_dtypes.bfloat16, "f32": np.float32, "f64": np.float64}
 
 
 def ulp_errors(got, ref, ft):
@@ -17,3 +20,12 @@ def ulp_errors(got, ref, ft):
     same |= np.isnan(got) & np.isnan(rounded)
     special = ~np.isfinite(rounded) | (ref == 0) | ~np.isfinite(got)
     return np.where(same, 0.0, np.where(special, np.inf, err))
+
+
+def ulp_errors_of(got, x, reference, dt):
+    """(errors in ulps of `dt`, the reference): `reference` evaluated on x in a wider type
+    (float64 for f32, long double for f64)."""
+    wide = np.longdouble if dt == "f64" else np.float64
+    with np.errstate(all="ignore"):
+        ref = reference(x.astype(wide))
+    return ulp_errors(got, ref, NP[dt]), ref

@@ -31,7 +31,7 @@ import pytest
 
 import aot
 from lowering.codegen.llvm import fastmath
-from ulp import ulp_errors as errors_in_ulps
+from ulp import ulp_errors_of
 
 OPS = ["exponential", "log", "tanh", "logistic", "exponential_minus_one", "log_plus_one",
        "erf", "erfc"]
@@ -185,16 +185,6 @@ def inputs(op, dt, n):
     return np.concatenate(parts)
 
 
-# ----------------------------------------------------------------------------- ulps
-
-
-def ulp_errors(got, x, op, dt):
-    """Errors in ulps against the reference in a wider type (tests/ulp.py), and the reference."""
-    wide = LD if dt == "f64" else np.float64
-    with np.errstate(all="ignore"):
-        ref = ref_fn(op)(x.astype(wide))
-    return errors_in_ulps(got, ref, NP[dt]), ref
-
 
 def report(err, x, got, ref, k=8):
     worst = np.argsort(err)[-k:][::-1]
@@ -211,7 +201,7 @@ def test_ulp_error(op, dt):
     x = inputs(op, dt, 1 << 18 if dt == "f32" else 1 << 11 if op in CHLO else 1 << 15)
     got = compiled(op, dt).main(x)
     assert got.dtype == NP[dt]
-    err, ref = ulp_errors(got, x, op, dt)
+    err, ref = ulp_errors_of(got, x, ref_fn(op), dt)
     bound = fastmath.MAX_ULP[dt][op]
     assert err.max() <= bound, f"{op} {dt}: over {bound} ulp: {report(err, x, got, ref)}"
 
