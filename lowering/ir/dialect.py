@@ -26,6 +26,9 @@ LOOP_OPS = {
     "aot.gemm": "(lhs, rhs, out, captured...): the packed matmul; its region is the epilogue",
     "gpu.lane_id": "() -> index: the thread's lane in its warp (device kernels only)",
     "gpu.shuffle_xor": "(x) -> x of the lane whose id is this lane's xor `offset` (a warp's lanes in step)",
+    "gpu.thread_id": "() -> index: the thread's place in its block (a block per iteration)",
+    "gpu.barrier": "every thread of the block waits here; all reach it the same number of times",
+    "gpu.shared": "() -> a static buffer in the block's shared memory",
 }
 
 AOT_ATTRS = {
@@ -37,8 +40,10 @@ AOT_ATTRS = {
     "aot.parallel_over": "on a kernel while lowering: which output's dim 0 the loop covers",
     "aot.parallel_block": "on a call: rows per iteration of the parallel loop",
     "aot.rows_per_iteration": "on a loop: it steps over blocks of this many rows",
-    "aot.lanes_per_iteration": "on a device kernel's parallel loop: a warp's lanes share an iteration",
+    "aot.lanes_per_iteration": "on a device kernel's parallel loop: its threads per iteration",
     "aot.parallel_lanes": "on a call: the parallel loop's threads per iteration (its lanes)",
+    "aot.tiles": "on a device kernel's parallel loop: it steps over tiles of this size per dim",
+    "aot.parallel_tiles": "on a call: the parallel output's tile per iteration (extent: the tiles)",
     "aot.scratch": "on an LHLO kernel op: its last N operands are temporaries",
     "aot.stack": "on memref.alloc: small, static, never escapes: a stack slot",
     "aot.num_inputs": "on a host function: how many of its arguments are inputs",

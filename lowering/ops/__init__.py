@@ -3,6 +3,7 @@ fill it, one op family each, and the targets' overrides (the CPU's packed matmul
 convolution, the inline math library), each importing the families it overrides. Nothing
 else imports the families."""
 from lowering.codegen.cpu import conv_gemm, matmul  # noqa: F401
+from lowering.codegen.cuda import matmul as cuda_matmul  # noqa: F401
 from lowering.codegen.cuda import reductions  # noqa: F401
 from lowering.codegen.llvm import fastmath  # noqa: F401
 from lowering.ops import (  # noqa: F401

@@ -124,8 +124,10 @@ def mark_parallel(op: Operation, fn: Operation, call: Operation, target) -> None
     call.attrs["aot.parallel"] = first_out
     # the loop may step over blocks of dim 0 (matmul rows): the host splits block numbers
     call.attrs["aot.parallel_block"] = loops[0].attrs.get("aot.rows_per_iteration", 1)
-    if "aot.lanes_per_iteration" in loops[0].attrs:  # a device's warp per iteration
+    if "aot.lanes_per_iteration" in loops[0].attrs:  # a device's warp or block per iteration
         call.attrs["aot.parallel_lanes"] = loops[0].attrs["aot.lanes_per_iteration"]
+    if "aot.tiles" in loops[0].attrs:  # a device's output tile per iteration
+        call.attrs["aot.parallel_tiles"] = loops[0].attrs["aot.tiles"]
 
 
 def kernel_outputs(op: Operation) -> tuple:

@@ -24,7 +24,7 @@ from llvmlite import ir
 from lowering.codegen.cuda.math import INLINE, inline_device_math
 from lowering.codegen.llvm.emitters import EMITTERS
 from lowering.codegen.llvm.gen import LLVMGen
-from lowering.codegen.llvm.types import I32, I64, VOID
+from lowering.codegen.llvm.types import I32, I64, PTR, VOID, MemRef, storage_type
 from lowering.ir.core import CompileError, MemRefType, Module, Operation
 
 THREADS_PER_BLOCK = 256
@@ -45,7 +45,8 @@ class DeviceKernel:
     params: list
     extent_param: int | None  # None: the kernel runs on one thread
     rows_per_iteration: int = 1
-    lanes: int = 1  # threads per iteration: a warp's, for the warp schedules
+    lanes: int = 1  # threads per iteration: a warp's or a block's, for the shared schedules
+    tiles: tuple | None = None  # an output tile per iteration: its size along each leading dim
 
     def describe(self) -> str:
         """The launch rule in words, as `--report` prints it."""
@@ -53,11 +54,15 @@ class DeviceKernel:
             return "1 block of 1 thread (no parallel loop)"
         rows = self.rows_per_iteration
         per_block = THREADS_PER_BLOCK * rows // self.lanes
-        what = (f"{self.lanes} threads (a warp) per iteration" if self.lanes > 1 else
+        what = ("a block per iteration" if self.lanes == THREADS_PER_BLOCK else
+                f"{self.lanes} threads (a warp) per iteration" if self.lanes > 1 else
                 f"in steps of {rows} rows" if rows > 1 else "one iteration per thread")
-        return (f"grid-stride over the extent in parameter #{self.extent_param} ({what}): "
-                f"{THREADS_PER_BLOCK} threads per block, ceil(extent / {per_block}) blocks, "
-                f"at most {MAX_BLOCKS}")
+        over = f"the extent in parameter #{self.extent_param}"
+        if self.tiles is not None:
+            over = (f"the {' x '.join(map(str, self.tiles))} tiles of the buffer whose dims start "
+                    f"at parameter #{self.extent_param}")
+        return (f"grid-stride over {over} ({what}): {THREADS_PER_BLOCK} threads per block, "
+                f"ceil(iterations / {per_block}) blocks, at most {MAX_BLOCKS}")
 
     def launch(self, extent: int | None = None) -> tuple:
         """(blocks, threads per block) for a run whose parallel loop has `extent` iterations."""
@@ -142,7 +147,32 @@ def _shuffle_xor(g, b, op, args):
     return out if isinstance(t, ir.IntType) else b.bitcast(out, t)
 
 
-DEVICE_EMITTERS = {**EMITTERS, "gpu.lane_id": _lane_id, "gpu.shuffle_xor": _shuffle_xor}
+def _thread_id(g, b, op, args):
+    return _sreg(g, b, "tid.x")
+
+
+def _barrier(g, b, op, args):
+    """`bar.sync 0`: every thread of the block waits here (all must reach it alike)."""
+    b.call(g.declare("llvm.nvvm.barrier.cta.sync.aligned.all", VOID, [I32]), [ir.Constant(I32, 0)])
+
+
+def _shared(g, b, op, args):
+    """A static buffer in the block's shared memory (addrspace 3), used through a generic
+    pointer (NVPTX's address-space inference turns its loads back into `ld.shared`)."""
+    t = op.results[0].type
+    n = 1
+    for d in t.shape:
+        n *= d
+    array = ir.ArrayType(storage_type(t.elem), n)
+    gv = ir.GlobalVariable(g.mod, array, name=g.mod.get_unique_name("shared"), addrspace=3)
+    gv.linkage, gv.align = "internal", 16
+    gv.initializer = ir.Constant(array, ir.Undefined)
+    return MemRef(b.addrspacecast(gv, PTR), [ir.Constant(I64, d) for d in t.shape], t.elem)
+
+
+DEVICE_EMITTERS = {**EMITTERS, "gpu.lane_id": _lane_id, "gpu.shuffle_xor": _shuffle_xor,
+                   "gpu.thread_id": _thread_id, "gpu.barrier": _barrier, "gpu.shared": _shared}
+BLOCK_OPS = ("gpu.thread_id", "gpu.barrier", "gpu.shared")  # need a whole block per iteration
 
 
 def emit_entry(g: LLVMGen, func: Operation, body: ir.Function, call_attrs) -> DeviceKernel:
@@ -174,9 +204,13 @@ def emit_entry(g: LLVMGen, func: Operation, body: ir.Function, call_attrs) -> De
     extent_param = offsets[call_attrs["aot.parallel"]] + 1
     rows = call_attrs.get("aot.parallel_block", 1)
     lanes = call_attrs.get("aot.parallel_lanes", 1)
-    extent = args[extent_param]
-    if rows > 1:
-        extent = b.udiv(b.add(extent, ir.Constant(I64, rows - 1)), ir.Constant(I64, rows))
+    tiles = call_attrs.get("aot.parallel_tiles")
+    if tiles is None:
+        extent = ceil_div(b, args[extent_param], rows)
+    else:  # a tile of the output per iteration
+        extent = ir.Constant(I64, 1)
+        for d, size in enumerate(tiles):
+            extent = b.mul(extent, ceil_div(b, args[extent_param + d], size))
     stride = b.mul(_sreg(g, b, "nctaid.x"), _sreg(g, b, "ntid.x"))
     if lanes > 1:  # the lanes of a warp take the same iteration
         gid = b.udiv(gid, ir.Constant(I64, lanes))
@@ -194,7 +228,14 @@ def emit_entry(g: LLVMGen, func: Operation, body: ir.Function, call_attrs) -> De
     b.branch(head)
     b.position_at_end(done)
     b.ret_void()
-    return DeviceKernel(entry.name, kinds, extent_param, rows, lanes)
+    return DeviceKernel(entry.name, kinds, extent_param, rows, lanes, tiles)
+
+
+def ceil_div(b: ir.IRBuilder, n, size: int):
+    """ceil(n / size) of an i64, the iterations covering n in steps of size."""
+    if size == 1:
+        return n
+    return b.udiv(b.add(n, ir.Constant(I64, size - 1)), ir.Constant(I64, size))
 
 
 def generate_device(module: Module, name: str, target) -> tuple[str, list]:
@@ -208,10 +249,11 @@ def generate_device(module: Module, name: str, target) -> tuple[str, list]:
     bodies = [g.declare_kernel(f) for f in kernels]
     for f in kernels:
         g.emit_kernel(f)
-    for f in kernels:  # lane-strided code is right only where a warp shares each iteration
-        call = calls.get(f.attrs["sym_name"]) or {}
-        if any(op.name == "gpu.lane_id" for op in f.walk()) and call.get("aot.parallel_lanes") != WARP:
-            raise CompileError(f"internal: the kernel of '{f.attrs['aot.kernel']}' splits rows across "
-                               "a warp's lanes but is not launched a warp per row", f.loc)
+    for f in kernels:  # lane and block code is right only where lanes share each iteration
+        lanes = (calls.get(f.attrs["sym_name"]) or {}).get("aot.parallel_lanes", 1)
+        used = {op.name for op in f.walk()}
+        if used & set(BLOCK_OPS) and lanes != THREADS_PER_BLOCK or "gpu.lane_id" in used and lanes % WARP:
+            raise CompileError(f"internal: the kernel of '{f.attrs['aot.kernel']}' shares iterations "
+                               f"between threads but is launched with {lanes} per iteration", f.loc)
     out = [emit_entry(g, f, body, calls.get(f.attrs["sym_name"])) for f, body in zip(kernels, bodies)]
     return str(g.mod), out

@@ -12,7 +12,7 @@ from __future__ import annotations
 from llvmlite import ir
 
 from lowering.codegen.cpu.host import HOST_EMITTERS
-from lowering.codegen.cuda.device import MAX_BLOCKS, THREADS_PER_BLOCK
+from lowering.codegen.cuda.device import MAX_BLOCKS, THREADS_PER_BLOCK, ceil_div
 from lowering.codegen.llvm.gen import LLVMGen
 from lowering.codegen.llvm.types import I32, I64, PTR, MemRef
 from lowering.ir.core import Module
@@ -32,10 +32,15 @@ def _launch(g, b, op, values, host):
         slot = b.gep(slots, [ir.Constant(I64, i)], inbounds=True, source_etype=I64)
         b.store(b.ptrtoint(a, I64) if isinstance(a.type, ir.PointerType) else a, slot)
     if "aot.parallel" in op.attrs:
-        extent = values[op.operands[op.attrs["aot.parallel"]]].dims[0]
+        dims = values[op.operands[op.attrs["aot.parallel"]]].dims
         rows = op.attrs.get("aot.parallel_block", 1)
+        extent = dims[0]
+        if "aot.parallel_tiles" in op.attrs:  # iterations: the output's tiles
+            rows, extent = 1, ir.Constant(I64, 1)
+            for d, size in zip(dims, op.attrs["aot.parallel_tiles"]):
+                extent = b.mul(extent, ceil_div(b, d, size))
         per_block = THREADS_PER_BLOCK * rows // op.attrs.get("aot.parallel_lanes", 1)
-        blocks = b.udiv(b.add(extent, ir.Constant(I64, per_block - 1)), ir.Constant(I64, per_block))
+        blocks = ceil_div(b, extent, per_block)
         blocks = b.select(b.icmp_unsigned("<", blocks, ir.Constant(I64, 1)), ir.Constant(I64, 1), blocks)
         blocks = b.select(b.icmp_unsigned(">", blocks, ir.Constant(I64, MAX_BLOCKS)),
                           ir.Constant(I64, MAX_BLOCKS), blocks)

@@ -26,9 +26,9 @@ def inline_device_math(module: Module, target) -> None:
             continue
         for op in list(func.walk()):
             fn = INLINE.get(op.name)
-            elem = op.results[0].type.name if op.results else None
-            if fn is None or elem not in fastmath.CONSTS:
+            if fn is None or op.results[0].type.name not in fastmath.CONSTS:
                 continue
+            elem = op.results[0].type.name
             block = op.parent
             scratch = LoopBuilder(Block([]), op.loc, target)
             value = fn(fastmath.Ops(Scalars(scratch), elem), op.operands[0])

@@ -6,7 +6,9 @@ emu.c's `aot_gpu_launch` with the threads of a block as OS threads. For tests on
 
 The device IR changes only where the host has no such thing: the special registers
 (`llvm.nvvm.read.ptx.sreg.*`), barriers and warp shuffles become calls into emu.c, `ptx_kernel` entries
-become plain functions, the triple and data layout become the host's. Each entry gets a
+become plain functions, the triple and data layout become the host's. Shared memory (addrspace 3
+globals) stays as it is: the host takes address space 3 as plain memory, one copy, which is
+right because emu.c runs a grid's blocks one after another. Each entry gets a
 trampoline that takes its flat parameters from the launch's 64-bit slots, and a table maps
 entry names to trampolines, as `cuModuleGetFunction` maps them to kernels.
 """
@@ -36,7 +38,7 @@ def hostify(device_ir: str, triple: str, layout: str) -> str:
     t = t.replace("define ptx_kernel void", "define void")
     t = re.sub(r"llvm\.nvvm\.read\.ptx\.sreg\.(\w+)\.x", r"aot_emu_\1_x", t)
     t = t.replace("llvm.nvvm.shfl.sync.bfly.i32", "aot_emu_shfl_bfly_i32")
-    return t.replace("llvm.nvvm.barrier0", "aot_emu_barrier")
+    return t.replace("llvm.nvvm.barrier.cta.sync.aligned.all", "aot_emu_barrier")
 
 
 def launch_table(kernels, triple: str, layout: str) -> str:

@@ -6,7 +6,8 @@
  * missing barrier or a race shows up as a wrong number. The grid is capped at
  * AOT_EMU_MAX_BLOCKS blocks (default 4): the entries' grid-stride loops cover any extent with
  * any grid, so a smaller grid changes how work is shared, not what is computed. Warp
- * shuffles exchange values through per-warp slots between two waits of the warp's lanes. */
+ * shuffles exchange values through per-warp slots between two waits of the warp's lanes. Shared
+ * memory is the kernels' own addrspace(3) globals, one copy: blocks run one after another. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdint.h>
@@ -35,7 +36,7 @@ uint32_t aot_emu_tid_x(void) { return tid_x; }
 uint32_t aot_emu_ntid_x(void) { return ntid_x; }
 uint32_t aot_emu_ctaid_x(void) { return ctaid_x; }
 uint32_t aot_emu_nctaid_x(void) { return nctaid_x; }
-void aot_emu_barrier(void) { pthread_barrier_wait(&block_barrier); }
+void aot_emu_barrier(int32_t id) { (void)id; pthread_barrier_wait(&block_barrier); }
 
 int32_t aot_emu_shfl_bfly_i32(int32_t mask, int32_t value, int32_t lane_mask, int32_t clamp) {
     (void)mask, (void)clamp;

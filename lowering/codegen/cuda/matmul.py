@@ -1,0 +1,170 @@
+"""The GPU's dot kernel: a tiled shared-memory matmul, one block per output tile, with a
+kOutput fusion's elementwise consumers applied to each result before it is stored.
+
+The output of a dot_general is [batch..., lhs free..., rhs free...]. A tile is TILE rows of
+the last lhs-free dim by TILE columns of the last rhs-free dim at one index of every other
+dim (`aot.tiles`: the host launches one block per tile, `device.emit_entry` strides over
+them). The block's 256 threads form a 16 x 16 square; thread (ty, tx) owns the 4 x 4 results
+at rows ty + 16 i and columns tx + 16 j, in registers. The contraction runs DEPTH elements at
+a time: the block stages a DEPTH x TILE slab of each operand in shared memory (each thread
+loading 4 elements of each, consecutive threads reading consecutive contracting elements of
+the lhs and columns of the rhs), waits at a barrier, accumulates from the slabs, and waits
+again before the slabs are refilled. Elements past an edge are staged as zero, so ragged
+tiles and dynamic dims need no second kernel. Several contracting dims are one flattened
+index, unflattened on each load. Accumulators are f32 for f16/bf16 operands, as on the CPU.
+
+Dots with no free dim on one side (matrix-vector products) keep the loop form, one thread
+per output row. Registered as the cuda target's override of dot / dot_general's kernel and
+kOutput epilogue (the runtime issue adds cuBLAS in front of it).
+"""
+from __future__ import annotations
+
+from lowering.ir.builder import Ix, LoopBuilder, buffer_dims
+from lowering.ir.core import INDEX, MemRefType, ScalarType, is_float
+from lowering.ops import registry
+from lowering.ops.contraction import dot_general_dims
+from lowering.ops.elemental import Elemental
+from lowering.ops.elementwise import Scalars
+
+TILE = 64  # rows and columns of an output tile
+DEPTH = 16  # contracting elements staged in shared memory per step
+SIDE = 16  # the block's threads as a SIDE x SIDE square (device.THREADS_PER_BLOCK)
+PER = TILE // SIDE  # each thread's results per row and per column
+THREADS = SIDE * SIDE
+
+
+def _free_dims(op):
+    lb, rb, lc, rc = dot_general_dims(op)
+    lhs_t, rhs_t = op.operands[0].type, op.operands[1].type
+    lfree = [d for d in range(lhs_t.rank) if d not in lb and d not in lc]
+    rfree = [d for d in range(rhs_t.rank) if d not in rb and d not in rc]
+    return lfree, rfree
+
+
+def tiles_dot(target, op) -> bool:
+    """Whether the tiled kernel takes this dot: both sides have a free dim."""
+    lfree, rfree = _free_dims(op)
+    out_t = op.results[0].type if op.results else op.operands[2].type
+    return bool(lfree) and bool(rfree) and out_t.elem != "i1"
+
+
+def _accumulator(out_elem: str) -> str:
+    return "f32" if out_elem in ("f16", "bf16") else out_elem
+
+
+def emit_tiled(b: LoopBuilder, dot, lhs, rhs, out, store) -> None:
+    """The tiled kernel of `dot` on buffers lhs, rhs, out; `store(builder, index, value)`
+    writes each finished result (of the dot's result type) at its output index."""
+    lb_, rb_, lc, rc = dot_general_dims(dot)
+    lfree, rfree = _free_dims(dot)
+    rank = out.type.rank
+    nb, nl = len(lb_), len(lfree)
+    pm, pn = nb + nl - 1, rank - 1  # the output dims a tile spans
+    out_elem, lhs_elem, rhs_elem = out.type.elem, lhs.type.elem, rhs.type.elem
+    acc = _accumulator(out_elem)
+    ix = Ix(b)
+    out_dims = buffer_dims(b, out)
+    tiles = tuple(TILE if d in (pm, pn) else 1 for d in range(rank))
+    counts = [ix.div(ix.add(n, t - 1), t) for n, t in zip(out_dims, tiles)]
+    total = 1
+    for c in counts:
+        total = ix.mul(total, c)
+    loop, body, t, _ = b.for_(b.index(0), ix.val(total))
+    loop.attrs["aot.lanes_per_iteration"] = THREADS
+    loop.attrs["aot.tiles"] = tiles
+
+    bx = Ix(body)
+    base = [None] * rank
+    for d in reversed(range(rank)):  # this iteration's tile, the last dim fastest
+        base[d] = bx.mul(bx.rem(t, counts[d]), tiles[d]) if d else bx.mul(t, tiles[d])
+        t = bx.div(t, counts[d]) if d else t
+    tid = body.v("gpu.thread_id", [], INDEX)
+    tx, ty = bx.rem(tid, SIDE), bx.div(tid, SIDE)
+    k_dims = [buffer_dims(body, lhs)[d] for d in lc]
+    depth = 1
+    for n in k_dims:
+        depth = bx.mul(depth, n)
+    a_slab = body.v("gpu.shared", [], MemRefType((DEPTH, TILE), acc))
+    b_slab = body.v("gpu.shared", [], MemRefType((DEPTH, TILE), acc))
+    zero = body.const(0, acc)
+    steps = bx.div(bx.add(depth, DEPTH - 1), DEPTH)
+    kloop, kb, step, accs = body.for_(body.index(0), bx.val(steps), [zero] * (PER * PER))
+
+    kx = Ix(kb)
+    k0 = kx.mul(step, DEPTH)
+
+    def contracting(k):
+        """The flat contracting index k as one index per contracting dim."""
+        idx = []
+        for n in reversed(k_dims[1:]):
+            idx.append(kx.rem(k, n))
+            k = kx.div(k, n)
+        return [k] + idx[::-1]
+
+    def stage(buf, elem, slab, batch_dims, free_dims, contract_dims, prefix, start, edge, along_k):
+        """Fill `slab` [DEPTH x TILE] from `buf`: TILE indices of its last free dim from
+        `start` (its other free dims at `prefix`) by the step's DEPTH contracting indices."""
+        for r in range(TILE * DEPTH // THREADS):
+            e = kx.add(tid, THREADS * r)
+            if along_k:  # consecutive threads: consecutive contracting elements
+                kk, m = kx.rem(e, DEPTH), kx.div(e, DEPTH)
+            else:  # consecutive threads: consecutive free elements
+                kk, m = kx.div(e, TILE), kx.rem(e, TILE)
+            i, k = kx.add(start, m), kx.add(k0, kk)
+            inside = kx.and_(kx.cmp("slt", i, edge), kx.cmp("slt", k, depth))
+            at = [None] * buf.type.rank
+            for d, v in zip(batch_dims, base[:nb]):
+                at[d] = v
+            for d, v in zip(free_dims, prefix + [kx.min(i, kx.sub(edge, 1))]):
+                at[d] = v
+            for d, v in zip(contract_dims, contracting(kx.min(k, kx.sub(depth, 1)))):
+                at[d] = v
+            x = Scalars(kb).convert(kb.v("memref.load", [buf] + at, ScalarType(elem)), elem, acc)
+            kb.op("memref.store", [kx.select(inside, x, zero, ScalarType(acc)), slab, kk, m])
+
+    stage(lhs, lhs_elem, a_slab, lb_, lfree, lc, base[nb:pm], base[pm], out_dims[pm], along_k=True)
+    stage(rhs, rhs_elem, b_slab, rb_, rfree, rc, base[nb + nl:pn], base[pn], out_dims[pn], along_k=False)
+    kb.op("gpu.barrier", [])
+    iloop, ib, kk, cur = kb.for_(kb.index(0), kb.index(DEPTH), accs)
+    ibx = Ix(ib)
+    a = [ib.v("memref.load", [a_slab, kk, ibx.add(ty, SIDE * i)], ScalarType(acc)) for i in range(PER)]
+    w = [ib.v("memref.load", [b_slab, kk, ibx.add(tx, SIDE * j)], ScalarType(acc)) for j in range(PER)]
+    mul, add = ("arith.mulf", "arith.addf") if is_float(acc) else ("arith.muli", "arith.addi")
+    sums = [ib.v(add, [cur[i * PER + j], ib.v(mul, [a[i], w[j]], ScalarType(acc))], ScalarType(acc))
+            for i in range(PER) for j in range(PER)]
+    ib.yield_(sums)
+    kb.op("gpu.barrier", [])  # the slabs are refilled only when every thread is done with them
+    kb.yield_(iloop.results)
+
+    for i in range(PER):
+        for j in range(PER):
+            row, col = bx.add(base[pm], bx.add(ty, SIDE * i)), bx.add(base[pn], bx.add(tx, SIDE * j))
+            inside = bx.and_(bx.cmp("slt", row, out_dims[pm]), bx.cmp("slt", col, out_dims[pn]))
+            _, guarded, _, _ = body.for_(body.index(0), bx.select(inside, 1, 0))
+            at = [row if d == pm else col if d == pn else base[d] for d in range(rank)]
+            store(guarded, at, Scalars(guarded).convert(kloop.results[i * PER + j], acc, out_elem))
+            guarded.yield_()
+    body.yield_()
+
+
+def emit_tiled_dot(k, op, b: LoopBuilder, args: list):
+    lhs, rhs, out = args
+    emit_tiled(b, op, lhs, rhs, out, lambda ob, at, v: ob.op("memref.store", [v, out] + at))
+
+
+def emit_tiled_epilogue(b: LoopBuilder, region_block, inputs: dict, out, env: dict):
+    """A kOutput fusion: each result goes through the fused consumers (which read the product
+    only at the result's own index, fusion.joins_as_matmul) on its way to memory."""
+    dot = next(o for o in region_block.ops if o.key in ("dot_general", "dot"))
+    product, root_value = dot.results[0], region_block.ops[-1].operands[0]
+    lhs, rhs = (inputs[v] for v in dot.operands)
+
+    def store(ob, at, value):
+        e = Elemental(ob, inputs, {product: value}, env)
+        ob.op("memref.store", [e.at(root_value, at), out] + at)
+    emit_tiled(b, dot, lhs, rhs, out, store)
+
+
+for _name in ("dot_general", "dot"):
+    registry.override(_name, "kernel", emit_tiled_dot, target="cuda", when=tiles_dot)
+    registry.override(_name, "epilogue", emit_tiled_epilogue, target="cuda", when=tiles_dot)
