@@ -112,13 +112,14 @@ def mark_parallel(op: Operation, fn: Operation, call: Operation, target) -> None
     """A kernel whose one outermost loop runs over dim 0 of its first output writes disjoint
     parts of it per iteration: that loop may be split across threads. The call says which
     operand has the extent; the host decides at run time whether the work is worth it."""
-    d = registry.lookup(op.key)
-    if not target.threads or not (op.key == "fusion" or (d is not None and d.parallel)):
+    if not target.threads or not (op.key == "fusion" or registry.rule(op, "parallel", target)):
         return
     loops = [o for o in fn.regions[0].blocks[0].ops if o.name == "scf.for"]
     first_out = fn.attrs.pop("aot.parallel_over", kernel_outputs(op)[0])
-    if len(loops) != 1 or op.operands[first_out].type.rank == 0:
+    if len(loops) != 1:
         return
+    if op.operands[first_out].type.rank == 0 and loops[0].attrs.get("aot.tiles") != ():
+        return  # a scalar output has no dim 0 (a device's one tile, `aot.tiles = ()`, has)
     loops[0].attrs["aot.parallel"] = True
     fn.attrs["aot.parallel"] = True
     call.attrs["aot.parallel"] = first_out
