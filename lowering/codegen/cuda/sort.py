@@ -1,0 +1,1 @@
+"""The cuda target's sort and top_k kernels (being written)."""

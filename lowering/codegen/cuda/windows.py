@@ -1,0 +1,1 @@
+"""The cuda target's kernels for windows, convolution and scatter (being written)."""
