@@ -57,11 +57,14 @@ def emit_entry(g, func: Operation):
         owned = b.alloca(I32, name=f"owned{j}")
         b.store(ir.Constant(I32, 0), owned)
         host.owned.append((j, owned))
+    transfers = g.transfers_factory(g) if g.transfers_factory else None  # a device's copies
     values = {}
     for i, (arg, info) in enumerate(zip(block.args[:n_in], infos_in)):
         rc = b.call(check, [args_p, ir.Constant(I32, i), info, entry_name])
         host.fail_if_nonzero(b, rc)
         values[arg] = tensor_memref(b, args_p, i, arg.type)
+        if transfers:
+            values[arg] = transfers.argument(b, host, values[arg])
     prepare = g.declare("aot_prepare_result", I32, [PTR, I32, PTR, PTR, PTR, PTR])
     for j, (arg, info) in enumerate(zip(block.args[n_in:], infos_out)):
         dims = g.const_array([d for d in arg.type.shape] or [0], f"{symbol}.outdims{j}")
@@ -69,7 +72,12 @@ def emit_entry(g, func: Operation):
         rc = b.call(prepare, [results_p, ir.Constant(I32, j), info, entry_name, dims, owned])
         host.fail_if_nonzero(b, rc)
         values[arg] = tensor_memref(b, results_p, j, arg.type)
+        if transfers:
+            values[arg] = transfers.result(b, host, values[arg])
     returned = g.emit_ops(b, block.ops, values, host)
+    if transfers:
+        returned = [transfers.returned(b, host, mem) for mem in returned]
+        transfers.finish(b, host)
     adopt = g.declare("aot_adopt_result", I32, [PTR, I32, PTR, PTR, PTR, PTR])
     for k, mem in enumerate(returned):
         j = len(out_params) + k
@@ -99,12 +107,17 @@ def emit_query(g, func: Operation, entries):
     host.entry_builder = ir.IRBuilder(fn.entry_basic_block)
     check = g.declare("aot_check_arg", I32, [PTR, I32, PTR, PTR])
     block = func.regions[0].blocks[0]
+    transfers = g.transfers_factory(g) if g.transfers_factory else None
     values = {}
     for i, (arg, info) in enumerate(zip(block.args, infos_in)):
         rc = b.call(check, [args_p, ir.Constant(I32, i), info, entry_name])
         host.fail_if_nonzero(b, rc)
         values[arg] = tensor_memref(b, args_p, i, arg.type)
+        if transfers:
+            values[arg] = transfers.argument(b, host, values[arg])
     outs = g.emit_ops(b, block.ops, values, host)
+    if transfers:
+        transfers.finish(b, host)
     for i, v in enumerate(outs[:-1]):
         b.store(v, b.gep(dims_p, [ir.Constant(I64, i)], inbounds=True, source_etype=I64))
     b.store(outs[-1], peak_p)

@@ -30,7 +30,9 @@ class HostState:
         b.cbranch(b.icmp_signed("!=", rc, ir.Constant(I32, 0)), self.fail_block, ok)
         b.position_at_end(ok)
 
-    def slot(self, mem: "MemRef"):
+    def slot(self, mem: "MemRef", free: str = "aot_free"):
+        """The entry-block slot holding `mem`'s pointer while it is live: the failure exit
+        releases what it holds with `free` (a device target's buffers have their own)."""
         key = id(mem)
         if key not in self.slots:
             eb = self.entry_builder
@@ -38,14 +40,13 @@ class HostState:
                 eb.position_at_start(self.fn.entry_basic_block)
                 s = eb.alloca(PTR)
                 eb.store(ir.Constant(PTR, None), s)
-            self.slots[key] = (mem, s)
+            self.slots[key] = (mem, s, free)
         return self.slots[key][1]
 
     def finish(self):
         fb = self.fail_builder
-        free = self.gen.declare("aot_free", VOID, [PTR])
-        for mem, s in self.slots.values():
-            fb.call(free, [fb.load(s, typ=PTR)])
+        for mem, s, free in self.slots.values():
+            fb.call(self.gen.declare(free, VOID, [PTR]), [fb.load(s, typ=PTR)])
         unprepare = self.gen.declare("aot_unprepare_result", VOID, [PTR, I32, I32])
         for j, owned in self.owned:
             fb.call(unprepare, [self.results_p, ir.Constant(I32, j), fb.load(owned, typ=I32)])

@@ -1,21 +1,115 @@
-"""Host code of a cuda build: the CPU's host code (allocation, shape arithmetic, checks,
-control flow), with each kernel call a launch of its PTX entry.
+"""Host code of a cuda build: the CPU's host code (shape arithmetic, checks, control flow),
+with every buffer in device memory and each kernel call a launch of its PTX entry.
 
-A launch is `int aot_gpu_launch(const char *entry, int64_t *params, int32_t n, int64_t blocks,
-int32_t threads)`: the entry's flat parameters as 64-bit slots (pointers as integers), and the
-grid from `device.DeviceKernel.launch`'s rule, computed here at run time from the parallel
-output's dim 0. The GPU runtime implements it with the CUDA driver (not built yet); the
-tests' emulated grid (tests/tooling/gpu_emu) implements it on the host.
+The runtime calls (runtime_c/device/cuda.c):
+- `aot_gpu_launch(&module, entry, int64_t *params, n, blocks, threads)`: the entry's flat
+  parameters as 64-bit slots (pointers as integers), the grid from `device.DeviceKernel`'s
+  rule, computed here at run time; `module` is this artifact's {PTX text, loaded module}.
+- `aot_gpu_alloc` / `aot_gpu_free` for the buffers the host code allocates right before
+  the kernel that needs them and frees right after; `aot_gpu_constant` for a device copy of
+  a constant; `aot_gpu_copy` between buffers.
+- An element the host code itself reads or writes (a shape tensor's value, a loop's
+  predicate, a data-dependent count) is one small copy to or from the device.
+
+`DeviceTransfers` makes the entry points take host pointers, as a drop-in for the CPU build:
+arguments are copied to the device after their checks, results back before returning.
 """
 from __future__ import annotations
 
 from llvmlite import ir
 
+from abi.dtypes import dtype as abi_dtype
 from lowering.codegen.cpu.host import HOST_EMITTERS
 from lowering.codegen.cuda.device import MAX_BLOCKS, THREADS_PER_BLOCK, ceil_div
 from lowering.codegen.llvm.gen import LLVMGen
-from lowering.codegen.llvm.types import I32, I64, PTR, MemRef
-from lowering.ir.core import Module
+from lowering.codegen.llvm.types import I32, I64, PTR, VOID, MemRef, storage_type
+
+MODULE_T = ir.LiteralStructType([PTR, PTR])  # aot_gpu_module: the PTX, the loaded module
+
+
+def byte_size(b, mem: MemRef):
+    size = ir.Constant(I64, abi_dtype(mem.elem).size)
+    for d in mem.dims:
+        size = b.mul(size, d)
+    return size
+
+
+def _copy_checked(g, host, b, name, args):
+    """A runtime copy `int name(void *dst, const void *src, int64_t bytes)`; a failure takes
+    the entry's failure exit."""
+    host.fail_if_nonzero(b, b.call(g.declare(name, I32, [PTR, PTR, I64]), args))
+
+
+def device_alloc(g, b, host, shape, elem) -> MemRef:
+    """A device buffer, freed by the failure exit unless released first."""
+    mem = MemRef(None, shape, elem)
+    ptr = b.call(g.declare("aot_gpu_alloc", PTR, [I64]), [byte_size(b, mem)])
+    is_null = b.icmp_unsigned("==", b.ptrtoint(ptr, I64), ir.Constant(I64, 0))
+    host.fail_if_nonzero(b, b.select(is_null, ir.Constant(I32, 2), ir.Constant(I32, 0)))
+    mem.ptr = ptr
+    b.store(ptr, host.slot(mem, free="aot_gpu_free"))
+    return mem
+
+
+def device_free(g, b, host, mem: MemRef):
+    b.call(g.declare("aot_gpu_free", VOID, [PTR]), [mem.ptr])
+    b.store(ir.Constant(PTR, None), host.slot(mem, free="aot_gpu_free"))
+
+
+def _alloc(g, b, op, values, host):
+    t = op.results[0].type
+    it = iter(values[v] for v in op.operands)
+    return device_alloc(g, b, host, [ir.Constant(I64, n) if n is not None else next(it) for n in t.shape],
+                        t.elem)
+
+
+def _dealloc(g, b, op, values, host):
+    device_free(g, b, host, values[op.operands[0]])
+
+
+def _get_global(g, b, op, values, host):
+    t = op.results[0].type
+    mem = MemRef(g.globals[op.attrs["name"].name], [ir.Constant(I64, n) for n in t.shape], t.elem)
+    ptr = b.call(g.declare("aot_gpu_constant", PTR, [PTR, I64]), [mem.ptr, byte_size(b, mem)])
+    is_null = b.icmp_unsigned("==", b.ptrtoint(ptr, I64), ir.Constant(I64, 0))
+    host.fail_if_nonzero(b, b.select(is_null, ir.Constant(I32, 3), ir.Constant(I32, 0)))
+    return MemRef(ptr, mem.dims, mem.elem)
+
+
+def _copy(g, b, op, values, host):
+    """Copies the destination's size: a prefix when the source is an upper-bound buffer."""
+    src, dst = (values[v] for v in op.operands)
+    _copy_checked(g, host, b, "aot_gpu_copy", [dst.ptr, src.ptr, byte_size(b, dst)])
+
+
+def _element(g, b, mem, idx):
+    return g.element_ptr(b, mem, idx), storage_type(mem.elem)
+
+
+def _load(g, b, op, values, host):
+    mem = values[op.operands[0]]
+    ptr, t = _element(g, b, mem, [values[v] for v in op.operands[1:]])
+    tmp = _entry_slot(host, t)
+    size = ir.Constant(I64, max(abi_dtype(mem.elem).size, 1))
+    _copy_checked(g, host, b, "aot_gpu_copy_to_host", [tmp, ptr, size])
+    v = b.load(tmp, typ=t)
+    return b.trunc(v, ir.IntType(1)) if mem.elem == "i1" else v
+
+
+def _store(g, b, op, values, host):
+    value, mem = values[op.operands[0]], values[op.operands[1]]
+    ptr, t = _element(g, b, mem, [values[v] for v in op.operands[2:]])
+    tmp = _entry_slot(host, t)
+    b.store(b.zext(value, t) if mem.elem == "i1" else value, tmp)
+    size = ir.Constant(I64, max(abi_dtype(mem.elem).size, 1))
+    _copy_checked(g, host, b, "aot_gpu_copy_to_device", [ptr, tmp, size])
+
+
+def _entry_slot(host, t):
+    eb = host.entry_builder
+    with eb.goto_entry_block():
+        eb.position_at_start(host.fn.entry_basic_block)
+        return eb.alloca(t)
 
 
 def _launch(g, b, op, values, host):
@@ -34,7 +128,7 @@ def _launch(g, b, op, values, host):
     if "aot.parallel" in op.attrs:
         dims = values[op.operands[op.attrs["aot.parallel"]]].dims
         rows = op.attrs.get("aot.parallel_block", 1)
-        extent = dims[0]
+        extent = dims[0] if dims else ir.Constant(I64, 1)
         if "aot.parallel_tiles" in op.attrs:  # iterations: the output's tiles
             rows, extent = 1, ir.Constant(I64, 1)
             for d, size in zip(dims, op.attrs["aot.parallel_tiles"]):
@@ -47,19 +141,76 @@ def _launch(g, b, op, values, host):
         threads = ir.Constant(I32, THREADS_PER_BLOCK)
     else:
         blocks, threads = ir.Constant(I64, 1), ir.Constant(I32, 1)
-    launch = g.declare("aot_gpu_launch", I32, [PTR, PTR, I32, I64, I32])
+    launch = g.declare("aot_gpu_launch", I32, [PTR, PTR, PTR, I32, I64, I32])
     entry = g.string(f"{g.name}_{name}")
-    rc = b.call(launch, [entry, slots, ir.Constant(I32, len(args)), blocks, threads])
+    rc = b.call(launch, [g.gpu_module, entry, slots, ir.Constant(I32, len(args)), blocks, threads])
     host.fail_if_nonzero(b, rc)
 
 
-HOST_EMITTERS_CUDA = {**HOST_EMITTERS, "func.call": _launch}
+HOST_EMITTERS_CUDA = {**HOST_EMITTERS, "func.call": _launch, "memref.alloc": _alloc,
+                      "memref.dealloc": _dealloc, "memref.get_global": _get_global,
+                      "memref.copy": _copy, "memref.load": _load, "memref.store": _store}
 
 
-def generate_host(module: Module, name: str, host_tm, target) -> tuple[str, list]:
+class DeviceTransfers:
+    """Entry points of a cuda build take and return host memory: each argument is copied to
+    a device buffer after its check, each result is computed in device memory and copied
+    into the host result before the entry returns. The device copies live only for the
+    call (the failure exit frees them too)."""
+
+    def __init__(self, g):
+        self.g = g
+        self.temporaries = []  # device copies of arguments and preallocated results
+        self.copies_back = []  # (host result, its device buffer)
+
+    def argument(self, b, host, mem: MemRef) -> MemRef:
+        dev = device_alloc(self.g, b, host, mem.dims, mem.elem)
+        _copy_checked(self.g, host, b, "aot_gpu_copy_to_device", [dev.ptr, mem.ptr, byte_size(b, mem)])
+        self.temporaries.append(dev)
+        return dev
+
+    def result(self, b, host, mem: MemRef) -> MemRef:
+        dev = device_alloc(self.g, b, host, mem.dims, mem.elem)
+        self.temporaries.append(dev)
+        self.copies_back.append((mem, dev))
+        return dev
+
+    def returned(self, b, host, mem: MemRef) -> MemRef:
+        """A host block (the runtime's allocator, for aot_adopt_result) holding a result the
+        body left in device memory."""
+        g = self.g
+        size = byte_size(b, mem)
+        ptr = b.call(g.declare("aot_alloc", PTR, [I64]), [size])
+        is_null = b.icmp_unsigned("==", b.ptrtoint(ptr, I64), ir.Constant(I64, 0))
+        host.fail_if_nonzero(b, b.select(is_null, ir.Constant(I32, 2), ir.Constant(I32, 0)))
+        out = MemRef(ptr, mem.dims, mem.elem)
+        b.store(ptr, host.slot(out))
+        _copy_checked(g, host, b, "aot_gpu_copy_to_host", [ptr, mem.ptr, size])
+        if id(mem) in host.slots and mem not in self.temporaries:  # a temporary of the body
+            device_free(g, b, host, mem)
+        return out
+
+    def finish(self, b, host):
+        """Results copied back, then every device copy of this call freed."""
+        for mem, dev in self.copies_back:
+            _copy_checked(self.g, host, b, "aot_gpu_copy_to_host", [mem.ptr, dev.ptr, byte_size(b, mem)])
+        for dev in self.temporaries:
+            device_free(self.g, b, host, dev)
+        self.temporaries, self.copies_back = [], []
+
+
+def generate_host(module, name: str, host_tm, target, ptx: str) -> tuple[str, list]:
     """LLVM IR of the host code for the machine `host_tm` describes, kernels launched on
-    `target`'s device; and the entry signatures."""
+    `target`'s device from `ptx` (embedded); and the entry signatures."""
     gen = LLVMGen(module, name, target, host_emitters=HOST_EMITTERS_CUDA)
+    data = bytearray(ptx.encode() + b"\0")
+    text = ir.GlobalVariable(gen.mod, ir.ArrayType(ir.IntType(8), len(data)), name=f"{name}.ptx")
+    text.global_constant, text.linkage = True, "private"
+    text.initializer = ir.Constant(text.value_type, data)
+    gen.gpu_module = ir.GlobalVariable(gen.mod, MODULE_T, name=f"{name}.gpu_module")
+    gen.gpu_module.linkage = "internal"
+    gen.gpu_module.initializer = ir.Constant(MODULE_T, [text, ir.Constant(PTR, None)])
+    gen.transfers_factory = DeviceTransfers
     mod = gen.run(emit_kernels=False)
     mod.triple = host_tm.triple
     mod.data_layout = str(host_tm.target_data)

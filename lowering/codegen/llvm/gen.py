@@ -35,6 +35,7 @@ class LLVMGen:
         self.tasks = {}  # parallel kernel -> its aot_parallel_for task
         self.parallel_range = None  # (begin, end) while emitting a parallel kernel
         self.strings = {}
+        self.transfers_factory = None  # a device target's argument/result copies (cuda/host.py)
 
     # helpers ---------------------------------------------------------------------------
     def declare(self, name, ret, args):

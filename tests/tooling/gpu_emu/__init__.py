@@ -92,7 +92,7 @@ def build_emulated(text: str, name: str, out_dir: str, filename: str = "<string>
     host_tm = target_machine(host_target())
     triple, layout = host_tm.triple, str(host_tm.target_data)
     device_ir, kernels = generate_device(loops, name, c.target)
-    host_ir, _ = generate_host(loops, name, host_tm, c.target)
+    host_ir, _ = generate_host(loops, name, host_tm, c.target, ptx="")
     objects = []
     for part, text_ir in (("host", host_ir), ("device", hostify(device_ir, triple, layout)),
                           ("table", launch_table(kernels, triple, layout))):

@@ -1,0 +1,376 @@
+/* cuda.c - the GPU target's runtime: the CUDA driver API opened with dlopen, PTX modules
+ * loaded once, kernels launched on a stream per calling thread, and a caching device
+ * allocator. Compiled only into artifacts whose target has device kernels.
+ *
+ * Nothing here links against CUDA: `libcuda.so.1` (or the library AOT_CUDA_LIBRARY names,
+ * such as the tests' driver double) is opened on the first call that needs the device,
+ * once per process. Every failure is an error code with aot_last_error() saying what went
+ * wrong ("no CUDA driver found: libcuda.so.1 ...", the JIT log of a PTX the driver
+ * rejected, the driver's own error string), never a crash.
+ *
+ * Generated host code sees device buffers as plain pointers (CUdeviceptr values): it
+ * allocates them with aot_gpu_alloc right before the kernel that needs them and frees them
+ * right after, copies with aot_gpu_copy_*, and launches with aot_gpu_launch. All work of a
+ * calling thread goes to that thread's stream, in order; copies to the host wait for it.
+ *
+ * The allocator keeps freed blocks in power-of-two size bins (cuMemAlloc costs
+ * milliseconds, and a model allocates the same sizes on every call). A block freed by one
+ * thread's stream is handed to another thread only after the first stream has finished
+ * with it. AOT_ALLOCATOR=system turns the cache off, as on the host. */
+#include "../aot_internal.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int CUresult;
+typedef int CUdevice;
+typedef unsigned long long CUdeviceptr;
+typedef struct CUctx_st *CUcontext;
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
+typedef struct CUstream_st *CUstream;
+
+enum { CU_JIT_ERROR_LOG_BUFFER = 5, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6 };
+
+/* The driver entry points this runtime uses, by the names libcuda exports. */
+static struct {
+    CUresult (*Init)(unsigned);
+    CUresult (*DeviceGetCount)(int *);
+    CUresult (*DeviceGet)(CUdevice *, int);
+    CUresult (*DevicePrimaryCtxRetain)(CUcontext *, CUdevice);
+    CUresult (*CtxSetCurrent)(CUcontext);
+    CUresult (*ModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *, void **);
+    CUresult (*ModuleGetFunction)(CUfunction *, CUmodule, const char *);
+    CUresult (*LaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, CUstream, void **, void **);
+    CUresult (*MemAlloc)(CUdeviceptr *, size_t);
+    CUresult (*MemFree)(CUdeviceptr);
+    CUresult (*MemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
+    CUresult (*MemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
+    CUresult (*MemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+    CUresult (*StreamCreate)(CUstream *, unsigned);
+    CUresult (*StreamSynchronize)(CUstream);
+    CUresult (*GetErrorString)(CUresult, const char **);
+} cu;
+
+static const struct { const char *name; size_t offset; } SYMBOLS[] = {
+#define SYM(field, name) {name, offsetof(__typeof__(cu), field)}
+    SYM(Init, "cuInit"), SYM(DeviceGetCount, "cuDeviceGetCount"), SYM(DeviceGet, "cuDeviceGet"),
+    SYM(DevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain"), SYM(CtxSetCurrent, "cuCtxSetCurrent"),
+    SYM(ModuleLoadDataEx, "cuModuleLoadDataEx"), SYM(ModuleGetFunction, "cuModuleGetFunction"),
+    SYM(LaunchKernel, "cuLaunchKernel"), SYM(MemAlloc, "cuMemAlloc_v2"), SYM(MemFree, "cuMemFree_v2"),
+    SYM(MemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2"), SYM(MemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2"),
+    SYM(MemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2"), SYM(StreamCreate, "cuStreamCreate"),
+    SYM(StreamSynchronize, "cuStreamSynchronize"), SYM(GetErrorString, "cuGetErrorString"),
+#undef SYM
+};
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static char init_error[512] = "CUDA initialisation did not finish"; /* "" once ready */
+static CUcontext context;
+
+static void open_driver(void) {
+    const char *path = getenv("AOT_CUDA_LIBRARY");
+    const char *name = path && *path ? path : "libcuda.so.1";
+    void *lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        snprintf(init_error, sizeof init_error, "no CUDA driver found: %s (%s)", name, dlerror());
+        return;
+    }
+    for (size_t i = 0; i < sizeof SYMBOLS / sizeof SYMBOLS[0]; i++) {
+        void *f = dlsym(lib, SYMBOLS[i].name);
+        if (!f) {
+            snprintf(init_error, sizeof init_error, "the CUDA driver %s has no %s", name, SYMBOLS[i].name);
+            return;
+        }
+        memcpy((char *)&cu + SYMBOLS[i].offset, &f, sizeof f);
+    }
+    int count = 0;
+    CUdevice device;
+    CUresult rc = cu.Init(0);
+    if (rc == 0) rc = cu.DeviceGetCount(&count);
+    if (rc == 0 && count == 0) {
+        snprintf(init_error, sizeof init_error, "the CUDA driver %s found no GPU", name);
+        return;
+    }
+    if (rc == 0) rc = cu.DeviceGet(&device, 0);
+    if (rc == 0) rc = cu.DevicePrimaryCtxRetain(&context, device);
+    if (rc != 0) {
+        const char *what = NULL;
+        cu.GetErrorString(rc, &what);
+        snprintf(init_error, sizeof init_error, "CUDA initialisation failed: %s (error %d)",
+                 what ? what : "unknown error", rc);
+        return;
+    }
+    init_error[0] = '\0';
+}
+
+static __thread CUstream thread_stream;
+static __thread int thread_ready;
+
+/* The driver ready, this thread's context current and its stream made; else an error. */
+static int ready(void) {
+    if (thread_ready) return AOT_OK;
+    pthread_once(&init_once, open_driver);
+    if (init_error[0]) return aot_set_error(AOT_ERR_RUNTIME, "%s", init_error);
+    CUresult rc = cu.CtxSetCurrent(context);
+    if (rc == 0) rc = cu.StreamCreate(&thread_stream, 0);
+    if (rc != 0) return aot_set_error(AOT_ERR_RUNTIME, "CUDA stream creation failed (error %d)", rc);
+    thread_ready = 1;
+    return AOT_OK;
+}
+
+static int driver_error(CUresult rc, const char *what) {
+    const char *text = NULL;
+    if (cu.GetErrorString) cu.GetErrorString(rc, &text);
+    return aot_set_error(rc == 2 ? AOT_ERR_OUT_OF_MEMORY : AOT_ERR_RUNTIME, "CUDA %s failed: %s (error %d)",
+                         what, text ? text : "unknown error", rc);
+}
+
+/* ---- the caching allocator ------------------------------------------------------------ */
+
+#define NUM_BINS 48
+#define CACHE_LIMIT_BYTES ((int64_t)4 << 30)
+
+typedef struct cached {
+    CUdeviceptr ptr;
+    int64_t capacity;
+    CUstream stream; /* the stream that last used it */
+    struct cached *next;
+} cached;
+
+typedef struct live {
+    CUdeviceptr ptr;
+    int64_t size, capacity;
+    struct live *next;
+} live;
+
+static pthread_mutex_t alloc_lock = PTHREAD_MUTEX_INITIALIZER;
+static cached *bins[NUM_BINS];
+static live *live_blocks; /* device blocks handed out, for their sizes at free */
+static int64_t cached_bytes;
+static aot_alloc_stats device_stats;
+static int use_cache = -1;
+
+static int bin_of(int64_t bytes, int64_t *capacity) {
+    int b = 8; /* 256 bytes: the driver's own alignment */
+    while (((int64_t)1 << b) < bytes) b++;
+    *capacity = (int64_t)1 << b;
+    return b < NUM_BINS ? b : -1;
+}
+
+void *aot_gpu_alloc(int64_t bytes) {
+    if (ready() != AOT_OK) return NULL;
+    if (bytes <= 0) bytes = 1;
+    int64_t capacity;
+    int b = bin_of(bytes, &capacity);
+    CUdeviceptr ptr = 0;
+    CUstream other = NULL;
+    pthread_mutex_lock(&alloc_lock);
+    if (use_cache < 0) {
+        const char *mode = getenv("AOT_ALLOCATOR");
+        use_cache = !(mode && strcmp(mode, "system") == 0);
+    }
+    if (use_cache && b >= 0 && bins[b]) {
+        cached *c = bins[b];
+        bins[b] = c->next;
+        ptr = c->ptr, other = c->stream;
+        cached_bytes -= capacity;
+        free(c);
+        device_stats.cache_hits++;
+    }
+    pthread_mutex_unlock(&alloc_lock);
+    if (ptr && other != thread_stream) cu.StreamSynchronize(other); /* its last user is done */
+    if (!ptr) {
+        CUresult rc = cu.MemAlloc(&ptr, (size_t)(b >= 0 && use_cache ? capacity : bytes));
+        if (rc != 0) {
+            aot_set_error(AOT_ERR_OUT_OF_MEMORY, "out of device memory allocating %lld bytes (CUDA error %d)",
+                          (long long)bytes, rc);
+            return NULL;
+        }
+    }
+    live *l = malloc(sizeof *l);
+    if (!l) {
+        cu.MemFree(ptr);
+        aot_set_error(AOT_ERR_OUT_OF_MEMORY, "out of host memory");
+        return NULL;
+    }
+    pthread_mutex_lock(&alloc_lock);
+    *l = (live){ptr, bytes, b >= 0 && use_cache ? capacity : bytes, live_blocks};
+    live_blocks = l;
+    device_stats.num_allocs++;
+    device_stats.bytes_in_use += bytes;
+    if (device_stats.bytes_in_use > device_stats.peak_bytes_in_use)
+        device_stats.peak_bytes_in_use = device_stats.bytes_in_use;
+    pthread_mutex_unlock(&alloc_lock);
+    return (void *)(uintptr_t)ptr;
+}
+
+void aot_gpu_free(void *p) {
+    if (!p) return;
+    CUdeviceptr ptr = (CUdeviceptr)(uintptr_t)p;
+    pthread_mutex_lock(&alloc_lock);
+    live **at = &live_blocks;
+    while (*at && (*at)->ptr != ptr) at = &(*at)->next;
+    live *l = *at;
+    if (!l) {
+        pthread_mutex_unlock(&alloc_lock);
+        return;
+    }
+    *at = l->next;
+    device_stats.num_frees++;
+    device_stats.bytes_in_use -= l->size;
+    int64_t capacity;
+    int b = bin_of(l->capacity, &capacity);
+    cached *c = use_cache && b >= 0 && capacity == l->capacity &&
+                cached_bytes + capacity <= CACHE_LIMIT_BYTES ? malloc(sizeof *c) : NULL;
+    if (c) {
+        *c = (cached){ptr, capacity, thread_stream, bins[b]};
+        bins[b] = c;
+        cached_bytes += capacity;
+    }
+    pthread_mutex_unlock(&alloc_lock);
+    free(l);
+    if (!c) {
+        if (thread_ready) cu.StreamSynchronize(thread_stream); /* kernels may still read it */
+        cu.MemFree(ptr);
+    }
+}
+
+void aot_gpu_get_alloc_stats(aot_alloc_stats *out) {
+    pthread_mutex_lock(&alloc_lock);
+    *out = device_stats;
+    pthread_mutex_unlock(&alloc_lock);
+}
+
+void aot_gpu_reset_alloc_stats(void) {
+    pthread_mutex_lock(&alloc_lock);
+    int64_t in_use = device_stats.bytes_in_use;
+    memset(&device_stats, 0, sizeof device_stats);
+    device_stats.bytes_in_use = device_stats.peak_bytes_in_use = in_use;
+    pthread_mutex_unlock(&alloc_lock);
+}
+
+/* ---- copies --------------------------------------------------------------------------- */
+
+int aot_gpu_copy_to_device(void *dst, const void *src, int64_t bytes) {
+    if (bytes <= 0) return AOT_OK;
+    int rc = ready();
+    if (rc != AOT_OK) return rc;
+    CUresult r = cu.MemcpyHtoDAsync((CUdeviceptr)(uintptr_t)dst, src, (size_t)bytes, thread_stream);
+    /* the source may be the caller's (or a stack temporary): done before returning */
+    if (r == 0) r = cu.StreamSynchronize(thread_stream);
+    return r ? driver_error(r, "copy to the device") : AOT_OK;
+}
+
+int aot_gpu_copy_to_host(void *dst, const void *src, int64_t bytes) {
+    if (bytes <= 0) return AOT_OK;
+    int rc = ready();
+    if (rc != AOT_OK) return rc;
+    CUresult r = cu.MemcpyDtoHAsync(dst, (CUdeviceptr)(uintptr_t)src, (size_t)bytes, thread_stream);
+    if (r == 0) r = cu.StreamSynchronize(thread_stream);
+    return r ? driver_error(r, "copy to the host") : AOT_OK;
+}
+
+int aot_gpu_copy(void *dst, const void *src, int64_t bytes) {
+    if (bytes <= 0) return AOT_OK;
+    int rc = ready();
+    if (rc != AOT_OK) return rc;
+    CUresult r = cu.MemcpyDtoDAsync((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src,
+                                    (size_t)bytes, thread_stream);
+    return r ? driver_error(r, "device copy") : AOT_OK;
+}
+
+static pthread_mutex_t module_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* A device copy of a constant buffer of the host code, made on first use and kept for the
+ * process's life (the constants of a model, like its code, are loaded once; they are not
+ * counted in the allocator's statistics). */
+typedef struct constant {
+    const void *host;
+    void *device;
+    struct constant *next;
+} constant;
+
+static constant *constants;
+
+void *aot_gpu_constant(const void *host, int64_t bytes) {
+    pthread_mutex_lock(&module_lock);
+    for (constant *c = constants; c; c = c->next)
+        if (c->host == host) {
+            pthread_mutex_unlock(&module_lock);
+            return c->device;
+        }
+    pthread_mutex_unlock(&module_lock);
+    constant *c = malloc(sizeof *c);
+    CUdeviceptr device = 0;
+    int rc = c ? ready() : aot_set_error(AOT_ERR_OUT_OF_MEMORY, "out of host memory");
+    if (rc == AOT_OK && cu.MemAlloc(&device, (size_t)(bytes > 0 ? bytes : 1)) != 0)
+        rc = aot_set_error(AOT_ERR_OUT_OF_MEMORY, "out of device memory for a constant of %lld bytes",
+                           (long long)bytes);
+    if (rc == AOT_OK) rc = aot_gpu_copy_to_device((void *)(uintptr_t)device, host, bytes);
+    if (rc != AOT_OK) {
+        if (device) cu.MemFree(device);
+        free(c);
+        return NULL;
+    }
+    pthread_mutex_lock(&module_lock);
+    *c = (constant){host, (void *)(uintptr_t)device, constants};
+    constants = c; /* a racing thread's copy of the same constant is harmless */
+    pthread_mutex_unlock(&module_lock);
+    return c->device;
+}
+
+/* ---- modules and launches ------------------------------------------------------------- */
+
+/* One per artifact (a global in its host code): the PTX and, once loaded, the module. */
+typedef struct aot_gpu_module {
+    const char *ptx;
+    void *module;
+} aot_gpu_module;
+
+static int load_module(aot_gpu_module *m) {
+    pthread_mutex_lock(&module_lock);
+    if (m->module) {
+        pthread_mutex_unlock(&module_lock);
+        return AOT_OK;
+    }
+    char log[4096] = "";
+    int options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void *values[] = {log, (void *)(uintptr_t)sizeof log};
+    CUmodule module = NULL;
+    CUresult r = cu.ModuleLoadDataEx(&module, m->ptx, 2, options, values);
+    if (r == 0) m->module = module;
+    pthread_mutex_unlock(&module_lock);
+    if (r == 0) return AOT_OK;
+    log[sizeof log - 1] = '\0';
+    return aot_set_error(AOT_ERR_RUNTIME, "the CUDA driver could not load this library's PTX (error %d)%s%s", r,
+                         log[0] ? ": " : "", log);
+}
+
+int aot_gpu_launch(aot_gpu_module *m, const char *name, int64_t *params, int32_t n, int64_t blocks,
+                   int32_t threads) {
+    int rc = ready();
+    if (rc == AOT_OK && !m->module) rc = load_module(m);
+    if (rc != AOT_OK) return rc;
+    /* a kernel's handle is looked up on every launch: cheap next to the launch itself */
+    CUfunction f = NULL;
+    CUresult r = cu.ModuleGetFunction(&f, (CUmodule)m->module, name);
+    if (r != 0) return aot_set_error(AOT_ERR_RUNTIME, "kernel '%s' is not in this library's PTX (CUDA error %d)",
+                                     name, r);
+    void *args[n > 0 ? n : 1];
+    for (int32_t i = 0; i < n; i++) args[i] = &params[i]; /* pointers and dims: 8 bytes each */
+    r = cu.LaunchKernel(f, (unsigned)blocks, 1, 1, (unsigned)threads, 1, 1, 0, thread_stream, args, NULL);
+    return r ? driver_error(r, "kernel launch") : AOT_OK;
+}
+
+/* Waits for this thread's work on the device; the error of a kernel that failed
+ * asynchronously surfaces here. */
+int aot_gpu_synchronize(void) {
+    if (!thread_ready) return AOT_OK;
+    CUresult r = cu.StreamSynchronize(thread_stream);
+    return r ? driver_error(r, "kernel execution") : AOT_OK;
+}
