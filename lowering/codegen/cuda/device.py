@@ -52,6 +52,8 @@ class DeviceKernel:
         """The launch rule in words, as `--report` prints it."""
         if self.extent_param is None:
             return "1 block of 1 thread (no parallel loop)"
+        if self.tiles == ():  # a rank-0 output: its one tile is the only iteration
+            return f"1 block of {THREADS_PER_BLOCK} threads sharing the one iteration (a rank-0 output)"
         rows = self.rows_per_iteration
         per_block = THREADS_PER_BLOCK * rows // self.lanes
         what = ("a block per iteration" if self.lanes == THREADS_PER_BLOCK else

@@ -1,25 +1,40 @@
-"""The GPU's row reduction: one warp per output element, as XLA's GPU backend reduces rows.
+"""The GPU's reductions, as XLA's GPU backend schedules them: a warp per row, a block per
+whole-tensor reduction, a block per 32 columns.
 
-A reduction over the last dim (row sums, row maxima, argmax along a row) whose root is a
-kInput fusion's reduce: the kernel's parallel loop goes over the kept dims as on the CPU, but
-each iteration belongs to a warp, not a thread (`aot.lanes_per_iteration` = WARP). Lane l of
-the warp folds the row's elements l, l + 32, l + 64, ... into its accumulators (reading the
-fused producers' values through the elemental emitter), then five butterfly shuffles
-(`gpu.shuffle_xor` by 16, 8, 4, 2, 1) combine the 32 partial results with the reduce's own
-body, so every lane ends with the row's value; all lanes store it (the same value, to the
-same place). The partial results are combined in a fixed tree, so a row's result does not
-depend on scheduling; float sums are reassociated, as on the CPU.
+Each is the cuda target's override of reduce's `kernel` (its schedule as a kInput fusion's
+root); the fused producers are read through the elemental emitter. Partial results are
+always combined in a fixed tree, so a result does not depend on scheduling (float sums are
+reassociated, as on the CPU); every thread starts from the init value, which the reduce's
+semantics make an identity.
 
-Registered as the cuda target's override of reduce's `kernel` (its schedule as a fusion root).
+- Row reduction (the last dim reduced, others kept): the parallel loop goes over the kept
+  dims, an iteration per warp (`aot.lanes_per_iteration` = WARP). Lane l folds the row's
+  elements l, l + 32, ... ; five butterfly shuffles combine the 32 partials, every lane
+  stores the row's value.
+- Full reduction (every dim reduced, a rank-0 result): one iteration (`aot.tiles` = ()), a
+  block of BLOCK threads. Thread t folds the elements at flat indices t, t + BLOCK, ...;
+  shuffles combine each warp's partials, lane 0 of each warp puts its warp's value in shared
+  memory, and after a barrier thread 0 folds the WARPS values in warp order and stores.
+- Column reduction (a run of consecutive dims reduced, the last dim kept: x[R, C] -> [C],
+  x[B, R, C] -> [B, C]): an iteration per tile of COLS output columns at one index of the
+  other kept dims (`aot.tiles`). Thread (ty, tx) of the block's ROWS x COLS folds rows ty,
+  ty + ROWS, ... of column tile + tx (the reduced dims flattened), so a warp reads COLS
+  consecutive elements; the partials go to shared memory [ROWS][COLS], and after a barrier
+  the threads with ty = 0 fold their column's ROWS partials in row order and store. A second
+  barrier keeps the next tile's partials from overwriting ones still being read.
 """
 from __future__ import annotations
 
-from lowering.ir.builder import LoopBuilder, loop_nest
-from lowering.ir.core import INDEX, Operation
+from lowering.ir.builder import Ix, LoopBuilder, loop_nest
+from lowering.ir.core import INDEX, MemRefType, Operation
 from lowering.ops import registry
 from lowering.ops.elemental import Elemental, apply_region, combine_lanes
 
 WARP = 32  # cuda_target().warp_size
+BLOCK = 256  # device.THREADS_PER_BLOCK: threads sharing an iteration of the block schedules
+WARPS = BLOCK // WARP
+COLS = WARP  # output columns per tile of a column reduction
+ROWS = BLOCK // COLS  # threads per column
 
 
 def is_row_reduction(target, root: Operation) -> bool:
@@ -27,10 +42,48 @@ def is_row_reduction(target, root: Operation) -> bool:
     return list(root.attrs["dimensions"]) == [rank - 1] and rank >= 2
 
 
-def emit_warp_row_reduction(b: LoopBuilder, root: Operation, inputs: dict, outs: list, env: dict):
+def is_full_reduction(target, root: Operation) -> bool:
+    return len(root.attrs["dimensions"]) == root.operands[0].type.rank
+
+
+def is_column_reduction(target, root: Operation) -> bool:
+    """Reduced dims consecutive and before the last dim, which is kept."""
+    dims = sorted(root.attrs["dimensions"])
+    rank = root.operands[0].type.rank
+    return bool(dims) and dims[-1] < rank - 1 and dims == list(range(dims[0], dims[-1] + 1))
+
+
+def _parts(root: Operation, env: dict):
+    """(inputs, inits, the inputs' dims: ints where static)."""
     n = len(root.operands) // 2
     ins, inits = root.operands[:n], root.operands[n:]
-    in_dims = env[ins[0]] if ins[0] in env else list(ins[0].type.shape)
+    return ins, inits, list(env[ins[0]] if ins[0] in env else ins[0].type.shape)
+
+
+def _product(ix: Ix, dims: list):
+    total = 1
+    for d in dims:
+        total = ix.mul(total, d)
+    return total
+
+
+def _unflatten(ix: Ix, flat, dims: list) -> list:
+    """A row-major flat index into `dims` as one index per dim."""
+    idx = []
+    for d in reversed(dims[1:]):
+        idx.append(ix.rem(flat, d))
+        flat = ix.div(flat, d)
+    return [flat] + idx[::-1] if dims else []
+
+
+def _when(b: LoopBuilder, cond) -> LoopBuilder:
+    """A body run only where `cond` holds (a loop of 0 or 1 trips); close it with yield_."""
+    _, guarded, _, _ = b.for_(b.index(0), Ix(b).select(cond, 1, 0))
+    return guarded
+
+
+def emit_warp_row_reduction(b: LoopBuilder, root: Operation, inputs: dict, outs: list, env: dict):
+    ins, inits, in_dims = _parts(root, env)
     dims = [b.index(d) if isinstance(d, int) else d for d in in_dims]
     first = len(b.block.ops)
     with loop_nest(b, dims[:-1]) as (outer, rows):
@@ -47,4 +100,78 @@ def emit_warp_row_reduction(b: LoopBuilder, root: Operation, inputs: dict, outs:
             outer.op("memref.store", [v, out] + list(rows))
 
 
+def emit_block_full_reduction(b: LoopBuilder, root: Operation, inputs: dict, outs: list, env: dict):
+    ins, inits, in_dims = _parts(root, env)
+    region = root.regions[0]
+    total = Ix(b).val(_product(Ix(b), in_dims))
+    loop, body, _, _ = b.for_(b.index(0), b.index(1))
+    loop.attrs["aot.lanes_per_iteration"] = BLOCK  # one block, one iteration
+    loop.attrs["aot.tiles"] = ()
+    bx = Ix(body)
+    tid = body.v("gpu.thread_id", [], INDEX)
+    accs = [Elemental(body, inputs, dims=env).at(v, []) for v in inits]
+    fold, fb, i, cur = body.for_(tid, total, accs, step=BLOCK)
+    idx = _unflatten(Ix(fb), i, in_dims)
+    xs = [Elemental(fb, inputs, dims=env).at(v, idx) for v in ins]
+    fb.yield_(apply_region(fb, region, list(cur) + xs))
+    accs = combine_lanes(body, region, list(fold.results), WARP)
+    shared = [body.v("gpu.shared", [], MemRefType((WARPS,), a.type.name)) for a in accs]
+    lead = _when(body, bx.cmp("eq", bx.rem(tid, WARP), 0))
+    for a, s in zip(accs, shared):
+        lead.op("memref.store", [a, s, Ix(lead).div(tid, WARP)])
+    lead.yield_()
+    body.op("gpu.barrier", [])
+    last = _when(body, bx.cmp("eq", tid, 0))
+    vals = [last.v("memref.load", [s, last.index(0)], a.type) for a, s in zip(accs, shared)]
+    for w in range(1, WARPS):
+        others = [last.v("memref.load", [s, last.index(w)], a.type) for a, s in zip(accs, shared)]
+        vals = apply_region(last, region, vals + others)
+    for v, out in zip(vals, outs):
+        last.op("memref.store", [v, out])
+    last.yield_()
+    body.yield_()
+
+
+def emit_tiled_column_reduction(b: LoopBuilder, root: Operation, inputs: dict, outs: list, env: dict):
+    ins, inits, in_dims = _parts(root, env)
+    region = root.regions[0]
+    red = sorted(root.attrs["dimensions"])
+    lo, hi = red[0], red[-1] + 1
+    out_dims = in_dims[:lo] + in_dims[hi:]
+    ix = Ix(b)
+    tiles = (1,) * (len(out_dims) - 1) + (COLS,)
+    counts = [ix.div(ix.add(n, t - 1), t) for n, t in zip(out_dims, tiles)]
+    rows = ix.val(_product(ix, in_dims[lo:hi]))
+    loop, body, t, _ = b.for_(b.index(0), ix.val(_product(ix, counts)))
+    loop.attrs["aot.lanes_per_iteration"] = BLOCK  # a block per tile of columns
+    loop.attrs["aot.tiles"] = tiles
+    bx = Ix(body)
+    at = _unflatten(bx, t, counts)  # the tile, then this thread's output index
+    tid = body.v("gpu.thread_id", [], INDEX)
+    tx, ty = bx.rem(tid, COLS), bx.div(tid, COLS)
+    at[-1] = bx.add(bx.mul(at[-1], COLS), tx)
+    inside = bx.cmp("slt", at[-1], out_dims[-1])
+    accs = [Elemental(body, inputs, dims=env).at(v, []) for v in inits]
+    fold, fb, r, cur = body.for_(ty, bx.select(inside, rows, 0), accs, step=ROWS)
+    idx = at[:lo] + _unflatten(Ix(fb), r, in_dims[lo:hi]) + at[lo:]
+    xs = [Elemental(fb, inputs, dims=env).at(v, idx) for v in ins]
+    fb.yield_(apply_region(fb, region, list(cur) + xs))
+    shared = [body.v("gpu.shared", [], MemRefType((ROWS, COLS), a.type.name)) for a in fold.results]
+    for a, s in zip(fold.results, shared):
+        body.op("memref.store", [a, s, ty, tx])
+    body.op("gpu.barrier", [])
+    top = _when(body, bx.and_(bx.cmp("eq", ty, 0), inside))
+    vals = [top.v("memref.load", [s, top.index(0), tx], a.type) for a, s in zip(accs, shared)]
+    for row in range(1, ROWS):
+        others = [top.v("memref.load", [s, top.index(row), tx], a.type) for a, s in zip(accs, shared)]
+        vals = apply_region(top, region, vals + others)
+    for v, out in zip(vals, outs):
+        top.op("memref.store", [v, out] + at)
+    top.yield_()
+    body.op("gpu.barrier", [])  # the next tile's partials wait until these are read
+    body.yield_()
+
+
 registry.override("reduce", "kernel", emit_warp_row_reduction, target="cuda", when=is_row_reduction)
+registry.override("reduce", "kernel", emit_block_full_reduction, target="cuda", when=is_full_reduction)
+registry.override("reduce", "kernel", emit_tiled_column_reduction, target="cuda", when=is_column_reduction)
