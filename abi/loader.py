@@ -305,17 +305,31 @@ class Library:
     def __repr__(self) -> str:
         return f"<aot library {self.name!r} from {self.path}: {', '.join(self.entries)}>"
 
-    def alloc_stats(self) -> dict[str, int]:
-        """This library's allocator counters (each artifact has its own runtime)."""
+    def alloc_stats(self, device: bool = False) -> dict[str, int]:
+        """This library's allocator counters (each artifact has its own runtime): the host's,
+        or with device=True the GPU allocator's."""
         stats = ffi.new("aot_alloc_stats *")
-        self._lib.aot_get_alloc_stats(stats)
+        self._device_call("aot_gpu_get_alloc_stats" if device else "aot_get_alloc_stats")(stats)
         return {field: getattr(stats, field) for field, _ in ffi.typeof(stats[0]).fields}
 
-    def reset_alloc_stats(self) -> None:
-        self._lib.aot_reset_alloc_stats()
+    def reset_alloc_stats(self, device: bool = False) -> None:
+        self._device_call("aot_gpu_reset_alloc_stats" if device else "aot_reset_alloc_stats")()
+
+    def _device_call(self, symbol: str):
+        try:
+            return getattr(self._lib, symbol)
+        except AttributeError:
+            raise ValueError(f"library {self.name!r} has no device allocator: it was built for "
+                             "the cpu target (--target cuda builds have one)") from None
 
     def release_cached_memory(self) -> None:
+        """The host allocator's cached blocks back to the system (and a GPU build's device
+        blocks back to the driver)."""
         self._lib.aot_release_cached_memory()
+        try:
+            self._lib.aot_gpu_release_cached_memory()
+        except AttributeError:  # a cpu build
+            pass
 
     def set_num_threads(self, n: int) -> None:
         self._lib.aot_set_num_threads(n)

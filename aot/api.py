@@ -38,8 +38,9 @@ def compile(text_or_path: str, name: str | None = None, *, output_dir: str | Non
 
     The build lands in a cache keyed by the source text, the options and the
     compiler version, so a second call with the same program is only a load.
-    `target="cuda"` is refused with a CompileError until the GPU runtime exists (the
-    kernels compile: `aotc compile --target cuda --emit ptx`).
+    `target="cuda"` builds kernels as PTX and host code that launches them through the
+    CUDA driver (runtime_c/device); calls need a driver and a GPU (or AOT_CUDA_LIBRARY
+    naming the tests' driver double).
     """
     from abi.loader import Library
     text, filename = _read_source(text_or_path)

@@ -84,11 +84,17 @@ class Compilation:
                             if self.opts.dump_after else None, target=self.target)
 
     @functools.cache  # noqa: B019  (one Compilation, one result; the stages run once)
+    def loops(self):
+        """The loop-stage module, made once (the device and the host code both read it)."""
+        return self.run_stages("loops")
+
+    @functools.cache  # noqa: B019
     def llvm(self):
-        """(target machine, LLVM IR text, optimised module, entries): the stages run once."""
+        """(target machine, LLVM IR text, optimised module, entries): the stages run once.
+        For the cuda target: the device module, and its kernels (device.DeviceKernel)."""
         from lowering.codegen.llvm.gen import generate
         from lowering.codegen.llvm.machine import optimize, target_machine
-        module = self.run_stages("loops")
+        module = self.loops()
         tm = target_machine(self.target)
         if self.target.name == "cuda":
             from lowering.codegen.cuda.device import generate_device
@@ -107,16 +113,32 @@ class Compilation:
             return _write(output, print_module(self.run_stages(emit)))
         if emit == "ptx" and self.target.name != "cuda":
             raise CompileError("--emit ptx needs --target cuda", None)
-        if emit in ("obj", "static", "shared") and self.target.name == "cuda":
-            raise CompileError(f"--target cuda builds kernels only so far (--emit ptx, llvm or a "
-                               f"stage): an artifact that launches them ({emit}) needs the GPU "
-                               "runtime, which is not built yet", None)
+        if emit == "asm" and self.target.name == "cuda":
+            raise CompileError("--target cuda: the kernels' assembly is --emit ptx", None)
         tm, text, optimized, entries = self.llvm()
         if emit == "llvm":
             return _write(output, str(optimized))
         if emit in ("asm", "ptx"):
             return _write(output, tm.emit_assembly(optimized))
+        if self.target.name == "cuda":
+            tm, optimized, entries = self.cuda_host()
         return self.build_binary(output, tm, optimized, entries)
+
+    @functools.cache  # noqa: B019
+    def ptx(self) -> str:
+        tm, _, optimized, _ = self.llvm()
+        return tm.emit_assembly(optimized)
+
+    @functools.cache  # noqa: B019
+    def cuda_host(self):
+        """(host machine, optimised host module, entries) of a cuda artifact: this machine's
+        host code, launching the kernels of the embedded PTX."""
+        from lowering.codegen.cuda.host import generate_host
+        from lowering.codegen.llvm.machine import optimize, target_machine
+        ptx = self.ptx()
+        host_tm = target_machine(host_target())
+        text, entries = generate_host(self.loops(), self.opts.name, host_tm, self.target, ptx)
+        return host_tm, optimize(text, host_tm), entries
 
     def build_binary(self, output: str, tm, optimized, entries) -> dict:
         from abi.header import generate_header, runtime_header_path
@@ -129,7 +151,7 @@ class Compilation:
             model_obj = os.path.join(tmp, f"{self.opts.name}.model.o")
             with open(model_obj, "wb") as f:
                 f.write(tm.emit_object(optimized))
-            objects = [model_obj] + toolchain.runtime_objects(cache_dir())
+            objects = [model_obj] + toolchain.runtime_objects(cache_dir(), device=self.target.name)
             if self.opts.emit == "shared":
                 toolchain.link_shared(objects, output)
             elif self.opts.emit == "static":

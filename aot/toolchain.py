@@ -34,24 +34,30 @@ def run(cmd: list) -> None:
         raise ToolchainError(f"command failed: {' '.join(cmd)}\n{proc.stderr.strip()}")
 
 
-def runtime_sources() -> list[str]:
-    return [str(p) for p in abi.runtime_sources()]
+DEVICE_SOURCES = {"cpu": [], "cuda": ["device/cuda.c"]}  # a target's part of the runtime
 
 
-def runtime_objects(cache_dir: str) -> list[str]:
-    """Compile runtime_c/*.c once per source content, compiler and flags."""
+def runtime_sources(device: str = "cpu") -> list[str]:
+    return [str(p) for p in abi.runtime_sources()] + [os.path.join(RUNTIME_DIR, s)
+                                                       for s in DEVICE_SOURCES[device]]
+
+
+def runtime_objects(cache_dir: str, device: str = "cpu") -> list[str]:
+    """Compile runtime_c/*.c (and the target's device part) once per source content,
+    compiler and flags."""
     cc = c_compiler()
+    sources = runtime_sources(device)
     h = hashlib.sha256(" ".join([cc] + CFLAGS).encode())
-    for path in runtime_sources() + sorted(glob.glob(os.path.join(RUNTIME_DIR, "*.h"))):
+    for path in sources + sorted(glob.glob(os.path.join(RUNTIME_DIR, "*.h"))):
         with open(path, "rb") as f:
             h.update(path.encode() + f.read())
     out_dir = os.path.join(cache_dir, "runtime-" + h.hexdigest()[:16])
-    objs = [os.path.join(out_dir, os.path.basename(s)[:-2] + ".o") for s in runtime_sources()]
+    objs = [os.path.join(out_dir, os.path.basename(s)[:-2] + ".o") for s in sources]
     if all(os.path.exists(o) for o in objs):
         return objs
     tmp = out_dir + f".tmp{os.getpid()}"
     os.makedirs(tmp, exist_ok=True)
-    for src in runtime_sources():
+    for src in sources:
         run([cc, *CFLAGS, "-I", RUNTIME_DIR, "-c", src, "-o",
              os.path.join(tmp, os.path.basename(src)[:-2] + ".o")])
     try:

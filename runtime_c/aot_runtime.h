@@ -171,6 +171,17 @@ int aot_get_num_threads(void);
  * NAME_aot_metadata(), under one name a loader can look up. */
 const aot_library_info *aot_library_metadata(void);
 
+/* ---- Device targets: only in artifacts built with --target cuda ------- */
+
+/* The device allocator's counters (runtime_c/device/cuda.c), as
+ * aot_get_alloc_stats's for the host: buffers the artifact allocates in GPU
+ * memory. Constants copied to the device once are not counted. */
+void aot_gpu_get_alloc_stats(aot_alloc_stats *out);
+void aot_gpu_reset_alloc_stats(void);
+
+/* Returns the device blocks the caching allocator keeps for reuse to the driver. */
+void aot_gpu_release_cached_memory(void);
+
 /* ---- Internal API: called by generated code --------------------------- */
 /* Not meant for users; listed here so there is one declaration of the ABI. */
 
@@ -226,6 +237,31 @@ int aot_adopt_result(aot_tensor *results, int32_t index,
  * the calling thread. */
 void aot_parallel_for(int64_t n, void (*fn)(void *ctx, int64_t begin, int64_t end),
                       void *ctx);
+
+/* Device targets. An artifact's PTX and, once the driver loaded it, its
+ * module. */
+typedef struct aot_gpu_module {
+    const char *ptx;
+    void *module;
+} aot_gpu_module;
+
+/* Launches kernel `name` of m's PTX (loaded on first use) on the calling
+ * thread's stream: blocks x threads, its parameters as n 64-bit slots. */
+int aot_gpu_launch(aot_gpu_module *m, const char *name, int64_t *params, int32_t n,
+                   int64_t blocks, int32_t threads);
+
+/* Device memory: NULL with the error set on failure; freeing NULL is a no-op. */
+void *aot_gpu_alloc(int64_t nbytes);
+void aot_gpu_free(void *p);
+
+/* A device copy of constant host data, made once per process. */
+void *aot_gpu_constant(const void *host, int64_t nbytes);
+
+/* Copies on the calling thread's stream; the ones that read or write host
+ * memory return when it is done. AOT_OK or an error code. */
+int aot_gpu_copy_to_device(void *dst, const void *src, int64_t nbytes);
+int aot_gpu_copy_to_host(void *dst, const void *src, int64_t nbytes);
+int aot_gpu_copy(void *dst, const void *src, int64_t nbytes);
 
 /* cffi-end */
 

@@ -240,6 +240,28 @@ void aot_gpu_free(void *p) {
     }
 }
 
+void aot_gpu_release_cached_memory(void) {
+    pthread_mutex_lock(&alloc_lock);
+    cached *all = NULL;
+    for (int b = 0; b < NUM_BINS; b++) {
+        while (bins[b]) {
+            cached *c = bins[b];
+            bins[b] = c->next;
+            c->next = all;
+            all = c;
+        }
+    }
+    cached_bytes = 0;
+    pthread_mutex_unlock(&alloc_lock);
+    while (all) {
+        cached *c = all;
+        all = c->next;
+        cu.StreamSynchronize(c->stream);
+        cu.MemFree(c->ptr);
+        free(c);
+    }
+}
+
 void aot_gpu_get_alloc_stats(aot_alloc_stats *out) {
     pthread_mutex_lock(&alloc_lock);
     *out = device_stats;
@@ -326,12 +348,6 @@ void *aot_gpu_constant(const void *host, int64_t bytes) {
 
 /* ---- modules and launches ------------------------------------------------------------- */
 
-/* One per artifact (a global in its host code): the PTX and, once loaded, the module. */
-typedef struct aot_gpu_module {
-    const char *ptx;
-    void *module;
-} aot_gpu_module;
-
 static int load_module(aot_gpu_module *m) {
     pthread_mutex_lock(&module_lock);
     if (m->module) {
@@ -365,12 +381,4 @@ int aot_gpu_launch(aot_gpu_module *m, const char *name, int64_t *params, int32_t
     for (int32_t i = 0; i < n; i++) args[i] = &params[i]; /* pointers and dims: 8 bytes each */
     r = cu.LaunchKernel(f, (unsigned)blocks, 1, 1, (unsigned)threads, 1, 1, 0, thread_stream, args, NULL);
     return r ? driver_error(r, "kernel launch") : AOT_OK;
-}
-
-/* Waits for this thread's work on the device; the error of a kernel that failed
- * asynchronously surfaces here. */
-int aot_gpu_synchronize(void) {
-    if (!thread_ready) return AOT_OK;
-    CUresult r = cu.StreamSynchronize(thread_stream);
-    return r ? driver_error(r, "kernel execution") : AOT_OK;
 }

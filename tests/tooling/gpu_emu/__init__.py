@@ -1,6 +1,8 @@
-"""The emulated GPU grid: a `--target cuda` program built into a host library whose kernels are
-the same NVPTX-flavoured LLVM IR that becomes the PTX, compiled for the host, launched by
-emu.c's `aot_gpu_launch` with the threads of a block as OS threads. For tests only.
+"""The emulated GPU grid: a `--target cuda` artifact, as users get it, run on this GPU-less
+machine through the CUDA driver double (tests/tooling/cuda_double), which loads the host build
+of the artifact's kernels (its "companion") instead of compiling the PTX. The companion's
+kernels are the same NVPTX-flavoured LLVM IR that becomes the PTX, compiled for the host and
+run by emu.c with the threads of a block as OS threads. For tests only.
 
     lib = build_emulated(text, name, out_dir)   # an abi.Library: lib.main(x) as usual
 
@@ -16,14 +18,13 @@ import hashlib
 import os
 import re
 import subprocess
+import tempfile
 
 from llvmlite import ir
 
 from abi.loader import Library
 from aot import toolchain
 from aot.driver import Compilation, Options, cache_dir
-from lowering.codegen.cuda.device import generate_device
-from lowering.codegen.cuda.host import generate_host
 from lowering.codegen.llvm.machine import optimize, target_machine
 from lowering.target import host_target
 
@@ -42,7 +43,8 @@ def hostify(device_ir: str, triple: str, layout: str) -> str:
 
 
 def launch_table(kernels, triple: str, layout: str) -> str:
-    """`void NAME_emu(i64 *slots)` per entry, and `aot_emu_kernels[]` = {name, trampoline}."""
+    """`void NAME_emu(i64 *slots)` per entry, and `aot_emu_kernels[]` = {name, trampoline,
+    parameter count}."""
     mod = ir.Module(name="emu_table")
     mod.triple, mod.data_layout = triple, layout
     rows = []
@@ -60,8 +62,8 @@ def launch_table(kernels, triple: str, layout: str) -> str:
         data = bytearray(k.name.encode() + b"\0")
         name = ir.GlobalVariable(mod, ir.ArrayType(ir.IntType(8), len(data)), name=k.name + ".name")
         name.global_constant, name.initializer = True, ir.Constant(name.value_type, data)
-        rows.append(ir.Constant.literal_struct([name, tramp]))
-    row_t = ir.LiteralStructType([PTR, PTR])
+        rows.append(ir.Constant.literal_struct([name, tramp, ir.Constant(I32, len(k.params))]))
+    row_t = ir.LiteralStructType([PTR, PTR, I32])
     table = ir.GlobalVariable(mod, ir.ArrayType(row_t, len(rows)), name="aot_emu_kernels")
     table.global_constant, table.initializer = True, ir.Constant(table.value_type, rows)
     count = ir.GlobalVariable(mod, I32, name="aot_emu_kernel_count")
@@ -69,37 +71,79 @@ def launch_table(kernels, triple: str, layout: str) -> str:
     return str(mod)
 
 
-def emulator_object() -> str:
-    """emu.c compiled once per content (in the build cache)."""
-    src = os.path.join(HERE, "emu.c")
+def _compiled(src: str, tag: str, flags=(), shared=False) -> str:
+    """A C file of this directory's tools compiled once per content (in the build cache)."""
     with open(src, "rb") as f:
-        key = hashlib.sha256(f.read()).hexdigest()[:16]
-    obj = os.path.join(cache_dir(), f"emu-{key}.o")
-    if not os.path.exists(obj):
-        tmp = f"{obj}.{os.getpid()}"
-        subprocess.run([toolchain.c_compiler(), *toolchain.CFLAGS, "-I", toolchain.RUNTIME_DIR, "-c",
-                        src, "-o", tmp], check=True)
-        os.replace(tmp, obj)
-    return obj
+        key = hashlib.sha256(f.read() + " ".join(flags).encode()).hexdigest()[:16]
+    out = os.path.join(cache_dir(), f"{tag}-{key}.{'so' if shared else 'o'}")
+    if not os.path.exists(out):
+        tmp = f"{out}.{os.getpid()}"
+        kind = ["-shared"] if shared else ["-c"]
+        subprocess.run([toolchain.c_compiler(), *toolchain.CFLAGS, *flags, "-I", toolchain.RUNTIME_DIR,
+                        *kind, src, "-o", tmp, *(["-ldl", "-lpthread"] if shared else [])], check=True)
+        os.replace(tmp, out)
+    return out
+
+
+def emulator_object() -> str:
+    return _compiled(os.path.join(HERE, "emu.c"), "emu")
+
+
+def double_library() -> str:
+    """The CUDA driver API test double (tests/tooling/cuda_double/double.c)."""
+    return _compiled(os.path.join(os.path.dirname(HERE), "cuda_double", "double.c"), "libcuda_double",
+                     shared=True)
+
+
+def ptx_hash(ptx: str) -> str:
+    """The 64-bit FNV-1a hash of the PTX text, as the driver double computes it."""
+    h = 1469598103934665603
+    for byte in ptx.encode():
+        h = ((h ^ byte) * 1099511628211) & 0xFFFFFFFFFFFFFFFF
+    return f"{h:016x}"
+
+
+def kernels_dir() -> str:
+    d = os.path.join(cache_dir(), "cuda-double-kernels")
+    os.makedirs(d, exist_ok=True)
+    return d
+
+
+def build_companion(c: Compilation) -> str:
+    """The host build of a cuda compilation's kernels, where the driver double finds it:
+    kernels_dir()/<hash of the PTX>.so."""
+    host_tm = target_machine(host_target())
+    triple, layout = host_tm.triple, str(host_tm.target_data)
+    _, device_ir, _, kernels = c.llvm()
+    out = os.path.join(kernels_dir(), ptx_hash(c.ptx()) + ".so")
+    with tempfile.TemporaryDirectory() as tmp:
+        objects = []
+        for part, text_ir in (("device", hostify(device_ir, triple, layout)),
+                              ("table", launch_table(kernels, triple, layout))):
+            path = os.path.join(tmp, f"{part}.o")
+            with open(path, "wb") as f:
+                f.write(host_tm.emit_object(optimize(text_ir, host_tm)))
+            objects.append(path)
+        toolchain.link_shared(objects + [emulator_object()], out + f".{os.getpid()}")
+        os.replace(out + f".{os.getpid()}", out)
+    return out
+
+
+def use_driver_double() -> None:
+    """Point this process's cuda artifacts at the driver double and its kernels (each
+    artifact's runtime reads these at its first device call)."""
+    os.environ["AOT_CUDA_LIBRARY"] = double_library()
+    os.environ["AOT_CUDA_DOUBLE_KERNELS"] = kernels_dir()
 
 
 def build_emulated(text: str, name: str, out_dir: str, filename: str = "<string>") -> Library:
-    """Compile `text` for the cuda target and link it, with the emulated grid, into a host
-    library at out_dir/libNAME.so."""
+    """Compile `text` for the cuda target into out_dir/libNAME.so, the artifact a user gets,
+    and run it through the CUDA driver double: the runtime's whole launch path (module load,
+    argument packing, device allocation, copies) with the kernels on the emulated grid."""
     os.makedirs(out_dir, exist_ok=True)
-    c = Compilation(text, filename, Options(name=name, emit="ptx", target="cuda"))
-    loops = c.run_stages("loops")
-    host_tm = target_machine(host_target())
-    triple, layout = host_tm.triple, str(host_tm.target_data)
-    device_ir, kernels = generate_device(loops, name, c.target)
-    host_ir, _ = generate_host(loops, name, host_tm, c.target, ptx="")
-    objects = []
-    for part, text_ir in (("host", host_ir), ("device", hostify(device_ir, triple, layout)),
-                          ("table", launch_table(kernels, triple, layout))):
-        path = os.path.join(out_dir, f"{name}.{part}.o")
-        with open(path, "wb") as f:
-            f.write(host_tm.emit_object(optimize(text_ir, host_tm)))
-        objects.append(path)
+    c = Compilation(text, filename, Options(name=name, emit="shared", target="cuda"))
     out = os.path.join(out_dir, f"lib{name}.so")
-    toolchain.link_shared(objects + [emulator_object()] + toolchain.runtime_objects(cache_dir()), out)
+    c.build(out)
+    build_companion(c)
+    use_driver_double()
     return Library(out)

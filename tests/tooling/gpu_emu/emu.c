@@ -1,4 +1,6 @@
-/* The emulated grid: `aot_gpu_launch` on the host, for tests only (never in an artifact).
+/* The emulated grid, for tests only (never in an artifact): linked into the host build of a
+ * cuda artifact's kernels, whose `aot_emu_launch` the CUDA driver double
+ * (tests/tooling/cuda_double) calls from cuLaunchKernel.
  *
  * A launch runs the kernel's entry (the NVPTX-flavoured IR compiled for the host, its special
  * registers renamed to the functions below) block after block; the threads of a block are
@@ -14,10 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aot_runtime.h"
-
 typedef void (*aot_emu_entry)(int64_t *params);
-typedef struct { const char *name; aot_emu_entry entry; } aot_emu_kernel;
+typedef struct { const char *name; aot_emu_entry entry; int32_t params; } aot_emu_kernel;
 
 extern const aot_emu_kernel aot_emu_kernels[]; /* the emulated device object's table */
 extern const int32_t aot_emu_kernel_count;
@@ -62,28 +62,29 @@ static void *run_thread(void *p) {
     return NULL;
 }
 
-/* Device memory is host memory here: the runtime_c/device/cuda.c calls the host code makes,
- * done directly. */
-void *aot_gpu_alloc(int64_t bytes) { return aot_alloc(bytes > 0 ? bytes : 1); }
-void aot_gpu_free(void *p) { aot_free(p); }
-void *aot_gpu_constant(const void *host, int64_t bytes) { (void)bytes; return (void *)host; }
-int aot_gpu_copy_to_device(void *dst, const void *src, int64_t n) { if (n > 0) memcpy(dst, src, (size_t)n); return 0; }
-int aot_gpu_copy_to_host(void *dst, const void *src, int64_t n) { if (n > 0) memcpy(dst, src, (size_t)n); return 0; }
-int aot_gpu_copy(void *dst, const void *src, int64_t n) { if (n > 0) memmove(dst, src, (size_t)n); return 0; }
+/* The grid: `blocks` blocks of `threads` OS threads each, one block after another (one
+ * launch at a time). 0, or 1 with no such kernel, 2 when the grid cannot be made. */
+static pthread_mutex_t launch_lock = PTHREAD_MUTEX_INITIALIZER;
 
-int aot_gpu_launch(void *module, const char *name, int64_t *params, int32_t n, int64_t blocks, int32_t threads) {
-    (void)module, (void)n;
+int32_t aot_emu_params(const char *name) {
+    for (int32_t i = 0; i < aot_emu_kernel_count; i++)
+        if (strcmp(aot_emu_kernels[i].name, name) == 0) return aot_emu_kernels[i].params;
+    return -1;
+}
+
+int aot_emu_launch(const char *name, int64_t *params, int64_t blocks, int32_t threads) {
     aot_emu_entry entry = NULL;
     for (int32_t i = 0; i < aot_emu_kernel_count; i++)
         if (strcmp(aot_emu_kernels[i].name, name) == 0) entry = aot_emu_kernels[i].entry;
-    if (!entry) return aot_set_error(AOT_ERR_RUNTIME, "emulated grid: no kernel '%s'", name);
+    if (!entry) return 1;
     const char *cap = getenv("AOT_EMU_MAX_BLOCKS");
     int64_t max_blocks = cap ? atoll(cap) : 4;
     if (max_blocks > 0 && blocks > max_blocks) blocks = max_blocks;
-    if (threads > MAX_THREADS) return aot_set_error(AOT_ERR_RUNTIME, "emulated grid: %d threads", threads);
+    if (threads < 1 || threads > MAX_THREADS) return 2;
     emu_thread *ts = calloc((size_t)threads, sizeof *ts);
     pthread_t *ids = calloc((size_t)threads, sizeof *ids);
-    if (!ts || !ids) { free(ts); free(ids); return aot_set_error(AOT_ERR_OUT_OF_MEMORY, "emulated grid: out of memory"); }
+    if (!ts || !ids) { free(ts); free(ids); return 2; }
+    pthread_mutex_lock(&launch_lock);
     for (int64_t b = 0; b < blocks; b++) {
         pthread_barrier_init(&block_barrier, NULL, (unsigned)threads);
         for (int32_t w = 0; w * WARP < threads; w++)
@@ -98,6 +99,7 @@ int aot_gpu_launch(void *module, const char *name, int64_t *params, int32_t n, i
         pthread_barrier_destroy(&block_barrier);
         for (int32_t w = 0; w * WARP < threads; w++) pthread_barrier_destroy(&warp_barriers[w]);
     }
+    pthread_mutex_unlock(&launch_lock);
     free(ts);
     free(ids);
     return 0;

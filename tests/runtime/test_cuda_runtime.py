@@ -1,0 +1,172 @@
+"""The GPU runtime (runtime_c/device/cuda.c) end to end through the CUDA driver double
+(tests/tooling/cuda_double): `--target cuda` artifacts as users get them, called from Python
+and from C programs; device allocation and its statistics; faults injected in the driver
+(module load, launch, out of memory), each an error message after which nothing leaks and
+the next call works; and a machine with no driver at all."""
+import ctypes
+import os
+import subprocess
+import sys
+import threading
+
+import numpy as np
+import pytest
+
+from aot.driver import Compilation, Options
+from tooling.gpu_emu import build_companion, build_emulated, double_library, use_driver_double
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+EXAMPLES = os.path.join(ROOT, "examples")
+
+PROGRAM = """func.func @main(%x: tensor<?x?xf32>, %w: tensor<?x?xf32>) -> (tensor<?x?xf32>, tensor<?xf32>) {
+  %0 = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  %1 = stablehlo.tanh %0 : tensor<?x?xf32>
+  %c = stablehlo.constant dense<0.0> : tensor<f32>
+  %2 = stablehlo.reduce(%1 init: %c) applies stablehlo.add across dimensions = [1] : (tensor<?x?xf32>, tensor<f32>) -> tensor<?xf32>
+  return %1, %2 : tensor<?x?xf32>, tensor<?xf32>
+}"""  # noqa: E501
+
+
+def expected(x, w):
+    t = np.tanh(x.astype(np.float64) @ w)
+    return t, t.sum(1)
+
+
+@pytest.fixture(scope="module")
+def lib(tmp_path_factory):
+    return build_emulated(PROGRAM, "rt", str(tmp_path_factory.mktemp("rt")))
+
+
+def double():
+    return ctypes.CDLL(double_library())  # the same instance the artifacts opened
+
+
+def inputs(rows=70, inner=20, cols=9, seed=0):
+    rng = np.random.default_rng(seed)
+    return (rng.standard_normal((rows, inner)).astype(np.float32),
+            rng.standard_normal((inner, cols)).astype(np.float32))
+
+
+def test_results_through_the_driver_and_device_allocator(lib):
+    x, w = inputs()
+    t, s = lib.main(x, w)
+    want_t, want_s = expected(x, w)
+    np.testing.assert_allclose(t, want_t, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(s, want_s, rtol=1e-5, atol=1e-5)
+    lib.reset_alloc_stats(device=True)
+    lib.main(x, w)
+    stats = lib.alloc_stats(device=True)
+    # arguments, preallocated results and the temporaries all go back after the call
+    assert stats["bytes_in_use"] == 0 and stats["num_allocs"] == stats["num_frees"] > 0
+    assert stats["peak_bytes_in_use"] >= (x.size + w.size + x.shape[0] * w.shape[1]) * 4
+    assert stats["cache_hits"] > 0  # the second call reuses the first one's blocks
+    del t, s
+    assert lib.alloc_stats()["bytes_in_use"] == 0  # on the host: only the results, while alive
+
+
+def test_every_shape_and_threads_with_their_own_streams(lib):
+    errors = []
+
+    def work(seed):
+        try:
+            for rows, inner, cols in [(0, 3, 4), (1, 1, 1), (65, 17, 70), (3, 0, 2)]:
+                x, w = inputs(rows, inner, cols, seed)
+                t, s = lib.main(x, w)
+                want_t, want_s = expected(x, w)
+                np.testing.assert_allclose(t, want_t, rtol=1e-5, atol=1e-6)
+                np.testing.assert_allclose(s, want_s, rtol=1e-5, atol=1e-5)
+        except Exception as e:  # noqa: BLE001 - reported by the main thread
+            errors.append(e)
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(3)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("fault, message", [
+    ("oom", "out of device memory"),
+    ("launch", "CUDA kernel launch failed: unspecified launch failure"),
+])
+def test_faults_are_errors_and_leave_nothing_behind(lib, monkeypatch, fault, message):
+    x, w = inputs()
+    lib.main(x, w)  # the module is loaded, the allocator's cache warm
+    live, stats = double().aot_cuda_double_live(), lib.alloc_stats(device=True)
+    monkeypatch.setenv("AOT_CUDA_DOUBLE_FAIL", fault)
+    if fault == "oom":  # every block from the driver, none from the cache
+        lib.release_cached_memory()
+    with pytest.raises(Exception, match=message):
+        lib.main(x, w)
+    monkeypatch.delenv("AOT_CUDA_DOUBLE_FAIL")
+    after = lib.alloc_stats(device=True)
+    assert after["bytes_in_use"] == stats["bytes_in_use"] == 0
+    assert double().aot_cuda_double_live() <= live  # nothing leaked in the device's memory
+    t, _ = lib.main(x, w)
+    np.testing.assert_allclose(t, expected(x, w)[0], rtol=1e-5, atol=1e-6)
+
+
+def test_a_module_the_driver_rejects_shows_its_log(tmp_path, monkeypatch):
+    lib = build_emulated(PROGRAM.replace("tanh", "exponential"), "rejected", str(tmp_path))
+    x, w = inputs()
+    monkeypatch.setenv("AOT_CUDA_DOUBLE_FAIL", "load")
+    with pytest.raises(Exception, match=r"could not load this library's PTX.*injected by the driver double"):
+        lib.main(x, w)
+    monkeypatch.delenv("AOT_CUDA_DOUBLE_FAIL")
+    assert lib.alloc_stats(device=True)["bytes_in_use"] == 0
+    t, _ = lib.main(x, w)  # loaded on this call
+    np.testing.assert_allclose(t, np.exp(x.astype(np.float64) @ w), rtol=1e-5)
+
+
+def test_no_driver_is_a_clear_error(tmp_path):
+    """A cuda artifact on a machine without the driver: the call fails with the reason."""
+    so = str(tmp_path / "libnod.so")
+    Compilation(PROGRAM, "nod.mlir", Options(name="nod", emit="shared", target="cuda")).build(so)
+    script = ("import numpy as np, aot\n"
+              f"lib = aot.load({so!r})\n"
+              "try:\n"
+              "    lib.main(np.ones((2, 3), np.float32), np.ones((3, 4), np.float32))\n"
+              "except Exception as e:\n"
+              "    print('error:', e)\n")
+    env = dict(os.environ, PYTHONPATH=ROOT, AOT_CUDA_LIBRARY="/nonexistent/libcuda.so.1")
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    assert "error: main: no CUDA driver found: /nonexistent/libcuda.so.1" in r.stdout or \
+        "no CUDA driver found: /nonexistent/libcuda.so.1" in r.stdout, r.stdout
+    env["AOT_CUDA_LIBRARY"] = double_library()
+    env["AOT_CUDA_DOUBLE_DEVICES"] = "0"
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
+    assert "found no GPU" in r.stdout, r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("emit, artifact, link", [
+    ("shared", "libmlp.so", lambda d: ["-L", d, "-lmlp", f"-Wl,-rpath,{d}"]),
+    ("static", "libmlp.a", lambda d: [os.path.join(d, "libmlp.a")]),
+])
+def test_c_program_linked_against_a_cuda_artifact(tmp_path, emit, artifact, link):
+    """examples/demo.c, unchanged, against the MLP built for the cuda target: the same
+    output as the CPU build (tests/e2e/test_c_link.py), kernels launched through the driver."""
+    out = str(tmp_path)
+    path = os.path.join(EXAMPLES, "mlp.mlir")
+    with open(path) as f:
+        c = Compilation(f.read(), path, Options(name="mlp", emit=emit, target="cuda"))
+    c.build(os.path.join(out, artifact))
+    build_companion(c)
+    use_driver_double()
+    exe = os.path.join(out, "demo")
+    subprocess.run(["cc", "-O1", "-Wall", "-Werror", "-o", exe, os.path.join(EXAMPLES, "demo.c"),
+                    "-I", out, *link(out), "-lm", "-lpthread", "-ldl"], check=True, capture_output=True)
+    p = np.load(os.path.join(EXAMPLES, "mlp.npz"))
+    p["x"].astype(np.float32).tofile(os.path.join(out, "x.bin"))
+    run = subprocess.run([exe, os.path.join(out, "x.bin"), os.path.join(out, "y.bin")],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert "bad input rejected: main: argument 'arg0' (#0) expects f32[8,64], got f32[8,63]" in run.stdout
+    assert "runtime-allocated result: rank 2, dims 8 x 10" in run.stdout
+    q = {k: v.astype(np.float64) for k, v in p.items()}
+    h = np.tanh(np.maximum(q["x"] @ q["W1"] + q["b1"], 0) @ q["W2"] + q["b2"])
+    z = h @ q["W3"] + q["b3"]
+    want = np.exp(z - z.max(-1, keepdims=True))
+    want /= want.sum(-1, keepdims=True)
+    y = np.fromfile(os.path.join(out, "y.bin"), dtype=np.float32).reshape(8, 10)
+    np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-6)

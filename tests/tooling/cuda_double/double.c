@@ -1,0 +1,184 @@
+/* A test double of the CUDA driver API: the entry points runtime_c/device/cuda.c opens, with
+ * "device" memory on the host and each launched kernel run on the emulated grid. Selected
+ * with AOT_CUDA_LIBRARY=path/to/libcuda_double.so; built by `make cuda-double`. Never in an
+ * artifact.
+ *
+ * A module's PTX is never compiled: cuModuleLoadDataEx looks for the host build of the same
+ * kernels, a companion library named by the PTX text's 64-bit FNV-1a hash,
+ * $AOT_CUDA_DOUBLE_KERNELS/<hash>.so (tests/tooling/gpu_emu builds it: the NVPTX IR of the
+ * kernels compiled for the host with the emulated grid's runner, `aot_emu_launch`). A launch
+ * takes its parameters (8 bytes each, their count from the companion's table) and runs the
+ * grid there.
+ *
+ * Faults, for the error paths of the runtime: AOT_CUDA_DOUBLE_FAIL=init|load|launch|oom
+ * makes cuInit, cuModuleLoadDataEx, cuLaunchKernel or cuMemAlloc fail (read on every call,
+ * so a test sets it for one call and the next call works). AOT_CUDA_DOUBLE_DEVICES=0 makes a
+ * machine without a GPU. `aot_cuda_double_live()` counts the device blocks not yet freed,
+ * for leak checks. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int CUresult;
+typedef unsigned long long CUdeviceptr;
+
+enum {
+    SUCCESS = 0, ERROR_INVALID_VALUE = 1, ERROR_OUT_OF_MEMORY = 2, ERROR_NO_DEVICE = 100,
+    ERROR_INVALID_IMAGE = 200, ERROR_INVALID_PTX = 218, ERROR_NOT_FOUND = 500, ERROR_LAUNCH_FAILED = 719,
+};
+
+static int failing(const char *what) {
+    const char *f = getenv("AOT_CUDA_DOUBLE_FAIL");
+    return f && strcmp(f, what) == 0;
+}
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static long live_blocks;
+
+long aot_cuda_double_live(void) {
+    pthread_mutex_lock(&lock);
+    long n = live_blocks;
+    pthread_mutex_unlock(&lock);
+    return n;
+}
+
+CUresult cuInit(unsigned flags) { (void)flags; return failing("init") ? ERROR_NO_DEVICE : SUCCESS; }
+
+CUresult cuDeviceGetCount(int *count) {
+    const char *n = getenv("AOT_CUDA_DOUBLE_DEVICES");
+    *count = n ? atoi(n) : 1;
+    return SUCCESS;
+}
+
+CUresult cuDeviceGet(int *device, int ordinal) { *device = ordinal; return SUCCESS; }
+
+static int context_token;
+CUresult cuDevicePrimaryCtxRetain(void **ctx, int device) { (void)device; *ctx = &context_token; return SUCCESS; }
+CUresult cuCtxSetCurrent(void *ctx) { return ctx == &context_token ? SUCCESS : ERROR_INVALID_VALUE; }
+
+static int stream_token;
+CUresult cuStreamCreate(void **stream, unsigned flags) { (void)flags; *stream = &stream_token; return SUCCESS; }
+CUresult cuStreamSynchronize(void *stream) { (void)stream; return SUCCESS; } /* launches run to completion */
+
+typedef int (*emu_launch_fn)(const char *, int64_t *, int64_t, int32_t);
+typedef int32_t (*emu_params_fn)(const char *);
+typedef struct { emu_launch_fn launch; emu_params_fn params; } module;
+typedef struct { module *m; char *name; int32_t params; } function;
+
+enum { CU_JIT_ERROR_LOG_BUFFER = 5, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6 };
+
+static void jit_log(unsigned n, const int *options, void **values, const char *text) {
+    char *buf = NULL;
+    size_t cap = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (options[i] == CU_JIT_ERROR_LOG_BUFFER) buf = values[i];
+        if (options[i] == CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES) cap = (size_t)(uintptr_t)values[i];
+    }
+    if (buf && cap) snprintf(buf, cap, "%s", text);
+}
+
+CUresult cuModuleLoadDataEx(void **out, const void *image, unsigned n, const int *options, void **values) {
+    if (failing("load")) {
+        jit_log(n, options, values, "ptxas fatal   : injected by the driver double");
+        return ERROR_INVALID_PTX;
+    }
+    uint64_t h = 1469598103934665603ULL;
+    for (const unsigned char *p = image; *p; p++) h = (h ^ *p) * 1099511628211ULL;
+    const char *dir = getenv("AOT_CUDA_DOUBLE_KERNELS");
+    char path[4096], log[4300];
+    snprintf(path, sizeof path, "%s/%016llx.so", dir ? dir : ".", (unsigned long long)h);
+    void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    module *m = lib ? malloc(sizeof *m) : NULL;
+    if (m) {
+        m->launch = (emu_launch_fn)(uintptr_t)dlsym(lib, "aot_emu_launch");
+        m->params = (emu_params_fn)(uintptr_t)dlsym(lib, "aot_emu_params");
+    }
+    if (!m || !m->launch || !m->params) {
+        snprintf(log, sizeof log, "driver double: no host build of this PTX at %s (%s)", path,
+                 lib ? "not a companion library" : dlerror());
+        jit_log(n, options, values, log);
+        free(m);
+        return ERROR_INVALID_IMAGE;
+    }
+    *out = m;
+    return SUCCESS;
+}
+
+CUresult cuModuleGetFunction(void **out, void *mod, const char *name) {
+    module *m = mod;
+    int32_t params = m->params(name);
+    if (params < 0) return ERROR_NOT_FOUND;
+    function *f = malloc(sizeof *f);
+    if (!f || !(f->name = strdup(name))) { free(f); return ERROR_OUT_OF_MEMORY; }
+    f->m = m, f->params = params;
+    *out = f; /* one per lookup, never freed: a test's handful */
+    return SUCCESS;
+}
+
+CUresult cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                        unsigned bz, unsigned shared, void *stream, void **params, void **extra) {
+    (void)shared, (void)stream, (void)extra;
+    function *f = fn;
+    if (failing("launch")) return ERROR_LAUNCH_FAILED;
+    if (gy != 1 || gz != 1 || by != 1 || bz != 1 || gx == 0 || bx == 0) return ERROR_INVALID_VALUE;
+    int64_t slots[f->params > 0 ? f->params : 1];
+    for (int32_t i = 0; i < f->params; i++) memcpy(&slots[i], params[i], 8);
+    return f->m->launch(f->name, slots, gx, (int32_t)bx) ? ERROR_LAUNCH_FAILED : SUCCESS;
+}
+
+CUresult cuMemAlloc_v2(CUdeviceptr *out, size_t bytes) {
+    if (failing("oom")) return ERROR_OUT_OF_MEMORY;
+    void *p = aligned_alloc(256, (bytes + 255) / 256 * 256);
+    if (!p) return ERROR_OUT_OF_MEMORY;
+    memset(p, 0xA5, bytes); /* device memory starts as garbage, not zeros */
+    pthread_mutex_lock(&lock);
+    live_blocks++;
+    pthread_mutex_unlock(&lock);
+    *out = (CUdeviceptr)(uintptr_t)p;
+    return SUCCESS;
+}
+
+CUresult cuMemFree_v2(CUdeviceptr p) {
+    if (!p) return SUCCESS;
+    free((void *)(uintptr_t)p);
+    pthread_mutex_lock(&lock);
+    live_blocks--;
+    pthread_mutex_unlock(&lock);
+    return SUCCESS;
+}
+
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t n, void *s) {
+    (void)s;
+    memcpy((void *)(uintptr_t)dst, src, n);
+    return SUCCESS;
+}
+
+CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t n, void *s) {
+    (void)s;
+    memcpy(dst, (const void *)(uintptr_t)src, n);
+    return SUCCESS;
+}
+
+CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t n, void *s) {
+    (void)s;
+    memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
+    return SUCCESS;
+}
+
+CUresult cuGetErrorString(CUresult rc, const char **text) {
+    static const struct { CUresult rc; const char *text; } NAMES[] = {
+        {SUCCESS, "no error"}, {ERROR_INVALID_VALUE, "invalid argument"},
+        {ERROR_OUT_OF_MEMORY, "out of memory"}, {ERROR_NO_DEVICE, "no CUDA-capable device is detected"},
+        {ERROR_INVALID_IMAGE, "device kernel image is invalid"},
+        {ERROR_INVALID_PTX, "a PTX JIT compilation failed"}, {ERROR_NOT_FOUND, "named symbol not found"},
+        {ERROR_LAUNCH_FAILED, "unspecified launch failure"},
+    };
+    for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0]; i++)
+        if (NAMES[i].rc == rc) { *text = NAMES[i].text; return SUCCESS; }
+    *text = NULL;
+    return ERROR_INVALID_VALUE;
+}
