@@ -11,6 +11,7 @@ about a model has to be known in Python beforehand.
 """
 from __future__ import annotations
 
+import ctypes
 import math
 import os
 
@@ -314,6 +315,19 @@ class Library:
 
     def reset_alloc_stats(self, device: bool = False) -> None:
         self._device_call("aot_gpu_reset_alloc_stats" if device else "aot_reset_alloc_stats")()
+
+    @property
+    def device(self) -> str:
+        """Where this library's entries run in this process: "cpu" for a cpu build, "cuda"
+        for a cuda build, and for a cuda,cpu build the GPU when its runtime found one (or
+        AOT_DEVICE said so), else the CPU."""
+        try:
+            use_device = self._lib.aot_gpu_use_device
+        except AttributeError:
+            return "cpu"
+        first = next(iter(self.entries.values()), None)
+        two_targets = first is not None and hasattr(ctypes.CDLL(self.path), first.signature.symbol + "__cpu")
+        return "cuda" if not two_targets or use_device() else "cpu"
 
     def _device_call(self, symbol: str):
         try:

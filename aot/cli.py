@@ -20,8 +20,9 @@ def main(argv=None) -> int:
     c.add_argument("--dump-ir-after", default="",
                    help=f"comma-separated stages to print, or 'all' ({', '.join(DUMP_STAGES)})")
     c.add_argument("--dump-dir", help="directory for --dump-ir-after files (default: stderr)")
-    c.add_argument("--target", choices=["cpu", "cuda"], default="cpu",
-                   help="cpu (default: this machine, or --target-triple) or cuda (kernels as PTX)")
+    c.add_argument("--target", choices=["cpu", "cuda", "cuda,cpu"], default="cpu",
+                   help="cpu (default: this machine, or --target-triple), cuda (kernels as PTX), "
+                        "or cuda,cpu (both in one artifact: the GPU when there is one)")
     c.add_argument("--gpu-arch", default="sm_80", choices=["sm_80", "sm_86", "sm_89", "sm_90"],
                    help="the GPU for --target cuda (default: sm_80)")
     c.add_argument("--target-triple", help="LLVM target triple (default: this machine)")

@@ -14,7 +14,8 @@ from lowering.passes.pipeline import STAGE_NAMES, run_pipeline
 from lowering.target import Target, cuda_target, host_target
 
 EMIT_KINDS = STAGE_NAMES + ["llvm", "asm", "ptx", "obj", "static", "shared"]
-TARGETS = ("cpu", "cuda")
+TARGETS = ("cpu", "cuda", "cuda,cpu")
+DEVICE_SUFFIX = "__cuda"  # a two-target artifact's device entries: NAME_F__cuda
 DUMP_STAGES = STAGE_NAMES + ["llvm", "llvm-opt"]
 
 
@@ -25,7 +26,7 @@ class Options:
     target_triple: str | None = None
     target_cpu: str | None = None
     target_features: str | None = None
-    target: str = "cpu"  # or "cuda": kernels as PTX (--gpu-arch)
+    target: str = "cpu"  # or "cuda": kernels as PTX (--gpu-arch); "cuda,cpu": both, one artifact
     gpu_arch: str = "sm_80"
     dump_after: list = field(default_factory=list)  # stage names, or ["all"]
     dump_dir: str | None = None
@@ -49,6 +50,7 @@ class Compilation:
     def __init__(self, text: str, filename: str, opts: Options):
         self.opts = opts
         self.filename = filename
+        self.text = text
         self.module = parse_module(text, filename)
         self.dumps: dict[str, str] = {}
 
@@ -66,7 +68,7 @@ class Compilation:
     @functools.cached_property
     def target(self) -> Target:
         o = self.opts
-        if o.target == "cuda":
+        if o.target in ("cuda", "cuda,cpu"):
             if o.target_triple or o.target_cpu or o.target_features:
                 raise CompileError("--target-triple/-cpu/-features describe a CPU; the cuda "
                                    "target takes --gpu-arch", None)
@@ -125,6 +127,18 @@ class Compilation:
         return self.build_binary(output, tm, optimized, entries)
 
     @functools.cache  # noqa: B019
+    def cpu_fallback(self):
+        """For --target cuda,cpu: (machine, optimised module) of the CPU build, whose entries
+        run the device build's when the runtime finds a GPU."""
+        from lowering.codegen.llvm.gen import generate
+        from lowering.codegen.llvm.machine import optimize, target_machine
+        target = host_target()
+        module = run_pipeline(parse_module(self.text, self.filename), "loops", target=target)
+        tm = target_machine(target)
+        text, _ = generate(module, self.opts.name, tm, target, dispatch_suffix=DEVICE_SUFFIX)
+        return tm, optimize(text, tm)
+
+    @functools.cache  # noqa: B019
     def ptx(self) -> str:
         tm, _, optimized, _ = self.llvm()
         return tm.emit_assembly(optimized)
@@ -137,7 +151,8 @@ class Compilation:
         from lowering.codegen.llvm.machine import optimize, target_machine
         ptx = self.ptx()
         host_tm = target_machine(host_target())
-        text, entries = generate_host(self.loops(), self.opts.name, host_tm, self.target, ptx)
+        suffix = DEVICE_SUFFIX if self.opts.target == "cuda,cpu" else ""
+        text, entries = generate_host(self.loops(), self.opts.name, host_tm, self.target, ptx, suffix)
         return host_tm, optimize(text, host_tm), entries
 
     def build_binary(self, output: str, tm, optimized, entries) -> dict:
@@ -152,6 +167,11 @@ class Compilation:
             with open(model_obj, "wb") as f:
                 f.write(tm.emit_object(optimized))
             objects = [model_obj] + toolchain.runtime_objects(cache_dir(), device=self.target.name)
+            if self.opts.target == "cuda,cpu":
+                cpu_tm, cpu_module = self.cpu_fallback()
+                objects.append(os.path.join(tmp, f"{self.opts.name}.cpu.o"))
+                with open(objects[-1], "wb") as f:
+                    f.write(cpu_tm.emit_object(cpu_module))
             if self.opts.emit == "shared":
                 toolchain.link_shared(objects, output)
             elif self.opts.emit == "static":

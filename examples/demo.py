@@ -2,7 +2,9 @@
 
 1. compile examples/mlp.mlir (StableHLO exported from JAX) with `aotc` into a
    shared library, a static archive and a C header;
-2. build examples/demo.c against each, run it (no Python inside);
+2. build examples/demo.c against each, run it (no Python inside); the same with a
+   `--target cuda,cpu` library, which runs its PTX kernels when the machine has an NVIDIA
+   GPU and driver, else its CPU kernels (AOT_DEVICE=cpu|cuda forces one);
 3. load the same library from Python and call it with numpy arrays;
 4. print the results and their max error against a numpy forward pass.
 """
@@ -40,6 +42,8 @@ def main() -> int:
     os.environ["PYTHONPATH"] = ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")
     sh(*aotc, "--emit", "shared", "-o", os.path.join(OUT, "libmlp.so"))
     sh(*aotc, "--emit", "static", "-o", os.path.join(OUT, "libmlp.a"))
+    gpu_out = os.path.join(OUT, "cuda_cpu")  # kernels as PTX and for the CPU, in one library
+    sh(*aotc, "--target", "cuda,cpu", "--emit", "shared", "-o", os.path.join(gpu_out, "libmlp.so"))
 
     params = dict(np.load(os.path.join(HERE, "mlp.npz")))
     x = params["x"].astype(np.float32)
@@ -50,16 +54,19 @@ def main() -> int:
     cc = os.environ.get("CC", "cc")
     src = os.path.join(HERE, "demo.c")
     errors = {}
-    for kind, link in (("shared", ["-L", OUT, "-lmlp", f"-Wl,-rpath,{OUT}"]),
-                       ("static", [os.path.join(OUT, "libmlp.a")])):
-        exe = os.path.join(OUT, f"demo_{kind}")
-        sh(cc, "-O2", "-o", exe, src, "-I", OUT, *link, "-lm", "-lpthread", "-ldl")
-        y_bin = os.path.join(OUT, f"y_{kind}.bin")
+    import aot
+    device = aot.load(os.path.join(gpu_out, "libmlp.so")).device
+    for kind, where, link in (("shared", OUT, ["-L", OUT, "-lmlp", f"-Wl,-rpath,{OUT}"]),
+                              ("static", OUT, [os.path.join(OUT, "libmlp.a")]),
+                              (f"cuda,cpu shared (ran on the {device})", gpu_out,
+                               ["-L", gpu_out, "-lmlp", f"-Wl,-rpath,{gpu_out}"])):
+        exe = os.path.join(where, f"demo_{kind.split()[0].replace(',', '_')}")
+        sh(cc, "-O2", "-o", exe, src, "-I", where, *link, "-lm", "-lpthread", "-ldl")
+        y_bin = exe + ".y.bin"
         sh(exe, x_bin, y_bin)
         y = np.fromfile(y_bin, dtype=np.float32).reshape(8, 10)
         errors[f"C program, {kind} library"] = float(np.abs(y - want).max())
 
-    import aot
     lib = aot.load(os.path.join(OUT, "libmlp.so"))
     print(f"\nPython: {lib.main.signature}")
     y = lib.main(x)
@@ -69,7 +76,7 @@ def main() -> int:
 
     print("\nmax |error| against numpy (float64 forward pass):")
     for k, v in errors.items():
-        print(f"  {k:34s} {v:.2e}")
+        print(f"  {k:52s} {v:.2e}")
     ok = all(v < 1e-5 for v in errors.values())
     print("\ndemo", "OK" if ok else "FAILED: error above 1e-5")
     return 0 if ok else 1

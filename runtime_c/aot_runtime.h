@@ -238,8 +238,12 @@ int aot_adopt_result(aot_tensor *results, int32_t index,
 void aot_parallel_for(int64_t n, void (*fn)(void *ctx, int64_t begin, int64_t end),
                       void *ctx);
 
-/* Device targets. An artifact's PTX and, once the driver loaded it, its
- * module. */
+/* Device targets. Whether a two-target artifact (--target cuda,cpu) runs its
+ * entries on the GPU in this process: AOT_DEVICE=cpu|cuda forces it, else the
+ * GPU when the CUDA driver loads and has a device. Decided once. */
+int aot_gpu_use_device(void);
+
+/* An artifact's PTX and, once the driver loaded it, its module. */
 typedef struct aot_gpu_module {
     const char *ptx;
     void *module;

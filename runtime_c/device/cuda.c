@@ -123,6 +123,29 @@ static int ready(void) {
     return AOT_OK;
 }
 
+/* For an artifact built for two targets (--target cuda,cpu): whether its entries run on the
+ * GPU in this process. AOT_DEVICE=cpu or cuda forces one (cuda then fails each call with the
+ * reason when there is no usable GPU); otherwise the GPU when the driver loads and has a
+ * device. Decided once. */
+static pthread_once_t choice_once = PTHREAD_ONCE_INIT;
+static int chosen_device;
+
+static void choose_device(void) {
+    const char *forced = getenv("AOT_DEVICE");
+    if (forced && strcmp(forced, "cpu") == 0) return;
+    if (forced && strcmp(forced, "cuda") == 0) {
+        chosen_device = 1;
+        return;
+    }
+    pthread_once(&init_once, open_driver);
+    chosen_device = init_error[0] == '\0';
+}
+
+int aot_gpu_use_device(void) {
+    pthread_once(&choice_once, choose_device);
+    return chosen_device;
+}
+
 static int driver_error(CUresult rc, const char *what) {
     const char *text = NULL;
     if (cu.GetErrorString) cu.GetErrorString(rc, &text);

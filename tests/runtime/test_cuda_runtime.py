@@ -170,3 +170,34 @@ def test_c_program_linked_against_a_cuda_artifact(tmp_path, emit, artifact, link
     want /= want.sum(-1, keepdims=True)
     y = np.fromfile(os.path.join(out, "y.bin"), dtype=np.float32).reshape(8, 10)
     np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-6)
+
+
+def test_cuda_cpu_artifact_takes_the_gpu_when_there_is_one(tmp_path):
+    """--target cuda,cpu: one library, its entries on the GPU when the driver has a device,
+    else on the CPU; AOT_DEVICE forces either. Each case in a process of its own (the choice
+    is made once per process)."""
+    so = str(tmp_path / "libboth.so")
+    c = Compilation(PROGRAM, "both.mlir", Options(name="both", emit="shared", target="cuda,cpu"))
+    c.build(so)
+    build_companion(c)
+    use_driver_double()  # where the double finds the kernels, when a case selects it
+    script = ("import numpy as np, aot\n"
+              f"lib = aot.load({so!r})\n"
+              "rng = np.random.default_rng(0)\n"
+              "x, w = rng.standard_normal((70, 20), np.float32), rng.standard_normal((20, 9), np.float32)\n"
+              "try:\n"
+              "    t, s = lib.main(x, w)\n"
+              "    err = np.abs(t - np.tanh(x.astype(np.float64) @ w)).max()\n"
+              "    print(lib.device, lib.alloc_stats(device=True)['num_allocs'] > 0, err < 1e-5)\n"
+              "except Exception as e:\n"
+              "    print('error:', e)\n")
+    none = "/nonexistent/libcuda.so.1"
+    cases = [({"AOT_CUDA_LIBRARY": none}, "cpu False True"),
+             ({"AOT_CUDA_LIBRARY": none, "AOT_DEVICE": "cuda"}, "error: no CUDA driver found"),
+             ({"AOT_CUDA_LIBRARY": double_library()}, "cuda True True"),
+             ({"AOT_CUDA_LIBRARY": double_library(), "AOT_DEVICE": "cpu"}, "cpu False True")]
+    for extra, want in cases:
+        env = {k: v for k, v in os.environ.items() if k != "AOT_DEVICE"}
+        env.update(PYTHONPATH=ROOT, **extra)
+        r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
+        assert r.stdout.startswith(want), (extra, r.stdout, r.stderr)

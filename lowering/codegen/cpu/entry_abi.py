@@ -44,7 +44,8 @@ def emit_entry(g, func: Operation):
                     for i, t in enumerate(result_types)])
     infos_in = [value_info(g, v, f"{symbol}.arg{i}") for i, v in enumerate(sig.args)]
     infos_out = [value_info(g, v, f"{symbol}.res{i}") for i, v in enumerate(sig.results)]
-    fn = ir.Function(g.mod, ir.FunctionType(I32, [PTR, PTR]), name=symbol)
+    own = g.entry_suffix or ("__cpu" if g.dispatch_suffix is not None else "")
+    fn = ir.Function(g.mod, ir.FunctionType(I32, [PTR, PTR]), name=symbol + own)
     fn.attributes.add("nounwind")
     args_p, results_p = fn.args
     b = ir.IRBuilder(fn.append_basic_block("entry"))
@@ -90,6 +91,21 @@ def emit_entry(g, func: Operation):
         host.fail_if_nonzero(b, rc)
     b.ret(ir.Constant(I32, 0))
     host.finish()
+    return sig, fn, infos_in, infos_out
+
+
+def emit_dispatch(g, entry):
+    """`NAME_F` of a two-target artifact: the device build's entry when the runtime chose
+    the device for this process, else the CPU build's (NAME_F__cpu)."""
+    sig, cpu_fn, infos_in, infos_out = entry
+    fn = ir.Function(g.mod, ir.FunctionType(I32, [PTR, PTR]), name=sig.symbol)
+    fn.attributes.add("nounwind")
+    device_fn = g.declare(sig.symbol + g.dispatch_suffix, I32, [PTR, PTR])
+    b = ir.IRBuilder(fn.append_basic_block("entry"))
+    use_device = b.call(g.declare("aot_gpu_use_device", I32, []), [])
+    with b.if_then(b.icmp_signed("!=", use_device, ir.Constant(I32, 0))):
+        b.ret(b.call(device_fn, list(fn.args)))
+    b.ret(b.call(cpu_fn, list(fn.args)))
     return sig, fn, infos_in, infos_out
 
 

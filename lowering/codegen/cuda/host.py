@@ -199,10 +199,13 @@ class DeviceTransfers:
         self.temporaries, self.copies_back = [], []
 
 
-def generate_host(module, name: str, host_tm, target, ptx: str) -> tuple[str, list]:
+def generate_host(module, name: str, host_tm, target, ptx: str, entry_suffix: str = "") -> tuple[str, list]:
     """LLVM IR of the host code for the machine `host_tm` describes, kernels launched on
-    `target`'s device from `ptx` (embedded); and the entry signatures."""
+    `target`'s device from `ptx` (embedded); and the entry signatures. With `entry_suffix`
+    (an artifact for two targets), entries are NAME_F<suffix> and the CPU build's code
+    carries the metadata and the public NAME_F."""
     gen = LLVMGen(module, name, target, host_emitters=HOST_EMITTERS_CUDA)
+    gen.entry_suffix, gen.metadata = entry_suffix, not entry_suffix
     data = bytearray(ptx.encode() + b"\0")
     text = ir.GlobalVariable(gen.mod, ir.ArrayType(ir.IntType(8), len(data)), name=f"{name}.ptx")
     text.global_constant, text.linkage = True, "private"

@@ -36,6 +36,11 @@ class LLVMGen:
         self.parallel_range = None  # (begin, end) while emitting a parallel kernel
         self.strings = {}
         self.transfers_factory = None  # a device target's argument/result copies (cuda/host.py)
+        # one artifact for two targets (--target cuda,cpu): the device build's entries are
+        # NAME_F + entry_suffix, without metadata; the CPU build's public NAME_F picks one
+        self.entry_suffix = ""
+        self.metadata = True
+        self.dispatch_suffix = None  # on the CPU build: the device entries' suffix
 
     # helpers ---------------------------------------------------------------------------
     def declare(self, name, ret, args):
@@ -122,6 +127,11 @@ class LLVMGen:
         for f in kernels:
             self.emit_kernel(f)
         entries = [entry_abi.emit_entry(self, f) for f in hosts]
+        if not self.metadata:
+            self.entries = [e[0] for e in entries]
+            return self.mod
+        if self.dispatch_suffix is not None:
+            entries = [entry_abi.emit_dispatch(self, e) for e in entries]
         self.query_fns = {name: entry_abi.emit_query(self, f, entries) for name, f in queries.items()}
         entry_abi.emit_metadata(self, entries)
         return self.mod
@@ -321,9 +331,12 @@ class LLVMGen:
             values[r] = v
 
 
-def generate(module: Module, name: str, tm, target) -> tuple[str, list]:
-    """LLVM IR text of a loop-stage module for `target`, and the entry signatures."""
+def generate(module: Module, name: str, tm, target, dispatch_suffix: str | None = None) -> tuple[str, list]:
+    """LLVM IR text of a loop-stage module for `target`, and the entry signatures. With
+    `dispatch_suffix`, each entry NAME_F runs a device build's NAME_F<suffix> instead when
+    the runtime finds the device (`aot_gpu_use_device`)."""
     gen = LLVMGen(module, name, target)
+    gen.dispatch_suffix = dispatch_suffix
     mod = gen.run()
     mod.triple = tm.triple
     mod.data_layout = str(tm.target_data)
