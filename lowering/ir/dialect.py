@@ -29,6 +29,10 @@ LOOP_OPS = {
     "gpu.thread_id": "() -> index: the thread's place in its block (a block per iteration)",
     "gpu.barrier": "every thread of the block waits here; all reach it the same number of times",
     "gpu.shared": "() -> a static buffer in the block's shared memory",
+    "gpu.atomic_rmw": "(value, buf, indices...) -> old element; buf[indices] = old `kind` value, atomically "
+                      "(add fadd max min umax umin fmax fmin or and xor; relaxed order)",
+    "gpu.atomic_cas": "(expected, desired, buf, indices...) -> old element; stores desired if old is "
+                      "bitwise expected, atomically (relaxed order)",
 }
 
 AOT_ATTRS = {

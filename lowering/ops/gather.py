@@ -395,14 +395,44 @@ def _gather_elemental(e, op, idx):
     return e.at(operand, [b.index(0) if p is None else p for p in pos])
 
 
+def scatter_position(body, op, indices, out_dims: list, upd_dims: list, uivs: list) -> tuple:
+    """(fits, operand index) of update element `uivs`: fits is None when always true, else
+    whether its window fits in the operand; the index is 0 where it does not. Shared with the
+    GPU's one-thread-per-update kernel."""
+    uwd, iwd, ibd, sbd, sdod, ivd = (scatter_dims(op)[key] for key in SCATTER_KEYS)
+    r, ir = len(out_dims), indices.type.rank
+    scatter_index = [i for d, i in enumerate(uivs) if d not in uwd]
+    window_dims = [d for d in range(r) if d not in iwd and d not in ibd]
+    window_size = {d: upd_dims[uwd[j]] for j, d in enumerate(window_dims)}
+    pos = [None] * r
+    for j, d in enumerate(window_dims):
+        pos[d] = uivs[uwd[j]]
+    for od, sd in zip(ibd, sbd):
+        pos[od] = scatter_index[sd if sd < ivd else sd - 1]
+    ok = None
+    for kk, od in enumerate(sdod):
+        iidx = scatter_index[:ivd] + [body.index(kk)] + scatter_index[ivd:] if ivd < ir \
+            else scatter_index
+        raw = body.v("memref.load", [indices] + iidx, ScalarType(indices.type.elem))
+        start = _to_index(body, raw, indices.type.elem)
+        last = Ix(body).sub(out_dims[od], window_size.get(od, 1))
+        fits = body.v("arith.andi", [
+            body.v("arith.cmpi", [start, body.index(0)], I1, predicate="sge"),
+            body.v("arith.cmpi", [start, Ix(body).val(last)], I1, predicate="sle")], I1)
+        ok = fits if ok is None else body.v("arith.andi", [ok, fits], I1)
+        pos[od] = start if pos[od] is None else body.v("arith.addi", [pos[od], start], INDEX)
+    pos = [body.index(0) if p is None else p for p in pos]
+    if ok is not None:  # a skipped update rewrites element 0 with its own value
+        pos = [body.v("arith.select", [ok, p, body.index(0)], INDEX) for p in pos]
+    return ok, pos
+
+
 def emit_scatter(k, op, b, args):
     """Copy the inputs to the results, then apply each update in order (skipping windows
     that do not fit)."""
     n = (len(args) - 1) // 3
     inputs, indices = args[:n], args[n]
     updates, outs = args[n + 1:2 * n + 1], args[2 * n + 1:]
-    dn = scatter_dims(op)
-    uwd, iwd, ibd, sbd, sdod, ivd = (dn[key] for key in SCATTER_KEYS)
 
     def dims(builder, buf):
         return [m if m is not None else builder.v("memref.dim", [buf, builder.index(d)], INDEX)
@@ -431,30 +461,7 @@ def emit_scatter(k, op, b, args):
     upd_dims = dims(gb, updates[0])
     body, uivs = open_nest(gb, [Ix(gb).val(d) for d in upd_dims])  # closed with gb's loop
     depth += len(uivs)
-    r, ir = len(out_dims), indices.type.rank
-    scatter_index = [i for d, i in enumerate(uivs) if d not in uwd]
-    window_dims = [d for d in range(r) if d not in iwd and d not in ibd]
-    window_size = {d: upd_dims[uwd[j]] for j, d in enumerate(window_dims)}
-    pos = [None] * r
-    for j, d in enumerate(window_dims):
-        pos[d] = uivs[uwd[j]]
-    for od, sd in zip(ibd, sbd):
-        pos[od] = scatter_index[sd if sd < ivd else sd - 1]
-    ok = None
-    for kk, od in enumerate(sdod):
-        iidx = scatter_index[:ivd] + [body.index(kk)] + scatter_index[ivd:] if ivd < ir \
-            else scatter_index
-        raw = body.v("memref.load", [indices] + iidx, ScalarType(indices.type.elem))
-        start = _to_index(body, raw, indices.type.elem)
-        last = Ix(body).sub(out_dims[od], window_size.get(od, 1))
-        fits = body.v("arith.andi", [
-            body.v("arith.cmpi", [start, body.index(0)], I1, predicate="sge"),
-            body.v("arith.cmpi", [start, Ix(body).val(last)], I1, predicate="sle")], I1)
-        ok = fits if ok is None else body.v("arith.andi", [ok, fits], I1)
-        pos[od] = start if pos[od] is None else body.v("arith.addi", [pos[od], start], INDEX)
-    pos = [body.index(0) if p is None else p for p in pos]
-    if ok is not None:  # a skipped update rewrites element 0 with its own value
-        pos = [body.v("arith.select", [ok, p, body.index(0)], INDEX) for p in pos]
+    ok, pos = scatter_position(body, op, indices, out_dims, upd_dims, uivs)
     current = [body.v("memref.load", [out] + pos, ScalarType(out.type.elem)) for out in outs]
     new = [body.v("memref.load", [u] + uivs, ScalarType(u.type.elem)) for u in updates]
     values = apply_region(body, op.regions[0], current + new)

@@ -447,47 +447,49 @@ def window_position(ix, w: Window, d: int, o, k, n):
     return valid, q
 
 
+def window_fold(b, w: Window, region, ins: list, in_dims: list, ivs: list, init_vals: list,
+                can_load: bool) -> list:
+    """reduce_window's values at output element `ivs`: its window folded from the init values
+    (padding and holes contribute them). Shared with the GPU's one-thread-per-element kernel."""
+    def body(bb, kvs, accs):
+        ix = Ix(bb)
+        if not can_load:
+            return apply_region(bb, region, accs + init_vals)
+        valid, idx = None, []
+        for d in range(len(in_dims)):
+            ok, q = window_position(ix, w, d, ivs[d], kvs[d], in_dims[d])
+            valid = ix.and_(valid, ok)
+            idx.append(q)
+        if valid is not None:
+            idx = [ix.select(valid, q, 0) for q in idx]
+        xs = [bb.v("memref.load", [buf] + idx, ScalarType(buf.type.elem)) for buf in ins]
+        if valid is not None:
+            xs = [ix.select(valid, x, i, ScalarType(buf.type.elem))
+                  for x, i, buf in zip(xs, init_vals, ins)]
+        return apply_region(bb, region, accs + xs)
+
+    return fold_nest(b, list(w.size), init_vals, body)
+
+
 def emit_reduce_window(k, op: Operation, b, args: list):
     n = len(args) // 3
     ins, inits, outs = args[:n], args[n:2 * n], args[2 * n:]
     w = reduce_window_params(op)
     in_dims = buffer_dims(b, ins[0])
-    region = op.regions[0]
 
     def emit(eb, can_load):
         with loop_nest(eb, [Ix(eb).val(d) for d in buffer_dims(eb, outs[0])]) as (outer, ivs):
             init_vals = [outer.v("memref.load", [buf], ScalarType(buf.type.elem)) for buf in inits]
-
-            def body(bb, kvs, accs):
-                ix = Ix(bb)
-                if not can_load:
-                    return apply_region(bb, region, accs + init_vals)
-                valid, idx = None, []
-                for d in range(len(in_dims)):
-                    ok, q = window_position(ix, w, d, ivs[d], kvs[d], in_dims[d])
-                    valid = ix.and_(valid, ok)
-                    idx.append(q)
-                if valid is not None:
-                    idx = [ix.select(valid, q, 0) for q in idx]
-                xs = [bb.v("memref.load", [buf] + idx, ScalarType(buf.type.elem)) for buf in ins]
-                if valid is not None:
-                    xs = [ix.select(valid, x, i, ScalarType(buf.type.elem))
-                          for x, i, buf in zip(xs, init_vals, ins)]
-                return apply_region(bb, region, accs + xs)
-
-            final = fold_nest(outer, list(w.size), init_vals, body)
+            final = window_fold(outer, w, op.regions[0], ins, in_dims, ivs, init_vals, can_load)
             for v, out in zip(final, outs):
                 outer.op("memref.store", [v, out] + ivs)
 
     when_nonempty(b, in_dims, emit)
 
 
-def emit_convolution(k, op: Operation, b, args: list):
-    lhs, rhs, out = args
-    c = Conv(op)
-    w = c.window
-    out_elem = out.type.elem
-    acc_elem = "f32" if out_elem in ("f16", "bf16") else out_elem
+def conv_sizes(b, op: Operation, c: Conv, lhs, rhs) -> tuple:
+    """A convolution kernel's sizes: (lhs dims, rhs dims, input features per group, output
+    features per group or None, batch per group or None, the input's spatial dims)."""
     ld, rd = buffer_dims(b, lhs), buffer_dims(b, rhs)
     if any(d == 0 for d in [rd[c.ksp[s]] for s in range(c.n)] if isinstance(d, int)):
         raise op.error("kernel spatial dims must be positive")
@@ -496,52 +498,70 @@ def emit_convolution(k, op: Operation, b, args: list):
     o_per = ix0.div(rd[c.ko], c.G if c.G > 1 else c.B) if (c.G > 1 or c.B > 1) else None
     n_per = ix0.div(ld[c.lb], c.B) if c.B > 1 else None
     spatial_in = [ld[c.lsp[s]] for s in range(c.n)]
+    return ld, rd, cg, o_per, n_per, spatial_in
+
+
+def conv_element(outer, c: Conv, lhs, rhs, sizes: tuple, ivs: list, acc_elem: str, can_load: bool):
+    """The sum at output element `ivs` in acc_elem, kernel positions outside and input
+    features inside (0 without loads). Shared with the GPU's one-thread-per-element kernel."""
+    ld, rd, cg, o_per, n_per, spatial_in = sizes
+    w = c.window
+    ox = Ix(outer)
+    of, ob = ivs[c.of], ivs[c.ob]
+    group = ox.div(of, o_per) if o_per is not None else None
+    feat_base = ox.mul(group, cg) if c.G > 1 else 0
+    lhs_batch = ox.add(ox.mul(group, n_per), ob) if c.B > 1 else ob
+    zero = outer.const(0, acc_elem)
+    if not can_load:
+        return zero
+    bounds = [rd[c.ksp[s]] for s in range(c.n)] + [cg]
+
+    def body(bb, kvs, accs):
+        ix = Ix(bb)
+        valid = None
+        lidx, ridx = [None] * len(ld), [None] * len(rd)
+        for s in range(c.n):
+            ok, q = window_position(ix, w, s, ivs[c.osp[s]], kvs[s], spatial_in[s])
+            valid = ix.and_(valid, ok)
+            lidx[c.lsp[s]] = q
+            kk = kvs[s]
+            if w.reverse[s]:
+                kk = ix.sub(ix.sub(rd[c.ksp[s]], 1), kk)
+            ridx[c.ksp[s]] = kk
+        ci = kvs[c.n]
+        lidx[c.lb] = lhs_batch
+        lidx[c.lf] = ix.add(feat_base, ci)
+        ridx[c.ki] = ci
+        ridx[c.ko] = of
+        if valid is not None:
+            lidx = [ix.select(valid, q, 0) if d in c.lsp else q for d, q in enumerate(lidx)]
+        s_ = Scalars(bb)
+        x = s_.convert(bb.v("memref.load", [lhs] + lidx, ScalarType(lhs.type.elem)),
+                       lhs.type.elem, acc_elem)
+        y = s_.convert(bb.v("memref.load", [rhs] + ridx, ScalarType(rhs.type.elem)),
+                       rhs.type.elem, acc_elem)
+        if valid is not None:
+            x = ix.select(valid, x, bb.const(0, acc_elem), ScalarType(acc_elem))
+        floats = acc_elem in FLOATS
+        mul, add = ("arith.mulf", "arith.addf") if floats else ("arith.muli", "arith.addi")
+        prod = bb.v(mul, [x, y], ScalarType(acc_elem))
+        return [bb.v(add, [accs[0], prod], ScalarType(acc_elem))]
+
+    (total,) = fold_nest(outer, bounds, [zero], body)
+    return total
+
+
+def emit_convolution(k, op: Operation, b, args: list):
+    lhs, rhs, out = args
+    c = Conv(op)
+    out_elem = out.type.elem
+    acc_elem = "f32" if out_elem in ("f16", "bf16") else out_elem
+    sizes = conv_sizes(b, op, c, lhs, rhs)
+    ld, rd, cg, o_per, n_per, spatial_in = sizes
 
     def emit(eb, can_load):
         with loop_nest(eb, [Ix(eb).val(d) for d in buffer_dims(eb, out)]) as (outer, ivs):
-            ox = Ix(outer)
-            of, ob = ivs[c.of], ivs[c.ob]
-            group = ox.div(of, o_per) if o_per is not None else None
-            feat_base = ox.mul(group, cg) if c.G > 1 else 0
-            lhs_batch = ox.add(ox.mul(group, n_per), ob) if c.B > 1 else ob
-            zero = outer.const(0, acc_elem)
-            if not can_load:
-                outer.op("memref.store", [Scalars(outer).convert(zero, acc_elem, out_elem), out] + ivs)
-                return  # the with block closes the nest
-            bounds = [rd[c.ksp[s]] for s in range(c.n)] + [cg]
-
-            def body(bb, kvs, accs):
-                ix = Ix(bb)
-                valid = None
-                lidx, ridx = [None] * len(ld), [None] * len(rd)
-                for s in range(c.n):
-                    ok, q = window_position(ix, w, s, ivs[c.osp[s]], kvs[s], spatial_in[s])
-                    valid = ix.and_(valid, ok)
-                    lidx[c.lsp[s]] = q
-                    kk = kvs[s]
-                    if w.reverse[s]:
-                        kk = ix.sub(ix.sub(rd[c.ksp[s]], 1), kk)
-                    ridx[c.ksp[s]] = kk
-                ci = kvs[c.n]
-                lidx[c.lb] = lhs_batch
-                lidx[c.lf] = ix.add(feat_base, ci)
-                ridx[c.ki] = ci
-                ridx[c.ko] = of
-                if valid is not None:
-                    lidx = [ix.select(valid, q, 0) if d in c.lsp else q for d, q in enumerate(lidx)]
-                s_ = Scalars(bb)
-                x = s_.convert(bb.v("memref.load", [lhs] + lidx, ScalarType(lhs.type.elem)),
-                               lhs.type.elem, acc_elem)
-                y = s_.convert(bb.v("memref.load", [rhs] + ridx, ScalarType(rhs.type.elem)),
-                               rhs.type.elem, acc_elem)
-                if valid is not None:
-                    x = ix.select(valid, x, bb.const(0, acc_elem), ScalarType(acc_elem))
-                floats = acc_elem in FLOATS
-                mul, add = ("arith.mulf", "arith.addf") if floats else ("arith.muli", "arith.addi")
-                prod = bb.v(mul, [x, y], ScalarType(acc_elem))
-                return [bb.v(add, [accs[0], prod], ScalarType(acc_elem))]
-
-            (total,) = fold_nest(outer, bounds, [zero], body)
+            total = conv_element(outer, c, lhs, rhs, sizes, ivs, acc_elem, can_load)
             outer.op("memref.store", [Scalars(outer).convert(total, acc_elem, out_elem), out] + ivs)
 
     if acc_elem == out_elem:
@@ -621,10 +641,43 @@ def _conv_features_inner(b, can_load, c, lhs, rhs, out, ld, rd, cg, o_per, n_per
         gb.yield_([])
 
 
+def select_in_window(outer, w: Window, select, operand, out_dims: list, sivs: list) -> tuple:
+    """(any valid, position) of the operand element the select region picks in the window of
+    source element `sivs`; the position is 0 where the window holds no element. Shared with
+    the GPU's one-thread-per-source-element kernel."""
+    elem = operand.type.elem
+    ox = Ix(outer)
+    rank = len(out_dims)
+    first = [outer.const(0, elem), outer.const(False, "i1")] + [outer.index(0)] * rank
+
+    def body(bb, kvs, cur):
+        ix = Ix(bb)
+        best, have, pos = cur[0], cur[1], cur[2:]
+        valid, idx = None, []
+        for d in range(rank):
+            ok, q = window_position(ix, w, d, sivs[d], kvs[d], out_dims[d])
+            valid = ix.and_(valid, ok)
+            idx.append(q)
+        if valid is not None:
+            idx = [ix.select(valid, q, 0) for q in idx]
+        x = bb.v("memref.load", [operand] + idx, ScalarType(elem))
+        keep = apply_region(bb, select, [best, x])[0]
+        take = ix.or_(ix.not_(have), ix.not_(keep))
+        if valid is not None:
+            take = ix.and_(valid, take)
+        new_pos = [ix.select(take, q, p) for q, p in zip(idx, pos)]
+        now_have = ix.or_(have, valid) if valid is not None else bb.const(True, "i1")
+        return [ix.select(take, x, best, ScalarType(elem)), now_have] + new_pos
+
+    res = fold_nest(outer, list(w.size), first, body)
+    have, pos = res[1], res[2:]
+    return have, [ox.select(have, p, 0) for p in pos]
+
+
 def emit_select_and_scatter(k, op: Operation, b, args: list):
     operand, source, init, out = args
     w = select_and_scatter_params(op)
-    elem, src_elem = operand.type.elem, source.type.elem
+    src_elem = source.type.elem
     out_dims = buffer_dims(b, out)
     # the result starts as the init value everywhere
     with loop_nest(b, [Ix(b).val(d) for d in out_dims]) as (fill, ivs):
@@ -635,40 +688,14 @@ def emit_select_and_scatter(k, op: Operation, b, args: list):
         if not can_load:  # an empty operand has no element to select
             return
         with loop_nest(eb, [Ix(eb).val(d) for d in buffer_dims(eb, source)]) as (outer, sivs):
+            have, pos = select_in_window(outer, w, select, operand, out_dims, sivs)
             ox = Ix(outer)
-            rank = len(out_dims)
-            first = [outer.const(0, elem), outer.const(False, "i1")] + [outer.index(0)] * rank
-
-            def body(bb, kvs, cur):
-                ix = Ix(bb)
-                best, have, pos = cur[0], cur[1], cur[2:]
-                valid, idx = None, []
-                for d in range(rank):
-                    ok, q = window_position(ix, w, d, sivs[d], kvs[d], out_dims[d])
-                    valid = ix.and_(valid, ok)
-                    idx.append(q)
-                if valid is not None:
-                    idx = [ix.select(valid, q, 0) for q in idx]
-                x = bb.v("memref.load", [operand] + idx, ScalarType(elem))
-                keep = apply_region(bb, select, [best, x])[0]
-                take = ix.or_(ix.not_(have), ix.not_(keep))
-                if valid is not None:
-                    take = ix.and_(valid, take)
-                new_pos = [ix.select(take, q, p) for q, p in zip(idx, pos)]
-                now_have = ix.or_(have, valid) if valid is not None else bb.const(True, "i1")
-                return [ix.select(take, x, best, ScalarType(elem)), now_have] + new_pos
-
-            res = fold_nest(outer, list(w.size), first, body)
-            have, pos = res[1], res[2:]
-            pos = [ox.select(have, p, 0) for p in pos]
             old = outer.v("memref.load", [out] + pos, ScalarType(src_elem))
             s = outer.v("memref.load", [source] + sivs, ScalarType(src_elem))
             new = apply_region(outer, scatter, [old, s])[0]
             outer.op("memref.store", [ox.select(have, new, old, ScalarType(src_elem)), out] + pos)
 
     when_nonempty(b, out_dims, emit)
-
-
 
 
 _FAMILY = "reductions and contractions"

@@ -172,8 +172,25 @@ def _shared(g, b, op, args):
     return MemRef(b.addrspacecast(gv, PTR), [ir.Constant(I64, d) for d in t.shape], t.elem)
 
 
+def _atomic_rmw(g, b, op, args):
+    """`atom.<kind>` on one element (monotonic: the kernel's end orders it for later launches)."""
+    value, mem, idx = args[0], args[1], args[2:]
+    return b.atomic_rmw(op.attrs["kind"], g.element_ptr(b, mem, idx), value, "monotonic")
+
+
+def _atomic_cas(g, b, op, args):
+    """`atom.cas` on one element, floats compared and swapped as their bits."""
+    expected, desired, mem, idx = args[0], args[1], args[2], args[3:]
+    t = expected.type
+    bits = t if isinstance(t, ir.IntType) else ir.IntType({"float": 32, "double": 64}[str(t)])
+    e, d = (v if v.type == bits else b.bitcast(v, bits) for v in (expected, desired))
+    old = b.extract_value(b.cmpxchg(g.element_ptr(b, mem, idx), e, d, "monotonic", "monotonic"), 0)
+    return old if bits == t else b.bitcast(old, t)
+
+
 DEVICE_EMITTERS = {**EMITTERS, "gpu.lane_id": _lane_id, "gpu.shuffle_xor": _shuffle_xor,
-                   "gpu.thread_id": _thread_id, "gpu.barrier": _barrier, "gpu.shared": _shared}
+                   "gpu.thread_id": _thread_id, "gpu.barrier": _barrier, "gpu.shared": _shared,
+                   "gpu.atomic_rmw": _atomic_rmw, "gpu.atomic_cas": _atomic_cas}
 BLOCK_OPS = ("gpu.thread_id", "gpu.barrier", "gpu.shared")  # need a whole block per iteration
 
 
