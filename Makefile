@@ -3,7 +3,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: venv demo test test-gpu lint bench docs clean
+.PHONY: venv demo test test-gpu cuda-double lint bench docs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,14 @@ test: $(STAMP)
 test-gpu: $(STAMP)
 	$(PY) tests/tooling/ptx_corpus.py
 	$(PY) tests/tooling/gpu_emu/corpus_run.py
+
+# The CUDA driver API test double: run a --target cuda artifact on a machine without a GPU
+# (README, "Running a cuda artifact without a GPU").
+cuda-double: build/libcuda_double.so
+
+build/libcuda_double.so: tests/tooling/cuda_double/double.c
+	mkdir -p build
+	$${CC:-cc} -O2 -fPIC -shared -o $@ $< -ldl -lpthread
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -104,7 +104,8 @@ def ptx_hash(ptx: str) -> str:
 
 
 def kernels_dir() -> str:
-    d = os.path.join(cache_dir(), "cuda-double-kernels")
+    """Where companions go: $AOT_CUDA_DOUBLE_KERNELS, else a directory of the build cache."""
+    d = os.environ.get("AOT_CUDA_DOUBLE_KERNELS") or os.path.join(cache_dir(), "cuda-double-kernels")
     os.makedirs(d, exist_ok=True)
     return d
 
