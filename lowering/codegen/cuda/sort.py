@@ -2,8 +2,8 @@
 
 A segment is one index of every dim but the sort dimension (a row, for top_k). The kernel's
 parallel loop runs over segments, each iteration belonging to a whole block of 256 threads
-(`aot.lanes_per_iteration`; `aot.tiles` = 1 along every other dim and a tile spanning the
-sort dim, so the host launches one block per segment, up to its limit).
+(`aot.lanes_per_iteration`; `aot.tiles` = 1 along every other dim and one tile spanning
+the output's sort dim, so the host launches one block per segment, up to its limit).
 
 The block sorts a permutation of the segment's positions, not the operands: perm[i] = i,
 then a bitonic network over the segment padded to the next power of two P, then every
@@ -44,7 +44,7 @@ from lowering.ops.sort import sort_dimension
 
 THREADS = 256  # device.THREADS_PER_BLOCK: a block per segment
 PERM = "i32"
-SPAN = 1 << 62  # a tile length covering any sort dim: one tile (one block) along it
+SPAN = 1 << 62  # a tile length covering any dynamic sort dim: one tile (one block) along it
 I1 = ScalarType("i1")
 
 
@@ -85,7 +85,9 @@ def sort_segments(b, dims: list, dim: int, perm, before, gather, count=None) -> 
         total = ix.mul(total, dims[d])
     loop, body, seg, _ = b.for_(b.index(0), ix.val(total))
     loop.attrs["aot.lanes_per_iteration"] = THREADS
-    loop.attrs["aot.tiles"] = tuple(SPAN if d == dim else 1 for d in range(rank if dim < rank - 1 else dim))
+    out_len = dims[dim] if count is None else count  # the parallel output's sort dim: one tile
+    span = max(out_len, 1) if isinstance(out_len, int) else SPAN
+    loop.attrs["aot.tiles"] = tuple(span if d == dim else 1 for d in range(rank))
     x = Ix(body)
     base = [None] * rank
     for d in reversed(others):  # this iteration's segment, the last dim fastest
