@@ -29,7 +29,7 @@ from lowering.ir.core import CompileError, MemRefType, Module, Operation
 
 THREADS_PER_BLOCK = 256
 MAX_BLOCKS = 8192  # a grid-stride loop covers the rest; enough to fill any current GPU
-# Loop-stage math ops NVPTX has instructions for; the rest (sin, pow, libm's cbrt, the chlo
+# Loop-stage math ops NVPTX has instructions for; the rest (libm's cbrt, the chlo
 # special functions...) need device versions first.
 DEVICE_MATH = {"math.sqrt", "math.floor", "math.ceil", "math.round", "math.roundeven",
                "math.absf", "math.copysign", "math.ctpop", "math.ctlz", "math.absi"}

@@ -7,6 +7,7 @@ version stays, for `device.check_device_ops` to refuse by name.
 from __future__ import annotations
 
 from lowering.codegen.cuda import arc_hyp, trig
+from lowering.codegen.cuda import pow as device_pow
 from lowering.codegen.llvm import fastmath
 from lowering.ir.builder import LoopBuilder
 from lowering.ir.core import Block, Module, replace_all_uses
@@ -17,10 +18,12 @@ INLINE = {"math.exp": fastmath.exp, "math.log": fastmath.log, "math.tanh": fastm
           "math.erfc": fastmath.erfc}
 INLINE.update(arc_hyp.FUNCTIONS)  # atan, asin, acos and the hyperbolics: device only
 INLINE.update(trig.FUNCTIONS)  # sin, cos, tan: device only (the CPU has libm)
+INLINE.update(device_pow.FUNCTIONS)  # pow(x, y): device only
 
 
 def inline_device_math(module: Module, target) -> None:
-    """Expand, in every kernel, each INLINE op of an f32/f64 value in place."""
+    """Expand, in every kernel, each INLINE op of an f32/f64 value in place; the function
+    takes the op's operands in order."""
     for func in module.functions():
         if "aot.kernel" not in func.attrs:
             continue
@@ -31,7 +34,7 @@ def inline_device_math(module: Module, target) -> None:
             elem = op.results[0].type.name
             block = op.parent
             scratch = LoopBuilder(Block([]), op.loc, target)
-            value = fn(fastmath.Ops(Scalars(scratch), elem), op.operands[0])
+            value = fn(fastmath.Ops(Scalars(scratch), elem), *op.operands)
             at = block.ops.index(op)
             for new in scratch.block.ops:
                 new.parent = block
