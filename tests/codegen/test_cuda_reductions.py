@@ -174,6 +174,19 @@ def test_column_reductions_are_tiles_of_32_columns():
     assert "tiles" in kernels[0].describe()
 
 
+def test_a_few_known_rows_keep_a_thread_per_column():
+    """3 rows into a vector: the generic loops' thread per column, not a tile; 3 rows into a
+    matrix ([B, 3, C] -> [B, C]): tiles, as the loops would give a thread per b only."""
+    few = """func.func @main(%x: tensor<3x?xf32>, %y: tensor<?x3x?xf32>) -> (tensor<?xf32>, tensor<?x?xf32>) {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %s = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [0] : (tensor<3x?xf32>, tensor<f32>) -> tensor<?xf32>
+  %t = stablehlo.reduce(%y init: %z) applies stablehlo.add across dimensions = [1] : (tensor<?x3x?xf32>, tensor<f32>) -> tensor<?x?xf32>
+  return %s, %t : tensor<?xf32>, tensor<?x?xf32>
+}"""  # noqa: E501
+    _, kernels = kernels_of(few)
+    assert [(k.tiles, k.lanes) for k in kernels] == [(None, 1), ((1, 32), 256)]
+
+
 @pytest.mark.parametrize("rows,cols", [(0, 5), (1, 1), (5, 0), (31, 33), (256, 32), (257, 31),
                                        (33, 257), (5000, 3), (255, 65)])
 def test_column_reductions_every_shape(rows, cols, tmp_path):

@@ -47,10 +47,17 @@ def is_full_reduction(target, root: Operation) -> bool:
 
 
 def is_column_reduction(target, root: Operation) -> bool:
-    """Reduced dims consecutive and before the last dim, which is kept."""
+    """Reduced dims consecutive and before the last dim, which is kept. Not when fewer rows
+    than the block's ROWS are known to be reduced into a vector: most thread rows would idle,
+    and a thread per column (the generic loops) reads as coalesced."""
     dims = sorted(root.attrs["dimensions"])
-    rank = root.operands[0].type.rank
-    return bool(dims) and dims[-1] < rank - 1 and dims == list(range(dims[0], dims[-1] + 1))
+    shape = root.operands[0].type.shape
+    if not dims or dims[-1] >= len(shape) - 1 or dims != list(range(dims[0], dims[-1] + 1)):
+        return False
+    rows = 1
+    for d in dims:
+        rows = rows * shape[d] if shape[d] is not None and rows is not None else None
+    return rows is None or rows >= ROWS or len(shape) - len(dims) > 1
 
 
 def _parts(root: Operation, env: dict):
