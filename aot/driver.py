@@ -181,7 +181,7 @@ class Compilation:
         paths[self.opts.emit] = output
         header = os.path.join(out_dir, f"{self.opts.name}.h")
         with open(header, "w") as f:
-            f.write(generate_header(self.opts.name, entries))
+            f.write(generate_header(self.opts.name, entries, device=self.target.name == "cuda"))
         paths["header"] = header
         runtime_h = os.path.join(out_dir, "aot_runtime.h")
         with open(runtime_header_path()) as src, open(runtime_h, "w") as dst:

@@ -34,4 +34,12 @@ void aot__block_set_dims(void *p, int64_t *dims);
 /* The runtime-owned dims array of the block at p, or NULL. */
 int64_t *aot__block_dims(const void *p);
 
+/* tensor.c's checks of a result, shared with the device runtime: the dims
+ * computed for result `index` against its signature (its byte size into
+ * *nbytes), and a caller-owned result tensor against those dims. */
+int aot__check_computed_dims(const aot_value_info *info, int32_t index, const char *entry,
+                             const int64_t *dims, int64_t *nbytes);
+int aot__check_caller_result(const aot_tensor *t, const aot_value_info *info, int32_t index,
+                             const char *entry, const int64_t *dims);
+
 #endif /* AOT_INTERNAL_H */

@@ -182,6 +182,26 @@ void aot_gpu_reset_alloc_stats(void);
 /* Returns the device blocks the caching allocator keeps for reuse to the driver. */
 void aot_gpu_release_cached_memory(void);
 
+/* Each entry NAME_F of a cuda (or cuda,cpu) artifact also has a device entry
+ *
+ *   int NAME_F_device(const aot_tensor *args, aot_tensor *results, void *stream);
+ *
+ * taking and returning device memory, so that data stays on the GPU: every
+ * args[i].data is a device pointer (a CUdeviceptr), dims stay in host
+ * memory. A result with data == NULL gets a device buffer from the library's
+ * device allocator (and dims, when NULL, owned by the runtime): free it with
+ * aot_gpu_tensor_free. A result with data set is the caller's device buffer,
+ * checked against the result's shape. The work runs on `stream` (a CUstream
+ * of the primary context of device 0; NULL: a stream of the calling thread's
+ * own) and may still be running when the call returns: synchronize the
+ * stream before reading the results. It always uses the GPU, also in a
+ * cuda,cpu artifact. */
+
+/* Frees a result a device entry allocated (data == NULL on entry): its device
+ * data, and its dims when the runtime allocated them. Sets data (and such
+ * dims) to NULL. Safe on NULL. */
+void aot_gpu_tensor_free(aot_tensor *t);
+
 /* ---- Internal API: called by generated code --------------------------- */
 /* Not meant for users; listed here so there is one declaration of the ABI. */
 
@@ -253,6 +273,20 @@ typedef struct aot_gpu_module {
  * thread's stream: blocks x threads, its parameters as n 64-bit slots. */
 int aot_gpu_launch(aot_gpu_module *m, const char *name, int64_t *params, int32_t n,
                    int64_t blocks, int32_t threads);
+
+/* A device entry's stream for the calling thread (NULL: its own); returns
+ * the previous one. */
+void *aot_gpu_swap_stream(void *stream);
+
+/* aot_prepare_result, aot_unprepare_result and aot_adopt_result for a device
+ * entry's results: device buffers from aot_gpu_alloc. */
+int aot_prepare_device_result(aot_tensor *results, int32_t index,
+                              const aot_value_info *info, const char *entry,
+                              const int64_t *dims, int32_t *owned);
+void aot_unprepare_device_result(aot_tensor *results, int32_t index, int32_t owned);
+int aot_adopt_device_result(aot_tensor *results, int32_t index,
+                            const aot_value_info *info, const char *entry,
+                            void *buffer, const int64_t *dims);
 
 /* Device memory: NULL with the error set on failure; freeing NULL is a no-op. */
 void *aot_gpu_alloc(int64_t nbytes);

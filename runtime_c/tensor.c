@@ -72,7 +72,7 @@ int aot_check_arg(const aot_tensor *args, int32_t index, const aot_value_info *i
 
 /* The dims computed for a result must agree with its signature; when they
  * do not, generated code is wrong, so this is a runtime error. */
-static int check_computed_dims(const aot_value_info *info, int32_t index, const char *entry,
+int aot__check_computed_dims(const aot_value_info *info, int32_t index, const char *entry,
                                const int64_t *dims, int64_t *nbytes) {
     size_t elem = aot_dtype_size(info->dtype);
     aot_tensor computed = {NULL, (int64_t *)dims, info->rank, info->dtype};
@@ -92,7 +92,7 @@ static int check_computed_dims(const aot_value_info *info, int32_t index, const 
 }
 
 /* Checks a caller-owned result buffer against the dims of this call. */
-static int check_caller_result(const aot_tensor *t, const aot_value_info *info, int32_t index,
+int aot__check_caller_result(const aot_tensor *t, const aot_value_info *info, int32_t index,
                                const char *entry, const int64_t *dims) {
     aot_value_info actual = *info;
     actual.dims = dims;
@@ -123,10 +123,10 @@ int aot_prepare_result(aot_tensor *results, int32_t index, const aot_value_info 
     if (!results)
         return aot_set_error(AOT_ERR_INVALID_ARGUMENT, "%s: the result array is NULL", entry);
     int64_t nbytes;
-    int rc = check_computed_dims(info, index, entry, dims, &nbytes);
+    int rc = aot__check_computed_dims(info, index, entry, dims, &nbytes);
     if (rc) return rc;
     aot_tensor *t = &results[index];
-    if (t->data) return check_caller_result(t, info, index, entry, dims);
+    if (t->data) return aot__check_caller_result(t, info, index, entry, dims);
 
     t->data = aot_alloc(nbytes);
     if (!t->data) return AOT_ERR_OUT_OF_MEMORY;
@@ -149,7 +149,7 @@ int aot_adopt_result(aot_tensor *results, int32_t index, const aot_value_info *i
     if (!buffer)
         return aot_set_error(AOT_ERR_RUNTIME, "%s: result #%d has no buffer", entry, (int)index);
     int64_t nbytes;
-    int rc = check_computed_dims(info, index, entry, dims, &nbytes);
+    int rc = aot__check_computed_dims(info, index, entry, dims, &nbytes);
     if (!rc && aot__block_size(buffer) < nbytes)
         rc = aot_set_error(AOT_ERR_RUNTIME, "%s: result #%d needs %lld bytes, its buffer has %lld",
                            entry, (int)index, (long long)nbytes,
@@ -162,7 +162,7 @@ int aot_adopt_result(aot_tensor *results, int32_t index, const aot_value_info *i
     }
     aot_tensor *t = &results[index];
     if (t->data) {
-        rc = check_caller_result(t, info, index, entry, dims);
+        rc = aot__check_caller_result(t, info, index, entry, dims);
         if (!rc && nbytes) memcpy(t->data, buffer, (size_t)nbytes);
         aot_free(buffer);
         return rc;

@@ -108,8 +108,19 @@ static void open_driver(void) {
     init_error[0] = '\0';
 }
 
-static __thread CUstream thread_stream;
+static __thread CUstream thread_stream; /* this thread's own */
+static __thread CUstream caller_stream; /* a device entry's caller's, during its call */
 static __thread int thread_ready;
+
+static CUstream stream_now(void) { return caller_stream ? caller_stream : thread_stream; }
+
+/* A device entry (NAME_F_device) runs on its caller's stream: set for the call, then the
+ * previous one back. */
+void *aot_gpu_swap_stream(void *stream) {
+    void *previous = caller_stream;
+    caller_stream = stream;
+    return previous;
+}
 
 /* The driver ready, this thread's context current and its stream made; else an error. */
 static int ready(void) {
@@ -168,6 +179,7 @@ typedef struct cached {
 typedef struct live {
     CUdeviceptr ptr;
     int64_t size, capacity;
+    int64_t *dims; /* runtime-owned dims of a device entry's result, or NULL */
     struct live *next;
 } live;
 
@@ -206,7 +218,7 @@ void *aot_gpu_alloc(int64_t bytes) {
         device_stats.cache_hits++;
     }
     pthread_mutex_unlock(&alloc_lock);
-    if (ptr && other != thread_stream) cu.StreamSynchronize(other); /* its last user is done */
+    if (ptr && other != stream_now()) cu.StreamSynchronize(other); /* its last user is done */
     if (!ptr) {
         CUresult rc = cu.MemAlloc(&ptr, (size_t)(b >= 0 && use_cache ? capacity : bytes));
         if (rc != 0) {
@@ -222,7 +234,7 @@ void *aot_gpu_alloc(int64_t bytes) {
         return NULL;
     }
     pthread_mutex_lock(&alloc_lock);
-    *l = (live){ptr, bytes, b >= 0 && use_cache ? capacity : bytes, live_blocks};
+    *l = (live){ptr, bytes, b >= 0 && use_cache ? capacity : bytes, NULL, live_blocks};
     live_blocks = l;
     device_stats.num_allocs++;
     device_stats.bytes_in_use += bytes;
@@ -251,14 +263,15 @@ void aot_gpu_free(void *p) {
     cached *c = use_cache && b >= 0 && capacity == l->capacity &&
                 cached_bytes + capacity <= CACHE_LIMIT_BYTES ? malloc(sizeof *c) : NULL;
     if (c) {
-        *c = (cached){ptr, capacity, thread_stream, bins[b]};
+        *c = (cached){ptr, capacity, stream_now(), bins[b]};
         bins[b] = c;
         cached_bytes += capacity;
     }
     pthread_mutex_unlock(&alloc_lock);
+    free(l->dims);
     free(l);
     if (!c) {
-        if (thread_ready) cu.StreamSynchronize(thread_stream); /* kernels may still read it */
+        if (thread_ready) cu.StreamSynchronize(stream_now()); /* kernels may still read it */
         cu.MemFree(ptr);
     }
 }
@@ -305,9 +318,9 @@ int aot_gpu_copy_to_device(void *dst, const void *src, int64_t bytes) {
     if (bytes <= 0) return AOT_OK;
     int rc = ready();
     if (rc != AOT_OK) return rc;
-    CUresult r = cu.MemcpyHtoDAsync((CUdeviceptr)(uintptr_t)dst, src, (size_t)bytes, thread_stream);
+    CUresult r = cu.MemcpyHtoDAsync((CUdeviceptr)(uintptr_t)dst, src, (size_t)bytes, stream_now());
     /* the source may be the caller's (or a stack temporary): done before returning */
-    if (r == 0) r = cu.StreamSynchronize(thread_stream);
+    if (r == 0) r = cu.StreamSynchronize(stream_now());
     return r ? driver_error(r, "copy to the device") : AOT_OK;
 }
 
@@ -315,8 +328,8 @@ int aot_gpu_copy_to_host(void *dst, const void *src, int64_t bytes) {
     if (bytes <= 0) return AOT_OK;
     int rc = ready();
     if (rc != AOT_OK) return rc;
-    CUresult r = cu.MemcpyDtoHAsync(dst, (CUdeviceptr)(uintptr_t)src, (size_t)bytes, thread_stream);
-    if (r == 0) r = cu.StreamSynchronize(thread_stream);
+    CUresult r = cu.MemcpyDtoHAsync(dst, (CUdeviceptr)(uintptr_t)src, (size_t)bytes, stream_now());
+    if (r == 0) r = cu.StreamSynchronize(stream_now());
     return r ? driver_error(r, "copy to the host") : AOT_OK;
 }
 
@@ -325,7 +338,7 @@ int aot_gpu_copy(void *dst, const void *src, int64_t bytes) {
     int rc = ready();
     if (rc != AOT_OK) return rc;
     CUresult r = cu.MemcpyDtoDAsync((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src,
-                                    (size_t)bytes, thread_stream);
+                                    (size_t)bytes, stream_now());
     return r ? driver_error(r, "device copy") : AOT_OK;
 }
 
@@ -402,6 +415,93 @@ int aot_gpu_launch(aot_gpu_module *m, const char *name, int64_t *params, int32_t
                                      name, r);
     void *args[n > 0 ? n : 1];
     for (int32_t i = 0; i < n; i++) args[i] = &params[i]; /* pointers and dims: 8 bytes each */
-    r = cu.LaunchKernel(f, (unsigned)blocks, 1, 1, (unsigned)threads, 1, 1, 0, thread_stream, args, NULL);
+    r = cu.LaunchKernel(f, (unsigned)blocks, 1, 1, (unsigned)threads, 1, 1, 0, stream_now(), args, NULL);
     return r ? driver_error(r, "kernel launch") : AOT_OK;
+}
+
+/* ---- results of a device entry -------------------------------------------------------- */
+
+static live *find_live(void *p) {
+    live *l = live_blocks;
+    while (l && l->ptr != (CUdeviceptr)(uintptr_t)p) l = l->next;
+    return l;
+}
+
+/* A result whose data the runtime allocated on the device: its dims (runtime-owned when the
+ * caller gave none, freed with the block), rank and dtype. */
+static int give_device_dims(aot_tensor *t, const aot_value_info *info, const int64_t *dims) {
+    if (info->rank > 0) {
+        if (t->dims == NULL) {
+            int64_t *owned = malloc((size_t)info->rank * sizeof(int64_t));
+            if (!owned) return aot_set_error(AOT_ERR_OUT_OF_MEMORY, "out of host memory");
+            pthread_mutex_lock(&alloc_lock);
+            find_live(t->data)->dims = owned;
+            pthread_mutex_unlock(&alloc_lock);
+            t->dims = owned;
+        }
+        memcpy(t->dims, dims, (size_t)info->rank * sizeof(int64_t));
+    }
+    t->rank = info->rank;
+    t->dtype = info->dtype;
+    return AOT_OK;
+}
+
+int aot_prepare_device_result(aot_tensor *results, int32_t index, const aot_value_info *info,
+                              const char *entry, const int64_t *dims, int32_t *owned) {
+    *owned = 0;
+    if (!results) return aot_set_error(AOT_ERR_INVALID_ARGUMENT, "%s: the result array is NULL", entry);
+    int64_t nbytes;
+    int rc = aot__check_computed_dims(info, index, entry, dims, &nbytes);
+    if (rc) return rc;
+    aot_tensor *t = &results[index];
+    if (t->data) return aot__check_caller_result(t, info, index, entry, dims);
+    t->data = aot_gpu_alloc(nbytes);
+    if (!t->data) return AOT_ERR_OUT_OF_MEMORY;
+    rc = give_device_dims(t, info, dims);
+    if (rc) {
+        aot_gpu_free(t->data);
+        t->data = NULL;
+        return rc;
+    }
+    *owned = 1;
+    return AOT_OK;
+}
+
+void aot_gpu_tensor_free(aot_tensor *t) {
+    if (!t || !t->data) return;
+    pthread_mutex_lock(&alloc_lock);
+    live *l = find_live(t->data);
+    if (l && l->dims && l->dims == t->dims) t->dims = NULL; /* freed with the block */
+    pthread_mutex_unlock(&alloc_lock);
+    aot_gpu_free(t->data);
+    t->data = NULL;
+}
+
+void aot_unprepare_device_result(aot_tensor *results, int32_t index, int32_t owned) {
+    if (owned && results) aot_gpu_tensor_free(&results[index]);
+}
+
+int aot_adopt_device_result(aot_tensor *results, int32_t index, const aot_value_info *info,
+                            const char *entry, void *buffer, const int64_t *dims) {
+    int64_t nbytes;
+    int rc = aot__check_computed_dims(info, index, entry, dims, &nbytes);
+    if (!rc && !results) rc = aot_set_error(AOT_ERR_INVALID_ARGUMENT, "%s: the result array is NULL", entry);
+    if (rc) {
+        aot_gpu_free(buffer);
+        return rc;
+    }
+    aot_tensor *t = &results[index];
+    if (t->data) {
+        rc = aot__check_caller_result(t, info, index, entry, dims);
+        if (!rc) rc = aot_gpu_copy(t->data, buffer, nbytes);
+        aot_gpu_free(buffer);
+        return rc;
+    }
+    t->data = buffer;
+    rc = give_device_dims(t, info, dims);
+    if (rc) {
+        aot_gpu_free(buffer);
+        t->data = NULL;
+    }
+    return rc;
 }

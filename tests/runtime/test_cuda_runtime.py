@@ -12,6 +12,7 @@ import threading
 import numpy as np
 import pytest
 
+from abi.dtypes import dtype
 from aot.driver import Compilation, Options
 from tooling.gpu_emu import build_companion, build_emulated, double_library, use_driver_double
 
@@ -201,3 +202,54 @@ def test_cuda_cpu_artifact_takes_the_gpu_when_there_is_one(tmp_path):
         env.update(PYTHONPATH=ROOT, **extra)
         r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
         assert r.stdout.startswith(want), (extra, r.stdout, r.stderr)
+
+
+class Tensor(ctypes.Structure):  # aot_tensor
+    _fields_ = [("data", ctypes.c_void_p), ("dims", ctypes.POINTER(ctypes.c_int64)),
+                ("rank", ctypes.c_int32), ("dtype", ctypes.c_int32)]
+
+
+def test_device_entry_keeps_data_on_the_device(lib):
+    """NAME_F_device from C's point of view (ctypes): device pointers in and out, results the
+    runtime allocates (freed with aot_gpu_tensor_free) or the caller's device buffers."""
+    drv, so = double(), ctypes.CDLL(lib.path)
+    f32 = dtype("f32").code
+
+    def to_device(a):
+        p = ctypes.c_uint64()
+        assert drv.cuMemAlloc_v2(ctypes.byref(p), ctypes.c_size_t(max(a.nbytes, 1))) == 0
+        drv.cuMemcpyHtoDAsync_v2(p, a.ctypes.data_as(ctypes.c_void_p), ctypes.c_size_t(a.nbytes), None)
+        return p.value
+
+    def to_host(ptr, shape):
+        out = np.empty(shape, np.float32)
+        drv.cuMemcpyDtoHAsync_v2(out.ctypes.data_as(ctypes.c_void_p), ctypes.c_uint64(ptr),
+                                 ctypes.c_size_t(out.nbytes), None)
+        return out
+    x, w = inputs()
+    dims = [(ctypes.c_int64 * 2)(*x.shape), (ctypes.c_int64 * 2)(*w.shape)]
+    args = (Tensor * 2)(Tensor(to_device(x), dims[0], 2, f32), Tensor(to_device(w), dims[1], 2, f32))
+    results = (Tensor * 2)()
+    lib.reset_alloc_stats(device=True)
+    assert so.rt_main_device(args, results, None) == 0
+    t = to_host(results[0].data, tuple(results[0].dims[i] for i in range(2)))
+    s = to_host(results[1].data, (results[1].dims[0],))
+    want_t, want_s = expected(x, w)
+    np.testing.assert_allclose(t, want_t, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(s, want_s, rtol=1e-5, atol=1e-5)
+    assert lib.alloc_stats(device=True)["bytes_in_use"] == t.nbytes + s.nbytes  # the results
+    for r in results:
+        so.aot_gpu_tensor_free(ctypes.byref(r))
+        assert r.data is None
+    assert lib.alloc_stats(device=True)["bytes_in_use"] == 0
+    # the caller's device buffers, written in place; a wrong shape is refused by name
+    mine = [(ctypes.c_int64 * 2)(70, 9), (ctypes.c_int64 * 1)(70)]
+    results = (Tensor * 2)(Tensor(to_device(np.zeros((70, 9), np.float32)), mine[0], 2, f32),
+                           Tensor(to_device(np.zeros(70, np.float32)), mine[1], 1, f32))
+    assert so.rt_main_device(args, results, None) == 0
+    np.testing.assert_allclose(to_host(results[0].data, (70, 9)), want_t, rtol=1e-5, atol=1e-6)
+    mine[1][0] = 69
+    assert so.rt_main_device(args, results, None) != 0
+    so.aot_last_error.restype = ctypes.c_char_p
+    assert b"result" in so.aot_last_error() and b"[69]" in so.aot_last_error()
+    assert lib.alloc_stats(device=True)["bytes_in_use"] == 0

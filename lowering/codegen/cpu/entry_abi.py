@@ -23,9 +23,15 @@ LIBRARY_INFO_T = ir.LiteralStructType([I32, I32, PTR, PTR])  # aot_library_info
 ABI_VERSION = 1
 
 
-def emit_entry(g, func: Operation):
+HOST_RESULT_FUNCTIONS = {"prepare": "aot_prepare_result", "unprepare": "aot_unprepare_result",
+                         "adopt": "aot_adopt_result"}
+
+
+def emit_entry(g, func: Operation, transfers=None, symbol_suffix: str = ""):
     """`int NAME_F(const aot_tensor *args, aot_tensor *results)`: (signature, function,
-    argument infos, result infos)."""
+    argument infos, result infos). `transfers` (a device build's) moves arguments and results
+    between memories and may name its own result functions; by default the build's
+    (`g.transfers_factory`)."""
     from abi.signature import EntrySig, ValueSig
     fname = func.attrs["sym_name"]
     symbol = f"{g.name}_{fname}"
@@ -42,10 +48,14 @@ def emit_entry(g, func: Operation):
                    [ValueSig(n, t.elem, tuple(t.shape)) for n, t in zip(arg_names, in_types)],
                    [ValueSig(f"result{i}", t.elem, tuple(t.shape))
                     for i, t in enumerate(result_types)])
-    infos_in = [value_info(g, v, f"{symbol}.arg{i}") for i, v in enumerate(sig.args)]
-    infos_out = [value_info(g, v, f"{symbol}.res{i}") for i, v in enumerate(sig.results)]
-    own = g.entry_suffix or ("__cpu" if g.dispatch_suffix is not None else "")
+    # a second entry of the same function (a device entry) names its tables apart
+    tables = symbol + symbol_suffix
+    infos_in = [value_info(g, v, f"{tables}.arg{i}") for i, v in enumerate(sig.args)]
+    infos_out = [value_info(g, v, f"{tables}.res{i}") for i, v in enumerate(sig.results)]
+    own = symbol_suffix or g.entry_suffix or ("__cpu" if g.dispatch_suffix is not None else "")
     fn = ir.Function(g.mod, ir.FunctionType(I32, [PTR, PTR]), name=symbol + own)
+    if symbol_suffix:
+        fn.linkage = "internal"
     fn.attributes.add("nounwind")
     args_p, results_p = fn.args
     b = ir.IRBuilder(fn.append_basic_block("entry"))
@@ -58,7 +68,8 @@ def emit_entry(g, func: Operation):
         owned = b.alloca(I32, name=f"owned{j}")
         b.store(ir.Constant(I32, 0), owned)
         host.owned.append((j, owned))
-    transfers = g.transfers_factory(g) if g.transfers_factory else None  # a device's copies
+    if transfers is None and g.transfers_factory:
+        transfers = g.transfers_factory(g)  # a device's copies
     values = {}
     for i, (arg, info) in enumerate(zip(block.args[:n_in], infos_in)):
         rc = b.call(check, [args_p, ir.Constant(I32, i), info, entry_name])
@@ -66,9 +77,11 @@ def emit_entry(g, func: Operation):
         values[arg] = tensor_memref(b, args_p, i, arg.type)
         if transfers:
             values[arg] = transfers.argument(b, host, values[arg])
-    prepare = g.declare("aot_prepare_result", I32, [PTR, I32, PTR, PTR, PTR, PTR])
+    names = getattr(transfers, "RESULT_FUNCTIONS", HOST_RESULT_FUNCTIONS)
+    host.unprepare_name = names["unprepare"]
+    prepare = g.declare(names["prepare"], I32, [PTR, I32, PTR, PTR, PTR, PTR])
     for j, (arg, info) in enumerate(zip(block.args[n_in:], infos_out)):
-        dims = g.const_array([d for d in arg.type.shape] or [0], f"{symbol}.outdims{j}")
+        dims = g.const_array([d for d in arg.type.shape] or [0], f"{tables}.outdims{j}")
         owned = host.owned[j][1]
         rc = b.call(prepare, [results_p, ir.Constant(I32, j), info, entry_name, dims, owned])
         host.fail_if_nonzero(b, rc)
@@ -79,7 +92,7 @@ def emit_entry(g, func: Operation):
     if transfers:
         returned = [transfers.returned(b, host, mem) for mem in returned]
         transfers.finish(b, host)
-    adopt = g.declare("aot_adopt_result", I32, [PTR, I32, PTR, PTR, PTR, PTR])
+    adopt = g.declare(names["adopt"], I32, [PTR, I32, PTR, PTR, PTR, PTR])
     for k, mem in enumerate(returned):
         j = len(out_params) + k
         dims = b.alloca(I64, size=max(len(mem.dims), 1))

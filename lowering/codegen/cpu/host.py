@@ -23,6 +23,7 @@ class HostState:
         self.fail_block = fn.append_basic_block("fail")
         self.fail_builder = ir.IRBuilder(self.fail_block)
         self.code = self.fail_builder.phi(I32, name="code")
+        self.unprepare_name = "aot_unprepare_result"  # a device entry's results: its own
 
     def fail_if_nonzero(self, b, rc):
         ok = self.fn.append_basic_block("ok")
@@ -47,7 +48,7 @@ class HostState:
         fb = self.fail_builder
         for mem, s, free in self.slots.values():
             fb.call(self.gen.declare(free, VOID, [PTR]), [fb.load(s, typ=PTR)])
-        unprepare = self.gen.declare("aot_unprepare_result", VOID, [PTR, I32, I32])
+        unprepare = self.gen.declare(self.unprepare_name, VOID, [PTR, I32, I32])
         for j, owned in self.owned:
             fb.call(unprepare, [self.results_p, ir.Constant(I32, j), fb.load(owned, typ=I32)])
         fb.ret(self.code)

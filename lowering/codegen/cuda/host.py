@@ -199,6 +199,42 @@ class DeviceTransfers:
         self.temporaries, self.copies_back = [], []
 
 
+class DeviceEntry:
+    """`NAME_F_device`'s body: arguments and results already in device memory; results the
+    runtime allocates are device buffers too (runtime_c/device/cuda.c's result functions)."""
+    RESULT_FUNCTIONS = {"prepare": "aot_prepare_device_result",
+                        "unprepare": "aot_unprepare_device_result", "adopt": "aot_adopt_device_result"}
+
+    def __init__(self, g):
+        pass
+
+    def argument(self, b, host, mem):
+        return mem
+
+    def result(self, b, host, mem):
+        return mem
+
+    def returned(self, b, host, mem):
+        return mem
+
+    def finish(self, b, host):
+        pass
+
+
+def emit_device_entry(g, func):
+    """`int NAME_F_device(const aot_tensor *args, aot_tensor *results, void *stream)`: the
+    entry on device pointers, run on the caller's CUDA stream (NULL: the calling thread's)."""
+    from lowering.codegen.cpu import entry_abi
+    sig, body, _, _ = entry_abi.emit_entry(g, func, DeviceEntry(g), symbol_suffix="_device.body")
+    fn = ir.Function(g.mod, ir.FunctionType(I32, [PTR, PTR, PTR]), name=f"{sig.symbol}_device")
+    b = ir.IRBuilder(fn.append_basic_block("entry"))
+    swap = g.declare("aot_gpu_swap_stream", PTR, [PTR])
+    previous = b.call(swap, [fn.args[2]])
+    rc = b.call(body, [fn.args[0], fn.args[1]])
+    b.call(swap, [previous])
+    b.ret(rc)
+
+
 def generate_host(module, name: str, host_tm, target, ptx: str, entry_suffix: str = "") -> tuple[str, list]:
     """LLVM IR of the host code for the machine `host_tm` describes, kernels launched on
     `target`'s device from `ptx` (embedded); and the entry signatures. With `entry_suffix`
@@ -215,6 +251,10 @@ def generate_host(module, name: str, host_tm, target, ptx: str, entry_suffix: st
     gen.gpu_module.initializer = ir.Constant(MODULE_T, [text, ir.Constant(PTR, None)])
     gen.transfers_factory = DeviceTransfers
     mod = gen.run(emit_kernels=False)
+    gen.transfers_factory = None
+    for func in module.functions():
+        if "aot.kernel" not in func.attrs and "aot.shape_query" not in func.attrs:
+            emit_device_entry(gen, func)
     mod.triple = host_tm.triple
     mod.data_layout = str(host_tm.target_data)
     return str(mod), gen.entries
