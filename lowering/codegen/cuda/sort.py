@@ -45,7 +45,6 @@ from lowering.ops.sort import sort_dimension
 THREADS = 256  # device.THREADS_PER_BLOCK: a block per segment
 PERM = "i32"
 SPAN = 1 << 62  # a tile length covering any dynamic sort dim: one tile (one block) along it
-I1 = ScalarType("i1")
 
 
 def _perm_type(shape):
