@@ -78,7 +78,7 @@ def combine(b: LoopBuilder, region, how: str, out, pos: list, value) -> None:
     if how != "cas":
         b.v("gpu.atomic_rmw", [value, out] + pos, t, kind=how)
         return
-    before, after = Block([t]), Block([t])
+    before, after = Block([t]), Block([t])  # a stale first read only costs one more round
     b.op("scf.while", [b.v("memref.load", [out] + pos, t)], [t], {}, [Region([before]), Region([after])])
     bb = LoopBuilder(before, b.loc, b.target)
     cur = before.args[0]
