@@ -1,4 +1,5 @@
-"""Every conformance case with --target cuda on the emulated grid, against JAX's saved outputs
+"""Every conformance case built as a --target cuda artifact and run through the CUDA driver double
+on the emulated grid (tests/tooling/gpu_emu), against JAX's saved outputs
 with the CPU path's tolerances (`make test-gpu`). Each case runs in its own process, so a
 crash or a hang is one failed case. Prints the count; exits 1 if any case that compiles for
 the GPU gives a wrong number or crashes."""
