@@ -248,12 +248,91 @@ class Entry:
                       size=nbytes)  # aot_free also frees the result's runtime-owned dims
         return np.frombuffer(ffi.buffer(data, nbytes), dt).reshape(shape)
 
+    def device(self, *values, stream=None):
+        """Run the entry on device memory (a cuda build's NAME_F_device): each argument is
+        an object with `__cuda_array_interface__` (CuPy, PyTorch, Numba, a DeviceArray),
+        used in place; each result is a DeviceArray the library's device allocator owns.
+        `stream` is a CUstream handle as an int (None: the calling thread's own stream);
+        the work may still run when this returns, on that stream."""
+        fn = self._library._device_entry(self.signature.symbol)
+        if len(values) != len(self._args):
+            raise TypeError(f"{self.name}.device() takes {len(self._args)} arguments, got {len(values)}")
+        args = ffi.new("aot_tensor[]", max(len(values), 1))
+        dims = ffi.new("int64_t[]", max(1, sum(v.rank for v in self._args)))
+        offset = 0
+        for i, (value, spec) in enumerate(zip(values, self._args)):
+            ptr, shape = _device_view(value, spec.numpy, _describe(self.name, "argument", i, spec.sig))
+            if len(shape) != spec.rank or any(d is not None and d != n for d, n in zip(spec.sig.dims, shape)):
+                raise ValueError(f"{_describe(self.name, 'argument', i, spec.sig)} expects {spec.sig}, "
+                                 f"got a device array of shape {tuple(shape)}")
+            args[i].data = ffi.cast("void *", ptr)
+            if shape:
+                dims[offset:offset + len(shape)] = list(shape)
+                args[i].dims = dims + offset
+            args[i].rank, args[i].dtype = len(shape), spec.code
+            offset += len(shape)
+        results = ffi.new("aot_tensor[]", max(len(self._results), 1))
+        rc = fn(args, results, ffi.cast("void *", stream or 0))
+        if rc != 0:
+            message = _string(self._library._lib.aot_last_error())
+            raise AotRuntimeError(rc, message or f"{self.name} failed with code {rc}")
+        outs = [DeviceArray(self._library, results[i]) for i in range(len(self._results))]
+        if not outs:
+            return None
+        return outs[0] if len(outs) == 1 else tuple(outs)
+
     def _free_runtime_results(self, results, outs) -> None:
         """On failure the runtime has freed what it allocated; this frees
         anything a non-conforming entry left behind."""
         for i, out in enumerate(outs):
             if out is None and results[i].data != ffi.NULL:
                 self._library._lib.aot_tensor_free(ffi.addressof(results[i]))
+
+
+def _device_view(value, want: np.dtype, what: str) -> tuple:
+    """(device pointer, shape) of a C-contiguous `__cuda_array_interface__` object of dtype
+    `want` (the interface's version 2 or 3)."""
+    face = getattr(value, "__cuda_array_interface__", None)
+    if face is None:
+        raise TypeError(f"{what} must be a device array (an object with __cuda_array_interface__), "
+                        f"got {type(value).__name__}")
+    shape, dt = tuple(face["shape"]), np.dtype(face["typestr"])
+    if dt != want:
+        raise TypeError(f"{what} expects {want}, got a device array of {dt}")
+    strides = face.get("strides")
+    contiguous = tuple(int(np.prod(shape[i + 1:], dtype=np.int64)) * dt.itemsize for i in range(len(shape)))
+    if strides is not None and tuple(strides) != contiguous and math.prod(shape) > 1:
+        raise ValueError(f"{what} must be C-contiguous, got strides {tuple(strides)}")
+    return face["data"][0], shape
+
+
+class DeviceArray:
+    """A device entry's result: device memory owned by the library's runtime, freed when the
+    object dies (aot_gpu_tensor_free). `__cuda_array_interface__` hands it to CuPy, PyTorch or
+    Numba without a copy; `to_numpy()` copies it to the host."""
+
+    def __init__(self, library: "Library", tensor):
+        self._library = library
+        self._tensor = ffi.new("aot_tensor *", tensor)
+        self.shape = tuple(ffi.unpack(tensor.dims, tensor.rank)) if tensor.rank else ()
+        self.dtype = dtypes.from_code(tensor.dtype).numpy
+        self._owner = ffi.gc(self._tensor, lambda t: library._lib.aot_gpu_tensor_free(t))
+
+    @property
+    def __cuda_array_interface__(self) -> dict:
+        return {"shape": self.shape, "typestr": self.dtype.str, "version": 3, "strides": None,
+                "data": (int(ffi.cast("uintptr_t", self._tensor.data)), False)}
+
+    def to_numpy(self) -> np.ndarray:
+        out = np.empty(self.shape, self.dtype)
+        if out.nbytes:
+            rc = self._library._lib.aot_gpu_copy_to_host(ffi.from_buffer(out), self._tensor.data, out.nbytes)
+            if rc != 0:
+                raise AotRuntimeError(rc, _string(self._library._lib.aot_last_error()))
+        return out
+
+    def __repr__(self) -> str:
+        return f"<device array {self.dtype}{list(self.shape)}>"
 
 
 def _fill(tensor, arr: np.ndarray, code: int, dims, offset: int, keep: list) -> int:
@@ -328,6 +407,12 @@ class Library:
         first = next(iter(self.entries.values()), None)
         two_targets = first is not None and hasattr(ctypes.CDLL(self.path), first.signature.symbol + "__cpu")
         return "cuda" if not two_targets or use_device() else "cpu"
+
+    def _device_entry(self, symbol: str):
+        """The C function NAME_F_device of a cuda build."""
+        self._device_call("aot_gpu_get_alloc_stats")  # a clear error for a cpu build
+        address = ctypes.cast(getattr(ctypes.CDLL(self.path), symbol + "_device"), ctypes.c_void_p).value
+        return ffi.cast("int (*)(const aot_tensor *, aot_tensor *, void *)", address)
 
     def _device_call(self, symbol: str):
         try:

@@ -253,3 +253,33 @@ def test_device_entry_keeps_data_on_the_device(lib):
     so.aot_last_error.restype = ctypes.c_char_p
     assert b"result" in so.aot_last_error() and b"[69]" in so.aot_last_error()
     assert lib.alloc_stats(device=True)["bytes_in_use"] == 0
+
+
+class FakeDeviceArray:
+    """What CuPy or PyTorch would hand over: device memory (the double's) behind
+    __cuda_array_interface__."""
+
+    def __init__(self, a: np.ndarray):
+        drv, p = double(), ctypes.c_uint64()
+        assert drv.cuMemAlloc_v2(ctypes.byref(p), ctypes.c_size_t(max(a.nbytes, 1))) == 0
+        drv.cuMemcpyHtoDAsync_v2(p, a.ctypes.data_as(ctypes.c_void_p), ctypes.c_size_t(a.nbytes), None)
+        self.__cuda_array_interface__ = {"shape": a.shape, "typestr": a.dtype.str, "version": 3,
+                                         "strides": None, "data": (p.value, False)}
+
+
+def test_python_device_entry_takes_cuda_array_interface(lib):
+    x, w = inputs()
+    lib.reset_alloc_stats(device=True)
+    t, s = lib.main.device(FakeDeviceArray(x), FakeDeviceArray(w))
+    want_t, want_s = expected(x, w)
+    assert t.shape == (70, 9) and t.__cuda_array_interface__["typestr"] == "<f4"
+    np.testing.assert_allclose(t.to_numpy(), want_t, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(s.to_numpy(), want_s, rtol=1e-5, atol=1e-5)
+    t2, _ = lib.main.device(t, FakeDeviceArray(np.eye(9, dtype=np.float32)))  # a result as input
+    np.testing.assert_allclose(t2.to_numpy(), np.tanh(want_t), rtol=1e-5, atol=1e-6)
+    del t, s, t2, _
+    assert lib.alloc_stats(device=True)["bytes_in_use"] == 0  # results freed with their objects
+    with pytest.raises(TypeError, match="__cuda_array_interface__"):
+        lib.main.device(x, w)
+    with pytest.raises(TypeError, match="expects float32, got a device array of float64"):
+        lib.main.device(FakeDeviceArray(x.astype(np.float64)), FakeDeviceArray(w))
