@@ -3,7 +3,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: venv demo test test-gpu cuda-double lint bench docs clean
+.PHONY: venv demo test test-gpu cuda-double lint bench bench-gpu docs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,10 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) benchmarks/elementwise_chain.py && $(PY) benchmarks/dynamic_shapes.py && $(PY) benchmarks/cpu_workloads.py
+
+# On a machine with an NVIDIA GPU (and jax[cuda] for the comparison): never run here.
+bench-gpu: $(STAMP)
+	$(PY) benchmarks/gpu_workloads.py
 
 docs: $(STAMP)
 	$(PY) -m lowering.ops.table --write README.md

@@ -283,3 +283,13 @@ def test_python_device_entry_takes_cuda_array_interface(lib):
         lib.main.device(x, w)
     with pytest.raises(TypeError, match="expects float32, got a device array of float64"):
         lib.main.device(FakeDeviceArray(x.astype(np.float64)), FakeDeviceArray(w))
+
+
+def test_gpu_benchmark_script_runs_through_the_double():
+    """benchmarks/gpu_workloads.py is for a machine with a GPU; --smoke keeps the script itself
+    working here (tiny shapes, the driver double; its results are checked, its times are not)."""
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", "gpu_workloads.py"), "--smoke",
+                        "--workloads", "softmax,mlp"], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    lines = [ln.split()[0] for ln in r.stdout.splitlines()]
+    assert "softmax" in lines and "mlp" in lines and "WRONG" not in r.stdout

@@ -1,0 +1,198 @@
+"""The GPU runtime issue's workloads on a machine with an NVIDIA GPU: this project's cuda build
+(its device entry, data kept on the GPU) against jax.jit on JAX's GPU backend (`jax[cuda]`),
+in one run. Prints one table of median times, the ratio to XLA, and GB/s or GFLOP/s against
+the device's copy bandwidth and XLA's own sgemm speed (cuBLAS), measured in the same run. A
+benchmark, not a test: only the compiled library's results are checked (float64 numpy).
+
+    python benchmarks/gpu_workloads.py [--reps N] [--workloads softmax,mlp]
+    python benchmarks/gpu_workloads.py --smoke   # tiny sizes, through the driver double
+
+Never run on a real GPU yet: no machine of this project has one. `--smoke` checks the script
+itself on a GPU-less machine (tiny shapes, the CUDA driver double of tests/tooling, no JAX);
+its times mean nothing. The workloads and their references are cpu_workloads.py's.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+os.environ.setdefault("JAX_PLATFORMS", "cuda")  # before bench_env picks the CPU for JAX
+
+import bench_env  # noqa: E402  (sys.path)
+
+# isort: split
+
+import argparse  # noqa: E402
+import ctypes  # noqa: E402
+import statistics  # noqa: E402
+import time  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+import aot  # noqa: E402
+from cpu_workloads import (  # noqa: E402
+    MAX_REL_ERR,
+    WORKLOADS,
+    attention,
+    layernorm,
+    mlp,
+    r32,
+    reduce_sum,
+    ref_layernorm,
+    ref_mlp,
+    ref_softmax,
+    softmax,
+)
+
+SMOKE = {  # the same programs at sizes the emulated grid runs in seconds
+    "softmax": (lambda: softmax(16, 40), lambda rng: [r32(rng, 16, 40)], ref_softmax, (2 * 4 * 640, 0)),
+    "layernorm": (lambda: layernorm(16, 40), lambda rng: [r32(rng, 16, 40)], ref_layernorm,
+                  (2 * 4 * 640, 0)),
+    "col_sums": (lambda: reduce_sum(40, 70, 0), lambda rng: [r32(rng, 40, 70)],
+                 lambda xp, a: a.sum(axis=0), (4 * 2800, 0)),
+    "mlp": (lambda: mlp(8, 16, 70, 10),
+            lambda rng: [r32(rng, 8, 16), r32(rng, 16, 70), r32(rng, 70), r32(rng, 70, 10), r32(rng, 10)],
+            ref_mlp, (0, 2 * 8 * (16 * 70 + 70 * 10))),
+    "attention": (lambda: attention(1, 2, 16, 8), lambda rng: [r32(rng, 1, 2, 16, 8) for _ in range(3)],
+                  lambda xp, q, k, v: ref_softmax(xp, (q @ k.swapaxes(-1, -2)) / 8 ** 0.5) @ v,
+                  (0, 2 * 2 * 2 * 16 * 16 * 8)),
+}
+
+
+class Driver:
+    """The CUDA driver API through ctypes, for device buffers and synchronisation: the library
+    the artifacts open (AOT_CUDA_LIBRARY, else libcuda.so.1)."""
+
+    def __init__(self):
+        self.lib = ctypes.CDLL(os.environ.get("AOT_CUDA_LIBRARY") or "libcuda.so.1")
+        ctx, dev = ctypes.c_void_p(), ctypes.c_int()
+        for call in (lambda: self.lib.cuInit(0), lambda: self.lib.cuDeviceGet(ctypes.byref(dev), 0),
+                     lambda: self.lib.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), dev),
+                     lambda: self.lib.cuCtxSetCurrent(ctx)):
+            rc = call()
+            if rc != 0:
+                raise RuntimeError(f"CUDA driver error {rc}")
+
+    def upload(self, a: np.ndarray) -> "Buffer":
+        p = ctypes.c_uint64()
+        assert self.lib.cuMemAlloc_v2(ctypes.byref(p), ctypes.c_size_t(max(a.nbytes, 1))) == 0
+        self.lib.cuMemcpyHtoDAsync_v2(p, a.ctypes.data_as(ctypes.c_void_p), ctypes.c_size_t(a.nbytes), None)
+        self.sync()
+        return Buffer(self, p.value, a.shape, a.dtype)
+
+    def sync(self):
+        self.lib.cuStreamSynchronize(None)
+
+    def copy_bandwidth(self, nbytes: int, reps: int) -> float:
+        """GB/s of a device-to-device copy (bytes read + bytes written)."""
+        src, dst = ctypes.c_uint64(), ctypes.c_uint64()
+        self.lib.cuMemAlloc_v2(ctypes.byref(src), ctypes.c_size_t(nbytes))
+        self.lib.cuMemAlloc_v2(ctypes.byref(dst), ctypes.c_size_t(nbytes))
+        times = []
+        for _ in range(reps + 1):
+            t = time.perf_counter()
+            self.lib.cuMemcpyDtoDAsync_v2(dst, src, ctypes.c_size_t(nbytes), None)
+            self.sync()
+            times.append(time.perf_counter() - t)
+        self.lib.cuMemFree_v2(src)
+        self.lib.cuMemFree_v2(dst)
+        return 2 * nbytes / statistics.median(times[1:]) / 1e9
+
+
+class Buffer:
+    """Device memory behind __cuda_array_interface__, as CuPy would hand it over."""
+
+    def __init__(self, driver, ptr, shape, dtype):
+        self.driver, self.ptr = driver, ptr
+        self.__cuda_array_interface__ = {"shape": tuple(shape), "typestr": np.dtype(dtype).str,
+                                         "version": 3, "strides": None, "data": (ptr, False)}
+
+    def __del__(self):
+        self.driver.lib.cuMemFree_v2(ctypes.c_uint64(self.ptr))
+
+
+def median_time(fn, sync, reps: int) -> float:
+    fn()
+    sync()
+    times = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        fn()
+        sync()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def jax_gpu():
+    try:
+        import jax
+        return jax, jax.devices("gpu")[0]
+    except Exception as e:  # noqa: BLE001 - reported in the table's note
+        return None, f"{type(e).__name__}: {e}".splitlines()[0]
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--reps", type=int, default=20)
+    p.add_argument("--workloads", default="")
+    p.add_argument("--smoke", action="store_true", help="tiny sizes through the driver double")
+    args = p.parse_args()
+    table, build = WORKLOADS, lambda text, name: aot.compile(text, name=name, target="cuda")
+    if args.smoke:  # the artifact and the host build of its kernels, for the driver double
+        sys.path.insert(0, os.path.join(bench_env.ROOT, "tests"))
+        import tempfile
+
+        from tooling.gpu_emu import build_emulated, use_driver_double
+        use_driver_double()
+        scratch = tempfile.mkdtemp(prefix="gpu_workloads_")
+        table, args.reps = SMOKE, min(args.reps, 2)
+        build = lambda text, name: build_emulated(text, name, scratch)  # noqa: E731
+    names = [n for n in args.workloads.split(",") if n] or list(table)
+    try:
+        driver = Driver()
+    except (OSError, RuntimeError) as e:
+        print(f"no usable GPU: {e} (this benchmark needs an NVIDIA GPU and its driver; "
+              "--smoke runs it through the driver double)")
+        return 2
+    bandwidth = driver.copy_bandwidth(1 << (20 if args.smoke else 28), args.reps)
+    jax, device = (None, "not used with --smoke") if args.smoke else jax_gpu()
+    sgemm = None
+    if jax is not None:
+        n = 4096
+        a = jax.device_put(np.ones((n, n), np.float32), device)
+        f = jax.jit(lambda x: x @ x)
+        sgemm = 2 * n ** 3 / median_time(lambda: f(a).block_until_ready(), lambda: None, args.reps) / 1e9
+    print(f"device copy bandwidth {bandwidth:.1f} GB/s; XLA sgemm 4096^3 "
+          + (f"{sgemm:.0f} GFLOP/s" if sgemm else f"not measured ({device})"))
+    print(f"{'workload':12s} {'aot ms':>9s} {'XLA ms':>9s} {'aot/XLA':>8s} {'aot rate':>14s} {'of peak':>8s}")
+    rng, failed = np.random.default_rng(0), 0
+    for name in names:
+        make, make_inputs, ref, (nbytes, flops) = table[name][:4]
+        lib = build(make(), f"gpu_{name}")
+        host = make_inputs(rng)
+        dev = [driver.upload(a) for a in host]
+        out = lib.main.device(*dev)
+        got = (out[0] if isinstance(out, tuple) else out).to_numpy()
+        want = np.asarray(ref(np, *[a.astype(np.float64) for a in host]))
+        err = float(np.abs(got - want).max() / max(np.abs(want).max(), 1e-30))
+        failed += err > MAX_REL_ERR
+        t_aot = median_time(lambda: lib.main.device(*dev), driver.sync, args.reps)
+        t_xla = None
+        if jax is not None:
+            import jax.numpy as jnp
+            f = jax.jit(lambda *xs: ref(jnp, *xs))
+            xs = [jax.device_put(a, device) for a in host]
+            t_xla = median_time(lambda: f(*xs).block_until_ready(), lambda: None, args.reps)
+        rate, peak = (flops / t_aot / 1e9, sgemm) if flops else (nbytes / t_aot / 1e9, bandwidth)
+        unit = "GFLOP/s" if flops else "GB/s"
+        print(f"{name:12s} {t_aot * 1e3:9.3f} {t_xla * 1e3 if t_xla else float('nan'):9.3f} "
+              f"{t_aot / t_xla if t_xla else float('nan'):8.2f} {rate:9.1f} {unit:7s}"
+              f"{100 * rate / peak if peak else float('nan'):7.0f}%"
+              + ("" if err <= MAX_REL_ERR else f"  WRONG: rel. error {err:.1e}"))
+    if args.smoke:
+        print("(--smoke: the driver double on the emulated grid; times and rates mean nothing)")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
