@@ -296,9 +296,16 @@ def emit_top_k(k, op: Operation, b, args: list):
 
 
 registry.alias("chlo.top_k", "mhlo.top_k")
+def _sort_writes(op):
+    """The results and the scratch: operands are n inputs, n results, then the scratch (as
+    many as the target's kernel asked for)."""
+    scratch = op.attrs["aot.scratch"]
+    return registry.last_operands(op, (len(op.operands) - scratch) // 2 + scratch)
+
+
 registry.define("sort", "kernel", "reductions and contractions", attrs=("dimension",),
                 infer=infer_sort, shape_rule=_sort_rule, scratch=_sort_scratch, kernel=emit_sort,
-                writes=lambda op: registry.last_operands(op, 2 * op.attrs["aot.scratch"]))
+                writes=_sort_writes)
 registry.define("top_k", "kernel", "reductions and contractions", attrs=("k",), infer=infer_top_k,
                 shape_rule=_top_k_rule, scratch=_top_k_scratch, kernel=emit_top_k,
                 writes=lambda op: registry.last_operands(op, 2 + op.attrs["aot.scratch"]))

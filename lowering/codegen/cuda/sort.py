@@ -30,8 +30,8 @@ top_k runs the same network, descending (floats in total order) with ties by low
 and gathers the first k positions: the network's cost does not depend on k, where a
 per-row selection would cost O(n k) or per-thread heaps and a merge, for any k up to n.
 
-Sort keeps the CPU's operand layout (n scratch buffers after n results, which sort's
-`writes` rule counts): the permutation and n - 1 one-element placeholders.
+Its one scratch buffer, the permutation, follows the n results (sort's `writes` rule counts
+the scratch the target asked for).
 """
 from __future__ import annotations
 
@@ -57,11 +57,10 @@ def _check_length(hs, n, op):
 
 
 def _sort_scratch(op, shapes, hs=None, results=None):
-    """The permutation, then placeholders up to the CPU's count (one per operand)."""
+    """The permutation."""
     t = op.operands[0].type
     _check_length(hs, shapes[0][sort_dimension(op, t.rank)], op)
-    pad = (TensorType((1,), "i8"), [1])
-    return [(_perm_type(t.shape), list(shapes[0]))] + [pad] * (len(op.operands) - 1)
+    return [(_perm_type(t.shape), list(shapes[0]))]
 
 
 def _top_k_scratch(op, shapes, hs=None, results=None):
@@ -147,7 +146,7 @@ def sort_segments(b, dims: list, dim: int, perm, before, gather, count=None) -> 
 
 
 def emit_sort(k, op, b, args: list):
-    n = len(args) // 3
+    n = (len(args) - 1) // 2  # inputs, results, the permutation
     ins, outs, perm = args[:n], args[n:2 * n], args[2 * n]
     dims = buffer_dims(b, ins[0])
     region = op.regions[0]
