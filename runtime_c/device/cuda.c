@@ -11,7 +11,8 @@
  * Generated host code sees device buffers as plain pointers (CUdeviceptr values): it
  * allocates them with aot_gpu_alloc right before the kernel that needs them and frees them
  * right after, copies with aot_gpu_copy_*, and launches with aot_gpu_launch. All work of a
- * calling thread goes to that thread's stream, in order; copies to the host wait for it.
+ * calling thread goes to that thread's stream, in order; copies to the host wait for it. The
+ * stream is destroyed when its thread exits.
  *
  * The allocator keeps freed blocks in power-of-two size bins (cuMemAlloc costs
  * milliseconds, and a model allocates the same sizes on every call). A block freed by one
@@ -53,6 +54,7 @@ static struct {
     CUresult (*MemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
     CUresult (*StreamCreate)(CUstream *, unsigned);
     CUresult (*StreamSynchronize)(CUstream);
+    CUresult (*StreamDestroy)(CUstream);
     CUresult (*GetErrorString)(CUresult, const char **);
 } cu;
 
@@ -64,7 +66,8 @@ static const struct { const char *name; size_t offset; } SYMBOLS[] = {
     SYM(LaunchKernel, "cuLaunchKernel"), SYM(MemAlloc, "cuMemAlloc_v2"), SYM(MemFree, "cuMemFree_v2"),
     SYM(MemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2"), SYM(MemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2"),
     SYM(MemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2"), SYM(StreamCreate, "cuStreamCreate"),
-    SYM(StreamSynchronize, "cuStreamSynchronize"), SYM(GetErrorString, "cuGetErrorString"),
+    SYM(StreamSynchronize, "cuStreamSynchronize"), SYM(StreamDestroy, "cuStreamDestroy_v2"),
+    SYM(GetErrorString, "cuGetErrorString"),
 #undef SYM
 };
 
@@ -122,14 +125,28 @@ void *aot_gpu_swap_stream(void *stream) {
     return previous;
 }
 
+static pthread_key_t stream_key; /* destroys a thread's stream when the thread exits */
+static void forget_stream(CUstream stream);
+
+static void end_of_thread(void *stream) {
+    cu.StreamSynchronize(stream);
+    forget_stream(stream);
+    cu.StreamDestroy(stream);
+}
+
+static void make_key(void) { pthread_key_create(&stream_key, end_of_thread); }
+
 /* The driver ready, this thread's context current and its stream made; else an error. */
 static int ready(void) {
     if (thread_ready) return AOT_OK;
     pthread_once(&init_once, open_driver);
     if (init_error[0]) return aot_set_error(AOT_ERR_RUNTIME, "%s", init_error);
+    static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+    pthread_once(&key_once, make_key);
     CUresult rc = cu.CtxSetCurrent(context);
     if (rc == 0) rc = cu.StreamCreate(&thread_stream, 0);
     if (rc != 0) return aot_set_error(AOT_ERR_RUNTIME, "CUDA stream creation failed (error %d)", rc);
+    pthread_setspecific(stream_key, thread_stream);
     thread_ready = 1;
     return AOT_OK;
 }
@@ -218,7 +235,7 @@ void *aot_gpu_alloc(int64_t bytes) {
         device_stats.cache_hits++;
     }
     pthread_mutex_unlock(&alloc_lock);
-    if (ptr && other != stream_now()) cu.StreamSynchronize(other); /* its last user is done */
+    if (ptr && other && other != stream_now()) cu.StreamSynchronize(other); /* its last user is done */
     if (!ptr) {
         CUresult rc = cu.MemAlloc(&ptr, (size_t)(b >= 0 && use_cache ? capacity : bytes));
         if (rc != 0) {
@@ -276,6 +293,15 @@ void aot_gpu_free(void *p) {
     }
 }
 
+/* A stream about to be destroyed, already synchronised: its cached blocks are free to use. */
+static void forget_stream(CUstream stream) {
+    pthread_mutex_lock(&alloc_lock);
+    for (int b = 0; b < NUM_BINS; b++)
+        for (cached *c = bins[b]; c; c = c->next)
+            if (c->stream == stream) c->stream = NULL;
+    pthread_mutex_unlock(&alloc_lock);
+}
+
 void aot_gpu_release_cached_memory(void) {
     pthread_mutex_lock(&alloc_lock);
     cached *all = NULL;
@@ -292,7 +318,7 @@ void aot_gpu_release_cached_memory(void) {
     while (all) {
         cached *c = all;
         all = c->next;
-        cu.StreamSynchronize(c->stream);
+        if (c->stream) cu.StreamSynchronize(c->stream);
         cu.MemFree(c->ptr);
         free(c);
     }

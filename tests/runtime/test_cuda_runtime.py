@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -78,12 +79,19 @@ def test_every_shape_and_threads_with_their_own_streams(lib):
                 np.testing.assert_allclose(s, want_s, rtol=1e-5, atol=1e-5)
         except Exception as e:  # noqa: BLE001 - reported by the main thread
             errors.append(e)
+    destroyed = double().aot_cuda_double_streams_destroyed()
     threads = [threading.Thread(target=work, args=(i,)) for i in range(3)]
     for th in threads:
         th.start()
     for th in threads:
         th.join()
     assert not errors, errors
+    # each thread's stream goes with the thread (its TLS destructors may run just after join)
+    for _ in range(100):
+        if double().aot_cuda_double_streams_destroyed() - destroyed == 3:
+            break
+        time.sleep(0.01)
+    assert double().aot_cuda_double_streams_destroyed() - destroyed == 3
 
 
 @pytest.mark.parametrize("fault, message", [

@@ -14,7 +14,7 @@
  * makes cuInit, cuModuleLoadDataEx, cuLaunchKernel or cuMemAlloc fail (read on every call,
  * so a test sets it for one call and the next call works). AOT_CUDA_DOUBLE_DEVICES=0 makes a
  * machine without a GPU. `aot_cuda_double_live()` counts the device blocks not yet freed,
- * for leak checks. */
+ * for leak checks, and `aot_cuda_double_streams_destroyed()` the streams destroyed. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
@@ -63,6 +63,22 @@ CUresult cuCtxSetCurrent(void *ctx) { return ctx == &context_token ? SUCCESS : E
 static int stream_token;
 CUresult cuStreamCreate(void **stream, unsigned flags) { (void)flags; *stream = &stream_token; return SUCCESS; }
 CUresult cuStreamSynchronize(void *stream) { (void)stream; return SUCCESS; } /* launches run to completion */
+
+static long streams_destroyed;
+long aot_cuda_double_streams_destroyed(void) {
+    pthread_mutex_lock(&lock);
+    long n = streams_destroyed;
+    pthread_mutex_unlock(&lock);
+    return n;
+}
+
+CUresult cuStreamDestroy_v2(void *stream) {
+    if (stream != &stream_token) return ERROR_INVALID_VALUE;
+    pthread_mutex_lock(&lock);
+    streams_destroyed++;
+    pthread_mutex_unlock(&lock);
+    return SUCCESS;
+}
 
 typedef int (*emu_launch_fn)(const char *, int64_t *, int64_t, int32_t);
 typedef int32_t (*emu_params_fn)(const char *);
