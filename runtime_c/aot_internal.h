@@ -34,12 +34,22 @@ void aot__block_set_dims(void *p, int64_t *dims);
 /* The runtime-owned dims array of the block at p, or NULL. */
 int64_t *aot__block_dims(const void *p);
 
-/* tensor.c's checks of a result, shared with the device runtime: the dims
- * computed for result `index` against its signature (its byte size into
- * *nbytes), and a caller-owned result tensor against those dims. */
-int aot__check_computed_dims(const aot_value_info *info, int32_t index, const char *entry,
-                             const int64_t *dims, int64_t *nbytes);
-int aot__check_caller_result(const aot_tensor *t, const aot_value_info *info, int32_t index,
-                             const char *entry, const int64_t *dims);
+/* Where an entry's results live: the host's allocator (tensor.c) or a
+ * device's (device/cuda.c). The result hand-over is written once, over this:
+ * aot_prepare_result and aot_adopt_result are these on the host's memory. */
+typedef struct aot__memory {
+    void *(*alloc)(int64_t nbytes); /* NULL with the error set */
+    void (*free)(void *p);
+    int (*copy)(void *dst, const void *src, int64_t nbytes); /* AOT_OK or an error */
+    int64_t (*block_size)(const void *p); /* bytes of a live block, -1 for others */
+    int64_t *(*own_dims)(void *data, int32_t rank); /* freed with data; NULL: error set */
+} aot__memory;
+
+int aot__prepare_result(const aot__memory *m, aot_tensor *results, int32_t index,
+                        const aot_value_info *info, const char *entry, const int64_t *dims,
+                        int32_t *owned);
+int aot__adopt_result(const aot__memory *m, aot_tensor *results, int32_t index,
+                      const aot_value_info *info, const char *entry, void *buffer,
+                      const int64_t *dims);
 
 #endif /* AOT_INTERNAL_H */

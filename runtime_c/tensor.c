@@ -72,7 +72,7 @@ int aot_check_arg(const aot_tensor *args, int32_t index, const aot_value_info *i
 
 /* The dims computed for a result must agree with its signature; when they
  * do not, generated code is wrong, so this is a runtime error. */
-int aot__check_computed_dims(const aot_value_info *info, int32_t index, const char *entry,
+static int check_computed_dims(const aot_value_info *info, int32_t index, const char *entry,
                                const int64_t *dims, int64_t *nbytes) {
     size_t elem = aot_dtype_size(info->dtype);
     aot_tensor computed = {NULL, (int64_t *)dims, info->rank, info->dtype};
@@ -92,7 +92,7 @@ int aot__check_computed_dims(const aot_value_info *info, int32_t index, const ch
 }
 
 /* Checks a caller-owned result buffer against the dims of this call. */
-int aot__check_caller_result(const aot_tensor *t, const aot_value_info *info, int32_t index,
+static int check_caller_result(const aot_tensor *t, const aot_value_info *info, int32_t index,
                                const char *entry, const int64_t *dims) {
     aot_value_info actual = *info;
     actual.dims = dims;
@@ -101,13 +101,14 @@ int aot__check_caller_result(const aot_tensor *t, const aot_value_info *info, in
 }
 
 /* Fills in dims, rank and dtype of a result whose data the runtime just
- * allocated; allocates the dims too when the caller gave none. */
-static int give_dims(aot_tensor *t, const aot_value_info *info, const int64_t *dims) {
+ * allocated; allocates the dims too (freed with the data) when the caller
+ * gave none. */
+static int give_dims(const aot__memory *m, aot_tensor *t, const aot_value_info *info,
+                     const int64_t *dims) {
     if (info->rank > 0) {
         if (t->dims == NULL) {
-            int64_t *owned = aot_alloc((int64_t)info->rank * (int64_t)sizeof(int64_t));
+            int64_t *owned = m->own_dims(t->data, info->rank);
             if (!owned) return AOT_ERR_OUT_OF_MEMORY;
-            aot__block_set_dims(t->data, owned);
             t->dims = owned;
         }
         memcpy(t->dims, dims, (size_t)info->rank * sizeof(int64_t));
@@ -117,27 +118,81 @@ static int give_dims(aot_tensor *t, const aot_value_info *info, const int64_t *d
     return AOT_OK;
 }
 
-int aot_prepare_result(aot_tensor *results, int32_t index, const aot_value_info *info,
-                       const char *entry, const int64_t *dims, int32_t *owned) {
+int aot__prepare_result(const aot__memory *m, aot_tensor *results, int32_t index,
+                        const aot_value_info *info, const char *entry, const int64_t *dims,
+                        int32_t *owned) {
     *owned = 0;
     if (!results)
         return aot_set_error(AOT_ERR_INVALID_ARGUMENT, "%s: the result array is NULL", entry);
     int64_t nbytes;
-    int rc = aot__check_computed_dims(info, index, entry, dims, &nbytes);
+    int rc = check_computed_dims(info, index, entry, dims, &nbytes);
     if (rc) return rc;
     aot_tensor *t = &results[index];
-    if (t->data) return aot__check_caller_result(t, info, index, entry, dims);
+    if (t->data) return check_caller_result(t, info, index, entry, dims);
 
-    t->data = aot_alloc(nbytes);
+    t->data = m->alloc(nbytes);
     if (!t->data) return AOT_ERR_OUT_OF_MEMORY;
-    rc = give_dims(t, info, dims);
+    rc = give_dims(m, t, info, dims);
     if (rc) {
-        aot_free(t->data);
+        m->free(t->data);
         t->data = NULL;
         return rc;
     }
     *owned = 1;
     return AOT_OK;
+}
+
+int aot__adopt_result(const aot__memory *m, aot_tensor *results, int32_t index,
+                      const aot_value_info *info, const char *entry, void *buffer,
+                      const int64_t *dims) {
+    if (!buffer)
+        return aot_set_error(AOT_ERR_RUNTIME, "%s: result #%d has no buffer", entry, (int)index);
+    int64_t nbytes;
+    int rc = check_computed_dims(info, index, entry, dims, &nbytes);
+    if (!rc && m->block_size(buffer) < nbytes)
+        rc = aot_set_error(AOT_ERR_RUNTIME, "%s: result #%d needs %lld bytes, its buffer has %lld",
+                           entry, (int)index, (long long)nbytes,
+                           (long long)m->block_size(buffer));
+    if (!rc && !results)
+        rc = aot_set_error(AOT_ERR_INVALID_ARGUMENT, "%s: the result array is NULL", entry);
+    if (rc) {
+        m->free(buffer);
+        return rc;
+    }
+    aot_tensor *t = &results[index];
+    if (t->data) {
+        rc = check_caller_result(t, info, index, entry, dims);
+        if (!rc && nbytes) rc = m->copy(t->data, buffer, nbytes);
+        m->free(buffer);
+        return rc;
+    }
+    t->data = buffer;
+    rc = give_dims(m, t, info, dims);
+    if (rc) {
+        m->free(buffer);
+        t->data = NULL;
+    }
+    return rc;
+}
+
+/* The host's memory: the runtime's allocator, a result's dims in its block's header. */
+static int host_copy(void *dst, const void *src, int64_t nbytes) {
+    memcpy(dst, src, (size_t)nbytes);
+    return AOT_OK;
+}
+
+static int64_t *host_own_dims(void *data, int32_t rank) {
+    int64_t *dims = aot_alloc((int64_t)rank * (int64_t)sizeof(int64_t));
+    if (dims) aot__block_set_dims(data, dims);
+    return dims;
+}
+
+static const aot__memory host_memory = {aot_alloc, aot_free, host_copy, aot__block_size,
+                                        host_own_dims};
+
+int aot_prepare_result(aot_tensor *results, int32_t index, const aot_value_info *info,
+                       const char *entry, const int64_t *dims, int32_t *owned) {
+    return aot__prepare_result(&host_memory, results, index, info, entry, dims, owned);
 }
 
 void aot_unprepare_result(aot_tensor *results, int32_t index, int32_t owned) {
@@ -146,34 +201,7 @@ void aot_unprepare_result(aot_tensor *results, int32_t index, int32_t owned) {
 
 int aot_adopt_result(aot_tensor *results, int32_t index, const aot_value_info *info,
                      const char *entry, void *buffer, const int64_t *dims) {
-    if (!buffer)
-        return aot_set_error(AOT_ERR_RUNTIME, "%s: result #%d has no buffer", entry, (int)index);
-    int64_t nbytes;
-    int rc = aot__check_computed_dims(info, index, entry, dims, &nbytes);
-    if (!rc && aot__block_size(buffer) < nbytes)
-        rc = aot_set_error(AOT_ERR_RUNTIME, "%s: result #%d needs %lld bytes, its buffer has %lld",
-                           entry, (int)index, (long long)nbytes,
-                           (long long)aot__block_size(buffer));
-    if (!rc && !results)
-        rc = aot_set_error(AOT_ERR_INVALID_ARGUMENT, "%s: the result array is NULL", entry);
-    if (rc) {
-        aot_free(buffer);
-        return rc;
-    }
-    aot_tensor *t = &results[index];
-    if (t->data) {
-        rc = aot__check_caller_result(t, info, index, entry, dims);
-        if (!rc && nbytes) memcpy(t->data, buffer, (size_t)nbytes);
-        aot_free(buffer);
-        return rc;
-    }
-    t->data = buffer;
-    rc = give_dims(t, info, dims);
-    if (rc) {
-        aot_free(buffer);
-        t->data = NULL;
-    }
-    return rc;
+    return aot__adopt_result(&host_memory, results, index, info, entry, buffer, dims);
 }
 
 void aot_tensor_free(aot_tensor *t) {

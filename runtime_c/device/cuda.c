@@ -340,33 +340,27 @@ void aot_gpu_reset_alloc_stats(void) {
 
 /* ---- copies --------------------------------------------------------------------------- */
 
-int aot_gpu_copy_to_device(void *dst, const void *src, int64_t bytes) {
+enum copy_kind { TO_DEVICE, TO_HOST, ON_DEVICE };
+
+/* A copy on the calling thread's stream; one that touches host memory (the caller's, or a
+ * stack temporary) is done before it returns. */
+static int copy(enum copy_kind kind, void *dst, const void *src, int64_t bytes) {
+    static const char *const WHAT[] = {"copy to the device", "copy to the host", "device copy"};
     if (bytes <= 0) return AOT_OK;
     int rc = ready();
     if (rc != AOT_OK) return rc;
-    CUresult r = cu.MemcpyHtoDAsync((CUdeviceptr)(uintptr_t)dst, src, (size_t)bytes, stream_now());
-    /* the source may be the caller's (or a stack temporary): done before returning */
-    if (r == 0) r = cu.StreamSynchronize(stream_now());
-    return r ? driver_error(r, "copy to the device") : AOT_OK;
+    CUdeviceptr to = (CUdeviceptr)(uintptr_t)dst, from = (CUdeviceptr)(uintptr_t)src;
+    CUstream stream = stream_now();
+    CUresult r = kind == TO_DEVICE ? cu.MemcpyHtoDAsync(to, src, (size_t)bytes, stream)
+                 : kind == TO_HOST ? cu.MemcpyDtoHAsync(dst, from, (size_t)bytes, stream)
+                                   : cu.MemcpyDtoDAsync(to, from, (size_t)bytes, stream);
+    if (r == 0 && kind != ON_DEVICE) r = cu.StreamSynchronize(stream);
+    return r ? driver_error(r, WHAT[kind]) : AOT_OK;
 }
 
-int aot_gpu_copy_to_host(void *dst, const void *src, int64_t bytes) {
-    if (bytes <= 0) return AOT_OK;
-    int rc = ready();
-    if (rc != AOT_OK) return rc;
-    CUresult r = cu.MemcpyDtoHAsync(dst, (CUdeviceptr)(uintptr_t)src, (size_t)bytes, stream_now());
-    if (r == 0) r = cu.StreamSynchronize(stream_now());
-    return r ? driver_error(r, "copy to the host") : AOT_OK;
-}
-
-int aot_gpu_copy(void *dst, const void *src, int64_t bytes) {
-    if (bytes <= 0) return AOT_OK;
-    int rc = ready();
-    if (rc != AOT_OK) return rc;
-    CUresult r = cu.MemcpyDtoDAsync((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src,
-                                    (size_t)bytes, stream_now());
-    return r ? driver_error(r, "device copy") : AOT_OK;
-}
+int aot_gpu_copy_to_device(void *dst, const void *src, int64_t bytes) { return copy(TO_DEVICE, dst, src, bytes); }
+int aot_gpu_copy_to_host(void *dst, const void *src, int64_t bytes) { return copy(TO_HOST, dst, src, bytes); }
+int aot_gpu_copy(void *dst, const void *src, int64_t bytes) { return copy(ON_DEVICE, dst, src, bytes); }
 
 static pthread_mutex_t module_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -453,44 +447,39 @@ static live *find_live(void *p) {
     return l;
 }
 
-/* A result whose data the runtime allocated on the device: its dims (runtime-owned when the
- * caller gave none, freed with the block), rank and dtype. */
-static int give_device_dims(aot_tensor *t, const aot_value_info *info, const int64_t *dims) {
-    if (info->rank > 0) {
-        if (t->dims == NULL) {
-            int64_t *owned = malloc((size_t)info->rank * sizeof(int64_t));
-            if (!owned) return aot_set_error(AOT_ERR_OUT_OF_MEMORY, "out of host memory");
-            pthread_mutex_lock(&alloc_lock);
-            find_live(t->data)->dims = owned;
-            pthread_mutex_unlock(&alloc_lock);
-            t->dims = owned;
-        }
-        memcpy(t->dims, dims, (size_t)info->rank * sizeof(int64_t));
-    }
-    t->rank = info->rank;
-    t->dtype = info->dtype;
-    return AOT_OK;
+/* The device's memory for a device entry's results (tensor.c's hand-over): runtime-owned
+ * dims are recorded with the block and freed with it. */
+static int64_t device_block_size(const void *p) {
+    pthread_mutex_lock(&alloc_lock);
+    live *l = find_live((void *)p);
+    int64_t size = l ? l->size : -1;
+    pthread_mutex_unlock(&alloc_lock);
+    return size;
 }
+
+static int64_t *device_own_dims(void *data, int32_t rank) {
+    int64_t *dims = malloc((size_t)rank * sizeof(int64_t));
+    if (!dims) {
+        aot_set_error(AOT_ERR_OUT_OF_MEMORY, "out of host memory");
+        return NULL;
+    }
+    pthread_mutex_lock(&alloc_lock);
+    find_live(data)->dims = dims;
+    pthread_mutex_unlock(&alloc_lock);
+    return dims;
+}
+
+static const aot__memory device_memory = {aot_gpu_alloc, aot_gpu_free, aot_gpu_copy, device_block_size,
+                                          device_own_dims};
 
 int aot_prepare_device_result(aot_tensor *results, int32_t index, const aot_value_info *info,
                               const char *entry, const int64_t *dims, int32_t *owned) {
-    *owned = 0;
-    if (!results) return aot_set_error(AOT_ERR_INVALID_ARGUMENT, "%s: the result array is NULL", entry);
-    int64_t nbytes;
-    int rc = aot__check_computed_dims(info, index, entry, dims, &nbytes);
-    if (rc) return rc;
-    aot_tensor *t = &results[index];
-    if (t->data) return aot__check_caller_result(t, info, index, entry, dims);
-    t->data = aot_gpu_alloc(nbytes);
-    if (!t->data) return AOT_ERR_OUT_OF_MEMORY;
-    rc = give_device_dims(t, info, dims);
-    if (rc) {
-        aot_gpu_free(t->data);
-        t->data = NULL;
-        return rc;
-    }
-    *owned = 1;
-    return AOT_OK;
+    return aot__prepare_result(&device_memory, results, index, info, entry, dims, owned);
+}
+
+int aot_adopt_device_result(aot_tensor *results, int32_t index, const aot_value_info *info,
+                            const char *entry, void *buffer, const int64_t *dims) {
+    return aot__adopt_result(&device_memory, results, index, info, entry, buffer, dims);
 }
 
 void aot_gpu_tensor_free(aot_tensor *t) {
@@ -505,29 +494,4 @@ void aot_gpu_tensor_free(aot_tensor *t) {
 
 void aot_unprepare_device_result(aot_tensor *results, int32_t index, int32_t owned) {
     if (owned && results) aot_gpu_tensor_free(&results[index]);
-}
-
-int aot_adopt_device_result(aot_tensor *results, int32_t index, const aot_value_info *info,
-                            const char *entry, void *buffer, const int64_t *dims) {
-    int64_t nbytes;
-    int rc = aot__check_computed_dims(info, index, entry, dims, &nbytes);
-    if (!rc && !results) rc = aot_set_error(AOT_ERR_INVALID_ARGUMENT, "%s: the result array is NULL", entry);
-    if (rc) {
-        aot_gpu_free(buffer);
-        return rc;
-    }
-    aot_tensor *t = &results[index];
-    if (t->data) {
-        rc = aot__check_caller_result(t, info, index, entry, dims);
-        if (!rc) rc = aot_gpu_copy(t->data, buffer, nbytes);
-        aot_gpu_free(buffer);
-        return rc;
-    }
-    t->data = buffer;
-    rc = give_device_dims(t, info, dims);
-    if (rc) {
-        aot_gpu_free(buffer);
-        t->data = NULL;
-    }
-    return rc;
 }

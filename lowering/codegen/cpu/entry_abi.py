@@ -62,7 +62,6 @@ def emit_entry(g, func: Operation, transfers=None, symbol_suffix: str = ""):
     entry_name = g.string(fname)
     host = HostState(g, fn, results_p, entry_name)
     host.entry_builder = ir.IRBuilder(fn.entry_basic_block)
-    check = g.declare("aot_check_arg", I32, [PTR, I32, PTR, PTR])
     # ownership flags live in the entry block so the failure exit may read them all
     for j in range(len(out_params)):
         owned = b.alloca(I32, name=f"owned{j}")
@@ -70,13 +69,7 @@ def emit_entry(g, func: Operation, transfers=None, symbol_suffix: str = ""):
         host.owned.append((j, owned))
     if transfers is None and g.transfers_factory:
         transfers = g.transfers_factory(g)  # a device's copies
-    values = {}
-    for i, (arg, info) in enumerate(zip(block.args[:n_in], infos_in)):
-        rc = b.call(check, [args_p, ir.Constant(I32, i), info, entry_name])
-        host.fail_if_nonzero(b, rc)
-        values[arg] = tensor_memref(b, args_p, i, arg.type)
-        if transfers:
-            values[arg] = transfers.argument(b, host, values[arg])
+    values = checked_arguments(g, b, host, args_p, block.args[:n_in], infos_in, transfers)
     names = getattr(transfers, "RESULT_FUNCTIONS", HOST_RESULT_FUNCTIONS)
     host.unprepare_name = names["unprepare"]
     prepare = g.declare(names["prepare"], I32, [PTR, I32, PTR, PTR, PTR, PTR])
@@ -134,16 +127,9 @@ def emit_query(g, func: Operation, entries):
     entry_name = g.string(name)
     host = HostState(g, fn, None, entry_name)
     host.entry_builder = ir.IRBuilder(fn.entry_basic_block)
-    check = g.declare("aot_check_arg", I32, [PTR, I32, PTR, PTR])
     block = func.regions[0].blocks[0]
     transfers = g.transfers_factory(g) if g.transfers_factory else None
-    values = {}
-    for i, (arg, info) in enumerate(zip(block.args, infos_in)):
-        rc = b.call(check, [args_p, ir.Constant(I32, i), info, entry_name])
-        host.fail_if_nonzero(b, rc)
-        values[arg] = tensor_memref(b, args_p, i, arg.type)
-        if transfers:
-            values[arg] = transfers.argument(b, host, values[arg])
+    values = checked_arguments(g, b, host, args_p, block.args, infos_in, transfers)
     outs = g.emit_ops(b, block.ops, values, host)
     if transfers:
         transfers.finish(b, host)
@@ -153,6 +139,19 @@ def emit_query(g, func: Operation, entries):
     b.ret(ir.Constant(I32, 0))
     host.finish()
     return fn
+
+
+def checked_arguments(g, b, host, args_p, block_args, infos, transfers) -> dict:
+    """Each argument checked by the runtime against its signature (failing the call if it
+    does not match), then taken as a buffer (moved to the device's memory by `transfers`)."""
+    check = g.declare("aot_check_arg", I32, [PTR, I32, PTR, PTR])
+    values = {}
+    for i, (arg, info) in enumerate(zip(block_args, infos)):
+        host.fail_if_nonzero(b, b.call(check, [args_p, ir.Constant(I32, i), info, host.entry_name]))
+        values[arg] = tensor_memref(b, args_p, i, arg.type)
+        if transfers:
+            values[arg] = transfers.argument(b, host, values[arg])
+    return values
 
 
 def tensor_memref(b, tensors, i, t: MemRefType) -> MemRef:

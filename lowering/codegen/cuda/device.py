@@ -67,7 +67,8 @@ class DeviceKernel:
                 f"ceil(iterations / {per_block}) blocks, at most {MAX_BLOCKS}")
 
     def launch(self, extent: int | None = None) -> tuple:
-        """(blocks, threads per block) for a run whose parallel loop has `extent` iterations."""
+        """(blocks, threads per block) for a run whose parallel output has `extent` rows in dim 0
+        (for a tiled kernel: `extent` tiles), as the host code computes it at run time."""
         if self.extent_param is None:
             return 1, 1
         per_block = THREADS_PER_BLOCK * self.rows_per_iteration // self.lanes
@@ -224,12 +225,7 @@ def emit_entry(g: LLVMGen, func: Operation, body: ir.Function, call_attrs) -> De
     rows = call_attrs.get("aot.parallel_block", 1)
     lanes = call_attrs.get("aot.parallel_lanes", 1)
     tiles = call_attrs.get("aot.parallel_tiles")
-    if tiles is None:
-        extent = ceil_div(b, args[extent_param], rows)
-    else:  # a tile of the output per iteration
-        extent = ir.Constant(I64, 1)
-        for d, size in enumerate(tiles):
-            extent = b.mul(extent, ceil_div(b, args[extent_param + d], size))
+    extent = iteration_count(b, args[extent_param:], call_attrs)
     stride = b.mul(_sreg(g, b, "nctaid.x"), _sreg(g, b, "ntid.x"))
     if lanes > 1:  # the lanes of a warp take the same iteration
         gid = b.udiv(gid, ir.Constant(I64, lanes))
@@ -248,6 +244,19 @@ def emit_entry(g: LLVMGen, func: Operation, body: ir.Function, call_attrs) -> De
     b.position_at_end(done)
     b.ret_void()
     return DeviceKernel(entry.name, kinds, extent_param, rows, lanes, tiles)
+
+
+def iteration_count(b: ir.IRBuilder, dims: list, call_attrs: dict):
+    """The parallel loop's iterations from the parallel output's dims (i64 values): dim 0 in
+    blocks of rows, or with `aot.parallel_tiles` the product of its tiles per dim. The host's
+    grid and the device's grid-stride loop both follow it."""
+    tiles = call_attrs.get("aot.parallel_tiles")
+    if tiles is None:
+        return ceil_div(b, dims[0], call_attrs.get("aot.parallel_block", 1))
+    extent = ir.Constant(I64, 1)
+    for d, size in zip(dims, tiles):
+        extent = b.mul(extent, ceil_div(b, d, size))
+    return extent
 
 
 def ceil_div(b: ir.IRBuilder, n, size: int):

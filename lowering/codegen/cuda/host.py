@@ -20,7 +20,7 @@ from llvmlite import ir
 
 from abi.dtypes import dtype as abi_dtype
 from lowering.codegen.cpu.host import HOST_EMITTERS
-from lowering.codegen.cuda.device import MAX_BLOCKS, THREADS_PER_BLOCK, ceil_div
+from lowering.codegen.cuda.device import MAX_BLOCKS, THREADS_PER_BLOCK, ceil_div, iteration_count
 from lowering.codegen.llvm.gen import LLVMGen
 from lowering.codegen.llvm.types import I32, I64, PTR, VOID, MemRef, storage_type
 
@@ -68,9 +68,25 @@ def _dealloc(g, b, op, values, host):
 
 
 def _get_global(g, b, op, values, host):
+    """The constant's device copy: made by the runtime on the first call, then kept in a slot
+    of this artifact's own, so later calls need no lookup."""
     t = op.results[0].type
-    mem = MemRef(g.globals[op.attrs["name"].name], [ir.Constant(I64, n) for n in t.shape], t.elem)
-    ptr = b.call(g.declare("aot_gpu_constant", PTR, [PTR, I64]), [mem.ptr, byte_size(b, mem)])
+    name = op.attrs["name"].name
+    mem = MemRef(g.globals[name], [ir.Constant(I64, n) for n in t.shape], t.elem)
+    slot = g.mod.globals.get(f"{g.name}.{name}.device")
+    if slot is None:
+        slot = ir.GlobalVariable(g.mod, PTR, name=f"{g.name}.{name}.device")
+        slot.linkage, slot.initializer = "internal", ir.Constant(PTR, None)
+    cached = b.load(slot, typ=PTR)
+    first = b.icmp_unsigned("==", b.ptrtoint(cached, I64), ir.Constant(I64, 0))
+    before = b.block
+    with b.if_then(first, likely=False):
+        made = b.call(g.declare("aot_gpu_constant", PTR, [PTR, I64]), [mem.ptr, byte_size(b, mem)])
+        b.store(made, slot)  # racing threads store the same pointer (an aligned word)
+        made_in = b.block
+    ptr = b.phi(PTR)
+    ptr.add_incoming(cached, before)
+    ptr.add_incoming(made, made_in)
     is_null = b.icmp_unsigned("==", b.ptrtoint(ptr, I64), ir.Constant(I64, 0))
     host.fail_if_nonzero(b, b.select(is_null, ir.Constant(I32, 3), ir.Constant(I32, 0)))
     return MemRef(ptr, mem.dims, mem.elem)
@@ -126,15 +142,8 @@ def _launch(g, b, op, values, host):
         slot = b.gep(slots, [ir.Constant(I64, i)], inbounds=True, source_etype=I64)
         b.store(b.ptrtoint(a, I64) if isinstance(a.type, ir.PointerType) else a, slot)
     if "aot.parallel" in op.attrs:
-        dims = values[op.operands[op.attrs["aot.parallel"]]].dims
-        rows = op.attrs.get("aot.parallel_block", 1)
-        extent = dims[0] if dims else ir.Constant(I64, 1)
-        if "aot.parallel_tiles" in op.attrs:  # iterations: the output's tiles
-            rows, extent = 1, ir.Constant(I64, 1)
-            for d, size in zip(dims, op.attrs["aot.parallel_tiles"]):
-                extent = b.mul(extent, ceil_div(b, d, size))
-        per_block = THREADS_PER_BLOCK * rows // op.attrs.get("aot.parallel_lanes", 1)
-        blocks = ceil_div(b, extent, per_block)
+        iterations = iteration_count(b, values[op.operands[op.attrs["aot.parallel"]]].dims, op.attrs)
+        blocks = ceil_div(b, iterations, THREADS_PER_BLOCK // op.attrs.get("aot.parallel_lanes", 1))
         blocks = b.select(b.icmp_unsigned("<", blocks, ir.Constant(I64, 1)), ir.Constant(I64, 1), blocks)
         blocks = b.select(b.icmp_unsigned(">", blocks, ir.Constant(I64, MAX_BLOCKS)),
                           ir.Constant(I64, MAX_BLOCKS), blocks)
