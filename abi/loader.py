@@ -254,16 +254,19 @@ class Entry:
         used in place; each result is a DeviceArray the library's device allocator owns.
         `stream` is a CUstream handle as an int (None: the calling thread's own stream);
         the work may still run when this returns, on that stream."""
-        fn = self._library._device_entry(self.signature.symbol)
+        fn = self.__dict__.get("_device_fn")
+        if fn is None:  # looked up once per entry
+            fn = self._device_fn = self._library._device_entry(self.signature.symbol)
         if len(values) != len(self._args):
             raise TypeError(f"{self.name}.device() takes {len(self._args)} arguments, got {len(values)}")
         args = ffi.new("aot_tensor[]", max(len(values), 1))
         dims = ffi.new("int64_t[]", max(1, sum(v.rank for v in self._args)))
         offset = 0
         for i, (value, spec) in enumerate(zip(values, self._args)):
-            ptr, shape = _device_view(value, spec.numpy, _describe(self.name, "argument", i, spec.sig))
+            name = lambda i=i, sig=spec.sig: _describe(self.name, "argument", i, sig)  # noqa: E731
+            ptr, shape = _device_view(value, spec.numpy, name)
             if len(shape) != spec.rank or any(d is not None and d != n for d, n in zip(spec.sig.dims, shape)):
-                raise ValueError(f"{_describe(self.name, 'argument', i, spec.sig)} expects {spec.sig}, "
+                raise ValueError(f"{name()} expects {spec.sig}, "
                                  f"got a device array of shape {tuple(shape)}")
             args[i].data = ffi.cast("void *", ptr)
             if shape:
@@ -289,20 +292,20 @@ class Entry:
                 self._library._lib.aot_tensor_free(ffi.addressof(results[i]))
 
 
-def _device_view(value, want: np.dtype, what: str) -> tuple:
+def _device_view(value, want: np.dtype, what) -> tuple:
     """(device pointer, shape) of a C-contiguous `__cuda_array_interface__` object of dtype
-    `want` (the interface's version 2 or 3)."""
+    `want` (the interface's version 2 or 3); `what()` names the argument in an error."""
     face = getattr(value, "__cuda_array_interface__", None)
     if face is None:
-        raise TypeError(f"{what} must be a device array (an object with __cuda_array_interface__), "
+        raise TypeError(f"{what()} must be a device array (an object with __cuda_array_interface__), "
                         f"got {type(value).__name__}")
     shape, dt = tuple(face["shape"]), np.dtype(face["typestr"])
     if dt != want:
-        raise TypeError(f"{what} expects {want}, got a device array of {dt}")
+        raise TypeError(f"{what()} expects {want}, got a device array of {dt}")
     strides = face.get("strides")
     contiguous = tuple(int(np.prod(shape[i + 1:], dtype=np.int64)) * dt.itemsize for i in range(len(shape)))
     if strides is not None and tuple(strides) != contiguous and math.prod(shape) > 1:
-        raise ValueError(f"{what} must be C-contiguous, got strides {tuple(strides)}")
+        raise ValueError(f"{what()} must be C-contiguous, got strides {tuple(strides)}")
     return face["data"][0], shape
 
 

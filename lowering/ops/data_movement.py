@@ -205,9 +205,14 @@ def _broadcast_in_dim_dims(hs, op, shapes, bufs):
     return [out]
 
 
+def shape_operand(hs, op, buf) -> list:
+    """The result's dims read from a shape operand (static ones from the result's type)."""
+    t = op.results[0].type
+    return static_or(t.shape, [hs.load_index(buf, i) for i in range(t.rank)])
+
+
 def _dynamic_broadcast_in_dim_dims(hs, op, shapes, bufs):
-    rank = op.results[0].type.rank
-    out = static_or(op.results[0].type.shape, [hs.load_index(bufs[1], i) for i in range(rank)])
+    out = shape_operand(hs, op, bufs[1])
     _check_broadcast(hs, op, shapes[0], out)
     return [out]
 
@@ -230,8 +235,7 @@ def _reshape_dims(hs, op, shapes, bufs):
 
 
 def _dynamic_reshape_dims(hs, op, shapes, bufs):
-    rank = op.results[0].type.rank
-    out = static_or(op.results[0].type.shape, [hs.load_index(bufs[1], i) for i in range(rank)])
+    out = shape_operand(hs, op, bufs[1])
     _reshape_count_check(hs, op, shapes[0], out)
     return [out]
 
@@ -318,8 +322,7 @@ def _iota_dims(hs, op, shapes, bufs):
 
 
 def _dynamic_iota_dims(hs, op, shapes, bufs):
-    rank = op.results[0].type.rank
-    return [static_or(op.results[0].type.shape, [hs.load_index(bufs[0], i) for i in range(rank)])]
+    return [shape_operand(hs, op, bufs[0])]
 
 
 def _static_result_dims(hs, op, shapes, bufs):

@@ -487,6 +487,23 @@ def emit_reduce_window(k, op: Operation, b, args: list):
     when_nonempty(b, in_dims, emit)
 
 
+def conv_window_at(ix, c: Conv, w: Window, rd: list, out_at: list, kvs: list, spatial_in: list,
+                   lidx: list, ridx: list):
+    """The spatial entries of the lhs and rhs indices for filter offsets `kvs` at output
+    position `out_at` (per spatial dim), filled in place; returns where the input element is
+    inside the operand (None: everywhere)."""
+    valid = None
+    for s in range(c.n):
+        ok, q = window_position(ix, w, s, out_at[s], kvs[s], spatial_in[s])
+        valid = ix.and_(valid, ok)
+        lidx[c.lsp[s]] = q
+        kk = kvs[s]
+        if w.reverse[s]:
+            kk = ix.sub(ix.sub(rd[c.ksp[s]], 1), kk)
+        ridx[c.ksp[s]] = kk
+    return valid
+
+
 def conv_sizes(b, op: Operation, c: Conv, lhs, rhs) -> tuple:
     """A convolution kernel's sizes: (lhs dims, rhs dims, input features per group, output
     features per group or None, batch per group or None, the input's spatial dims)."""
@@ -518,16 +535,9 @@ def conv_element(outer, c: Conv, lhs, rhs, sizes: tuple, ivs: list, acc_elem: st
 
     def body(bb, kvs, accs):
         ix = Ix(bb)
-        valid = None
         lidx, ridx = [None] * len(ld), [None] * len(rd)
-        for s in range(c.n):
-            ok, q = window_position(ix, w, s, ivs[c.osp[s]], kvs[s], spatial_in[s])
-            valid = ix.and_(valid, ok)
-            lidx[c.lsp[s]] = q
-            kk = kvs[s]
-            if w.reverse[s]:
-                kk = ix.sub(ix.sub(rd[c.ksp[s]], 1), kk)
-            ridx[c.ksp[s]] = kk
+        valid = conv_window_at(ix, c, w, rd, [ivs[c.osp[s]] for s in range(c.n)], kvs, spatial_in,
+                               lidx, ridx)
         ci = kvs[c.n]
         lidx[c.lb] = lhs_batch
         lidx[c.lf] = ix.add(feat_base, ci)
@@ -603,15 +613,9 @@ def _conv_features_inner(b, can_load, c, lhs, rhs, out, ld, rd, cg, o_per, n_per
         per = o_per if o_per is not None else out_dims[c.of]
         with loop_nest(gb, [Ix(gb).val(rd[c.ksp[s]]) for s in range(c.n)]) as (kb, kvs):
             kx = Ix(kb)
-            valid, lidx, ridx = None, [None] * rank, [None] * rank
-            for s in range(c.n):
-                ok, q = window_position(kx, w, s, oivs[other.index(c.osp[s])], kvs[s], spatial_in[s])
-                valid = kx.and_(valid, ok)
-                lidx[c.lsp[s]] = q
-                kk = kvs[s]
-                if w.reverse[s]:
-                    kk = kx.sub(kx.sub(rd[c.ksp[s]], 1), kk)
-                ridx[c.ksp[s]] = kk
+            lidx, ridx = [None] * rank, [None] * rank
+            valid = conv_window_at(kx, c, w, rd, [oivs[other.index(c.osp[s])] for s in range(c.n)], kvs,
+                                   spatial_in, lidx, ridx)
             if valid is not None:
                 lidx = [kx.select(valid, q, 0) if q is not None else None for q in lidx]
             lidx[c.lb] = lhs_batch
