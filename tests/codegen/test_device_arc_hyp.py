@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from lowering.codegen.cuda import arc_hyp
-from tooling.gpu_emu import build_emulated
+from tooling.gpu_emu import builds_per_type
 from tooling.gpu_emu.corpus_run import run_case
 from ulp import ulp_errors_of
 
@@ -44,13 +44,7 @@ def program(dt):
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    libs = {}
-
-    def get(dt):
-        if dt not in libs:
-            libs[dt] = build_emulated(program(dt), f"arc_hyp_{dt}", str(tmp_path_factory.mktemp(dt)))
-        return libs[dt]
-    return get
+    return builds_per_type(tmp_path_factory, program, "arc_hyp")
 
 
 def run_all(built, dt, x):

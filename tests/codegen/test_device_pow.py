@@ -19,7 +19,7 @@ import pytest
 
 from aot.driver import Compilation, Options
 from lowering.codegen.cuda import pow as device_pow
-from tooling.gpu_emu import build_emulated
+from tooling.gpu_emu import build_emulated, builds_per_type
 from tooling.gpu_emu.corpus_run import run_case
 from tooling.ptxas import ptxas
 from ulp import ulp_errors
@@ -36,13 +36,7 @@ def program(dt, shape="?"):
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    libs = {}
-
-    def get(dt):
-        if dt not in libs:
-            libs[dt] = build_emulated(program(dt), f"pow_{dt}", str(tmp_path_factory.mktemp(dt)))
-        return libs[dt]
-    return get
+    return builds_per_type(tmp_path_factory, program, "pow")
 
 
 def run(built, dt, x, y):

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from lowering.codegen.cuda import trig
-from tooling.gpu_emu import build_emulated
+from tooling.gpu_emu import builds_per_type
 from ulp import ulp_errors_of
 
 OPS = ["sine", "cosine", "tan"]
@@ -37,13 +37,7 @@ def program(dt):
 
 @pytest.fixture(scope="module")
 def lib(tmp_path_factory):
-    libs = {}
-
-    def get(dt):
-        if dt not in libs:
-            libs[dt] = build_emulated(program(dt), f"trig_{dt}", str(tmp_path_factory.mktemp(dt)))
-        return libs[dt]
-    return get
+    return builds_per_type(tmp_path_factory, program, "trig")
 
 
 def run(lib, dt, x):

@@ -15,6 +15,7 @@ import pytest
 
 from abi.dtypes import dtype
 from aot.driver import Compilation, Options
+from examples.demo import numpy_mlp
 from tooling.gpu_emu import build_companion, build_emulated, double_library, use_driver_double
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -172,11 +173,7 @@ def test_c_program_linked_against_a_cuda_artifact(tmp_path, emit, artifact, link
     assert run.returncode == 0, run.stderr
     assert "bad input rejected: main: argument 'arg0' (#0) expects f32[8,64], got f32[8,63]" in run.stdout
     assert "runtime-allocated result: rank 2, dims 8 x 10" in run.stdout
-    q = {k: v.astype(np.float64) for k, v in p.items()}
-    h = np.tanh(np.maximum(q["x"] @ q["W1"] + q["b1"], 0) @ q["W2"] + q["b2"])
-    z = h @ q["W3"] + q["b3"]
-    want = np.exp(z - z.max(-1, keepdims=True))
-    want /= want.sum(-1, keepdims=True)
+    want = numpy_mlp({k: v.astype(np.float64) for k, v in p.items()}, p["x"].astype(np.float64))
     y = np.fromfile(os.path.join(out, "y.bin"), dtype=np.float32).reshape(8, 10)
     np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-6)
 

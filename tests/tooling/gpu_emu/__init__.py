@@ -151,3 +151,15 @@ def build_emulated(text: str, name: str, out_dir: str, filename: str = "<string>
     build_companion(c)
     use_driver_double()
     return Library(out)
+
+
+def builds_per_type(tmp_path_factory, program, prefix: str):
+    """get(dt): the emulated library of `program(dt)`, built once per element type (for a
+    module-scoped fixture of the device math tests)."""
+    libs = {}
+
+    def get(dt):
+        if dt not in libs:
+            libs[dt] = build_emulated(program(dt), f"{prefix}_{dt}", str(tmp_path_factory.mktemp(dt)))
+        return libs[dt]
+    return get
