@@ -31,6 +31,22 @@ class HostState:
         b.cbranch(b.icmp_signed("!=", rc, ir.Constant(I32, 0)), self.fail_block, ok)
         b.position_at_end(ok)
 
+    def entry_alloca(self, t, size=None):
+        """Stack space in the entry block: allocated once per call, whatever branch needs it."""
+        eb = self.entry_builder
+        with eb.goto_entry_block():
+            eb.position_at_start(self.fn.entry_basic_block)
+            return eb.alloca(t, size=size)
+
+    def int64_slots(self, b, values: list):
+        """The values (pointers as integers) in an array of 64-bit slots, as a kernel task or a
+        device launch takes its parameters."""
+        slots = self.entry_alloca(I64, size=max(len(values), 1))
+        for i, v in enumerate(values):
+            slot = b.gep(slots, [ir.Constant(I64, i)], inbounds=True, source_etype=I64)
+            b.store(b.ptrtoint(v, I64) if isinstance(v.type, ir.PointerType) else v, slot)
+        return slots
+
     def slot(self, mem: "MemRef", free: str = "aot_free"):
         """The entry-block slot holding `mem`'s pointer while it is live: the failure exit
         releases what it holds with `free` (a device target's buffers have their own)."""
@@ -170,13 +186,7 @@ def _host_call(g, b, op, values, host):
     big = b.icmp_signed(">=", total, ir.Constant(I64, PARALLEL_MIN_ELEMENTS))
     with b.if_else(big) as (threaded, serial):
         with threaded:
-            eb = host.entry_builder
-            with eb.goto_entry_block():
-                eb.position_at_start(host.fn.entry_basic_block)
-                ctx = eb.alloca(I64, size=len(args))
-            for i, a in enumerate(args):
-                slot = b.gep(ctx, [ir.Constant(I64, i)], inbounds=True, source_etype=I64)
-                b.store(b.ptrtoint(a, I64) if isinstance(a.type, ir.PointerType) else a, slot)
+            ctx = host.int64_slots(b, args)
             run = g.declare("aot_parallel_for", VOID, [I64, PTR, PTR])
             b.call(run, [extent, g.tasks[name], ctx])
         with serial:

@@ -105,7 +105,7 @@ def _element(g, b, mem, idx):
 def _load(g, b, op, values, host):
     mem = values[op.operands[0]]
     ptr, t = _element(g, b, mem, [values[v] for v in op.operands[1:]])
-    tmp = _entry_slot(host, t)
+    tmp = host.entry_alloca(t)
     size = ir.Constant(I64, max(abi_dtype(mem.elem).size, 1))
     _copy_checked(g, host, b, "aot_gpu_copy_to_host", [tmp, ptr, size])
     v = b.load(tmp, typ=t)
@@ -115,17 +115,10 @@ def _load(g, b, op, values, host):
 def _store(g, b, op, values, host):
     value, mem = values[op.operands[0]], values[op.operands[1]]
     ptr, t = _element(g, b, mem, [values[v] for v in op.operands[2:]])
-    tmp = _entry_slot(host, t)
+    tmp = host.entry_alloca(t)
     b.store(b.zext(value, t) if mem.elem == "i1" else value, tmp)
     size = ir.Constant(I64, max(abi_dtype(mem.elem).size, 1))
     _copy_checked(g, host, b, "aot_gpu_copy_to_device", [ptr, tmp, size])
-
-
-def _entry_slot(host, t):
-    eb = host.entry_builder
-    with eb.goto_entry_block():
-        eb.position_at_start(host.fn.entry_basic_block)
-        return eb.alloca(t)
 
 
 def _launch(g, b, op, values, host):
@@ -134,13 +127,7 @@ def _launch(g, b, op, values, host):
     for v in op.operands:
         m = values[v]
         args += [m.ptr] + list(m.dims) if isinstance(m, MemRef) else [m]
-    eb = host.entry_builder
-    with eb.goto_entry_block():
-        eb.position_at_start(host.fn.entry_basic_block)
-        slots = eb.alloca(I64, size=max(len(args), 1))
-    for i, a in enumerate(args):
-        slot = b.gep(slots, [ir.Constant(I64, i)], inbounds=True, source_etype=I64)
-        b.store(b.ptrtoint(a, I64) if isinstance(a.type, ir.PointerType) else a, slot)
+    slots = host.int64_slots(b, args)
     if "aot.parallel" in op.attrs:
         iterations = iteration_count(b, values[op.operands[op.attrs["aot.parallel"]]].dims, op.attrs)
         blocks = ceil_div(b, iterations, THREADS_PER_BLOCK // op.attrs.get("aot.parallel_lanes", 1))
@@ -214,9 +201,6 @@ class DeviceEntry:
     RESULT_FUNCTIONS = {"prepare": "aot_prepare_device_result",
                         "unprepare": "aot_unprepare_device_result", "adopt": "aot_adopt_device_result"}
 
-    def __init__(self, g):
-        pass
-
     def argument(self, b, host, mem):
         return mem
 
@@ -234,7 +218,7 @@ def emit_device_entry(g, func):
     """`int NAME_F_device(const aot_tensor *args, aot_tensor *results, void *stream)`: the
     entry on device pointers, run on the caller's CUDA stream (NULL: the calling thread's)."""
     from lowering.codegen.cpu import entry_abi
-    sig, body, _, _ = entry_abi.emit_entry(g, func, DeviceEntry(g), symbol_suffix="_device.body")
+    sig, body, _, _ = entry_abi.emit_entry(g, func, DeviceEntry(), symbol_suffix="_device.body")
     fn = ir.Function(g.mod, ir.FunctionType(I32, [PTR, PTR, PTR]), name=f"{sig.symbol}_device")
     b = ir.IRBuilder(fn.append_basic_block("entry"))
     swap = g.declare("aot_gpu_swap_stream", PTR, [PTR])
@@ -260,7 +244,6 @@ def generate_host(module, name: str, host_tm, target, ptx: str, entry_suffix: st
     gen.gpu_module.initializer = ir.Constant(MODULE_T, [text, ir.Constant(PTR, None)])
     gen.transfers_factory = DeviceTransfers
     mod = gen.run(emit_kernels=False)
-    gen.transfers_factory = None
     for func in module.functions():
         if "aot.kernel" not in func.attrs and "aot.shape_query" not in func.attrs:
             emit_device_entry(gen, func)
