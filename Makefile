@@ -28,13 +28,17 @@ test-gpu: $(STAMP)
 	$(PY) tests/tooling/ptx_corpus.py
 	$(PY) tests/tooling/gpu_emu/corpus_run.py
 
-# The CUDA driver API test double: run a --target cuda artifact on a machine without a GPU
-# (README, "Running a cuda artifact without a GPU").
-cuda-double: build/libcuda_double.so
+# The CUDA driver API and cuBLAS test doubles: run a --target cuda artifact on a machine
+# without a GPU (README, "Running a cuda artifact without a GPU").
+cuda-double: build/libcuda_double.so build/libcublas_double.so
 
 build/libcuda_double.so: tests/tooling/cuda_double/double.c
 	mkdir -p build
 	$${CC:-cc} -O2 -fPIC -shared -o $@ $< -ldl -lpthread
+
+build/libcublas_double.so: tests/tooling/cuda_double/cublas_double.c
+	mkdir -p build
+	$${CC:-cc} -O2 -fPIC -shared -o $@ $<
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -354,6 +354,18 @@ def _fill(tensor, arr: np.ndarray, code: int, dims, offset: int, keep: list) -> 
     return offset + rank
 
 
+def wheel_cublas() -> str | None:
+    """libcublas from an installed `nvidia-cublas` wheel (its `nvidia/*/lib`), if any."""
+    import glob
+    import importlib.util
+    spec = importlib.util.find_spec("nvidia")
+    for root in (spec.submodule_search_locations or []) if spec else []:
+        found = sorted(glob.glob(os.path.join(root, "*", "lib", "libcublas.so.*[0-9]")))
+        if found:
+            return found[-1]
+    return None
+
+
 class Library:
     """A shared library built by aotc, with one Entry per entry function.
 
@@ -372,6 +384,9 @@ class Library:
             raise OSError(f"{self.path} has ABI version {info.abi_version}, "
                           f"this loader reads version {ABI_VERSION}")
         self.name = _string(info.name)
+        if (hasattr(self._lib, "aot_gpu_gemm") and not os.environ.get("AOT_CUBLAS_LIBRARY")
+                and os.environ.get("AOT_CUBLAS") != "0" and wheel_cublas()):
+            os.environ["AOT_CUBLAS_LIBRARY"] = wheel_cublas()  # read by the runtime's first matmul
         self.entries = {e.name: e for e in
                         (Entry(self, info.entries[i]) for i in range(info.num_entries))}
 
@@ -410,6 +425,16 @@ class Library:
         first = next(iter(self.entries.values()), None)
         two_targets = first is not None and hasattr(ctypes.CDLL(self.path), first.signature.symbol + "__cpu")
         return "cuda" if not two_targets or use_device() else "cpu"
+
+    @property
+    def blas_library(self) -> str | None:
+        """The cuBLAS a cuda build's matmuls go to; None when they run its own tiled kernels
+        (no cuBLAS found, AOT_CUBLAS=0) or for a cpu build."""
+        try:
+            name = self._lib.aot_gpu_blas_library()
+        except AttributeError:
+            return None
+        return _string(name) if name != ffi.NULL else None
 
     def _device_entry(self, symbol: str):
         """The C function NAME_F_device of a cuda build."""

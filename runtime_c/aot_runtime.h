@@ -179,6 +179,11 @@ const aot_library_info *aot_library_metadata(void);
 void aot_gpu_get_alloc_stats(aot_alloc_stats *out);
 void aot_gpu_reset_alloc_stats(void);
 
+/* The cuBLAS library this artifact's matmuls go to (AOT_CUBLAS_LIBRARY, else
+ * libcublas.so.13/.12/.11 from the library path), or NULL when its own tiled
+ * kernels run them (no cuBLAS found, or AOT_CUBLAS=0). */
+const char *aot_gpu_blas_library(void);
+
 /* Returns the device blocks the caching allocator keeps for reuse to the driver. */
 void aot_gpu_release_cached_memory(void);
 
@@ -273,6 +278,17 @@ typedef struct aot_gpu_module {
  * thread's stream: blocks x threads, its parameters as n 64-bit slots. */
 int aot_gpu_launch(aot_gpu_module *m, const char *name, int64_t *params, int32_t n,
                    int64_t blocks, int32_t threads);
+
+/* A strided-batched row-major matmul on device buffers through cuBLAS:
+ * out[b] = lhs[b] (m x k, or k x m when lhs_transposed) times rhs[b] (k x n,
+ * or n x k when rhs_transposed), dtype an aot_dtype (f16, bf16, f32, f64),
+ * on the calling thread's stream. aot_gpu_gemm_takes says first whether
+ * cuBLAS runs it (1) or the caller launches its own kernel (0: no cuBLAS, or
+ * sizes it does not take); aot_gpu_gemm returns AOT_OK or an error code. */
+int aot_gpu_gemm_takes(int32_t dtype, int64_t batch, int64_t m, int64_t n, int64_t k);
+int aot_gpu_gemm(int32_t dtype, int32_t lhs_transposed, int32_t rhs_transposed,
+                 int64_t batch, int64_t m, int64_t n, int64_t k,
+                 const void *lhs, const void *rhs, void *out);
 
 /* A device entry's stream for the calling thread (NULL: its own); returns
  * the previous one. */

@@ -24,6 +24,9 @@ LOOP_OPS = {
     "aot.check": "(cond, values...): fail the call with `message` (printf-style) unless cond",
     "aot.switch": "(index) -> results: runs region `index` (the last when out of range)",
     "aot.gemm": "(lhs, rhs, out, captured...): the packed matmul; its region is the epilogue",
+    "gpu.blas_gemm_takes": "(lhs, rhs, out) -> index: 1 when the runtime's cuBLAS runs this "
+                           "strided-batched matmul, 0 when the kernel must (host only)",
+    "gpu.blas_gemm": "(lhs, rhs, out): out = lhs x rhs per batch index, through cuBLAS (host only)",
     "gpu.lane_id": "() -> index: the thread's lane in its warp (device kernels only)",
     "gpu.shuffle_xor": "(x) -> x of the lane whose id is this lane's xor `offset` (a warp's lanes in step)",
     "gpu.thread_id": "() -> index: the thread's place in its block (a block per iteration)",
@@ -48,6 +51,7 @@ AOT_ATTRS = {
     "aot.parallel_lanes": "on a call: the parallel loop's threads per iteration (its lanes)",
     "aot.tiles": "on a device kernel's parallel loop: it steps over tiles of this size per dim",
     "aot.parallel_tiles": "on a call: the parallel output's tile per iteration (extent: the tiles)",
+    "aot.transposed": "on gpu.blas_gemm(_takes): (lhs, rhs) stored [k, m] / [n, k]",
     "aot.scratch": "on an LHLO kernel op: its last N operands are temporaries",
     "aot.stack": "on memref.alloc: small, static, never escapes: a stack slot",
     "aot.num_inputs": "on a host function: how many of its arguments are inputs",

@@ -81,7 +81,8 @@ class KernelEmitter:
             call = Operation("func.call", buffers, [], {"callee": SymbolRef(fn.attrs["sym_name"]),
                                                         "aot.writes": kernel_outputs(op)}, loc=op.loc)
             mark_parallel(op, fn, call, self.target)
-            new_ops.append(call)
+            library = registry.rule(library_subject(op), "library_call", self.target)
+            new_ops.extend(library(self, op, call) if library is not None else [call])
             for extra in self.followups:  # e.g. combining a split reduction's partials
                 later = Operation("func.call", buffers, [], {
                     "callee": SymbolRef(extra.attrs["sym_name"]),
@@ -106,6 +107,14 @@ def fusion_dims(b: LoopBuilder, region_block: Block, inputs: dict, dim_args: lis
         for r in op.results:
             env[r] = [n if n is not None else next(it) for n in r.type.shape]
     return env
+
+
+def library_subject(op: Operation) -> Operation:
+    """The op whose library routine may do a kernel's work: a kOutput fusion's dot, else
+    the kernel's own op."""
+    if op.key == "fusion" and op.attrs.get("fusion_kind") == "kOutput":
+        return next(o for o in op.regions[0].blocks[0].ops if o.key in ("dot_general", "dot"))
+    return op
 
 
 def mark_parallel(op: Operation, fn: Operation, call: Operation, target) -> None:

@@ -1,12 +1,13 @@
 """The cuda target's kernels on the emulated grid (tests/tooling/gpu_emu): the NVPTX-flavoured
 IR that becomes the PTX, compiled for the host, launched with the threads of each block as OS
 threads. A fixed sample here; `make test-gpu` runs the whole conformance corpus."""
+import ctypes
 import os
 
 import numpy as np
 import pytest
 
-from tooling.gpu_emu import build_emulated
+from tooling.gpu_emu import blas_double_library, build_emulated
 from tooling.gpu_emu.corpus_run import run_case
 
 SAMPLE = ["model_mlp", "model_softmax", "model_layernorm", "cumsum_axis1", "sort_2d_last_axis_i32",
@@ -17,10 +18,22 @@ SAMPLE = ["model_mlp", "model_softmax", "model_layernorm", "cumsum_axis1", "sort
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
+BLAS_SAMPLE = ["model_mlp", "dot_general_batched_transposed", "f16_matmul", "model_attention_single_head"]
+
+
 @pytest.mark.parametrize("name", SAMPLE)
 def test_conformance_case_matches_jax(name, tmp_path):
     status, detail = run_case(name, str(tmp_path))
     assert status == "passed", detail
+
+
+@pytest.mark.parametrize("name", BLAS_SAMPLE)
+def test_conformance_case_with_cublas_matches_jax(name, tmp_path):
+    gemms = ctypes.CDLL(blas_double_library()).aot_cublas_double_gemms
+    before = gemms()
+    status, detail = run_case(name, str(tmp_path), blas=True)
+    assert status == "passed", detail
+    assert gemms() > before  # its matmuls ran on the cuBLAS double
 
 
 DYNAMIC = """func.func @main(%x: tensor<?x?xf32>, %y: tensor<?xf32>) -> (tensor<?x?xf32>, tensor<?xf32>) {

@@ -8,6 +8,8 @@ The runtime calls (runtime_c/device/cuda.c):
 - `aot_gpu_alloc` / `aot_gpu_free` for the buffers the host code allocates right before
   the kernel that needs them and frees right after; `aot_gpu_constant` for a device copy of
   a constant; `aot_gpu_copy` between buffers.
+- `aot_gpu_gemm_takes` / `aot_gpu_gemm` for gpu.blas_gemm_takes / gpu.blas_gemm: whether
+  the runtime's cuBLAS runs a dot (matmul.blas_call), and the GEMM.
 - An element the host code itself reads or writes (a shape tensor's value, a loop's
   predicate, a data-dependent count) is one small copy to or from the device.
 
@@ -121,6 +123,31 @@ def _store(g, b, op, values, host):
     _copy_checked(g, host, b, "aot_gpu_copy_to_device", [ptr, tmp, size])
 
 
+def _gemm_sizes(b, op, values):
+    """(dtype code, batch, m, n, k) of a gpu.blas_gemm(_takes) on its buffers."""
+    lhs, _, out = (values[v] for v in op.operands)
+    nb = len(out.dims) - 2
+    batch = ir.Constant(I64, 1)
+    for d in out.dims[:nb]:
+        batch = b.mul(batch, d)
+    k = lhs.dims[nb if op.attrs["aot.transposed"][0] else nb + 1]
+    return [ir.Constant(I32, abi_dtype(out.elem).code), batch, out.dims[nb], out.dims[nb + 1], k]
+
+
+def _blas_gemm_takes(g, b, op, values, host):
+    takes = g.declare("aot_gpu_gemm_takes", I32, [I32, I64, I64, I64, I64])
+    return b.zext(b.call(takes, _gemm_sizes(b, op, values)), I64)
+
+
+def _blas_gemm(g, b, op, values, host):
+    lhs, rhs, out = (values[v] for v in op.operands)
+    code, *sizes = _gemm_sizes(b, op, values)
+    lhs_t, rhs_t = op.attrs["aot.transposed"]
+    gemm = g.declare("aot_gpu_gemm", I32, [I32, I32, I32, I64, I64, I64, I64, PTR, PTR, PTR])
+    host.fail_if_nonzero(b, b.call(gemm, [code, ir.Constant(I32, lhs_t), ir.Constant(I32, rhs_t), *sizes,
+                                          lhs.ptr, rhs.ptr, out.ptr]))
+
+
 def _launch(g, b, op, values, host):
     name = op.attrs["callee"].name
     args = []
@@ -145,7 +172,8 @@ def _launch(g, b, op, values, host):
 
 HOST_EMITTERS_CUDA = {**HOST_EMITTERS, "func.call": _launch, "memref.alloc": _alloc,
                       "memref.dealloc": _dealloc, "memref.get_global": _get_global,
-                      "memref.copy": _copy, "memref.load": _load, "memref.store": _store}
+                      "memref.copy": _copy, "memref.load": _load, "memref.store": _store,
+                      "gpu.blas_gemm_takes": _blas_gemm_takes, "gpu.blas_gemm": _blas_gemm}
 
 
 class DeviceTransfers:

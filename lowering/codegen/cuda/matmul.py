@@ -15,16 +15,18 @@ index, unflattened on each load. Accumulators are f32 for f16/bf16 operands, as 
 
 Dots with no free dim on one side (matrix-vector products) keep the loop form, one thread
 per output row. Registered as the cuda target's override of dot / dot_general's kernel and
-kOutput epilogue (the runtime issue adds cuBLAS in front of it).
+kOutput epilogue. A pure dot that is a strided-batched GEMM (`gemm_form`) goes to cuBLAS
+when the runtime finds it; a dot with a fused epilogue stays this one kernel.
 """
 from __future__ import annotations
 
-from lowering.ir.builder import Ix, LoopBuilder, buffer_dims
-from lowering.ir.core import INDEX, MemRefType, ScalarType, is_float
+from lowering.ir.builder import Ix, LoopBuilder, buffer_dims, dims_of
+from lowering.ir.core import INDEX, Block, MemRefType, Operation, Region, ScalarType, SymbolRef, is_float
 from lowering.ops import registry
 from lowering.ops.contraction import dot_general_dims
 from lowering.ops.elemental import Elemental
 from lowering.ops.elementwise import Scalars
+from lowering.passes.loops import fusion_dims, library_subject, mark_parallel
 
 TILE = 64  # rows and columns of an output tile
 DEPTH = 16  # contracting elements staged in shared memory per step
@@ -147,9 +149,103 @@ def emit_tiled(b: LoopBuilder, dot, lhs, rhs, out, store) -> None:
     body.yield_()
 
 
+GEMM_TYPES = ("f16", "bf16", "f32", "f64")  # what the runtime's cuBLAS call takes
+
+
+def gemm_form(dot):
+    """(lhs transposed, rhs transposed) when the dot is a strided-batched GEMM cuBLAS can
+    run: the same leading batch dims on both sides, then one free and one contracting dim
+    each, one float type throughout; else None."""
+    lb, rb, lc, rc = dot_general_dims(dot)
+    lhs_t, rhs_t = dot.operands[0].type, dot.operands[1].type
+    out_t = dot.results[0].type if dot.results else dot.operands[2].type
+    nb = len(lb)
+    if (list(lb) != list(range(nb)) or list(rb) != list(range(nb)) or lhs_t.rank != nb + 2
+            or rhs_t.rank != nb + 2 or len(lc) != 1 or len(rc) != 1
+            or not lhs_t.elem == rhs_t.elem == out_t.elem or out_t.elem not in GEMM_TYPES):
+        return None
+    return int(lc[0] == nb), int(rc[0] == nb + 1)
+
+
 def emit_tiled_dot(k, op, b: LoopBuilder, args: list):
     lhs, rhs, out = args
     emit_tiled(b, op, lhs, rhs, out, lambda ob, at, v: ob.op("memref.store", [v, out] + at))
+
+
+def blas_call(k, op, call) -> list:
+    """The host ops that run a dot kernel's work through cuBLAS when the runtime has it, and
+    launch the generated kernel (`call`) when not: a pure dot's GEMM writes its output; a
+    kOutput fusion's GEMM writes a temporary of the product, which a second kernel reads
+    through the fused epilogue into the output."""
+    dot = library_subject(op)
+    form = gemm_form(dot)
+    if op.key == "fusion":
+        region_block = op.regions[0].blocks[0]
+        n_in = len(region_block.args)
+        product_t = dot.results[0].type
+        out = call.operands[n_in]
+        if (form is None or not all(isinstance(v.owner, Block) for v in dot.operands)
+                or product_t.shape != out.type.shape):
+            return [call]  # an operand computed in the fusion, or a product of another shape
+        lhs, rhs = (call.operands[region_block.args.index(v)] for v in dot.operands)
+    else:
+        if form is None:
+            return [call]
+        lhs, rhs, out = call.operands[:3]
+    host = LoopBuilder(Block(), op.loc, k.target)
+    attrs = {"aot.transposed": form}
+    takes = host.v("gpu.blas_gemm_takes", [lhs, rhs, out], INDEX, **attrs)
+    own = LoopBuilder(Block(), op.loc, k.target)  # case 0: the generated kernel
+    own.block.append(call)
+    own.yield_()
+    blas = LoopBuilder(Block(), op.loc, k.target)  # case 1: cuBLAS
+    if op.key != "fusion":
+        blas.op("gpu.blas_gemm", [lhs, rhs, out], attrs=attrs)
+    else:
+        dims = [blas.v("memref.dim", [out, blas.index(d)], INDEX)
+                for d, n in enumerate(out.type.shape) if n is None]
+        product = blas.v("memref.alloc", dims, MemRefType(product_t.shape, product_t.elem))
+        blas.op("gpu.blas_gemm", [lhs, rhs, product], attrs=attrs)
+        buffers = list(call.operands) + [product]
+        fn, eb, args = k.new_kernel(op, buffers)
+        emit_epilogue_of_product(eb, op, dot, args)
+        eb.op("func.return", [])
+        epilogue = Operation("func.call", buffers, [], {"callee": SymbolRef(fn.attrs["sym_name"]),
+                                                        "aot.writes": call.attrs["aot.writes"]}, loc=op.loc)
+        mark_parallel(op, fn, epilogue, k.target)
+        blas.block.append(epilogue)
+        blas.op("memref.dealloc", [product])
+    blas.yield_()
+    host.op("aot.switch", [takes], regions=[Region([own.block]), Region([blas.block])])
+    return host.block.ops
+
+
+def emit_epilogue_of_product(b: LoopBuilder, op, dot, args: list):
+    """A kOutput fusion's epilogue over its dot's product, already in the last buffer: one
+    iteration per output element (`aot.tiles` of ones), like an elementwise kernel."""
+    region_block = op.regions[0].blocks[0]
+    n_in = len(region_block.args)
+    n_buf = op.attrs.get("num_buffers", len(args) - 1)
+    inputs = dict(zip(region_block.args, args[:n_in]))
+    out, product = args[n_in], args[-1]
+    env = fusion_dims(b, region_block, inputs, args[n_buf:-1])
+    dims = dims_of(b, out)
+    ix = Ix(b)
+    total = 1
+    for d in dims:
+        total = ix.mul(total, d)
+    loop, body, i, _ = b.for_(b.index(0), ix.val(total))
+    loop.attrs["aot.tiles"] = (1,) * len(dims)
+    bx = Ix(body)
+    at = []
+    for d in reversed(dims[1:]):
+        at.append(bx.rem(i, d))
+        i = bx.div(i, d)
+    at = [i] + at[::-1]
+    value = body.v("memref.load", [product] + at, ScalarType(product.type.elem))
+    e = Elemental(body, inputs, {dot.results[0]: value}, env)
+    body.op("memref.store", [e.at(region_block.ops[-1].operands[0], at), out] + at)
+    body.yield_()
 
 
 def emit_tiled_epilogue(b: LoopBuilder, region_block, inputs: dict, out, env: dict):
@@ -168,3 +264,4 @@ def emit_tiled_epilogue(b: LoopBuilder, region_block, inputs: dict, out, env: di
 for _name in ("dot_general", "dot"):
     registry.override(_name, "kernel", emit_tiled_dot, target="cuda", when=tiles_dot)
     registry.override(_name, "epilogue", emit_tiled_epilogue, target="cuda", when=tiles_dot)
+    registry.override(_name, "library_call", blas_call, target="cuda", when=tiles_dot)

@@ -95,6 +95,12 @@ def double_library() -> str:
                      shared=True)
 
 
+def blas_double_library() -> str:
+    """The cuBLAS test double (tests/tooling/cuda_double/cublas_double.c)."""
+    return _compiled(os.path.join(os.path.dirname(HERE), "cuda_double", "cublas_double.c"),
+                     "libcublas_double", shared=True)
+
+
 def ptx_hash(ptx: str) -> str:
     """The 64-bit FNV-1a hash of the PTX text, as the driver double computes it."""
     h = 1469598103934665603
@@ -130,17 +136,26 @@ def build_companion(c: Compilation) -> str:
     return out
 
 
-def use_driver_double() -> None:
-    """Point this process's cuda artifacts at the driver double and its kernels (each
-    artifact's runtime reads these at its first device call)."""
+def use_driver_double(blas: bool = False) -> None:
+    """Point this process's cuda artifacts at the driver double and its kernels, and their
+    matmuls at the cuBLAS double (`blas`) or at their own tiled kernels (each artifact's
+    runtime reads these at its first device call and first matmul)."""
     os.environ["AOT_CUDA_LIBRARY"] = double_library()
     os.environ["AOT_CUDA_DOUBLE_KERNELS"] = kernels_dir()
+    if blas:
+        os.environ["AOT_CUBLAS_LIBRARY"] = blas_double_library()
+        os.environ.pop("AOT_CUBLAS", None)
+    else:  # a real cuBLAS would run on a real GPU, not on the double's memory
+        os.environ["AOT_CUBLAS"] = "0"
+        os.environ.pop("AOT_CUBLAS_LIBRARY", None)
 
 
-def build_emulated(text: str, name: str, out_dir: str, filename: str = "<string>") -> Library:
+def build_emulated(text: str, name: str, out_dir: str, filename: str = "<string>",
+                   blas: bool = False) -> Library:
     """Compile `text` for the cuda target into out_dir/libNAME.so, the artifact a user gets,
     and run it through the CUDA driver double: the runtime's whole launch path (module load,
-    argument packing, device allocation, copies) with the kernels on the emulated grid.
+    argument packing, device allocation, copies) with the kernels on the emulated grid, and
+    its matmuls on the cuBLAS double with `blas` (else on their own tiled kernels).
     AOT_TEST_REAL_GPU=1 skips the double: the tests then run on the machine's own GPU."""
     os.makedirs(out_dir, exist_ok=True)
     c = Compilation(text, filename, Options(name=name, emit="shared", target="cuda"))
@@ -149,7 +164,7 @@ def build_emulated(text: str, name: str, out_dir: str, filename: str = "<string>
     if os.environ.get("AOT_TEST_REAL_GPU"):  # a machine with a GPU: the real driver
         return Library(out)
     build_companion(c)
-    use_driver_double()
+    use_driver_double(blas)
     return Library(out)
 
 

@@ -1,8 +1,9 @@
 """Every conformance case built as a --target cuda artifact and run through the CUDA driver double
 on the emulated grid (tests/tooling/gpu_emu), against JAX's saved outputs
-with the CPU path's tolerances (`make test-gpu`). Each case runs in its own process, so a
-crash or a hang is one failed case. Prints the count; exits 1 if any case that compiles for
-the GPU gives a wrong number or crashes."""
+with the CPU path's tolerances (`make test-gpu`), then the cases with a dot again with their
+matmuls on the cuBLAS double. Each case runs in its own process, so a crash or a hang is one
+failed case. Prints the counts; exits 1 if any case that compiles for the GPU gives a wrong
+number or crashes."""
 import glob
 import importlib.util
 import multiprocessing as mp
@@ -27,14 +28,21 @@ def _conformance_compare():
     return mod._compare
 
 
-def run_case(name: str, out_dir: str) -> tuple:
-    """(status, detail): passed, refused (a located CompileError), or failed."""
+def has_dot(name: str) -> bool:
+    with open(os.path.join(CONF, name + ".mlir")) as f:
+        text = f.read()
+    return "dot_general" in text or "stablehlo.dot " in text
+
+
+def run_case(name: str, out_dir: str, blas: bool = False) -> tuple:
+    """(status, detail): passed, refused (a located CompileError), or failed. With `blas`,
+    matmuls go to the cuBLAS double."""
     from corpus import load_case
     from lowering.ir.core import CompileError
     from tooling.gpu_emu import build_emulated
     path = os.path.join(CONF, name + ".mlir")
     try:
-        lib = build_emulated(open(path).read(), "m", out_dir, filename=path)
+        lib = build_emulated(open(path).read(), "m", out_dir, filename=path, blas=blas)
     except CompileError as e:
         return "refused", str(e).split("\n")[0]
     args, want = load_case(os.path.join(CONF, name + ".npz"))
@@ -44,18 +52,18 @@ def run_case(name: str, out_dir: str) -> tuple:
     return "passed", ""
 
 
-def _child(name, conn):
+def _child(name, blas, conn):
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            conn.send(run_case(name, tmp))
+            conn.send(run_case(name, tmp, blas))
     except BaseException as e:  # noqa: BLE001 - reported as the case's failure
         conn.send(("failed", f"{type(e).__name__}: {e}"[:400] + traceback.format_exc()[-300:]))
 
 
-def isolated(name: str) -> tuple:
+def isolated(name: str, blas: bool = False) -> tuple:
     ctx = mp.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
-    p = ctx.Process(target=_child, args=(name, child))
+    p = ctx.Process(target=_child, args=(name, blas, child))
     p.start()
     p.join(TIMEOUT_S)
     if p.is_alive():
@@ -66,17 +74,24 @@ def isolated(name: str) -> tuple:
     return parent.recv()
 
 
-def main(argv) -> int:
-    names = argv or sorted(os.path.basename(p)[:-5] for p in glob.glob(os.path.join(CONF, "*.mlir")))
+def run_all(names: list, blas: bool) -> int:
     with ThreadPool(2) as pool:  # each case in a process of its own
-        results = pool.map(isolated, names, chunksize=1)
+        results = pool.starmap(isolated, [(n, blas) for n in names], chunksize=1)
     for name, (status, detail) in zip(names, results):
         if status != "passed":
             print(f"{status}: {name}: {detail}")
     counts = Counter(status for status, _ in results)
-    print(f"cuda emulated grid: {counts['passed']} of {len(names)} conformance cases match JAX; "
+    how = "with matmuls on the cuBLAS double" if blas else "conformance cases"
+    print(f"cuda emulated grid: {counts['passed']} of {len(names)} {how} match JAX; "
           f"{counts['refused']} refused with a located error; {counts['failed']} failed")
-    return 1 if counts["failed"] else 0
+    return counts["failed"]
+
+
+def main(argv) -> int:
+    names = argv or sorted(os.path.basename(p)[:-5] for p in glob.glob(os.path.join(CONF, "*.mlir")))
+    failed = run_all(names, blas=False)
+    failed += run_all([n for n in names if has_dot(n)], blas=True)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
