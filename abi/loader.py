@@ -18,7 +18,7 @@ import os
 import cffi
 import numpy as np
 
-from . import dtypes
+from . import dlpack, dtypes
 from .header import runtime_cdef
 from .signature import EntrySig, ValueSig, format_shape
 
@@ -250,8 +250,9 @@ class Entry:
 
     def device(self, *values, stream=None):
         """Run the entry on device memory (a cuda build's NAME_F_device): each argument is
-        an object with `__cuda_array_interface__` (CuPy, PyTorch, Numba, a DeviceArray),
-        used in place; each result is a DeviceArray the library's device allocator owns.
+        an object with `__cuda_array_interface__` or `__dlpack__` (CuPy, PyTorch, JAX,
+        Numba, a DeviceArray), used in place; each result is a DeviceArray the library's
+        device allocator owns.
         `stream` is a CUstream handle as an int (None: the calling thread's own stream);
         the work may still run when this returns, on that stream."""
         fn = self.__dict__.get("_device_fn")
@@ -261,10 +262,18 @@ class Entry:
             raise TypeError(f"{self.name}.device() takes {len(self._args)} arguments, got {len(values)}")
         args = ffi.new("aot_tensor[]", max(len(values), 1))
         dims = ffi.new("int64_t[]", max(1, sum(v.rank for v in self._args)))
+        releases = []
+        try:
+            return self._device_call(fn, values, args, dims, stream, releases)
+        finally:
+            for release in releases:  # DLPack arguments back to their producers
+                release()
+
+    def _device_call(self, fn, values, args, dims, stream, releases):
         offset = 0
         for i, (value, spec) in enumerate(zip(values, self._args)):
             name = lambda i=i, sig=spec.sig: _describe(self.name, "argument", i, sig)  # noqa: E731
-            ptr, shape = _device_view(value, spec.numpy, name)
+            ptr, shape = _device_view(value, spec.numpy, name, stream, releases)
             if len(shape) != spec.rank or any(d is not None and d != n for d, n in zip(spec.sig.dims, shape)):
                 raise ValueError(f"{name()} expects {spec.sig}, "
                                  f"got a device array of shape {tuple(shape)}")
@@ -292,13 +301,20 @@ class Entry:
                 self._library._lib.aot_tensor_free(ffi.addressof(results[i]))
 
 
-def _device_view(value, want: np.dtype, what) -> tuple:
-    """(device pointer, shape) of a C-contiguous `__cuda_array_interface__` object of dtype
-    `want` (the interface's version 2 or 3); `what()` names the argument in an error."""
+def _device_view(value, want: np.dtype, what, stream=None, releases=None) -> tuple:
+    """(device pointer, shape) of a C-contiguous device array of dtype `want`: an object
+    with `__cuda_array_interface__` (version 2 or 3) or with `__dlpack__` (whose tensor's
+    release goes into `releases`); `what()` names the argument in an error."""
     face = getattr(value, "__cuda_array_interface__", None)
+    if face is None and hasattr(value, "__dlpack__"):
+        ptr, shape, dt, release = dlpack.device_view(value, stream, what)
+        releases.append(release)
+        if dt != want:
+            raise TypeError(f"{what()} expects {want}, got a device array of {dt}")
+        return ptr, shape
     if face is None:
-        raise TypeError(f"{what()} must be a device array (an object with __cuda_array_interface__), "
-                        f"got {type(value).__name__}")
+        raise TypeError(f"{what()} must be a device array (an object with __cuda_array_interface__ "
+                        f"or __dlpack__), got {type(value).__name__}")
     shape, dt = tuple(face["shape"]), np.dtype(face["typestr"])
     if dt != want:
         raise TypeError(f"{what()} expects {want}, got a device array of {dt}")
@@ -311,8 +327,8 @@ def _device_view(value, want: np.dtype, what) -> tuple:
 
 class DeviceArray:
     """A device entry's result: device memory owned by the library's runtime, freed when the
-    object dies (aot_gpu_tensor_free). `__cuda_array_interface__` hands it to CuPy, PyTorch or
-    Numba without a copy; `to_numpy()` copies it to the host."""
+    object dies (aot_gpu_tensor_free). `__cuda_array_interface__` and `__dlpack__` hand it to
+    CuPy, PyTorch, JAX or Numba without a copy; `to_numpy()` copies it to the host."""
 
     def __init__(self, library: "Library", tensor):
         self._library = library
@@ -325,6 +341,15 @@ class DeviceArray:
     def __cuda_array_interface__(self) -> dict:
         return {"shape": self.shape, "typestr": self.dtype.str, "version": 3, "strides": None,
                 "data": (int(ffi.cast("uintptr_t", self._tensor.data)), False)}
+
+    def __dlpack__(self, stream=None, **_):
+        """A DLPack capsule over this array (torch.from_dlpack, jax.dlpack, cupy.from_dlpack);
+        this array stays alive until the consumer is done with it. The library's work is on
+        the stream the call ran on: synchronize it before another stream reads the data."""
+        return dlpack.export(int(ffi.cast("uintptr_t", self._tensor.data)), self.shape, self.dtype, self)
+
+    def __dlpack_device__(self) -> tuple:
+        return dlpack.CUDA, 0
 
     def to_numpy(self) -> np.ndarray:
         out = np.empty(self.shape, self.dtype)

@@ -13,6 +13,7 @@ import time
 import numpy as np
 import pytest
 
+from abi import dlpack
 from abi.dtypes import dtype
 from aot.driver import Compilation, Options
 from examples.demo import numpy_mlp
@@ -284,10 +285,52 @@ def test_python_device_entry_takes_cuda_array_interface(lib):
     np.testing.assert_allclose(t2.to_numpy(), np.tanh(want_t), rtol=1e-5, atol=1e-6)
     del t, s, t2, _
     assert lib.alloc_stats(device=True)["bytes_in_use"] == 0  # results freed with their objects
-    with pytest.raises(TypeError, match="__cuda_array_interface__"):
-        lib.main.device(x, w)
+    with pytest.raises(TypeError, match=r"argument 'x' \(#0\).* is in cpu memory \(DLPack\); the device "
+                                        r"entry takes CUDA device memory"):
+        lib.main.device(x, w)  # numpy arrays have __dlpack__ too, on the host
+    with pytest.raises(TypeError, match="must be a device array"):
+        lib.main.device([1.0], w)
     with pytest.raises(TypeError, match="expects float32, got a device array of float64"):
         lib.main.device(FakeDeviceArray(x.astype(np.float64)), FakeDeviceArray(w))
+
+
+class DLPackOnly:
+    """What PyTorch or JAX would hand over: device memory behind __dlpack__ only."""
+
+    def __init__(self, a: np.ndarray):
+        self.memory = FakeDeviceArray(a)  # the double's memory, kept alive by this object
+        self.shape, self.dtype = a.shape, a.dtype
+        self.taken = 0
+
+    def __dlpack__(self, stream=None):
+        self.taken += 1
+        return dlpack.export(self.memory.__cuda_array_interface__["data"][0], self.shape, self.dtype, self)
+
+    def __dlpack_device__(self):
+        return dlpack.CUDA, 0
+
+
+def test_python_device_entry_takes_and_gives_dlpack(lib):
+    x, w = inputs()
+    xd, wd = DLPackOnly(x), DLPackOnly(w)
+    t, s = lib.main.device(xd, wd)
+    assert xd.taken == wd.taken == 1 and not dlpack._exported  # each handed back after the call
+    want_t, want_s = expected(x, w)
+    np.testing.assert_allclose(t.to_numpy(), want_t, rtol=1e-5, atol=1e-6)
+    assert t.__dlpack_device__() == (dlpack.CUDA, 0)
+    # a result's capsule, as torch.from_dlpack would take it: the array lives while it is used
+    ptr, shape, dt, release = dlpack.device_view(t, None, lambda: "t")
+    assert len(dlpack._exported) == 1
+    assert (ptr, shape, dt) == (int(t.__cuda_array_interface__["data"][0]), (70, 9), np.float32)
+    release()
+    assert not dlpack._exported
+    t.__dlpack__()  # a capsule nobody consumes gives its array back when it dies
+    assert not dlpack._exported
+    with pytest.raises(TypeError, match="expects float32, got a device array of float64"):
+        lib.main.device(DLPackOnly(x.astype(np.float64)), wd)
+    assert not dlpack._exported  # handed back on errors too
+    del t, s
+    assert lib.alloc_stats(device=True)["bytes_in_use"] == 0
 
 
 def test_gpu_benchmark_script_runs_through_the_double():
