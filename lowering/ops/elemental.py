@@ -4,7 +4,7 @@ intermediate values never touch memory, as XLA's elemental IR emitter does."""
 from __future__ import annotations
 
 from lowering.ir.builder import Ix, LoopBuilder
-from lowering.ir.core import INDEX, Region, ScalarType, Value
+from lowering.ir.core import INDEX, Block, Region, ScalarType, Value
 from lowering.ops import registry
 
 
@@ -77,3 +77,17 @@ def apply_region(b: LoopBuilder, region: Region, args: list) -> list:
     e = Elemental(b, {}, dict(zip(block.args, args)))
     ret = block.ops[-1]
     return [e.at(v, []) for v in ret.operands]
+
+
+def fusion_dims(b: LoopBuilder, region_block: Block, inputs: dict, dim_args: list) -> dict:
+    """Run-time dims of every value in a fusion: inputs read once from their buffers,
+    internal values from the kernel's index arguments (computed by the host)."""
+    env = {}
+    for arg, buf in inputs.items():
+        env[arg] = [n if n is not None else b.v("memref.dim", [buf, b.index(d)], INDEX)
+                    for d, n in enumerate(buf.type.shape)]
+    it = iter(dim_args)
+    for op in region_block.ops[:-1]:
+        for r in op.results:
+            env[r] = [n if n is not None else next(it) for n in r.type.shape]
+    return env

@@ -71,7 +71,7 @@ class OpDef:
     writes: Callable | None = None  # buffer form: operand positions its kernel writes
     parallel: bool = False  # its kernel's outer loop covers dim 0 of its first output
     epilogue: Callable | None = None  # runs fused elementwise consumers on its output's tiles
-    library_call: Callable | None = None  # host ops that may run its kernel's work in a library
+    library_call: Callable | None = None  # (emitter, kernel op, it, call) -> host ops: a library may run it
     overrides: list = field(default_factory=list)  # (field, fn, target name or None, when)
 
 

@@ -26,7 +26,7 @@ from lowering.ir.core import (
     Value,
 )
 from lowering.ops import registry
-from lowering.ops.elemental import Elemental, apply_region, combine_lanes
+from lowering.ops.elemental import Elemental, apply_region, combine_lanes, fusion_dims
 
 # ----------------------------------------------------------------------------- kernels
 
@@ -54,6 +54,13 @@ class KernelEmitter:
         self.kernels.append(fn)
         return fn, LoopBuilder(block, op.loc, self.target), block.args
 
+    def new_call(self, op: Operation, fn: Operation, buffers: list) -> Operation:
+        """The host's call of kernel `fn` of `op` on `buffers`, marked for threads."""
+        call = Operation("func.call", buffers, [], {"callee": SymbolRef(fn.attrs["sym_name"]),
+                                                    "aot.writes": kernel_outputs(op)}, loc=op.loc)
+        mark_parallel(op, fn, call, self.target)
+        return call
+
     def run(self):
         self.run_block(self.host.regions[0].blocks[0])
         return self.kernels
@@ -78,35 +85,16 @@ class KernelEmitter:
             fn, b, args = self.new_kernel(op, buffers)
             emit(self, op, b, args)
             b.op("func.return", [])
-            call = Operation("func.call", buffers, [], {"callee": SymbolRef(fn.attrs["sym_name"]),
-                                                        "aot.writes": kernel_outputs(op)}, loc=op.loc)
-            mark_parallel(op, fn, call, self.target)
-            library = registry.rule(library_subject(op), "library_call", self.target)
-            new_ops.extend(library(self, op, call) if library is not None else [call])
+            call = self.new_call(op, fn, buffers)
+            subject = library_subject(op)
+            library = registry.rule(subject, "library_call", self.target)
+            new_ops.extend(library(self, op, subject, call) if library is not None else [call])
             for extra in self.followups:  # e.g. combining a split reduction's partials
-                later = Operation("func.call", buffers, [], {
-                    "callee": SymbolRef(extra.attrs["sym_name"]),
-                    "aot.writes": kernel_outputs(op)}, loc=op.loc)
-                mark_parallel(op, extra, later, self.target)
-                new_ops.append(later)
+                new_ops.append(self.new_call(op, extra, buffers))
             self.followups = []
         block.ops = []
         for op in new_ops:
             block.append(op)
-
-
-def fusion_dims(b: LoopBuilder, region_block: Block, inputs: dict, dim_args: list) -> dict:
-    """Run-time dims of every value in a fusion: inputs read once from their buffers,
-    internal values from the kernel's index arguments (computed by the host)."""
-    env = {}
-    for arg, buf in inputs.items():
-        env[arg] = [n if n is not None else b.v("memref.dim", [buf, b.index(d)], INDEX)
-                    for d, n in enumerate(buf.type.shape)]
-    it = iter(dim_args)
-    for op in region_block.ops[:-1]:
-        for r in op.results:
-            env[r] = [n if n is not None else next(it) for n in r.type.shape]
-    return env
 
 
 def library_subject(op: Operation) -> Operation:

@@ -21,12 +21,11 @@ when the runtime finds it; a dot with a fused epilogue stays this one kernel.
 from __future__ import annotations
 
 from lowering.ir.builder import Ix, LoopBuilder, buffer_dims, dims_of
-from lowering.ir.core import INDEX, Block, MemRefType, Operation, Region, ScalarType, SymbolRef, is_float
+from lowering.ir.core import INDEX, Block, MemRefType, Region, ScalarType, is_float
 from lowering.ops import registry
 from lowering.ops.contraction import dot_general_dims
-from lowering.ops.elemental import Elemental
+from lowering.ops.elemental import Elemental, fusion_dims
 from lowering.ops.elementwise import Scalars
-from lowering.passes.loops import fusion_dims, library_subject, mark_parallel
 
 TILE = 64  # rows and columns of an output tile
 DEPTH = 16  # contracting elements staged in shared memory per step
@@ -172,12 +171,11 @@ def emit_tiled_dot(k, op, b: LoopBuilder, args: list):
     emit_tiled(b, op, lhs, rhs, out, lambda ob, at, v: ob.op("memref.store", [v, out] + at))
 
 
-def blas_call(k, op, call) -> list:
+def blas_call(k, op, dot, call) -> list:
     """The host ops that run a dot kernel's work through cuBLAS when the runtime has it, and
     launch the generated kernel (`call`) when not: a pure dot's GEMM writes its output; a
     kOutput fusion's GEMM writes a temporary of the product, which a second kernel reads
     through the fused epilogue into the output."""
-    dot = library_subject(op)
     form = gemm_form(dot)
     if op.key == "fusion":
         region_block = op.regions[0].blocks[0]
@@ -210,10 +208,7 @@ def blas_call(k, op, call) -> list:
         fn, eb, args = k.new_kernel(op, buffers)
         emit_epilogue_of_product(eb, op, dot, args)
         eb.op("func.return", [])
-        epilogue = Operation("func.call", buffers, [], {"callee": SymbolRef(fn.attrs["sym_name"]),
-                                                        "aot.writes": call.attrs["aot.writes"]}, loc=op.loc)
-        mark_parallel(op, fn, epilogue, k.target)
-        blas.block.append(epilogue)
+        blas.block.append(k.new_call(op, fn, buffers))
         blas.op("memref.dealloc", [product])
     blas.yield_()
     host.op("aot.switch", [takes], regions=[Region([own.block]), Region([blas.block])])
