@@ -5,7 +5,7 @@ from a `Target`: whether kernels may split over the runtime's thread pool, how w
 register is, whether small temporaries may live on the stack, which math library the scalar
 `math.*` ops become, and the packed matmul's blocking. `host_target()` describes the machine
 the compiler runs on; `host_target(triple, cpu, features)` another CPU, whose blocking then
-follows that CPU's vector width instead of this machine's.
+follows that CPU's vector width and register count instead of this machine's.
 
 This module imports nothing from the rest of the compiler, so any layer may use it.
 """
@@ -38,6 +38,19 @@ GEMM_BLOCKING = {
     32: {"f32": GemmBlocking(vec=8, mr=6, nr=16, kc=256, mc=288, nc=4096, nb=1024),
          "f64": GemmBlocking(vec=4, mr=6, nr=8, kc=256, mc=144, nc=2048, nb=512)},
 }
+# 128-bit vectors with 32 registers (AArch64's NEON, RISC-V's V at its 128-bit minimum): the
+# tiles of BLIS's armv8a kernels, 8x12 f32 and 6x8 f64, 24 accumulators each. Not measured
+# on such a CPU (they have run under qemu-user only, which checks numbers, not speed).
+GEMM_BLOCKING_32_REGISTERS = {
+    "f32": GemmBlocking(vec=4, mr=8, nr=12, kc=256, mc=288, nc=4032, nb=1032),
+    "f64": GemmBlocking(vec=2, mr=6, nr=8, kc=256, mc=144, nc=2048, nb=512),
+}
+# No vector unit (RISC-V's rv64gc, the Linux distributions' baseline): one lane, a 4x4 tile
+# in 16 of the 32 floating-point registers.
+GEMM_BLOCKING_SCALAR = {
+    "f32": GemmBlocking(vec=1, mr=4, nr=4, kc=256, mc=128, nc=2048, nb=512),
+    "f64": GemmBlocking(vec=1, mr=4, nr=4, kc=256, mc=128, nc=2048, nb=512),
+}
 
 
 @dataclass(frozen=True)
@@ -48,7 +61,7 @@ class Target:
     cpu: str = ""  # LLVM CPU name ("" for generic)
     features: str = ""  # LLVM feature string, e.g. "+avx2,+fma"
     threads: bool = True  # kernels may split their outer loop over the runtime's thread pool
-    vector_bytes: int = 32  # widest vector register the emitted code may use
+    vector_bytes: int = 32  # widest vector register the emitted code may use (0: none)
     warp_size: int = 1  # threads that share an iteration of a row kernel (a GPU's warp)
     stack_limit: int = 256  # static temporaries up to this many bytes live on the stack
     math: str = "inline"  # exp/log/tanh...: "inline" polynomials (else libm calls)
@@ -61,23 +74,47 @@ class Target:
         return self.gemm.get(elem)
 
 
+def _flags(features: str) -> set:
+    return {f[1:] for f in features.split(",") if f.startswith("+")}
+
+
 def vector_bytes_of(triple: str, features: str) -> int:
-    """The widest vector register a CPU with these LLVM features has."""
-    flags = {f[1:] for f in features.split(",") if f.startswith("+")}
+    """The widest vector register a CPU with these LLVM features has (0: none)."""
+    flags = _flags(features)
     if triple.startswith(("x86_64", "i686", "i386")):
         if "avx512f" in flags:
             return 64
         if "avx2" in flags or "avx" in flags:
             return 32
         return 16
+    if triple.startswith("riscv"):
+        return 16 if "v" in flags else 0  # V's fixed-length vectors are at least 128 bits
     return 16  # AArch64 NEON, and a safe guess elsewhere
+
+
+def gemm_blocking(triple: str, width: int) -> dict:
+    """The packed matmul's blocking for a CPU with vectors of `width` bytes."""
+    if width == 0:
+        return GEMM_BLOCKING_SCALAR
+    if width == 16 and triple.startswith(("aarch64", "arm64", "riscv")):
+        return GEMM_BLOCKING_32_REGISTERS
+    return GEMM_BLOCKING[min(width, 32)]
+
+
+def default_features(triple: str) -> str:
+    """LLVM features for another CPU named by its triple alone: LLVM's generic CPU, except
+    where that is not what the triple's Linux distributions build for. RISC-V's generic
+    CPU has no float unit (and so a soft-float ABI no system library links with): rv64gc."""
+    if triple.startswith("riscv64") and "linux" in triple:
+        return "+m,+a,+f,+d,+c"
+    return ""
 
 
 def cpu_target(triple: str, cpu: str = "", features: str = "") -> Target:
     """A CPU target whose vector width, and so matmul blocking, follow its features."""
     width = vector_bytes_of(triple, features)
     return Target(name="cpu", triple=triple, cpu=cpu, features=features, vector_bytes=width,
-                  gemm=GEMM_BLOCKING[min(width, 32)])
+                  gemm=gemm_blocking(triple, width))
 
 
 GPU_ARCHS = ("sm_80", "sm_86", "sm_89", "sm_90")
@@ -105,5 +142,5 @@ def host_target(triple: str | None = None, cpu: str | None = None,
     if cpu is None:
         cpu = llvm.get_host_cpu_name() if host else ""
     if features is None:
-        features = llvm.get_host_cpu_features().flatten() if host else ""
+        features = llvm.get_host_cpu_features().flatten() if host else default_features(triple)
     return cpu_target(triple, cpu, features)

@@ -3,7 +3,14 @@ triple and features pick that CPU's matmul blocking, not this machine's."""
 import pytest
 
 from aot.driver import Compilation, Options
-from lowering.target import GEMM_BLOCKING, cpu_target, host_target, vector_bytes_of
+from lowering.target import (
+    GEMM_BLOCKING,
+    GEMM_BLOCKING_32_REGISTERS,
+    GEMM_BLOCKING_SCALAR,
+    cpu_target,
+    host_target,
+    vector_bytes_of,
+)
 
 DOT = """func.func @main(%a: tensor<64x32xf32>, %b: tensor<32x16xf32>) -> tensor<64x16xf32> {
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<64x32xf32>, tensor<32x16xf32>) -> tensor<64x16xf32>
@@ -11,16 +18,35 @@ DOT = """func.func @main(%a: tensor<64x32xf32>, %b: tensor<32x16xf32>) -> tensor
 }"""  # noqa: E501
 
 
-@pytest.mark.parametrize("triple, features, width", [
-    ("x86_64-unknown-linux-gnu", "+sse2", 16),
-    ("x86_64-unknown-linux-gnu", "+avx,+avx2,+fma", 32),
-    ("x86_64-unknown-linux-gnu", "+avx2,+avx512f", 64),
-    ("aarch64-unknown-linux-gnu", "+neon", 16),
+@pytest.mark.parametrize("triple, features, width, blocking", [
+    ("x86_64-unknown-linux-gnu", "+sse2", 16, GEMM_BLOCKING[16]),
+    ("x86_64-unknown-linux-gnu", "+avx,+avx2,+fma", 32, GEMM_BLOCKING[32]),
+    ("x86_64-unknown-linux-gnu", "+avx2,+avx512f", 64, GEMM_BLOCKING[32]),
+    # 32 vector registers: a larger register tile than x86's 16 allow
+    ("aarch64-unknown-linux-gnu", "+neon", 16, GEMM_BLOCKING_32_REGISTERS),
+    ("riscv64-unknown-linux-gnu", "+m,+a,+f,+d,+c,+v", 16, GEMM_BLOCKING_32_REGISTERS),
+    ("riscv64-unknown-linux-gnu", "+m,+a,+f,+d,+c", 0, GEMM_BLOCKING_SCALAR),  # no vector unit
 ])
-def test_vector_width_from_features(triple, features, width):
+def test_vector_width_from_features(triple, features, width, blocking):
     assert vector_bytes_of(triple, features) == width
     t = cpu_target(triple, features=features)
-    assert t.blocking("f32") == GEMM_BLOCKING[min(width, 32)]["f32"]
+    assert t.blocking("f32") == blocking["f32"] and t.blocking("f64") == blocking["f64"]
+
+
+@pytest.mark.parametrize("blocking", [*GEMM_BLOCKING.values(), GEMM_BLOCKING_32_REGISTERS,
+                                      GEMM_BLOCKING_SCALAR])
+def test_blockings_fit_the_packed_matmul(blocking):
+    """What codegen/cpu/gemm.py assumes: whole vectors per panel row, whole panels per block
+    (the packed B block's scratch is sized kc * nb)."""
+    for b in blocking.values():
+        assert b.nr % b.vec == 0 and b.nb % b.nr == 0 and b.mc % b.mr == 0 and b.nc % b.nr == 0
+
+
+def test_riscv64_linux_defaults_to_its_distributions_baseline():
+    """LLVM's generic riscv64 has no float unit (a soft-float ABI no system library links
+    with); the triple alone means rv64gc, as Debian and Fedora build for."""
+    assert host_target("riscv64-unknown-linux-gnu").features == "+m,+a,+f,+d,+c"
+    assert host_target("aarch64-unknown-linux-gnu").features == ""
 
 
 def test_host_target_describes_this_machine():
@@ -30,14 +56,15 @@ def test_host_target_describes_this_machine():
 
 @pytest.mark.parametrize("triple, features, lanes", [
     ("aarch64-unknown-linux-gnu", None, 4),
+    ("riscv64-unknown-linux-gnu", None, 1),
     ("x86_64-unknown-linux-gnu", "+avx2,+fma", 8),
 ])
 def test_another_cpu_gets_its_own_matmul_blocking(triple, features, lanes):
     opts = Options(name="m", emit="llvm", target_triple=triple, target_features=features)
     _, text, _, _ = Compilation(DOT, "dot.mlir", opts).llvm()
     assert f"llvm.fmuladd.v{lanes}f32" in text
-    other = {4: 8, 8: 4}[lanes]
-    assert f"llvm.fmuladd.v{other}f32" not in text
+    for other in {1, 4, 8} - {lanes}:
+        assert f"llvm.fmuladd.v{other}f32" not in text
 
 
 COLUMN_SUM = """func.func @main(%x: tensor<512x256xf32>) -> tensor<256xf32> {
