@@ -4,6 +4,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import sys
 
 from .driver import Compilation, Options, cache_dir, sanitize_name
 
@@ -42,7 +43,6 @@ def compile(text_or_path: str, name: str | None = None, *, output_dir: str | Non
     CUDA driver (runtime_c/device); calls need a driver and a GPU (or AOT_CUDA_LIBRARY
     naming the tests' driver double).
     """
-    from abi.loader import Library
     text, filename = _read_source(text_or_path)
     if name is None:
         name = os.path.basename(filename).split(".")[0] if filename != "<string>" else "model"
@@ -57,10 +57,19 @@ def compile(text_or_path: str, name: str | None = None, *, output_dir: str | Non
         tmp_so = so_path + f".tmp{os.getpid()}"
         Compilation(text, filename, opts).build(tmp_so)
         os.replace(tmp_so, so_path)
-    return Library(so_path)
+    return load(so_path)
 
 
 def load(path: str):
-    """Load a shared library built by `aotc compile --emit shared`."""
+    """Load a shared library built by `aotc compile --emit shared`. One built for another CPU
+    (`--target-triple`) is an OSError saying so: it runs only there (or under qemu-user)."""
     from abi.loader import Library
+
+    from .toolchain import elf_machine, host_triple, machine_name
+    if os.path.isfile(path) and os.path.isfile(sys.executable):
+        ours, theirs = elf_machine(sys.executable), elf_machine(path)
+        if ours is not None and theirs is not None and theirs != ours:
+            raise OSError(f"{path} is built for {machine_name(theirs)}, not for this machine "
+                          f"({host_triple()}): it loads only where {machine_name(theirs)} code "
+                          "runs (here, a C program linked against it can run under qemu-user)")
     return Library(path)

@@ -28,6 +28,12 @@ def main(argv=None) -> int:
     c.add_argument("--target-triple", help="LLVM target triple (default: this machine)")
     c.add_argument("--target-cpu", help="LLVM CPU name (default: this machine's)")
     c.add_argument("--target-features", help="LLVM CPU features (default: this machine's)")
+    c.add_argument("--cc", help="C compiler for the runtime (default: $CC or cc; for another "
+                                "--target-triple, the GNU cross compiler it names, e.g. "
+                                "aarch64-linux-gnu-gcc)")
+    c.add_argument("--no-runtime", action="store_true",
+                   help="with --emit obj: the model's object alone, the runtime as C sources "
+                        "in aot_runtime/ beside it")
     c.add_argument("--report", action="store_true",
                    help="print every kernel, the ops it holds, and why neighbours were not fused")
     args = p.parse_args(argv)
@@ -40,7 +46,8 @@ def main(argv=None) -> int:
     opts = Options(name=name, emit=args.emit, target=args.target, gpu_arch=args.gpu_arch,
                    target_triple=args.target_triple,
                    target_cpu=args.target_cpu, target_features=args.target_features,
-                   dump_after=dump, dump_dir=args.dump_dir)
+                   dump_after=dump, dump_dir=args.dump_dir, cc=args.cc,
+                   runtime=not args.no_runtime)
     from lowering.ir.core import CompileError
 
     from .toolchain import ToolchainError

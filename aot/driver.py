@@ -4,6 +4,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+import shutil
 import tempfile
 from dataclasses import dataclass, field
 
@@ -30,6 +31,8 @@ class Options:
     gpu_arch: str = "sm_80"
     dump_after: list = field(default_factory=list)  # stage names, or ["all"]
     dump_dir: str | None = None
+    cc: str | None = None  # the C compiler for the runtime (default: found for the target)
+    runtime: bool = True  # False (--no-runtime, with --emit obj): the model's object alone
 
 
 def sanitize_name(name: str) -> str:
@@ -51,8 +54,11 @@ class Compilation:
         self.opts = opts
         self.filename = filename
         self.text = text
-        self.module = parse_module(text, filename)
         self.dumps: dict[str, str] = {}
+
+    @functools.cached_property
+    def module(self):  # parsed on first use: option and toolchain errors come first
+        return parse_module(self.text, self.filename)
 
     def dump(self, stage: str, text: str) -> None:
         wanted = self.opts.dump_after
@@ -79,6 +85,13 @@ class Compilation:
         if o.target != "cpu":
             raise CompileError(f"unknown target '{o.target}' (known: {', '.join(TARGETS)})", None)
         return host_target(o.target_triple, o.target_cpu, o.target_features)
+
+    @functools.cached_property
+    def toolchain(self):
+        """The C toolchain for the runtime: the target CPU's (the host's, for cuda)."""
+        from .toolchain import find_toolchain
+        return find_toolchain(self.target.triple if self.target.name == "cpu" else None,
+                              self.opts.cc)
 
     def run_stages(self, until: str):
         return run_pipeline(self.module, until,
@@ -111,6 +124,8 @@ class Compilation:
     def build(self, output: str) -> dict:
         """Write the artifact of `opts.emit` to `output`; returns the paths written."""
         emit = self.opts.emit
+        if emit in ("obj", "static", "shared"):  # before any compile work: no compiler, no build
+            self.check_toolchain()
         if emit in STAGE_NAMES:
             return _write(output, print_module(self.run_stages(emit)))
         if emit == "ptx" and self.target.name != "cuda":
@@ -125,6 +140,13 @@ class Compilation:
         if self.target.name == "cuda":
             tm, optimized, entries = self.cuda_host()
         return self.build_binary(output, tm, optimized, entries)
+
+    def check_toolchain(self) -> None:
+        from .toolchain import ToolchainError
+        if not self.opts.runtime and self.opts.emit != "obj":
+            raise ToolchainError("--no-runtime needs --emit obj (the model's object alone)")
+        if self.opts.runtime or self.opts.target == "cuda,cpu":  # its two objects are merged
+            self.toolchain  # noqa: B018  (resolved now: a missing compiler is an error now)
 
     @functools.cache  # noqa: B019
     def cpu_fallback(self):
@@ -166,19 +188,27 @@ class Compilation:
             model_obj = os.path.join(tmp, f"{self.opts.name}.model.o")
             with open(model_obj, "wb") as f:
                 f.write(tm.emit_object(optimized))
-            objects = [model_obj] + toolchain.runtime_objects(cache_dir(), device=self.target.name)
+            objects = [model_obj]
+            if self.opts.runtime:
+                objects += toolchain.runtime_objects(cache_dir(), self.target.name, self.toolchain)
             if self.opts.target == "cuda,cpu":
                 cpu_tm, cpu_module = self.cpu_fallback()
                 objects.append(os.path.join(tmp, f"{self.opts.name}.cpu.o"))
                 with open(objects[-1], "wb") as f:
                     f.write(cpu_tm.emit_object(cpu_module))
+            if len(objects) > 1:
+                toolchain.check_one_machine(objects, self.toolchain)
             if self.opts.emit == "shared":
-                toolchain.link_shared(objects, output)
+                toolchain.link_shared(objects, output, self.toolchain)
             elif self.opts.emit == "static":
-                toolchain.archive(objects, output)
-            else:
-                toolchain.merge_objects(objects, output)
+                toolchain.archive(objects, output, self.toolchain)
+            elif len(objects) > 1:
+                toolchain.merge_objects(objects, output, self.toolchain)
+            else:  # --no-runtime: the model alone
+                shutil.copyfile(model_obj, output)
         paths[self.opts.emit] = output
+        if not self.opts.runtime:  # the runtime as C sources beside it
+            paths["runtime_sources"] = toolchain.write_runtime_sources(out_dir, self.target.name)
         header = os.path.join(out_dir, f"{self.opts.name}.h")
         with open(header, "w") as f:
             f.write(generate_header(self.opts.name, entries, device=self.target.name == "cuda"))

@@ -1,13 +1,23 @@
-"""Object code to artifacts: the runtime built with the system C compiler, then
-objects linked into a shared library, archived into a static one, or merged into
-one relocatable object. Runtime objects are cached per compiler and flags."""
+"""Object code to artifacts: the runtime built with a C compiler for the target, then objects
+linked into a shared library, archived into a static one, or merged into one relocatable
+object. Runtime objects are cached per compiler and flags.
+
+For this machine the compiler is `--cc`, `$CC`, or cc/gcc/clang. For another CPU
+(`--target-triple`) it is `--cc`, `$CC` when that builds for the target, or the GNU cross
+compiler the triple names (`aarch64-linux-gnu-gcc` for aarch64-unknown-linux-gnu); its
+archiver comes with it. `find_toolchain` settles all of this before any compile work, and
+every object of an artifact is checked to be for one machine before it is linked."""
 from __future__ import annotations
 
+import functools
 import glob
 import hashlib
 import os
+import re
+import shlex
 import shutil
 import subprocess
+from dataclasses import dataclass
 
 import abi
 import runtime_c
@@ -21,18 +31,178 @@ class ToolchainError(RuntimeError):
     pass
 
 
-def c_compiler() -> str:
-    cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
-    if not cc:
-        raise ToolchainError("no C compiler found: install gcc or clang, or set CC")
-    return cc
-
-
 def run(cmd: list) -> None:
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         raise ToolchainError(f"command failed: {' '.join(cmd)}\n{proc.stderr.strip()}")
 
+
+# ------------------------------------------------------------------ triples
+
+_ARCH_ALIASES = {"amd64": "x86_64", "x64": "x86_64", "arm64": "aarch64", "i386": "x86",
+                 "i486": "x86", "i586": "x86", "i686": "x86"}
+
+
+def arch_of(triple: str) -> str:
+    """The CPU family of a triple, one spelling per family (arm64 is aarch64, armv7 arm)."""
+    arch = triple.split("-")[0].lower()
+    if re.match(r"(arm|thumb)(v\d.*)?(eb|hf)?$", arch):
+        return "arm"
+    return _ARCH_ALIASES.get(arch, arch)
+
+
+def _system_of(triple: str) -> str:
+    t = triple.lower()
+    for system in ("linux", "darwin", "macos", "ios", "windows", "mingw", "freebsd"):
+        if system in t:
+            return {"macos": "darwin", "mingw": "windows"}.get(system, system)
+    return t.split("-", 2)[-1]
+
+
+def same_platform(a: str, b: str) -> bool:
+    """Whether code for triple `a` runs where code for triple `b` does (CPU family and system)."""
+    return arch_of(a) == arch_of(b) and _system_of(a) == _system_of(b)
+
+
+def gnu_triple(triple: str) -> str:
+    """The GNU spelling of an LLVM triple, as cross compilers are named:
+    aarch64-unknown-linux-gnu is aarch64-linux-gnu, armv7-unknown-linux-gnueabihf arm-...."""
+    parts = triple.split("-")
+    if len(parts) >= 4 and parts[1] in ("unknown", "pc", "none"):
+        parts = [parts[0]] + parts[2:]
+    if arch_of(parts[0]) == "arm" and not parts[0].endswith("eb"):
+        parts[0] = "arm"
+    return "-".join(parts)
+
+
+def cross_package(triple: str) -> str:
+    """The Debian/Ubuntu package of the GNU cross compiler for a triple."""
+    return "gcc-" + gnu_triple(triple).replace("_", "-")
+
+
+def host_triple() -> str:
+    from llvmlite import binding as llvm
+    return llvm.get_process_triple()
+
+
+# ------------------------------------------------------------------ the toolchain
+
+@dataclass(frozen=True)
+class Toolchain:
+    """A C compiler (an argument list: `clang --target=...` is one) and the archiver that
+    goes with it, for one target."""
+    cc: tuple
+    machine: str  # what the compiler says it builds for (`-dumpmachine`), "" if it would not
+    ar: str
+
+    def describe(self) -> str:
+        return " ".join(self.cc)
+
+
+@functools.lru_cache(maxsize=None)
+def _dumpmachine(cc: tuple) -> str | None:
+    """What `cc -dumpmachine` prints; None when it cannot run, "" when it will not say."""
+    try:
+        proc = subprocess.run([*cc, "-dumpmachine"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return proc.stdout.strip() if proc.returncode == 0 else ""
+
+
+def _split(cc: str) -> tuple:
+    return tuple(shlex.split(cc))
+
+
+@functools.lru_cache(maxsize=None)
+def _prog(cc: tuple, tool: str) -> str | None:
+    """The `tool` (ar) that goes with compiler `cc`: where the compiler finds its own
+    (`-print-prog-name`, a GNU cross compiler's binutils), else beside it by name
+    (aarch64-linux-gnu-gcc, aarch64-linux-gnu-ar)."""
+    try:
+        proc = subprocess.run([*cc, f"-print-prog-name={tool}"], capture_output=True, text=True,
+                              timeout=30)
+        named = proc.stdout.strip() if proc.returncode == 0 else ""
+    except (OSError, subprocess.TimeoutExpired):
+        named = ""
+    if os.path.isabs(named) and os.access(named, os.X_OK):
+        return os.path.normpath(named)
+    m = re.match(r"(.*-)(gcc|cc|clang)(-[\d.]+)?$", os.path.basename(cc[0]))
+    if m:
+        found = shutil.which(os.path.join(os.path.dirname(cc[0]), m.group(1) + tool))
+        if found:
+            return found
+    return None
+
+
+def find_toolchain(triple: str | None = None, cc: str | None = None) -> Toolchain:
+    """The toolchain that builds the runtime for `triple` (None or this machine's: the system
+    compiler). `cc` (the --cc option) wins; then $CC, for another CPU only when it builds for
+    that CPU; then the GNU cross compiler the triple names. Raises ToolchainError, saying
+    what to install, when there is none."""
+    host = host_triple()
+    target = triple or host
+    cross = not same_platform(target, host)
+    env_cc = os.environ.get("CC")
+
+    def builds_for_target(argv: tuple) -> bool | None:
+        machine = _dumpmachine(argv)
+        if machine is None:
+            return None  # cannot run at all
+        return not machine or same_platform(machine, target)  # silent compilers are trusted
+
+    if cc:
+        argv = _split(cc)
+        ok = builds_for_target(argv)
+        if ok is None:
+            raise ToolchainError(f"--cc {cc}: cannot run it")
+        if not ok:
+            raise ToolchainError(f"--cc {cc} builds for {_dumpmachine(argv)}, not {target}")
+        return _toolchain(argv, target, cross)
+    if not cross:
+        argv = _split(env_cc) if env_cc else None
+        if argv is None:
+            found = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+            if not found:
+                raise ToolchainError("no C compiler found: install gcc or clang, or set CC")
+            argv = (found,)
+        ok = builds_for_target(argv)
+        if ok is None:
+            raise ToolchainError(f"CC={env_cc}: cannot run it")
+        if not ok:
+            raise ToolchainError(f"CC={env_cc} builds for {_dumpmachine(argv)}, not this machine "
+                                 f"({host}): unset CC, or pass --cc")
+        return _toolchain(argv, target, cross)
+    if env_cc and _dumpmachine(_split(env_cc)) and builds_for_target(_split(env_cc)):
+        return _toolchain(_split(env_cc), target, cross)  # $CC that says it builds for the target
+    gnu = gnu_triple(target)
+    for name in dict.fromkeys([f"{gnu}-gcc", f"{target}-gcc", f"{gnu}-cc", f"{target}-cc"]):
+        found = shutil.which(name)
+        if found and builds_for_target((found,)):
+            return _toolchain((found,), target, cross)
+    note = f" (CC={env_cc} builds for {_dumpmachine(_split(env_cc)) or 'another CPU'})" if env_cc else ""
+    raise ToolchainError(f"no C compiler for {target}{note}: install {cross_package(target)} "
+                         f"(Debian/Ubuntu) or pass --cc")
+
+
+def _toolchain(argv: tuple, target: str, cross: bool) -> Toolchain:
+    env_ar = os.environ.get("AR")
+    if cross:
+        ar = _prog(argv, "ar") or env_ar
+        if ar is None:
+            raise ToolchainError(f"no archiver for {target} beside {' '.join(argv)}: install "
+                                 f"binutils-{gnu_triple(target).replace('_', '-')} (Debian/Ubuntu) "
+                                 "or set AR")
+    else:
+        ar = env_ar or _prog(argv, "ar") or shutil.which("ar") or "ar"
+    return Toolchain(cc=argv, machine=_dumpmachine(argv) or "", ar=ar)
+
+
+def c_compiler() -> str:
+    """This machine's C compiler, as one string (tools that build test helpers)."""
+    return " ".join(find_toolchain().cc)
+
+
+# ------------------------------------------------------------------ the runtime
 
 DEVICE_SOURCES = {"cpu": [], "cuda": ["device/cuda.c"]}  # a target's part of the runtime
 
@@ -42,12 +212,12 @@ def runtime_sources(device: str = "cpu") -> list[str]:
                                                        for s in DEVICE_SOURCES[device]]
 
 
-def runtime_objects(cache_dir: str, device: str = "cpu") -> list[str]:
+def runtime_objects(cache_dir: str, device: str = "cpu", tc: Toolchain | None = None) -> list[str]:
     """Compile runtime_c/*.c (and the target's device part) once per source content,
     compiler and flags."""
-    cc = c_compiler()
+    tc = tc or find_toolchain()
     sources = runtime_sources(device)
-    h = hashlib.sha256(" ".join([cc] + CFLAGS).encode())
+    h = hashlib.sha256(" ".join([*tc.cc, tc.machine] + CFLAGS).encode())
     for path in sources + sorted(glob.glob(os.path.join(RUNTIME_DIR, "*.h"))):
         with open(path, "rb") as f:
             h.update(path.encode() + f.read())
@@ -58,7 +228,7 @@ def runtime_objects(cache_dir: str, device: str = "cpu") -> list[str]:
     tmp = out_dir + f".tmp{os.getpid()}"
     os.makedirs(tmp, exist_ok=True)
     for src in sources:
-        run([cc, *CFLAGS, "-I", RUNTIME_DIR, "-c", src, "-o",
+        run([*tc.cc, *CFLAGS, "-I", RUNTIME_DIR, "-c", src, "-o",
              os.path.join(tmp, os.path.basename(src)[:-2] + ".o")])
     try:
         os.replace(tmp, out_dir)
@@ -67,20 +237,68 @@ def runtime_objects(cache_dir: str, device: str = "cpu") -> list[str]:
     return objs
 
 
-def link_shared(objects: list[str], out: str) -> None:
+def write_runtime_sources(out_dir: str, device: str = "cpu") -> str:
+    """The runtime as C sources in `out_dir/aot_runtime/` (its .c files and headers, the
+    layout of runtime_c/), for a build system of the user's own; returns the folder."""
+    dest = os.path.join(out_dir, "aot_runtime")
+    files = runtime_sources(device) + sorted(glob.glob(os.path.join(RUNTIME_DIR, "*.h")))
+    for src in files:
+        path = os.path.join(dest, os.path.relpath(src, RUNTIME_DIR))
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        shutil.copyfile(src, path)
+    return dest
+
+
+# ------------------------------------------------------------------ one machine per artifact
+
+ELF_MACHINES = {3: "x86", 8: "mips", 20: "ppc", 21: "ppc64", 22: "s390x", 40: "arm",
+                62: "x86_64", 183: "aarch64", 243: "riscv", 258: "loongarch"}
+
+
+def elf_machine(path: str) -> int | None:
+    """The e_machine of an ELF file (object or shared library); None if it is not ELF."""
+    with open(path, "rb") as f:
+        head = f.read(20)
+    if len(head) < 20 or head[:4] != b"\x7fELF":
+        return None
+    return int.from_bytes(head[18:20], "little" if head[5] == 1 else "big")
+
+
+def machine_name(machine: int | None) -> str:
+    return ELF_MACHINES.get(machine, f"ELF machine {machine}") if machine is not None else "not ELF"
+
+
+def check_one_machine(objects: list[str], tc: Toolchain) -> None:
+    """Every object is for the machine of the first (the model's): a runtime built by a
+    compiler for another CPU is an error here, never a mixed archive or a linker's message."""
+    want = elf_machine(objects[0])
+    if want is None:
+        return
+    for obj in objects[1:]:
+        got = elf_machine(obj)
+        if got != want:
+            raise ToolchainError(
+                f"{os.path.basename(obj)} is for {machine_name(got)} but the model is for "
+                f"{machine_name(want)}: the runtime was built with {tc.describe()}"
+                f" ({tc.machine or 'unknown target'}); pass --cc with a compiler for the target")
+
+
+def link_shared(objects: list[str], out: str, tc: Toolchain | None = None) -> None:
     # -Bsymbolic-functions: the model always calls its own copy of the runtime, even when
     # another artifact loaded with RTLD_GLOBAL exports the same names
-    run([c_compiler(), "-shared", "-Wl,-Bsymbolic-functions", "-o", out, *objects, *LINK_LIBS])
+    tc = tc or find_toolchain()
+    run([*tc.cc, "-shared", "-Wl,-Bsymbolic-functions", "-o", out, *objects, *LINK_LIBS])
 
 
-def archive(objects: list[str], out: str) -> None:
+def archive(objects: list[str], out: str, tc: Toolchain | None = None) -> None:
     if os.path.exists(out):
         os.remove(out)
-    ar = os.environ.get("AR") or shutil.which("ar") or "ar"
-    run([ar, "rcs", out, *objects])
+    tc = tc or find_toolchain()
+    run([tc.ar, "rcs", out, *objects])
 
 
-def merge_objects(objects: list[str], out: str) -> None:
-    """One relocatable object holding the model and the runtime."""
-    ld = shutil.which("ld") or "ld"
-    run([ld, "-r", "-o", out, *objects])
+def merge_objects(objects: list[str], out: str, tc: Toolchain | None = None) -> None:
+    """One relocatable object holding the model and the runtime (the compiler driving its
+    own linker: `ld -r` of the right machine)."""
+    tc = tc or find_toolchain()
+    run([*tc.cc, "-r", "-nostdlib", "-o", out, *objects])
