@@ -341,6 +341,7 @@ class FunctionBufferizer:
         bufs = [self.buffers[v] for v in op.operands]
         shapes = [self.shapes[v] for v in op.operands]
         for r, shape in zip(op.results, rule(self.hs, op, shapes, bufs)):
+            self.hs.require_buffer(op, r.type.elem, shape)
             self.shapes[r] = shape
         outs = [self.alloc(r, target, op.loc) for r in op.results]
         attrs = dict(op.attrs)
@@ -421,6 +422,7 @@ class FunctionBufferizer:
             shapes = rule(self.hs, inner, [env[v] for v in inner.operands],
                           [bufs.get(v) for v in inner.operands])
             for r, shape in zip(inner.results, shapes):
+                self.hs.require_buffer(inner, r.type.elem, shape)
                 env[r] = shape
                 dim_operands += [self.hs.value(d) for d, n in zip(shape, r.type.shape) if n is None]
         ret = block.ops[-1]

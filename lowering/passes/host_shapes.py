@@ -16,6 +16,14 @@ from lowering.ops.registry import op_text as _op_text
 I1 = ScalarType("i1")
 
 
+MAX_BUFFER_BYTES = 2 ** 62  # a buffer past this is refused before its size could wrap int64
+
+
+def element_bytes(elem: str) -> int:
+    digits = "".join(c for c in elem if c.isdigit())
+    return max(1, int(digits) // 8) if digits else 8
+
+
 class HostShapes:
     """Emits index arithmetic and checks into the host function, folding constants."""
 
@@ -23,6 +31,44 @@ class HostShapes:
         self.emit = emit  # emit(name, operands, result_types, attrs) -> Operation
         self.entry = entry
         self.consts: dict = {}
+        self.data_derived: dict = {}  # Value -> whether data (a loaded element) decides it
+
+    def from_data(self, v) -> bool:
+        """Whether dim `v` comes from a value read out of a buffer (a shape operand's
+        elements), not only from the dims of buffers that exist."""
+        if isinstance(v, int) or not isinstance(v.owner, Operation):
+            return False
+        if v not in self.data_derived:
+            op = v.owner
+            self.data_derived[v] = op.name == "memref.load" or (
+                op.name != "memref.dim" and any(self.from_data(o) for o in op.operands))
+        return self.data_derived[v]
+
+    def require_buffer(self, op: Operation, elem: str, shape: list) -> None:
+        """A result whose dims data decides must be a buffer that can exist: no dim
+        negative, at most MAX_BUFFER_BYTES (a byte size that wraps int64 would allocate a
+        small block, then be written past its end). Checked at run time, naming the op."""
+        if not any(self.from_data(d) for d in shape):
+            return
+        f64 = ScalarType("f64")
+        ok, size = None, None
+        for d in shape:
+            if isinstance(d, int):
+                continue
+            nonneg = self.cmp("sge", d, 0)
+            ok = nonneg if ok is None else self.emit("arith.andi", [ok, nonneg], [I1], {}).result
+            as_float = self.emit("arith.sitofp", [d], [f64], {}).result
+            size = as_float if size is None else self.emit("arith.mulf", [size, as_float], [f64], {}).result
+        static = 1
+        for d in shape:
+            static *= d if isinstance(d, int) else 1
+        limit = self.emit("arith.constant", [], [f64],
+                          {"value": float(MAX_BUFFER_BYTES // (element_bytes(elem) * max(static, 1)))}).result
+        fits = self.emit("arith.cmpf", [size, limit], [I1], {"predicate": "ole"}).result
+        ok = self.emit("arith.andi", [ok, fits], [I1], {}).result
+        dims = ", ".join("%lld" if not isinstance(d, int) else str(d) for d in shape)
+        self.check(ok, f"{_op_text(op)}: result {elem}[{dims}] has a negative dim or needs more "
+                       f"than 2^62 bytes", *[d for d in shape if not isinstance(d, int)])
 
     def index(self, n: int) -> Value:
         if n not in self.consts:

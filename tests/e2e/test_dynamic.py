@@ -355,3 +355,50 @@ def test_dynamic_pad():
     with pytest.raises(AotRuntimeError, match="interior padding of dim 0 is negative"):
         lib.main(np.ones((2, 2), np.float32), np.float32(0), np.array([0, 0]), np.array([0, 0]),
                  np.array([-1, 0]))
+
+
+CRAFTED_SHAPE = """func.func @main(%s: tensor<2xi64>, %p: tensor<i32>) -> (tensor<?x?xf32>, tensor<?xf32>) {
+  %c = stablehlo.constant dense<1.0> : tensor<f32>
+  %0 = stablehlo.dynamic_broadcast_in_dim %c, %s, dims = [] : (tensor<f32>, tensor<2xi64>) -> tensor<?x?xf32>
+  %v = stablehlo.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+  %z = stablehlo.constant dense<0> : tensor<1xi32>
+  %lo = stablehlo.reshape %p : (tensor<i32>) -> tensor<1xi32>
+  %1 = stablehlo.dynamic_pad %v, %c, %lo, %z, %z : (tensor<3xf32>, tensor<f32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<?xf32>
+  return %0, %1 : tensor<?x?xf32>, tensor<?xf32>
+}"""  # noqa: E501
+
+CRAFTED_RUN = """
+import sys, numpy as np, aot
+lib = aot.load(sys.argv[1])
+for dims, pad in (([2**31, 2**31], 0), ([2**62, 4], 0), ([-20, 4], 0), ([3, 4], -5), ([2, 3], 1)):
+    for call in (lib.main, lib.main.output_shapes):
+        try:
+            r = call(np.array(dims, np.int64), np.int32(pad))
+            print("ok", r[0].shape if call is lib.main else r)
+        except Exception as e:
+            print("error", e)
+        sys.stdout.flush()
+"""
+
+
+def test_crafted_shapes_are_errors_naming_the_op(tmp_path):
+    """Dims from data that are negative, or whose byte size would wrap int64 (a tiny block,
+    then writes past it), fail the call and the shape query with the op, its location and the
+    dims, in a subprocess so that a crash fails the test instead of ending pytest."""
+    import subprocess
+    import sys
+    path = tmp_path / "crafted.mlir"
+    path.write_text(CRAFTED_SHAPE)
+    lib = aot.compile(str(path), name="crafted")
+    r = subprocess.run([sys.executable, "-c", CRAFTED_RUN, lib.path], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    broadcast = f"main: 'mhlo.dynamic_broadcast_in_dim' at {path}:3:8: result f32[%s] has a negative dim " \
+                "or needs more than 2^62 bytes"
+    pad = f"main: 'mhlo.dynamic_pad' at {path}:7:8: padding makes dim 0 negative (-2 vs 0)"
+    assert lines[0] == lines[1] == "error " + broadcast % "2147483648, 2147483648"
+    assert lines[2] == lines[3] == "error " + broadcast % "4611686018427387904, 4"
+    assert lines[4] == lines[5] == "error " + broadcast % "-20, 4"
+    assert lines[6] == lines[7] == "error " + pad
+    assert lines[8] == "ok (2, 3)" and lines[9].startswith("ok ([(2, 3), (4,)], ")
