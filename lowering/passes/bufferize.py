@@ -463,7 +463,8 @@ class FunctionBufferizer:
     def insert_deallocs(self, keep: set) -> None:
         """Free each buffer this scope owns right after the last op that touches it (an op
         touches what its nested regions use, too)."""
-        owned = {r for op in self.ops if op.name in OWNING_OPS for r in op.results}
+        freed = {op.operands[0] for op in self.ops if op.name == "memref.dealloc"}  # already
+        owned = {r for op in self.ops if op.name in OWNING_OPS for r in op.results} - freed
         last_use: dict = {}
         for i, op in enumerate(self.ops):
             for inner in op.walk():

@@ -60,8 +60,9 @@ class Slicer:
                 if id(w) not in self.needed:
                     self.needed.add(id(w))
                     dep |= any(self.need(x) for x in w.operands)
-        if dep:
+        if dep:  # outside the slice: what reads it is reported as -1 or left out
             self.data_dependent.add(v)
+            self.needed.discard(id(op))
         return dep
 
 

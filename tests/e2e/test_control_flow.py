@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import aot
+from abi import AotRuntimeError
 
 FORI = """
 func.func @main(%x: tensor<4xf32>, %n: tensor<i32>) -> (tensor<4xf32>, tensor<i32>) {
@@ -176,3 +177,53 @@ def test_tuples_built_and_taken_apart_are_forwarded():
           %t = stablehlo.tuple %a : tuple<tensor<3xf32>>
           return %t : tuple<tensor<3xf32>>
         }""", name="tuple_escapes")
+
+
+FAIL_INSIDE = """func.func @main(%x: tensor<?xf32>, %n: tensor<i64>, %p: tensor<i1>, %s: tensor<1xi64>) -> tensor<?xf32> {
+  %zero = stablehlo.constant dense<0> : tensor<i64>
+  %one = stablehlo.constant dense<1> : tensor<i64>
+  %f = stablehlo.constant dense<2.0> : tensor<f32>
+  %r:2 = stablehlo.while(%i = %zero, %acc = %x) : tensor<i64>, tensor<?xf32>
+   cond {
+    %c = stablehlo.compare LT, %i, %n : (tensor<i64>, tensor<i64>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  } do {
+    %k = stablehlo.constant dense<3> : tensor<i64>
+    %d = stablehlo.subtract %k, %i : tensor<i64>
+    %sd = stablehlo.reshape %d : (tensor<i64>) -> tensor<1xi64>
+    %b = stablehlo.dynamic_broadcast_in_dim %f, %sd, dims = [] : (tensor<f32>, tensor<1xi64>) -> tensor<?xf32>
+    %a = stablehlo.concatenate %acc, %b, %acc, dim = 0 : (tensor<?xf32>, tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+    %i2 = stablehlo.add %i, %one : tensor<i64>
+    stablehlo.return %i2, %a : tensor<i64>, tensor<?xf32>
+  }
+  %t = "stablehlo.if"(%p) ({
+    %c2 = stablehlo.concatenate %r#1, %r#1, dim = 0 : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+    stablehlo.return %c2 : tensor<?xf32>
+  }, {
+    %c3 = stablehlo.concatenate %r#1, %r#1, %r#1, dim = 0 : (tensor<?xf32>, tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+    stablehlo.return %c3 : tensor<?xf32>
+  }) : (tensor<i1>) -> tensor<?xf32>
+  %neg = stablehlo.negate %t : tensor<?xf32>
+  %tail = stablehlo.dynamic_broadcast_in_dim %f, %s, dims = [] : (tensor<f32>, tensor<1xi64>) -> tensor<?xf32>
+  %out = stablehlo.concatenate %neg, %tail, dim = 0 : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  return %out : tensor<?xf32>
+}"""  # noqa: E501
+
+
+def test_a_failure_after_loops_and_branches_frees_each_buffer_once():
+    """Buffers handed from iteration to iteration, and out of a branch, are freed once when a
+    later op fails: inside the loop (iteration 4's negative dim), or after the branch (the
+    branch's result already freed, the tail's dim negative). The call's error is the op's
+    own, not the allocator's complaint about a second free, and nothing stays in use."""
+    lib = aot.compile(FAIL_INSIDE, name="cf_fail_inside")
+    x = np.ones(100, np.float32)
+    y = lib.main(x, np.int64(2), np.bool_(True), np.array([3], np.int64))
+    assert y.shape == (2 * 408 + 3,)
+    del y
+    lib.reset_alloc_stats()
+    for n, p, s, where in ((6, True, 3, ":13:10"), (2, True, -1, ":26:11"), (2, False, -1, ":26:11")):
+        with pytest.raises(AotRuntimeError, match=f"'mhlo.dynamic_broadcast_in_dim' at .*{where}: "
+                                                      r"result f32\[-1\] has a negative dim"):
+            lib.main(x, np.int64(n), np.bool_(p), np.array([s], np.int64))
+    stats = lib.alloc_stats()
+    assert stats["bytes_in_use"] == 0 and stats["num_allocs"] == stats["num_frees"] > 0

@@ -60,6 +60,20 @@ class HostState:
             self.slots[key] = (mem, s, free)
         return self.slots[key][1]
 
+    def release(self, b, mem) -> str | None:
+        """`mem` is handed on (into a loop's carried value or a branch's result), which frees
+        it from now on: its own slot lets go. Returns the slot's free function, or None when
+        `mem` had no slot (a stack buffer, an argument)."""
+        entry = self.slots.get(id(mem))
+        if entry is None:
+            return None
+        b.store(ir.Constant(PTR, None), entry[1])
+        return entry[2]
+
+    def take(self, b, mem, free: str) -> None:
+        """`mem` (a loop's carried value, a branch's result) owns its pointer from here."""
+        b.store(mem.ptr, self.slot(mem, free=free))
+
     def finish(self):
         fb = self.fail_builder
         for mem, s, free in self.slots.values():

@@ -291,10 +291,12 @@ class LLVMGen:
         body = fn.append_basic_block("while.body")
         exit_ = fn.append_basic_block("while.end")
         inits = [values[v] for v in op.operands]
+        frees = self.hand_on(b, inits, host)
         pre = b.block
         b.branch(header)
         b.position_at_end(header)
         carried = self.phi_values(b, types, [(inits, pre)])
+        self.take_over(b, carried, frees, host)
         before, after = (r.blocks[0] for r in op.regions)
         for a, v in zip(before.args, carried):
             values[a] = v
@@ -305,6 +307,7 @@ class LLVMGen:
         for a, v in zip(after.args, forwarded):
             values[a] = v
         nxt = self.emit_ops(b, after.ops, values, host)
+        self.hand_on(b, nxt, host)
         self.add_incoming(carried, nxt, b.block)
         b.branch(header)
         b.position_at_end(exit_)
@@ -320,15 +323,33 @@ class LLVMGen:
         sw = b.switch(index, blocks[-1])
         for i, blk in enumerate(blocks[:-1]):
             sw.add_case(ir.Constant(I64, i), blk)
-        incoming = []
+        incoming, frees = [], [None] * len(op.results)
         for region, blk in zip(op.regions, blocks):
             b.position_at_end(blk)
             out = self.emit_ops(b, region.blocks[0].ops, values, host)
+            frees = [f or g for f, g in zip(frees, self.hand_on(b, out, host))]
             incoming.append((out, b.block))
             b.branch(exit_)
         b.position_at_end(exit_)
-        for r, v in zip(op.results, self.phi_values(b, [r.type for r in op.results], incoming)):
+        results = self.phi_values(b, [r.type for r in op.results], incoming)
+        self.take_over(b, results, frees, host)
+        for r, v in zip(op.results, results):
             values[r] = v
+
+    @staticmethod
+    def hand_on(b, mems: list, host) -> list:
+        """Buffers flowing into a join (a loop's carried values, a branch's results) stop
+        being freed by their own slots on failure: the join's values own them (take_over), so
+        a failure later frees each buffer once, whichever iteration or branch made it."""
+        if host is None:
+            return [None] * len(mems)
+        return [host.release(b, m) if isinstance(m, MemRef) else None for m in mems]
+
+    @staticmethod
+    def take_over(b, mems: list, frees: list, host) -> None:
+        for m, free in zip(mems, frees):
+            if host is not None and free is not None:
+                host.take(b, m, free)
 
 
 def generate(module: Module, name: str, tm, target, dispatch_suffix: str | None = None) -> tuple[str, list]:
