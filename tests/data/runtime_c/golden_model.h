@@ -24,6 +24,34 @@ int model_main(const aot_tensor *args, aot_tensor *results);
 /* Shape query of 'main': the same args; writes the 3 result dims
  * in order (-1 where the data decides) and the peak bytes the call allocates. */
 int model_main_output_shapes(const aot_tensor *args, int64_t *result_dims, int64_t *peak_bytes);
+/* Named constants of 'main': each argument's and result's index in args[] or
+ * results[], name, dtype and dims (-1: known at run time). */
+#define model_main_NUM_ARGS       2
+#define model_main_NUM_RESULTS    2
+#define model_main_arg_x_INDEX    0
+#define model_main_arg_x_NAME     "x"
+#define model_main_arg_x_DTYPE    AOT_F32
+#define model_main_arg_x_RANK     2
+#define model_main_arg_x_DIMS     {4, -1}
+#define model_main_arg_x_DIM0     4
+#define model_main_arg_x_DIM1     (-1)
+#define model_main_arg_n_INDEX    1
+#define model_main_arg_n_NAME     "n"
+#define model_main_arg_n_DTYPE    AOT_I64
+#define model_main_arg_n_RANK     0
+#define model_main_result_y_INDEX 0
+#define model_main_result_y_NAME  "y"
+#define model_main_result_y_DTYPE AOT_F32
+#define model_main_result_y_RANK  2
+#define model_main_result_y_DIMS  {4, 10}
+#define model_main_result_y_DIM0  4
+#define model_main_result_y_DIM1  10
+#define model_main_result1_INDEX  1
+#define model_main_result1_NAME   "result1"
+#define model_main_result1_DTYPE  AOT_I1
+#define model_main_result1_RANK   1
+#define model_main_result1_DIMS   {-1}
+#define model_main_result1_DIM0   (-1)
 
 /* Entry 'init': init() -> (bf16[2,3])
  *   results[0]  w  bf16[2,3]  dims {2, 3}  uint16_t (bf16 bits)
@@ -32,6 +60,17 @@ int model_init(const aot_tensor *args, aot_tensor *results);
 /* Shape query of 'init': the same args; writes the 2 result dims
  * in order (-1 where the data decides) and the peak bytes the call allocates. */
 int model_init_output_shapes(const aot_tensor *args, int64_t *result_dims, int64_t *peak_bytes);
+/* Named constants of 'init': each argument's and result's index in args[] or
+ * results[], name, dtype and dims (-1: known at run time). */
+#define model_init_NUM_ARGS       0
+#define model_init_NUM_RESULTS    1
+#define model_init_result_w_INDEX 0
+#define model_init_result_w_NAME  "w"
+#define model_init_result_w_DTYPE AOT_BF16
+#define model_init_result_w_RANK  2
+#define model_init_result_w_DIMS  {2, 3}
+#define model_init_result_w_DIM0  2
+#define model_init_result_w_DIM1  3
 
 /* Signatures of all entries, queryable at run time; static, never free. */
 const aot_library_info *model_aot_metadata(void);
