@@ -4,17 +4,18 @@ named constants and the C++ class (`--cpp-class`).
 A value's *label* is the program's name for it, taken from, in order:
 
 1. its attributes: `jax.arg_info` / `jax.result_info` (JAX's pytree paths: `"x"`,
-   `"params['w']"`, `"result[0]"`), `tf_saved_model.index_path`;
+   `"params['w']"`, `"result['out']"`), `tf_saved_model.index_path`;
 2. the function's `tf.entry_function = {inputs = "x,y", outputs = "out"}` (a TF tensor
    name's `:0` and a `serving_default_` prefix dropped);
 3. the name the entry's metadata already has: an argument's SSA name (`%x`), except the
    positional `arg0`, `result0`.
 
-JAX's placeholders (`args[0]`, `result`, `result[1]`) are no labels. A label becomes an
-identifier: every run of characters other than letters and digits is one `_`, leading and
-trailing ones dropped (`params['w']` -> `params_w`); a label that is empty or only digits
-then is none. A value's *stem* is `arg_<label>` / `result_<label>`, or the positional
-`arg<i>` / `result<i>` without a label; stems of one entry never clash with each other, with
+A label becomes an identifier: JAX's root (`args`, `kwargs`, `result`) is dropped, every
+run of characters other than letters and digits is one `_`, leading and trailing ones
+dropped (`params['w']` -> `params_w`, `result['out']` -> `out`); a label whose identifier is
+empty or only digits (JAX's placeholders `args[0]`, `result`, `result[1]`) is none. A
+value's *stem* is `arg_<ident>` / `result_<ident>`, or the positional `arg<i>` /
+`result<i>` without a label; stems of one entry never clash with each other, with
 the positional ones, or with the C++ class's own members (a clash gets `_2`, `_3`, ...).
 """
 from __future__ import annotations
@@ -51,20 +52,17 @@ def check_ident(what: str, name: str) -> None:
 
 
 def identifier(label: str) -> str:
-    """`params['w']` -> `params_w`; "" when nothing of it is a name (empty, only digits)."""
+    """`params['w']` -> `params_w`, `result['out']` -> `out`; "" when nothing of it is a
+    name (empty, only digits, only JAX's placeholder root `args`/`kwargs`/`result`)."""
+    label = _JAX_PREFIX.sub("", label, count=1)
     ident = re.sub(r"[^A-Za-z0-9]+", "_", label).strip("_")
     return "" if not ident or ident.replace("_", "").isdigit() else ident
 
 
-def _jax_label(text) -> str:
-    """A JAX pytree path without its placeholder root: `result[0]` -> `[0]`, `result` -> ``."""
-    return _JAX_PREFIX.sub("", str(text), count=1) if isinstance(text, str) else ""
-
-
 def _attr_label(attrs: dict, key: str) -> str:
     attrs = attrs or {}
-    if key in attrs:
-        return _jax_label(attrs[key])
+    if isinstance(attrs.get(key), str) and identifier(attrs[key]):
+        return attrs[key]
     path = attrs.get("tf_saved_model.index_path")
     if isinstance(path, (list, tuple)) and path:
         return "_".join(str(p) for p in path)

@@ -36,7 +36,25 @@ def main(argv=None) -> int:
                         "in aot_runtime/ beside it")
     c.add_argument("--report", action="store_true",
                    help="print every kernel, the ops it holds, and why neighbours were not fused")
+    c.add_argument("--cpp-class", metavar="NS::CLASS",
+                   help="also write NAME.hpp: a header-only C++ class per entry, tfcompile "
+                        "style (the main entry's is CLASS, entry F's CLASS_F)")
+    i = sub.add_parser("inspect", help="print what an artifact (.so, .a, .o) holds, from its "
+                                       "metadata, without loading it")
+    i.add_argument("artifact", help="a library, archive or object aotc built")
+    i.add_argument("--json", action="store_true", help="the metadata as JSON")
     args = p.parse_args(argv)
+    if args.command == "inspect":
+        from .manifest import inspect_main
+        return inspect_main(args.artifact, as_json=args.json)
+    if args.cpp_class:
+        from abi.naming import parse_cpp_class
+        try:
+            parse_cpp_class(args.cpp_class)
+        except ValueError as e:
+            p.error(str(e))
+        if args.emit not in ("shared", "static", "obj"):
+            p.error("--cpp-class goes with --emit shared, static or obj (it wraps their header)")
 
     name = sanitize_name(args.name or os.path.basename(args.input).split(".")[0])
     dump = [s for s in args.dump_ir_after.split(",") if s]
@@ -47,7 +65,7 @@ def main(argv=None) -> int:
                    target_triple=args.target_triple,
                    target_cpu=args.target_cpu, target_features=args.target_features,
                    dump_after=dump, dump_dir=args.dump_dir, cc=args.cc,
-                   runtime=not args.no_runtime)
+                   runtime=not args.no_runtime, cpp_class=args.cpp_class)
     from lowering.ir.core import CompileError
 
     from .toolchain import ToolchainError

@@ -31,6 +31,7 @@ class Options:
     gpu_arch: str = "sm_80"
     dump_after: list = field(default_factory=list)  # stage names, or ["all"]
     dump_dir: str | None = None
+    cpp_class: str | None = None  # "ns::MyModel": also write NAME.hpp, a C++ class per entry
     cc: str | None = None  # the C compiler for the runtime (default: found for the target)
     runtime: bool = True  # False (--no-runtime, with --emit obj): the model's object alone
 
@@ -58,7 +59,10 @@ class Compilation:
 
     @functools.cached_property
     def module(self):  # parsed on first use: option and toolchain errors come first
-        return parse_module(self.text, self.filename)
+        from abi.naming import program_labels
+        module = parse_module(self.text, self.filename)
+        self.labels = program_labels(module)  # names of values, before the stages drop them
+        return module
 
     def dump(self, stage: str, text: str) -> None:
         wanted = self.opts.dump_after
@@ -186,6 +190,8 @@ class Compilation:
         paths = {}
         with tempfile.TemporaryDirectory() as tmp:
             model_obj = os.path.join(tmp, f"{self.opts.name}.model.o")
+            from .manifest import embed
+            embed(self, tm, optimized, entries)  # what `aotc inspect` reads back
             with open(model_obj, "wb") as f:
                 f.write(tm.emit_object(optimized))
             objects = [model_obj]
@@ -211,8 +217,14 @@ class Compilation:
             paths["runtime_sources"] = toolchain.write_runtime_sources(out_dir, self.target.name)
         header = os.path.join(out_dir, f"{self.opts.name}.h")
         with open(header, "w") as f:
-            f.write(generate_header(self.opts.name, entries, device=self.target.name == "cuda"))
+            f.write(generate_header(self.opts.name, entries, device=self.target.name == "cuda",
+                                    labels=self.labels))
         paths["header"] = header
+        if self.opts.cpp_class:
+            from abi.cpp import generate_cpp_header
+            paths["cpp_header"] = os.path.join(out_dir, f"{self.opts.name}.hpp")
+            with open(paths["cpp_header"], "w") as f:
+                f.write(generate_cpp_header(self.opts.name, entries, self.opts.cpp_class, self.labels))
         runtime_h = os.path.join(out_dir, "aot_runtime.h")
         with open(runtime_header_path()) as src, open(runtime_h, "w") as dst:
             dst.write(src.read())

@@ -4,7 +4,8 @@
    shared library, a static archive and a C header;
 2. build examples/demo.c against each, run it (no Python inside); the same with a
    `--target cuda,cpu` library, which runs its PTX kernels when the machine has an NVIDIA
-   GPU and driver, else its CPU kernels (AOT_DEVICE=cpu|cuda forces one);
+   GPU and driver, else its CPU kernels (AOT_DEVICE=cpu|cuda forces one); and
+   examples/demo.cpp, through the C++ class `--cpp-class demo::Mlp` writes (mlp.hpp);
 3. load the same library from Python and call it with numpy arrays;
 4. print the results and their max error against a numpy forward pass.
 """
@@ -40,8 +41,9 @@ def main() -> int:
     mlir = os.path.join(HERE, "mlp.mlir")
     aotc = [sys.executable, "-m", "aot.cli", "compile", mlir, "--name", "mlp"]
     os.environ["PYTHONPATH"] = ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")
-    sh(*aotc, "--emit", "shared", "-o", os.path.join(OUT, "libmlp.so"))
+    sh(*aotc, "--emit", "shared", "--cpp-class", "demo::Mlp", "-o", os.path.join(OUT, "libmlp.so"))
     sh(*aotc, "--emit", "static", "-o", os.path.join(OUT, "libmlp.a"))
+    sh(sys.executable, "-m", "aot.cli", "inspect", os.path.join(OUT, "libmlp.so"))  # its manifest
     gpu_out = os.path.join(OUT, "cuda_cpu")  # kernels as PTX and for the CPU, in one library
     sh(*aotc, "--target", "cuda,cpu", "--emit", "shared", "-o", os.path.join(gpu_out, "libmlp.so"))
 
@@ -66,6 +68,13 @@ def main() -> int:
         sh(exe, x_bin, y_bin)
         y = np.fromfile(y_bin, dtype=np.float32).reshape(8, 10)
         errors[f"C program, {kind} library"] = float(np.abs(y - want).max())
+
+    exe = os.path.join(OUT, "demo_cpp")  # the C++ class over the same shared library
+    sh(os.environ.get("CXX", "c++"), "-O2", "-std=c++11", "-o", exe, os.path.join(HERE, "demo.cpp"),
+       "-I", OUT, "-L", OUT, "-lmlp", f"-Wl,-rpath,{OUT}", "-lm", "-lpthread", "-ldl")
+    sh(exe, x_bin, exe + ".y.bin")
+    y = np.fromfile(exe + ".y.bin", dtype=np.float32).reshape(8, 10)
+    errors["C++ class (--cpp-class), shared library"] = float(np.abs(y - want).max())
 
     lib = aot.load(os.path.join(OUT, "libmlp.so"))
     print(f"\nPython: {lib.main.signature}")
