@@ -1,28 +1,12 @@
 """The Python API: `aot.compile(text_or_path)` builds (cached) and loads; `aot.load(path)` loads."""
 from __future__ import annotations
 
-import functools
 import hashlib
 import os
 import sys
 
 from .driver import Compilation, Options, cache_dir, sanitize_name
-
-COMPILER_VERSION = "0.1.0"
-
-
-@functools.lru_cache(maxsize=1)
-def compiler_fingerprint() -> str:
-    """Hash of the compiler's own sources: a changed compiler never reuses an old build."""
-    import glob
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    h = hashlib.sha256(COMPILER_VERSION.encode())
-    for pkg in ("aot", "lowering", "abi", "runtime_c"):
-        for path in sorted(glob.glob(os.path.join(root, pkg, "**", "*"), recursive=True)):
-            if path.endswith((".py", ".lark", ".c", ".h")):
-                with open(path, "rb") as f:
-                    h.update(path[len(root):].encode() + f.read())
-    return h.hexdigest()
+from .version import COMPILER_VERSION, compiler_fingerprint  # noqa: F401  (aot.api's names)
 
 
 def _read_source(text_or_path: str) -> tuple[str, str]:

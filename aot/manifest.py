@@ -34,7 +34,7 @@ def manifest(comp, tm, entries) -> dict:
     from lowering.codegen.cpu.entry_abi import ABI_VERSION
     from lowering.target import host_target
 
-    from .api import COMPILER_VERSION, compiler_fingerprint
+    from .version import COMPILER_VERSION, compiler_fingerprint
     target = comp.target
     cpu = target if target.name == "cpu" else host_target()  # a cuda build's host code: here
     gpu = target.name == "cuda"

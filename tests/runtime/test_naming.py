@@ -40,8 +40,9 @@ def sig(name, args, results, symbol=None):
 
 def test_labels_from_jax_attributes():
     labels = program_labels(parse_module(JAX, "jax.mlir"))
-    assert labels["main"] == (["x", "params['w']", "[2]"], ["['out']", "[1]"])
-    assert labels["single"] == ([""], [""])  # `result` alone is JAX's placeholder
+    # JAX's placeholders (args[2], result[1], and `result` alone) are no names
+    assert labels["main"] == (["x", "params['w']", ""], ["result['out']", ""])
+    assert labels["single"] == ([""], [""])
 
 
 def test_labels_from_tf_entry_function_and_index_path():
@@ -51,7 +52,8 @@ def test_labels_from_tf_entry_function_and_index_path():
 
 
 @pytest.mark.parametrize("label, ident", [
-    ("x", "x"), ("params['w']", "params_w"), ("['out']", "out"), ("[0]", ""), ("", ""),
+    ("x", "x"), ("params['w']", "params_w"), ("result['out']", "out"), ("result[0]", ""),
+    ("result", ""), ("args[1]", ""), ("kwargs['k']", "k"), ("results", "results"), ("", ""),
     ("a--b", "a_b"), ("__x__", "x"), ("0x", "0x"), ("12", ""), ("layer 1/kernel:0", "layer_1_kernel_0"),
 ])
 def test_identifier(label, ident):
@@ -65,7 +67,8 @@ def test_stems_labels_and_positions():
     args, results = entry_names(entry, labels)
     assert [(v.stem, v.display) for v in args] == [
         ("arg_x", "x"), ("arg_params_w", "params['w']"), ("arg2", "arg2")]
-    assert [(v.stem, v.display) for v in results] == [("result_out", "['out']"), ("result1", "result1")]
+    assert [(v.stem, v.display) for v in results] == [("result_out", "result['out']"),
+                                                      ("result1", "result1")]
     # SSA names of the metadata are labels too; positional ones are not
     args, results = entry_names(sig("f", [("x", "f32", ()), ("arg1", "f32", ())], [("y", "f32", ())]))
     assert [v.stem for v in args + results] == ["arg_x", "arg1", "result_y"]
