@@ -69,6 +69,8 @@ class Target:
     memory_order_columns: bool = True  # column reductions walk the input in memory order,
     #   accumulating in the output buffer (a cache-order walk), not one column at a time
     column_chunks: int = 8  # row chunks of a split column reduction (0: never split)
+    f16_in_hardware: bool = True  # else the module defines the f16 conversions LLVM calls
+    #   (codegen/llvm/softhalf.py): an old libgcc for such a CPU lacks them
 
     def blocking(self, elem: str) -> GemmBlocking | None:
         return self.gemm.get(elem)
@@ -101,6 +103,18 @@ def gemm_blocking(triple: str, width: int) -> dict:
     return GEMM_BLOCKING[min(width, 32)]
 
 
+def half_in_hardware(triple: str, features: str) -> bool:
+    """Whether a CPU converts f16 to and from f32/f64 in hardware (no library calls)."""
+    flags = _flags(features)
+    if triple.startswith(("aarch64", "arm64")):
+        return True  # FCVT is in the base architecture
+    if triple.startswith(("x86_64", "i686", "i386")):
+        return bool({"f16c", "avx512fp16"} & flags)
+    if triple.startswith("riscv"):
+        return bool({"zfh", "zfhmin", "zhinx", "zhinxmin"} & flags)
+    return False
+
+
 def default_features(triple: str) -> str:
     """LLVM features for another CPU named by its triple alone: LLVM's generic CPU, except
     where that is not what the triple's Linux distributions build for. RISC-V's generic
@@ -114,7 +128,8 @@ def cpu_target(triple: str, cpu: str = "", features: str = "") -> Target:
     """A CPU target whose vector width, and so matmul blocking, follow its features."""
     width = vector_bytes_of(triple, features)
     return Target(name="cpu", triple=triple, cpu=cpu, features=features, vector_bytes=width,
-                  gemm=gemm_blocking(triple, width))
+                  gemm=gemm_blocking(triple, width),
+                  f16_in_hardware=half_in_hardware(triple, features))
 
 
 GPU_ARCHS = ("sm_80", "sm_86", "sm_89", "sm_90")

@@ -361,5 +361,8 @@ def generate(module: Module, name: str, tm, target, dispatch_suffix: str | None 
     mod = gen.run()
     mod.triple = tm.triple
     mod.data_layout = str(tm.target_data)
+    if not target.f16_in_hardware:  # the f16 conversions LLVM calls, in the module itself
+        from lowering.codegen.llvm.softhalf import HALF_CONVERSIONS
+        return str(mod) + HALF_CONVERSIONS, gen.entries
     return str(mod), gen.entries
 
