@@ -1,5 +1,8 @@
 """A C program, with no Python inside, linked against each artifact kind of the
-MLP example: shared library, static archive, and single object file."""
+MLP example: shared library, static archive, single object file, and the object alone with
+the runtime's C sources (--no-runtime). Also cross-compiled for aarch64 and riscv64
+(--target-triple), linked by the cross compiler and run under qemu-user."""
+import glob
 import os
 import subprocess
 import sys
@@ -8,6 +11,7 @@ import numpy as np
 import pytest
 
 from examples.demo import numpy_mlp  # the example's own float64 reference
+from tooling.cross import require
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXAMPLES = os.path.join(ROOT, "examples")
@@ -19,25 +23,37 @@ def data():
     return p["x"].astype(np.float32), numpy_mlp(p, p["x"])
 
 
-@pytest.mark.parametrize("emit, artifact, link", [
-    ("shared", "libmlp.so", lambda d: ["-L", d, "-lmlp", f"-Wl,-rpath,{d}"]),
-    ("static", "libmlp.a", lambda d: [os.path.join(d, "libmlp.a")]),
-    ("obj", "mlp.o", lambda d: [os.path.join(d, "mlp.o")]),
-])
-def test_c_program(tmp_path, data, emit, artifact, link):
+KINDS = {  # emit: (aotc options, artifact, link arguments for the artifact in folder d)
+    "shared": (["--emit", "shared"], "libmlp.so", lambda d: ["-L", d, "-lmlp", f"-Wl,-rpath,{d}"]),
+    "static": (["--emit", "static"], "libmlp.a", lambda d: [os.path.join(d, "libmlp.a")]),
+    "obj": (["--emit", "obj"], "mlp.o", lambda d: [os.path.join(d, "mlp.o")]),
+    # the model alone, the runtime built from the sources written beside it
+    "obj-no-runtime": (["--emit", "obj", "--no-runtime"], "mlp.o",
+                       lambda d: [os.path.join(d, "mlp.o"), "-std=c11", "-pthread",
+                                  *sorted(glob.glob(os.path.join(d, "aot_runtime", "*.c")))]),
+}
+
+
+@pytest.mark.parametrize("kind, arch", [(k, "host") for k in KINDS] + [(k, "aarch64") for k in KINDS]
+                         + [("static", "riscv64")])
+def test_c_program(tmp_path, data, kind, arch):
+    options, artifact, link = KINDS[kind]
+    cross = require(arch) if arch != "host" else None
     x, want = data
     out = str(tmp_path)
     env = dict(os.environ, PYTHONPATH=ROOT)
+    triple = ["--target-triple", cross.triple] if cross else []
     subprocess.run([sys.executable, "-m", "aot.cli", "compile", os.path.join(EXAMPLES, "mlp.mlir"),
-                    "--name", "mlp", "--emit", emit, "-o", os.path.join(out, artifact)],
+                    "--name", "mlp", *options, *triple, "-o", os.path.join(out, artifact)],
                    check=True, env=env, capture_output=True)
     exe = os.path.join(out, "demo")
-    subprocess.run(["cc", "-O1", "-Wall", "-Werror", "-o", exe, os.path.join(EXAMPLES, "demo.c"),
-                    "-I", out, *link(out), "-lm", "-lpthread", "-ldl"], check=True,
-                   capture_output=True)
+    cc, static = (cross.cc, ["-static"] if kind != "shared" else []) if cross else ("cc", [])
+    subprocess.run([cc, "-O1", "-Wall", "-Werror", *static, "-o", exe,
+                    os.path.join(EXAMPLES, "demo.c"), "-I", out, *link(out), "-lm", "-lpthread",
+                    "-ldl"], check=True, capture_output=True)
     x.tofile(os.path.join(out, "x.bin"))
-    run = subprocess.run([exe, os.path.join(out, "x.bin"), os.path.join(out, "y.bin")],
-                         capture_output=True, text=True)
+    argv = [exe, os.path.join(out, "x.bin"), os.path.join(out, "y.bin")]
+    run = cross.run(argv) if cross else subprocess.run(argv, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert "library 'mlp': 1 entry point(s), first: mlp_main" in run.stdout
     assert "bad input rejected: main: argument 'arg0' (#0) expects f32[8,64], got f32[8,63]" in run.stdout
