@@ -28,6 +28,28 @@ test-gpu: $(STAMP)
 	$(PY) tests/tooling/ptx_corpus.py
 	$(PY) tests/tooling/gpu_emu/corpus_run.py
 
+.PHONY: test-cross cross-tools
+
+# Cross-compilation: every conformance case built for aarch64 and riscv64 and run under
+# qemu-user against JAX's outputs (a fixed sample of it is in `test`). Needs `cross-tools`.
+test-cross: $(STAMP)
+	AOTC_CROSS_CORPUS=all AOTC_REQUIRE_CROSS=1 $(PY) -m pytest -q -n 2 tests/e2e/test_cross.py
+
+# The cross compilers and qemu-user those tests use, from the system's packages (Debian/Ubuntu;
+# sudo when not root). Without them `make test` skips the cross tests, naming the packages.
+CROSS_PACKAGES := gcc-aarch64-linux-gnu libc6-dev-arm64-cross gcc-riscv64-linux-gnu \
+	libc6-dev-riscv64-cross qemu-user
+CROSS_TOOLS := aarch64-linux-gnu-gcc riscv64-linux-gnu-gcc qemu-aarch64 qemu-riscv64
+
+cross-tools:
+	@if (for t in $(CROSS_TOOLS); do command -v $$t >/dev/null || exit 1; done); then \
+		echo "cross tools present: $(CROSS_TOOLS)"; \
+	else \
+		sudo=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
+		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(CROSS_PACKAGES); \
+	fi
+
 # The CUDA driver API and cuBLAS test doubles: run a --target cuda artifact on a machine
 # without a GPU (README, "Running a cuda artifact without a GPU").
 cuda-double: build/libcuda_double.so build/libcublas_double.so
