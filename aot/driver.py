@@ -88,7 +88,10 @@ class Compilation:
                 raise CompileError(str(e), None)
         if o.target != "cpu":
             raise CompileError(f"unknown target '{o.target}' (known: {', '.join(TARGETS)})", None)
-        return host_target(o.target_triple, o.target_cpu, o.target_features)
+        try:
+            return host_target(o.target_triple, o.target_cpu, o.target_features)
+        except ValueError as e:  # a triple LLVM does not know, or a 32-bit one
+            raise CompileError(str(e), None)
 
     @functools.cached_property
     def toolchain(self):

@@ -147,6 +147,24 @@ def cuda_target(arch: str = "sm_80") -> Target:
                   memory_order_columns=False, column_chunks=0)
 
 
+def _check_triple(triple: str) -> None:
+    """ValueError for a triple LLVM cannot build for, or one with 32-bit pointers (the
+    generated code and the runtime assume 64-bit ones)."""
+    import re
+
+    from llvmlite import binding as llvm
+    llvm.initialize_all_targets()
+    try:
+        layout = str(llvm.Target.from_triple(triple).create_target_machine().target_data)
+    except RuntimeError:
+        raise ValueError(f"unknown target triple '{triple}' (e.g. aarch64-unknown-linux-gnu, "
+                         "riscv64-unknown-linux-gnu, x86_64-unknown-linux-gnu)") from None
+    bits = re.search(r"(?:^|-)p:(\d+)", layout)
+    if bits and bits.group(1) != "64":
+        raise ValueError(f"target triple '{triple}' has {bits.group(1)}-bit pointers: only 64-bit "
+                         "CPUs are supported")
+
+
 def host_target(triple: str | None = None, cpu: str | None = None,
                 features: str | None = None) -> Target:
     """This machine (nothing given), or the CPU the options name. Another triple without a
@@ -154,6 +172,8 @@ def host_target(triple: str | None = None, cpu: str | None = None,
     from llvmlite import binding as llvm
     host = triple is None
     triple = triple or llvm.get_process_triple()
+    if not host:
+        _check_triple(triple)
     if cpu is None:
         cpu = llvm.get_host_cpu_name() if host else ""
     if features is None:

@@ -80,6 +80,19 @@ def test_a_compiler_for_the_wrong_cpu_is_refused(tmp_path):
     assert not (tmp_path / "libadd.so").exists()
 
 
+@pytest.mark.parametrize("triple, message", [
+    ("foo-bar-baz", "unknown target triple 'foo-bar-baz'"),
+    ("armv7-unknown-linux-gnueabihf", "has 32-bit pointers: only 64-bit CPUs are supported"),
+])
+def test_triples_that_cannot_work_are_refused_first(tmp_path, triple, message):
+    from aot.driver import Compilation, Options
+    from lowering.ir.core import CompileError
+    with pytest.raises(CompileError, match=message):
+        Compilation(ADD, "add.mlir", Options(emit="obj", target_triple=triple)).build(
+            str(tmp_path / "add.o"))
+    assert not os.listdir(tmp_path)
+
+
 def _elf(path, machine: int) -> str:
     """A file that starts as a 64-bit little-endian relocatable ELF object for `machine`."""
     head = b"\x7fELF" + bytes([2, 1, 1]) + bytes(9) + (1).to_bytes(2, "little")
