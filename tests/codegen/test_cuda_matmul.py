@@ -20,10 +20,12 @@ EPILOGUE = """func.func @main(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tens
 
 def test_one_kernel_with_its_epilogue_every_shape(tmp_path):
     """Empty, single-element, ragged (not a multiple of the 64 x 64 tile or the 16-deep
-    slab) and multi-tile products, with bias and tanh applied on the way to memory."""
+    slab) and multi-tile products, with bias and tanh applied on the way to memory. (The
+    second kernel is the same epilogue over cuBLAS's product, for when there is cuBLAS.)"""
     c = Compilation(EPILOGUE, "e.mlir", Options(name="e", emit="ptx", target="cuda"))
     tm, _, optimized, kernels = c.llvm()
-    assert len(kernels) == 1 and kernels[0].tiles == (64, 64) and kernels[0].lanes == 256
+    assert len(kernels) == 2 and kernels[0].tiles == (64, 64) and kernels[0].lanes == 256
+    assert kernels[1].tiles == (1, 1) and kernels[1].lanes == 1
     ptx = tm.emit_assembly(optimized)
     assert "bar.sync" in ptx and "ld.shared" in ptx and "st.shared" in ptx
     lib = build_emulated(EPILOGUE, "e", str(tmp_path))
