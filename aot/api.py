@@ -5,14 +5,15 @@ import hashlib
 import os
 import sys
 
+from lowering.frontend.source import read_source
+
 from .driver import Compilation, Options, cache_dir, sanitize_name
 from .version import COMPILER_VERSION, compiler_fingerprint  # noqa: F401  (aot.api's names)
 
 
 def _read_source(text_or_path: str) -> tuple[str, str]:
     if "\n" not in text_or_path and len(text_or_path) < 4096 and os.path.exists(text_or_path):
-        with open(text_or_path) as f:
-            return f.read(), text_or_path
+        return read_source(text_or_path), text_or_path  # not UTF-8: a located CompileError
     return text_or_path, "<string>"
 
 

@@ -74,8 +74,8 @@ def main(argv=None) -> int:
         if not os.path.exists(args.input):
             print(f"aotc: error: no such file: {args.input}", file=sys.stderr)
             return 2
-        with open(args.input) as f:
-            text = f.read()
+        from lowering.frontend.source import read_source
+        text = read_source(args.input)  # not UTF-8: a located CompileError
         comp = Compilation(text, args.input, opts)
         from .driver import default_output
         paths = comp.build(args.output or default_output(opts))
