@@ -9,8 +9,9 @@ import os
 import lark
 from lark import Token, Transformer, v_args
 
-from lowering.frontend import pretty
+from lowering.frontend import pretty, tokens
 from lowering.frontend.raw import RawOp, RawRegion, _Angle, _attr_of, _TokError
+from lowering.frontend.source import printable_line, read_source
 from lowering.ir.attrs import AttrError, parse_type, unescape_string
 from lowering.ir.core import (
     UNIT,
@@ -353,7 +354,7 @@ class Builder:
 
     def __init__(self, filename: str, text: str):
         self.filename = filename
-        self.lines = text.splitlines()
+        self.lines = text.split("\n")  # as lark counts lines: str.splitlines() also splits at \x0c, \x1c...
 
     def loc(self, tok) -> Location:
         if tok is None or not hasattr(tok, "line"):
@@ -363,7 +364,14 @@ class Builder:
     def error(self, message: str, tok=None, loc: Location = None) -> CompileError:
         loc = loc or self.loc(tok)
         line = self.lines[loc.line - 1] if 0 < loc.line <= len(self.lines) else ""
-        return CompileError(message, loc, line)
+        return CompileError(message, loc, printable_line(line[:1000]))
+
+    def end(self) -> Location:
+        """Just past the last non-blank character: where 'unexpected end of input' points."""
+        n = len(self.lines)
+        while n > 1 and not self.lines[n - 1].strip():
+            n -= 1
+        return Location(self.filename, n, len(self.lines[n - 1].rstrip()) + 1 if self.lines else 1)
 
     def module(self, raws: list) -> Module:
         top = [r for r in raws if isinstance(r, RawOp)]
@@ -476,17 +484,11 @@ def parse_module(text: str, filename: str = "<input>") -> Module:
     try:
         tree = _lark().parse(text)
     except lark.exceptions.UnexpectedCharacters as e:
-        raise builder.error(f"unexpected character '{text[e.pos_in_stream]}'",
-                            loc=Location(filename, e.line, e.column))
+        raise builder.error(_unexpected_character(text, e), loc=Location(filename, e.line, e.column))
     except lark.exceptions.UnexpectedToken as e:
-        tok = e.token
-        what = "end of input" if tok.type == "$END" else f"'{tok}'"
-        expected = ", ".join(sorted(_pretty_expected(e.expected)))[:200]
-        loc = Location(filename, getattr(tok, "line", 0) or len(builder.lines),
-                       getattr(tok, "column", 0) or 1)
-        raise builder.error(f"unexpected {what}; expected one of: {expected}", loc=loc)
+        raise _syntax_error(builder, text, e)
     except lark.exceptions.UnexpectedEOF:
-        raise builder.error("unexpected end of input", loc=Location(filename, len(builder.lines), 1))
+        raise builder.error("unexpected end of input", loc=builder.end())
     try:
         raws = _ToRaw().transform(tree)
     except lark.exceptions.VisitError as e:
@@ -500,14 +502,35 @@ def parse_module(text: str, filename: str = "<input>") -> Module:
     return builder.module(raws)
 
 
-_TOKEN_NAMES = {"LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "LBRACE": "'{'",
-                "RBRACE": "'}'", "COMMA": "','", "COLON": "':'", "EQUAL": "'='", "VALUE_ID": "%value",
-                "BARE_ID": "identifier", "TYPE": "type", "STRING": "string", "INT": "integer",
-                "FLOAT": "float", "SYMBOL": "@symbol", "__ANON_0": "'->'", "MORETHAN": "'>'"}
+# A word lexed as a name and then '<': a type or attribute whose '>' is missing (the whole
+# `tensor<...>` is one token only when its brackets close).
+_OPENERS = ("tensor", "memref", "vector", "tuple", "complex", "dense", "dense_resource", "array",
+            "sparse", "affine_map", "affine_set", "strided", "opaque")
 
 
-def _pretty_expected(expected):
-    return {_TOKEN_NAMES.get(t, t.lower()) for t in expected}
+def _syntax_error(builder: Builder, text: str, e) -> CompileError:
+    tok = e.token
+    expected = tokens.describe_expected(e.expected)
+    if tok.type == "$END":
+        return builder.error(f"unexpected end of input; expected {expected}", loc=builder.end())
+    loc = Location(builder.filename, tok.line, tok.column)
+    if str(tok) == "<" and tok.start_pos is not None:
+        word = text[:tok.start_pos].rstrip().rsplit(None, 1)[-1:]
+        word = word[0].lstrip("(:,[{=") if word else ""
+        if word in _OPENERS or word.startswith("!"):
+            return builder.error(f"'{word}<' is not closed: expected '>'", loc=loc)
+    return builder.error(f"unexpected {tokens.show_token(str(tok))}; expected {expected}", loc=loc)
+
+
+def _unexpected_character(text: str, e) -> str:
+    ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else ""
+    msg = f"unexpected character {tokens.show_char(ch)}" if ch else "unexpected end of input"
+    if ch == '"':
+        return "string not closed: no '\"' after it"
+    allowed = set(getattr(e, "allowed", None) or ()) - {"WS", "COMMENT"}
+    if allowed:
+        msg += f"; expected {tokens.describe_expected(allowed)}"
+    return msg
 
 
 def _first_token(tree):
@@ -522,5 +545,5 @@ def _first_token(tree):
 
 
 def parse_file(path: str) -> Module:
-    with open(path) as f:
-        return parse_module(f.read(), path)
+    """Parse a file (read by frontend/source.py: not UTF-8 is a located error)."""
+    return parse_module(read_source(path), path)

@@ -135,7 +135,7 @@ def test_rfc_examples_parse():
 
 @pytest.mark.parametrize("text, line, col, message", [
     ("func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n  %0 = stablehlo.add %a, %a : tensor<4xf32>\n"
-     "  return %0 : tensor<4xf32>\n", 3, 15, "unexpected end of input"),
+     "  return %0 : tensor<4xf32>\n", 3, 28, "unexpected end of input; expected an operation, '}'"),
     ("func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n  %0 = stablehlo.add %a, %b : tensor<4xf32>\n"
      "  return %0 : tensor<4xf32>\n}\n", 2, 26, "use of undefined value '%b'"),
     ("func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"

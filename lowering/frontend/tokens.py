@@ -1,0 +1,95 @@
+"""What a syntax error says was expected, in the language's words rather than the grammar's
+token names (`expected a type`, not `expected one of: bang_id, identifier, type`).
+
+`WORDS` is the one table from the grammar's named terminals to words; anonymous
+terminals (the quoted strings of grammar.lark: `'->'`, `'{'`, `module`) print as
+their own text. tests/frontend/test_syntax_errors.py walks every terminal the
+parser can expect and checks that it has a word here, so a new terminal cannot
+reach an error message under its internal name.
+"""
+from __future__ import annotations
+
+import functools
+
+# Named terminals of grammar.lark (and lark's end-of-input marker).
+WORDS = {
+    "$END": "end of input",
+    "VALUE_ID": "an SSA value like %0",
+    "SYMBOL": "a symbol like @main",
+    "BLOCK_ID": "a block label like ^bb0",
+    "BANG_ID": "a dialect type like !stablehlo.token",
+    "HASH_ATTR": "an attribute like #stablehlo<...>",
+    "HASH_ID": "an attribute alias like #map",
+    "TYPE": "a type like tensor<4xf32>",
+    "ANGLE_ATTR": "an attribute like dense<...>",
+    "BARE_ID": "a name",
+    "STRING": "a string",
+    "FLOAT": "a number",
+    "INT": "an integer",
+    "FUNC_KW": "'func.func'",
+    "TAIL_KW": "a region keyword (cond, do, body, then, else)",
+    "COMMENT": "a comment",
+    "WS": "whitespace",
+}
+
+# Sets of terminals that together mean one thing: when all of `needs` are expected, the
+# phrase replaces every terminal in `covers`. Checked in order; the first groups are wider.
+GROUPS = [
+    ("an attribute value", {"INT", "FLOAT", "STRING", "ANGLE_ATTR", "HASH_ATTR", "SYMBOL", "TYPE"},
+     {"INT", "FLOAT", "STRING", "ANGLE_ATTR", "HASH_ATTR", "HASH_ID", "SYMBOL", "TYPE", "BANG_ID",
+      "BARE_ID", "LPAR", "LSQB", "LBRACE", "TRUE", "FALSE", "UNIT", "LOC"}),
+    ("an alias like #map = ... or !t = ...", {"BANG_ID", "HASH_ID", "FUNC_KW", "MODULE"},
+     {"BANG_ID", "HASH_ID"}),
+    ("an operation", {"VALUE_ID", "STRING", "BARE_ID", "FUNC_KW"},
+     {"VALUE_ID", "STRING", "BARE_ID", "FUNC_KW", "MODULE"}),
+    ("an operation", {"STRING", "BARE_ID", "FUNC_KW"}, {"STRING", "BARE_ID", "FUNC_KW", "MODULE"}),
+    ("a type", {"TYPE", "BANG_ID", "BARE_ID"}, {"TYPE", "BANG_ID", "BARE_ID", "LPAR"}),
+    ("a location item", {"LESSTHAN", "HASH_ID", "INT"},
+     {"LESSTHAN", "HASH_ID", "INT", "STRING", "BARE_ID", "COLON", "COMMA", "LPAR", "LSQB"}),
+]
+
+_IGNORED = {"WS", "COMMENT"}
+
+
+@functools.lru_cache(maxsize=1)
+def _literals() -> dict:
+    """Anonymous terminal name -> its quoted text, from the grammar as lark compiled it."""
+    from lowering.frontend.parser import _lark
+    return {t.name: f"'{t.pattern.value}'" for t in _lark().terminals
+            if type(t.pattern).__name__ == "PatternStr"}
+
+
+def describe(name: str) -> str:
+    """Words for one terminal name; an unknown one stays visible (the test catches it)."""
+    if name in WORDS:
+        return WORDS[name]
+    return _literals().get(name, name)
+
+
+def describe_expected(names) -> str:
+    """`expected ...` for a set of terminal names: groups first, then single words,
+    `a, b or c`; long lists are cut."""
+    names = set(names) - _IGNORED
+    phrases = []
+    for phrase, needs, covers in GROUPS:
+        if needs <= names:
+            phrases.append(phrase)
+            names -= covers
+    words = sorted({describe(n) for n in names}, key=lambda w: (not w.startswith("'"), w))
+    phrases = list(dict.fromkeys(phrases)) + words
+    if not phrases:
+        return "something else"
+    if len(phrases) > 6:
+        phrases = phrases[:5] + ["..."]
+        return ", ".join(phrases)
+    return phrases[0] if len(phrases) == 1 else ", ".join(phrases[:-1]) + " or " + phrases[-1]
+
+
+def show_token(text: str, limit: int = 40) -> str:
+    """A found token for a message, quoted and cut when long (a constant's hex blob)."""
+    text = text if len(text) <= limit else text[:limit - 3] + "..."
+    return "'" + "".join(c if c.isprintable() else "?" for c in text) + "'"
+
+
+def show_char(ch: str) -> str:
+    return f"'{ch}'" if ch.isprintable() and not ch.isspace() or ch == " " else f"U+{ord(ch):04X}"
