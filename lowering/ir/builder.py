@@ -158,3 +158,21 @@ def buffer_dims(b, buf) -> list:
     """A buffer's dims: ints where static, index values read from it otherwise."""
     return [n if n is not None else b.v("memref.dim", [buf, b.index(d)], INDEX)
             for d, n in enumerate(buf.type.shape)]
+
+
+def element_loop(b: LoopBuilder, dims: list):
+    """A device kernel's parallel loop: one iteration per element of `dims` (row-major,
+    `aot.tiles` of ones: a thread per element). Returns its body and the element's index;
+    the caller ends the body."""
+    ix = Ix(b)
+    total = 1
+    for n in dims:
+        total = ix.mul(total, n)
+    loop, body, t, _ = b.for_(b.index(0), ix.val(total))
+    loop.attrs["aot.tiles"] = (1,) * len(dims)
+    bx = Ix(body)
+    idx = [None] * len(dims)
+    for d in reversed(range(len(dims))):
+        idx[d] = bx.rem(t, dims[d]) if d else t
+        t = bx.div(t, dims[d]) if d else t
+    return body, idx

@@ -20,7 +20,7 @@ when the runtime finds it; a dot with a fused epilogue stays this one kernel.
 """
 from __future__ import annotations
 
-from lowering.ir.builder import Ix, LoopBuilder, buffer_dims, dims_of
+from lowering.ir.builder import Ix, LoopBuilder, buffer_dims, dims_of, element_loop
 from lowering.ir.core import INDEX, Block, MemRefType, Region, ScalarType, is_float
 from lowering.ops import registry
 from lowering.ops.contraction import dot_general_dims
@@ -224,19 +224,7 @@ def emit_epilogue_of_product(b: LoopBuilder, op, dot, args: list):
     inputs = dict(zip(region_block.args, args[:n_in]))
     out, product = args[n_in], args[-1]
     env = fusion_dims(b, region_block, inputs, args[n_buf:-1])
-    dims = dims_of(b, out)
-    ix = Ix(b)
-    total = 1
-    for d in dims:
-        total = ix.mul(total, d)
-    loop, body, i, _ = b.for_(b.index(0), ix.val(total))
-    loop.attrs["aot.tiles"] = (1,) * len(dims)
-    bx = Ix(body)
-    at = []
-    for d in reversed(dims[1:]):
-        at.append(bx.rem(i, d))
-        i = bx.div(i, d)
-    at = [i] + at[::-1]
+    body, at = element_loop(b, dims_of(b, out))
     value = body.v("memref.load", [product] + at, ScalarType(product.type.elem))
     e = Elemental(body, inputs, {dot.results[0]: value}, env)
     body.op("memref.store", [e.at(region_block.ops[-1].operands[0], at), out] + at)

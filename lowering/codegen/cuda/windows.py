@@ -22,7 +22,7 @@ open, as StableHLO leaves it (the CPU applies updates in order, the last one win
 """
 from __future__ import annotations
 
-from lowering.ir.builder import Ix, LoopBuilder, buffer_dims
+from lowering.ir.builder import Ix, LoopBuilder, buffer_dims, element_loop
 from lowering.ir.core import Block, Region, ScalarType, bit_width, is_float, is_unsigned
 from lowering.ops import registry
 from lowering.ops.elemental import apply_region
@@ -98,23 +98,6 @@ def when(b: LoopBuilder, cond, emit) -> None:
     _, gb, _, _ = b.for_(b.index(0), Ix(b).select(cond, 1, 0))
     emit(gb)
     gb.yield_()
-
-
-def element_loop(b: LoopBuilder, dims: list):
-    """The parallel loop: one iteration per element of `dims` (row-major, tiles of ones).
-    Returns its body and the element's index; the caller ends the body."""
-    ix = Ix(b)
-    total = 1
-    for n in dims:
-        total = ix.mul(total, n)
-    loop, body, t, _ = b.for_(b.index(0), ix.val(total))
-    loop.attrs["aot.tiles"] = (1,) * len(dims)
-    bx = Ix(body)
-    idx = [None] * len(dims)
-    for d in reversed(range(len(dims))):
-        idx[d] = bx.rem(t, dims[d]) if d else t
-        t = bx.div(t, dims[d]) if d else t
-    return body, idx
 
 
 def emit_reduce_window(k, op, b: LoopBuilder, args: list):
