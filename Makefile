@@ -35,11 +35,12 @@ test-gpu: $(STAMP)
 test-cross: $(STAMP)
 	AOTC_CROSS_CORPUS=all AOTC_REQUIRE_CROSS=1 $(PY) -m pytest -q -n 2 tests/e2e/test_cross.py
 
-# The cross compilers and qemu-user those tests use, from the system's packages (Debian/Ubuntu;
-# sudo when not root). Without them `make test` skips the cross tests, naming the packages.
+# The cross compilers and qemu-user those tests use, and cmake for cmake/aotc.cmake's test, from
+# the system's packages (Debian/Ubuntu; sudo when not root). Without them `make test` skips the
+# cross tests, naming the packages, and the CMake tests.
 CROSS_PACKAGES := gcc-aarch64-linux-gnu libc6-dev-arm64-cross gcc-riscv64-linux-gnu \
-	libc6-dev-riscv64-cross qemu-user
-CROSS_TOOLS := aarch64-linux-gnu-gcc riscv64-linux-gnu-gcc qemu-aarch64 qemu-riscv64
+	libc6-dev-riscv64-cross qemu-user cmake
+CROSS_TOOLS := aarch64-linux-gnu-gcc riscv64-linux-gnu-gcc qemu-aarch64 qemu-riscv64 cmake
 
 cross-tools:
 	@if (for t in $(CROSS_TOOLS); do command -v $$t >/dev/null || exit 1; done); then \

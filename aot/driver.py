@@ -232,6 +232,9 @@ class Compilation:
         with open(runtime_header_path()) as src, open(runtime_h, "w") as dst:
             dst.write(src.read())
         paths["runtime_header"] = runtime_h
+        paths["pkg_config"] = os.path.join(out_dir, "aot_runtime.pc")
+        with open(paths["pkg_config"], "w") as f:
+            f.write(pkg_config(out_dir))
         return paths
 
 
@@ -248,6 +251,24 @@ class Compilation:
                     f.write(tm.emit_assembly(optimized))
                 resources = ptxas.resources(ptxas.assemble(path, self.target.cpu).stderr)
         return launch_report(kernels, resources)
+
+
+def pkg_config(out_dir: str) -> str:
+    """aot_runtime.pc, written beside the headers: `PKG_CONFIG_PATH=OUT pkg-config --cflags
+    --libs aot_runtime` gives the include directory and the runtime's link libraries (the
+    model's own library is named by the caller: -LOUT -lNAME, or OUT/libNAME.a)."""
+    from .version import COMPILER_VERSION
+    prefix = os.path.abspath(out_dir).replace(" ", "\\ ")
+    return (f"prefix={prefix}\n"
+            "includedir=${prefix}\n"
+            "libdir=${prefix}\n"
+            "\n"
+            "Name: aot_runtime\n"
+            "Description: runtime of the libraries aotc compiles (aot_runtime.h)\n"
+            f"Version: {COMPILER_VERSION}\n"
+            "Cflags: -I${includedir}\n"
+            "Libs: -L${libdir} -lm -lpthread -ldl\n"
+            "Libs.private: -lm -lpthread -ldl\n")
 
 
 def _write(path: str, text: str) -> dict:
