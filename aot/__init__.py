@@ -1,11 +1,13 @@
 """aotc: an ahead-of-time compiler from HLO-family MLIR to native libraries.
 
     lib = aot.compile("model.mlir")      # build (cached) and load
+    lib = aot.compile(exported)          # or a jax.export.Exported (its mlir_module())
+    lib = aot.compile_jax(f, x, dynamic={"x": "b, 64"})   # or export with JAX and compile
     y = lib.main(x)                      # numpy in, numpy out
     lib = aot.load("out/libmodel.so")    # load an artifact built by `aotc`
 """
 from lowering.ir.core import CompileError
 
-from .api import compile, load
+from .api import compile, compile_jax, load
 
-__all__ = ["compile", "load", "CompileError"]
+__all__ = ["compile", "compile_jax", "load", "CompileError"]

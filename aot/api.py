@@ -11,16 +11,34 @@ from .driver import Compilation, Options, cache_dir, sanitize_name
 from .version import COMPILER_VERSION, compiler_fingerprint  # noqa: F401  (aot.api's names)
 
 
-def _read_source(text_or_path: str) -> tuple[str, str]:
-    if "\n" not in text_or_path and len(text_or_path) < 4096 and os.path.exists(text_or_path):
-        return read_source(text_or_path), text_or_path  # not UTF-8: a located CompileError
-    return text_or_path, "<string>"
+def _read_source(source) -> tuple[str, str, str | None]:
+    """(text, filename, default name) of MLIR text, a file path, or an object whose
+    `mlir_module()` returns MLIR text (a `jax.export.Exported`)."""
+    mlir_module = getattr(source, "mlir_module", None)
+    if callable(mlir_module):
+        text = mlir_module()
+        if not isinstance(text, str):
+            raise TypeError(f"{type(source).__name__}.mlir_module() returned "
+                            f"{type(text).__name__}, not MLIR text (str)")
+        fun_name = getattr(source, "fun_name", None)  # jax.export.Exported's
+        return text, f"<{type(source).__name__}.mlir_module()>", \
+            fun_name if isinstance(fun_name, str) and fun_name else "model"
+    if not isinstance(source, str):
+        raise TypeError("aot.compile takes MLIR text, a path to it, or an object with an "
+                        "mlir_module() method such as a jax.export.Exported; got "
+                        f"{type(source).__name__}")
+    if "\n" not in source and len(source) < 4096 and os.path.exists(source):
+        # not UTF-8: a located CompileError
+        return read_source(source), source, os.path.basename(source).split(".")[0]
+    return source, "<string>", "model"
 
 
-def compile(text_or_path: str, name: str | None = None, *, output_dir: str | None = None,
+def compile(source, name: str | None = None, *, output_dir: str | None = None,
             target: str = "cpu", target_cpu: str | None = None, dump_after=(),
             dump_dir: str | None = None):
-    """Compile MLIR text (or a file path) into a shared library and load it.
+    """Compile MLIR text, a file path, or an exported JAX function (anything whose
+    `mlir_module()` returns MLIR text: `aot.compile(jax.export.export(jax.jit(f))(*specs))`)
+    into a shared library and load it.
 
     The build lands in a cache keyed by the source text, the options and the
     compiler version, so a second call with the same program is only a load.
@@ -28,10 +46,8 @@ def compile(text_or_path: str, name: str | None = None, *, output_dir: str | Non
     CUDA driver (runtime_c/device); calls need a driver and a GPU (or AOT_CUDA_LIBRARY
     naming the tests' driver double).
     """
-    text, filename = _read_source(text_or_path)
-    if name is None:
-        name = os.path.basename(filename).split(".")[0] if filename != "<string>" else "model"
-    name = sanitize_name(name)
+    text, filename, default_name = _read_source(source)
+    name = sanitize_name(name if name is not None else default_name)
     key = hashlib.sha256("\0".join([compiler_fingerprint(), name, target, str(target_cpu),
                                     text]).encode())
     out_dir = output_dir or os.path.join(cache_dir(), "build", key.hexdigest()[:24])
@@ -43,6 +59,66 @@ def compile(text_or_path: str, name: str | None = None, *, output_dir: str | Non
         Compilation(text, filename, opts).build(tmp_so)
         os.replace(tmp_so, so_path)
     return load(so_path)
+
+
+def compile_jax(fn, *example_args, dynamic: dict | None = None, name: str | None = None,
+                **options):
+    """Export `fn` with `jax.export` and compile it: `aot.compile_jax(f, x, w,
+    dynamic={"x": "b, 1024"})`. Each example argument is an array or a
+    `jax.ShapeDtypeStruct` giving its dtype and shape; `dynamic` maps an argument's
+    name in `fn`'s signature (or its position) to a symbolic shape, `jax.export`'s
+    spelling, its symbols shared by all arguments. `name` defaults to `fn`'s name;
+    other keywords are `aot.compile`'s. Needs JAX, which aotc never requires."""
+    try:
+        import jax
+        from jax import export as jax_export
+    except ImportError as e:
+        raise ImportError("aot.compile_jax needs JAX: pip install jax "
+                          "(or pip install 'aotc[jax]')") from e
+    specs = _jax_specs(jax, jax_export, fn, example_args, dict(dynamic or {}))
+    jitted = fn if hasattr(fn, "lower") else jax.jit(fn)
+    exported = jax_export.export(jitted)(*specs)
+    if name is None:
+        name = getattr(fn, "__name__", None) or getattr(exported, "fun_name", None) or "model"
+    return compile(exported, name, **options)
+
+
+def _jax_specs(jax, jax_export, fn, example_args, dynamic: dict) -> list:
+    """One jax.ShapeDtypeStruct per example argument, symbolic where `dynamic` says."""
+    import inspect
+    try:
+        params = [p.name for p in inspect.signature(fn).parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):  # no signature to read: positions only
+        params = []
+    positions = {}
+    for key in dynamic:
+        if isinstance(key, int) and 0 <= key < len(example_args):
+            positions[key] = key
+        elif isinstance(key, str) and key in params[:len(example_args)]:
+            positions[key] = params.index(key)
+        else:
+            known = ", ".join(repr(p) for p in params[:len(example_args)]) or "none"
+            raise ValueError(f"dynamic: {key!r} is not an argument of {getattr(fn, '__name__', fn)} "
+                             f"given an example (names: {known}; or a position "
+                             f"0..{len(example_args) - 1})")
+    scope = jax_export.SymbolicScope() if dynamic else None
+    specs = []
+    for i, arg in enumerate(example_args):
+        if not (hasattr(arg, "shape") and hasattr(arg, "dtype")):
+            arg = jax.numpy.asarray(arg)
+        shape = tuple(arg.shape)
+        keys = [k for k, pos in positions.items() if pos == i]
+        if len(keys) > 1:
+            raise ValueError(f"dynamic: {keys[0]!r} and {keys[1]!r} both name argument {i}")
+        if keys:
+            spelled = dynamic[keys[0]]
+            shape = tuple(jax_export.symbolic_shape(spelled, scope=scope))
+            if len(shape) != len(arg.shape):
+                raise ValueError(f"dynamic: {keys[0]!r} is {spelled!r}, {len(shape)} dims, but "
+                                 f"its example has {len(arg.shape)} ({tuple(arg.shape)})")
+        specs.append(jax.ShapeDtypeStruct(shape, arg.dtype))
+    return specs
 
 
 def load(path: str):
