@@ -5,6 +5,7 @@ they are decoded in one numpy call, never element by element.
 """
 from __future__ import annotations
 
+import math
 import re
 
 import numpy as np
@@ -165,13 +166,18 @@ def decode_dense(body: str, type: Type) -> DenseAttr:
     if not type.is_static:
         raise AttrError(f"dense attribute needs a static shape, got '{type}'")
     dtype = numpy_dtype(type.elem)
-    count = int(np.prod(type.shape, dtype=np.int64))
+    count = math.prod(type.shape)  # in Python ints: np.prod wraps around past 2**63
+    if count * dtype.itemsize > np.iinfo(np.intp).max:
+        raise AttrError(f"dense attribute of type '{type}' is too large to hold")
     body = body.strip()
     if body.startswith('"0x') or body.startswith('"0X'):
         try:
             raw = bytes.fromhex(body[3:-1])
         except ValueError as e:
             raise AttrError(f"malformed hex data in dense attribute ({e})") from None
+        if len(raw) % dtype.itemsize:
+            raise AttrError(f"dense hex data has {len(raw)} bytes, not a whole number of "
+                            f"{type.elem} elements")
         flat = np.frombuffer(raw, dtype=np.uint8 if type.elem == "i1" else dtype)
         if type.elem == "i1":
             flat = flat != 0
@@ -216,12 +222,20 @@ def decode_angle(text: str, type: Type | None):
     return OpaqueAttr(text)
 
 
+MAX_INT_LIST = 1 << 16  # dims, permutations, paddings: one entry per dim, never this many
+
+
 def dense_to_ints(value) -> tuple:
     """Integer list attributes come as array<i64>, dense<...>, or [..]; normalise to a tuple."""
     if isinstance(value, DenseAttr):
+        if value.array.size > MAX_INT_LIST:  # a splat of a huge type: a loop of hours
+            raise AttrError(f"an integer list of {value.array.size} elements (at most {MAX_INT_LIST})")
         return tuple(int(v) for v in np.asarray(value.array).reshape(-1))
     if isinstance(value, (list, tuple)):
-        return tuple(int(v) for v in value)
+        try:
+            return tuple(int(v) for v in value)
+        except (TypeError, ValueError):
+            raise AttrError(f"expected a list of integers, got {value!r}") from None
     if isinstance(value, (int, np.integer)):
         return (int(value),)
     raise AttrError(f"expected a list of integers, got {value!r}")
