@@ -397,8 +397,8 @@ def infer_elementwise(op: Operation):
             raise ShapeError(f"unknown comparison type '{ct.value}'")
     if name in ("compare", "is_finite"):
         return [TensorType(ts[0].shape, "i1")]
-    if name in ("convert", "bitcast_convert"):
-        return None  # result element type comes from the declared type
+    if name in ("convert", "bitcast_convert"):  # the result's element type is the declared one
+        return [TensorType(ts[0].shape, op.results[0].type.elem)] if op.results else None
     return [ts[0]]
 
 
