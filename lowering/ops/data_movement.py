@@ -134,6 +134,8 @@ def infer_dynamic(op):
     src, out = op.operands[0].type if op.operands else None, op.results[0].type
     if src is not None and op.key != "dynamic_iota" and src.elem != out.elem:
         raise ShapeError(f"element type changes from {src.elem} to {out.elem}")
+    if op.key == "dynamic_iota" and not 0 <= op.attrs["iota_dimension"] < max(out.rank, 1):
+        raise ShapeError(f"iota_dimension out of range for {out}")
     for i in registry.shape_operands(op.key):
         t = op.operands[i].type
         if t.rank != 1 or t.elem not in ("i32", "i64", "ui32", "ui64", "index"):
@@ -575,7 +577,7 @@ DYNAMIC = {
     "dynamic_reshape": ((), _dynamic_reshape_dims, _reshape_at),
     "real_dynamic_slice": ((), _real_dynamic_slice_dims, _real_dynamic_slice_at),
     "dhlo.slice": ((), _dhlo_slice_dims, _dhlo_slice_at),
-    "dynamic_iota": ((), _dynamic_iota_dims, _iota_at),
+    "dynamic_iota": (("iota_dimension",), _dynamic_iota_dims, _iota_at),
     "dynamic_slice": (("slice_sizes",), _static_result_dims, _dynamic_slice_at),
     "dynamic_update_slice": ((), _dynamic_update_slice_dims, _dynamic_update_slice_at),
     "dynamic_pad": ((), _dynamic_pad_dims, _dynamic_pad_at),
