@@ -66,6 +66,8 @@ def ints(value, n: int, default: int, what: str) -> tuple:
     if value is None:
         return (default,) * n
     if isinstance(value, DenseAttr):
+        if value.array.size not in (1, n):  # before a loop over a (huge) splat
+            raise _shape_error(f"{what} needs {n} values, got {value.array.size}")
         out = tuple(int(v) for v in np.asarray(value.array).reshape(-1))
     elif isinstance(value, (list, tuple)):
         out = tuple(int(v) for v in value)
@@ -84,6 +86,8 @@ def padding_pairs(value, n: int) -> list:
         return [(0, 0)] * n
     if isinstance(value, DenseAttr):
         arr = np.asarray(value.array)
+        if arr.size not in (1, 2 * n):  # before a loop over a (huge) splat
+            raise _shape_error(f"padding needs {n} (low, high) pairs, got {arr.size} values")
         flat = [int(v) for v in arr.reshape(-1)]
         if arr.size == 1:
             flat = flat * (2 * n)
@@ -98,6 +102,8 @@ def bools(value, n: int, what: str) -> tuple:
     if value is None:
         return (False,) * n
     if isinstance(value, DenseAttr):
+        if value.array.size != n:  # before a loop over a (huge) splat
+            raise _shape_error(f"{what} needs {n} values, got {value.array.size}")
         out = tuple(bool(v) for v in np.asarray(value.array).reshape(-1))
     else:
         out = tuple(bool(v) for v in value)
@@ -253,8 +259,11 @@ class Conv:
             raise _shape_error("input, kernel and output must have the same spatial dims")
         a = op.attrs
         self.n = n
-        self.G = int(a.get("feature_group_count", 1))
-        self.B = int(a.get("batch_group_count", 1))
+        try:
+            self.G = int(a.get("feature_group_count", 1))
+            self.B = int(a.get("batch_group_count", 1))
+        except (TypeError, ValueError):
+            raise _shape_error("feature_group_count and batch_group_count must be integers") from None
         if self.G < 1 or self.B < 1:
             raise _shape_error("feature_group_count and batch_group_count must be positive")
         if self.G > 1 and self.B > 1:
