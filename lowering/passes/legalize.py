@@ -7,9 +7,11 @@ from lowering.ir.core import (
     CompileError,
     EnumAttr,
     FunctionType,
+    Location,
     Module,
     OpaqueAttr,
     Operation,
+    SymbolRef,
     TensorType,
     clone_op,
     replace_all_uses,
@@ -34,8 +36,11 @@ def normalize_attrs(op: Operation) -> None:
     for k in list(a):
         if k in INT_LIST_ATTRS:
             a[k] = dense_to_ints(a[k])
-        elif k in INT_ATTRS:
-            a[k] = int(dense_to_ints(a[k])[0]) if not isinstance(a[k], int) else a[k]
+        elif k in INT_ATTRS and not isinstance(a[k], int):
+            vals = dense_to_ints(a[k])
+            if len(vals) != 1:
+                raise ValueError(f"'{k}' must be one integer, got {len(vals)}")
+            a[k] = int(vals[0])
     if "comparison_direction" in a:
         a["comparison_direction"] = _enum("comparison_direction", a["comparison_direction"])
     if "compare_type" in a:
@@ -102,6 +107,8 @@ def inline_calls(module: Module) -> None:
                         inline_block(inner_block, stack)
                 i += 1
                 continue
+            if not isinstance(op.attrs.get("callee"), SymbolRef):
+                raise op.error("needs a 'callee = @function' attribute")
             callee_name = op.attrs["callee"].name
             callee = funcs.get(callee_name)
             if callee is None or not callee.regions:
@@ -157,10 +164,17 @@ def forward_tuples(module: Module) -> None:
                     replace_all_uses(block.ops, op.result, src.operands[i])
         for dead_kind in ("get_tuple_element", "tuple"):  # extractions first, then tuples
             used = {v for op in block.ops for inner in op.walk() for v in inner.operands}
-            block.ops = [op for op in block.ops if op.key != dead_kind or op.result in used]
+            block.ops = [op for op in block.ops if op.key != dead_kind or len(op.results) != 1
+                         or op.result in used]  # a malformed one is left for verify
     for func in module.functions():
         if func.regions:
             walk_block(func.regions[0].blocks[0])
+
+
+def module_loc(module: Module) -> Location:
+    """Where a whole-module error points: the first function, else the file's start."""
+    funcs = module.functions()
+    return funcs[0].loc if funcs else Location(module.filename, 1, 1)
 
 
 def public_functions(module: Module):
@@ -178,7 +192,7 @@ def verify(module: Module) -> None:
                                  "(tensors of int, float and bool elements are)")
         for op in func.regions[0].blocks[0].ops:
             verify_op(op)
-        ret = func.regions[0].blocks[0].ops[-1]
+        ret = (func.regions[0].blocks[0].ops or [func])[-1]
         if ret.name != "func.return":
             raise func.error("function body must end with a return")
         if [v.type for v in ret.operands] != list(fn.results):
@@ -211,7 +225,7 @@ def legalize(module: Module) -> Module:
     """The HLO stage: canonical spellings, calls inlined, verified."""
     canonicalize_names(module)
     if not public_functions(module):
-        raise CompileError("module has no public function with a body", None)
+        raise CompileError("module has no public function with a body", module_loc(module))
     inline_calls(module)
     forward_optimization_barriers(module)
     forward_tuples(module)  # identity for a compiler that does not rematerialise
