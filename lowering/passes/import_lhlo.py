@@ -27,7 +27,7 @@ from lowering.ops.registry import NOT_YET
 from lowering.ops.verify import verify_op
 from lowering.passes.bufferize import memref_of
 from lowering.passes.host_shapes import HostShapes
-from lowering.passes.legalize import canonicalize_names, public_functions
+from lowering.passes.legalize import canonicalize_names, module_loc, public_functions
 
 
 def is_buffer_level(module: Module) -> bool:
@@ -82,6 +82,13 @@ class FunctionImporter:
         block = func.regions[0].blocks[0]
         written = set()
         for top in block.ops:
+            for op in top.walk():  # every buffer op's operands are buffers (not an index, a token)
+                if op.dialect in ("lmhlo", "ldhlo"):
+                    for i, v in enumerate(op.operands):
+                        if not isinstance(v.type, MemRefType):
+                            raise op.error(f"operand #{i} has type {v.type}, not a buffer of "
+                                           "numbers (memref<...xf32>, ...)")
+        for top in block.ops:
             for op in top.walk():  # fusion bodies write outer buffers too
                 if op.dialect in ("lmhlo", "ldhlo") and op.short_name not in ("terminator", "fusion"):
                     written.update(op.operands[len(op.operands) - num_outputs(op):])
@@ -114,6 +121,9 @@ class FunctionImporter:
         if op.dialect not in ("lmhlo", "ldhlo"):
             if op.name in ("memref.alloc", "memref.dealloc", "memref.dim", "arith.constant",
                            "func.return"):
+                n = {"memref.dealloc": 1, "memref.dim": 2}.get(op.name)
+                if n is not None and len(op.operands) != n:
+                    raise op.error(f"takes {n} operands, got {len(op.operands)}")
                 op.attrs.pop("temp", None)
                 return [op]
             raise op.error("op is not supported in buffer-level input")
@@ -121,7 +131,9 @@ class FunctionImporter:
         if name == "copy":
             return [Operation("memref.copy", op.operands, [], {}, loc=op.loc)]
         if name == "constant":
-            value: DenseAttr = op.attrs["value"]
+            value: DenseAttr = op.attrs.get("value")
+            if not isinstance(value, DenseAttr):
+                raise op.error("needs a 'value = dense<...>' attribute")
             sym = f"__constant_{len(self.globals)}"
             self.globals.append(Operation("memref.global", [], [], {
                 "sym_name": sym, "type": memref_of(value.type), "initial_value": value,
@@ -181,6 +193,9 @@ class FunctionImporter:
         for op in old.ops:
             if op.short_name in ("terminator", "yield", "return"):
                 continue
+            if not op.operands or any(v not in current for v in op.operands[:-1]):
+                raise op.error("a reduce body's ops read the body's arguments or values written "
+                               "before them, and write one buffer")
             *ins, out = op.operands
             inner = Operation("mhlo." + op.short_name, [current[v] for v in ins],
                               [tensor_of(out.type)], dict(op.attrs), loc=op.loc)
@@ -244,6 +259,9 @@ class FunctionImporter:
     def alloc_dims(self, buf: Value, body: Block) -> list:
         """A fusion-local buffer's dims: its alloc's operands, defined before the fusion."""
         alloc = buf.owner
+        if len(alloc.operands) != buf.type.shape.count(None):
+            raise alloc.error(f"{buf.type} has {buf.type.shape.count(None)} dynamic dims, but the "
+                              f"alloc gives {len(alloc.operands)} sizes")
         it = iter(alloc.operands)
         return [n if n is not None else next(it) for n in buf.type.shape]
 
@@ -256,7 +274,7 @@ def import_lhlo(module: Module) -> Module:
     """The LHLO stage for buffer-level input."""
     canonicalize_names(module)
     if not public_functions(module):
-        raise CompileError("module has no public function with a body", None)
+        raise CompileError("module has no public function with a body", module_loc(module))
     globals_: list = []
     for f in module.functions():
         FunctionImporter(f, globals_).run()
