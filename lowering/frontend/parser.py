@@ -3,9 +3,6 @@ names, decodes pretty op bodies (lowering/frontend/pretty.py) and reports errors
 `file:line:col` with the source line."""
 from __future__ import annotations
 
-import functools
-import os
-
 import lark
 from lark import Token, Transformer, v_args
 
@@ -27,14 +24,7 @@ from lowering.ir.core import (
     Type,
 )
 
-_GRAMMAR = os.path.join(os.path.dirname(__file__), "grammar.lark")
-
-
-@functools.lru_cache(maxsize=1)
-def _lark() -> lark.Lark:
-    with open(_GRAMMAR) as f:
-        return lark.Lark(f.read(), parser="lalr", lexer="contextual", propagate_positions=False,
-                         maybe_placeholders=True)
+_lark = tokens.grammar  # the compiled grammar (frontend/tokens.py, with its tokens' words)
 
 
 def _type_of(tok) -> Type:
@@ -89,8 +79,8 @@ class _ToRaw(Transformer):
     def value_list(self, *vals):
         return list(vals)
 
-    def module_op(self, sym, attrs, region):
-        op = RawOp("module", "builtin.module", sym if sym is not None else Token("MODULE", "module"))
+    def module_op(self, kw, sym, attrs, region):
+        op = RawOp("module", "builtin.module", kw)
         op.attrs = dict(attrs or {})
         if sym is not None:
             op.attrs["sym_name"] = str(sym)[1:]
@@ -435,7 +425,7 @@ class Builder:
             attrs["res_attrs"] = raw.extra["res_attrs"]
         regions = []
         if raw.regions:
-            inner = _Scope(scope)
+            inner = _Scope()  # a function is isolated from above: it sees no outer values
             entry_args = [(a[0], a[1], a[3]) for a in args]
             if any(a[0] is None for a in args):
                 raise self.error("a function with a body needs named arguments", raw.tok)

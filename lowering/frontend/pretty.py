@@ -238,6 +238,10 @@ def _renamed(mapping):
 def decode_slice(raw, it: Items) -> Decoded:
     if it.brackets:
         spec = _bracket(it.brackets[0])
+        if not all(isinstance(s, tuple) and len(s) == 4 and s[0] == "slice" and all(
+                isinstance(n, int) and not isinstance(n, bool) for n in s[1:]) for s in spec):
+            raise DecodeError("expected slice bounds like [0:4, 1:5:2] (start:limit or "
+                              "start:limit:stride per dim)", raw.tok)
         it.kw["start_indices"] = tuple(s[1] for s in spec)
         it.kw["limit_indices"] = tuple(s[2] for s in spec)
         it.kw["strides"] = tuple(s[3] for s in spec)
@@ -271,8 +275,8 @@ def decode_reduce(raw, it: Items) -> Decoded:
     if "across" in it.words:
         it.words.remove("across")
     dims = it.kw.pop("dimensions", None)
-    if dims is None:
-        raise DecodeError("expected 'across dimensions = [...]'", raw.tok)
+    if not isinstance(dims, tuple):
+        raise DecodeError("expected 'across dimensions = [...]' (a list of integers)", raw.tok)
     n = len(inputs)
     operand_types, results = _types(raw, 2 * n, n)
     attrs = {"dimensions": tuple(dims)}
@@ -475,7 +479,7 @@ def decode_convolution(raw, it):
                                                   for v in value)
                     else:
                         raise DecodeError(f"unknown window key '{key}'", raw.tok)
-                except (TypeError, ValueError):
+                except (TypeError, ValueError, OverflowError):
                     raise DecodeError(f"malformed window '{key}' in convolution", raw.tok) from None
             i += 3
             continue

@@ -1,5 +1,6 @@
-"""What a syntax error says was expected, in the language's words rather than the grammar's
-token names (`expected a type`, not `expected one of: bang_id, identifier, type`).
+"""The compiled grammar, and what a syntax error says was expected: in the language's words
+rather than the grammar's token names (`expected a type`, not `expected one of: bang_id,
+identifier, type`).
 
 `WORDS` is the one table from the grammar's named terminals to words; anonymous
 terminals (the quoted strings of grammar.lark: `'->'`, `'{'`, `module`) print as
@@ -10,6 +11,20 @@ reach an error message under its internal name.
 from __future__ import annotations
 
 import functools
+import os
+
+import lark
+
+GRAMMAR = os.path.join(os.path.dirname(__file__), "grammar.lark")
+
+
+@functools.lru_cache(maxsize=1)
+def grammar() -> lark.Lark:
+    """grammar.lark as an LALR parser with a contextual lexer."""
+    with open(GRAMMAR) as f:
+        return lark.Lark(f.read(), parser="lalr", lexer="contextual", propagate_positions=False,
+                         maybe_placeholders=True)
+
 
 # Named terminals of grammar.lark (and lark's end-of-input marker).
 WORDS = {
@@ -38,11 +53,11 @@ GROUPS = [
     ("an attribute value", {"INT", "FLOAT", "STRING", "ANGLE_ATTR", "HASH_ATTR", "SYMBOL", "TYPE"},
      {"INT", "FLOAT", "STRING", "ANGLE_ATTR", "HASH_ATTR", "HASH_ID", "SYMBOL", "TYPE", "BANG_ID",
       "BARE_ID", "LPAR", "LSQB", "LBRACE", "TRUE", "FALSE", "UNIT", "LOC"}),
-    ("an alias like #map = ... or !t = ...", {"BANG_ID", "HASH_ID", "FUNC_KW", "MODULE"},
+    ("an alias like #map = ... or !t = ...", {"BANG_ID", "HASH_ID", "FUNC_KW", "MODULE_KW"},
      {"BANG_ID", "HASH_ID"}),
     ("an operation", {"VALUE_ID", "STRING", "BARE_ID", "FUNC_KW"},
-     {"VALUE_ID", "STRING", "BARE_ID", "FUNC_KW", "MODULE"}),
-    ("an operation", {"STRING", "BARE_ID", "FUNC_KW"}, {"STRING", "BARE_ID", "FUNC_KW", "MODULE"}),
+     {"VALUE_ID", "STRING", "BARE_ID", "FUNC_KW", "MODULE_KW"}),
+    ("an operation", {"STRING", "BARE_ID", "FUNC_KW"}, {"STRING", "BARE_ID", "FUNC_KW", "MODULE_KW"}),
     ("a type", {"TYPE", "BANG_ID", "BARE_ID"}, {"TYPE", "BANG_ID", "BARE_ID", "LPAR"}),
     ("a location item", {"LESSTHAN", "HASH_ID", "INT"},
      {"LESSTHAN", "HASH_ID", "INT", "STRING", "BARE_ID", "COLON", "COMMA", "LPAR", "LSQB"}),
@@ -54,8 +69,7 @@ _IGNORED = {"WS", "COMMENT"}
 @functools.lru_cache(maxsize=1)
 def _literals() -> dict:
     """Anonymous terminal name -> its quoted text, from the grammar as lark compiled it."""
-    from lowering.frontend.parser import _lark
-    return {t.name: f"'{t.pattern.value}'" for t in _lark().terminals
+    return {t.name: f"'{t.pattern.value}'" for t in grammar().terminals
             if type(t.pattern).__name__ == "PatternStr"}
 
 

@@ -8,8 +8,9 @@ import re
 import pytest
 
 from lowering.frontend import tokens
-from lowering.frontend.parser import _lark, parse_file, parse_module
+from lowering.frontend.parser import parse_file, parse_module
 from lowering.frontend.source import decode_source, read_source
+from lowering.frontend.tokens import grammar as _lark
 from lowering.ir.core import CompileError
 
 
