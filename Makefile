@@ -3,7 +3,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: venv demo test test-gpu cuda-double lint bench bench-gpu docs clean
+.PHONY: venv demo test test-gpu cuda-double lint bench bench-gpu docs clean fuzz
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -62,6 +62,17 @@ build/libcuda_double.so: tests/tooling/cuda_double/double.c
 build/libcublas_double.so: tests/tooling/cuda_double/cublas_double.c
 	mkdir -p build
 	$${CC:-cc} -O2 -fPIC -shared -o $@ $<
+
+# A fuzz campaign (tests/tooling/fuzz): N mutated corpus programs of seed SEED through the
+# stages to loops (every LLVM_EVERY-th on to LLVM IR), JOBS worker processes; each must compile
+# or fail with a located error. Failing inputs go to build/fuzz/ (README, "Tests and benchmarks").
+N ?= 10000
+SEED ?= 1
+LLVM_EVERY ?= 50
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
+fuzz: $(STAMP)
+	$(PY) tests/tooling/fuzz/campaign.py -n $(N) --seed $(SEED) --llvm-every $(LLVM_EVERY) -j $(JOBS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
