@@ -188,6 +188,22 @@ def type_change(rng, text):
     return _splice(text, m.start(), m.end(), new), f"type {tok} -> {new}"
 
 
+def dim_rename(rng, text):
+    """One dim size changed in every type of the program (4 -> 0, 1, 7 or ?): shapes stay
+    consistent, so the program goes deep into the stages, with zero-size tensors and fused
+    zero-size constants, size-1 dims that broadcast, dims that no longer divide."""
+    toks = [t for t in tokens(text) if t.lastgroup == "type"]
+    sizes = sorted({d for t in toks for d in re.findall(r"(?<=[<x])(\d+)(?=x)", t.group(0))})
+    if not sizes:
+        return None
+    old = rng.choice(sizes)
+    new = rng.choice(["0", "0", "1", "2", "7", "?"])
+    pattern = re.compile(rf"(?<=[<x]){old}(?=x)")
+    out = TOKEN.sub(lambda m: pattern.sub(new, m.group(0)) if m.lastgroup == "type"
+                    else m.group(0), text)
+    return out, f"dim {old} -> {new} in every type"
+
+
 def dense_change(rng, text):
     """A dense/array attribute's content or its type changed: element counts that do not
     match, empty bodies, zero-size splats, bad hex, values out of range."""
@@ -345,7 +361,7 @@ def truncate(rng, text):
 
 MUTATIONS = [  # (weight, mutation)
     (8, token_swap), (4, token_any), (5, token_delete), (4, token_duplicate), (6, op_swap),
-    (8, type_change), (6, dense_change), (5, number_change), (5, list_edit), (6, attr_edit),
+    (8, type_change), (5, dim_rename), (6, dense_change), (5, number_change), (5, list_edit), (6, attr_edit),
     (5, line_edit), (3, splice_line), (1, truncate),
 ]
 _WEIGHTS = [w for w, _ in MUTATIONS]
