@@ -48,7 +48,7 @@ def infer_reshape(op):
     if src.is_static and out.is_static:
         if math.prod(src.shape) != math.prod(out.shape):
             raise ShapeError(f"reshape changes the element count: {src} to {out}")
-    return None
+    return [TensorType(out.shape, src.elem)]  # the declared shape, one result, the same elements
 
 
 def infer_transpose(op):
@@ -558,12 +558,12 @@ def _reverse_dims(hs, op, shapes, bufs):
 
 # name: (attributes, arity, result types, run-time dims, value at an index)
 STATIC = {
-    "broadcast_in_dim": (("broadcast_dimensions",), None, infer_broadcast_in_dim,
+    "broadcast_in_dim": (("broadcast_dimensions",), 1, infer_broadcast_in_dim,
                          _broadcast_in_dim_dims, _broadcast_in_dim_at),
-    "reshape": ((), None, infer_reshape, _reshape_dims, _reshape_at),
-    "transpose": (("permutation",), None, infer_transpose, _transpose_dims, _transpose_at),
-    "reverse": (("dimensions",), None, infer_reverse, _reverse_dims, _reverse_at),
-    "slice": (("start_indices", "limit_indices", "strides"), None, infer_slice, _slice_dims,
+    "reshape": ((), 1, infer_reshape, _reshape_dims, _reshape_at),
+    "transpose": (("permutation",), 1, infer_transpose, _transpose_dims, _transpose_at),
+    "reverse": (("dimensions",), 1, infer_reverse, _reverse_dims, _reverse_at),
+    "slice": (("start_indices", "limit_indices", "strides"), 1, infer_slice, _slice_dims,
               _slice_at),
     "pad": (("edge_padding_low", "edge_padding_high", "interior_padding"), 2, infer_pad,
             _pad_dims, _pad_at),
