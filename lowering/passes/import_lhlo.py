@@ -98,6 +98,8 @@ class FunctionImporter:
         if outs and any(a not in written for a in args[n_in:]):
             raise func.error("output buffer arguments (those the function writes) must follow "
                              "the input arguments")
+        if not block.ops:
+            raise func.error("function body must end with a return")
         ret = block.ops[-1]
         if outs and ret.operands:
             raise func.error("a function may either write output arguments or return buffers, "
@@ -201,6 +203,8 @@ class FunctionImporter:
                               [tensor_of(out.type)], dict(op.attrs), loc=op.loc)
             block.append(inner)
             current[out] = inner.result
+        if any(a not in current for a in old.args[2 * n:]):
+            raise region.parent.error("a reduce body must write its output buffers")
         results = [current[a] for a in old.args[2 * n:]]
         block.append(Operation("mhlo.return", results, [], loc=old.ops[0].loc if old.ops else UNKNOWN_LOC))
         return Region([block])
