@@ -415,6 +415,14 @@ class Builder:
             raise self.error(f"use of undefined value '{tok}'", tok)
         return v
 
+    def check_operand_types(self, toks, values, declared) -> None:
+        """A value's type is the one it was defined with; a signature that says otherwise is an
+        error at the use (as in MLIR), not a mismatch found deep in a later stage."""
+        for tok, v, t in zip(toks, values, declared):
+            if v.type != t:
+                raise self.error(f"'{tok}' has type {v.type}, but the op's type signature says {t}",
+                                 tok)
+
     def func(self, raw: RawOp, scope: _Scope) -> Operation:
         attrs = dict(raw.attrs)
         attrs["function_type"] = raw.fn_type
@@ -438,12 +446,16 @@ class Builder:
         if len(fn.inputs) != len(operands):
             raise self.error(f"'{raw.name}' has {len(operands)} operands but its type lists "
                              f"{len(fn.inputs)}", raw.tok)
+        self.check_operand_types(raw.operands, operands, fn.inputs)
         regions = [self.region(r, _Scope(scope)) for r in raw.regions]
         return Operation(raw.name, operands, fn.results, raw.attrs, regions, self.loc(raw.tok))
 
     def custom(self, raw: RawOp, scope: _Scope) -> Operation:
         decoded = pretty.decode(raw)
         operands = [self.value(t, scope) for t in decoded.operands]
+        if len(raw.sig) == 1 and isinstance(raw.sig[0], FunctionType) \
+                and len(raw.sig[0].inputs) == len(operands):  # `: (operand types) -> results`
+            self.check_operand_types(decoded.operands, operands, raw.sig[0].inputs)
         regions = [self.region(r, _Scope(scope), args) for r, args in decoded.regions]
         return Operation(decoded.name, operands, decoded.result_types, decoded.attrs, regions,
                          self.loc(raw.tok))
