@@ -40,7 +40,9 @@ def infer_broadcast_in_dim(op):
         s, o = src.shape[i], out.shape[d]
         if s is not None and o is not None and s != 1 and s != o:
             raise ShapeError(f"operand dim {i} of size {s} cannot broadcast to result dim {d} of size {o}")
-    return None
+    if len(set(dims)) != len(dims):
+        raise ShapeError(f"broadcast_dimensions {dims} name a result dim twice")
+    return [TensorType(out.shape, src.elem)]  # the declared shape; the element type carries over
 
 
 def infer_reshape(op):
