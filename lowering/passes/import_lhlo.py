@@ -126,6 +126,10 @@ class FunctionImporter:
                 n = {"memref.dealloc": 1, "memref.dim": 2}.get(op.name)
                 if n is not None and len(op.operands) != n:
                     raise op.error(f"takes {n} operands, got {len(op.operands)}")
+                if op.name == "memref.alloc":
+                    if len(op.results) != 1 or not isinstance(op.results[0].type, MemRefType):
+                        raise op.error("an alloc has one result, a memref")
+                    self.alloc_dims(op.result, None)  # its sizes, one per dynamic dim
                 op.attrs.pop("temp", None)
                 return [op]
             raise op.error("op is not supported in buffer-level input")
