@@ -212,9 +212,12 @@ def decode_angle(text: str, type: Type | None):
         vals = [v.strip() for v in values.split(",") if v.strip()]
         if elem == "i1":
             return tuple(v == "true" for v in vals)
-        if elem.startswith("f"):
-            return tuple(float(v) for v in vals)
-        return tuple(int(v, 0) for v in vals)
+        try:
+            if elem.startswith("f"):
+                return tuple(float(v) for v in vals)
+            return tuple(int(v, 0) for v in vals)
+        except ValueError as e:
+            raise AttrError(f"malformed {elem} element in {text[:60]} ({e})") from None
     if head == "dense_resource":
         raise AttrError("dense_resource constants (elided weights) are not supported: "
                         "print the module with its large constants kept")
