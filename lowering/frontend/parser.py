@@ -54,7 +54,7 @@ class _ToRaw(Transformer):
         return list(rs)
 
     def result(self, name, count):
-        return (str(name), int(count) if count is not None else 1)
+        return (str(name), int(str(count), 0) if count is not None else 1)
 
     def generic_op(self, name, operands, successors, props, regions, attrs, fn_type):
         op = RawOp("generic", unescape_string(str(name)), name)

@@ -86,6 +86,7 @@ def _first_tok(items):
 
 def _bracket(items):
     """`[1, 2]` -> (1, 2); `[A, B]` -> ['A', 'B']; `[0:2, 1:4:2]` -> [('slice', 0, 2, 1), ...]."""
+    from lowering.frontend.raw import _attr_of
     out = []
     for part in _split(items):
         if not part:
@@ -94,7 +95,7 @@ def _bracket(items):
             nums = [p[1] for p in part if p[0] == "attr"]
             out.append(("slice",) + tuple(nums) + ((1,) if len(nums) == 2 else ()))
         elif len(part) == 1 and part[0][0] == "attr":
-            out.append(part[0][1])
+            out.append(_attr_of(part[0][1]))  # a dense<...> here has no type: an error
         elif len(part) == 1 and part[0][0] == "word":
             out.append(str(part[0][1]))
         elif len(part) == 1 and part[0][0] == "bracket":

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import multiprocessing as mp
 import os
+import re
 import sys
 import time
 import traceback
@@ -33,6 +34,9 @@ if ROOT not in sys.path:
 from tooling.fuzz.mutate import make_input  # noqa: E402
 
 FAILURES = ("internal", "unlocated", "crash", "hang")
+# A CompileError that is an internal error dressed up: the parser's catch-all for unexpected
+# exceptions in its transformer says `malformed RULE (ValueError: ...)`.
+DISGUISED = re.compile(r"\((?:[A-Z]\w*(?:Error|Exception)|StopIteration): ")
 RECYCLE = 500  # inputs per worker process before a fresh one takes over
 KINDS = ("compiled", "error") + FAILURES
 
@@ -49,6 +53,8 @@ def compile_one(data: bytes, name: str, llvm: bool = False) -> tuple:
         if llvm:
             comp.llvm()
     except CompileError as e:
+        if DISGUISED.search(e.message):  # the parser's catch-all: a bug it caught, not a message
+            return "internal", f"{e.message} (a CompileError)\n{e.render()}"
         if e.loc.file == name and e.loc.line > 0:
             return "error", e.render()
         return "unlocated", e.render()
