@@ -215,6 +215,8 @@ class FunctionImporter:
 
     def raise_fusion(self, op: Operation) -> Operation:
         """An RFC-style fusion on buffers: its internal allocs become tensor values."""
+        if not op.regions or not op.regions[0].blocks:
+            raise op.error("a fusion needs a body region")
         body = op.regions[0].blocks[0]
         local = {o.result for o in body.ops if o.name == "memref.alloc"}
         inputs: list[Value] = []
