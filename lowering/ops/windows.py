@@ -92,7 +92,11 @@ def padding_pairs(value, n: int) -> list:
         if arr.size == 1:
             flat = flat * (2 * n)
     else:
-        flat = [int(v) for pair in value for v in (pair if isinstance(pair, (list, tuple)) else [pair])]
+        try:
+            flat = [int(v) for pair in value
+                    for v in (pair if isinstance(pair, (list, tuple)) else [pair])]
+        except (TypeError, ValueError):
+            raise _shape_error(f"padding must be {n} (low, high) pairs of integers, got {value!r}") from None
     if len(flat) != 2 * n:
         raise _shape_error(f"padding needs {n} (low, high) pairs, got {len(flat)} values")
     return [(flat[2 * i], flat[2 * i + 1]) for i in range(n)]
