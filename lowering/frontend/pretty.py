@@ -253,7 +253,11 @@ def decode_dot_general(raw, it: Items) -> Decoded:
     dims = {}
     for key, side in (("batching_dims", "batching"), ("contracting_dims", "contracting")):
         if key in it.kw:
-            lhs, rhs = it.kw.pop(key)
+            value = it.kw.pop(key)
+            if not (isinstance(value, tuple) and len(value) == 2
+                    and all(isinstance(v, tuple) for v in value)):
+                raise DecodeError(f"expected '{key} = [..] x [..]' (lists of integers)", raw.tok)
+            lhs, rhs = value
             dims[f"lhs_{side}_dimensions"] = tuple(lhs)
             dims[f"rhs_{side}_dimensions"] = tuple(rhs)
     for k in ("lhs_batching_dimensions", "rhs_batching_dimensions", "lhs_contracting_dimensions",
