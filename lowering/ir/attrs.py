@@ -167,7 +167,7 @@ def decode_dense(body: str, type: Type) -> DenseAttr:
         raise AttrError(f"dense attribute needs a static shape, got '{type}'")
     dtype = numpy_dtype(type.elem)
     count = math.prod(type.shape)  # in Python ints: np.prod wraps around past 2**63
-    if count * dtype.itemsize > np.iinfo(np.intp).max:
+    if max((count, *type.shape)) * dtype.itemsize > np.iinfo(np.intp).max:  # numpy's strides too
         raise AttrError(f"dense attribute of type '{type}' is too large to hold")
     body = body.strip()
     if body.startswith('"0x') or body.startswith('"0X'):
