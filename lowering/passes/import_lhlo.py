@@ -88,6 +88,7 @@ class FunctionImporter:
                         if not isinstance(v.type, MemRefType):
                             raise op.error(f"operand #{i} has type {v.type}, not a buffer of "
                                            "numbers (memref<...xf32>, ...)")
+                check_memref_op(op)
         for top in block.ops:
             for op in top.walk():  # fusion bodies write outer buffers too
                 if op.dialect in ("lmhlo", "ldhlo") and op.short_name not in ("terminator", "fusion"):
@@ -123,13 +124,6 @@ class FunctionImporter:
         if op.dialect not in ("lmhlo", "ldhlo"):
             if op.name in ("memref.alloc", "memref.dealloc", "memref.dim", "arith.constant",
                            "func.return"):
-                n = {"memref.dealloc": 1, "memref.dim": 2}.get(op.name)
-                if n is not None and len(op.operands) != n:
-                    raise op.error(f"takes {n} operands, got {len(op.operands)}")
-                if op.name == "memref.alloc":
-                    if len(op.results) != 1 or not isinstance(op.results[0].type, MemRefType):
-                        raise op.error("an alloc has one result, a memref")
-                    self.alloc_dims(op.result, None)  # its sizes, one per dynamic dim
                 op.attrs.pop("temp", None)
                 return [op]
             raise op.error("op is not supported in buffer-level input")
@@ -148,6 +142,8 @@ class FunctionImporter:
                           loc=op.loc)
             return [g, Operation("memref.copy", [g.result, op.operands[0]], [], {}, loc=op.loc)]
         if name in ("dot", "dot_general"):
+            if len(op.operands) != 3:
+                raise op.error(f"takes two operands and an output buffer, got {len(op.operands)}")
             if name == "dot":
                 lr = op.operands[0].type.rank
                 op.attrs["dot_dimension_numbers"] = {
@@ -268,12 +264,33 @@ class FunctionImporter:
 
     def alloc_dims(self, buf: Value, body: Block) -> list:
         """A fusion-local buffer's dims: its alloc's operands, defined before the fusion."""
-        alloc = buf.owner
-        if len(alloc.operands) != buf.type.shape.count(None):
-            raise alloc.error(f"{buf.type} has {buf.type.shape.count(None)} dynamic dims, but the "
-                              f"alloc gives {len(alloc.operands)} sizes")
+        alloc = buf.owner  # one size per dynamic dim (check_memref_op)
         it = iter(alloc.operands)
         return [n if n is not None else next(it) for n in buf.type.shape]
+
+
+def check_memref_op(op: Operation) -> None:
+    """alloc, dealloc and dim as the later stages read them: an alloc has one memref result and
+    a size per dynamic dim; a dim takes a buffer and a constant index within its rank."""
+    n = {"memref.dealloc": 1, "memref.dim": 2}.get(op.name)
+    if n is not None and len(op.operands) != n:
+        raise op.error(f"takes {n} operands, got {len(op.operands)}")
+    if op.name == "memref.alloc":
+        if len(op.results) != 1 or not isinstance(op.results[0].type, MemRefType):
+            raise op.error("an alloc has one result, a memref of numbers; got "
+                           + (", ".join(str(r.type) for r in op.results) or "none"))
+        t = op.results[0].type
+        if len(op.operands) != t.shape.count(None):
+            raise op.error(f"{t} has {t.shape.count(None)} dynamic dims, but the alloc gives "
+                           f"{len(op.operands)} sizes")
+    if op.name == "memref.dim":
+        buf, index = op.operands
+        const = index.owner
+        value = const.attrs.get("value") if isinstance(const, Operation) \
+            and const.name == "arith.constant" else None
+        if not isinstance(buf.type, MemRefType) or not isinstance(value, int) \
+                or not 0 <= value < buf.type.rank:
+            raise op.error("takes a buffer and a constant index below its rank")
 
 
 def verify_raised(op: Operation) -> None:
