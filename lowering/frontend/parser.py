@@ -54,7 +54,7 @@ class _ToRaw(Transformer):
         return list(rs)
 
     def result(self, name, count):
-        return (str(name), int(str(count), 0) if count is not None else 1)
+        return (str(name), _int(str(count)) if count is not None else 1)
 
     def generic_op(self, name, operands, successors, props, regions, attrs, fn_type):
         op = RawOp("generic", unescape_string(str(name)), name)
@@ -289,7 +289,7 @@ class _ToRaw(Transformer):
     def _scalar(tok):
         text = str(tok)
         if tok.type == "INT":
-            return int(text, 0)
+            return _int(text)
         if tok.type == "FLOAT":
             return float(text)
         if tok.type == "STRING":
@@ -299,6 +299,11 @@ class _ToRaw(Transformer):
         if tok.type in ("HASH_ATTR", "HASH_ID"):
             return _hash_attr(text)
         return text
+
+
+def _int(text: str) -> int:
+    """An INT token: hex, or decimal with leading zeros allowed (`01`, which int(x, 0) refuses)."""
+    return int(text, 16) if text.startswith("0x") else int(text)
 
 
 def _wrap_dicts(items):
