@@ -76,7 +76,9 @@ def signature(e: BaseException) -> str:
 
 def _worker(conn, memory_mb: int, hooks: bool = False) -> None:
     import faulthandler
+    import warnings
     faulthandler.disable()  # a crash is counted by the parent, not dumped on its terminal
+    warnings.simplefilter("ignore")  # numpy's overflow warnings on out-of-range literals
     if memory_mb:
         import resource
         limit = memory_mb << 20
