@@ -410,8 +410,10 @@ class Library:
                           f"this loader reads version {ABI_VERSION}")
         self.name = _string(info.name)
         if (hasattr(self._lib, "aot_gpu_gemm") and not os.environ.get("AOT_CUBLAS_LIBRARY")
-                and os.environ.get("AOT_CUBLAS") != "0" and wheel_cublas()):
-            os.environ["AOT_CUBLAS_LIBRARY"] = wheel_cublas()  # read by the runtime's first matmul
+                and os.environ.get("AOT_CUBLAS") != "0"):
+            wheel = wheel_cublas()
+            if wheel:
+                os.environ["AOT_CUBLAS_LIBRARY"] = wheel  # read by the runtime's first matmul
         self.entries = {e.name: e for e in
                         (Entry(self, info.entries[i]) for i in range(info.num_entries))}
 

@@ -10,6 +10,8 @@ and the dims.
 """
 from __future__ import annotations
 
+import math
+
 from lowering.ir.core import INDEX, Operation, ScalarType, Value
 from lowering.ops.registry import op_text as _op_text
 
@@ -59,9 +61,7 @@ class HostShapes:
             ok = nonneg if ok is None else self.emit("arith.andi", [ok, nonneg], [I1], {}).result
             as_float = self.emit("arith.sitofp", [d], [f64], {}).result
             size = as_float if size is None else self.emit("arith.mulf", [size, as_float], [f64], {}).result
-        static = 1
-        for d in shape:
-            static *= d if isinstance(d, int) else 1
+        static = math.prod(d for d in shape if isinstance(d, int))
         limit = self.emit("arith.constant", [], [f64],
                           {"value": float(MAX_BUFFER_BYTES // (element_bytes(elem) * max(static, 1)))}).result
         fits = self.emit("arith.cmpf", [size, limit], [I1], {"predicate": "ole"}).result

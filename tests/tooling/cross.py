@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from aot import toolchain
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 RUN_ENTRY = os.path.join(HERE, "run_entry.c")
 
@@ -21,8 +23,15 @@ RUN_ENTRY = os.path.join(HERE, "run_entry.c")
 class Cross:
     arch: str
     triple: str  # LLVM's
-    gnu: str  # the GNU cross tools' prefix
-    qemu: str
+
+    @property
+    def gnu(self) -> str:
+        """The GNU cross tools' prefix (aarch64-linux-gnu), as the toolchain finds them."""
+        return toolchain.gnu_triple(self.triple)
+
+    @property
+    def qemu(self) -> str:
+        return f"qemu-{self.arch}"
 
     @property
     def cc(self) -> str:
@@ -38,7 +47,7 @@ class Cross:
         if not absent:
             return None
         return (f"needs {' and '.join(absent)}: `make cross-tools` installs them "
-                f"(apt-get install gcc-{self.gnu} qemu-user)")
+                f"(apt-get install {toolchain.cross_package(self.triple)} qemu-user)")
 
     def run(self, argv: list, timeout: float = 120, **kw) -> subprocess.CompletedProcess:
         """A program for this CPU under qemu-user (dynamically linked ones find their
@@ -48,8 +57,8 @@ class Cross:
 
 
 CROSS = {
-    "aarch64": Cross("aarch64", "aarch64-unknown-linux-gnu", "aarch64-linux-gnu", "qemu-aarch64"),
-    "riscv64": Cross("riscv64", "riscv64-unknown-linux-gnu", "riscv64-linux-gnu", "qemu-riscv64"),
+    "aarch64": Cross("aarch64", "aarch64-unknown-linux-gnu"),
+    "riscv64": Cross("riscv64", "riscv64-unknown-linux-gnu"),
 }
 
 
