@@ -48,6 +48,17 @@ def default_output(opts: Options, out_dir: str = ".") -> str:
     return os.path.join(out_dir, suffix.get(opts.emit, f"{opts.name}.{opts.emit}.mlir"))
 
 
+def _shows_source(method):
+    """A CompileError out of `method` shows the source line its location points at."""
+    @functools.wraps(method)
+    def run(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except CompileError as e:
+            raise e.with_source(self.text, self.filename) from None
+    return run
+
+
 class Compilation:
     """One compile of one module: stage texts on demand, artifacts written to disk."""
 
@@ -106,11 +117,13 @@ class Compilation:
                             if self.opts.dump_after else None, target=self.target)
 
     @functools.cache  # noqa: B019  (one Compilation, one result; the stages run once)
+    @_shows_source
     def loops(self):
         """The loop-stage module, made once (the device and the host code both read it)."""
         return self.run_stages("loops")
 
     @functools.cache  # noqa: B019
+    @_shows_source
     def llvm(self):
         """(target machine, LLVM IR text, optimised module, entries): the stages run once.
         For the cuda target: the device module, and its kernels (device.DeviceKernel)."""
@@ -128,6 +141,7 @@ class Compilation:
         self.dump("llvm-opt", str(optimized))
         return tm, text, optimized, entries
 
+    @_shows_source
     def build(self, output: str) -> dict:
         """Write the artifact of `opts.emit` to `output`; returns the paths written."""
         emit = self.opts.emit
@@ -156,6 +170,7 @@ class Compilation:
             self.toolchain  # noqa: B018  (resolved now: a missing compiler is an error now)
 
     @functools.cache  # noqa: B019
+    @_shows_source
     def cpu_fallback(self):
         """For --target cuda,cpu: (machine, optimised module) of the CPU build, whose entries
         run the device build's when the runtime finds a GPU."""

@@ -126,6 +126,14 @@ def _scalar_tokens_to_array(tokens: list[str], elem: str) -> np.ndarray:
         raise AttrError(f"malformed {elem} literal in dense attribute ({e})") from None
 
 
+def _check_in_range(tokens: list[str], wide: np.ndarray, narrow: np.ndarray, elem: str) -> None:
+    """A finite literal that rounds to infinity in `elem` is an error, not a silent inf
+    (infinities are written as `0x7F800000`, or as `inf` / 1e999 on purpose in f64)."""
+    lost = np.isinf(narrow.astype(np.float64)) & np.isfinite(wide)
+    if lost.any():
+        raise AttrError(f"{tokens[int(np.argmax(lost))]} is out of range for {elem}")
+
+
 def _tokens_to_array(tokens: list[str], elem: str) -> np.ndarray:
     dtype = numpy_dtype(elem)
     if elem == "i1":
@@ -139,14 +147,20 @@ def _tokens_to_array(tokens: list[str], elem: str) -> np.ndarray:
     if dtype.kind == "f" or elem == "bf16":
         # MLIR writes special floats as their bit pattern (0x7FC00000), others as decimals
         if not any(t.startswith("0x") for t in tokens):
-            return np.array(tokens, dtype=np.float64).astype(dtype)
+            wide = np.array(tokens, dtype=np.float64)
+            with np.errstate(over="ignore"):
+                out = wide.astype(dtype)
+            _check_in_range(tokens, wide, out, elem)
+            return out
         itemsize = dtype.itemsize
         out = np.empty(len(tokens), dtype=dtype)
         for i, t in enumerate(tokens):
             if t.startswith("0x"):
                 out[i] = np.array(int(t, 16), dtype=np.uint64).astype(f"u{itemsize}").view(dtype)
             else:
-                out[i] = float(t)
+                with np.errstate(over="ignore"):
+                    out[i] = float(t)
+                _check_in_range([t], np.array([float(t)]), out[i:i + 1], elem)
         return out
     values = [int(t, 0) for t in tokens]
     bits = dtype.itemsize * 8

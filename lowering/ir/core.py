@@ -46,6 +46,16 @@ class CompileError(Exception):
                 text += "\n" + " " * (self.loc.col - 1) + "^"
         return text
 
+    def with_source(self, text: str, filename: str) -> "CompileError":
+        """Add the line of `text` the location points at: errors raised after parsing (by
+        the verifier, the passes, code generation) know only their location."""
+        if not self.source_line and self.loc.file == filename and self.loc.line > 0:
+            lines = text.split("\n", self.loc.line)
+            if self.loc.line <= len(lines):
+                self.source_line = lines[self.loc.line - 1]
+                self.args = (self.render(),)
+        return self
+
 
 # ----------------------------------------------------------------------------- types
 

@@ -92,6 +92,9 @@ def test_cross_target_object(add_file, tmp_path):
     ("func.func @main(%a: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {\n"
      "  return %a : tensor<4xcomplex<f32>>\n}\n",
      ":1:1:", "is not supported"),
+    ("func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n"
+     "  %c = stablehlo.constant dense<[1.0, 1e40]> : tensor<2xf32>\n  return %c : tensor<2xf32>\n}\n",
+     ":2:27:", "1e40 is out of range for f32"),
 ])
 def test_errors_are_located_messages(tmp_path, text, where, message):
     p = tmp_path / "bad.mlir"
@@ -99,9 +102,14 @@ def test_errors_are_located_messages(tmp_path, text, where, message):
     r = aotc("compile", str(p), "-o", str(tmp_path / "libbad.so"))
     assert r.returncode == 1, (r.returncode, r.stderr)
     assert "Traceback" not in r.stderr
-    first = r.stderr.splitlines()[0]
+    first, *shown = r.stderr.splitlines()
     assert first.startswith(str(p) + where), first
     assert message in first, first
+    line, col = ([int(n) for n in where.strip(":").split(":")] + [0])[:2]
+    # every error, the verifier's and the passes' too, shows its line and a caret
+    assert shown[0] == text.split("\n")[line - 1], r.stderr
+    if col:
+        assert shown[1] == " " * (col - 1) + "^", r.stderr
 
 
 def test_missing_input_file(tmp_path):
