@@ -137,7 +137,7 @@ def infer_top_k(op: Operation):
     k = top_k_k(op)
     if t.rank == 0:
         raise _shape_error("top_k needs an operand of rank 1 or more")
-    if t.elem not in SORTABLE or t.elem == "i1":
+    if t.elem not in SORTABLE:
         raise _shape_error(f"cannot take top_k of {t}")
     n = t.shape[-1]
     if n is not None and k > n:

@@ -188,6 +188,67 @@ def test_top_k_dynamic_k_too_large():
         lib.main(x[:, :2])
 
 
+def test_top_k_of_booleans():
+    """i1 orders false < true (unsigned), ties keep their order: lax.top_k of bools."""
+    lib = aot.compile("""
+    func.func @main(%x: tensor<2x5xi1>) -> (tensor<2x3xi1>, tensor<2x3xi32>) {
+      %v, %i = chlo.top_k(%x, k = 3) : tensor<2x5xi1> -> (tensor<2x3xi1>, tensor<2x3xi32>)
+      return %v, %i : tensor<2x3xi1>, tensor<2x3xi32>
+    }""", name="top_k_i1")
+    x = np.array([[0, 1, 0, 1, 1], [0, 0, 0, 0, 1]], bool)
+    v, i = lib.main(x)
+    order = np.argsort(~x, axis=1, kind="stable")[:, :3]
+    np.testing.assert_array_equal(i, order)
+    np.testing.assert_array_equal(v, np.take_along_axis(x, order, axis=1))
+
+
+# Zero-size constants fused into the op that reads them (found crashing the compiler as a
+# new user would: a `dense<>` of shape 2x0 as pad's, convolution's or dynamic_update_slice's
+# operand). Each is compiled and checked against numpy.
+EMPTY_CONSTANT_CASES = {
+    "pad": ("""
+    func.func @main(%x: tensor<2x3xf32>) -> tensor<2x5xf32> {
+      %c = stablehlo.constant dense<> : tensor<2x0xf32>
+      %z = stablehlo.constant dense<1.5> : tensor<f32>
+      %p = stablehlo.pad %c, %z, low = [0, 1], high = [0, 4], interior = [0, 0] : (tensor<2x0xf32>, tensor<f32>) -> tensor<2x5xf32>
+      %r = stablehlo.add %p, %p : tensor<2x5xf32>
+      return %r : tensor<2x5xf32>
+    }""", lambda x: np.full((2, 5), 3.0, np.float32)),  # noqa: E501
+    "dynamic_update_slice": ("""
+    func.func @main(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+      %i = stablehlo.constant dense<1> : tensor<i32>
+      %c = stablehlo.constant dense<> : tensor<2x0xf32>
+      %u = stablehlo.dynamic_update_slice %x, %c, %i, %i : (tensor<2x3xf32>, tensor<2x0xf32>, tensor<i32>, tensor<i32>) -> tensor<2x3xf32>
+      %r = stablehlo.multiply %u, %u : tensor<2x3xf32>
+      return %r : tensor<2x3xf32>
+    }""", lambda x: x * x),  # noqa: E501
+    "convolution_no_output_features": ("""
+    func.func @main(%x: tensor<2x3xf32>) -> tensor<1x3x2x0xf32> {
+      %y = stablehlo.reshape %x : (tensor<2x3xf32>) -> tensor<1x3x2x1xf32>
+      %w = stablehlo.constant dense<> : tensor<3x3x1x0xf32>
+      %c = stablehlo.convolution(%y, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x3x2x1xf32>, tensor<3x3x1x0xf32>) -> tensor<1x3x2x0xf32>
+      return %c : tensor<1x3x2x0xf32>
+    }""", lambda x: np.zeros((1, 3, 2, 0), np.float32)),  # noqa: E501
+    "convolution_no_input_features": ("""
+    func.func @main(%x: tensor<2x3xf32>) -> tensor<1x4x4x3xf32> {
+      %e = stablehlo.constant dense<> : tensor<1x4x4x0xf32>
+      %w = stablehlo.constant dense<> : tensor<3x3x0x3xf32>
+      %y = stablehlo.convolution(%e, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x0xf32>, tensor<3x3x0x3xf32>) -> tensor<1x4x4x3xf32>
+      return %y : tensor<1x4x4x3xf32>
+    }""", lambda x: np.zeros((1, 4, 4, 3), np.float32)),  # noqa: E501
+}
+
+
+@pytest.mark.parametrize("case", sorted(EMPTY_CONSTANT_CASES))
+def test_zero_size_fused_constants(case):
+    text, reference = EMPTY_CONSTANT_CASES[case]
+    lib = aot.compile(text, name=f"empty_{case}")
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    got, want = lib.main(x), reference(x)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+
+
 def test_sort_result_read_as_a_shape():
     """A sorted tensor used as a shape: the call and the shape query agree."""
     lib = aot.compile("""
