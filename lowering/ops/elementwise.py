@@ -271,10 +271,63 @@ def _convert(s: Scalars, elem, args, op):
 
 
 def _bitcast_convert(s: Scalars, elem, args, op):
-    dst = op.results[0].type.elem
-    if bit_width(elem) != bit_width(dst):
-        raise op.error("bitcast_convert between types of different widths is not supported")
-    return s.v("arith.bitcast", args, dst)
+    return s.v("arith.bitcast", args, op.results[0].type.elem)
+
+
+def _as_bits(s: Scalars, x, elem: str):
+    """A value as the signless integer of its width (its bits, unchanged)."""
+    ints = f"i{bit_width(elem)}"
+    return x if elem == ints else s.v("arith.bitcast", [x], ints)
+
+
+def _from_bits(s: Scalars, x, elem: str):
+    return x if elem == f"i{bit_width(elem)}" else s.v("arith.bitcast", [x], elem)
+
+
+def infer_bitcast_convert(op):
+    """Same width: elementwise. Otherwise the narrower side has one more dim, of size
+    wide/narrow, holding the pieces of each wide element (the spec's rule)."""
+    src, dst = op.operands[0].type, op.results[0].type.elem
+    a, b = bit_width(src.elem), bit_width(dst)
+    if a == b:
+        return [TensorType(src.shape, dst)]
+    if "i1" in (src.elem, dst):
+        raise ShapeError(f"cannot bitcast between i1 and {dst if src.elem == 'i1' else src.elem}")
+    if a < b:
+        if src.rank == 0 or src.shape[-1] != b // a:
+            raise ShapeError(f"bitcast_convert {src} to {dst}: the operand's last dim must be "
+                             f"{b // a}, one {dst} from {b // a} {src.elem}")
+        return [TensorType(src.shape[:-1], dst)]
+    return [TensorType(src.shape + (a // b,), dst)]
+
+
+def _bitcast_convert_dims(hs, op, shapes, bufs):
+    a, b = bit_width(op.operands[0].type.elem), bit_width(op.results[0].type.elem)
+    out = list(shapes[0]) if a == b else list(shapes[0][:-1]) if a < b else list(shapes[0]) + [a // b]
+    return [static_or(op.results[0].type.shape, out)]
+
+
+def _bitcast_convert_at(e, op, idx):
+    """Little-endian, as XLA's CPU and GPU backends: piece 0 holds the lowest bits."""
+    src, dst = op.operands[0].type.elem, op.results[0].type.elem
+    a, b = bit_width(src), bit_width(dst)
+    if a == b:
+        return at_elementwise(e, op, idx)
+    s, wide, narrow = Scalars(e.b), f"i{max(a, b)}", f"i{min(a, b)}"
+    if a < b:  # gather b // a pieces
+        word = None
+        for j in range(b // a):
+            piece = _as_bits(s, e.at(op.operands[0], list(idx) + [e.b.index(j)]), src)
+            piece = s.v("arith.extui", [piece], wide)
+            if j:
+                piece = s.v("arith.shli", [piece, s.const(a * j, wide)], wide)
+            word = piece if word is None else s.v("arith.ori", [word, piece], wide)
+        return _from_bits(s, word, dst)
+    word = _as_bits(s, e.at(op.operands[0], list(idx[:-1])), src)
+    j = e.b.v("arith.index_cast", [idx[-1]], ScalarType(wide))
+    shift = s.v("arith.muli", [j, s.const(b, wide)], wide)
+    piece = s.v("arith.trunci", [s.v("arith.shrui", [word, shift], wide)], narrow)
+    return _from_bits(s, piece, dst)
 
 
 def _bitwise(name):
@@ -426,11 +479,16 @@ def operand_types(name: str) -> str | None:
 def define_elementwise(name: str, arity: int, scalar, infer=None, types=None, **rules) -> None:
     """An elementwise op: same-shape operands, fused into kLoop kernels, its value at an
     index its scalar rule applied to its operands' values there."""
+    rules = {"shape_rule": same_as_operands, "elemental": at_elementwise, **rules}
     registry.define(name, "elementwise", "elementwise", arity=arity,
                     operand_types=types or operand_types(name), infer=infer or infer_elementwise,
-                    shape_rule=same_as_operands, scalar=scalar, elemental=at_elementwise, **rules)
+                    scalar=scalar, **rules)
 
 
+# bitcast_convert between widths adds or drops a last dim: its own result and shape rules
+WIDTH_RULES = {"bitcast_convert": dict(infer=infer_bitcast_convert, shape_rule=_bitcast_convert_dims,
+                                       elemental=_bitcast_convert_at)}
 for _name in sorted(UNARY | BINARY | {"select", "clamp"}):
     define_elementwise(_name, 1 if _name in UNARY else 2 if _name in BINARY else 3, RULES[_name],
-                       attrs=("comparison_direction",) if _name == "compare" else ())
+                       attrs=("comparison_direction",) if _name == "compare" else (),
+                       **WIDTH_RULES.get(_name, {}))

@@ -232,7 +232,8 @@ def row_cached_value(root_value: Value, last: Operation, out) -> Value | None:
         if v is x:
             return x
         if (v in seen or not isinstance(v.owner, Operation)
-                or not registry.is_kind(v.owner.key, "elementwise")):
+                or not registry.is_kind(v.owner.key, "elementwise")
+                or any(o.type.shape != v.type.shape for o in v.owner.operands)):  # a bitcast's pieces
             continue
         seen.add(v)
         frontier.extend(v.owner.operands)

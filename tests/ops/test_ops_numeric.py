@@ -29,7 +29,7 @@ import pytest
 
 import aot
 from corpus import TOLERANCE, assert_close
-from lowering.ir.core import numpy_dtype
+from lowering.ir.core import CompileError, numpy_dtype
 
 BF16 = ml_dtypes.bfloat16
 NP = {"f16": np.dtype(np.float16), "bf16": np.dtype(BF16), "f32": np.dtype(np.float32),
@@ -711,6 +711,43 @@ def test_bitcast_convert():
         assert np.asarray(got).dtype == NP[dst], f"bitcast {src} -> {dst}: dtype {got.dtype}"
         np.testing.assert_array_equal(np.asarray(got).view(raw.dtype), raw,
                                       err_msg=f"bitcast_convert {src} -> {dst}: bits differ")
+
+
+def test_bitcast_convert_between_widths():
+    """A wide element is its narrow pieces, lowest bits first (XLA's CPU layout), as numpy's
+    view shows; the narrow side's last dim holds the pieces; dynamic dims too."""
+    text = """
+    func.func @main(%x: tensor<3x2xui32>, %y: tensor<3xf64>, %z: tensor<?x4xi8>) -> (tensor<3xui64>, tensor<3x2xf32>, tensor<?xf32>, tensor<3x4xi16>) {
+      %a = stablehlo.bitcast_convert %x : (tensor<3x2xui32>) -> tensor<3xui64>
+      %b = stablehlo.bitcast_convert %y : (tensor<3xf64>) -> tensor<3x2xf32>
+      %c = stablehlo.bitcast_convert %z : (tensor<?x4xi8>) -> tensor<?xf32>
+      %d = stablehlo.bitcast_convert %y : (tensor<3xf64>) -> tensor<3x4xi16>
+      return %a, %b, %c, %d : tensor<3xui64>, tensor<3x2xf32>, tensor<?xf32>, tensor<3x4xi16>
+    }"""  # noqa: E501
+    lib = aot.compile(text, name="bitcast_widths")
+    rng = rng_for("bitcast_widths")
+    x = rng.integers(0, 2**32, (3, 2), dtype=np.uint32)
+    y = rng.standard_normal(3)
+    for n in (5, 0, 1):
+        z = rng.integers(-128, 128, (n, 4), dtype=np.int8)
+        a, b, c, d = lib.main(x, y, z)
+        np.testing.assert_array_equal(a, x.view(np.uint64).reshape(3))
+        np.testing.assert_array_equal(b, y.view(np.float32).reshape(3, 2))
+        np.testing.assert_array_equal(np.asarray(c).view(np.uint32), z.view(np.uint32).reshape(n))
+        np.testing.assert_array_equal(d, y.view(np.int16).reshape(3, 4))
+
+
+@pytest.mark.parametrize("operand, result, message", [
+    ("tensor<3x3xui32>", "tensor<3xui64>", "the operand's last dim must be 2"),
+    ("tensor<ui32>", "tensor<ui64>", "the operand's last dim must be 2"),
+    ("tensor<3xi1>", "tensor<3x8xi8>", "cannot bitcast between i1 and i8"),
+])
+def test_bitcast_convert_width_errors(operand, result, message):
+    text = (f"func.func @main(%x: {operand}) -> {result} {{\n"
+            f"  %r = stablehlo.bitcast_convert %x : ({operand}) -> {result}\n"
+            f"  return %r : {result}\n}}\n")
+    with pytest.raises(CompileError, match=message):
+        aot.compile(text, name="bitcast_bad")
 
 
 # ----------------------------------------------------------------------------- shape ops
