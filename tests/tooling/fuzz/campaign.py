@@ -74,7 +74,7 @@ def signature(e: BaseException) -> str:
     return f"{type(e).__name__} at {where}"
 
 
-def _worker(conn, memory_mb: int, hooks: bool = False) -> None:
+def _worker(conn, memory_mb: int, hooks: bool = False, work=compile_one) -> None:
     import faulthandler
     import warnings
     faulthandler.disable()  # a crash is counted by the parent, not dumped on its terminal
@@ -87,12 +87,12 @@ def _worker(conn, memory_mb: int, hooks: bool = False) -> None:
         msg = conn.recv()
         if msg is None:
             return
-        index, data, name, llvm = msg
-        if hooks and data == b"crash":  # the tests' check of the pool's own guards
+        index, args = msg
+        if hooks and args[0] == b"crash":  # the tests' check of the pool's own guards
             os.kill(os.getpid(), 11)
-        if hooks and data == b"hang":
+        if hooks and args[0] == b"hang":
             time.sleep(3600)
-        kind, detail = compile_one(data, name, llvm)
+        kind, detail = work(*args)
         conn.send((index, kind, detail))
 
 
@@ -118,13 +118,14 @@ class Result:
 class _Slot:
     """One worker process and the input it is on."""
 
-    def __init__(self, ctx, memory_mb, hooks=False):
-        self.ctx, self.memory_mb, self.hooks = ctx, memory_mb, hooks
+    def __init__(self, ctx, memory_mb, hooks=False, work=compile_one):
+        self.ctx, self.memory_mb, self.hooks, self.work = ctx, memory_mb, hooks, work
         self.start()
 
     def start(self):
         self.conn, child = self.ctx.Pipe()
-        self.proc = self.ctx.Process(target=_worker, args=(child, self.memory_mb, self.hooks),
+        self.proc = self.ctx.Process(target=_worker,
+                                     args=(child, self.memory_mb, self.hooks, self.work),
                                      daemon=True)
         self.proc.start()
         child.close()
@@ -149,6 +150,57 @@ class _Slot:
             self.proc.join()
 
 
+def pool(jobs: int, timeout: float, work, items, memory_mb: int = 4096, recycle: int = RECYCLE,
+         _hooks: bool = False):
+    """Run `work(*args)` -> (kind, detail) for every (index, args) of `items` in `jobs` forked
+    worker processes (`work` a module-level function; import what it needs before calling),
+    yielding (index, kind, detail) as each finishes: kind "crash" when the process died on it
+    and "hang" after `timeout` seconds without an answer (a new process takes over). Every
+    `recycle` inputs a worker is replaced by a fresh one."""
+    ctx = mp.get_context("fork")
+    slots = [_Slot(ctx, memory_mb, _hooks, work) for _ in range(max(1, jobs))]
+    it = iter(items)
+
+    def feed(slot):
+        try:
+            index, args = next(it)
+        except StopIteration:
+            return False
+        slot.job = (index, time.monotonic() + timeout)
+        slot.conn.send((index, args))
+        return True
+
+    try:
+        busy = [s for s in slots if feed(s)]
+        while busy:
+            wait_for = max(0.0, min(s.job[1] for s in busy) - time.monotonic())
+            ready = wait([s.conn for s in busy], timeout=wait_for)
+            for slot in list(busy):
+                index = slot.job[0]
+                if slot.conn in ready:
+                    try:
+                        _, kind, detail = slot.conn.recv()
+                    except (EOFError, OSError):
+                        slot.proc.join(1)
+                        kind, detail = "crash", f"worker died (exit code {slot.proc.exitcode})"
+                        slot.restart()
+                elif time.monotonic() > slot.job[1]:
+                    kind, detail = "hang", f"no result within {timeout:g} s"
+                    slot.restart()
+                else:
+                    continue
+                slot.done += 1
+                if slot.done >= recycle and slot.proc.is_alive():
+                    slot.stop()  # memory the compiler's caches hold (aot.driver's functools.cache
+                    slot.start()  # keeps every Compilation) goes with the process
+                yield index, kind, detail
+                if not feed(slot):
+                    busy.remove(slot)
+    finally:
+        for s in slots:
+            s.stop()
+
+
 def run(inputs, jobs: int = 2, timeout: float = 30.0, out_dir: str | None = None,
         memory_mb: int = 4096, progress: bool = False, keep_all: bool = False,
         _hooks: bool = False) -> Result:
@@ -156,14 +208,17 @@ def run(inputs, jobs: int = 2, timeout: float = 30.0, out_dir: str | None = None
     `describe()` giving the lines for a failure's .txt) in `jobs` worker processes."""
     import aot.driver  # noqa: F401  (imported once, before the workers fork)
     import lowering.frontend.source  # noqa: F401
-    ctx = mp.get_context("fork")
-    slots = [_Slot(ctx, memory_mb, _hooks) for _ in range(max(1, jobs))]
     res = Result()
     pending = {}  # index -> (data, name, describe)
-    it = iter(inputs)
     t0 = last = time.monotonic()
 
-    def record(index, kind, detail):
+    def items():
+        for index, data, name, llvm, describe in inputs:
+            pending[index] = (data, name, describe)
+            yield index, (data, name, llvm)
+
+    for index, kind, detail in pool(jobs, timeout, compile_one, items(), memory_mb,
+                                    _hooks=_hooks):
         res.counts[kind] += 1
         data, name, describe = pending.pop(index)
         if keep_all:
@@ -180,51 +235,10 @@ def run(inputs, jobs: int = 2, timeout: float = 30.0, out_dir: str | None = None
                 with open(path[:-5] + ".txt", "w") as f:
                     f.write("\n".join(describe()) + f"\n\n{kind}: {detail}\n")
             res.failures.append((index, kind, detail, path))
-
-    def feed(slot):
-        try:
-            index, data, name, llvm, describe = next(it)
-        except StopIteration:
-            return False
-        pending[index] = (data, name, describe)
-        slot.job = (index, time.monotonic() + timeout)
-        slot.conn.send((index, data, name, llvm))
-        return True
-
-    try:
-        busy = [s for s in slots if feed(s)]
-        while busy:
-            now = time.monotonic()
-            wait_for = max(0.0, min(s.job[1] for s in busy) - now)
-            ready = wait([s.conn for s in busy], timeout=wait_for)
-            for slot in list(busy):
-                index = slot.job[0]
-                if slot.conn in ready:
-                    try:
-                        _, kind, detail = slot.conn.recv()
-                    except (EOFError, OSError):
-                        slot.proc.join(1)
-                        kind, detail = "crash", f"worker died (exit code {slot.proc.exitcode})"
-                        slot.restart()
-                elif time.monotonic() > slot.job[1]:
-                    kind, detail = "hang", f"no result within {timeout:g} s"
-                    slot.restart()
-                else:
-                    continue
-                record(index, kind, detail)
-                slot.done += 1
-                if slot.done >= RECYCLE and slot.proc.is_alive():
-                    slot.stop()  # memory the compiler's caches hold (aot.driver's functools.cache
-                    slot.start()  # keeps every Compilation) goes with the process
-                if not feed(slot):
-                    busy.remove(slot)
-            if progress and time.monotonic() - last > 15:
-                last = time.monotonic()
-                res.seconds = last - t0
-                print(f"  ... {res.line()}", flush=True)
-    finally:
-        for s in slots:
-            s.stop()
+        if progress and time.monotonic() - last > 15:
+            last = time.monotonic()
+            res.seconds = last - t0
+            print(f"  ... {res.line()}", flush=True)
     res.seconds = time.monotonic() - t0
     return res
 
