@@ -90,7 +90,9 @@ def canonicalize_names(module: Module) -> None:
 
 
 def inline_calls(module: Module) -> None:
-    """Replace every func.call by the callee's body; recursion is an error."""
+    """Replace every func.call by the callee's body; recursion is an error. A
+    `stablehlo.composite` (jax.export's wrapping of chlo.top_k and friends) is a call of its
+    `decomposition`: the decomposition is its meaning."""
     funcs = {f.attrs["sym_name"]: f for f in module.functions()}
 
     def inline_in(func, stack):
@@ -101,7 +103,11 @@ def inline_calls(module: Module) -> None:
         i = 0
         while i < len(block.ops):
             op = block.ops[i]
-            if op.name != "func.call":
+            if op.name == "mhlo.composite":
+                if not isinstance(op.attrs.get("decomposition"), SymbolRef):
+                    raise op.error("needs a 'decomposition = @function' attribute")
+                op.attrs["callee"] = op.attrs["decomposition"]
+            elif op.name != "func.call":
                 for region in op.regions:  # calls inside loop bodies and branches
                     for inner_block in region.blocks:
                         inline_block(inner_block, stack)

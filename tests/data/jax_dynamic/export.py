@@ -182,6 +182,40 @@ case("slice_rows_stride2_lax_b4",
 case("cumsum_assoc_scan_b8", lambda x: lax.associative_scan(jnp.add, x, axis=1),
      U("b, 8"), expect=["stablehlo.real_dynamic_slice", "stablehlo.pad"])
 
+# ------------------------------------------- jax.export's dynamic custom calls
+
+# lax.top_k is a `stablehlo.composite "chlo.top_k"` whose decomposition is a sort; with a
+# symbolic k it is `custom_call @stablehlo.dynamic_top_k`.
+case("top_k_composite_b8", lambda x: lax.top_k(x, 3), U("b, 8"),
+     expect=['stablehlo.composite "chlo.top_k"'])
+case("top_k_dynamic_k_bn", lambda x: lax.top_k(x, x.shape[1]), U("b, n"),
+     expect=["custom_call @stablehlo.dynamic_top_k"])
+# approx_max_k/approx_min_k on the CPU: `custom_call @ApproxTopK` with is_fallback = true,
+# an exact top k (distinct values here: ties may come out in another order).
+case("approx_max_k_b8", lambda x: lax.approx_max_k(x, 3),
+     Arg("b, 8", lambda rng, s, dims: rng.permutation(np.prod(s, dtype=int)).reshape(s)
+         .astype(np.float32), np.float32), expect=["custom_call @ApproxTopK"])
+case("approx_min_k_b8", lambda x: lax.approx_min_k(x, 2),
+     Arg("b, 8", lambda rng, s, dims: rng.permutation(np.prod(s, dtype=int)).reshape(s)
+         .astype(np.float32), np.float32), expect=["custom_call @ApproxTopK"])
+# jnp.cumsum over a symbolic dim: `custom_call @stablehlo.dynamic_reduce_window`, its
+# window and padding computed from the dim.
+case("cumsum_axis0_b4", lambda x: jnp.cumsum(x, axis=0), U("b, 4"),
+     expect=["custom_call @stablehlo.dynamic_reduce_window"])
+case("cumsum_axis1_bn", lambda x: jnp.cumsum(x, axis=1), U("b, n"),
+     expect=["custom_call @stablehlo.dynamic_reduce_window"])
+# Random numbers of a symbolic shape: threefry (jax.random's default) is plain StableHLO;
+# the rbg key is `custom_call @stablehlo.dynamic_rng_bit_generator` (XLA's bits).
+case("random_uniform_threefry_b",
+     lambda key, x: x + jax.random.uniform(jax.random.wrap_key_data(key), x.shape),
+     Arg("2", lambda rng, s, dims: rng.integers(0, 2**32, s, dtype=np.uint32), np.uint32),
+     U("b, 3"), expect=["stablehlo.shift_right_logical"])
+case("random_uniform_rbg_b",
+     lambda key, x: x + jax.random.uniform(jax.random.wrap_key_data(key, impl="rbg"), x.shape),
+     Arg("4", lambda rng, s, dims: rng.integers(0, 2**32, s, dtype=np.uint32), np.uint32),
+     U("b, 3"), expect=["custom_call @stablehlo.dynamic_rng_bit_generator"])
+
+
 # ------------------------------------------------------- shape assertions
 
 # Both arguments share `b`; @main asserts that their leading dims are equal
@@ -202,7 +236,7 @@ def _main_signature(text):
 def _tensor_type(spec, dtype):
     dims = ["?" if not d.strip().isdigit() else d.strip()
             for d in spec.split(",") if d.strip()]
-    el = {"float32": "f32", "int32": "i32", "float16": "f16",
+    el = {"float32": "f32", "int32": "i32", "float16": "f16", "uint32": "ui32",
           "bfloat16": "bf16", "bool": "i1"}[str(dtype)]
     return "tensor<" + "".join(d + "x" for d in dims) + el + ">"
 
