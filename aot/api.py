@@ -49,7 +49,7 @@ def compile(source, name: str | None = None, *, output_dir: str | None = None,
     text, filename, default_name = _read_source(source)
     name = sanitize_name(name if name is not None else default_name)
     key = hashlib.sha256("\0".join([compiler_fingerprint(), name, target, str(target_cpu),
-                                    text]).encode())
+                                    os.environ.get("AOTC_SANITIZE", ""), text]).encode())
     out_dir = output_dir or os.path.join(cache_dir(), "build", key.hexdigest()[:24])
     so_path = os.path.join(out_dir, f"lib{name}.so")
     if output_dir is not None or not os.path.exists(so_path) or dump_after:

@@ -31,6 +31,10 @@ def main(argv=None) -> int:
     c.add_argument("--cc", help="C compiler for the runtime (default: $CC or cc; for another "
                                 "--target-triple, the GNU cross compiler it names, e.g. "
                                 "aarch64-linux-gnu-gcc)")
+    c.add_argument("--sanitize", metavar="LIST",
+                   help="build the runtime's C with these sanitizers and link a shared library "
+                        "with them: address,undefined (default: $AOTC_SANITIZE; the model's own "
+                        "code is not instrumented)")
     c.add_argument("--no-runtime", action="store_true",
                    help="with --emit obj: the model's object alone, the runtime as C sources "
                         "in aot_runtime/ beside it")
@@ -65,7 +69,7 @@ def main(argv=None) -> int:
                    target_triple=args.target_triple,
                    target_cpu=args.target_cpu, target_features=args.target_features,
                    dump_after=dump, dump_dir=args.dump_dir, cc=args.cc,
-                   runtime=not args.no_runtime, cpp_class=args.cpp_class)
+                   runtime=not args.no_runtime, cpp_class=args.cpp_class, sanitize=args.sanitize)
     from lowering.ir.core import CompileError
 
     from .toolchain import ToolchainError

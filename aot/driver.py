@@ -34,6 +34,7 @@ class Options:
     cpp_class: str | None = None  # "ns::MyModel": also write NAME.hpp, a C++ class per entry
     cc: str | None = None  # the C compiler for the runtime (default: found for the target)
     runtime: bool = True  # False (--no-runtime, with --emit obj): the model's object alone
+    sanitize: str | None = None  # "address,undefined": the runtime's C (None: $AOTC_SANITIZE)
 
 
 def sanitize_name(name: str) -> str:
@@ -109,7 +110,7 @@ class Compilation:
         """The C toolchain for the runtime: the target CPU's (the host's, for cuda)."""
         from .toolchain import find_toolchain
         return find_toolchain(self.target.triple if self.target.name == "cpu" else None,
-                              self.opts.cc)
+                              self.opts.cc, self.opts.sanitize)
 
     def run_stages(self, until: str):
         return run_pipeline(self.module, until,

@@ -6,9 +6,14 @@ For this machine the compiler is `--cc`, `$CC`, or cc/gcc/clang. For another CPU
 (`--target-triple`) it is `--cc`, `$CC` when that builds for the target, or the GNU cross
 compiler the triple names (`aarch64-linux-gnu-gcc` for aarch64-unknown-linux-gnu); its
 archiver comes with it. `find_toolchain` settles all of this before any compile work, and
-every object of an artifact is checked to be for one machine before it is linked."""
+every object of an artifact is checked to be for one machine before it is linked.
+
+`AOTC_SANITIZE=address,undefined` (or `--sanitize`) builds the runtime's C with those
+sanitizers and links shared libraries with them; the model's own code (LLVM IR) is not
+instrumented."""
 from __future__ import annotations
 
+import dataclasses
 import functools
 import glob
 import hashlib
@@ -25,6 +30,7 @@ import runtime_c
 RUNTIME_DIR = os.path.dirname(runtime_c.__file__)
 CFLAGS = ["-O2", "-fPIC", "-std=c11", "-pthread", "-fvisibility=default"]
 LINK_LIBS = ["-lm", "-lpthread", "-ldl"]
+SANITIZERS = ("address", "undefined", "leak")  # what --sanitize / AOTC_SANITIZE may name
 
 
 class ToolchainError(RuntimeError):
@@ -94,9 +100,48 @@ class Toolchain:
     cc: tuple
     machine: str  # what the compiler says it builds for (`-dumpmachine`), "" if it would not
     ar: str
+    sanitize: tuple = ()  # sanitizers the runtime is built and linked with: ("address", ...)
 
     def describe(self) -> str:
         return " ".join(self.cc)
+
+    def runtime_cflags(self) -> list[str]:
+        """CFLAGS for the runtime's C: CFLAGS, plus the sanitizers' flags."""
+        return CFLAGS + sanitize_cflags(self.sanitize)
+
+    def link_flags(self) -> list[str]:
+        return sanitize_link_flags(self.sanitize)
+
+
+def parse_sanitize(spec: str | None) -> tuple:
+    """`address,undefined` as ("address", "undefined"); "" or None is none. Raises
+    ToolchainError for a name not in SANITIZERS."""
+    names = tuple(dict.fromkeys(s.strip() for s in (spec or "").split(",") if s.strip()))
+    bad = [n for n in names if n not in SANITIZERS]
+    if bad:
+        raise ToolchainError(f"unknown sanitizer '{bad[0]}' (known: {', '.join(SANITIZERS)})")
+    return names
+
+
+def env_sanitize() -> tuple:
+    """The sanitizers $AOTC_SANITIZE names (the default of --sanitize)."""
+    return parse_sanitize(os.environ.get("AOTC_SANITIZE"))
+
+
+def sanitize_cflags(sanitize: tuple) -> list[str]:
+    """Compile flags for C built with `sanitize` (the runtime, a test's C program): any
+    undefined behaviour ends the program, frames and debug lines make the reports
+    readable."""
+    if not sanitize:
+        return []
+    flags = [f"-fsanitize={','.join(sanitize)}", "-fno-omit-frame-pointer", "-g"]
+    if "undefined" in sanitize:
+        flags.append("-fno-sanitize-recover=undefined")
+    return flags
+
+
+def sanitize_link_flags(sanitize: tuple) -> list[str]:
+    return [f"-fsanitize={','.join(sanitize)}"] if sanitize else []
 
 
 @functools.lru_cache(maxsize=None)
@@ -134,11 +179,19 @@ def _prog(cc: tuple, tool: str) -> str | None:
     return None
 
 
-def find_toolchain(triple: str | None = None, cc: str | None = None) -> Toolchain:
+def find_toolchain(triple: str | None = None, cc: str | None = None,
+                   sanitize: str | None = None) -> Toolchain:
     """The toolchain that builds the runtime for `triple` (None or this machine's: the system
     compiler). `cc` (the --cc option) wins; then $CC, for another CPU only when it builds for
     that CPU; then the GNU cross compiler the triple names. Raises ToolchainError, saying
-    what to install, when there is none."""
+    what to install, when there is none. `sanitize` (--sanitize; None: $AOTC_SANITIZE)
+    names the sanitizers the runtime is built with."""
+    sanitizers = env_sanitize() if sanitize is None else parse_sanitize(sanitize)
+    tc = _find_toolchain(triple, cc)
+    return dataclasses.replace(tc, sanitize=sanitizers) if sanitizers else tc
+
+
+def _find_toolchain(triple: str | None, cc: str | None) -> Toolchain:
     host = host_triple()
     target = triple or host
     cross = not same_platform(target, host)
@@ -214,10 +267,11 @@ def runtime_sources(device: str = "cpu") -> list[str]:
 
 def runtime_objects(cache_dir: str, device: str = "cpu", tc: Toolchain | None = None) -> list[str]:
     """Compile runtime_c/*.c (and the target's device part) once per source content,
-    compiler and flags."""
+    compiler and flags (the sanitizers' included)."""
     tc = tc or find_toolchain()
     sources = runtime_sources(device)
-    h = hashlib.sha256(" ".join([*tc.cc, tc.machine] + CFLAGS).encode())
+    cflags = tc.runtime_cflags()
+    h = hashlib.sha256(" ".join([*tc.cc, tc.machine] + cflags).encode())
     for path in sources + sorted(glob.glob(os.path.join(RUNTIME_DIR, "*.h"))):
         with open(path, "rb") as f:
             h.update(path.encode() + f.read())
@@ -228,7 +282,7 @@ def runtime_objects(cache_dir: str, device: str = "cpu", tc: Toolchain | None = 
     tmp = out_dir + f".tmp{os.getpid()}"
     os.makedirs(tmp, exist_ok=True)
     for src in sources:
-        run([*tc.cc, *CFLAGS, "-I", RUNTIME_DIR, "-c", src, "-o",
+        run([*tc.cc, *cflags, "-I", RUNTIME_DIR, "-c", src, "-o",
              os.path.join(tmp, os.path.basename(src)[:-2] + ".o")])
     try:
         os.replace(tmp, out_dir)
@@ -287,7 +341,8 @@ def link_shared(objects: list[str], out: str, tc: Toolchain | None = None) -> No
     # -Bsymbolic-functions: the model always calls its own copy of the runtime, even when
     # another artifact loaded with RTLD_GLOBAL exports the same names
     tc = tc or find_toolchain()
-    run([*tc.cc, "-shared", "-Wl,-Bsymbolic-functions", "-o", out, *objects, *LINK_LIBS])
+    run([*tc.cc, "-shared", *tc.link_flags(), "-Wl,-Bsymbolic-functions", "-o", out, *objects,
+         *LINK_LIBS])
 
 
 def archive(objects: list[str], out: str, tc: Toolchain | None = None) -> None:
