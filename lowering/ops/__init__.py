@@ -16,6 +16,7 @@ from lowering.ops import (  # noqa: F401
     data_movement,
     elementwise,
     gather,
+    linalg,
     sort,
     unsupported,
     windows,

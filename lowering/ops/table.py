@@ -15,7 +15,7 @@ BEGIN, END = "<!-- ops-table:begin -->", "<!-- ops-table:end -->"
 
 # The README's groups, in order, with the forms shown for ops handled before compiling.
 GROUPS = ["elementwise", "shape and data movement", "dynamic shapes", "data-dependent sizes",
-          "reductions and contractions", "control flow", "removed before compiling"]
+          "reductions and contractions", "linear algebra", "control flow", "removed before compiling"]
 SHOWN = {"dynamic shapes": ["custom_call @shape_assertion"],
          "removed before compiling": ["optimization_barrier (forwarded)", "call (inlined)"]}
 

@@ -1,0 +1,281 @@
+"""triangular_solve and cholesky (lowering/ops/linalg.py) against numpy: every flag
+combination, batch dims, f32, f64 and f16, static and dynamic shapes, empty matrices and
+batches, only the referenced triangle read, and the errors (located at compile time, named
+at run time). The JAX-exported programs are in the conformance corpus (solve_triangular_*,
+triangular_solve_*, cholesky_*, cho_*).
+
+Inputs are well conditioned (diagonally dominant triangles, x x^T + n I for Cholesky), so
+the f64 references bound the errors by a few ulps times the order: f32 rtol 1e-5.
+"""
+import itertools
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+import aot
+from abi import AotRuntimeError
+from lowering.ir.core import CompileError
+
+TRANSPOSES = ("NO_TRANSPOSE", "TRANSPOSE", "ADJOINT")
+FLAGS = list(itertools.product((True, False), (True, False), (True, False), TRANSPOSES))
+TOL = {"f32": dict(rtol=1e-5, atol=1e-5), "f64": dict(rtol=1e-12, atol=1e-12),
+       "f16": dict(rtol=1e-2, atol=1e-2), "bf16": dict(rtol=4e-2, atol=4e-2)}
+NP = {"f32": np.float32, "f64": np.float64, "f16": np.float16, "bf16": ml_dtypes.bfloat16}
+
+
+def tri(rng, shape, dtype):
+    """Both triangles filled with [-1, 1) (only one is read), a diagonal of magnitude n..n+1."""
+    n = shape[-1]
+    a = rng.uniform(-1.0, 1.0, shape)
+    i = np.arange(n)
+    a[..., i, i] = rng.uniform(n, n + 1.0, shape[:-1]) * rng.choice([-1.0, 1.0], shape[:-1])
+    return a.astype(dtype)
+
+
+def spd(rng, shape, dtype):
+    x = rng.uniform(-1.0, 1.0, shape)
+    return (x @ np.swapaxes(x, -1, -2) + shape[-1] * np.eye(shape[-1])).astype(dtype)
+
+
+def solve_ref(a, b, left, lower, unit, transpose):
+    """x with op(a) x = b (left) or x op(a) = b, in f64, reading only a's triangle."""
+    a, b = a.astype(np.float64), b.astype(np.float64)
+    t = np.tril(a) if lower else np.triu(a)
+    if unit:
+        n = a.shape[-1]
+        t = t * (1 - np.eye(n)) + np.eye(n)
+    if transpose != "NO_TRANSPOSE":
+        t = np.swapaxes(t, -1, -2)
+    if left:
+        return np.linalg.solve(t, b)
+    return np.swapaxes(np.linalg.solve(np.swapaxes(t, -1, -2), np.swapaxes(b, -1, -2)), -1, -2)
+
+
+def cholesky_ref(a, lower):
+    a = a.astype(np.float64)
+    if lower:
+        return np.linalg.cholesky(a)
+    return np.swapaxes(np.linalg.cholesky(np.swapaxes(a, -1, -2)), -1, -2)
+
+
+def ty(shape, elem):
+    return "tensor<" + "".join(("?" if d is None else str(d)) + "x" for d in shape) + elem + ">"
+
+
+def solve_op(res, a, b, at, bt, left, lower, unit, transpose):
+    attrs = (f"left_side = {str(left).lower()}, lower = {str(lower).lower()}, "
+             f"transpose_a = #stablehlo<transpose {transpose}>, unit_diagonal = {str(unit).lower()}")
+    return (f'{res} = "stablehlo.triangular_solve"({a}, {b}) {{{attrs}}} : ({at}, {bt}) -> {bt}')
+
+
+def solve_program(elem, a_shape, left_shape, right_shape, flags):
+    """One @main(a, b_left, b_right) returning one solve per flag combination."""
+    at, lt, rt = ty(a_shape, elem), ty(left_shape, elem), ty(right_shape, elem)
+    lines, results, types = [], [], []
+    for k, (left, lower, unit, transpose) in enumerate(flags):
+        b, bt = ("%bl", lt) if left else ("%br", rt)
+        lines.append("  " + solve_op(f"%r{k}", "%a", b, at, bt, left, lower, unit, transpose))
+        results.append(f"%r{k}")
+        types.append(bt)
+    return (f"func.func @main(%a: {at}, %bl: {lt}, %br: {rt}) -> ({', '.join(types)}) {{\n"
+            + "\n".join(lines) + f"\n  return {', '.join(results)} : {', '.join(types)}\n}}")
+
+
+def check_solves(lib, flags, a, bl, br, elem):
+    got = lib.main(a, bl, br)
+    got = got if isinstance(got, tuple) else (got,)
+    for x, (left, lower, unit, transpose) in zip(got, flags):
+        want = solve_ref(a, bl if left else br, left, lower, unit, transpose)
+        what = f"left_side={left} lower={lower} unit_diagonal={unit} {transpose} {a.shape}"
+        assert x.dtype == NP[elem] and x.shape == want.shape, what
+        np.testing.assert_allclose(x.astype(np.float64), want, err_msg=what, **TOL[elem])
+
+
+@pytest.mark.parametrize("elem", ["f32", "f64"])
+@pytest.mark.parametrize("batch", [(), (2, 3)])
+def test_triangular_solve_every_flag_combination(elem, batch):
+    m, n = 5, 3
+    a_shape, l_shape, r_shape = batch + (m, m), batch + (m, n), batch + (n, m)
+    lib = aot.compile(solve_program(elem, a_shape, l_shape, r_shape, FLAGS), name=f"ts_{elem}")
+    rng = np.random.default_rng(len(batch))
+    dt = NP[elem]
+    a = tri(rng, a_shape, dt)
+    check_solves(lib, FLAGS, a, rng.uniform(-2, 2, l_shape).astype(dt),
+                 rng.uniform(-2, 2, r_shape).astype(dt), elem)
+
+
+@pytest.mark.parametrize("elem", ["f16", "bf16"])
+def test_triangular_solve_and_cholesky_in_16_bits_compute_in_f32(elem):
+    flags = [(True, True, False, "NO_TRANSPOSE"), (False, False, True, "TRANSPOSE")]
+    lib = aot.compile(solve_program(elem, (4, 4), (4, 2), (2, 4), flags), name=f"ts_{elem}")
+    rng = np.random.default_rng(3)
+    dt = NP[elem]
+    check_solves(lib, flags, tri(rng, (4, 4), dt), rng.uniform(-2, 2, (4, 2)).astype(dt),
+                 rng.uniform(-2, 2, (2, 4)).astype(dt), elem)
+    lib = aot.compile(cholesky_program((2, 5, 5), elem, True), name=f"chol_{elem}")
+    a = spd(rng, (2, 5, 5), dt)
+    got = lib.main(a)
+    assert got.dtype == dt
+    np.testing.assert_allclose(got.astype(np.float64), cholesky_ref(a, True), **TOL[elem])
+
+
+def test_triangular_solve_reads_one_triangle_and_not_a_unit_diagonal():
+    """NaNs in the triangle not referenced, and on the diagonal with unit_diagonal, change
+    nothing."""
+    flags = [(True, True, True, "NO_TRANSPOSE"), (False, False, True, "ADJOINT")]
+    lib = aot.compile(solve_program("f32", (4, 4), (4, 3), (3, 4), flags), name="ts_tri")
+    rng = np.random.default_rng(4)
+    a = tri(rng, (4, 4), np.float32)
+    bl, br = rng.uniform(-2, 2, (4, 3)).astype(np.float32), rng.uniform(-2, 2, (3, 4)).astype(np.float32)
+    poisoned = a.copy()
+    poisoned[np.triu_indices(4)] = np.nan  # lower, unit: only below the diagonal is read
+    got_lower = lib.main(poisoned, bl, br)[0]
+    poisoned = a.copy()
+    poisoned[np.tril_indices(4)] = np.nan  # upper, unit: only above it
+    got_upper = lib.main(poisoned, bl, br)[1]
+    np.testing.assert_allclose(got_lower, solve_ref(a, bl, *flags[0]), **TOL["f32"])
+    np.testing.assert_allclose(got_upper, solve_ref(a, br, *flags[1]), **TOL["f32"])
+
+
+DYN_FLAGS = [(True, True, False, "NO_TRANSPOSE"), (True, False, True, "TRANSPOSE"),
+             (False, True, False, "ADJOINT"), (False, False, False, "NO_TRANSPOSE")]
+
+
+def test_triangular_solve_dynamic_shapes_and_empty():
+    """One build, every size: batches, orders and right-hand sides of 0 included."""
+    lib = aot.compile(solve_program("f32", (None, None, None), (None, None, None),
+                                    (None, None, None), DYN_FLAGS), name="ts_dyn")
+    rng = np.random.default_rng(5)
+    for nb, m, n in [(1, 1, 1), (3, 6, 2), (2, 9, 5), (0, 3, 2), (2, 0, 3), (2, 4, 0), (0, 0, 0)]:
+        a = tri(rng, (nb, m, m), np.float32)
+        bl = rng.uniform(-2, 2, (nb, m, n)).astype(np.float32)
+        br = rng.uniform(-2, 2, (nb, n, m)).astype(np.float32)
+        check_solves(lib, DYN_FLAGS, a, bl, br, "f32")
+
+
+def test_triangular_solve_static_empty():
+    flags = [(True, True, False, "NO_TRANSPOSE"), (False, False, False, "TRANSPOSE")]
+    for a_shape, l_shape, r_shape in [((0, 0), (0, 3), (3, 0)), ((0, 3, 3), (0, 3, 2), (0, 2, 3))]:
+        lib = aot.compile(solve_program("f32", a_shape, l_shape, r_shape, flags), name="ts_empty")
+        got = lib.main(np.zeros(a_shape, np.float32), np.zeros(l_shape, np.float32),
+                       np.zeros(r_shape, np.float32))
+        assert [g.shape for g in got] == [l_shape, r_shape]
+
+
+@pytest.mark.parametrize("a_shape, b_shape, left, message", [
+    ((2, 3, 4), (2, 3, 2), True, "a is not square in its last two dims: 3 != 4"),
+    ((2, 3, 3), (2, 4, 2), True, "b's dim 1 must be a's order: 3 != 4"),
+    ((2, 3, 3), (2, 2, 4), False, "b's dim 2 must be a's order: 3 != 4"),
+    ((2, 3, 3), (1, 3, 2), True, "batch dim 0 of a and b differ: 2 != 1"),
+])
+def test_triangular_solve_dynamic_shape_errors(a_shape, b_shape, left, message):
+    t = ty((None, None, None), "f32")
+    text = (f"func.func @main(%a: {t}, %b: {t}) -> {t} {{\n  "
+            + solve_op("%0", "%a", "%b", t, t, left, True, False, "NO_TRANSPOSE")
+            + f"\n  return %0 : {t}\n}}")
+    lib = aot.compile(text, name="ts_dyn_bad")
+    with pytest.raises(AotRuntimeError, match=message) as info:
+        lib.main(np.ones(a_shape, np.float32), np.ones(b_shape, np.float32))
+    assert "triangular_solve" in str(info.value)
+
+
+SOLVE = ('%0 = "stablehlo.triangular_solve"(%a, %b) {{{attrs}}} : ({at}, {bt}) -> {rt}')
+GOOD = ("left_side = true, lower = true, transpose_a = #stablehlo<transpose NO_TRANSPOSE>, "
+        "unit_diagonal = false")
+
+
+A3, B32 = "tensor<3x3xf32>", "tensor<3x2xf32>"
+RIGHT = GOOD.replace("left_side = true", "left_side = false")
+BAD_T = GOOD.replace("NO_TRANSPOSE", "TRANSPOSE_INVALID")
+INT_LOWER = GOOD.replace("lower = true", "lower = 1 : i64")
+NO_UNIT = GOOD.replace(", unit_diagonal = false", "")
+
+
+@pytest.mark.parametrize("at, bt, rt, attrs, message", [
+    ("tensor<3x4xf32>", B32, B32, GOOD, "a must be square in its last two dims, got tensor<3x4xf32>"),
+    ("tensor<3xf32>", "tensor<3xf32>", "tensor<3xf32>", GOOD, "a must have rank 2 or more"),
+    (A3, "tensor<4x2xf32>", "tensor<4x2xf32>", GOOD, "b's dim 0 must be a's order \\(left side\\): 3 != 4"),
+    (A3, B32, B32, RIGHT, "b's dim 1 must be a's order \\(right side\\): 3 != 2"),
+    ("tensor<2x3x3xf32>", "tensor<4x3x2xf32>", "tensor<4x3x2xf32>", GOOD,
+     "batch dim 0 of a and b differ: 2 != 4"),
+    (A3, "tensor<2x3x2xf32>", "tensor<2x3x2xf32>", GOOD, "a and b must have the same rank"),
+    (A3, "tensor<3x2xf64>", "tensor<3x2xf64>", GOOD, "a and b must have the same element type"),
+    ("tensor<3x3xi32>", "tensor<3x2xi32>", "tensor<3x2xi32>", GOOD, "a must have a float element type"),
+    (A3, B32, A3, GOOD, "result type tensor<3x3xf32> does not match"),
+    (A3, B32, B32, BAD_T, "transpose_a must be one of NO_TRANSPOSE, TRANSPOSE, ADJOINT, got 'TRANSPOSE_I"),
+    (A3, B32, B32, INT_LOWER, "'lower' must be true or false, got 1"),
+    (A3, B32, B32, NO_UNIT, "missing attribute 'unit_diagonal'"),
+])
+def test_triangular_solve_errors_are_located(at, bt, rt, attrs, message):
+    text = (f"func.func @main(%a: {at}, %b: {bt}) -> {rt} {{\n  "
+            + SOLVE.format(attrs=attrs, at=at, bt=bt, rt=rt) + f"\n  return %0 : {rt}\n}}")
+    with pytest.raises(CompileError, match=message) as info:
+        aot.compile(text, name="ts_bad")
+    assert "<string>:2:8: error: 'mhlo.triangular_solve'" in str(info.value)
+
+
+# ----------------------------------------------------------------------------- cholesky
+
+
+def cholesky_program(shape, elem, lower, generic=False):
+    t = ty(shape, elem)
+    if generic:  # MHLO's generic form, as older exporters print it
+        op = f'%0 = "mhlo.cholesky"(%a) {{lower = {str(lower).lower()}}} : ({t}) -> {t}'
+    else:  # the pretty form JAX prints; `lower` is false when absent
+        op = f"%0 = stablehlo.cholesky %a{', lower = true' if lower else ''} : {t}"
+    return f"func.func @main(%a: {t}) -> {t} {{\n  {op}\n  return %0 : {t}\n}}"
+
+
+@pytest.mark.parametrize("elem", ["f32", "f64"])
+@pytest.mark.parametrize("lower", [True, False])
+@pytest.mark.parametrize("batch", [(), (2, 3)])
+def test_cholesky(elem, lower, batch):
+    """Only the referenced triangle is read (NaN in the other), the other is written as zeros."""
+    shape = batch + (6, 6)
+    lib = aot.compile(cholesky_program(shape, elem, lower), name=f"chol_{elem}")
+    a = spd(np.random.default_rng(6), shape, NP[elem])
+    poisoned = a.copy()
+    poisoned[..., np.triu_indices(6, 1)[0] if lower else np.tril_indices(6, -1)[0],
+             np.triu_indices(6, 1)[1] if lower else np.tril_indices(6, -1)[1]] = np.nan
+    got = lib.main(poisoned)
+    want = cholesky_ref(a, lower)
+    assert got.dtype == NP[elem] and got.shape == shape
+    np.testing.assert_allclose(got, want, **TOL[elem])
+    other = np.triu(np.ones((6, 6)), 1) if lower else np.tril(np.ones((6, 6)), -1)
+    assert (got[..., other.astype(bool)] == 0).all()
+
+
+def test_cholesky_dynamic_shapes_generic_form_and_empty():
+    lib = aot.compile(cholesky_program((None, None, None), "f32", True, generic=True), name="chol_dyn")
+    rng = np.random.default_rng(7)
+    for shape in [(1, 1, 1), (3, 5, 5), (2, 17, 17), (0, 4, 4), (3, 0, 0)]:
+        a = spd(rng, shape, np.float32)
+        got = lib.main(a)
+        assert got.shape == shape
+        np.testing.assert_allclose(got, cholesky_ref(a, True), **TOL["f32"])
+    with pytest.raises(AotRuntimeError, match="a is not square in its last two dims: 3 != 4"):
+        lib.main(np.ones((2, 3, 4), np.float32))
+    lib = aot.compile(cholesky_program((0, 0), "f32", False), name="chol_empty")
+    assert lib.main(np.zeros((0, 0), np.float32)).shape == (0, 0)
+
+
+def test_cholesky_not_positive_definite_gives_nan_not_a_crash():
+    """StableHLO leaves this to the implementation: NaN from the first failing pivot on."""
+    lib = aot.compile(cholesky_program((3, 3), "f32", True), name="chol_npd")
+    got = lib.main(np.array([[1, 0, 0], [0, -1, 0], [0, 0, 1]], np.float32))
+    assert got[0, 0] == 1 and np.isnan(got[1, 1]) and np.isnan(got[2, 1])
+
+
+@pytest.mark.parametrize("t, rt, message", [
+    ("tensor<3x4xf32>", "tensor<3x4xf32>", "a must be square in its last two dims"),
+    ("tensor<3xf32>", "tensor<3xf32>", "a must have rank 2 or more"),
+    ("tensor<3x3xi32>", "tensor<3x3xi32>", "a must have a float element type"),
+    ("tensor<3x3xf32>", "tensor<3x3xf64>", "result type tensor<3x3xf64> does not match"),
+])
+def test_cholesky_errors_are_located(t, rt, message):
+    text = (f"func.func @main(%a: {t}) -> {rt} {{\n"
+            f'  %0 = "stablehlo.cholesky"(%a) {{lower = true}} : ({t}) -> {rt}\n  return %0 : {rt}\n}}')
+    with pytest.raises(CompileError, match=message) as info:
+        aot.compile(text, name="chol_bad")
+    assert "<string>:2:8: error: 'mhlo.cholesky'" in str(info.value)
