@@ -391,6 +391,48 @@ def wheel_cublas() -> str | None:
     return None
 
 
+class LoadError(OSError):
+    """A file that does not load as an aotc library: missing, not a shared library, truncated,
+    not built by aotc, or built for another ABI version. The message names the file and says
+    which, in plain words."""
+
+
+def _open(path: str):
+    """(cffi library, its aot_library_info) of the aotc library at `path`, else LoadError.
+    The file's headers are checked before dlopen (a truncated file would be mapped and die
+    of SIGBUS on first touch); a library that loads but is not aotc's is closed again, so a
+    rebuilt file at the same path is loaded afresh rather than found already open."""
+    from .elf import elf_problem
+    problem = elf_problem(path)
+    if problem:
+        raise LoadError(f"cannot load {path}: {problem}")
+    try:
+        lib = ffi.dlopen(path)
+    except OSError as e:
+        reason = str(e).split(".  Additionally, ctypes", 1)[0]  # cffi's words around dlerror
+        for prefix in (f"cannot load library '{path}': ", f"{path}: "):
+            reason = reason[len(prefix):] if reason.startswith(prefix) else reason
+        raise LoadError(f"cannot load {path}: the dynamic loader refused it: {reason}") from None
+    try:
+        try:
+            get = lib.aot_library_metadata
+        except AttributeError:
+            raise LoadError(f"cannot load {path}: not built by aotc: it has no "
+                            "aot_library_metadata (aotc's shared libraries define it; "
+                            "static artifacts and other libraries do not)") from None
+        info = get()
+        if info == ffi.NULL:
+            raise LoadError(f"cannot load {path}: corrupt: its aot_library_metadata() "
+                            "returned NULL")
+        if info.abi_version != ABI_VERSION:
+            raise LoadError(f"cannot load {path}: built for ABI version {info.abi_version}; "
+                            f"this aotc reads version {ABI_VERSION}: rebuild it with this aotc")
+    except BaseException:
+        ffi.dlclose(lib)
+        raise
+    return lib, info
+
+
 class Library:
     """A shared library built by aotc, with one Entry per entry function.
 
@@ -399,15 +441,7 @@ class Library:
 
     def __init__(self, path):
         self.path = os.path.abspath(os.fspath(path))
-        self._lib = ffi.dlopen(self.path)
-        try:
-            info = self._lib.aot_library_metadata()
-        except AttributeError:
-            raise OSError(f"{self.path} has no aot_library_metadata(); "
-                          f"is it a shared library built by aotc?") from None
-        if info.abi_version != ABI_VERSION:
-            raise OSError(f"{self.path} has ABI version {info.abi_version}, "
-                          f"this loader reads version {ABI_VERSION}")
+        self._lib, info = _open(self.path)
         self.name = _string(info.name)
         if (hasattr(self._lib, "aot_gpu_gemm") and not os.environ.get("AOT_CUBLAS_LIBRARY")
                 and os.environ.get("AOT_CUBLAS") != "0"):

@@ -5,9 +5,18 @@
     lib = aot.compile_jax(f, x, dynamic={"x": "b, 64"})   # or export with JAX and compile
     y = lib.main(x)                      # numpy in, numpy out
     lib = aot.load("out/libmodel.so")    # load an artifact built by `aotc`
+
+A file that does not load as an aotc library is an `aot.LoadError` (an OSError) saying why.
 """
 from lowering.ir.core import CompileError
 
 from .api import compile, compile_jax, load
 
-__all__ = ["compile", "compile_jax", "load", "CompileError"]
+__all__ = ["compile", "compile_jax", "load", "CompileError", "LoadError"]
+
+
+def __getattr__(name):
+    if name == "LoadError":  # from the loader, imported on first use (it brings in cffi)
+        from abi.loader import LoadError
+        return LoadError
+    raise AttributeError(f"module 'aot' has no attribute {name!r}")

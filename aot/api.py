@@ -122,15 +122,22 @@ def _jax_specs(jax, jax_export, fn, example_args, dynamic: dict) -> list:
 
 
 def load(path: str):
-    """Load a shared library built by `aotc compile --emit shared`. One built for another CPU
-    (`--target-triple`) is an OSError saying so: it runs only there (or under qemu-user)."""
-    from abi.loader import Library
+    """Load a shared library built by `aotc compile --emit shared`. A file that does not
+    load is an `aot.LoadError` (an OSError) naming it and saying why: missing, a directory,
+    not a shared library, truncated, not built by aotc, built for another ABI version, or
+    built for another CPU (`--target-triple`: it runs only there, or under qemu-user)."""
+    from abi.loader import Library, LoadError
 
     from .toolchain import elf_machine, host_triple, machine_name
     if os.path.isfile(path) and os.path.isfile(sys.executable):
-        ours, theirs = elf_machine(sys.executable), elf_machine(path)
+        try:
+            ours, theirs = elf_machine(sys.executable), elf_machine(path)
+        except OSError:  # unreadable: Library says so
+            ours = theirs = None
         if ours is not None and theirs is not None and theirs != ours:
-            raise OSError(f"{path} is built for {machine_name(theirs)}, not for this machine "
-                          f"({host_triple()}): it loads only where {machine_name(theirs)} code "
-                          "runs (here, a C program linked against it can run under qemu-user)")
+            raise LoadError(f"cannot load {os.path.abspath(path)}: built for "
+                            f"{machine_name(theirs)}, not for this machine "
+                            f"({host_triple()}): it loads only where {machine_name(theirs)} "
+                            "code runs (here, a C program linked against it can run under "
+                            "qemu-user)")
     return Library(path)
