@@ -121,6 +121,11 @@ def infer_sort(op: Operation):
     return list(ts)
 
 
+def top_k_direction(op: Operation) -> str:
+    """GT: the k largest (top_k); LT: the k smallest (ApproxTopK with a less-than comparator)."""
+    return "LT" if op.attrs.get("aot.smallest") else "GT"
+
+
 def top_k_k(op: Operation) -> int:
     k = op.attrs.get("k")
     if isinstance(k, (tuple, list)):
@@ -131,16 +136,25 @@ def top_k_k(op: Operation) -> int:
 
 
 def infer_top_k(op: Operation):
-    if len(op.operands) != 1 or len(op.results) != 2:
-        raise _shape_error("top_k takes one operand and has two results (values, indices)")
+    """top_k(x) {k}, or top_k(x, k) with k a 0-d integer tensor (jax.export's
+    @stablehlo.dynamic_top_k): then the results' last dim is whatever k is at run time."""
+    if len(op.operands) not in (1, 2) or len(op.results) != 2:
+        raise _shape_error("top_k takes one operand (or an operand and k) and has two results "
+                           "(values, indices)")
     t = op.operands[0].type
-    k = top_k_k(op)
+    if len(op.operands) == 2:
+        kt = op.operands[1].type
+        if kt.rank != 0 or kt.elem not in ("i32", "i64", "ui32", "ui64"):
+            raise _shape_error(f"k must be a 0-d integer tensor, got {kt}")
+        k = None
+    else:
+        k = top_k_k(op)
     if t.rank == 0:
         raise _shape_error("top_k needs an operand of rank 1 or more")
     if t.elem not in SORTABLE:
         raise _shape_error(f"cannot take top_k of {t}")
     n = t.shape[-1]
-    if n is not None and k > n:
+    if n is not None and k is not None and k > n:
         raise _shape_error(f"k = {k} exceeds the last dim ({n}) of {t}")
     idx = op.results[1].type.elem
     if idx not in ("i32", "i64"):
@@ -161,8 +175,12 @@ def _sort_rule(hs, op, shapes, bufs):
 
 
 def _top_k_rule(hs, op, shapes, bufs):
-    k = top_k_k(op)
     src = list(shapes[0])
+    if len(op.operands) == 2:
+        k = hs.load_index(bufs[1], None)
+        hs.require("sge", k, 0, op, "k is negative")
+    else:
+        k = top_k_k(op)
     hs.require("sle", k, src[-1], op, "k exceeds the last dim")
     out = src[:-1] + [k]
     return [static_or(r.type.shape, out) for r in op.results]
@@ -273,7 +291,7 @@ def emit_sort(k, op: Operation, b, args: list):
 
 
 def emit_top_k(k, op: Operation, b, args: list):
-    (x, values, indices), scratch = _scratch_split(op, args, 4)
+    (x, *_, values, indices), scratch = _scratch_split(op, args, 4)
     even, odd = scratch[:2], scratch[2:]
     elem, idx_elem = x.type.elem, indices.type.elem
     dims = buffer_dims(b, x)
@@ -283,9 +301,9 @@ def emit_top_k(k, op: Operation, b, args: list):
         v = bb.v("memref.load", [x] + idx, ScalarType(elem))
         return [v, bb.v("arith.index_cast", [idx[dim]], ScalarType(idx_elem))]
 
-    def before(bb, xs, ys):  # descending: xs first when greater (total order for floats)
+    def before(bb, xs, ys):  # xs first when greater (smaller); total order for floats
         kind = "TOTALORDER" if elem in ("f16", "bf16", "f32", "f64") else None
-        return Scalars(bb).compare(xs[0], ys[0], elem, "GT", kind)
+        return Scalars(bb).compare(xs[0], ys[0], elem, top_k_direction(op), kind)
 
     sort_lines(b, dims, dim, first, even, odd, before)
     out_dims = buffer_dims(b, values)
@@ -306,6 +324,6 @@ def _sort_writes(op):
 registry.define("sort", "kernel", "reductions and contractions", attrs=("dimension",),
                 infer=infer_sort, shape_rule=_sort_rule, scratch=_sort_scratch, kernel=emit_sort,
                 writes=_sort_writes)
-registry.define("top_k", "kernel", "reductions and contractions", attrs=("k",), infer=infer_top_k,
-                shape_rule=_top_k_rule, scratch=_top_k_scratch, kernel=emit_top_k,
+registry.define("top_k", "kernel", "reductions and contractions", infer=infer_top_k,
+                shape_rule=_top_k_rule, shape_operands=(1,), scratch=_top_k_scratch, kernel=emit_top_k,
                 writes=lambda op: registry.last_operands(op, 2 + op.attrs["aot.scratch"]))

@@ -9,6 +9,7 @@ import sys
 
 import lowering.ops  # noqa: F401  (fills the registry)
 from lowering.ops import registry
+from lowering.ops.custom_calls import REWRITES
 
 BEGIN, END = "<!-- ops-table:begin -->", "<!-- ops-table:end -->"
 
@@ -16,7 +17,7 @@ BEGIN, END = "<!-- ops-table:begin -->", "<!-- ops-table:end -->"
 # The README's groups, in order, with the forms shown for ops handled before compiling.
 GROUPS = ["elementwise", "shape and data movement", "dynamic shapes", "data-dependent sizes",
           "reductions and contractions", "linear algebra", "control flow", "removed before compiling"]
-SHOWN = {"dynamic shapes": ["custom_call @shape_assertion"],
+SHOWN = {"dynamic shapes": ["custom_call @shape_assertion"] + [f"custom_call @{t}" for t in REWRITES],
          "removed before compiling": ["optimization_barrier (forwarded)", "call (inlined)"]}
 
 
@@ -43,7 +44,7 @@ def markdown() -> str:
     lines += ["", "Not supported yet (a compile-time error naming the op and its location):", "",
               "| what | ops |", "|---|---|"]
     for reason, names in not_yet():
-        shown = ["custom_call (other than @shape_assertion)" if n == "custom_call" else n
+        shown = ["custom_call (other targets than those above)" if n == "custom_call" else n
                  for n in names]
         lines.append(f"| {reason} | {', '.join(shown)} |")
     lines += ["", "Any other op, and any `chlo.*` op without an entry above, is rejected the same "

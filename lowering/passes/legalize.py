@@ -17,6 +17,7 @@ from lowering.ir.core import (
     replace_all_uses,
 )
 from lowering.ops import registry
+from lowering.ops.custom_calls import rewrite_custom_call
 from lowering.ops.verify import verify_op
 
 # ----------------------------------------------------------------------------- attributes
@@ -87,6 +88,16 @@ def canonicalize_names(module: Module) -> None:
                     raise op.error(f"bad attribute: {e}")
             if op.short_name == "slice" and "strides" not in op.attrs and "start_indices" in op.attrs:
                 op.attrs["strides"] = (1,) * len(op.attrs["start_indices"])
+
+
+def rewrite_custom_calls(module: Module) -> None:
+    """Custom calls that are ops in disguise become those ops (lowering/ops/custom_calls.py);
+    before inlining, while the functions they name still exist."""
+    funcs = {f.attrs["sym_name"]: f for f in module.functions()}
+    for func in funcs.values():
+        for op in func.walk():
+            if op.name == "mhlo.custom_call":
+                rewrite_custom_call(op, funcs)
 
 
 def inline_calls(module: Module) -> None:
@@ -232,6 +243,7 @@ def legalize(module: Module) -> Module:
     canonicalize_names(module)
     if not public_functions(module):
         raise CompileError("module has no public function with a body", module_loc(module))
+    rewrite_custom_calls(module)
     inline_calls(module)
     forward_optimization_barriers(module)
     forward_tuples(module)  # identity for a compiler that does not rematerialise

@@ -159,3 +159,69 @@ def test_top_k_with_ties(elem, tmp_path):
             want = np.argsort(-key.astype(np.int64), axis=1, kind="stable")[:, :k]
             np.testing.assert_array_equal(indices, want, err_msg=f"k = {k}, n = {n}")
             np.testing.assert_array_equal(bits(values), bits(np.take_along_axis(x, want, 1)))
+
+
+DYNAMIC_K = """func.func @main(%x: tensor<?x?xf32>, %k: tensor<i32>) -> (tensor<?x?xf32>, tensor<?x?xi32>) {
+  %v, %i = stablehlo.custom_call @stablehlo.dynamic_top_k(%x, %k) {api_version = 2 : i32} : (tensor<?x?xf32>, tensor<i32>) -> (tensor<?x?xf32>, tensor<?x?xi32>)
+  return %v, %i : tensor<?x?xf32>, tensor<?x?xi32>
+}"""  # noqa: E501
+
+
+@pytest.mark.parametrize("target", ["cpu", "cuda"])
+def test_top_k_with_k_at_run_time(target, tmp_path):
+    """jax.export's @stablehlo.dynamic_top_k: k is a tensor, the results' last dim is k; k
+    out of range is a run-time error naming it."""
+    from abi import AotRuntimeError
+    lib = (build_emulated(DYNAMIC_K, "topk_dyn", str(tmp_path)) if target == "cuda"
+           else aot.compile(DYNAMIC_K, name="topk_dyn"))
+    rng = np.random.default_rng(5)
+    for n, k in ((6, 0), (6, 2), (257, 257), (40, 7)):
+        x = rng.permutation(3 * n).reshape(3, n).astype(np.float32)
+        values, indices = lib.main(x, np.int32(k))
+        want = np.argsort(-x, axis=1, kind="stable")[:, :k]
+        np.testing.assert_array_equal(indices, want)
+        np.testing.assert_array_equal(values, np.take_along_axis(x, want, 1))
+    for k, message in ((7, "k exceeds the last dim"), (-1, "k is negative")):
+        with pytest.raises(AotRuntimeError, match=message):
+            lib.main(np.zeros((2, 6), np.float32), np.int32(k))
+
+
+APPROX_MIN_K = """func.func @main(%x: tensor<?x8xf32>) -> (tensor<?x3xf32>, tensor<?x3xi32>) {
+  %c0 = stablehlo.constant dense<0x7F800000> : tensor<f32>
+  %c1 = stablehlo.constant dense<-1> : tensor<i32>
+  %b = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x8xf32>) -> tensor<i32>
+  %b1 = stablehlo.reshape %b : (tensor<i32>) -> tensor<1xi32>
+  %c8 = stablehlo.constant dense<8> : tensor<1xi32>
+  %s = stablehlo.concatenate %b1, %c8, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %iota = stablehlo.dynamic_iota %s, dim = 1 : (tensor<2xi32>) -> tensor<?x8xi32>
+  %v, %i = stablehlo.custom_call @ApproxTopK(%x, %iota, %c0, %c1) {called_computations = [@lt], mhlo.backend_config = {aggregate_to_topk = true, is_fallback = true, recall_target = 0.95 : f32, reduction_dim = 1 : i64, reduction_input_size_override = -1 : i64, top_k = 3 : i64}} : (tensor<?x8xf32>, tensor<?x8xi32>, tensor<f32>, tensor<i32>) -> (tensor<?x3xf32>, tensor<?x3xi32>)
+  return %v, %i : tensor<?x3xf32>, tensor<?x3xi32>
+}
+func.func private @lt(%a: tensor<f32>, %b: tensor<f32>, %ia: tensor<i32>, %ib: tensor<i32>) -> tensor<i1> {
+  %r = stablehlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+  return %r : tensor<i1>
+}"""  # noqa: E501
+
+
+@pytest.mark.parametrize("target", ["cpu", "cuda"])
+def test_approx_min_k_is_the_exact_k_smallest(target, tmp_path):
+    lib = (build_emulated(APPROX_MIN_K, "approx_min", str(tmp_path)) if target == "cuda"
+           else aot.compile(APPROX_MIN_K, name="approx_min"))
+    x = np.random.default_rng(6).permutation(40).reshape(5, 8).astype(np.float32)
+    values, indices = lib.main(x)
+    want = np.argsort(x, axis=1, kind="stable")[:, :3]
+    np.testing.assert_array_equal(indices, want)
+    np.testing.assert_array_equal(values, np.take_along_axis(x, want, 1))
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("reduction_dim = 1 : i64", "reduction_dim = 0 : i64", "over dim 0 is not supported yet"),
+    ("stablehlo.compare LT", "stablehlo.compare LE", "only a comparator that is one > or <"),
+    ("%s, dim = 1", "%s, dim = 0", "must be an iota along dim 1"),
+])
+def test_approx_top_k_forms_not_supported_are_named(old, new, message):
+    from lowering.ir.core import CompileError
+    assert old in APPROX_MIN_K
+    with pytest.raises(CompileError, match=message) as e:
+        aot.compile(APPROX_MIN_K.replace(old, new), name="approx_bad")
+    assert e.value.loc.line == 9  # the custom call's

@@ -40,7 +40,7 @@ from lowering.ir.core import INDEX, ScalarType, TensorType
 from lowering.ops import registry
 from lowering.ops.elemental import apply_region
 from lowering.ops.elementwise import Scalars
-from lowering.ops.sort import sort_dimension
+from lowering.ops.sort import sort_dimension, top_k_direction
 
 THREADS = 256  # device.THREADS_PER_BLOCK: a block per segment
 PERM = "i32"
@@ -166,14 +166,14 @@ def emit_sort(k, op, b, args: list):
 
 
 def emit_top_k(k, op, b, args: list):
-    x, values, indices, perm = args
+    x, *_, values, indices, perm = args  # (x, k if an operand, results, the permutation)
     elem, idx_elem = x.type.elem, indices.type.elem
     dims = buffer_dims(b, x)
     kind = "TOTALORDER" if elem in ("f16", "bf16", "f32", "f64") else None
 
-    def before(bb, at_x, at_y):  # descending
+    def before(bb, at_x, at_y):  # descending (ascending for the k smallest)
         vx, vy = (bb.v("memref.load", [x] + a, ScalarType(elem)) for a in (at_x, at_y))
-        return Scalars(bb).compare(vx, vy, elem, "GT", kind)
+        return Scalars(bb).compare(vx, vy, elem, top_k_direction(op), kind)
 
     def gather(bb, at, src):
         bb.op("memref.store", [bb.v("memref.load", [x] + src, ScalarType(elem)), values] + at)

@@ -1,0 +1,100 @@
+"""The custom calls of exported programs that are ops in disguise: jax.export writes
+`stablehlo.dynamic_top_k`, `stablehlo.dynamic_reduce_window`, `ApproxTopK` and friends as
+custom calls, since StableHLO has no op for their dynamic or approximate forms. Each is
+rewritten in place into the op it means (`REWRITES`, call target -> rule); any other target
+stays a custom call, which the verifier refuses by name."""
+from __future__ import annotations
+
+from lowering.ir.attrs import dense_to_ints
+from lowering.ir.core import Operation, SymbolRef
+
+# (@shape_assertion is kept as it is: the host checks it, lowering/passes/bufferize.py)
+
+
+def _called(op: Operation, funcs: dict, what: str) -> Operation:
+    """The one function of `called_computations`."""
+    called = op.attrs.get("called_computations")
+    refs = called if isinstance(called, (list, tuple)) else [called]
+    if len(refs) != 1 or not isinstance(refs[0], SymbolRef) or refs[0].name not in funcs:
+        raise op.error(f"@{op.attrs['call_target_name']} needs one function in "
+                       f"called_computations, its {what}")
+    return funcs[refs[0].name]
+
+
+def _become(op: Operation, name: str, operands: list, attrs: dict) -> None:
+    op.name, op.operands = name, list(operands)
+    op.attrs = attrs
+
+
+def _dynamic_top_k(op: Operation, funcs: dict) -> None:
+    """`@stablehlo.dynamic_top_k(%x, %k)`: top_k whose k is a 0-d tensor."""
+    if len(op.operands) != 2:
+        raise op.error("@stablehlo.dynamic_top_k takes an operand and k")
+    _become(op, "mhlo.top_k", op.operands, {})
+
+
+def _comparator_direction(op: Operation, fn: Operation) -> str:
+    """GT or LT: a comparator that compares its first two arguments and returns that."""
+    body = fn.regions[0].blocks[0] if fn.regions else None
+    if body is not None and len(body.ops) == 2:
+        cmp, ret = body.ops
+        if (cmp.key == "compare" and ret.name == "func.return" and ret.operands == cmp.results
+                and cmp.operands == body.args[:2]):
+            direction = cmp.attrs["comparison_direction"].value
+            if direction in ("GT", "LT"):
+                return direction
+    raise op.error(f"@{op.attrs['call_target_name']}: only a comparator that is one > or < of "
+                   f"the values is supported, not @{fn.attrs['sym_name']}")
+
+
+def _approx_top_k(op: Operation, funcs: dict) -> None:
+    """`@ApproxTopK(%x, %iota, %init, %init_index)` (and `@stablehlo.dynamic_approx_top_k`,
+    k last): approx_max_k / approx_min_k. Computed exactly, which meets any recall target; on
+    the CPU XLA does the same (is_fallback). One operand, its indices an iota along the
+    reduced dim, which must be the last."""
+    target = op.attrs["call_target_name"]
+    dynamic = target == "stablehlo.dynamic_approx_top_k"
+    operands = op.operands[:-1] if dynamic else op.operands
+    if len(operands) != 4 or len(op.results) != 2:
+        raise op.error(f"@{target} is supported for one operand with its indices: "
+                       f"(operand, iota, init value, init index){' and k' if dynamic else ''}")
+    x, indices = operands[:2]
+    config = op.attrs.get("mhlo.backend_config")
+    if not isinstance(config, dict) or "reduction_dim" not in config or \
+            (not dynamic and "top_k" not in config):
+        raise op.error(f"@{target} needs mhlo.backend_config with reduction_dim and top_k")
+    rank = x.type.rank
+    dim = int(config["reduction_dim"]) % max(rank, 1)
+    if dim != rank - 1:
+        raise op.error(f"@{target} over dim {dim} is not supported yet (only the last, "
+                       f"{rank - 1}: approx_max_k's default)")
+    iota = indices.owner
+    if not (isinstance(iota, Operation) and iota.key in ("iota", "dynamic_iota")
+            and iota.attrs.get("iota_dimension") == dim):
+        raise op.error(f"@{target}: the indices operand must be an iota along dim {dim}")
+    if config.get("aggregate_to_topk") is False:
+        raise op.error(f"@{target} with aggregate_to_topk = false is not supported")
+    smallest = _comparator_direction(op, _called(op, funcs, "comparator")) == "LT"
+    attrs = {} if dynamic else {"k": int(config["top_k"])}
+    if smallest:
+        attrs["aot.smallest"] = True
+    _become(op, "mhlo.top_k", [x] + ([op.operands[-1]] if dynamic else []), attrs)
+
+
+REWRITES = {
+    "stablehlo.dynamic_top_k": _dynamic_top_k,
+    "ApproxTopK": _approx_top_k,
+    "stablehlo.dynamic_approx_top_k": _approx_top_k,
+}
+
+
+def rewrite_custom_call(op: Operation, funcs: dict) -> None:
+    """`op` (an mhlo.custom_call) becomes the op its target means, if it is one of REWRITES."""
+    rule = REWRITES.get(op.attrs.get("call_target_name"))
+    if rule is None:
+        return
+    shape_operands = op.attrs.get("indices_of_shape_operands")
+    if shape_operands is not None:  # jax's result shapes, for XLA: the ops here derive them
+        drop = {int(i) for i in dense_to_ints(shape_operands)}
+        op.operands = [v for i, v in enumerate(op.operands) if i not in drop]
+    rule(op, funcs)
