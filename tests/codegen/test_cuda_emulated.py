@@ -14,7 +14,7 @@ SAMPLE = ["model_mlp", "model_softmax", "model_layernorm", "cumsum_axis1", "sort
           "reduce_argmax_variadic", "model_classifier_argmax_topk",
           "gather_take_rows", "scatter_add_duplicates", "fori_loop_dynamic_trip", "top_k_rows",
           "max_pool_3x3_stride2_same", "conv2d_nhwc_same", "jnp_unique_fixed_size",
-          "bf16_reduce_sum", "cond_inside_loop"]
+          "bf16_reduce_sum", "cond_inside_loop", "cho_solve_spd", "triangular_solve_right_batched_f64"]
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 

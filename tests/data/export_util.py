@@ -107,32 +107,43 @@ def x64(enabled):
         jax.config.update("jax_enable_x64", prev)
 
 
-def lower(fn, args, x64_enabled=False, keep_unused=False):
-    """(text of `jax.jit(fn).lower(*args).as_text()`, flattened outputs of jax.jit(fn))."""
+def lower(fn, args, x64_enabled=False, keep_unused=False, platform=None):
+    """(text of `jax.jit(fn).lower(*args).as_text()`, flattened outputs of jax.jit(fn)).
+
+    `platform` lowers for another backend than this machine's (the outputs are still this
+    machine's): JAX lowers some primitives to a LAPACK custom call on the CPU but to the
+    StableHLO op elsewhere (triangular_solve, cholesky for "tpu")."""
     with x64(x64_enabled):
         jitted = jax.jit(fn, keep_unused=keep_unused)
-        text = jitted.lower(*args).as_text()
+        if platform is None:
+            text = jitted.lower(*args).as_text()
+        else:
+            text = jitted.trace(*args).lower(lowering_platforms=(platform,)).as_text()
         outs = jax.tree_util.tree_leaves(jitted(*args))
     return text, outs
 
 
-def export_symbolic(fn, specs):
+def export_symbolic(fn, specs, platform=None):
     """`jax.export.export(jax.jit(fn))` for [(shape spec, dtype)], the specs' dim
-    variables (`b`, `n`, ...) in one symbolic scope."""
+    variables (`b`, `n`, ...) in one symbolic scope; for `platform` instead of this
+    machine's backend if given (see `lower`)."""
     scope = export.SymbolicScope()
     structs = [jax.ShapeDtypeStruct(export.symbolic_shape(spec, scope=scope), dtype)
                for spec, dtype in specs]
-    return export.export(jax.jit(fn))(*structs)
+    platforms = None if platform is None else (platform,)
+    return export.export(jax.jit(fn), platforms=platforms)(*structs)
 
 
 def run_sizes(name, exp, fn, argspecs, sizes, compare, d):
     """Call the export at each size set (seeded per name and set), check it against jax.jit
-    with `compare(got, want, err_msg)`, and pack the inputs and outputs as `s{k}_...`."""
+    with `compare(got, want, err_msg)`, and pack the inputs and outputs as `s{k}_...`.
+    An export for another backend cannot be called here: its outputs are jax.jit's."""
+    here = jax.default_backend() in exp.platforms
     for k, dims in enumerate(sizes):
         rng = np.random.default_rng(seed(name, f"s{k}"))
         args = [a(rng, dims) for a in argspecs]
-        outs = jax.tree_util.tree_leaves(exp.call(*args))
         ref = jax.tree_util.tree_leaves(jax.jit(fn)(*args))
+        outs = jax.tree_util.tree_leaves(exp.call(*args)) if here else ref
         assert len(outs) == len(ref)
         for o, r in zip(outs, ref):
             assert o.shape == r.shape and o.dtype == r.dtype, name

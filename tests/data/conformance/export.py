@@ -42,18 +42,21 @@ sys.path.insert(0, os.path.dirname(HERE))
 import export_util as eu  # noqa: E402
 from export_util import BF16, SMALLF, I, U  # noqa: E402  (input makers of the cases)
 
-# name -> (fn, arg specs, x64, expected substrings)
+# name -> (fn, arg specs, x64, expected substrings, lowering platform)
 CASES = {}
 
 
-def case(name, fn, *args, x64=False, expect=()):
+def case(name, fn, *args, x64=False, expect=(), platform=None):
     """Register a case. Each arg is a numpy array or a callable(rng)->array.
 
     `expect` lists substrings the module text must contain (whitespace
-    collapsed), so a case named for an op really contains that op."""
+    collapsed), so a case named for an op really contains that op. `platform`
+    lowers for that backend instead of the CPU (export_util.lower): "tpu" for
+    the linear algebra ops JAX's CPU lowering turns into LAPACK custom calls;
+    the outputs are still the CPU's."""
     assert name not in CASES, name
     assert re.fullmatch(r"[a-z0-9_]+", name), name
-    CASES[name] = (fn, args, x64, tuple(expect))
+    CASES[name] = (fn, args, x64, tuple(expect), platform)
 
 
 # ---------------------------------------------------------------- input makers
@@ -622,6 +625,74 @@ case("jnp_quantile", lambda x: jnp.quantile(x, jnp.array([0.1, 0.5, 0.9], jnp.fl
      expect=["stablehlo.sort"])
 
 # ======================================================================
+# linear algebra: triangular_solve, cholesky (lowered for "tpu": JAX's CPU
+# lowering calls LAPACK through custom calls instead)
+# ======================================================================
+
+
+def TRI(shape, dtype=np.float32):
+    """Square matrices in the last two dims, both triangles filled (only one is read),
+    diagonally dominant: off-diagonal entries in [-1, 1), the diagonal in [n, n + 1) with a
+    random sign, so every triangle is well conditioned."""
+    n = shape[-1]
+
+    def make(rng):
+        a = rng.uniform(-1.0, 1.0, size=shape)
+        d = rng.uniform(n, n + 1.0, size=shape[:-1]) * rng.choice([-1.0, 1.0], size=shape[:-1])
+        idx = np.arange(n)
+        a[..., idx, idx] = d
+        return a.astype(dtype)
+    return make
+
+
+def SPD(shape, dtype=np.float32):
+    """Symmetric positive definite matrices x x^T + n I (x uniform in [-1, 1))."""
+    n = shape[-1]
+
+    def make(rng):
+        x = rng.uniform(-1.0, 1.0, size=shape)
+        return (x @ np.swapaxes(x, -1, -2) + n * np.eye(n)).astype(dtype)
+    return make
+
+
+_TS = ["stablehlo.triangular_solve"]
+_jsl = jax.scipy.linalg
+_tsolve = lax.linalg.triangular_solve
+case("solve_triangular_lower", lambda a, b: _jsl.solve_triangular(a, b, lower=True),
+     TRI((5, 5)), U((5, 3)), platform="tpu", expect=_TS + ["lower = true", "NO_TRANSPOSE"])
+case("solve_triangular_upper_vector", lambda a, b: _jsl.solve_triangular(a, b, lower=False),
+     TRI((6, 6)), U((6,)), platform="tpu", expect=_TS + ["lower = false"])
+case("solve_triangular_lower_trans", lambda a, b: _jsl.solve_triangular(a, b, trans=1, lower=True),
+     TRI((5, 5)), U((5, 2)), platform="tpu", expect=_TS + ["transpose TRANSPOSE"])
+case("solve_triangular_upper_trans2_unit",
+     lambda a, b: _jsl.solve_triangular(a, b, trans=2, lower=False, unit_diagonal=True),
+     TRI((4, 4)), U((4, 3)), platform="tpu", expect=_TS + ["unit_diagonal = true"])
+case("triangular_solve_right_lower", lambda a, b: _tsolve(a, b, left_side=False, lower=True),
+     TRI((4, 4)), U((3, 4)), platform="tpu", expect=_TS + ["left_side = false"])
+case("triangular_solve_right_upper_transpose_unit",
+     lambda a, b: _tsolve(a, b, left_side=False, lower=False, transpose_a=True, unit_diagonal=True),
+     TRI((5, 5)), U((2, 5)), platform="tpu", expect=_TS + ["left_side = false", "transpose TRANSPOSE"])
+case("solve_triangular_batched", lambda a, b: _jsl.solve_triangular(a, b, lower=True, trans=1),
+     TRI((2, 3, 4, 4)), U((2, 3, 4, 2)), platform="tpu", expect=_TS + ["tensor<2x3x4x4xf32>"])
+case("solve_triangular_f64", lambda a, b: _jsl.solve_triangular(a, b, lower=False),
+     TRI((6, 6), np.float64), U((6, 4), dtype=np.float64), x64=True, platform="tpu",
+     expect=_TS + ["f64"])
+case("triangular_solve_right_batched_f64",
+     lambda a, b: _tsolve(a, b, left_side=False, lower=True, transpose_a=True),
+     TRI((3, 4, 4), np.float64), U((3, 2, 4), dtype=np.float64), x64=True, platform="tpu",
+     expect=_TS + ["f64", "left_side = false"])
+case("cholesky_f32", jnp.linalg.cholesky, SPD((5, 5)), platform="tpu",
+     expect=["stablehlo.cholesky"])
+case("cholesky_batched", jnp.linalg.cholesky, SPD((3, 4, 4)), platform="tpu",
+     expect=["stablehlo.cholesky", "tensor<3x4x4xf32>"])
+case("cholesky_f64", lambda a: lax.linalg.cholesky(a, symmetrize_input=False), SPD((6, 6), np.float64),
+     x64=True, platform="tpu", expect=["stablehlo.cholesky", "f64"])
+case("cho_solve_spd", lambda a, b: _jsl.cho_solve((jnp.linalg.cholesky(a), True), b),
+     SPD((5, 5)), U((5, 3)), platform="tpu", expect=["stablehlo.cholesky"] + _TS)
+case("cho_factor_solve_upper", lambda a, b: _jsl.cho_solve(_jsl.cho_factor(a, lower=False), b),
+     SPD((4, 4)), U((4,)), platform="tpu", expect=["stablehlo.cholesky"] + _TS)
+
+# ======================================================================
 # earlier op families, briefly
 # ======================================================================
 
@@ -860,10 +931,10 @@ MAX_CASE_BYTES = 100_000
 
 
 def export_case(name):
-    fn, specs, x64, expect = CASES[name]
+    fn, specs, x64, expect, platform = CASES[name]
     args = eu.make_args(specs, np.random.default_rng(eu.seed(name)))
     # keep_unused: the module takes every stored argument
-    text, outs = eu.lower(fn, args, x64, keep_unused=True)
+    text, outs = eu.lower(fn, args, x64, keep_unused=True, platform=platform)
     eu.check_text(name, text, expect)
     eu.check_input_sizes(name, args, 4096)
     for o in outs:

@@ -65,17 +65,21 @@ def I(spec, lo=-10, hi=10, dtype=np.int32):  # noqa: E743  (U, I, B: the makers'
                .astype(dtype), dtype)
 
 
-def case(name, fn, *args, sizes=SIZES, bad=(), expect=()):
+def case(name, fn, *args, sizes=SIZES, bad=(), expect=(), platform=None):
     """Register a case.
 
     sizes: size sets (dicts of dim var -> int) that must run; one set per k.
     bad:   per-argument dim dicts (a tuple with one dict per arg) that
            violate the module's shape constraints; `exported.call` must raise.
     expect: substrings the module text must contain.
+    platform: export for that backend instead of the CPU ("tpu" for the linear
+           algebra ops JAX's CPU lowering turns into LAPACK custom calls); the
+           outputs are then jax.jit's on the CPU, and `bad` cannot be checked.
     """
     assert name not in CASES, name
+    assert not (platform and bad), name
     CASES[name] = dict(fn=fn, args=args, sizes=sizes, bad=bad,
-                       expect=tuple(expect))
+                       expect=tuple(expect), platform=platform)
 
 
 # ------------------------------------------------------------ elementwise
@@ -216,6 +220,21 @@ case("random_uniform_rbg_b",
      U("b, 3"), expect=["custom_call @stablehlo.dynamic_rng_bit_generator"])
 
 
+# ------------------------------------------------------- linear algebra
+
+
+def SPD(spec):
+    """Symmetric positive definite matrices x x^T + n I in the last two dims."""
+    def make(rng, s, dims):
+        x = rng.uniform(-1.0, 1.0, size=s)
+        return (x @ np.swapaxes(x, -1, -2) + s[-1] * np.eye(s[-1])).astype(np.float32)
+    return Arg(spec, make)
+
+
+case("cho_solve_bn", lambda a, y: jax.scipy.linalg.cho_solve((jnp.linalg.cholesky(a), True), y),
+     SPD("b, n, n"), U("b, n, 3"), platform="tpu",
+     expect=["stablehlo.cholesky", "stablehlo.triangular_solve", "tensor<?x?x?xf32>"])
+
 # ------------------------------------------------------- shape assertions
 
 # Both arguments share `b`; @main asserts that their leading dims are equal
@@ -244,13 +263,13 @@ def _tensor_type(spec, dtype):
 def export_case(name):
     c = CASES[name]
     fn, argspecs = c["fn"], c["args"]
-    exp = eu.export_symbolic(fn, [(a.spec, a.dtype) for a in argspecs])
+    exp = eu.export_symbolic(fn, [(a.spec, a.dtype) for a in argspecs], c["platform"])
     text = exp.mlir_module()
 
     # Module checks: nothing elided, no locations, the ops we expect, and a
     # public @main that takes exactly the user's arrays.
     eu.check_text(name, text, c["expect"], forbidden=eu.FORBIDDEN_ELLIPSIS, public_main=False)
-    assert exp.platforms == ("cpu",), exp.platforms
+    assert exp.platforms == (c["platform"] or "cpu",), exp.platforms
     assert not exp.ordered_effects and exp.nr_devices == 1
     want = [_tensor_type(a.spec, a.dtype) for a in argspecs]
     got = _main_signature(text)
