@@ -45,20 +45,36 @@ def compile(source, name: str | None = None, *, output_dir: str | None = None,
     `target="cuda"` builds kernels as PTX and host code that launches them through the
     CUDA driver (runtime_c/device); calls need a driver and a GPU (or AOT_CUDA_LIBRARY
     naming the tests' driver double).
+    A cached library that no longer loads (truncated, emptied or overwritten on disk) is
+    built again, once.
     """
+    from abi.loader import LoadError
     text, filename, default_name = _read_source(source)
     name = sanitize_name(name if name is not None else default_name)
     key = hashlib.sha256("\0".join([compiler_fingerprint(), name, target, str(target_cpu),
                                     os.environ.get("AOTC_SANITIZE", ""), text]).encode())
     out_dir = output_dir or os.path.join(cache_dir(), "build", key.hexdigest()[:24])
     so_path = os.path.join(out_dir, f"lib{name}.so")
-    if output_dir is not None or not os.path.exists(so_path) or dump_after:
+
+    def build():
         opts = Options(name=name, emit="shared", target=target, target_cpu=target_cpu,
                        dump_after=list(dump_after), dump_dir=dump_dir)
         tmp_so = so_path + f".tmp{os.getpid()}"
-        Compilation(text, filename, opts).build(tmp_so)
-        os.replace(tmp_so, so_path)
-    return load(so_path)
+        try:
+            Compilation(text, filename, opts).build(tmp_so)
+            os.replace(tmp_so, so_path)  # whole or not at all, for a process loading it now
+        finally:
+            if os.path.exists(tmp_so):
+                os.remove(tmp_so)
+
+    if output_dir is not None or not os.path.exists(so_path) or dump_after:
+        build()
+        return load(so_path)
+    try:
+        return load(so_path)
+    except LoadError:  # a damaged cache entry (truncated, emptied, overwritten): built again
+        build()
+        return load(so_path)
 
 
 def compile_jax(fn, *example_args, dynamic: dict | None = None, name: str | None = None,

@@ -277,10 +277,23 @@ def runtime_objects(cache_dir: str, device: str = "cpu", tc: Toolchain | None = 
             h.update(path.encode() + f.read())
     out_dir = os.path.join(cache_dir, "runtime-" + h.hexdigest()[:16])
     objs = [os.path.join(out_dir, os.path.basename(s)[:-2] + ".o") for s in sources]
-    if all(os.path.exists(o) for o in objs):
+    from abi.elf import ET_REL, elf_problem
+
+    def whole() -> bool:  # every object there, a whole ELF object, all for one machine
+        return not any(elf_problem(o, ET_REL) for o in objs) and \
+            len({elf_machine(o) for o in objs}) == 1
+    if whole():
         return objs
+    if os.path.isdir(out_dir) and not whole():  # damaged, not just installed: set aside
+        stale = out_dir + f".stale{os.getpid()}"
+        try:
+            os.replace(out_dir, stale)
+        except OSError:  # another process set it aside first
+            pass
+        shutil.rmtree(stale, ignore_errors=True)
     tmp = out_dir + f".tmp{os.getpid()}"
-    os.makedirs(tmp, exist_ok=True)
+    shutil.rmtree(tmp, ignore_errors=True)  # a dead process's of the same pid
+    os.makedirs(tmp)
     for src in sources:
         run([*tc.cc, *cflags, "-I", RUNTIME_DIR, "-c", src, "-o",
              os.path.join(tmp, os.path.basename(src)[:-2] + ".o")])

@@ -1,9 +1,12 @@
 """What `aot.load` refuses, in plain words and never as a crash: files that are not shared
 libraries, libraries not built by aotc, another ABI version, truncated artifacts, missing
-paths, directories."""
+paths, directories. And how the build cache recovers: two processes compiling one program
+at once both get a working library, and a damaged cache entry (the library or a runtime
+object truncated, emptied or overwritten) is built again instead of failing for good."""
 import os
 import shutil
 import subprocess
+import sys
 import textwrap
 
 import numpy as np
@@ -11,6 +14,7 @@ import pytest
 
 import abi
 import aot
+from abi.elf import ET_REL, elf_problem
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PROGRAM = """
@@ -152,3 +156,105 @@ def test_a_refused_library_is_closed_again(built, tmp_path):
     shutil.copyfile(built[1], tmp_path / "copy.so")
     os.replace(tmp_path / "copy.so", path)
     np.testing.assert_array_equal(aot.load(str(path)).main(X), EXPECTED)
+
+
+# ---- the cache -------------------------------------------------------------------------
+
+
+def run_python(code: str, cache) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", textwrap.dedent(code)], cwd=ROOT, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=dict(os.environ, AOTC_CACHE_DIR=str(cache)))
+
+
+COMPILE_AND_CALL = f"""
+    import numpy as np, aot
+    lib = aot.compile({PROGRAM!r}, "twice")
+    print(lib.path, *lib.main(np.array({X.tolist()}, np.float32)).tolist())
+"""
+
+
+def test_two_processes_compile_one_program_at_once(tmp_path):
+    """Both build (runtime objects and library) into one empty cache at the same moment;
+    each renames a whole file into place, so each loads a whole library."""
+    procs = [run_python(COMPILE_AND_CALL, tmp_path) for _ in range(2)]
+    outs = [p.communicate(timeout=120) for p in procs]
+    paths = set()
+    for p, (out, err) in zip(procs, outs):
+        assert p.returncode == 0, err
+        path, *values = out.split()
+        assert [float(v) for v in values] == EXPECTED.tolist()
+        paths.add(path)
+    assert len(paths) == 1
+    leftovers = [str(p) for p in tmp_path.rglob("*") if ".tmp" in p.name or ".stale" in p.name]
+    assert leftovers == []
+    assert elf_problem(paths.pop()) is None
+
+
+def damaged_copy(built, tmp_path, monkeypatch):
+    """A copy of the built cache, made the cache of this test; the library's path in it."""
+    cache, so = built
+    copy = tmp_path / "cache"
+    shutil.copytree(cache, copy)
+    monkeypatch.setenv("AOTC_CACHE_DIR", str(copy))
+    return copy, copy / os.path.relpath(so, cache)
+
+
+DAMAGE = {
+    "truncated": lambda data: data[:len(data) // 2],
+    "empty": lambda data: b"",
+    "garbage": lambda data: np.random.default_rng(1).bytes(len(data)),
+    "foreign": None,  # a valid shared library, not aotc's
+}
+
+
+@pytest.mark.parametrize("damage", list(DAMAGE))
+def test_a_damaged_cached_library_is_built_again(built, tmp_path, monkeypatch, damage):
+    _, so = damaged_copy(built, tmp_path, monkeypatch)
+    if DAMAGE[damage] is None:
+        os.replace(cc_shared(tmp_path, "plain", "int plain(void) { return 1; }\n"), so)
+    else:
+        so.write_bytes(DAMAGE[damage](so.read_bytes()))
+    assert elf_problem(str(so)) is not None or damage == "foreign"
+    lib = aot.compile(PROGRAM, "twice")
+    assert lib.path == str(so)
+    np.testing.assert_array_equal(lib.main(X), EXPECTED)
+    assert elf_problem(str(so)) is None
+
+
+def test_an_entry_damaged_while_loaded_is_built_again(built, tmp_path, monkeypatch):
+    """This process has the cached library loaded when the file is replaced by garbage (a new
+    file, as a copy would: truncating the mapped file in place would kill any process using
+    it). compile rebuilds the file; dlopen of the same path gives back the library already
+    loaded (the same code), and a fresh process loads the rebuilt file."""
+    cache, so = damaged_copy(built, tmp_path, monkeypatch)
+    first = aot.compile(PROGRAM, "twice")
+    (tmp_path / "garbage").write_bytes(b"\0" * 100)
+    os.replace(tmp_path / "garbage", so)
+    second = aot.compile(PROGRAM, "twice")
+    np.testing.assert_array_equal(first.main(X), EXPECTED)
+    np.testing.assert_array_equal(second.main(X), EXPECTED)
+    assert elf_problem(str(so)) is None
+    proc = run_python(f"""
+        import numpy as np, aot
+        print(*aot.load({str(so)!r}).main(np.array({X.tolist()}, np.float32)).tolist())
+    """, cache)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert [float(v) for v in out.split()] == EXPECTED.tolist()
+
+
+@pytest.mark.parametrize("damage", ["truncated", "empty", "missing", "garbage"])
+def test_damaged_runtime_objects_are_built_again(built, tmp_path, monkeypatch, damage):
+    """A runtime object cut short (a full disk, a killed build) must not fail every later
+    build: the runtime folder is set aside and compiled again."""
+    cache, so = damaged_copy(built, tmp_path, monkeypatch)
+    obj = next(cache.glob("runtime-*/alloc.o"))
+    if damage == "missing":
+        obj.unlink()
+    else:
+        obj.write_bytes(DAMAGE[damage](obj.read_bytes()))
+    lib = aot.compile(PROGRAM.replace("multiply %0, %x", "multiply %x, %0"), "other")
+    np.testing.assert_array_equal(lib.main(X), EXPECTED)
+    assert elf_problem(str(obj), ET_REL) is None
+    assert [p.name for p in cache.iterdir() if p.name.startswith("runtime-")] == [obj.parent.name]
