@@ -480,7 +480,7 @@ class FunctionBufferizer:
                       and v not in self.moved]:
                 out.append(Operation("memref.dealloc", [v], [], loc=op.loc))
             for r in op.results:
-                if op.name in OWNING_OPS and r not in last_use and r not in keep:
+                if op.name in OWNING_OPS and r not in last_use and r not in keep and r not in freed:
                     out.append(Operation("memref.dealloc", [r], [], loc=op.loc))
         self.ops = out
 

@@ -47,3 +47,27 @@ def test_no_reuse_of_an_input_read_later():
     a, d = lib.main(x)
     t = np.exp(x.astype(np.float64))
     np.testing.assert_allclose([a, d], [t.sum(), -t.sum() + t.max()], rtol=1e-6)
+
+
+def deallocs_twice(func) -> list:
+    """Values freed twice in one block, anywhere in `func`."""
+    twice = []
+    for op in func.walk():
+        for region in op.regions:
+            for block in region.blocks:
+                freed = [o.operands[0] for o in block.ops if o.name == "memref.dealloc"]
+                twice += [v for i, v in enumerate(freed) if v in freed[:i]]
+    return twice
+
+
+def test_loops_free_each_buffer_once():
+    """A while loop's spare buffers were freed twice after the loop (its explicit dealloc, then
+    insert_deallocs again): with the cache a freed block's magic hid it, with
+    AOT_ALLOCATOR=system it was a use after free that AddressSanitizer reported (make
+    test-asan)."""
+    for case in ("while_zero_iterations", "nested_while_scan", "cond_inside_loop",
+                 "loop_inside_cond", "model_lstm_scan"):
+        with open(os.path.join(DATA, "conformance", case + ".mlir")) as f:
+            module = run_pipeline(parse_module(f.read()), "loops")
+        for func in module.ops:
+            assert not deallocs_twice(func), (case, func)
