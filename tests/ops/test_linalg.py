@@ -147,11 +147,28 @@ def test_triangular_solve_dynamic_shapes_and_empty():
     lib = aot.compile(solve_program("f32", (None, None, None), (None, None, None),
                                     (None, None, None), DYN_FLAGS), name="ts_dyn")
     rng = np.random.default_rng(5)
-    for nb, m, n in [(1, 1, 1), (3, 6, 2), (2, 9, 5), (0, 3, 2), (2, 0, 3), (2, 4, 0), (0, 0, 0)]:
+    # (128, 16, 4): a has 2^15 elements, enough for the batch to be split over threads
+    for nb, m, n in [(1, 1, 1), (3, 6, 2), (2, 9, 5), (0, 3, 2), (2, 0, 3), (2, 4, 0), (0, 0, 0),
+                     (128, 16, 4)]:
         a = tri(rng, (nb, m, m), np.float32)
         bl = rng.uniform(-2, 2, (nb, m, n)).astype(np.float32)
         br = rng.uniform(-2, 2, (nb, n, m)).astype(np.float32)
         check_solves(lib, DYN_FLAGS, a, bl, br, "f32")
+
+
+def test_triangular_solve_right_side_rows_split_over_threads():
+    """x op(a) = b for one matrix: the rows of x are independent systems, run on threads when
+    b is big (2^15 elements here)."""
+    flags = [(False, True, False, "NO_TRANSPOSE"), (False, False, True, "TRANSPOSE")]
+    lib = aot.compile(solve_program("f32", (None, None), (None, None), (None, None), flags),
+                      name="ts_rows")
+    rng = np.random.default_rng(8)
+    for rows in (8192, 3):
+        a = tri(rng, (4, 4), np.float32)
+        br = rng.uniform(-2, 2, (rows, 4)).astype(np.float32)
+        got = lib.main(a, np.zeros((4, 0), np.float32), br)
+        for x, f in zip(got, flags):
+            np.testing.assert_allclose(x, solve_ref(a, br, *f), **TOL["f32"])
 
 
 def test_triangular_solve_static_empty():
@@ -249,7 +266,7 @@ def test_cholesky(elem, lower, batch):
 def test_cholesky_dynamic_shapes_generic_form_and_empty():
     lib = aot.compile(cholesky_program((None, None, None), "f32", True, generic=True), name="chol_dyn")
     rng = np.random.default_rng(7)
-    for shape in [(1, 1, 1), (3, 5, 5), (2, 17, 17), (0, 4, 4), (3, 0, 0)]:
+    for shape in [(1, 1, 1), (3, 5, 5), (2, 17, 17), (0, 4, 4), (3, 0, 0), (128, 16, 16)]:
         a = spd(rng, shape, np.float32)
         got = lib.main(a)
         assert got.shape == shape
@@ -279,3 +296,17 @@ def test_cholesky_errors_are_located(t, rt, message):
     with pytest.raises(CompileError, match=message) as info:
         aot.compile(text, name="chol_bad")
     assert "<string>:2:8: error: 'mhlo.cholesky'" in str(info.value)
+
+
+def test_mhlo_spelling():
+    text = """func.func @main(%a: tensor<3x3xf64>, %b: tensor<2x3xf64>) -> tensor<2x3xf64> {
+      %0 = "mhlo.triangular_solve"(%a, %b) {left_side = false, lower = false,
+          transpose_a = #mhlo<transpose ADJOINT>, unit_diagonal = false}
+          : (tensor<3x3xf64>, tensor<2x3xf64>) -> tensor<2x3xf64>
+      return %0 : tensor<2x3xf64>
+    }"""
+    lib = aot.compile(text, name="ts_mhlo")
+    rng = np.random.default_rng(9)
+    a, b = tri(rng, (3, 3), np.float64), rng.uniform(-2, 2, (2, 3))
+    np.testing.assert_allclose(lib.main(a, b), solve_ref(a, b, False, False, False, "ADJOINT"),
+                               **TOL["f64"])
