@@ -6,7 +6,7 @@ stays a custom call, which the verifier refuses by name."""
 from __future__ import annotations
 
 from lowering.ir.attrs import dense_to_ints
-from lowering.ir.core import Operation, SymbolRef
+from lowering.ir.core import Block, Operation, Region, SymbolRef, clone_op
 
 # (@shape_assertion is kept as it is: the host checks it, lowering/passes/bufferize.py)
 
@@ -81,7 +81,26 @@ def _approx_top_k(op: Operation, funcs: dict) -> None:
     _become(op, "mhlo.top_k", [x] + ([op.operands[-1]] if dynamic else []), attrs)
 
 
+def _dynamic_reduce_window(op: Operation, funcs: dict) -> None:
+    """`@stablehlo.dynamic_reduce_window(inputs..., inits..., window_dimensions,
+    window_strides, base_dilations, window_dilations, padding)` with its body in
+    called_computations: reduce_window whose window is read at run time."""
+    body = _called(op, funcs, "body")
+    block = body.regions[0].blocks[0] if body.regions else None
+    if block is None:
+        raise op.error(f"@stablehlo.dynamic_reduce_window: body @{body.attrs['sym_name']} "
+                       "has no body")
+    copy = Block([a.type for a in block.args])
+    mapping = dict(zip(block.args, copy.args))
+    for inner in block.ops:
+        copy.append(clone_op(inner, mapping))
+    _become(op, "mhlo.dynamic_reduce_window", op.operands, {})
+    op.regions = [Region([copy])]
+    op.regions[0].parent = op
+
+
 REWRITES = {
+    "stablehlo.dynamic_reduce_window": _dynamic_reduce_window,
     "stablehlo.dynamic_top_k": _dynamic_top_k,
     "ApproxTopK": _approx_top_k,
     "stablehlo.dynamic_approx_top_k": _approx_top_k,

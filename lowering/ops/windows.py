@@ -123,8 +123,10 @@ class Window:
         self.size, self.stride, self.pad = list(size), list(stride), list(pad)
         self.base_dil, self.win_dil = list(base_dil), list(win_dil)
         self.reverse = list(reverse) if reverse is not None else [False] * len(self.size)
-        for d in range(len(self.size)):
-            if self.stride[d] <= 0 or self.base_dil[d] <= 0 or self.win_dil[d] <= 0:
+        for d in range(len(self.size)):  # (a dynamic_reduce_window's, read at run time,
+            # are index values: checked on the host, see _dynamic_reduce_window_rule)
+            if any(isinstance(v, int) and v <= 0
+                   for v in (self.stride[d], self.base_dil[d], self.win_dil[d])):
                 raise _shape_error(f"window strides and dilations must be positive (dim {d})")
 
     def out_dim(self, d: int, n, window=None):
@@ -142,8 +144,8 @@ class Window:
         """The same on the host, at run time."""
         w = self.size[d] if w is None else w
         bd = self.base_dil[d]
-        dilated = n if bd == 1 else hs.max(hs.add(hs.mul(n, bd), 1 - bd), 0)
-        padded = hs.add(dilated, self.pad[d][0] + self.pad[d][1])
+        dilated = n if isinstance(bd, int) and bd == 1 else hs.max(hs.add(hs.mul(n, bd), hs.sub(1, bd)), 0)
+        padded = hs.add(hs.add(dilated, self.pad[d][0]), self.pad[d][1])
         span = hs.add(hs.mul(hs.sub(w, 1), self.win_dil[d]), 1)
         q = hs.sub(padded, span)
         s = self.stride[d]
@@ -305,6 +307,84 @@ def infer_reduce_window(op: Operation):
     return [TensorType(shape, e) for e in elems]
 
 
+WINDOW_OPERANDS = ("window_dimensions", "window_strides", "base_dilations", "window_dilations",
+                  "padding")
+
+
+def infer_dynamic_reduce_window(op: Operation):
+    """reduce_window whose window comes from its last five operands (jax.export's
+    @stablehlo.dynamic_reduce_window, as jnp.cumsum over a symbolic dim writes it): 1-D
+    integer tensors of the operand's rank, and padding of [rank, 2]; the result dims are
+    computed on the host from their values."""
+    n = (len(op.operands) - len(WINDOW_OPERANDS)) // 2
+    if n <= 0 or len(op.operands) != 2 * n + len(WINDOW_OPERANDS):
+        raise _shape_error("dynamic_reduce_window takes N operands, N init values and five "
+                           "window operands (" + ", ".join(WINDOW_OPERANDS) + ")")
+    ins, inits = op.operands[:n], op.operands[n:2 * n]
+    rank = ins[0].type.rank
+    for v, what in zip(op.operands[2 * n:], WINDOW_OPERANDS):
+        want = (rank, 2) if what == "padding" else (rank,)
+        if v.type.shape != want or v.type.elem not in ("i32", "i64"):
+            raise _shape_error(f"{what} must be a tensor<{'x'.join(map(str, want))}xi32> or "
+                               f"i64, got {v.type}")
+    for v, init in zip(ins, inits):
+        if v.type.shape != ins[0].type.shape:
+            raise _shape_error("reduce_window operands must have the same shape")
+        if init.type.shape != () or init.type.elem != v.type.elem:
+            raise _shape_error(f"init value must be a scalar {v.type.elem}, got {init.type}")
+    elems = [v.type.elem for v in ins]
+    verify_scalar_region(op, 0, elems + elems, elems, "body")
+    return [TensorType(r.type.shape, e) for r, e in zip(op.results, elems)]
+
+
+def loaded_window(load, rank: int, params: list) -> Window:
+    """The Window of a dynamic_reduce_window from its window operands, `load(buf, idx)`
+    giving an element as an index value (on the host or in a kernel)."""
+    sizes, strides, base, dil, pad = params
+    per_dim = [[load(buf, [d]) for d in range(rank)] for buf in (sizes, strides, base, dil)]
+    pairs = [(load(pad, [d, 0]), load(pad, [d, 1])) for d in range(rank)]
+    return Window(per_dim[0], per_dim[1], pairs, per_dim[2], per_dim[3])
+
+
+def _host_index_load(hs):
+    def load(buf, idx):
+        v = hs.emit("memref.load", [buf] + [hs.index(i) for i in idx],
+                    [ScalarType(buf.type.elem)], {}).result
+        return hs.emit("arith.index_cast", [v], [INDEX], {}).result
+    return load
+
+
+def _dynamic_reduce_window_rule(hs, op, shapes, bufs):
+    n = (len(op.operands) - len(WINDOW_OPERANDS)) // 2
+    base = list(shapes[0])
+    for s in shapes[1:n]:
+        for d in range(len(base)):
+            base[d] = hs.require_equal(base[d], s[d], op, f"operands differ in dim {d}")
+    w = loaded_window(_host_index_load(hs), len(base), bufs[2 * n:])
+    for d in range(len(base)):
+        for what, v in (("window dimension", w.size[d]), ("window stride", w.stride[d]),
+                        ("base dilation", w.base_dil[d]), ("window dilation", w.win_dil[d])):
+            hs.require("sgt", v, 0, op, f"{what} {d} must be positive")
+    out = [w.run_out_dim(hs, d, base[d]) for d in range(len(base))]
+    return [static_or(r.type.shape, out) for r in op.results]
+
+
+def reduce_window_buffers(op: Operation, b, args: list) -> tuple:
+    """(inputs, init values, outputs, Window) of a reduce_window kernel's buffers; for
+    dynamic_reduce_window the Window's entries are index values loaded from its operands."""
+    if op.key != "dynamic_reduce_window":
+        n = len(args) // 3
+        return args[:n], args[n:2 * n], args[2 * n:], reduce_window_params(op)
+    k = len(WINDOW_OPERANDS)
+    n = (len(args) - k) // 3
+
+    def load(buf, idx):
+        v = b.v("memref.load", [buf] + [b.index(i) for i in idx], ScalarType(buf.type.elem))
+        return b.v("arith.index_cast", [v], INDEX)
+    window = loaded_window(load, args[0].type.rank, args[2 * n:2 * n + k])
+    return args[:n], args[n:2 * n], args[2 * n + k:], window
+
+
 def infer_convolution(op: Operation):
     if len(op.operands) != 2:
         raise _shape_error("convolution takes two operands (input, kernel)")
@@ -449,11 +529,12 @@ def window_position(ix, w: Window, d: int, o, k, n):
     p = ix.add(ix.mul(o, w.stride[d]), ix.mul(k, w.win_dil[d]))
     p = ix.sub(p, w.pad[d][0])
     valid = None
-    if not (isinstance(p, int) and p >= 0) and w.pad[d][0] > 0:
+    low = w.pad[d][0]
+    if not (isinstance(p, int) and p >= 0) and not (isinstance(low, int) and low <= 0):
         valid = ix.and_(valid, ix.cmp("sge", p, 0))
     q = p
     bd = w.base_dil[d]
-    if bd != 1:
+    if not (isinstance(bd, int) and bd == 1):
         valid = ix.and_(valid, ix.cmp("eq", ix.rem(p, bd), 0))
         q = ix.div(p, bd)
     valid = ix.and_(valid, ix.cmp("slt", q, n))
@@ -485,9 +566,7 @@ def window_fold(b, w: Window, region, ins: list, in_dims: list, ivs: list, init_
 
 
 def emit_reduce_window(k, op: Operation, b, args: list):
-    n = len(args) // 3
-    ins, inits, outs = args[:n], args[n:2 * n], args[2 * n:]
-    w = reduce_window_params(op)
+    ins, inits, outs, w = reduce_window_buffers(op, b, args)
     in_dims = buffer_dims(b, ins[0])
 
     def emit(eb, can_load):
@@ -720,6 +799,12 @@ registry.define("reduce_window", "kernel", _FAMILY, attrs=("window_dimensions",)
                 infer=infer_reduce_window, shape_rule=_reduce_window_rule,
                 kernel=emit_reduce_window,  # inputs..., inits..., outs...
                 writes=lambda op: registry.last_operands(op, len(op.operands) // 3))
+registry.define("dynamic_reduce_window", "kernel", "dynamic shapes",
+                infer=infer_dynamic_reduce_window, shape_rule=_dynamic_reduce_window_rule,
+                shape_operands=tuple(range(-len(WINDOW_OPERANDS), 0)),
+                kernel=emit_reduce_window,  # inputs..., inits..., window operands, outs...
+                writes=lambda op: registry.last_operands(
+                    op, (len(op.operands) - len(WINDOW_OPERANDS)) // 3))
 registry.define("convolution", "kernel", _FAMILY, attrs=("dimension_numbers",),
                 infer=infer_convolution, shape_rule=_convolution_rule, kernel=emit_convolution,
                 writes=lambda op: (2,))  # input, kernel, result, scratch...

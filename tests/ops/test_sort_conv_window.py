@@ -355,6 +355,46 @@ def test_reduce_window_random_parameters_against_numpy():
         np.testing.assert_array_equal(lib.main(x), want, err_msg=f"trial {trial}")
 
 
+DYNAMIC_WINDOW = """
+func.func @main(%x: tensor<?x?xi32>, %w: tensor<2xi32>, %s: tensor<2xi32>, %bd: tensor<2xi32>, %wd: tensor<2xi32>, %p: tensor<2x2xi32>) -> tensor<?x?xi32> {
+  %init = stablehlo.constant dense<-1000> : tensor<i32>
+  %0 = stablehlo.custom_call @stablehlo.dynamic_reduce_window(%x, %init, %w, %s, %bd, %wd, %p) {api_version = 2 : i32, called_computations = [@max]} : (tensor<?x?xi32>, tensor<i32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>, tensor<2x2xi32>) -> tensor<?x?xi32>
+  return %0 : tensor<?x?xi32>
+}
+func.func private @max(%a: tensor<i32>, %b: tensor<i32>) -> tensor<i32> {
+  %m = stablehlo.maximum %a, %b : tensor<i32>
+  return %m : tensor<i32>
+}"""  # noqa: E501
+
+
+@pytest.mark.parametrize("target", ["cpu", "cuda"])
+def test_dynamic_reduce_window_window_read_at_run_time(target, tmp_path):
+    """jax.export's @stablehlo.dynamic_reduce_window: one library, a different window,
+    strides, dilations and padding (negative too) on every call, against numpy; a window
+    that is not positive is a run-time error naming it."""
+    from tooling.gpu_emu import build_emulated
+    lib = (build_emulated(DYNAMIC_WINDOW, "rw_dynamic", str(tmp_path)) if target == "cuda"
+           else aot.compile(DYNAMIC_WINDOW, name="rw_dynamic"))
+    rng = np.random.default_rng(12)
+    ran = 0
+    while ran < 6:
+        shape = tuple(int(n) for n in rng.integers(1, 7, 2))
+        window, strides, base_dil, win_dil = (tuple(int(v) for v in rng.integers(1, hi, 2))
+                                              for hi in (4, 3, 3, 3))
+        pads = [tuple(int(p) for p in rng.integers(-1, 3, 2)) for _ in range(2)]
+        x = rng.integers(-50, 50, shape).astype(np.int32)
+        want = np_reduce_window(x, np.int32(-1000), max, window, strides, pads, base_dil, win_dil)
+        if 0 in want.shape:
+            continue
+        got = lib.main(x, *(np.array(v, np.int32) for v in (window, strides, base_dil, win_dil, pads)))
+        np.testing.assert_array_equal(got, want, err_msg=f"{shape} {window} {strides} {pads}")
+        ran += 1
+    ones = np.ones(2, np.int32)
+    with pytest.raises(AotRuntimeError, match="window stride 1 must be positive"):
+        lib.main(np.zeros((3, 3), np.int32), ones, np.array([1, 0], np.int32), ones, ones,
+                 np.zeros((2, 2), np.int32))
+
+
 REDUCE_WINDOW_DYN = """
 func.func @main(%x: tensor<?xf32>) -> tensor<?xf32> {
   %init = stablehlo.constant dense<0.5> : tensor<f32>

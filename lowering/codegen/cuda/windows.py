@@ -32,7 +32,7 @@ from lowering.ops.windows import (
     Conv,
     conv_element,
     conv_sizes,
-    reduce_window_params,
+    reduce_window_buffers,
     select_and_scatter_params,
     select_in_window,
     when_nonempty,
@@ -101,9 +101,7 @@ def when(b: LoopBuilder, cond, emit) -> None:
 
 
 def emit_reduce_window(k, op, b: LoopBuilder, args: list):
-    n = len(args) // 3
-    ins, inits, outs = args[:n], args[n:2 * n], args[2 * n:]
-    w = reduce_window_params(op)
+    ins, inits, outs, w = reduce_window_buffers(op, b, args)
     in_dims = buffer_dims(b, ins[0])
     body, ivs = element_loop(b, buffer_dims(b, outs[0]))
 
@@ -189,6 +187,7 @@ def _atomic(region_at: int):
 
 SCHEDULES = {  # op: (kernel, when it applies)
     "reduce_window": (emit_reduce_window, None),
+    "dynamic_reduce_window": (emit_reduce_window, None),
     "convolution": (emit_convolution, None),
     "scatter": (emit_scatter, _atomic(0)),
     "select_and_scatter": (emit_select_and_scatter, _atomic(1)),
