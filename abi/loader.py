@@ -524,3 +524,18 @@ class Library:
 
     def get_num_threads(self) -> int:
         return self._lib.aot_get_num_threads()
+
+    def set_memory_limit(self, nbytes: int) -> None:
+        """Caps the bytes this library's host allocator holds, live plus cached (0 or less:
+        no cap; the default is env AOT_MEMORY_LIMIT). A call that needs more fails with
+        AotRuntimeError code 2, "out of memory: needs N bytes for ..."."""
+        self._lib.aot_set_memory_limit(nbytes)
+
+    def get_memory_limit(self) -> int:
+        """The cap set by set_memory_limit or AOT_MEMORY_LIMIT; 0 when there is none."""
+        return self._lib.aot_get_memory_limit()
+
+    def held_bytes(self) -> int:
+        """Bytes the host allocator holds as the cap counts them: live blocks (at their
+        size-class capacity) plus the blocks cached for reuse."""
+        return self._lib.aot_get_held_bytes()

@@ -10,7 +10,14 @@
  * block's size class and the runtime-owned dims of a result (freed with it).
  * AOT_ALLOCATOR=system turns the cache off; statistics are kept either way.
  * One mutex guards the bins and the counters: allocations happen per
- * buffer, not per element, so contention is low. */
+ * buffer, not per element, so contention is low.
+ *
+ * A memory limit (AOT_MEMORY_LIMIT=bytes, read once, or aot_set_memory_limit)
+ * caps the bytes the allocator holds: the capacity of every live block plus
+ * the blocks cached for reuse (headers and kernel scratch not counted).  An
+ * allocation that would pass it first returns cached blocks to the system,
+ * then fails with "out of memory: needs N bytes for ...".  A failing malloc
+ * likewise drops the cache and tries once more before failing. */
 #include "aot_internal.h"
 
 #include <pthread.h>
@@ -42,6 +49,8 @@ _Static_assert(sizeof(block) == AOT_BLOCK_HEADER, "block header must be 64 bytes
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static block *bins[NUM_BINS];
 static int64_t cached_bytes;
+static int64_t live_capacity; /* capacity of the blocks handed out and not yet freed */
+static int64_t memory_limit;  /* 0: none; else live_capacity + cached_bytes stays below */
 static aot_alloc_stats stats;
 
 static pthread_once_t mode_once = PTHREAD_ONCE_INIT;
@@ -52,9 +61,23 @@ static int use_cache = 1;
 static void lock_for_fork(void) { pthread_mutex_lock(&lock); }
 static void unlock_after_fork(void) { pthread_mutex_unlock(&lock); }
 
+/* "1048576", "512k", "64M", "2g" (powers of 1024); 0 when unset or unreadable. */
+static int64_t parse_limit(const char *text) {
+    if (!text || !*text) return 0;
+    char *end = NULL;
+    long long n = strtoll(text, &end, 10);
+    int shift = 0;
+    if (end && (*end == 'k' || *end == 'K')) shift = 10, end++;
+    else if (end && (*end == 'm' || *end == 'M')) shift = 20, end++;
+    else if (end && (*end == 'g' || *end == 'G')) shift = 30, end++;
+    if (end == text || (end && *end) || n <= 0 || n > (INT64_MAX >> shift)) return 0;
+    return (int64_t)n << shift;
+}
+
 static void read_mode(void) {
     const char *mode = getenv("AOT_ALLOCATOR");
     use_cache = !(mode && strcmp(mode, "system") == 0);
+    memory_limit = parse_limit(getenv("AOT_MEMORY_LIMIT"));
     pthread_atfork(lock_for_fork, unlock_after_fork, unlock_after_fork);
 }
 
@@ -99,6 +122,70 @@ static block *take_cached(int32_t bin) {
     return b;
 }
 
+/* Unlinks cached blocks, biggest classes first, until `need` more bytes fit
+ * under the limit (need < 0: every one); returns them as a list for the
+ * caller to free after unlocking.  Caller holds the lock. */
+static block *drop_cached(int64_t need) {
+    block *dropped = NULL;
+    for (int i = NUM_BINS - 1; i >= 0; i--) {
+        while (bins[i]) {
+            if (need >= 0 && live_capacity + cached_bytes + need <= memory_limit) return dropped;
+            block *b = bins[i];
+            bins[i] = b->next;
+            cached_bytes -= b->capacity;
+            b->next = dropped;
+            dropped = b;
+        }
+    }
+    return dropped;
+}
+
+static void free_list(block *b) {
+    while (b) {
+        block *next = b->next;
+        free(b);
+        b = next;
+    }
+}
+
+/* Reserves `capacity` bytes under the limit, dropping cached blocks to make
+ * room (into *dropped).  With a limit, a block that fits only without its
+ * size-class rounding is made exactly `nbytes` long and not cached
+ * (*capacity, *bin updated).  0 when it cannot fit.  Caller holds the lock. */
+static int reserve(int64_t nbytes, int64_t *capacity, int32_t *bin, block **dropped) {
+    if (memory_limit > 0) {
+        if (nbytes > memory_limit) return 0;
+        if (live_capacity + cached_bytes + *capacity > memory_limit)
+            *dropped = drop_cached(*capacity);
+        if (live_capacity + cached_bytes + *capacity > memory_limit) {
+            *capacity = nbytes;
+            *bin = -1;
+            if (live_capacity + cached_bytes + nbytes > memory_limit) return 0;
+        }
+    }
+    live_capacity += *capacity;
+    return 1;
+}
+
+/* The error of an allocation that cannot be had; NULL for the caller to return. */
+static void *out_of_memory(int64_t nbytes, const char *what) {
+    if (nbytes < 0) /* no size at all: a caller's bug */
+        return aot_set_error(AOT_ERR_OUT_OF_MEMORY, "aot_alloc: bad size %lld%s%s",
+                             (long long)nbytes, what ? " for " : "", what ? what : ""), NULL;
+    if (!what || !*what) what = "a buffer";
+    pthread_mutex_lock(&lock);
+    int64_t limit = memory_limit, held = live_capacity + cached_bytes;
+    pthread_mutex_unlock(&lock);
+    if (limit > 0)
+        aot_set_error(AOT_ERR_OUT_OF_MEMORY,
+                      "out of memory: needs %lld bytes for %s (memory limit %lld bytes, "
+                      "%lld held)", (long long)nbytes, what, (long long)limit, (long long)held);
+    else
+        aot_set_error(AOT_ERR_OUT_OF_MEMORY, "out of memory: needs %lld bytes for %s",
+                      (long long)nbytes, what);
+    return NULL;
+}
+
 static block *system_alloc(int64_t capacity) {
     void *p = NULL;
     if (posix_memalign(&p, AOT_BLOCK_HEADER, (size_t)(AOT_BLOCK_HEADER + capacity)) != 0)
@@ -106,28 +193,43 @@ static block *system_alloc(int64_t capacity) {
     return (block *)p;
 }
 
-void *aot_alloc(int64_t nbytes) {
+void *aot_alloc(int64_t nbytes) { return aot_alloc_for(nbytes, NULL); }
+
+void *aot_alloc_for(int64_t nbytes, const char *what) {
     pthread_once(&mode_once, read_mode);
-    if (nbytes < 0 || nbytes > INT64_MAX / 2)
-        return aot_set_error(AOT_ERR_OUT_OF_MEMORY, "aot_alloc: bad size %lld",
-                             (long long)nbytes), NULL;
+    if (nbytes < 0 || nbytes > INT64_MAX / 2) return out_of_memory(nbytes, what);
     int64_t capacity = nbytes;
     int32_t bin = -1;
     if (use_cache) bin = bin_of(nbytes, &capacity);
 
+    block *dropped = NULL;
     pthread_mutex_lock(&lock);
     block *b = take_cached(bin);
-    if (b) count_alloc(nbytes, 1);
+    int reserved = 1;
+    if (b) {
+        live_capacity += b->capacity;
+        count_alloc(nbytes, 1);
+    } else {
+        reserved = reserve(nbytes, &capacity, &bin, &dropped);
+    }
     pthread_mutex_unlock(&lock);
+    free_list(dropped);
+    if (!reserved) return out_of_memory(nbytes, what);
 
     if (!b) {
         b = system_alloc(capacity);
-        if (!b)
-            return aot_set_error(AOT_ERR_OUT_OF_MEMORY,
-                                 "out of memory allocating %lld bytes", (long long)nbytes), NULL;
+        if (!b) { /* the system is short: give back what the cache holds, try once more */
+            pthread_mutex_lock(&lock);
+            dropped = drop_cached(-1);
+            pthread_mutex_unlock(&lock);
+            free_list(dropped);
+            b = system_alloc(capacity);
+        }
         pthread_mutex_lock(&lock);
-        count_alloc(nbytes, 0);
+        if (b) count_alloc(nbytes, 0);
+        else live_capacity -= capacity;
         pthread_mutex_unlock(&lock);
+        if (!b) return out_of_memory(nbytes, what);
     }
     b->magic = MAGIC_LIVE;
     b->size = nbytes;
@@ -136,6 +238,33 @@ void *aot_alloc(int64_t nbytes) {
     b->next = NULL;
     b->bin = bin;
     return (char *)b + AOT_BLOCK_HEADER;
+}
+
+void aot__explain_oom(int64_t nbytes, const char *what) { out_of_memory(nbytes, what); }
+
+void aot_set_memory_limit(int64_t bytes) {
+    pthread_once(&mode_once, read_mode);
+    pthread_mutex_lock(&lock);
+    memory_limit = bytes > 0 ? bytes : 0;
+    block *dropped = memory_limit > 0 && live_capacity + cached_bytes > memory_limit
+                         ? drop_cached(0) : NULL;
+    pthread_mutex_unlock(&lock);
+    free_list(dropped);
+}
+
+int64_t aot_get_memory_limit(void) {
+    pthread_once(&mode_once, read_mode);
+    pthread_mutex_lock(&lock);
+    int64_t limit = memory_limit;
+    pthread_mutex_unlock(&lock);
+    return limit;
+}
+
+int64_t aot_get_held_bytes(void) {
+    pthread_mutex_lock(&lock);
+    int64_t held = live_capacity + cached_bytes;
+    pthread_mutex_unlock(&lock);
+    return held;
 }
 
 void aot_free(void *p) {
@@ -153,6 +282,7 @@ void aot_free(void *p) {
     pthread_mutex_lock(&lock);
     stats.bytes_in_use -= b->size;
     stats.num_frees++;
+    live_capacity -= b->capacity;
     int keep = b->bin >= 0 && cached_bytes + b->capacity <= CACHE_LIMIT_BYTES;
     if (keep) {
         b->next = bins[b->bin];
@@ -181,21 +311,19 @@ void aot_release_cached_memory(void) {
     }
     cached_bytes = 0;
     pthread_mutex_unlock(&lock);
-    while (all) {
-        block *next = all->next;
-        free(all);
-        all = next;
-    }
+    free_list(all);
 }
 
 void aot_get_alloc_stats(aot_alloc_stats *out) {
     if (!out) return;
+    pthread_once(&mode_once, read_mode); /* the fork handlers, before any lock is taken */
     pthread_mutex_lock(&lock);
     *out = stats;
     pthread_mutex_unlock(&lock);
 }
 
 void aot_reset_alloc_stats(void) {
+    pthread_once(&mode_once, read_mode);
     pthread_mutex_lock(&lock);
     int64_t in_use = stats.bytes_in_use;
     memset(&stats, 0, sizeof stats);

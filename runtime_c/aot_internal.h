@@ -43,7 +43,13 @@ typedef struct aot__memory {
     int (*copy)(void *dst, const void *src, int64_t nbytes); /* AOT_OK or an error */
     int64_t (*block_size)(const void *p); /* bytes of a live block, -1 for others */
     int64_t *(*own_dims)(void *data, int32_t rank); /* freed with data; NULL: error set */
+    /* After alloc failed: restates the error naming the buffer (NULL: alloc's stands). */
+    void (*explain_oom)(int64_t nbytes, const char *what);
 } aot__memory;
+
+/* Sets "out of memory: needs N bytes for <what>" (with the memory limit, when there is
+ * one) as the calling thread's error: the host's explain_oom (alloc.c). */
+void aot__explain_oom(int64_t nbytes, const char *what);
 
 int aot__prepare_result(const aot__memory *m, aot_tensor *results, int32_t index,
                         const aot_value_info *info, const char *entry, const int64_t *dims,

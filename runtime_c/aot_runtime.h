@@ -317,6 +317,26 @@ int aot_gpu_copy_to_device(void *dst, const void *src, int64_t nbytes);
 int aot_gpu_copy_to_host(void *dst, const void *src, int64_t nbytes);
 int aot_gpu_copy(void *dst, const void *src, int64_t nbytes);
 
+/* ---- Memory limit (host allocator) ------------------------------------ */
+
+/* Caps the bytes this runtime copy's allocator holds: the capacity of its
+ * live blocks plus the blocks it caches for reuse (block headers and kernel
+ * scratch are not counted).  An allocation that would pass the cap first
+ * returns cached blocks to the system; if it still does not fit, the call
+ * needing it fails with AOT_ERR_OUT_OF_MEMORY and "out of memory: needs N
+ * bytes for ...".  bytes <= 0 removes the cap.  The default comes from env
+ * AOT_MEMORY_LIMIT (bytes, or with a k/M/G suffix: powers of 1024), read
+ * once.  Thread-safe; blocks already live are never taken back. */
+void aot_set_memory_limit(int64_t bytes);
+/* The cap in bytes, 0 when there is none. */
+int64_t aot_get_memory_limit(void);
+/* Bytes the allocator holds now, as the cap counts them (live + cached). */
+int64_t aot_get_held_bytes(void);
+
+/* aot_alloc for generated code that can name the buffer: on failure the
+ * message is "out of memory: needs N bytes for <what>" (what may be NULL). */
+void *aot_alloc_for(int64_t nbytes, const char *what);
+
 /* cffi-end */
 
 #ifdef __cplusplus

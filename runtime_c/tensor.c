@@ -77,11 +77,17 @@ static int check_computed_dims(const aot_value_info *info, int32_t index, const 
     size_t elem = aot_dtype_size(info->dtype);
     aot_tensor computed = {NULL, (int64_t *)dims, info->rank, info->dtype};
     int64_t n = -1;
-    if (elem && (dims || info->rank == 0) && matches_signature(&computed, info))
-        n = num_elements(info->rank, dims, elem);
+    int fits = elem && (dims || info->rank == 0) && matches_signature(&computed, info);
+    if (fits) n = num_elements(info->rank, dims, elem);
     if (n < 0) {
         char what[200], want[SHAPE_TEXT], got[SHAPE_TEXT];
         describe(what, sizeof what, "result", info, index);
+        if (fits) { /* right dims whose byte size passes int64: too big, not wrong */
+            aot__format_shape(got, sizeof got, info->dtype, info->rank, dims, 0);
+            return aot_set_error(AOT_ERR_OUT_OF_MEMORY,
+                                 "out of memory: needs more than %lld bytes for %s's %s, %s",
+                                 (long long)INT64_MAX, entry, what, got);
+        }
         aot__format_shape(want, sizeof want, info->dtype, info->rank, info->dims, 1);
         aot__format_shape(got, sizeof got, info->dtype, info->rank, dims, 0);
         return aot_set_error(AOT_ERR_RUNTIME, "%s: %s computed as %s, signature says %s",
@@ -131,7 +137,16 @@ int aot__prepare_result(const aot__memory *m, aot_tensor *results, int32_t index
     if (t->data) return check_caller_result(t, info, index, entry, dims);
 
     t->data = m->alloc(nbytes);
-    if (!t->data) return AOT_ERR_OUT_OF_MEMORY;
+    if (!t->data) {
+        if (m->explain_oom) {
+            char what[200], shape[SHAPE_TEXT], text[sizeof what + sizeof shape + 64];
+            describe(what, sizeof what, "result", info, index);
+            aot__format_shape(shape, sizeof shape, info->dtype, info->rank, dims, 0);
+            snprintf(text, sizeof text, "%s's %s, %s", entry, what, shape);
+            m->explain_oom(nbytes, text);
+        }
+        return AOT_ERR_OUT_OF_MEMORY;
+    }
     rc = give_dims(m, t, info, dims);
     if (rc) {
         m->free(t->data);
@@ -188,7 +203,7 @@ static int64_t *host_own_dims(void *data, int32_t rank) {
 }
 
 static const aot__memory host_memory = {aot_alloc, aot_free, host_copy, aot__block_size,
-                                        host_own_dims};
+                                        host_own_dims, aot__explain_oom};
 
 int aot_prepare_result(aot_tensor *results, int32_t index, const aot_value_info *info,
                        const char *entry, const int64_t *dims, int32_t *owned) {

@@ -596,7 +596,7 @@ static int64_t *device_own_dims(void *data, int32_t rank) {
 }
 
 static const aot__memory device_memory = {aot_gpu_alloc, aot_gpu_free, aot_gpu_copy, device_block_size,
-                                          device_own_dims};
+                                          device_own_dims, NULL};
 
 int aot_prepare_device_result(aot_tensor *results, int32_t index, const aot_value_info *info,
                               const char *entry, const int64_t *dims, int32_t *owned) {
