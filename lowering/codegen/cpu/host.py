@@ -84,6 +84,48 @@ class HostState:
         fb.ret(self.code)
 
 
+INT64_MAX = (1 << 63) - 1
+
+
+def buffer_text(op, elem: str, shape) -> str:
+    """How an out-of-memory message names the buffer `op` allocates: its type, the entry
+    and the source location of the op it holds the result of."""
+    dims = ",".join("?" if n is None else str(n) for n in shape)
+    func = op
+    while func is not None and func.name != "func.func":
+        func = func.parent.parent.parent if func.parent and func.parent.parent else None
+    entry = f" in {func.attrs['sym_name']}" if func is not None else ""
+    return f"the {elem}[{dims}] buffer{entry} at {op.loc}"
+
+
+def checked_byte_size(g, b, host, elem: str, dims: list, what: str):
+    """The byte size of an `elem` buffer of `dims`, computed at run time with every multiply
+    checked: a product past int64 (dims that are each fine, from empty arguments or huge
+    static dims, whose product is not) fails the call with status 2 and "out of memory:
+    needs more than 2^63-1 bytes for <what>", where a wrapped size would have allocated a
+    small block that the kernel then writes past."""
+    smul = g.intrinsic("llvm.smul.with.overflow.i64", ir.LiteralStructType([I64, I1]), [I64, I64])
+    size, overflow = ir.Constant(I64, abi_dtype(elem).size), None
+    for d in dims:
+        product = b.call(smul, [size, d])
+        size = b.extract_value(product, 0)
+        wrapped = b.extract_value(product, 1)
+        overflow = wrapped if overflow is None else b.or_(overflow, wrapped)
+    if overflow is None:
+        return size
+    too_big = host.fn.append_basic_block("alloc.too_big")
+    ok = host.fn.append_basic_block("alloc.size_ok")
+    b.cbranch(overflow, too_big, ok)
+    b.position_at_end(too_big)
+    set_error = g.declare_vararg("aot_set_error", I32, [I32, PTR])
+    rc = b.call(set_error, [ir.Constant(I32, 2), g.string("out of memory: needs more than %lld bytes for %s"),
+                            ir.Constant(I64, INT64_MAX), g.string(what)])
+    host.code.add_incoming(rc, b.block)
+    b.branch(host.fail_block)
+    b.position_at_end(ok)
+    return size
+
+
 def _host_alloc(g, b, op, values, host):
     t = op.results[0].type
     if op.attrs.get("aot.stack"):  # small, static, never escapes: an entry-block slot
@@ -105,10 +147,9 @@ def _host_alloc(g, b, op, values, host):
     dims = [values[v] for v in op.operands]
     it = iter(dims)
     shape = [ir.Constant(I64, n) if n is not None else next(it) for n in t.shape]
-    size = ir.Constant(I64, abi_dtype(t.elem).size)
-    for d in shape:
-        size = b.mul(size, d)
-    ptr = b.call(g.declare("aot_alloc", PTR, [I64]), [size])
+    what = buffer_text(op, t.elem, t.shape)
+    size = checked_byte_size(g, b, host, t.elem, shape, what)
+    ptr = b.call(g.declare("aot_alloc_for", PTR, [I64, PTR]), [size, g.string(what)])
     is_null = b.icmp_unsigned("==", b.ptrtoint(ptr, I64), ir.Constant(I64, 0))
     rc = b.select(is_null, ir.Constant(I32, 2), ir.Constant(I32, 0))
     host.fail_if_nonzero(b, rc)

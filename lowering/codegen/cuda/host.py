@@ -21,7 +21,7 @@ from __future__ import annotations
 from llvmlite import ir
 
 from abi.dtypes import dtype as abi_dtype
-from lowering.codegen.cpu.host import HOST_EMITTERS
+from lowering.codegen.cpu.host import HOST_EMITTERS, buffer_text, checked_byte_size
 from lowering.codegen.cuda.device import MAX_BLOCKS, THREADS_PER_BLOCK, ceil_div, iteration_count
 from lowering.codegen.llvm.gen import LLVMGen
 from lowering.codegen.llvm.types import I32, I64, PTR, VOID, MemRef, storage_type
@@ -42,10 +42,12 @@ def _copy_checked(g, host, b, name, args):
     host.fail_if_nonzero(b, b.call(g.declare(name, I32, [PTR, PTR, I64]), args))
 
 
-def device_alloc(g, b, host, shape, elem) -> MemRef:
-    """A device buffer, freed by the failure exit unless released first."""
+def device_alloc(g, b, host, shape, elem, what: str | None = None) -> MemRef:
+    """A device buffer, freed by the failure exit unless released first. `what` (a buffer the
+    program allocates, of dims computed at run time) has its byte size checked for overflow."""
     mem = MemRef(None, shape, elem)
-    ptr = b.call(g.declare("aot_gpu_alloc", PTR, [I64]), [byte_size(b, mem)])
+    size = checked_byte_size(g, b, host, elem, shape, what) if what else byte_size(b, mem)
+    ptr = b.call(g.declare("aot_gpu_alloc", PTR, [I64]), [size])
     is_null = b.icmp_unsigned("==", b.ptrtoint(ptr, I64), ir.Constant(I64, 0))
     host.fail_if_nonzero(b, b.select(is_null, ir.Constant(I32, 2), ir.Constant(I32, 0)))
     mem.ptr = ptr
@@ -62,7 +64,7 @@ def _alloc(g, b, op, values, host):
     t = op.results[0].type
     it = iter(values[v] for v in op.operands)
     return device_alloc(g, b, host, [ir.Constant(I64, n) if n is not None else next(it) for n in t.shape],
-                        t.elem)
+                        t.elem, buffer_text(op, t.elem, t.shape))
 
 
 def _dealloc(g, b, op, values, host):
