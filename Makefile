@@ -3,7 +3,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: venv demo test test-gpu cuda-double lint bench bench-gpu docs clean fuzz
+.PHONY: venv demo test test-gpu cuda-double lint bench bench-gpu docs clean fuzz stress
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -73,6 +73,12 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 fuzz: $(STAMP)
 	$(PY) tests/tooling/fuzz/campaign.py -n $(N) --seed $(SEED) --llvm-every $(LLVM_EVERY) -j $(JOBS)
+
+# tests/e2e/test_stress.py with STRESS_SCALE times its calls (8 threads x 1000 calls, 10,000
+# calls with failures mixed in, 12 forks: each times STRESS_SCALE)
+stress: STRESS_SCALE = 20
+stress: $(STAMP)
+	AOT_STRESS_SCALE=$(STRESS_SCALE) $(PY) -m pytest -q -s tests/e2e/test_stress.py
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
