@@ -28,6 +28,21 @@ test-gpu: $(STAMP)
 	$(PY) tests/tooling/ptx_corpus.py
 	$(PY) tests/tooling/gpu_emu/corpus_run.py
 
+.PHONY: test-asan
+
+# The runtime and the artifacts built with AddressSanitizer and UndefinedBehaviorSanitizer
+# (AOTC_SANITIZE=address,undefined, AOT_ALLOCATOR=system, the sanitizers' runtimes preloaded
+# into Python: tests/tooling/run_sanitized.py): the C-interface tests (their C programs
+# sanitized too, leaks reported), the dynamic-shape tests and the conformance corpus. A fixed
+# subset (tests/e2e/test_sanitizers.py) is in `test`.
+ASAN_TESTS := tests/runtime/test_runtime_c.py tests/e2e/test_sanitizers.py tests/e2e/test_c_link.py \
+	tests/e2e/test_cpp_class.py tests/e2e/test_dynamic.py tests/e2e/test_memory_safety.py \
+	tests/e2e/test_threads.py tests/e2e/test_bad_input.py
+
+test-asan: $(STAMP)
+	$(PY) tests/tooling/run_sanitized.py $(PY) -m pytest -q -n 2 $(ASAN_TESTS)
+	$(PY) tests/tooling/run_sanitized.py $(PY) -m pytest -q tests/e2e/test_conformance.py
+
 .PHONY: test-cross cross-tools
 
 # Cross-compilation: every conformance case built for aarch64 and riscv64 and run under

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from examples.demo import numpy_mlp  # the example's own float64 reference
+from tooling import sanitize
 from tooling.cross import require
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -38,6 +39,8 @@ KINDS = {  # emit: (aotc options, artifact, link arguments for the artifact in f
                          + [("static", "riscv64")])
 def test_c_program(tmp_path, data, kind, arch):
     options, artifact, link = KINDS[kind]
+    if arch != "host" and sanitize.active():
+        pytest.skip("AOTC_SANITIZE: the sanitizers are for this machine's programs, not qemu's")
     cross = require(arch) if arch != "host" else None
     x, want = data
     out = str(tmp_path)
@@ -48,12 +51,14 @@ def test_c_program(tmp_path, data, kind, arch):
                    check=True, env=env, capture_output=True)
     exe = os.path.join(out, "demo")
     cc, static = (cross.cc, ["-static"] if kind != "shared" else []) if cross else ("cc", [])
-    subprocess.run([cc, "-O1", "-Wall", "-Werror", *static, "-o", exe,
+    subprocess.run([cc, "-O1", "-Wall", "-Werror", *static, *sanitize.cflags(), "-o", exe,
                     os.path.join(EXAMPLES, "demo.c"), "-I", out, *link(out), "-lm", "-lpthread",
                     "-ldl"], check=True, capture_output=True)
     x.tofile(os.path.join(out, "x.bin"))
     argv = [exe, os.path.join(out, "x.bin"), os.path.join(out, "y.bin")]
-    run = cross.run(argv) if cross else subprocess.run(argv, capture_output=True, text=True)
+    run = cross.run(argv) if cross else subprocess.run(argv, capture_output=True, text=True,
+                                                       env=sanitize.run_env())
+    assert not sanitize.findings(run.stderr), run.stderr
     assert run.returncode == 0, run.stderr
     assert "library 'mlp': 1 entry point(s), first: mlp_main" in run.stdout
     assert "bad input rejected: main: argument 'arg0' (#0) expects f32[8,64], got f32[8,63]" in run.stdout

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from e2e.test_c_link import EXAMPLES, ROOT, data  # noqa: F401  (data: the MLP's fixture)
+from tooling import sanitize
 
 ARTIFACTS = {"shared": "lib{}.so", "static": "lib{}.a", "obj": "{}.o"}
 
@@ -30,7 +31,8 @@ def build(compiler: str, src: str, out: str, artifact: str, *flags) -> str:
     name = os.path.basename(artifact)
     link = (["-L", out, f"-l{name[3:-3]}", f"-Wl,-rpath,{out}"] if name.endswith(".so")
             else [artifact])
-    proc = subprocess.run([compiler, "-O1", "-Wall", "-Wextra", "-Werror", *flags, "-o", exe, src,
+    proc = subprocess.run([compiler, "-O1", "-Wall", "-Wextra", "-Werror", *flags,
+                           *sanitize.cflags(), "-o", exe, src,
                            "-I", out, *link, "-lm", "-lpthread", "-ldl"], capture_output=True,
                           text=True)
     assert proc.returncode == 0, proc.stderr
@@ -38,7 +40,8 @@ def build(compiler: str, src: str, out: str, artifact: str, *flags) -> str:
 
 
 def run(*argv) -> str:
-    proc = subprocess.run(argv, capture_output=True, text=True)
+    proc = subprocess.run(argv, capture_output=True, text=True, env=sanitize.run_env())
+    assert not sanitize.findings(proc.stderr), proc.stderr  # `make test-asan`
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return proc.stdout
 

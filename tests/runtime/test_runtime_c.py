@@ -3,7 +3,6 @@ Python dtype table, and a C program linking a model statically (the way a
 user of libNAME.a does) gets results, errors and freed memory right."""
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -12,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import abi
+from tooling import sanitize
 
 C_DIR = Path(__file__).resolve().parents[1] / "data" / "runtime_c"
 CFLAGS = ["-O2", "-fPIC", "-std=c11", "-pthread"]
@@ -24,23 +24,22 @@ def cc(*args) -> None:
     assert proc.returncode == 0, proc.stderr
 
 
-def build_static_fake(out: Path) -> Path:
-    """libfake.a: the fake model plus the runtime, like an aotc static artifact."""
+def build_static_fake(out: Path, san: tuple = ()) -> Path:
+    """libfake.a: the fake model plus the runtime, like an aotc static artifact (built
+    with the sanitizers `san`)."""
     objects = []
     for src in [*abi.runtime_sources(), C_DIR / "fake_model.c"]:
         obj = out / (src.stem + ".o")
-        cc(*CFLAGS, f"-I{abi.runtime_dir()}", "-c", src, "-o", obj)
+        cc(*CFLAGS, *sanitize.cflags(san), f"-I{abi.runtime_dir()}", "-c", src, "-o", obj)
         objects.append(obj)
     archive = out / "libfake.a"
     subprocess.run(["ar", "rcs", archive, *objects], check=True)
     return archive
 
 
-@pytest.fixture(scope="module")
-def fake_program(tmp_path_factory) -> Path:
+def build_fake_program(out: Path, san: tuple = ()) -> Path:
     """fake_main.c linked against libfake.a, including a generated fake.h."""
-    out = tmp_path_factory.mktemp("fake_c")
-    archive = build_static_fake(out)
+    archive = build_static_fake(out, san)
     entries = [
         abi.EntrySig("add", "fake_add", [abi.ValueSig("x", "f32", (None, 3)),
                                          abi.ValueSig("y", "f32", (None, 3))],
@@ -52,9 +51,15 @@ def fake_program(tmp_path_factory) -> Path:
     ]
     (out / "fake.h").write_text(abi.generate_header("fake", entries))
     exe = out / "fake_main"
-    cc(*CFLAGS, "-Wall", "-Wextra", "-Werror", f"-I{out}", f"-I{abi.runtime_dir()}",
-       C_DIR / "fake_main.c", archive, "-o", exe, *LIBS)
+    cc(*CFLAGS, *sanitize.cflags(san), "-Wall", "-Wextra", "-Werror", f"-I{out}",
+       f"-I{abi.runtime_dir()}", C_DIR / "fake_main.c", archive, "-o", exe, *LIBS)
     return exe
+
+
+@pytest.fixture(scope="module")
+def fake_program(tmp_path_factory) -> Path:
+    """The fake program, with $AOTC_SANITIZE's sanitizers (`make test-asan`)."""
+    return build_fake_program(tmp_path_factory.mktemp("fake_c"), sanitize.active())
 
 
 EXPECTED_OUTPUT = """\
@@ -77,8 +82,9 @@ bytes_in_use=0
 
 @pytest.mark.parametrize("allocator", ["cache", "system"])
 def test_c_program_statically_linked(fake_program, allocator):
-    env = dict(os.environ, AOT_ALLOCATOR=allocator)
+    env = sanitize.run_env(AOT_ALLOCATOR=allocator)
     proc = subprocess.run([fake_program], capture_output=True, text=True, env=env, timeout=60)
+    assert not sanitize.findings(proc.stderr), proc.stderr
     assert proc.stdout == EXPECTED_OUTPUT
     assert proc.returncode == 0
 

@@ -1,0 +1,96 @@
+"""Tests' C programs under AddressSanitizer and UndefinedBehaviorSanitizer.
+
+`make test-asan` sets AOTC_SANITIZE=address,undefined: aotc then builds the runtime with the
+sanitizers, and the tests that build C programs of their own add `cflags()` to their compile
+and link commands and run them with `run_env()` (leak detection on), checking the output with
+`findings()`. With AOTC_SANITIZE unset `cflags()` is empty and nothing changes."""
+from __future__ import annotations
+
+import functools
+import os
+import re
+import subprocess
+import tempfile
+
+from aot import toolchain
+
+SANITIZE = ("address", "undefined")  # what tests/e2e/test_sanitizers.py always uses
+
+# Every sanitizer's report starts with one of these (ASan/LSan's banner, UBSan's diagnostic).
+REPORT_RE = re.compile(r"ERROR: (Address|Leak|UndefinedBehavior)Sanitizer|"
+                       r"^\S+:\d+:\d+: runtime error: |^SUMMARY: \w+Sanitizer", re.M)
+
+
+# For a C program: leaks are errors. For the Python process of `make test-asan`: not (Python
+# leaks at exit by design). malloc returns NULL when it cannot, as it would without ASan.
+ASAN_OPTIONS_C = "detect_leaks=1:allocator_may_return_null=1"
+ASAN_OPTIONS_PYTHON = "detect_leaks=0:allocator_may_return_null=1"
+UBSAN_OPTIONS = "print_stacktrace=1:halt_on_error=1"
+
+
+def active() -> tuple:
+    """The sanitizers of $AOTC_SANITIZE (what `make test-asan` sets), () when unset."""
+    return toolchain.env_sanitize()
+
+
+def cflags(sanitize: tuple | None = None) -> list[str]:
+    """Flags for compiling and linking a C program with `sanitize` (default: $AOTC_SANITIZE)."""
+    return toolchain.sanitize_cflags(active() if sanitize is None else sanitize)
+
+
+def run_env(base: dict | None = None, **extra) -> dict:
+    """The environment for a sanitized C program: leaks reported (the exit code is then
+    non-zero), UBSan with stack traces."""
+    env = dict(os.environ if base is None else base)
+    env["ASAN_OPTIONS"] = ASAN_OPTIONS_C
+    env["UBSAN_OPTIONS"] = UBSAN_OPTIONS
+    env.update(extra)
+    return env
+
+
+def findings(stderr: str) -> list[str]:
+    """The sanitizer reports in a program's stderr, one line each."""
+    return [line for line in stderr.splitlines() if REPORT_RE.search(line)]
+
+
+@functools.lru_cache(maxsize=None)
+def unavailable(cc: str = "cc") -> str | None:
+    """Why `cc` cannot build and run a program with ASan and UBSan whose leak is reported,
+    or None when it can."""
+    with tempfile.TemporaryDirectory() as d:
+        src, exe = os.path.join(d, "probe.c"), os.path.join(d, "probe")
+        with open(src, "w") as f:
+            f.write("#include <stdlib.h>\nint main(void) { void *volatile p = malloc(7); "
+                    "p = 0; return p != 0; }\n")
+        proc = subprocess.run([cc, *cflags(SANITIZE), src, "-o", exe], capture_output=True,
+                              text=True)
+        if proc.returncode:
+            return (f"{cc} cannot build with -fsanitize=address,undefined (install libasan and "
+                    f"libubsan): {proc.stderr.strip()[-300:]}")
+        run = subprocess.run([exe], capture_output=True, text=True, env=run_env(), timeout=60)
+        if "LeakSanitizer: detected memory leaks" not in run.stderr:
+            return f"LeakSanitizer does not run here (exit {run.returncode}): {run.stderr[-300:]}"
+    return None
+
+
+def python_env(base: dict | None = None) -> dict:
+    """The environment for a Python process that loads sanitized libraries (`make
+    test-asan`): the sanitizers' runtimes preloaded (they must come first), Python's own
+    leaks at exit not reported, AOTC_SANITIZE for every build, and AOT_ALLOCATOR=system so
+    that each runtime block is its own malloc, bounds-checked and freed for real."""
+    env = dict(os.environ if base is None else base)
+    cc = toolchain.find_toolchain(sanitize="").cc
+    libs = []
+    for name in ("asan", "ubsan"):
+        path = subprocess.run([*cc, f"-print-file-name=lib{name}.so"], capture_output=True,
+                              text=True).stdout.strip()
+        if not os.path.isabs(path):
+            raise RuntimeError(f"{' '.join(cc)} has no lib{name}.so: install it (libasan8, "
+                               "libubsan1 on Debian/Ubuntu)")
+        libs.append(path)
+    env["LD_PRELOAD"] = " ".join([*libs, env.get("LD_PRELOAD", "")]).strip()
+    env.setdefault("AOTC_SANITIZE", ",".join(SANITIZE))
+    env.setdefault("AOT_ALLOCATOR", "system")
+    env["ASAN_OPTIONS"] = ASAN_OPTIONS_PYTHON
+    env["UBSAN_OPTIONS"] = UBSAN_OPTIONS
+    return env
