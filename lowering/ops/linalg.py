@@ -1,5 +1,6 @@
 """Linear algebra: triangular_solve and cholesky, kernels of their own built from plain loops
-(substitution and the Cholesky-Banachiewicz order), one matrix (batch index) after another.
+(substitution, Cholesky row by row), one matrix (batch index) after another, in the loop
+order whose innermost loop runs along rows of memory (vectorised by LLVM).
 
 triangular_solve(a, b) solves op(a) x = b (`left_side`) or x op(a) = b for x, where op(a) is
 a, its transpose (`TRANSPOSE`) or its adjoint (`ADJOINT`, the transpose for real types), a
@@ -13,15 +14,15 @@ sum_k C[i, k] x_k = b_i: C is a, or a's transpose when exactly one of "op transp
 "x is on the left" holds (x a = b is a^T x^T = b^T). C is lower triangular when `lower`
 differs from that transposition; then the equations are solved first to last (forward
 substitution), else last to first, each x_i = (b_i - sum over the solved k of C[i, k] x_k)
-/ C[i, i], summed in increasing k, in the element type (f32 for f16 and bf16).
+/ C[i, i], in the element type (f32 for f16 and bf16); `_Solve` has the loop forms.
 
 cholesky(a) (`lower`, default false as in StableHLO) computes l with a = l l^T reading only
 a's lower triangle (u with a = u^T u reading the upper one when `lower` is false), row by
 row: l[i, j] = (a[i, j] - sum_{k<j} l[i, k] l[j, k]) / l[j, j], l[i, i] = sqrt(a[i, i] -
-sum_{k<i} l[i, k]^2). The other triangle of the result is written as zeros. For an a that is
-not positive definite StableHLO leaves the result to the implementation: here the square root
-of a negative number is NaN and propagates through the rest of the matrix (as XLA's does),
-never a trap.
+sum_{k<i} l[i, k]^2) (`emit_cholesky` has the loop forms). The other triangle of the result
+is written as zeros. For an a that is not positive definite StableHLO leaves the result to
+the implementation: here the square root of a negative number is NaN and propagates through
+the rest of the matrix (as XLA's does), never a trap.
 
 Independent systems go to threads (and to the cuda target's grid) where the kernel's
 outermost loop runs over dim 0 of the result: the batch, or the rows of x when x is on the
@@ -119,40 +120,130 @@ def _acc(elem: str) -> str:
 def emit_triangular_solve(k, op: Operation, b, args: list):
     a, rhs, out = args
     elem = out.type.elem
-    acc = _acc(elem)
-    left, lower, unit = op.attrs["left_side"], op.attrs["lower"], op.attrs["unit_diagonal"]
+    left = op.attrs["left_side"]
     transposed = (transpose_a(op) != "NO_TRANSPOSE") != (not left)  # C = a^T
-    forward = lower != transposed  # C lower triangular
-    dims = buffer_dims(b, out)
-    m = buffer_dims(b, a)[-1]
-    nb = len(dims) - 2
-    ix = Ix(b)
-    n = dims[-1] if left else dims[-2]  # independent systems per matrix
-    with loop_nest(b, [ix.val(d) for d in dims[:nb]] + [ix.val(n)]) as (body, ivs):
-        batch, r = ivs[:nb], ivs[nb]
+    s = _Solve(b, a, rhs, out, left, transposed, op.attrs["lower"] != transposed,
+               op.attrs["unit_diagonal"], _acc(elem))
+    if s.acc != elem:  # 16-bit types: each x_i summed in f32 before it is stored
+        s.dots()
+    elif left:
+        s.left_rows()
+    elif transposed:
+        s.right_updates()
+    else:
+        s.dots()
 
-        def at(i):  # x_i (and b_i) of system r
-            return batch + ([i, r] if left else [r, i])
 
-        def coeff(bb, i, j):  # C[i, j]
-            v = bb.v("memref.load", [a] + batch + ([j, i] if transposed else [i, j]), ScalarType(elem))
-            return Scalars(bb).convert(v, elem, acc)
+class _Solve:
+    """The loop forms of one triangular_solve (see the module's docstring for C, forward
+    and the systems). Their innermost loops run along a row of memory where they can:
 
-        _, sb, s, _ = body.for_(body.index(0), Ix(body).val(m))
+    - dots: for each system, x_i = (b_i - sum_k C[i, k] x_k) / C[i, i], a dot product per
+      unknown; the form for right-side x with C = a (C's rows contiguous) and for 16-bit
+      types (the sum kept in f32);
+    - left_rows: x on the right of op(a), its columns the systems: row i of x is b's row i,
+      minus C[i, k] times each solved row k, then divided by C[i, i], all along the row;
+    - right_updates: right-side x with C = a^T: once x_j is known, it is taken out of every
+      equation still to solve, x_l -= C[l, j] x_j = a[j, l] x_j along row j of a.
+
+    left_rows subtracts in increasing k; dots sums in any order (LLVM keeps vector partial
+    sums, as in a dot), right_updates in solving order."""
+
+    def __init__(self, b, a, rhs, out, left, transposed, forward, unit, acc):
+        self.b, self.a, self.rhs, self.out, self.left = b, a, rhs, out, left
+        self.transposed, self.forward, self.unit, self.acc = transposed, forward, unit, acc
+        self.elem = out.type.elem
+        self.dims = buffer_dims(b, out)
+        self.m = buffer_dims(b, a)[-1]
+        self.nb = len(self.dims) - 2
+
+    def load(self, bb, buf, idx):
+        v = bb.v("memref.load", [buf] + idx, ScalarType(self.elem))
+        return Scalars(bb).convert(v, self.elem, self.acc)
+
+    def store(self, bb, v, idx):
+        bb.op("memref.store", [Scalars(bb).convert(v, self.acc, self.elem), self.out] + idx)
+
+    def coeff(self, bb, batch, i, j):  # C[i, j]
+        return self.load(bb, self.a, batch + ([j, i] if self.transposed else [i, j]))
+
+    def arith(self, bb, name, x, y):
+        return bb.v(name, [x, y], ScalarType(self.acc))
+
+    def steps(self, bb):
+        """The loop over the unknowns in solving order: (its body, the unknown i, and the
+        bounds of the ones solved before it)."""
+        _, sb, s, _ = bb.for_(bb.index(0), Ix(bb).val(self.m))
         sx = Ix(sb)
-        i = s if forward else sx.sub(sx.sub(m, 1), s)
-        lo, hi = (0, i) if forward else (sx.add(i, 1), m)
-        ss = Scalars(sb)
-        b_i = ss.convert(sb.v("memref.load", [rhs] + at(i), ScalarType(elem)), elem, acc)
-        loop, kb, kk, (total,) = sb.for_(sx.val(lo), sx.val(hi), [b_i])
-        x_k = Scalars(kb).convert(kb.v("memref.load", [out] + at(kk), ScalarType(elem)), elem, acc)
-        prod = kb.v("arith.mulf", [coeff(kb, i, kk), x_k], ScalarType(acc))
-        kb.yield_([kb.v("arith.subf", [total, prod], ScalarType(acc))])
-        x_i = loop.results[0]
-        if not unit:
-            x_i = sb.v("arith.divf", [x_i, coeff(sb, i, i)], ScalarType(acc))
-        sb.op("memref.store", [ss.convert(x_i, acc, elem), out] + at(i))
-        sb.yield_()
+        if self.forward:
+            return sb, s, (sb.index(0), s), (sx.add(s, 1), sx.val(self.m))
+        i = sx.sub(sx.sub(self.m, 1), s)
+        return sb, i, (sx.add(i, 1), sx.val(self.m)), (sb.index(0), i)
+
+    def outer(self, systems):
+        """The batch loops, then (unless None) a loop over the systems of one matrix."""
+        bounds = [Ix(self.b).val(d) for d in self.dims[:self.nb]]
+        return loop_nest(self.b, bounds + ([Ix(self.b).val(systems)] if systems is not None else []))
+
+    def dots(self):
+        n = self.dims[-1] if self.left else self.dims[-2]
+        with self.outer(n) as (body, ivs):
+            batch, r = ivs[:self.nb], ivs[self.nb]
+
+            def at(i):  # x_i (and b_i) of system r
+                return batch + ([i, r] if self.left else [r, i])
+
+            sb, i, (lo, hi), _ = self.steps(body)
+            loop, kb, kk, (total,) = sb.for_(lo, hi, [self.load(sb, self.rhs, at(i))])
+            prod = self.arith(kb, "arith.mulf", self.coeff(kb, batch, i, kk), self.load(kb, self.out, at(kk)))
+            total = self.arith(kb, "arith.subf", total, prod)
+            total.owner.attrs["fastmath"] = "reassoc"  # a dot product: LLVM keeps vector partial sums
+            kb.yield_([total])
+            x_i = loop.results[0]
+            if not self.unit:
+                x_i = self.arith(sb, "arith.divf", x_i, self.coeff(sb, batch, i, i))
+            self.store(sb, x_i, at(i))
+            sb.yield_()
+
+    def left_rows(self):
+        n = self.dims[-1]
+        with self.outer(None) as (body, batch):
+            sb, i, (lo, hi), _ = self.steps(body)
+            with loop_nest(sb, [Ix(sb).val(n)]) as (cb, (r,)):
+                cb.op("memref.store", [cb.v("memref.load", [self.rhs] + batch + [i, r],
+                                            ScalarType(self.elem)), self.out] + batch + [i, r])
+            _, kb, kk, _ = sb.for_(lo, hi)
+            c = self.coeff(kb, batch, i, kk)
+            with loop_nest(kb, [Ix(kb).val(n)]) as (rb, (r,)):
+                x = self.arith(rb, "arith.mulf", c, self.load(rb, self.out, batch + [kk, r]))
+                y = self.load(rb, self.out, batch + [i, r])
+                self.store(rb, self.arith(rb, "arith.subf", y, x), batch + [i, r])
+            kb.yield_()
+            if not self.unit:
+                d = self.coeff(sb, batch, i, i)
+                with loop_nest(sb, [Ix(sb).val(n)]) as (db, (r,)):
+                    y = self.load(db, self.out, batch + [i, r])
+                    self.store(db, self.arith(db, "arith.divf", y, d), batch + [i, r])
+            sb.yield_()
+
+    def right_updates(self):
+        with self.outer(self.dims[-2]) as (body, ivs):
+            row = ivs  # batch dims, then the row of x
+            with loop_nest(body, [Ix(body).val(self.m)]) as (cb, (j,)):
+                cb.op("memref.store", [cb.v("memref.load", [self.rhs] + row + [j],
+                                            ScalarType(self.elem)), self.out] + row + [j])
+            sb, j, _, (lo, hi) = self.steps(body)
+            x_j = self.load(sb, self.out, row + [j])
+            if not self.unit:
+                x_j = self.arith(sb, "arith.divf", x_j, self.coeff(sb, ivs[:self.nb], j, j))
+                self.store(sb, x_j, row + [j])
+            _, lb, ll, _ = sb.for_(lo, hi)
+            c = self.coeff(lb, ivs[:self.nb], ll, j)
+            y = self.load(lb, self.out, row + [ll])
+            self.store(lb, self.arith(lb, "arith.subf", y, self.arith(lb, "arith.mulf", c, x_j)),
+                       row + [ll])
+            lb.yield_()
+            sb.yield_()
 
 
 # ----------------------------------------------------------------------------- cholesky
@@ -176,41 +267,84 @@ def _cholesky_rule(hs, op, shapes, bufs):
 
 
 def emit_cholesky(k, op: Operation, b, args: list):
+    """Row i of the factor per iteration. Lower: l[i, j] for j < i as dot products of rows i
+    and j of l (contiguous), then the diagonal, then zeros. Upper (f32, f64): u's row i is
+    a's, minus u[k, i] times each row k above it, all along rows, then the square root of
+    its diagonal element and the rest divided by it; 16-bit types take the dot form of
+    either triangle, which keeps each sum in f32."""
     a, out = args
     elem = out.type.elem
     acc = _acc(elem)
     lower = op.attrs.get("lower", False)
     dims = buffer_dims(b, out)
     nb = len(dims) - 2
-    n = dims[-1]
     ix = Ix(b)
-    with loop_nest(b, [ix.val(d) for d in dims[:nb]] + [ix.val(n)]) as (body, ivs):
-        batch, i = ivs[:nb], ivs[nb]
+    with loop_nest(b, [ix.val(d) for d in dims[:nb]] + [ix.val(dims[-1])]) as (body, ivs):
+        if lower or acc != elem:
+            _cholesky_dots(body, a, out, ivs[:nb], ivs[nb], dims[-1], lower, acc)
+        else:
+            _cholesky_upper_rows(body, a, out, ivs[:nb], ivs[nb], dims[-1])
 
-        def at(r, c):  # l[r, c] (r >= c) is out[r, c], or out[c, r] for the upper form
-            return batch + ([r, c] if lower else [c, r])
 
-        def load(bb, buf, r, c):
-            v = bb.v("memref.load", [buf] + at(r, c), ScalarType(elem))
-            return Scalars(bb).convert(v, elem, acc)
+def _cholesky_dots(body, a, out, batch, i, n, lower, acc):
+    elem = out.type.elem
 
-        def dot_minus(bb, r, c, upto):  # a[r, c] - sum_{k < upto} l[r, k] l[c, k]
-            loop, kb, kk, (total,) = bb.for_(bb.index(0), upto, [load(bb, a, r, c)])
-            prod = kb.v("arith.mulf", [load(kb, out, r, kk), load(kb, out, c, kk)], ScalarType(acc))
-            kb.yield_([kb.v("arith.subf", [total, prod], ScalarType(acc))])
-            return loop.results[0]
+    def at(r, c):  # l[r, c] (r >= c) is out[r, c], or out[c, r] for the upper form
+        return batch + ([r, c] if lower else [c, r])
 
-        _, jb, j, _ = body.for_(body.index(0), i)  # below the diagonal
-        s = dot_minus(jb, i, j, j)
-        v = jb.v("arith.divf", [s, load(jb, out, j, j)], ScalarType(acc))
-        jb.op("memref.store", [Scalars(jb).convert(v, acc, elem), out] + at(i, j))
-        jb.yield_()
-        d = body.v("math.sqrt", [dot_minus(body, i, i, i)], ScalarType(acc))
-        body.op("memref.store", [Scalars(body).convert(d, acc, elem), out] + at(i, i))
-        bx = Ix(body)
-        _, zb, z, _ = body.for_(bx.add(i, 1), bx.val(n))  # above it
-        zb.op("memref.store", [zb.const(0, elem), out] + batch + ([i, z] if lower else [z, i]))
-        zb.yield_()
+    def load(bb, buf, r, c):
+        v = bb.v("memref.load", [buf] + at(r, c), ScalarType(elem))
+        return Scalars(bb).convert(v, elem, acc)
+
+    def dot_minus(bb, r, c, upto):  # a[r, c] - sum_{k < upto} l[r, k] l[c, k]
+        loop, kb, kk, (total,) = bb.for_(bb.index(0), upto, [load(bb, a, r, c)])
+        prod = kb.v("arith.mulf", [load(kb, out, r, kk), load(kb, out, c, kk)], ScalarType(acc))
+        total = kb.v("arith.subf", [total, prod], ScalarType(acc))
+        total.owner.attrs["fastmath"] = "reassoc"  # a dot product: vector partial sums
+        kb.yield_([total])
+        return loop.results[0]
+
+    _, jb, j, _ = body.for_(body.index(0), i)  # below the diagonal
+    s = dot_minus(jb, i, j, j)
+    v = jb.v("arith.divf", [s, load(jb, out, j, j)], ScalarType(acc))
+    jb.op("memref.store", [Scalars(jb).convert(v, acc, elem), out] + at(i, j))
+    jb.yield_()
+    d = body.v("math.sqrt", [dot_minus(body, i, i, i)], ScalarType(acc))
+    body.op("memref.store", [Scalars(body).convert(d, acc, elem), out] + at(i, i))
+    bx = Ix(body)
+    _, zb, z, _ = body.for_(bx.add(i, 1), bx.val(n))  # above it
+    zb.op("memref.store", [zb.const(0, elem), out] + batch + ([i, z] if lower else [z, i]))
+    zb.yield_()
+
+
+def _cholesky_upper_rows(body, a, out, batch, i, n):
+    t = ScalarType(out.type.elem)
+    bx = Ix(body)
+
+    def row(bb, lo, hi):
+        _, rb, col, _ = bb.for_(lo, hi)
+        return rb, col
+
+    rb, col = row(body, i, bx.val(n))  # row i of a, from the diagonal on
+    rb.op("memref.store", [rb.v("memref.load", [a] + batch + [i, col], t), out] + batch + [i, col])
+    rb.yield_()
+    _, kb, kk, _ = body.for_(body.index(0), i)  # minus u[k, i] times row k, for each k < i
+    c = kb.v("memref.load", [out] + batch + [kk, i], t)
+    rb, col = row(kb, i, Ix(kb).val(n))
+    x = rb.v("memref.load", [out] + batch + [i, col], t)
+    y = rb.v("arith.mulf", [c, rb.v("memref.load", [out] + batch + [kk, col], t)], t)
+    rb.op("memref.store", [rb.v("arith.subf", [x, y], t), out] + batch + [i, col])
+    rb.yield_()
+    kb.yield_()
+    d = body.v("math.sqrt", [body.v("memref.load", [out] + batch + [i, i], t)], t)
+    body.op("memref.store", [d, out] + batch + [i, i])
+    rb, col = row(body, bx.add(i, 1), bx.val(n))
+    x = rb.v("memref.load", [out] + batch + [i, col], t)
+    rb.op("memref.store", [rb.v("arith.divf", [x, d], t), out] + batch + [i, col])
+    rb.yield_()
+    rb, col = row(body, body.index(0), i)  # below the diagonal
+    rb.op("memref.store", [rb.const(0, out.type.elem), out] + batch + [i, col])
+    rb.yield_()
 
 
 def _batched(target, op) -> bool:

@@ -113,11 +113,12 @@ def test_triangular_solve_and_cholesky_in_16_bits_compute_in_f32(elem):
     dt = NP[elem]
     check_solves(lib, flags, tri(rng, (4, 4), dt), rng.uniform(-2, 2, (4, 2)).astype(dt),
                  rng.uniform(-2, 2, (2, 4)).astype(dt), elem)
-    lib = aot.compile(cholesky_program((2, 5, 5), elem, True), name=f"chol_{elem}")
-    a = spd(rng, (2, 5, 5), dt)
-    got = lib.main(a)
-    assert got.dtype == dt
-    np.testing.assert_allclose(got.astype(np.float64), cholesky_ref(a, True), **TOL[elem])
+    for lower in (True, False):
+        lib = aot.compile(cholesky_program((2, 5, 5), elem, lower), name=f"chol_{elem}")
+        a = spd(rng, (2, 5, 5), dt)
+        got = lib.main(a)
+        assert got.dtype == dt
+        np.testing.assert_allclose(got.astype(np.float64), cholesky_ref(a, lower), **TOL[elem])
 
 
 def test_triangular_solve_reads_one_triangle_and_not_a_unit_diagonal():
@@ -277,10 +278,12 @@ def test_cholesky_dynamic_shapes_generic_form_and_empty():
     assert lib.main(np.zeros((0, 0), np.float32)).shape == (0, 0)
 
 
-def test_cholesky_not_positive_definite_gives_nan_not_a_crash():
+@pytest.mark.parametrize("lower", [True, False])
+def test_cholesky_not_positive_definite_gives_nan_not_a_crash(lower):
     """StableHLO leaves this to the implementation: NaN from the first failing pivot on."""
-    lib = aot.compile(cholesky_program((3, 3), "f32", True), name="chol_npd")
+    lib = aot.compile(cholesky_program((3, 3), "f32", lower), name="chol_npd")
     got = lib.main(np.array([[1, 0, 0], [0, -1, 0], [0, 0, 1]], np.float32))
+    got = got if lower else got.T
     assert got[0, 0] == 1 and np.isnan(got[1, 1]) and np.isnan(got[2, 1])
 
 
@@ -310,3 +313,21 @@ def test_mhlo_spelling():
     a, b = tri(rng, (3, 3), np.float64), rng.uniform(-2, 2, (2, 3))
     np.testing.assert_allclose(lib.main(a, b), solve_ref(a, b, False, False, False, "ADJOINT"),
                                **TOL["f64"])
+
+
+def test_every_loop_form_on_the_emulated_cuda_grid(tmp_path):
+    """The cuda target's kernels (tests/tooling/gpu_emu): every solve form, both Cholesky
+    forms, batches split over the grid, empty batches and matrices."""
+    from tooling.gpu_emu import build_emulated
+    rng = np.random.default_rng(10)
+    dyn = (None, None, None)
+    lib = build_emulated(solve_program("f32", dyn, dyn, dyn, FLAGS), "ts", str(tmp_path))
+    for nb, m, n in [(2, 5, 3), (1, 7, 1), (0, 3, 2), (3, 0, 2)]:
+        check_solves(lib, FLAGS, tri(rng, (nb, m, m), np.float32),
+                     rng.uniform(-2, 2, (nb, m, n)).astype(np.float32),
+                     rng.uniform(-2, 2, (nb, n, m)).astype(np.float32), "f32")
+    for lower in (True, False):
+        lib = build_emulated(cholesky_program(dyn, "f64", lower), f"chol{int(lower)}", str(tmp_path))
+        for shape in [(2, 6, 6), (1, 1, 1), (0, 2, 2)]:
+            a = spd(rng, shape, np.float64)
+            np.testing.assert_allclose(lib.main(a), cholesky_ref(a, lower), **TOL["f64"])
