@@ -17,6 +17,7 @@ from lowering.ops import (  # noqa: F401
     elementwise,
     gather,
     linalg,
+    random,
     sort,
     unsupported,
     windows,

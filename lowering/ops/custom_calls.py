@@ -99,8 +99,18 @@ def _dynamic_reduce_window(op: Operation, funcs: dict) -> None:
     op.regions[0].parent = op
 
 
+def _dynamic_rng_bit_generator(op: Operation, funcs: dict) -> None:
+    """`@stablehlo.dynamic_rng_bit_generator(%state, %shape) {rng_algorithm}`: random bits
+    of a shape given at run time."""
+    if len(op.operands) != 2:
+        raise op.error("@stablehlo.dynamic_rng_bit_generator takes a state and a shape")
+    _become(op, "mhlo.rng_bit_generator", op.operands,
+            {k: v for k, v in op.attrs.items() if k == "rng_algorithm"})
+
+
 REWRITES = {
     "stablehlo.dynamic_reduce_window": _dynamic_reduce_window,
+    "stablehlo.dynamic_rng_bit_generator": _dynamic_rng_bit_generator,
     "stablehlo.dynamic_top_k": _dynamic_top_k,
     "ApproxTopK": _approx_top_k,
     "stablehlo.dynamic_approx_top_k": _approx_top_k,

@@ -600,6 +600,21 @@ case("random_split_fold_in",
      lambda k: jax.random.uniform(jax.random.fold_in(jax.random.split(_key(k))[1], 7), (5,)), _KEY,
      expect=["ui32"])
 
+# The rbg key: stablehlo.rng_bit_generator (XLA's Philox), its bits as XLA gives them.
+_RBG_KEY = np.array([7, 0, 42, 3], np.uint32)
+
+
+def _rbg(k):
+    return jax.random.wrap_key_data(k, impl="rbg")
+
+
+case("random_uniform_rbg", lambda k: jax.random.uniform(_rbg(k), (3, 5)), _RBG_KEY,
+     expect=["stablehlo.rng_bit_generator"])
+case("random_normal_rbg_f64", lambda k: jax.random.normal(_rbg(k), (4, 3), jnp.float64), _RBG_KEY,
+     expect=["stablehlo.rng_bit_generator", "ui64"], x64=True)
+case("random_bits_rbg_u8", lambda k: jax.random.bits(_rbg(k), (9,), jnp.uint8), _RBG_KEY,
+     expect=["stablehlo.rng_bit_generator"])
+
 # ======================================================================
 # jnp functions built from gather / scatter / sort / while
 # ======================================================================
