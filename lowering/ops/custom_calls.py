@@ -108,11 +108,57 @@ def _dynamic_rng_bit_generator(op: Operation, funcs: dict) -> None:
             {k: v for k, v in op.attrs.items() if k == "rng_algorithm"})
 
 
+LAPACK_FLAGS = {"L": 76, "U": 85, "N": 78, "T": 84, "C": 67, "R": 82}  # chars as ui8 codes
+
+
+def _lapack_config(op: Operation, keys: tuple) -> dict:
+    """LAPACK's flag characters from mhlo.backend_config (`uplo = 76 : ui8` is 'L'), and
+    the batch dims, which must be all but the last two (the matrices)."""
+    target = op.attrs["call_target_name"]
+    config = op.attrs.get("mhlo.backend_config")
+    codes = {v: k for k, v in LAPACK_FLAGS.items()}
+    if not isinstance(config, dict) or any(k not in config for k in keys):
+        raise op.error(f"@{target} needs mhlo.backend_config with {', '.join(keys)}")
+    flags = {k: codes.get(int(config[k]), "?") for k in keys}
+    batch = (op.attrs.get("mhlo.frontend_attributes") or {}).get("num_batch_dims")
+    rank = op.operands[0].type.rank
+    if batch is not None and str(batch) != str(rank - 2):
+        raise op.error(f"@{target} with num_batch_dims = {batch} on rank {rank} is not supported")
+    return flags
+
+
+def _lapack_potrf(op: Operation, funcs: dict) -> None:
+    """`@lapack_{s,d}potrf_ffi(%a) {uplo}` -> (factor, info): JAX's CPU Cholesky."""
+    flags = _lapack_config(op, ("uplo",))
+    if flags["uplo"] not in "LU" or len(op.operands) != 1 or len(op.results) != 2:
+        raise op.error(f"@{op.attrs['call_target_name']}: expected one matrix operand, "
+                       "(factor, info) results and uplo 'L' or 'U'")
+    _become(op, "mhlo.cholesky", op.operands, {"lower": flags["uplo"] == "L"})
+
+
+def _lapack_trsm(op: Operation, funcs: dict) -> None:
+    """`@lapack_{s,d}trsm_ffi(%a, %b) {side, uplo, trans_x, diag}`: JAX's CPU
+    triangular_solve (solve_triangular, and the two solves of jnp.linalg.solve)."""
+    flags = _lapack_config(op, ("side", "uplo", "trans_x", "diag"))
+    if (len(op.operands) != 2 or len(op.results) != 1 or flags["side"] not in "LR"
+            or flags["uplo"] not in "LU" or flags["trans_x"] not in "NTC" or flags["diag"] not in "NU"):
+        raise op.error(f"@{op.attrs['call_target_name']}: expected (a, b) and LAPACK's flags "
+                       f"side L/R, uplo L/U, trans_x N/T/C, diag N/U; got {flags}")
+    transpose = {"N": "NO_TRANSPOSE", "T": "TRANSPOSE", "C": "ADJOINT"}[flags["trans_x"]]
+    _become(op, "mhlo.triangular_solve", op.operands,
+            {"left_side": flags["side"] == "L", "lower": flags["uplo"] == "L",
+             "unit_diagonal": flags["diag"] == "U", "transpose_a": transpose})
+
+
 REWRITES = {
     "stablehlo.dynamic_reduce_window": _dynamic_reduce_window,
     "stablehlo.dynamic_rng_bit_generator": _dynamic_rng_bit_generator,
     "stablehlo.dynamic_top_k": _dynamic_top_k,
     "ApproxTopK": _approx_top_k,
+    "lapack_spotrf_ffi": _lapack_potrf,
+    "lapack_dpotrf_ffi": _lapack_potrf,
+    "lapack_strsm_ffi": _lapack_trsm,
+    "lapack_dtrsm_ffi": _lapack_trsm,
     "stablehlo.dynamic_approx_top_k": _approx_top_k,
 }
 

@@ -36,6 +36,8 @@ from lowering.ops import registry
 from lowering.ops.elementwise import Scalars
 from lowering.ops.registry import ShapeError, static_or
 
+I1 = ScalarType("i1")
+
 FLOATS = ("f16", "bf16", "f32", "f64")
 TRANSPOSES = ("NO_TRANSPOSE", "TRANSPOSE", "ADJOINT")
 _FAMILY = "linear algebra"
@@ -250,6 +252,9 @@ class _Solve:
 
 
 def infer_cholesky(op: Operation):
+    """cholesky(a) -> factor; with a second result (LAPACK's potrf, as JAX's CPU lowering
+    writes it) also info: i32 per matrix, 0, or the 1-based row of the first pivot that is
+    not positive (the factor is NaN from there on)."""
     if len(op.operands) != 1:
         raise ShapeError("cholesky takes one operand")
     _flag(op, "lower", False)
@@ -257,13 +262,30 @@ def infer_cholesky(op: Operation):
     _square_matrices(a, "a")
     shape = list(a.shape)
     shape[-2] = shape[-1] = _merge(a.shape[-2], a.shape[-1], "a is not square")
-    return [TensorType(tuple(shape), a.elem)]
+    info = [TensorType(a.shape[:-2], "i32")] if len(op.results) == 2 else []
+    return [TensorType(tuple(shape), a.elem)] + info
 
 
 def _cholesky_rule(hs, op, shapes, bufs):
     a = list(shapes[0])
     a[-1] = a[-2] = hs.require_equal(a[-2], a[-1], op, "a is not square in its last two dims")
-    return [static_or(op.results[0].type.shape, a)]
+    info = [static_or(op.results[1].type.shape, a[:-2])] if len(op.results) == 2 else []
+    return [static_or(op.results[0].type.shape, a)] + info
+
+
+def _record_info(body, info, batch, i, pivot) -> None:
+    """info[batch] = i + 1 at the first row whose pivot (before its square root) is not
+    positive (NaN included); 0 while every pivot so far is."""
+    s = Scalars(body)
+    bad = s.v("arith.xori", [body.v("arith.cmpf", [pivot, body.const(0, pivot.type.name)], I1,
+                                    predicate="ogt"), body.const(True, "i1")], "i1")
+    first_row = body.v("arith.cmpi", [i, body.index(0)], I1, predicate="eq")
+    prev = s.v("arith.select", [first_row, body.const(0, "i32"),
+                                body.v("memref.load", [info] + batch, ScalarType("i32"))], "i32")
+    row = body.v("arith.index_cast", [Ix(body).add(i, 1)], ScalarType("i32"))
+    first_bad = s.v("arith.andi", [bad, s.v("arith.cmpi", [prev, body.const(0, "i32")], "i1",
+                                            predicate="eq")], "i1")
+    body.op("memref.store", [s.v("arith.select", [first_bad, row, prev], "i32"), info] + batch)
 
 
 def emit_cholesky(k, op: Operation, b, args: list):
@@ -272,7 +294,7 @@ def emit_cholesky(k, op: Operation, b, args: list):
     a's, minus u[k, i] times each row k above it, all along rows, then the square root of
     its diagonal element and the rest divided by it; 16-bit types take the dot form of
     either triangle, which keeps each sum in f32."""
-    a, out = args
+    a, out, *info = args
     elem = out.type.elem
     acc = _acc(elem)
     lower = op.attrs.get("lower", False)
@@ -281,12 +303,15 @@ def emit_cholesky(k, op: Operation, b, args: list):
     ix = Ix(b)
     with loop_nest(b, [ix.val(d) for d in dims[:nb]] + [ix.val(dims[-1])]) as (body, ivs):
         if lower or acc != elem:
-            _cholesky_dots(body, a, out, ivs[:nb], ivs[nb], dims[-1], lower, acc)
+            pivot = _cholesky_dots(body, a, out, ivs[:nb], ivs[nb], dims[-1], lower, acc)
         else:
-            _cholesky_upper_rows(body, a, out, ivs[:nb], ivs[nb], dims[-1])
+            pivot = _cholesky_upper_rows(body, a, out, ivs[:nb], ivs[nb], dims[-1])
+        if info:
+            _record_info(body, info[0], ivs[:nb], ivs[nb], pivot)
 
 
 def _cholesky_dots(body, a, out, batch, i, n, lower, acc):
+    """Row i of the factor; returns the pivot of row i before its square root."""
     elem = out.type.elem
 
     def at(r, c):  # l[r, c] (r >= c) is out[r, c], or out[c, r] for the upper form
@@ -309,12 +334,14 @@ def _cholesky_dots(body, a, out, batch, i, n, lower, acc):
     v = jb.v("arith.divf", [s, load(jb, out, j, j)], ScalarType(acc))
     jb.op("memref.store", [Scalars(jb).convert(v, acc, elem), out] + at(i, j))
     jb.yield_()
-    d = body.v("math.sqrt", [dot_minus(body, i, i, i)], ScalarType(acc))
+    pivot = dot_minus(body, i, i, i)
+    d = body.v("math.sqrt", [pivot], ScalarType(acc))
     body.op("memref.store", [Scalars(body).convert(d, acc, elem), out] + at(i, i))
     bx = Ix(body)
     _, zb, z, _ = body.for_(bx.add(i, 1), bx.val(n))  # above it
     zb.op("memref.store", [zb.const(0, elem), out] + batch + ([i, z] if lower else [z, i]))
     zb.yield_()
+    return pivot
 
 
 def _cholesky_upper_rows(body, a, out, batch, i, n):
@@ -336,7 +363,8 @@ def _cholesky_upper_rows(body, a, out, batch, i, n):
     rb.op("memref.store", [rb.v("arith.subf", [x, y], t), out] + batch + [i, col])
     rb.yield_()
     kb.yield_()
-    d = body.v("math.sqrt", [body.v("memref.load", [out] + batch + [i, i], t)], t)
+    pivot = body.v("memref.load", [out] + batch + [i, i], t)
+    d = body.v("math.sqrt", [pivot], t)
     body.op("memref.store", [d, out] + batch + [i, i])
     rb, col = row(body, bx.add(i, 1), bx.val(n))
     x = rb.v("memref.load", [out] + batch + [i, col], t)
@@ -345,6 +373,7 @@ def _cholesky_upper_rows(body, a, out, batch, i, n):
     rb, col = row(body, body.index(0), i)  # below the diagonal
     rb.op("memref.store", [rb.const(0, out.type.elem), out] + batch + [i, col])
     rb.yield_()
+    return pivot
 
 
 def _batched(target, op) -> bool:
@@ -356,7 +385,8 @@ registry.define("triangular_solve", "kernel", _FAMILY, arity=2,
                 operand_types="float", infer=infer_triangular_solve,
                 shape_rule=_triangular_solve_rule, kernel=emit_triangular_solve)
 registry.define("cholesky", "kernel", _FAMILY, arity=1, operand_types="float",
-                infer=infer_cholesky, shape_rule=_cholesky_rule, kernel=emit_cholesky)
+                infer=infer_cholesky, shape_rule=_cholesky_rule, kernel=emit_cholesky,
+                writes=lambda op: registry.last_operands(op, len(op.operands) - 1))
 # The outermost loop runs over dim 0 of the result, whose iterations are independent: for a
 # batch, or for the rows of x in x op(a) = b (right side) of one matrix.
 registry.override("triangular_solve", "parallel", True,

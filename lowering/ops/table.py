@@ -16,8 +16,12 @@ BEGIN, END = "<!-- ops-table:begin -->", "<!-- ops-table:end -->"
 
 # The README's groups, in order, with the forms shown for ops handled before compiling.
 GROUPS = ["elementwise", "shape and data movement", "dynamic shapes", "data-dependent sizes",
-          "reductions and contractions", "linear algebra", "control flow", "removed before compiling"]
-SHOWN = {"dynamic shapes": ["custom_call @shape_assertion"] + [f"custom_call @{t}" for t in REWRITES],
+          "reductions and contractions", "linear algebra", "random numbers", "control flow",
+          "custom calls of exported programs (each becomes the op it means)",
+          "removed before compiling"]
+SHOWN = {"dynamic shapes": ["custom_call @shape_assertion"],
+         "custom calls of exported programs (each becomes the op it means)":
+             [f"custom_call @{t}" for t in REWRITES],
          "removed before compiling": ["optimization_barrier (forwarded)", "call (inlined)"]}
 
 

@@ -287,6 +287,37 @@ def test_cholesky_not_positive_definite_gives_nan_not_a_crash(lower):
     assert got[0, 0] == 1 and np.isnan(got[1, 1]) and np.isnan(got[2, 1])
 
 
+POTRF = """func.func @main(%a: tensor<?x3x3xf32>) -> (tensor<?x3x3xf32>, tensor<?xi32>) {
+  %l, %info = stablehlo.custom_call @lapack_spotrf_ffi(%a) {mhlo.backend_config = {uplo = UPLO : ui8}, mhlo.frontend_attributes = {num_batch_dims = "1"}} : (tensor<?x3x3xf32>) -> (tensor<?x3x3xf32>, tensor<?xi32>)
+  return %l, %info : tensor<?x3x3xf32>, tensor<?xi32>
+}"""  # noqa: E501
+
+
+@pytest.mark.parametrize("uplo", ["L", "U"])
+def test_lapack_potrf_reports_the_first_failing_pivot(uplo):
+    """JAX's CPU Cholesky, `@lapack_spotrf_ffi` -> (factor, info): info is LAPACK's, 0 or
+    the 1-based row of the first pivot that is not positive, per matrix."""
+    lib = aot.compile(POTRF.replace("UPLO", str(ord(uplo))), name=f"potrf_{uplo}")
+    spd = np.array([[4, 2, 0], [2, 5, 1], [0, 1, 3]], np.float32)
+    bad_at_2 = np.array([[1, 2, 0], [2, 1, 0], [0, 0, 1]], np.float32)
+    bad_at_3 = np.array([[1, 0, 0], [0, 1, 0], [0, 0, -1]], np.float32)
+    nan_at_1 = np.array([[np.nan, 0, 0], [0, 1, 0], [0, 0, 1]], np.float32)
+    factor, info = lib.main(np.stack([spd, bad_at_2, bad_at_3, nan_at_1]))
+    np.testing.assert_array_equal(info, [0, 2, 3, 1])
+    want = np.linalg.cholesky(spd.astype(np.float64))
+    np.testing.assert_allclose(factor[0], want if uplo == "L" else want.T, rtol=1e-6, atol=1e-6)
+    assert lib.main(np.zeros((0, 3, 3), np.float32))[1].shape == (0,)
+
+
+def test_lapack_calls_outside_jax_s_forms_are_named():
+    text = POTRF.replace("UPLO", "88")
+    with pytest.raises(CompileError, match="uplo 'L' or 'U'"):
+        aot.compile(text, name="potrf_bad")
+    text = POTRF.replace("UPLO", "76").replace('num_batch_dims = "1"', 'num_batch_dims = "0"')
+    with pytest.raises(CompileError, match="num_batch_dims = 0 on rank 3 is not supported"):
+        aot.compile(text, name="potrf_bad2")
+
+
 @pytest.mark.parametrize("t, rt, message", [
     ("tensor<3x4xf32>", "tensor<3x4xf32>", "a must be square in its last two dims"),
     ("tensor<3xf32>", "tensor<3xf32>", "a must have rank 2 or more"),

@@ -707,6 +707,23 @@ case("cho_solve_spd", lambda a, b: _jsl.cho_solve((jnp.linalg.cholesky(a), True)
 case("cho_factor_solve_upper", lambda a, b: _jsl.cho_solve(_jsl.cho_factor(a, lower=False), b),
      SPD((4, 4)), U((4,)), platform="tpu", expect=["stablehlo.cholesky"] + _TS)
 
+# The same as JAX's CPU lowering writes them: LAPACK custom calls (potrf with its info
+# result, trsm with its flag characters), rewritten into the ops above.
+_LAPACK = ["stablehlo.custom_call @lapack_"]
+case("cholesky_lapack_f32", jnp.linalg.cholesky, SPD((5, 5)), expect=_LAPACK + ["spotrf"])
+case("cholesky_lapack_batched_f64", jnp.linalg.cholesky, SPD((3, 4, 4), np.float64), x64=True,
+     expect=_LAPACK + ["dpotrf"])
+case("cholesky_lapack_not_positive_definite", jnp.linalg.cholesky,
+     lambda rng: np.array([[4.0, 2.0, 0.0], [2.0, 1.0, 3.0], [0.0, 3.0, 5.0]], np.float32),
+     expect=_LAPACK + ["spotrf"])
+case("solve_triangular_lapack", lambda a, b: _jsl.solve_triangular(a, b, trans=1, lower=True),
+     TRI((5, 5)), U((5, 3)), expect=_LAPACK + ["strsm"])
+case("triangular_solve_lapack_right_unit",
+     lambda a, b: _tsolve(a, b, left_side=False, lower=False, transpose_a=True, unit_diagonal=True),
+     TRI((2, 4, 4)), U((2, 3, 4)), expect=_LAPACK + ["strsm"])
+case("cho_solve_lapack_f64", lambda a, b: _jsl.cho_solve(_jsl.cho_factor(a), b),
+     SPD((5, 5), np.float64), U((5, 2), dtype=np.float64), x64=True, expect=_LAPACK + ["dpotrf", "dtrsm"])
+
 # ======================================================================
 # earlier op families, briefly
 # ======================================================================
