@@ -117,9 +117,9 @@ def _lapack_config(op: Operation, keys: tuple) -> dict:
     target = op.attrs["call_target_name"]
     config = op.attrs.get("mhlo.backend_config")
     codes = {v: k for k, v in LAPACK_FLAGS.items()}
-    if not isinstance(config, dict) or any(k not in config for k in keys):
+    if keys and (not isinstance(config, dict) or any(k not in config for k in keys)):
         raise op.error(f"@{target} needs mhlo.backend_config with {', '.join(keys)}")
-    flags = {k: codes.get(int(config[k]), "?") for k in keys}
+    flags = {k: codes.get(int(config[k]), "?") for k in keys} if keys else {}
     batch = (op.attrs.get("mhlo.frontend_attributes") or {}).get("num_batch_dims")
     rank = op.operands[0].type.rank
     if batch is not None and str(batch) != str(rank - 2):
@@ -150,11 +150,23 @@ def _lapack_trsm(op: Operation, funcs: dict) -> None:
              "unit_diagonal": flags["diag"] == "U", "transpose_a": transpose})
 
 
+def _lapack_getrf(op: Operation, funcs: dict) -> None:
+    """`@lapack_{s,d}getrf_ffi(%a)` -> (lu, pivots, info): JAX's CPU LU (jnp.linalg.solve,
+    det, inv, lu_factor)."""
+    _lapack_config(op, ())
+    if len(op.operands) != 1 or len(op.results) != 3:
+        raise op.error(f"@{op.attrs['call_target_name']}: expected one matrix operand and "
+                       "(lu, pivots, info) results")
+    _become(op, "mhlo.lu", op.operands, {})
+
+
 REWRITES = {
     "stablehlo.dynamic_reduce_window": _dynamic_reduce_window,
     "stablehlo.dynamic_rng_bit_generator": _dynamic_rng_bit_generator,
     "stablehlo.dynamic_top_k": _dynamic_top_k,
     "ApproxTopK": _approx_top_k,
+    "lapack_sgetrf_ffi": _lapack_getrf,
+    "lapack_dgetrf_ffi": _lapack_getrf,
     "lapack_spotrf_ffi": _lapack_potrf,
     "lapack_dpotrf_ffi": _lapack_potrf,
     "lapack_strsm_ffi": _lapack_trsm,

@@ -376,6 +376,100 @@ def _cholesky_upper_rows(body, a, out, batch, i, n):
     return pivot
 
 
+# ----------------------------------------------------------------------------- lu
+
+
+def infer_lu(op: Operation):
+    """lu(a) -> (lu, pivots, info), LAPACK's getrf (JAX's CPU lowering of lax.linalg.lu, as
+    `@lapack_{s,d}getrf_ffi`): a = P L U with partial pivoting over its last two dims [m, n];
+    L (unit diagonal, not stored) below the diagonal of `lu`, U on and above it; pivots[j]
+    is the 1-based row swapped with row j, for j < min(m, n); info is 0, or the 1-based
+    column of the first zero pivot (U is then singular; the factorisation still completes)."""
+    if len(op.operands) != 1 or len(op.results) != 3:
+        raise ShapeError("lu takes one operand and has three results (lu, pivots, info)")
+    a = op.operands[0].type
+    if a.elem not in FLOATS:
+        raise ShapeError(f"a must have a float element type, got {a}")
+    if a.rank < 2:
+        raise ShapeError(f"a must have rank 2 or more (matrices in its last two dims), got {a}")
+    m, n = a.shape[-2:]
+    k = min(m, n) if None not in (m, n) else (0 if 0 in (m, n) else None)
+    for r, want in zip(op.results[1:], ("i32", "i32")):
+        if r.type.elem != want:
+            raise ShapeError(f"lu's pivots and info are i32, got {r.type}")
+    return [a, TensorType(a.shape[:-2] + (k,), "i32"), TensorType(a.shape[:-2], "i32")]
+
+
+def _lu_rule(hs, op, shapes, bufs):
+    a = list(shapes[0])
+    k = hs.min(a[-2], a[-1])
+    return [static_or(r.type.shape, s) for r, s in
+            zip(op.results, (a, a[:-2] + [k], a[:-2]))]
+
+
+def emit_lu(k, op: Operation, b, args: list):
+    """Right-looking, column by column, one matrix after another: the pivot is the first
+    row of largest magnitude at or below the diagonal; rows j and p are swapped along the
+    whole row, the column below is scaled by the pivot's reciprocal (as LAPACK's getf2;
+    not when the pivot is zero) and the trailing rows are updated along rows of memory."""
+    a, lu, piv, info = args
+    t = ScalarType(lu.type.elem)
+    dims = buffer_dims(b, lu)
+    nb = len(dims) - 2
+    m, n = dims[-2], dims[-1]
+    ix = Ix(b)
+    with loop_nest(b, [ix.val(d) for d in dims[:nb]]) as (body, batch):
+        bx = Ix(body)
+        with loop_nest(body, [bx.val(m), bx.val(n)]) as (cb, (r, c)):  # lu = a
+            cb.op("memref.store", [cb.v("memref.load", [a] + batch + [r, c], t), lu] + batch + [r, c])
+        body.op("memref.store", [body.const(0, "i32"), info] + batch)
+        _, jb, j, _ = body.for_(body.index(0), bx.val(bx.min(m, n)))
+        _lu_column(jb, lu, piv, info, batch, j, m, n, t)
+        jb.yield_()
+
+
+def _lu_column(jb, lu, piv, info, batch, j, m, n, t):
+    s = Scalars(jb)
+    jx = Ix(jb)
+
+    def at(row, col):
+        return [lu] + batch + [row, col]
+
+    def load(bb, row, col):
+        return bb.v("memref.load", at(row, col), t)
+
+    first = jb.v("math.absf", [load(jb, j, j)], t)  # the pivot: argmax of |lu[i, j]|, i >= j
+    loop, ib, i, (p, best) = jb.for_(jx.add(j, 1), jx.val(m), [j, first])
+    v = ib.v("math.absf", [load(ib, i, j)], t)
+    bigger = ib.v("arith.cmpf", [v, best], I1, predicate="ogt")
+    ib.yield_([ib.v("arith.select", [bigger, i, p], p.type), ib.v("arith.select", [bigger, v, best], t)])
+    p = loop.results[0]
+    jb.op("memref.store", [jb.v("arith.index_cast", [jx.add(p, 1)], ScalarType("i32")), piv] + batch + [j])
+    _, sb, c, _ = jb.for_(jb.index(0), jx.val(n))  # swap rows j and p
+    x, y = load(sb, j, c), load(sb, p, c)
+    sb.op("memref.store", [y] + at(j, c))
+    sb.op("memref.store", [x] + at(p, c))
+    sb.yield_()
+    pivot = load(jb, j, j)
+    zero = jb.v("arith.cmpf", [pivot, jb.const(0, t.name)], I1, predicate="oeq")
+    prev = jb.v("memref.load", [info] + batch, ScalarType("i32"))
+    col = jb.v("arith.index_cast", [jx.add(j, 1)], ScalarType("i32"))
+    first_zero = s.v("arith.andi", [zero, s.v("arith.cmpi", [prev, jb.const(0, "i32")], "i1",
+                                              predicate="eq")], "i1")
+    jb.op("memref.store", [s.v("arith.select", [first_zero, col, prev], "i32"), info] + batch)
+    scale = s.v("arith.select", [zero, jb.const(1, t.name),
+                                 jb.v("arith.divf", [jb.const(1, t.name), pivot], t)], t.name)
+    _, rb, i, _ = jb.for_(jx.add(j, 1), jx.val(m))  # row i: its multiplier, then its update
+    rx = Ix(rb)
+    mult = rb.v("arith.mulf", [load(rb, i, j), scale], t)
+    rb.op("memref.store", [mult] + at(i, j))
+    _, ub, c, _ = rb.for_(rx.add(j, 1), rx.val(n))
+    upd = ub.v("arith.subf", [load(ub, i, c), ub.v("arith.mulf", [mult, load(ub, j, c)], t)], t)
+    ub.op("memref.store", [upd] + at(i, c))
+    ub.yield_()
+    rb.yield_()
+
+
 def _batched(target, op) -> bool:
     return op.operands[0].type.rank > 2
 
@@ -392,3 +486,6 @@ registry.define("cholesky", "kernel", _FAMILY, arity=1, operand_types="float",
 registry.override("triangular_solve", "parallel", True,
                   when=lambda target, op: _batched(target, op) or not op.attrs["left_side"])
 registry.override("cholesky", "parallel", True, when=_batched)
+registry.define("lu", "kernel", _FAMILY, arity=1, infer=infer_lu, shape_rule=_lu_rule,
+                kernel=emit_lu, writes=lambda op: registry.last_operands(op, 3))
+registry.override("lu", "parallel", True, when=_batched)

@@ -108,6 +108,11 @@ class HostShapes:
             return a
         return self._arith("arith.maxsi", a, b, max)
 
+    def min(self, a, b):
+        if a is b:
+            return a
+        return self._arith("arith.minsi", a, b, min)
+
     def dim(self, buf: Value, d: int):
         n = buf.type.shape[d]
         if n is not None:

@@ -362,3 +362,57 @@ def test_every_loop_form_on_the_emulated_cuda_grid(tmp_path):
         for shape in [(2, 6, 6), (1, 1, 1), (0, 2, 2)]:
             a = spd(rng, shape, np.float64)
             np.testing.assert_allclose(lib.main(a), cholesky_ref(a, lower), **TOL["f64"])
+
+
+# ----------------------------------------------------------------------------- lu (getrf)
+
+GETRF = """func.func @main(%a: tensor<?x?x?xf64>) -> (tensor<?x?x?xf64>, tensor<?x?xi32>, tensor<?xi32>) {
+  %lu, %piv, %info = stablehlo.custom_call @lapack_dgetrf_ffi(%a) {mhlo.backend_config = {}, mhlo.frontend_attributes = {num_batch_dims = "1"}} : (tensor<?x?x?xf64>) -> (tensor<?x?x?xf64>, tensor<?x?xi32>, tensor<?xi32>)
+  return %lu, %piv, %info : tensor<?x?x?xf64>, tensor<?x?xi32>, tensor<?xi32>
+}"""  # noqa: E501
+
+
+def np_getrf(a):
+    """LAPACK's getf2 in numpy: (lu, 1-based pivots, info)."""
+    lu = a.astype(np.float64).copy()
+    m, n = lu.shape
+    piv, info = [], 0
+    for j in range(min(m, n)):
+        p = j + int(np.argmax(np.abs(lu[j:, j])))
+        piv.append(p + 1)
+        lu[[j, p]] = lu[[p, j]]
+        if lu[j, j] == 0:
+            info = info or j + 1
+            continue
+        lu[j + 1:, j] *= 1.0 / lu[j, j]
+        lu[j + 1:, j + 1:] -= np.outer(lu[j + 1:, j], lu[j, j + 1:])
+    return lu, np.array(piv, np.int32), info
+
+
+@pytest.mark.parametrize("target", ["cpu", "cuda"])
+def test_lapack_getrf_any_shape_from_one_library(target, tmp_path):
+    """JAX's CPU LU (`@lapack_dgetrf_ffi`): square, wide, tall, singular (info names the first
+    zero pivot's column) and empty matrices from one dynamic-shape library; P L U = a."""
+    from tooling.gpu_emu import build_emulated
+    lib = (build_emulated(GETRF, "getrf", str(tmp_path)) if target == "cuda"
+           else aot.compile(GETRF, name="getrf"))
+    rng = np.random.default_rng(21)
+    singular = np.array([[[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 0.0, 1.0]]])
+    for a in [rng.standard_normal((2, 5, 5)), rng.standard_normal((1, 3, 6)),
+              rng.standard_normal((3, 6, 2)), singular, np.zeros((2, 0, 3)), np.zeros((0, 4, 4))]:
+        lu, piv, info = lib.main(a)
+        assert lu.shape == a.shape and piv.shape == a.shape[:1] + (min(a.shape[1:]),)
+        for i in range(a.shape[0]):
+            want_lu, want_piv, want_info = np_getrf(a[i])
+            np.testing.assert_array_equal(piv[i], want_piv)
+            assert info[i] == want_info
+            np.testing.assert_allclose(lu[i], want_lu, rtol=1e-12, atol=1e-12)
+            m, n = a.shape[1:]
+            k = min(m, n)
+            lower = np.tril(lu[i], -1)[:, :k] + np.eye(m, k)
+            upper = np.triu(lu[i])[:k]
+            perm = np.arange(m)
+            for j, p in enumerate(piv[i] - 1):
+                perm[[j, p]] = perm[[p, j]]
+            np.testing.assert_allclose((lower @ upper), a[i][perm], atol=1e-12)
+    assert lib.main(singular)[2][0] == 3  # U's last pivot is zero: rank 2

@@ -723,6 +723,16 @@ case("triangular_solve_lapack_right_unit",
      TRI((2, 4, 4)), U((2, 3, 4)), expect=_LAPACK + ["strsm"])
 case("cho_solve_lapack_f64", lambda a, b: _jsl.cho_solve(_jsl.cho_factor(a), b),
      SPD((5, 5), np.float64), U((5, 2), dtype=np.float64), x64=True, expect=_LAPACK + ["dpotrf", "dtrsm"])
+# LU with partial pivoting (getrf: lu, 1-based pivots, info), and what JAX builds on it
+case("linalg_solve_lapack", jnp.linalg.solve, U((5, 5)), U((5, 2)), expect=_LAPACK + ["sgetrf"])
+case("lu_factor_lapack", _jsl.lu_factor, U((6, 6)), expect=_LAPACK + ["sgetrf"])
+case("lu_wide_lapack", _jsl.lu, U((4, 6)), expect=_LAPACK + ["sgetrf"])
+case("lu_singular_lapack", _jsl.lu_factor,
+     lambda rng: np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 0.0, 1.0]], np.float32),
+     expect=_LAPACK + ["sgetrf"])
+case("linalg_det_f64_lapack", jnp.linalg.det, U((5, 5), dtype=np.float64), x64=True,
+     expect=_LAPACK + ["dgetrf"])
+case("linalg_inv_batched_lapack", jnp.linalg.inv, U((3, 4, 4)), expect=_LAPACK + ["sgetrf"])
 
 # ======================================================================
 # earlier op families, briefly
