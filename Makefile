@@ -33,11 +33,13 @@ test-gpu: $(STAMP)
 # The runtime and the artifacts built with AddressSanitizer and UndefinedBehaviorSanitizer
 # (AOTC_SANITIZE=address,undefined, AOT_ALLOCATOR=system, the sanitizers' runtimes preloaded
 # into Python: tests/tooling/run_sanitized.py): the C-interface tests (their C programs
-# sanitized too, leaks reported), the dynamic-shape tests and the conformance corpus. A fixed
-# subset (tests/e2e/test_sanitizers.py) is in `test`.
+# sanitized too, leaks reported), the GPU runtime's tests (through the CUDA driver double),
+# the dynamic-shape tests and the conformance corpus. A fixed subset
+# (tests/e2e/test_sanitizers.py) is in `test`.
 ASAN_TESTS := tests/runtime/test_runtime_c.py tests/e2e/test_sanitizers.py tests/e2e/test_c_link.py \
 	tests/e2e/test_cpp_class.py tests/e2e/test_dynamic.py tests/e2e/test_memory_safety.py \
-	tests/e2e/test_threads.py tests/e2e/test_bad_input.py
+	tests/e2e/test_threads.py tests/e2e/test_bad_input.py tests/runtime/test_cuda_runtime.py \
+	tests/runtime/test_cuda_blas.py
 
 test-asan: $(STAMP)
 	$(PY) tests/tooling/run_sanitized.py $(PY) -m pytest -q -n 2 $(ASAN_TESTS)

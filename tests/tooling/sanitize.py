@@ -26,6 +26,8 @@ REPORT_RE = re.compile(r"ERROR: (Address|Leak|UndefinedBehavior)Sanitizer|"
 ASAN_OPTIONS_C = "detect_leaks=1:allocator_may_return_null=1"
 ASAN_OPTIONS_PYTHON = "detect_leaks=0:allocator_may_return_null=1"
 UBSAN_OPTIONS = "print_stacktrace=1:halt_on_error=1"
+# Leaks that are not the runtime's (each says why).
+LSAN_OPTIONS = "suppressions=" + os.path.join(os.path.dirname(os.path.abspath(__file__)), "lsan.supp")
 
 
 def active() -> tuple:
@@ -44,6 +46,7 @@ def run_env(base: dict | None = None, **extra) -> dict:
     env = dict(os.environ if base is None else base)
     env["ASAN_OPTIONS"] = ASAN_OPTIONS_C
     env["UBSAN_OPTIONS"] = UBSAN_OPTIONS
+    env["LSAN_OPTIONS"] = LSAN_OPTIONS
     env.update(extra)
     return env
 
