@@ -3,7 +3,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: venv demo test test-gpu cuda-double lint bench bench-gpu docs clean fuzz stress
+.PHONY: venv demo test test-gpu cuda-double lint bench bench-gpu docs clean fuzz fuzz-diff stress
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -90,6 +90,13 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 fuzz: $(STAMP)
 	$(PY) tests/tooling/fuzz/campaign.py -n $(N) --seed $(SEED) --llvm-every $(LLVM_EVERY) -j $(JOBS)
+
+# A differential campaign (tests/tooling/fuzz/differential.py): N random valid programs of seed
+# SEED (N is 1000 here unless given: each program is a compile, about 0.5 s), each compiled,
+# called with two shapes for its `?` dims and checked against numpy; failures go to build/fuzz-diff/.
+fuzz-diff: N = 1000
+fuzz-diff: $(STAMP)
+	$(PY) tests/tooling/fuzz/differential.py -n $(N) --seed $(SEED) -j $(JOBS)
 
 # tests/e2e/test_stress.py with STRESS_SCALE times its calls (8 threads x 1000 calls, 10,000
 # calls with failures mixed in, 12 forks: each times STRESS_SCALE)
