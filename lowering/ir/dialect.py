@@ -53,6 +53,8 @@ AOT_ATTRS = {
     "aot.parallel_tiles": "on a call: the parallel output's tile per iteration (extent: the tiles)",
     "aot.transposed": "on gpu.blas_gemm(_takes): (lhs, rhs) stored [k, m] / [n, k]",
     "aot.scratch": "on an LHLO kernel op: its last N operands are temporaries",
+    "aot.arg_bounds": "on an entry function: upper bounds of its arguments' dims ({arg: [bound "
+                      "or None per dim]}), checked on every call (bounded dynamism)",
     "aot.smallest": "on top_k: the k smallest, ascending (ApproxTopK with a < comparator)",
     "aot.stack": "on memref.alloc: small, static, never escapes: a stack slot",
     "aot.num_inputs": "on a host function: how many of its arguments are inputs",

@@ -9,6 +9,7 @@ from lowering.codegen.cuda import sort as cuda_sort  # noqa: F401
 from lowering.codegen.cuda import windows as cuda_windows  # noqa: F401
 from lowering.codegen.llvm import fastmath  # noqa: F401
 from lowering.ops import (  # noqa: F401
+    bounded,
     chlo,
     contraction,
     control_flow,

@@ -7,5 +7,4 @@ registry.not_yet("stateful random numbers (rng_bit_generator is supported)", "rn
 registry.not_yet("FFT", "fft")
 registry.not_yet("collectives", "all_reduce", "all_gather", "all_to_all")
 registry.not_yet("custom calls", "custom_call")
-registry.not_yet("set_dimension_size", "set_dimension_size")
 registry.not_yet("complex numbers", "complex", "real", "imag")

@@ -17,6 +17,7 @@ from lowering.ir.core import (
     replace_all_uses,
 )
 from lowering.ops import registry
+from lowering.ops.bounded import drop_bounds
 from lowering.ops.custom_calls import rewrite_custom_call
 from lowering.ops.verify import verify_op
 
@@ -207,6 +208,9 @@ def verify(module: Module) -> None:
             if not isinstance(t, TensorType):
                 raise func.error(f"function @{func.attrs['sym_name']}: type {t} is not supported "
                                  "(tensors of int, float and bool elements are)")
+            if t.encoding:  # bounds are gone by now (drop_bounds): another kind of tensor
+                raise func.error(f"function @{func.attrs['sym_name']}: tensor encoding "
+                                 f"'{t.encoding}' is not supported")
         for op in func.regions[0].blocks[0].ops:
             verify_op(op)
         ret = (func.regions[0].blocks[0].ops or [func])[-1]
@@ -243,6 +247,7 @@ def legalize(module: Module) -> Module:
     canonicalize_names(module)
     if not public_functions(module):
         raise CompileError("module has no public function with a body", module_loc(module))
+    drop_bounds(module)
     rewrite_custom_calls(module)
     inline_calls(module)
     forward_optimization_barriers(module)

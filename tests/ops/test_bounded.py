@@ -1,0 +1,54 @@
+"""Bounded dynamism (lowering/ops/bounded.py): `?` dims with bounds in the type's encoding,
+both spellings, checked against arguments on every call; set_dimension_size against numpy;
+malformed bounds and sizes out of range are named errors."""
+import numpy as np
+import pytest
+
+import aot
+from abi import AotRuntimeError
+from lowering.ir.core import CompileError
+
+STABLEHLO = """func.func @main(%x: tensor<?x4xf32, #stablehlo.bounds<8, ?>>, %n: tensor<i32>) -> tensor<?x4xf32, #stablehlo.bounds<8, ?>> {
+  %0 = stablehlo.add %x, %x : tensor<?x4xf32, #stablehlo.bounds<8, ?>>
+  %1 = stablehlo.set_dimension_size %0, %n, dim = 0 : (tensor<?x4xf32, #stablehlo.bounds<8, ?>>, tensor<i32>) -> tensor<?x4xf32, #stablehlo.bounds<8, ?>>
+  return %1 : tensor<?x4xf32, #stablehlo.bounds<8, ?>>
+}"""  # noqa: E501
+MHLO = (STABLEHLO.replace("#stablehlo.bounds<8, ?>", "#mhlo.type_extensions<bounds = [8, ?]>")
+        .replace("stablehlo.", "mhlo."))
+
+
+@pytest.mark.parametrize("text", [STABLEHLO, MHLO], ids=["stablehlo", "mhlo"])
+def test_bounded_arguments_and_set_dimension_size(text):
+    lib = aot.compile(text, name="bounded")
+    assert str(lib.main.signature) == "main(x: f32[?,4], n: i32[]) -> (f32[?,4])"
+    x = np.arange(32, dtype=np.float32).reshape(8, 4)
+    for rows, n in ((8, 8), (8, 3), (5, 0), (1, 1)):
+        np.testing.assert_array_equal(lib.main(x[:rows], np.int32(n)), 2 * x[:n])
+    with pytest.raises(AotRuntimeError, match=r"argument #0 \(%x\) dim 0 exceeds its bound \(9 vs 8\)"):
+        lib.main(np.zeros((9, 4), np.float32), np.int32(1))
+    with pytest.raises(AotRuntimeError, match=r"the size of dim 0 exceeds the operand's \(6 vs 5\)"):
+        lib.main(x[:5], np.int32(6))
+    with pytest.raises(AotRuntimeError, match="the size of dim 0 is negative"):
+        lib.main(x[:5], np.int32(-1))
+
+
+@pytest.mark.parametrize("encoding, message", [
+    ("#stablehlo.bounds<8>", "do not give one bound or \\? per dim"),
+    ("#stablehlo.bounds<8, x>", "do not give one bound or \\? per dim"),
+    ("#stablehlo.other<8>", "tensor encoding '#stablehlo.other<8>' is not supported"),
+])
+def test_malformed_bounds_are_located_errors(encoding, message):
+    t = f"tensor<?x4xf32, {encoding}>"
+    text = f"func.func @main(%x: {t}) -> {t} {{\n  return %x : {t}\n}}"
+    with pytest.raises(CompileError, match=message) as e:
+        aot.compile(text, name="bounded_bad")
+    assert e.value.loc.line == 1
+
+
+def test_set_dimension_size_dim_out_of_range():
+    text = """func.func @main(%x: tensor<8xf32>, %n: tensor<i32>) -> tensor<?xf32> {
+  %0 = stablehlo.set_dimension_size %x, %n, dim = 1 : (tensor<8xf32>, tensor<i32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}"""
+    with pytest.raises(CompileError, match="dimension 1 out of range"):
+        aot.compile(text, name="sds_bad")
