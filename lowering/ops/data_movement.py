@@ -473,8 +473,11 @@ def _concatenate_at(e, op, idx):
     for v, start, n in reversed(pieces):
         if n == 0:
             continue
-        # every operand is read at every index (the selects pick one): clamp into its range
-        last = n - 1 if isinstance(n, int) else e.ix.sub(n, 1)
+        # every operand is read at every index (the selects pick one): clamp into its range,
+        # [0, 0] for a dynamic operand that is empty at run time (n - 1 = -1 would read
+        # before its buffer: found by the differential fuzzer)
+        last = n - 1 if isinstance(n, int) else \
+            b.v("arith.maxsi", [e.ix.sub(n, 1), b.index(0)], INDEX)
         local = e.clamp(e.ix.sub(idx[dim], start), 0, last)
         value = e.at(v, idx[:dim] + [local] + idx[dim + 1:])
         if result is None:
@@ -484,6 +487,8 @@ def _concatenate_at(e, op, idx):
             b.v("arith.addi", [e.ix.val(start), e.ix.val(n)], INDEX)
         in_range = b.v("arith.cmpi", [idx[dim], e.ix.val(end)], ScalarType("i1"), predicate="slt")
         result = b.v("arith.select", [in_range, value, result], elem)
+    if result is None:  # every operand is statically empty, so is the result: never stored
+        return b.const(0, op.results[0].type.elem)
     return result
 
 

@@ -149,9 +149,28 @@ def checked_arguments(g, b, host, args_p, block_args, infos, transfers) -> dict:
     for i, (arg, info) in enumerate(zip(block_args, infos)):
         host.fail_if_nonzero(b, b.call(check, [args_p, ir.Constant(I32, i), info, host.entry_name]))
         values[arg] = tensor_memref(b, args_p, i, arg.type)
+        if any(n is None or n == 0 for n in arg.type.shape):
+            values[arg] = empty_safe(g, b, values[arg])
         if transfers:
             values[arg] = transfers.argument(b, host, values[arg])
     return values
+
+
+def empty_safe(g, b, m: MemRef) -> MemRef:
+    """An empty argument's data may be NULL (the ABI allows it), but a fused kernel reads each
+    operand at a clamped index even where a select then takes another (pad, concatenate), so
+    index 0 of an empty operand is read: NULL becomes a zeroed block wide enough for a vector
+    of any element type. Found by the differential fuzzer (tests/tooling/fuzz/differential.py)."""
+    dummy = g.mod.globals.get(f"{g.name}.empty_data")
+    if dummy is None:
+        at = ir.ArrayType(I64, 64)
+        dummy = ir.GlobalVariable(g.mod, at, name=f"{g.name}.empty_data")
+        dummy.linkage = "private"
+        dummy.global_constant = True
+        dummy.initializer = ir.Constant(at, None)
+        dummy.align = 64
+    null = b.icmp_unsigned("==", m.ptr, ir.Constant(PTR, None))
+    return MemRef(b.select(null, dummy, m.ptr), m.dims, m.elem)
 
 
 def tensor_memref(b, tensors, i, t: MemRefType) -> MemRef:
