@@ -526,31 +526,78 @@ def op_binary(p: Prog):
     a = p.pick(lambda v: v.dt == dt) if p.rng.random() < 0.85 else p.leaf(dt, p.random_shape())
     pos = dt in FLOATS and name in ("divide", "remainder", "power", "atan2")
     b = p.partner(a, kind="pos" if pos else "any")
-    if dt in FLOATS:
-        fn, ulps, domain, step = table[name]
-        data, err = [], []
-        for c in (0, 1):
-            xs, es = [a.data[c], b.data[c]], [a.err[c], b.err[c]]
-            if domain is not None:
-                lo = [x.astype(np.float64) - e for x, e in zip(xs, es)]
-                hi = [x.astype(np.float64) + e for x, e in zip(xs, es)]
-                if not (np.all(domain(*lo)) and np.all(domain(*hi)) and np.all(domain(lo[0], hi[1]))
-                        and np.all(domain(hi[0], lo[1]))):
-                    raise Reject("domain")
-            if step is not None and not constant_everywhere(step, xs, es):
-                raise Reject("near a step")
-            r = rounded(fn, dt, *xs)
-            data.append(r)
-            err.append(corners(fn, xs, es) + (ulps + (1 if ulps else 0)) * ulp(r, dt))
-        p.checked(dt, data, err)
-    else:
-        fn = table[name]
-        with np.errstate(all="ignore"):
-            data = [np.asarray(fn(a.data[c], b.data[c])).astype(NP[dt]) for c in (0, 1)]
-        err = None
+    data, err = [], [] if dt in FLOATS else None
+    for c in (0, 1):
+        r, e = binary_step(dt, name, a.data[c], b.data[c], a.err and a.err[c], b.err and b.err[c])
+        data.append(r)
+        if dt in FLOATS:
+            err.append(e)
+    p.checked(dt, data, err)
     p.use(a, b)
     t = ttype(a.shape, dt)
     return p.add(dt, a.shape, data, err, elementwise_line(p, name, [a, b], [t, t], t), name)
+
+
+def binary_step(dt, name, x, y, ex=None, ey=None):
+    """One call's (result, error bound) of a binary elementwise op (Reject if ill-conditioned)."""
+    if dt not in FLOATS:
+        fn = (BINARY_INT if dt in INTS else BINARY_BOOL)[name]
+        with np.errstate(all="ignore"):
+            return np.asarray(fn(x, y)).astype(NP[dt]), None
+    fn, ulps, domain, step = BINARY_FLOAT[name]
+    xs, es = [x, y], [ex, ey]
+    if domain is not None:
+        lo = [v.astype(np.float64) - e for v, e in zip(xs, es)]
+        hi = [v.astype(np.float64) + e for v, e in zip(xs, es)]
+        if not (np.all(domain(*lo)) and np.all(domain(*hi)) and np.all(domain(lo[0], hi[1]))
+                and np.all(domain(hi[0], lo[1]))):
+            raise Reject("domain")
+    if step is not None and not constant_everywhere(step, xs, es):
+        raise Reject("near a step")
+    r = rounded(fn, dt, *xs)
+    return r, corners(fn, xs, es) + (ulps + (1 if ulps else 0)) * ulp(r, dt)
+
+
+def op_while(p: Prog):
+    """A counted while loop: k times v = op(v, y), y captured from outside the loop (and the
+    trip count a captured constant or a loop-carried bound)."""
+    dt = p.choice(DTYPES, DTYPE_WEIGHTS)
+    names = [n for n in (BINARY_FLOAT if dt in FLOATS else BINARY_INT if dt in INTS else BINARY_BOOL)
+             if n not in ("power", "remainder", "atan2")]
+    name = p.choice(names)
+    x = p.pick(lambda v: v.dt == dt)
+    y = p.partner(x)
+    trips = int(p.rng.integers(0, 5))
+    data, err = [], [] if dt in FLOATS else None
+    for c in (0, 1):
+        v, e = x.data[c], x.err[c] if x.err else None
+        for _ in range(trips):
+            v, e = binary_step(dt, name, v, y.data[c], e, y.err and y.err[c])
+        data.append(v)
+        if dt in FLOATS:
+            err.append(e)
+    p.checked(dt, data, err)
+    p.use(x, y)
+    t, it = ttype(x.shape, dt), "tensor<i32>"
+    n = p.fresh("%d")
+    p.lines.append(f"{n} = stablehlo.constant dense<{trips}> : {it}")
+    zero = p.fresh("%d")
+    p.lines.append(f"{zero} = stablehlo.constant dense<0> : {it}")
+    line = (f'%RES:2 = "stablehlo.while"({zero}, {x.name}) ({{\n'
+            f"    ^bb0(%i: {it}, %v: {t}):\n"
+            f"      {_cmp('%go', '%i', n, 'LT', 'i32')}\n"
+            f'      "stablehlo.return"(%go) : (tensor<i1>) -> ()\n'
+            f"    }}, {{\n"
+            f"    ^bb0(%i: {it}, %v: {t}):\n"
+            f"      %one = stablehlo.constant dense<1> : {it}\n"
+            f"      %next = stablehlo.add %i, %one : {it}\n"
+            f'      %w = "stablehlo.{name}"(%v, {y.name}) : ({t}, {t}) -> {t}\n'
+            f'      "stablehlo.return"(%next, %w) : ({it}, {t}) -> ()\n'
+            f"    }}) : ({it}, {t}) -> ({it}, {t})")
+    counter, value = p.add_multi([("i32", (), [np.asarray(trips, np.int32)] * 2, None),
+                                  (dt, x.shape, data, err)], line, "while")
+    p.used.add(counter.name)
+    return value
 
 
 def op_compare(p: Prog):
@@ -875,6 +922,77 @@ def op_reduce(p: Prog):
             f"{ttype(keep, x.dt)}")
     p.used.add(init_v.name)
     return p.add(x.dt, keep, data, err, line, f"reduce_{kind}")
+
+
+def _windows(a, init, fn, window, strides, pad, base, wdil):
+    """reduce_window's reference: the operand padded with `init` (base dilation as interior
+    padding), then every window offset combined into the output with fn."""
+    padded = _pad(a, np.asarray(init, a.dtype), [lo for lo, _ in pad], [hi for _, hi in pad],
+                  [b - 1 for b in base])
+    out_shape = []
+    for n, w, st, wd in zip(padded.shape, window, strides, wdil):
+        extent = (w - 1) * wd + 1
+        out_shape.append((n - extent) // st + 1 if n >= extent else 0)
+    acc = np.full(out_shape, init, a.dtype)
+    for offset in np.ndindex(*window):
+        idx = tuple(slice(k * wd, k * wd + (o - 1) * st + 1, st) if o else slice(0, 0)
+                    for k, wd, st, o in zip(offset, wdil, strides, out_shape))
+        acc = fn(acc, padded[idx])
+    return acc
+
+
+def op_reduce_window(p: Prog):
+    x = p.pick(lambda v: 1 <= v.rank <= 3 and v.dt != "i1")
+    kind = p.choice(["sum", "max", "min"], [3, 3, 1])
+    body, _, ids = REDUCERS[kind]
+    window, strides, pad, base, wdil = [], [], [], [], []
+    for d in x.shape:
+        m = p.dim_min(d)
+        window.append(int(p.rng.integers(1, min(3, max(m, 1)) + 1)))
+        strides.append(int(p.rng.integers(1, 3)))
+        pad.append((int(p.rng.integers(0, 2)), int(p.rng.integers(0, 2))) if p.rng.random() < 0.4
+                   else (0, 0))
+        base.append(2 if p.rng.random() < 0.1 else 1)
+        wdil.append(2 if p.rng.random() < 0.1 else 1)
+    if x.dt in FLOATS:
+        init = ids[0]
+    else:
+        init = ids[1] if isinstance(ids[1], int) else getattr(np.iinfo(NP[x.dt]), ids[1])
+    fn = {"sum": np.add, "max": np.maximum, "min": np.minimum}[kind]
+    data, err = [], None
+    for c in (0, 1):
+        d = x.data[c].astype(WIDE[x.dt]) if x.dt in FLOATS else x.data[c]
+        with np.errstate(all="ignore"):
+            data.append(_windows(d, init, fn, window, strides, pad, base, wdil).astype(NP[x.dt]))
+    if x.dt in FLOATS:
+        err, n = [], int(np.prod(window))
+        eps = float(np.finfo(NP[x.dt]).eps)
+        for c in (0, 1):
+            d = x.data[c].astype(np.float64)
+            if kind == "sum":
+                mag = _windows(np.abs(d), 0.0, np.add, window, strides, pad, base, wdil)
+                if np.any(mag > BIG[x.dt]):
+                    raise Reject("a partial sum could overflow")
+                e = _windows(x.err[c], 0.0, np.add, window, strides, pad, base, wdil) + n * eps * mag
+            else:
+                e = _windows(x.err[c], 0.0, np.maximum, window, strides, pad, base, wdil)
+            err.append(e + ulp(data[c], x.dt))
+        p.checked(x.dt, data, err, allow_inf=kind != "sum")
+    shape = tuple(data[0].shape[i] if isinstance(d, int) else
+                  p.derived([data[c].shape[i] for c in (0, 1)]) for i, d in enumerate(x.shape))
+    et = ttype((), x.dt)
+    init_v = p.const(x.dt, (), data=init)
+    p.use(x, init_v)
+    pads = "[" + ", ".join(f"[{lo}, {hi}]" for lo, hi in pad) + "]"
+    line = (f'%RES = "stablehlo.reduce_window"({x.name}, {init_v.name}) ({{\n'
+            f"    ^bb0(%x: {et}, %y: {et}):\n"
+            f'      %s = "stablehlo.{body}"(%x, %y) : ({et}, {et}) -> {et}\n'
+            f'      "stablehlo.return"(%s) : ({et}) -> ()\n'
+            f"    }}) {{window_dimensions = {i64s(window)}, window_strides = {i64s(strides)}, "
+            f"base_dilations = {i64s(base)}, window_dilations = {i64s(wdil)}, "
+            f"padding = dense<{pads}> : tensor<{x.rank}x2xi64>}} : ({ttype(x.shape, x.dt)}, {et}) -> "
+            f"{ttype(shape, x.dt)}")
+    return p.add(x.dt, shape, data, err, line, f"reduce_window_{kind}")
 
 
 def _ctype(dt):
@@ -1287,7 +1405,8 @@ OPS = {  # name -> (weight, builder); a builder raises Reject when its op does n
     "reverse": (0.8, op_reverse), "reshape": (1.2, op_reshape), "slice": (1.5, op_slice),
     "concatenate": (1.2, op_concatenate), "pad": (1, op_pad), "reduce": (2.5, op_reduce),
     "dot_general": (2, op_dot_general), "iota": (0.6, op_iota),
-    "argmax": (1, op_argmax), "sort": (0.8, op_sort),
+    "argmax": (1, op_argmax), "sort": (0.8, op_sort), "reduce_window": (1, op_reduce_window),
+    "while": (0.7, op_while),
     "get_dimension_size": (0.6, op_get_dimension_size), "dynamic_iota": (0.6, op_dynamic_iota),
     "dynamic_broadcast_in_dim": (0.8, op_dynamic_broadcast_in_dim),
     "dynamic_reshape": (0.8, op_dynamic_reshape), "dynamic_slice": (1.2, op_dynamic_slice),
