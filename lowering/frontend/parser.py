@@ -18,12 +18,14 @@ from lowering.ir.core import (
     FunctionType,
     Location,
     Module,
+    OpaqueType,
     Operation,
     Region,
     SymbolRef,
     Type,
 )
 
+CONTROL = "!tf_executor.control"  # the type of an executor island's control token
 _lark = tokens.grammar  # the compiled grammar (frontend/tokens.py, with its tokens' words)
 
 
@@ -99,6 +101,23 @@ class _ToRaw(Transformer):
         op.extra["args"] = args
         op.extra["res_attrs"] = [r[1] for r in results]
         op.regions = [region] if region is not None else []
+        return op
+
+    def graph_op(self, kw, region):
+        op = RawOp("graph", "tf_executor.graph", kw)
+        op.regions = [region]
+        return op
+
+    def island_wraps(self, kw, controls, wrapped):
+        op = RawOp("island", "tf_executor.island", kw)
+        op.operands = controls or []
+        op.extra["wrapped"] = wrapped
+        return op
+
+    def island_region(self, kw, controls, region):
+        op = RawOp("island", "tf_executor.island", kw)
+        op.operands = controls or []
+        op.regions = [region]
         return op
 
     def func_args(self, *args):
@@ -390,6 +409,8 @@ class Builder:
                 op = self.func(raw, scope)
             elif raw.kind == "generic":
                 op = self.generic(raw, scope)
+            elif raw.kind in ("graph", "island"):
+                op = self.executor(raw, scope)
             else:
                 op = self.custom(raw, scope)
         except pretty.DecodeError as e:
@@ -454,6 +475,25 @@ class Builder:
         self.check_operand_types(raw.operands, operands, fn.inputs)
         regions = [self.region(r, _Scope(scope)) for r in raw.regions]
         return Operation(raw.name, operands, fn.results, raw.attrs, regions, self.loc(raw.tok))
+
+    def executor(self, raw: RawOp, scope: _Scope) -> Operation:
+        """`tf_executor.graph {...}` and `tf_executor.island [wraps op | {...}]`: a region
+        whose terminator (fetch, yield) gives the results, plus an island's control token.
+        A wrapped op becomes the island's region with a yield of its results."""
+        controls = [self.value(t, scope) for t in raw.operands]
+        if "wrapped" in raw.extra:
+            inner = self.generic(raw.extra["wrapped"], _Scope(scope))
+            yield_op = Operation("tf_executor.yield", inner.results, (), {}, (), inner.loc)
+            region = Region([Block((), [inner, yield_op])])
+        else:
+            region = self.region(raw.regions[0], _Scope(scope))
+        ops = region.blocks[0].ops
+        if not ops or ops[-1].name not in ("tf_executor.fetch", "tf_executor.yield"):
+            raise self.error(f"'{raw.name}' must end with tf_executor.fetch or yield", raw.tok)
+        types = [v.type for v in ops[-1].operands if str(v.type) != CONTROL]
+        if raw.kind == "island":
+            types.append(OpaqueType(CONTROL))
+        return Operation(raw.name, controls, types, {}, [region], self.loc(raw.tok))
 
     def custom(self, raw: RawOp, scope: _Scope) -> Operation:
         decoded = pretty.decode(raw)

@@ -20,6 +20,7 @@ from lowering.ops import registry
 from lowering.ops.bounded import drop_bounds
 from lowering.ops.custom_calls import rewrite_custom_call
 from lowering.ops.verify import verify_op
+from lowering.tf.lower import lower_tf
 
 # ----------------------------------------------------------------------------- attributes
 
@@ -244,6 +245,7 @@ def forward_optimization_barriers(module) -> None:
 
 def legalize(module: Module) -> Module:
     """The HLO stage: canonical spellings, calls inlined, verified."""
+    lower_tf(module)  # TensorFlow's tf/tf_executor ops, if any, to mhlo (lowering/tf/)
     canonicalize_names(module)
     if not public_functions(module):
         raise CompileError("module has no public function with a body", module_loc(module))

@@ -1,0 +1,127 @@
+"""The TF front end's pass: a module holding `tf.*` or `tf_executor.*` ops becomes one of
+`mhlo.*` ops, run before the HLO stage (legalize calls `lower_tf`).
+
+Each public function is rebuilt op by op: executor graphs flattened, dead nodes pruned,
+every TF op lowered by its table rule (lowering/tf/table.py) with the operands already
+lowered, so types are inferred forwards from the signature and `tensor<*x..>` results are
+refined on the way; functions called by tf.While/tf.If/PartitionedCall are lowered into
+the regions or the block that use them. Ops of other dialects (mhlo left by TensorFlow's
+own lowering) are kept, their operands remapped."""
+from __future__ import annotations
+
+import lowering.ops  # noqa: F401  (the registry's result-type rules, used by the emitter)
+import lowering.tf.rules  # noqa: F401  (fills the table)
+from lowering.ir.core import (
+    Block,
+    CompileError,
+    Module,
+    Operation,
+    SymbolRef,
+    TensorType,
+    clone_op,
+)
+from lowering.tf.emitter import Emitter
+from lowering.tf.executor import TERMINATORS, flatten_executor, prune_dead
+from lowering.tf.table import TF_OPS
+
+
+def is_tf_op(op: Operation) -> bool:
+    return op.name.startswith(("tf.", "tf_executor."))
+
+
+def has_tf_ops(module: Module) -> bool:
+    return any(is_tf_op(op) for top in module.ops for op in top.walk())
+
+
+class Lowerer:
+    """Lowers functions' bodies, following calls into the blocks and regions that use them."""
+
+    def __init__(self, module: Module):
+        self.funcs = {f.attrs["sym_name"]: f for f in module.functions() if f.regions}
+        self.stack: list = []
+
+    def lower_function(self, func: Operation) -> None:
+        name = func.attrs["sym_name"]
+        block = func.regions[0].blocks[0]
+        for i, a in enumerate(block.args):
+            if not isinstance(a.type, TensorType):
+                raise CompileError(f"argument {i} of @{name} has type {a.type}: only ranked "
+                                   "tensors are supported (give the input signature its "
+                                   "shape; resources must be frozen to constants)", func.loc)
+        old = block.ops
+        block.ops = []
+        self.stack = [name]
+        returned = self.lower_ops(old, block, {})
+        block.append(Operation("func.return", returned, (), {}, (), old[-1].loc if old else func.loc))
+        fn = func.attrs["function_type"]
+        func.attrs["function_type"] = type(fn)(fn.inputs, tuple(v.type for v in returned))
+        if "res_attrs" in func.attrs and len(func.attrs["res_attrs"]) != len(returned):
+            del func.attrs["res_attrs"]
+
+    def lower_ops(self, ops, block: Block, mapping: dict) -> list:
+        """Lower `ops` (ending with a return) into `block`; the returned values, mapped."""
+        for op in ops:
+            operands = [mapping.get(v, v) for v in op.operands]
+            if op.name in TERMINATORS:
+                return operands
+            if not is_tf_op(op):
+                new = clone_op(op, mapping)
+                new.parent = None
+                block.append(new)
+                continue
+            short = op.name[3:] if op.name.startswith("tf.") else op.name
+            entry = TF_OPS.get(short)
+            if entry is None:
+                raise CompileError(f"TensorFlow op '{op.name}' is not supported", op.loc)
+            e = Emitter(block, op.loc, op)
+            e.lowerer = self
+            results = entry.rule(e, op, operands)
+            if len(results) != len(op.results):
+                raise e.error(f"internal: lowered to {len(results)} values for "
+                              f"{len(op.results)} results")
+            for r, v in zip(op.results, results):
+                mapping[r] = v
+        raise CompileError("function body must end with a return", ops[-1].loc if ops else None)
+
+    def callee(self, e: Emitter, attr: str) -> Operation:
+        ref = e.tf_op.attrs.get(attr)
+        if not isinstance(ref, SymbolRef):
+            raise e.error(f"needs a '{attr} = @function' attribute")
+        f = self.funcs.get(ref.name)
+        if f is None:
+            raise e.error(f"calls unknown function @{ref.name}")
+        return f
+
+    def inline(self, e: Emitter, attr: str, args: list, block: Block) -> list:
+        """The body of the function named by the TF op's `attr`, lowered into `block` with
+        its arguments bound to `args`; its returned values."""
+        f = self.callee(e, attr)
+        name = f.attrs["sym_name"]
+        if name in self.stack:
+            raise e.error("recursive call is not supported: "
+                          + " -> ".join("@" + s for s in self.stack + [name]))
+        body = f.regions[0].blocks[0]
+        if len(body.args) != len(args):
+            raise e.error(f"@{name} takes {len(body.args)} arguments, {len(args)} given")
+        self.stack.append(name)
+        try:
+            return self.lower_ops(body.ops, block, dict(zip(body.args, args)))
+        finally:
+            self.stack.pop()
+
+
+def lower_tf(module: Module) -> Module:
+    """Every TF op of the module's functions lowered to mhlo; the functions only TF
+    control flow or calls used are dropped (their bodies now live where they were used)."""
+    if not has_tf_ops(module):
+        return module
+    lowerer = Lowerer(module)
+    for f in lowerer.funcs.values():
+        flatten_executor(f)
+        prune_dead(f)
+    entries = [f for f in lowerer.funcs.values()
+               if f.attrs.get("sym_visibility", "public") == "public"]
+    for f in entries:
+        lowerer.lower_function(f)
+    module.ops = [op for op in module.ops if op.name != "func.func" or op in entries]
+    return module

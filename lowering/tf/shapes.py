@@ -1,0 +1,402 @@
+"""TF shape and data-movement ops, dynamic dims kept: shapes computed at run time become the
+dynamic ops (a `tf.Reshape` of a computed shape is `dynamic_reshape`, `tf.Shape` is
+get_dimension_size and concatenate, slices of `?` dims are `real_dynamic_slice`), and the
+data-dependent ops (`tf.Where`, `tf.Unique`) the DHLO ops that size their results exactly."""
+from __future__ import annotations
+
+import numpy as np
+
+from lowering.ir.core import DenseAttr, TensorType
+from lowering.tf.emitter import Emitter, result_elem
+from lowering.tf.table import tf_op
+
+G = "shapes and data movement"
+
+
+def _out_elem(op, i=0, default="i32"):
+    return result_elem(op, i, default)
+
+
+@tf_op("Const", group=G)
+def const(e: Emitter, op, args):
+    value = op.attrs.get("value")
+    if not isinstance(value, DenseAttr):
+        raise e.error(f"constant of type {op.results[0].type} is not supported (tensors of "
+                      "int, float and bool elements are)")
+    return [e.v("constant", [], {"value": value}, value.type)]
+
+
+@tf_op("Shape", group=G)
+def shape(e, op, args):
+    """The dims as a 1-D tensor: constants where static, get_dimension_size where not."""
+    return [e.shape_tensor(e.dims(args[0]), _out_elem(op))]
+
+
+@tf_op("ShapeN", group=G)
+def shape_n(e, op, args):
+    return [e.shape_tensor(e.dims(x), _out_elem(op, i)) for i, x in enumerate(args)]
+
+
+@tf_op("Size", group=G)
+def size(e, op, args):
+    return [e.scalar_dim(e.product(e.dims(args[0])), _out_elem(op))]
+
+
+@tf_op("Rank", group=G)
+def rank(e, op, args):
+    return [e.const(args[0].type.rank, "i32", ())]
+
+
+def _shape_entries(e, v, n):
+    """The entries of a 1-D shape operand: ints where known (a constant, or a concatenate of
+    pieces that are), else scalar values read from it."""
+    arr = e.constant_of(v)
+    if arr is not None:
+        return [int(x) for x in arr.reshape(-1)]
+    owner = v.owner
+    if getattr(owner, "name", "") == "mhlo.concatenate":
+        out = []
+        for piece in owner.operands:
+            if piece.type.rank != 1 or piece.type.shape[0] is None:
+                break
+            out += _shape_entries(e, piece, piece.type.shape[0])
+        else:
+            return out
+    if getattr(owner, "name", "") == "mhlo.reshape" and owner.operands[0].type.shape == ():
+        a = e.constant_of(owner.operands[0])
+        return [int(a)] if a is not None else [owner.operands[0]]
+    out = []
+    for i in range(n):
+        s = e.v("slice", [v], {"start_indices": (i,), "limit_indices": (i + 1,), "strides": (1,)})
+        out.append(e.v("reshape", [s], result_type=TensorType((), v.type.elem)))
+    return out
+
+
+@tf_op("Reshape", group=G)
+def reshape(e, op, args):
+    """reshape for a constant shape of a static operand, else dynamic_reshape; a -1 entry
+    is the element count divided by the product of the others, at run time if need be."""
+    x, shape_v = args
+    n = shape_v.type.shape[0] if shape_v.type.rank == 1 else None
+    if n is None:
+        raise e.error(f"the shape operand must be a 1-D tensor of static length, got {shape_v.type}")
+    entries = _shape_entries(e, shape_v, n)
+    if sum(1 for d in entries if isinstance(d, int) and d == -1) > 1:
+        raise e.error("more than one -1 in the shape")
+    if any(isinstance(d, int) and d == -1 for d in entries):
+        total = e.product(e.dims(x))
+        known = e.product([d for d in entries if not (isinstance(d, int) and d == -1)])
+        if isinstance(total, int) and isinstance(known, int):
+            missing = total // known if known else 0
+        else:
+            t = e.scalar_dim(total)
+            k = e.scalar_dim(known)
+            missing = e.v("divide", [t, e.v("maximum", [k, e.const(1, "i32", ())])])
+        entries = [missing if isinstance(d, int) and d == -1 else d for d in entries]
+    declared = op.results[0].type
+    out = e.reshape(x, entries)
+    if isinstance(declared, TensorType) and declared.rank == out.type.rank and \
+            not out.type.is_static and declared.is_static and x.type.is_static:
+        out = e.reshape(x, list(declared.shape))
+    return [out]
+
+
+def _axis(e, v, rank):
+    (a,) = e.int_list(v, "the axis")
+    if not -rank <= a < max(rank, 1):
+        raise e.error(f"axis {a} out of range for rank {rank}")
+    return a % rank if rank else 0
+
+
+@tf_op("ExpandDims", group=G)
+def expand_dims(e, op, args):
+    x, axis_v = args
+    (a,) = e.int_list(axis_v, "the axis")
+    r = x.type.rank + 1
+    if not -r <= a < r:
+        raise e.error(f"axis {a} out of range for rank {x.type.rank}")
+    dims = e.dims(x)
+    dims.insert(a % r, 1)
+    return [e.reshape(x, dims)]
+
+
+@tf_op("Squeeze", group=G)
+def squeeze(e, op, args):
+    """The listed dims (all static 1s when none are) removed."""
+    x = args[0]
+    r = x.type.rank
+    axes = [int(a) % r for a in op.attrs.get("squeeze_dims", [])]
+    if not axes:
+        axes = [i for i, d in enumerate(x.type.shape) if d == 1]
+    for a in axes:
+        if x.type.shape[a] not in (1, None):
+            raise e.error(f"cannot squeeze dim {a} of size {x.type.shape[a]}")
+    return [e.reshape(x, [d for i, d in enumerate(e.dims(x)) if i not in axes])]
+
+
+@tf_op("Transpose", group=G)
+def transpose(e, op, args):
+    x, perm_v = args
+    return [e.v("transpose", [x], {"permutation": tuple(e.int_list(perm_v, "the permutation"))})]
+
+
+@tf_op("ConcatV2", group=G)
+def concat_v2(e, op, args):
+    *xs, axis_v = args
+    a = _axis(e, axis_v, xs[0].type.rank)
+    if len(xs) == 1:
+        return [xs[0]]
+    return [e.v("concatenate", xs, {"dimension": a})]
+
+
+@tf_op("Concat", group=G)
+def concat(e, op, args):
+    axis_v, *xs = args
+    return concat_v2(e, op, xs + [axis_v])
+
+
+@tf_op("Pack", group=G)
+def pack(e, op, args):
+    """Each operand given a dim of 1 at `axis`, then concatenated along it."""
+    r = args[0].type.rank + 1
+    a = int(op.attrs.get("axis", 0)) % r
+    parts = []
+    for x in args:
+        dims = e.dims(x)
+        dims.insert(a, 1)
+        parts.append(e.reshape(x, dims))
+    return [parts[0] if len(parts) == 1 else e.v("concatenate", parts, {"dimension": a})]
+
+
+@tf_op("Unpack", group=G)
+def unpack(e, op, args):
+    x = args[0]
+    r = x.type.rank
+    a = int(op.attrs.get("axis", 0)) % r
+    n = x.type.shape[a]
+    if n is None:
+        raise e.error("unpacking a dynamic dim is not supported")
+    out = []
+    for i in range(n):
+        starts = [0] * r
+        starts[a] = i
+        piece = _slice(e, x, starts, [d if k != a else i + 1 for k, d in enumerate(e.dims(x))],
+                       [1] * r)
+        out.append(e.reshape(piece, [d for k, d in enumerate(e.dims(piece)) if k != a]))
+    return out
+
+
+def _slice(e, x, starts, limits, strides):
+    """slice where every bound is static, else real_dynamic_slice; bounds are ints or
+    scalar integer values."""
+    if all(isinstance(v, int) for v in starts + limits) and x.type.is_static:
+        return e.v("slice", [x], {"start_indices": tuple(starts), "limit_indices": tuple(limits),
+                                  "strides": tuple(strides)})
+    shape = tuple(-(-(lim - s) // st) if isinstance(s, int) and isinstance(lim, int) else None
+                  for s, lim, st in zip(starts, limits, strides))
+    return e.v("real_dynamic_slice", [x, e.shape_tensor(starts), e.shape_tensor(limits),
+                                      e.shape_tensor(strides)],
+               result_type=TensorType(shape, x.type.elem))
+
+
+def _add(e, a, b):
+    if isinstance(a, int) and isinstance(b, int):
+        return a + b
+    return e.v("add", [e.scalar_dim(a), e.scalar_dim(b)])
+
+
+@tf_op("Slice", group=G)
+def slice_(e, op, args):
+    """begin and size (a size of -1 runs to the end), constant or computed."""
+    x, begin_v, size_v = args
+    r = x.type.rank
+    begin = _shape_entries(e, begin_v, r)
+    sizes = _shape_entries(e, size_v, r)
+    dims = e.dims(x)
+    limits = [dims[i] if isinstance(s, int) and s == -1 else _add(e, b, s)
+              for i, (b, s) in enumerate(zip(begin, sizes))]
+    return [_slice(e, x, begin, limits, [1] * r)]
+
+
+@tf_op("StridedSlice", group=G)
+def strided_slice(e, op, args):
+    """Constant begin/end/strides with every mask (begin, end, ellipsis, new_axis,
+    shrink_axis); positive strides; negative indices count from the end, at run time for
+    `?` dims; bounds clamped as TF does."""
+    x, b_v, e_v, s_v = args
+    begin = e.int_list(b_v, "StridedSlice's begin")
+    end = e.int_list(e_v, "StridedSlice's end")
+    strides = e.int_list(s_v, "StridedSlice's strides")
+    bits = {k: int(op.attrs.get(k, 0)) for k in ("begin_mask", "end_mask", "ellipsis_mask",
+                                                  "new_axis_mask", "shrink_axis_mask")}
+    specs = []  # per input dim: (begin, end, stride, begin masked, end masked, shrink)
+    new_axes = []  # positions in the output (before shrinking) of new dims
+    real = sum(1 for i in range(len(begin)) if not (bits["new_axis_mask"] >> i) & 1
+               and not (bits["ellipsis_mask"] >> i) & 1)
+    for i in range(len(begin)):
+        if (bits["ellipsis_mask"] >> i) & 1:
+            for _ in range(x.type.rank - real):
+                specs.append((0, 0, 1, True, True, False))
+        elif (bits["new_axis_mask"] >> i) & 1:
+            new_axes.append(len(specs) + len(new_axes))
+        else:
+            specs.append((begin[i], end[i], strides[i], (bits["begin_mask"] >> i) & 1,
+                          (bits["end_mask"] >> i) & 1, (bits["shrink_axis_mask"] >> i) & 1))
+    while len(specs) < x.type.rank:
+        specs.append((0, 0, 1, True, True, False))
+    dims = e.dims(x)
+    starts, limits, steps, out_dims = [], [], [], []
+    for d, (b, en, s, bm, em, shrink) in zip(dims, specs):
+        if s <= 0:
+            raise e.error("negative or zero strides are not supported")
+        if shrink:
+            b0 = _norm(e, b, d, clamp=False)
+            starts.append(b0)
+            limits.append(_add(e, b0, 1))
+            steps.append(1)
+            continue
+        b0 = 0 if bm else _norm(e, b, d)
+        e0 = d if em else _norm(e, en, d)
+        if not (isinstance(b0, int) and isinstance(e0, int)):
+            e0 = e.v("maximum", [e.scalar_dim(e0), e.scalar_dim(b0)])
+        elif e0 < b0:
+            e0 = b0
+        starts.append(b0)
+        limits.append(e0)
+        steps.append(s)
+    out = _slice(e, x, starts, limits, steps)
+    keep = [i for i, spec in enumerate(specs) if not spec[5]]
+    odims = e.dims(out)
+    final = [odims[i] for i in keep]
+    for p in new_axes:
+        final.insert(min(p, len(final)), 1)
+    out_dims = final
+    return [e.reshape(out, out_dims)]
+
+
+def _norm(e, i, d, clamp=True):
+    """Index i of a dim of size d (int or value): negative counts from the end; clamped to
+    [0, d] when `clamp`."""
+    if isinstance(d, int):
+        v = i + d if i < 0 else i
+        return min(max(v, 0), d) if clamp else v
+    if i >= 0 and not clamp:
+        return i
+    v = e.v("add", [e.scalar_dim(d), e.const(i, "i32", ())]) if i < 0 else e.const(i, "i32", ())
+    if clamp:
+        v = e.v("minimum", [e.v("maximum", [v, e.const(0, "i32", ())]), e.scalar_dim(d)])
+    return v
+
+
+def _fill_dims(e, shape_v):
+    n = shape_v.type.shape[0] if shape_v.type.rank == 1 else None
+    if n is None:
+        raise e.error(f"the shape operand must be a 1-D tensor of static length, got {shape_v.type}")
+    return _shape_entries(e, shape_v, n)
+
+
+@tf_op("Fill", group=G)
+def fill(e, op, args):
+    dims_v, value = args
+    return [e.broadcast_to(value, _fill_dims(e, dims_v))]
+
+
+@tf_op("BroadcastTo", group=G)
+def broadcast_to(e, op, args):
+    x, shape_v = args
+    dims = _fill_dims(e, shape_v)
+    return [e.broadcast_to(x, [d if not (isinstance(d, int) and d == 1 and i >= len(dims) - x.type.rank
+                                         and x.type.shape[i - len(dims) + x.type.rank] is None)
+                               else d for i, d in enumerate(dims)])]
+
+
+@tf_op("ZerosLike", "OnesLike", group=G)
+def zeros_like(e, op, args):
+    x = args[0]
+    value = 0 if op.name == "tf.ZerosLike" else 1
+    return [e.broadcast_to(e.const(value, x.type.elem, ()), e.dims(x), x.type.shape)]
+
+
+@tf_op("Tile", group=G)
+def tile(e, op, args):
+    """x broadcast to [m0, d0, m1, d1, ...], then reshaped to [m0*d0, m1*d1, ...]."""
+    x, mult_v = args
+    mult = e.int_list(mult_v, "Tile's multiples")
+    dims = e.dims(x)
+    wide = []
+    for m, d in zip(mult, dims):
+        wide += [m, d]
+    b = e.broadcast_to(x, wide, mapping=tuple(range(1, 2 * len(dims), 2)))
+    return [e.reshape(b, [e.product([m, d]) for m, d in zip(mult, dims)])]
+
+
+@tf_op("Pad", "PadV2", group=G)
+def pad(e, op, args):
+    x, pads_v = args[:2]
+    flat = e.int_list(pads_v, "the paddings")
+    value = args[2] if len(args) > 2 else e.const(0, x.type.elem, ())
+    r = x.type.rank
+    return [e.v("pad", [x, value], {"edge_padding_low": tuple(flat[0::2][:r]),
+                                    "edge_padding_high": tuple(flat[1::2][:r]),
+                                    "interior_padding": (0,) * r})]
+
+
+@tf_op("Range", group=G)
+def range_(e, op, args):
+    """A constant when start, limit and delta are; else start + iota * delta over
+    ceil((limit - start) / delta) elements, computed at run time."""
+    start, limit, delta = args
+    vals = [e.constant_of(v) for v in args]
+    elem = start.type.elem
+    if all(v is not None for v in vals):
+        arr = np.arange(vals[0].item(), vals[1].item(), vals[2].item())
+        return [e.const(arr, elem, arr.shape)]
+    span = e.v("subtract", [limit, start])
+    if elem in ("f16", "bf16", "f32", "f64"):
+        n = e.convert(e.v("ceil", [e.v("divide", [span, delta])]), "i32")
+    else:
+        n = e.v("divide", [e.v("add", [span, e.v("subtract", [delta, e.v("sign", [delta])])]),
+                           delta])
+        n = e.convert(n, "i32")
+    n = e.v("maximum", [n, e.const(0, "i32", ())])
+    iota = e.v("dynamic_iota", [e.shape_tensor([n])], {"iota_dimension": 0},
+               TensorType((None,), elem))
+    return [e.binary("add", e.binary("multiply", iota, delta), start)]
+
+
+@tf_op("OneHot", group=G)
+def one_hot(e, op, args):
+    """indices == iota along the new axis, selecting on_value or off_value."""
+    idx, depth_v, on, off = args
+    (depth,) = e.int_list(depth_v, "OneHot's depth")
+    r = idx.type.rank + 1
+    axis = int(op.attrs.get("axis", -1)) % r
+    dims = e.dims(idx)
+    dims.insert(axis, depth)
+    shape = e.static_dims(dims)
+    it = TensorType(shape, idx.type.elem)
+    iota = (e.v("iota", [], {"iota_dimension": axis}, it) if all(d is not None for d in shape)
+            else e.v("dynamic_iota", [e.shape_tensor(dims)], {"iota_dimension": axis}, it))
+    mapping = tuple(i for i in range(r) if i != axis)
+    hit = e.compare(e.broadcast_to(idx, dims, shape, mapping=mapping), iota, "EQ")
+    return [e.select(hit, e.broadcast_to(on, dims, shape, mapping=()),
+                     e.broadcast_to(off, dims, shape, mapping=()))]
+
+
+# ---------------------------------------------------------------- data-dependent sizes
+
+@tf_op("Where", group="data-dependent sizes")
+def where(e, op, args):
+    """dhlo.where: the [count, rank] i64 indices of the non-zero elements."""
+    x = args[0]
+    return [e.v("dhlo.where", [x], result_type=TensorType((None, x.type.rank), "i64"))]
+
+
+@tf_op("Unique", group="data-dependent sizes")
+def unique(e, op, args):
+    """dhlo.unique: values in first-occurrence order, and each element's index into them."""
+    x = args[0]
+    idx = _out_elem(op, 1, "i32")
+    u = e.op("dhlo.unique", [x], result_types=[TensorType((None,), x.type.elem),
+                                                TensorType(x.type.shape, idx)])
+    return list(u.results)

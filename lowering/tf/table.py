@@ -1,0 +1,38 @@
+"""The table of TF ops this front end lowers: TF op name -> rule, filled by the rule modules
+(`@tf_op("AddV2", "Add", group=...)`); the README's TF table is generated from it
+(lowering/tf/docs.py).
+
+A rule is `rule(e: Emitter, op, args) -> [Value]`: `op` is the TF op (its attributes and
+declared types), `args` its operands already lowered, the result one value per TF result."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+GROUPS = ["elementwise math", "comparison and logic", "activations", "contractions and windows",
+          "reductions", "shapes and data movement", "data-dependent sizes",
+          "control flow and calls", "graph plumbing"]
+
+
+@dataclass
+class TfOp:
+    name: str
+    rule: Callable
+    group: str
+
+
+TF_OPS: dict[str, TfOp] = {}
+
+
+def tf_op(*names: str, group: str):
+    """Register the decorated rule for each TF op name (without the `tf.` prefix)."""
+    if group not in GROUPS:
+        raise ValueError(f"unknown TF op group {group!r}")
+
+    def register(fn):
+        for n in names:
+            if n in TF_OPS:
+                raise ValueError(f"TF op {n} is lowered twice")
+            TF_OPS[n] = TfOp(n, fn, group)
+        return fn
+    return register

@@ -1,0 +1,31 @@
+module attributes {tf.versions = {bad_consumers = [], min_consumer = 0 : i32, producer = 2474 : i32}} {
+  func.func @__inference_pruned_251(%arg0: tensor<?x8x8x2xf32>) -> tensor<?x3xf32> attributes {allow_soft_placement = false, tf.entry_function = {control_outputs = "", inputs = "x", outputs = "identity_RetVal"}} {
+    %cst = "tf.Const"() <{value = dense<1> : tensor<1xi32>}> {device = ""} : () -> tensor<1xi32>
+    %cst_0 = "tf.Const"() <{value = dense<0> : tensor<1xi32>}> {device = ""} : () -> tensor<1xi32>
+    %cst_1 = "tf.Const"() <{value = dense<64> : tensor<i32>}> {device = ""} : () -> tensor<i32>
+    %cst_2 = "tf.Const"() <{value = dense<"0x68B95F3DAC716FBDD49F3E3E987F1B3DF4C5DEBDC0D3EB3B1C441DBEC24A853E128AAABD9489C2BDF8C03FBD58F0523E806BE63B30D3293E30E9D0BDE8F0DC3D98A4C3BDCA5D433E8C46D7BD0057433D3431113EF6E36BBE4C26AA3DCC91CFBD26E3C4BDA38884BEC5A485BEFE90823EF36D97BE600AF8BD808F523DD687403E1C935D3E00C232BE8A2E8D3ED8E8703EE0C8863EBEAC97BEECBD70BDAEC99BBDEC612B3E70B7EA3CC2B2ADBDE48F613E14D7E83D7440923E0871933E9C73163E8CAAC33D801B8DBBF82491BE002C693A689FF43D0AD83B3EEC02BF3DC0A187BE80F4513E401580BB00EC3E3D8C4C1ABE74E6393E34A60D3EAE61CEBD638089BE8A73883EFC91AC3D09A51CBEA0E2533EDF6E57BE38D96D3E38D8503E8219853ED2BE43BE41D81BBE1AF6AEBD880240BD16553F3E38AA7FBEC8C305BE80047A3DC0C819BC5C8CDB3D93165EBE5A02023EF6E20C3E74EF7B3E981C9D3D201824BD5CF1623E7EBA7CBE107BE5BCD49C54BE146FB6BD74F908BE4ECC08BE11903BBEFCD3DE3D52E4C5BDCCA1113EFE4276BE08B54DBEFA1923BE26003DBE13653FBE0CAB5BBEC8A9E8BD581A84BE05522EBE2452E1BDA01E85BCE8240D3ED098BB3C1F4898BE0E3B1B3E89773ABE205C8CBEFE6A96BD80A2B13DA8C8063EE8FA3ABDB0CCE5BD4011A0BB36418CBDD9945DBE10B6E9BC7A6AEABD63C454BEE8C3373E541278BED0A8E23D80AB723E2A77B0BD14FDA9BD605980BC4EC22DBEC2AED0BD00A422BA50B186BE7C8CF83D116883BEB663953E825C2A3E805CDA3DD8070D3EF0BC543DD4431A3E58F95A3E5875593EE092DF3D1ED3953E6876EABD03A716BE789E663D6D3111BE9D2808BEB44E763E59A473BE0693833E4AF98ABEB46A98BEE69D483EA42C753E409CA83B188D183E943C6ABD8698973E366B75BEE2E1973ED4A3D33DE06A753E4489143E384F50BDB55D0BBE28B9793DE083493E70EE90BEF4B2DEBD04DD7FBE28AA163D5E96B7BD043568BEB1C549BE8686913ED0F23FBD233A1BBE60431B3E74EE8D3D282F593D002F353D073487BE40ED833C04C136BE"> : tensor<64x3xf32>}> {device = ""} : () -> tensor<64x3xf32>
+    %cst_3 = "tf.Const"() <{value = dense<0.000000e+00> : tensor<3xf32>}> {device = ""} : () -> tensor<3xf32>
+    %cst_4 = "tf.Const"() <{value = dense<[[[[-0.160666794, 0.241631299, 0.292267114, -0.104507774], [-0.312357843, -0.259773195, 0.0300351083, -0.322347969]], [[0.197665721, -0.145213604, 0.0979581773, -0.251030922], [0.080245167, -0.0996875762, 0.0193515718, -0.279239416]], [[-0.129846096, 0.00506868958, 0.308249563, -0.160544008], [-0.24963443, -0.0819530487, 0.0840431153, 0.278485388]]], [[[0.138442755, -0.177307054, 0.256286711, -0.155294582], [-0.214620441, -0.20945923, -0.280676305, 0.160559565]], [[0.0174225271, -0.286825418, -0.306846619, -0.118393585], [-0.0547180176, 0.0524032116, 0.235298544, 0.142042071]], [[0.182745248, -0.0874949395, -0.0950789451, 0.21869573], [-0.0271475315, -0.0752126276, -0.017226696, 0.159748793]]], [[[0.29372105, 0.284610361, -0.0708507597, 0.210378438], [0.135457188, -0.145503923, -0.0755445063, 0.156199068]], [[-0.141661018, 0.0809482038, -0.295499504, -0.148441553], [0.0339467525, 0.0302929878, -0.323545545, 0.197922498]], [[-0.0588785708, -0.321788728, 0.0981117784, -0.0104816854], [0.101455063, 0.320030242, -0.0661571919, 0.0669340193]]]]> : tensor<3x3x2x4xf32>}> {device = ""} : () -> tensor<3x3x2x4xf32>
+    %cst_5 = "tf.Const"() <{value = dense<[1, 1, 1, 4]> : tensor<4xi32>}> {device = ""} : () -> tensor<4xi32>
+    %cst_6 = "tf.Const"() <{value = dense<0.000000e+00> : tensor<4xf32>}> {device = ""} : () -> tensor<4xf32>
+    %0 = "tf.Identity"(%cst_6) {_has_manual_control_dependencies = true, device = ""} : (tensor<4xf32>) -> tensor<4xf32>
+    %1 = "tf.Reshape"(%0, %cst_5) {device = ""} : (tensor<4xf32>, tensor<4xi32>) -> tensor<1x1x1x4xf32>
+    %2 = "tf.Squeeze"(%1) <{squeeze_dims = []}> {device = ""} : (tensor<1x1x1x4xf32>) -> tensor<4xf32>
+    %3 = "tf.Identity"(%cst_4) {_has_manual_control_dependencies = true, device = ""} : (tensor<3x3x2x4xf32>) -> tensor<3x3x2x4xf32>
+    %4 = "tf.Identity"(%cst_3) {_has_manual_control_dependencies = true, device = ""} : (tensor<3xf32>) -> tensor<3xf32>
+    %5 = "tf.Identity"(%cst_2) {_has_manual_control_dependencies = true, device = ""} : (tensor<64x3xf32>) -> tensor<64x3xf32>
+    %6 = "tf.Conv2D"(%arg0, %3) <{data_format = "NHWC", dilations = [1, 1, 1, 1], explicit_paddings = [], padding = "SAME", strides = [1, 1, 1, 1], use_cudnn_on_gpu = true}> {device = ""} : (tensor<?x8x8x2xf32>, tensor<3x3x2x4xf32>) -> tensor<?x8x8x4xf32>
+    %7 = "tf.BiasAdd"(%6, %2) <{data_format = "NHWC"}> {device = ""} : (tensor<?x8x8x4xf32>, tensor<4xf32>) -> tensor<?x8x8x4xf32>
+    %8 = "tf.Relu"(%7) {device = ""} : (tensor<?x8x8x4xf32>) -> tensor<?x8x8x4xf32>
+    %9 = "tf.MaxPool"(%8) <{data_format = "NHWC", explicit_paddings = [], ksize = [1, 2, 2, 1], padding = "VALID", strides = [1, 2, 2, 1]}> {device = ""} : (tensor<?x8x8x4xf32>) -> tensor<?x4x4x4xf32>
+    %10 = "tf.Shape"(%9) {device = ""} : (tensor<?x4x4x4xf32>) -> tensor<4xi32>
+    %11 = "tf.StridedSlice"(%10, %cst_0, %cst, %cst) <{begin_mask = 0 : i64, ellipsis_mask = 0 : i64, end_mask = 0 : i64, new_axis_mask = 0 : i64, shrink_axis_mask = 1 : i64}> {device = ""} : (tensor<4xi32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<i32>
+    %12 = "tf.Pack"(%11, %cst_1) <{axis = 0 : i64}> {device = ""} : (tensor<i32>, tensor<i32>) -> tensor<2xi32>
+    %13 = "tf.Reshape"(%9, %12) {device = ""} : (tensor<?x4x4x4xf32>, tensor<2xi32>) -> tensor<?x64xf32>
+    %14 = "tf.MatMul"(%13, %5) <{grad_a = false, grad_b = false, transpose_a = false, transpose_b = false}> {device = ""} : (tensor<?x64xf32>, tensor<64x3xf32>) -> tensor<?x3xf32>
+    %15 = "tf.BiasAdd"(%14, %4) <{data_format = "NHWC"}> {device = ""} : (tensor<?x3xf32>, tensor<3xf32>) -> tensor<?x3xf32>
+    %16 = "tf.Softmax"(%15) {device = ""} : (tensor<?x3xf32>) -> tensor<?x3xf32>
+    %17 = "tf.Identity"(%16) {device = ""} : (tensor<?x3xf32>) -> tensor<?x3xf32>
+    return %17 : tensor<?x3xf32>
+  }
+}

@@ -1,0 +1,201 @@
+"""Export the TensorFlow corpus: for each case, the `tf` dialect module (what
+`tf.mlir.experimental.convert_function` prints with its standard pipeline), the raw
+`tf_executor` import (`pass_pipeline=''`), and inputs with TensorFlow's outputs.
+
+TensorFlow is NOT a dependency of the project: only this script imports it, run with a
+separate environment (the tests read the files it writes):
+
+    python3 -m venv /tmp/tfvenv && /tmp/tfvenv/bin/pip install tensorflow-cpu numpy
+    /tmp/tfvenv/bin/python tests/data/tf/export.py            # all cases
+    /tmp/tfvenv/bin/python tests/data/tf/export.py NAME ...   # some cases
+    /tmp/tfvenv/bin/python tests/data/tf/export.py --list
+
+Files per case, with tests/data/export_util.py's conventions (that module imports JAX, so
+its few helpers are restated here):
+  NAME.tf.mlir        the tf dialect module exactly as TensorFlow prints it
+  NAME.executor.mlir  the tf_executor module of the raw import, exactly as printed
+  NAME.npz            arg0.., out0.. for a static case; s0_arg0.., s0_out0.., s1_...
+                      for each size set of a case with `?` dims
+Inputs come from numpy.random.default_rng(crc32("NAME/sK")), so one case's data does
+not depend on the others. Keras models are frozen (variables become constants, as
+tfcompile's graphs are) with convert_variables_to_constants_v2.
+"""
+import os
+import sys
+import zlib
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+
+import numpy as np  # noqa: E402
+import tensorflow as tf  # noqa: E402
+from tensorflow.python.framework.convert_to_constants import (  # noqa: E402
+    convert_variables_to_constants_v2,
+)
+
+OUT = os.path.dirname(os.path.abspath(__file__))
+FORBIDDEN = ("dense_resource", "__elided__", "loc(")
+
+
+def seed(name, tag):
+    return zlib.crc32(f"{name}/{tag}".encode())
+
+
+def spec(shape, dtype=tf.float32):
+    return tf.TensorSpec(shape, dtype)
+
+
+def keras_model(layers, input_shape, seed_value):
+    tf.keras.utils.set_random_seed(seed_value)
+    return tf.keras.Sequential([tf.keras.Input(input_shape)] + layers)
+
+
+# ---------------------------------------------------------------- the cases
+# name -> (function builder returning (tf.function, [TensorSpec]), input makers, size sets)
+# A maker is rng, dims -> array; size sets are dicts of the `?` dims' values.
+
+def uniform(shape, lo=-2.0, hi=2.0, dtype=np.float32):
+    return lambda rng, d: rng.uniform(lo, hi, size=[d.get(s, s) for s in shape]).astype(dtype)
+
+
+def integers(shape, lo, hi, dtype=np.int32):
+    return lambda rng, d: rng.integers(lo, hi, size=[d.get(s, s) for s in shape],
+                                       endpoint=True).astype(dtype)
+
+
+def case_mlp():
+    m = keras_model([tf.keras.layers.Dense(16, activation="relu"),
+                     tf.keras.layers.Dense(4)], (8,), 1)
+    return (lambda x: m(x)), [spec([None, 8])]
+
+
+def case_cnn():
+    m = keras_model([tf.keras.layers.Conv2D(4, 3, padding="same", activation="relu"),
+                     tf.keras.layers.MaxPooling2D(2),
+                     tf.keras.layers.Flatten(),
+                     tf.keras.layers.Dense(3),
+                     tf.keras.layers.Softmax()], (8, 8, 2), 2)
+    return (lambda x: m(x)), [spec([None, 8, 8, 2])]
+
+
+def case_elementwise():
+    def f(x, y, k):
+        a = tf.exp(x) + tf.math.log(tf.abs(y) + 1.0) - tf.tanh(x) * tf.sigmoid(y)
+        b = tf.math.rsqrt(tf.abs(x) + 0.5) + tf.square(y) + tf.math.squared_difference(x, y)
+        c = tf.maximum(x, y) - tf.minimum(x, 0.25) + tf.where(x > y, x, -y)
+        d = tf.nn.relu6(x * 4.0) + tf.nn.elu(y) + tf.nn.leaky_relu(x, 0.2) + tf.nn.softplus(y)
+        e = tf.math.floordiv(k, 3) + tf.math.floormod(k, 4) + tf.cast(x > 0.0, tf.int32)
+        g = tf.pow(tf.abs(x) + 0.5, y) + tf.cast(k, tf.float32) / (tf.abs(y) + 1.0)
+        return a, b, c, d, e, g
+    return f, [spec([3, 5]), spec([3, 5]), spec([3, 5], tf.int32)]
+
+
+def case_reductions():
+    def f(x):
+        return (tf.reduce_sum(x, axis=1), tf.reduce_mean(x, axis=0), tf.reduce_max(x),
+                tf.reduce_min(x, axis=1, keepdims=True), tf.reduce_prod(x[:, :3], axis=[0, 1]),
+                tf.argmax(x, axis=1), tf.argmin(x, axis=0, output_type=tf.int32),
+                tf.reduce_any(x > 1.5, axis=1), tf.reduce_all(x > -1.9, axis=0))
+    return f, [spec([4, 6])]
+
+
+def case_shape_ops():
+    def f(x):
+        n = tf.shape(x)[0]
+        r = tf.reshape(x, [n, 2, 3])
+        s = tf.slice(x, [1, 0], [n - 1, 4])
+        t = x[:, ::2]
+        c = tf.concat([x, x * 2.0], axis=1)
+        e = tf.squeeze(tf.expand_dims(x, 1), axis=1) + 1.0
+        p = tf.transpose(x)
+        k = tf.stack([x, -x], axis=0)
+        flat = tf.reshape(x, [-1])
+        return r, s, t, c, e, p, k, flat, tf.shape(c)
+    return f, [spec([None, 6])]
+
+
+def case_while_loop():
+    def f(x):
+        def body(i, acc):
+            return i + 1, acc * 0.5 + tf.reduce_sum(x)
+        _, acc = tf.while_loop(lambda i, a: i < 5, body, [tf.constant(0), x])
+        return acc
+    return f, [spec([None])]
+
+
+def case_cond():
+    def f(x):
+        return tf.cond(tf.reduce_sum(x) > 0.0, lambda: x * 2.0, lambda: x - 1.0)
+    return f, [spec([None])]
+
+
+def case_unique_where():
+    def f(x, k):
+        u, idx = tf.unique(k)
+        return u, idx, tf.where(x > 0.0)
+    return f, [spec([None]), spec([None], tf.int32)]
+
+
+CASES = {
+    "mlp": (case_mlp, [uniform(["b", 8])], [{"b": 1}, {"b": 5}, {"b": 33}]),
+    "cnn": (case_cnn, [uniform(["b", 8, 8, 2])], [{"b": 1}, {"b": 3}, {"b": 4}]),
+    "elementwise": (case_elementwise, [uniform([3, 5]), uniform([3, 5]),
+                                       integers([3, 5], -9, 9)], None),
+    "reductions": (case_reductions, [uniform([4, 6])], None),
+    "shape_ops": (case_shape_ops, [uniform(["n", 6])], [{"n": 2}, {"n": 5}, {"n": 9}]),
+    "while_loop": (case_while_loop, [uniform(["n"])], [{"n": 1}, {"n": 4}, {"n": 17}]),
+    "cond": (case_cond, [uniform(["n"], 0.1, 2.0)], [{"n": 3}, {"n": 6}, {"n": 2}]),
+    "unique_where": (case_unique_where, [uniform(["n"]), integers(["n"], 0, 5)],
+                     [{"n": 1}, {"n": 8}, {"n": 30}]),
+}
+NEGATE = {("cond", 1)}  # size sets whose inputs are negated, to take the other branch
+
+
+def concrete(name):
+    build = CASES[name][0]
+    fn, specs = build()
+    cf = tf.function(fn, input_signature=specs).get_concrete_function()
+    if cf.captured_inputs:  # Keras variables: freeze them
+        cf = convert_variables_to_constants_v2(cf)
+    return cf
+
+
+def export_case(name):
+    _, makers, sizes = CASES[name]
+    cf = concrete(name)
+    texts = {"tf": tf.mlir.experimental.convert_function(cf),
+             "executor": tf.mlir.experimental.convert_function(cf, pass_pipeline="")}
+    for form, text in texts.items():
+        for bad in FORBIDDEN:
+            assert bad not in text, f"{name}: {bad!r} in the {form} module"
+        with open(os.path.join(OUT, f"{name}.{form}.mlir"), "w") as f:
+            f.write(text)
+    arrays = {}
+    for k, dims in enumerate(sizes or [{}]):
+        rng = np.random.default_rng(seed(name, f"s{k}"))
+        args = [m(rng, dims) for m in makers]
+        if (name, k) in NEGATE:
+            args = [-a for a in args]
+        outs = [np.asarray(o) for o in tf.nest.flatten(cf(*[tf.constant(a) for a in args]))]
+        prefix = f"s{k}_" if sizes else ""
+        for i, a in enumerate(args):
+            arrays[f"{prefix}arg{i}"] = a
+        for i, o in enumerate(outs):
+            arrays[f"{prefix}out{i}"] = o
+    np.savez(os.path.join(OUT, name + ".npz"), **arrays)
+    print("exported", name)
+
+
+def main(argv):
+    if "--list" in argv:
+        print("\n".join(CASES))
+        return
+    names = [a for a in argv if not a.startswith("--")] or list(CASES)
+    for n in names:
+        if n not in CASES:
+            sys.exit(f"unknown case {n!r}")
+    for n in names:
+        export_case(n)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
