@@ -116,6 +116,7 @@ bench-gpu: $(STAMP)
 
 docs: $(STAMP)
 	$(PY) -m lowering.ops.table --write README.md
+	$(PY) -m lowering.tf.docs --write README.md
 
 clean:
 	rm -rf build out $(VENV)

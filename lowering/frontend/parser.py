@@ -22,6 +22,7 @@ from lowering.ir.core import (
     Operation,
     Region,
     SymbolRef,
+    TensorType,
     Type,
 )
 
@@ -118,6 +119,15 @@ class _ToRaw(Transformer):
         op = RawOp("island", "tf_executor.island", kw)
         op.operands = controls or []
         op.regions = [region]
+        return op
+
+    def v1_op(self, kw, *rest):
+        op = RawOp("v1", str(kw), kw)
+        rest = [r for r in rest if r is not None]
+        op.attrs = rest.pop() if rest and isinstance(rest[-1], dict) and rest[-1:] != [] \
+            and not isinstance(rest[-1], tuple) else {}
+        op.sig = [r for r in rest if isinstance(r, Type)]
+        op.items = _wrap_dicts([r for r in rest if not isinstance(r, Type)])
         return op
 
     def func_args(self, *args):
@@ -411,6 +421,8 @@ class Builder:
                 op = self.generic(raw, scope)
             elif raw.kind in ("graph", "island"):
                 op = self.executor(raw, scope)
+            elif raw.kind == "v1":
+                op = self.v1(raw, scope)
             else:
                 op = self.custom(raw, scope)
         except pretty.DecodeError as e:
@@ -495,7 +507,27 @@ class Builder:
             types.append(OpaqueType(CONTROL))
         return Operation(raw.name, controls, types, {}, [region], self.loc(raw.tok))
 
+    def v1(self, raw: RawOp, scope: _Scope) -> Operation:
+        """A TF1 control flow node: its value operands (in brackets too), data results of
+        the `: type` (Merge's second is its i32 index), then a control token."""
+        def values(items):
+            for item in items:
+                if item[0] == "value":
+                    yield item[1]
+                elif item[0] in ("paren", "bracket"):
+                    yield from values(item[1])
+        operands = [self.value(t, scope) for t in values(raw.items)]
+        n = sum(c for _, c in raw.results) or 1
+        t = raw.sig[0] if raw.sig else OpaqueType("tensor<*xf32>")
+        data = [t] * (n - 1)
+        if raw.name == "tf_executor.Merge" and n == 3:
+            data[1] = TensorType((), "i32")
+        return Operation(raw.name, operands, data + [OpaqueType(CONTROL)], raw.attrs, (),
+                         self.loc(raw.tok))
+
     def custom(self, raw: RawOp, scope: _Scope) -> Operation:
+        if raw.name in ("tf_executor.fetch", "tf_executor.yield") and not raw.items:
+            return Operation(raw.name, [], [], {}, (), self.loc(raw.tok))  # fetches nothing
         decoded = pretty.decode(raw)
         operands = [self.value(t, scope) for t in decoded.operands]
         if len(raw.sig) == 1 and isinstance(raw.sig[0], FunctionType) \

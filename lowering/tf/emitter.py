@@ -109,7 +109,7 @@ class Emitter:
         """A constant integer operand (axes, permutations, paddings) as a list."""
         arr = self.constant_of(v)
         if arr is None:
-            raise self.error(f"{what} must be a constant (computed {what} is not supported)")
+            raise self.error(f"{what} must be a constant; computed ones are not supported")
         return [int(x) for x in arr.reshape(-1)]
 
     def dims(self, x: Value) -> list:

@@ -1,0 +1,145 @@
+"""The TensorFlow front end (lowering/tf/): the executor dialect parses and flattens, TF ops
+lower to the HLO/DHLO ops that keep dynamic shapes, and what is not supported is an error at
+the op's file:line:col."""
+import os
+
+import numpy as np
+import pytest
+
+import aot
+from lowering.frontend.parser import parse_module
+from lowering.frontend.printer import print_module
+from lowering.ir.core import CompileError
+from lowering.passes.pipeline import run_pipeline
+from lowering.tf import docs
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def hlo(text: str) -> str:
+    return print_module(run_pipeline(parse_module(text, "m.mlir"), "hlo"))
+
+
+def error(text: str) -> CompileError:
+    with pytest.raises(CompileError) as info:
+        run_pipeline(parse_module(text, "m.mlir"), "hlo")
+    return info.value
+
+
+EXECUTOR = """module {
+  func.func @main(%arg0: tensor<?x4xf32>) -> tensor<*xf32> {
+    %0 = tf_executor.graph {
+      %outputs, %control = tf_executor.island wraps "tf.Const"() <{value = dense<2.0> : tensor<f32>}> {device = ""} : () -> tensor<f32>
+      %dead, %control_0 = tf_executor.island wraps "tf.Exp"(%arg0) : (tensor<?x4xf32>) -> tensor<*xf32>
+      %control_1 = tf_executor.island(%control, %control_0) wraps "tf.NoOp"() : () -> ()
+      %outputs_2, %control_3 = tf_executor.island(%control_1) {
+        %1 = "tf.Mul"(%arg0, %outputs) : (tensor<?x4xf32>, tensor<f32>) -> tensor<*xf32>
+        tf_executor.yield %1 : tensor<*xf32>
+      }
+      tf_executor.fetch %outputs_2, %control_3 : tensor<*xf32>, !tf_executor.control
+    }
+    return %0 : tensor<*xf32>
+  }
+}
+"""
+
+
+def test_executor_graph_parses_with_islands_and_control_tokens():
+    module = parse_module(EXECUTOR)
+    graph = module.functions()[0].regions[0].blocks[0].ops[0]
+    assert graph.name == "tf_executor.graph"
+    islands = graph.regions[0].blocks[0].ops
+    assert [op.name for op in islands] == ["tf_executor.island"] * 4 + ["tf_executor.fetch"]
+    assert [str(r.type) for r in islands[0].results] == ["tensor<f32>", "!tf_executor.control"]
+    assert len(islands[2].operands) == 2 and len(islands[2].results) == 1  # NoOp: control only
+    assert islands[3].regions[0].blocks[0].ops[0].name == "tf.Mul"
+
+
+def test_executor_graph_is_flattened_pruned_and_refined():
+    """Islands' ops in order, the dead Exp and the NoOp gone, tensor<*x..> refined from the
+    signature: the function now returns tensor<?x4xf32>."""
+    text = hlo(EXECUTOR)
+    assert "tf_executor" not in text and "tf." not in text
+    assert "exponential" not in text
+    assert "-> tensor<?x4xf32>" in text
+    lib = aot.compile(EXECUTOR, name="tf_executor_small")
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    np.testing.assert_array_equal(lib.main(x), x * 2)
+
+
+def test_computed_reshape_and_shape_stay_dynamic():
+    text = hlo("""
+    func.func @main(%x: tensor<?x6xf32>) -> (tensor<?x2x3xf32>, tensor<2xi32>) {
+      %b = "tf.Const"() <{value = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+      %e = "tf.Const"() <{value = dense<1> : tensor<1xi32>}> : () -> tensor<1xi32>
+      %c = "tf.Const"() <{value = dense<[2, 3]> : tensor<2xi32>}> : () -> tensor<2xi32>
+      %s = "tf.Shape"(%x) : (tensor<?x6xf32>) -> tensor<2xi32>
+      %n = "tf.StridedSlice"(%s, %b, %e, %e) <{begin_mask = 0 : i64, ellipsis_mask = 0 : i64, end_mask = 0 : i64, new_axis_mask = 0 : i64, shrink_axis_mask = 1 : i64}> : (tensor<2xi32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<i32>
+      %n1 = "tf.ExpandDims"(%n, %b) : (tensor<i32>, tensor<1xi32>) -> tensor<1xi32>
+      %shape = "tf.ConcatV2"(%n1, %c, %b) : (tensor<1xi32>, tensor<2xi32>, tensor<1xi32>) -> tensor<3xi32>
+      %r = "tf.Reshape"(%x, %shape) : (tensor<?x6xf32>, tensor<3xi32>) -> tensor<?x2x3xf32>
+      return %r, %s : tensor<?x2x3xf32>, tensor<2xi32>
+    }""")
+    assert "get_dimension_size" in text and "concatenate" in text
+    assert "dynamic_reshape" in text and "tensor<?x2x3xf32>" in text
+
+
+def test_while_and_if_become_mhlo_control_flow():
+    text = hlo(open(os.path.join(ROOT, "tests", "data", "tf", "while_loop.tf.mlir")).read())
+    assert "mhlo.while" in text and "while_body" not in text
+    text = hlo(open(os.path.join(ROOT, "tests", "data", "tf", "cond.tf.mlir")).read())
+    assert "mhlo.if" in text and "cond_true" not in text
+
+
+def test_where_and_unique_are_the_dhlo_ops():
+    text = hlo(open(os.path.join(ROOT, "tests", "data", "tf", "unique_where.tf.mlir")).read())
+    assert "dhlo.where" in text and "dhlo.unique" in text
+
+
+@pytest.mark.parametrize("body, where, message", [
+    ('%0 = "tf.FooBar"(%x) : (tensor<4xf32>) -> tensor<4xf32>', (3, 10),
+     "TensorFlow op 'tf.FooBar' is not supported"),
+    ('%0 = "tf.Sum"(%x, %x) <{keep_dims = false}> : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>',
+     (3, 10), "'tf.Sum': the reduction axes must be a constant"),
+], ids=["unknown op", "computed axes"])
+def test_unsupported_is_a_located_error(body, where, message):
+    text = f"""module {{
+  func.func @main(%x: tensor<4xf32>) -> tensor<*xf32> {{
+    {body}
+    return %0 : tensor<*xf32>
+  }}
+}}
+"""
+    e = error(text)
+    assert message in e.message
+    assert (e.loc.file, e.loc.line, e.loc.col) == ("m.mlir", *where), str(e)
+
+
+def test_v1_control_flow_is_a_located_error():
+    e = error("""module {
+  func.func @main(%x: tensor<f32>, %p: tensor<i1>) -> tensor<*xf32> {
+    %0 = tf_executor.graph {
+      %a, %b, %c = tf_executor.Switch %x, %p : tensor<f32> {T = f32, device = ""}
+      tf_executor.fetch %a : tensor<*xf32>
+    }
+    return %0 : tensor<*xf32>
+  }
+}
+""")
+    assert "'tf_executor.Switch': TF1 (v1) control flow is not supported yet" in e.message
+    assert e.loc.line == 4
+
+
+def test_unranked_argument_is_refused_with_what_to_do():
+    e = error("""func.func @main(%x: tensor<*xf32>) -> tensor<*xf32> {
+      %0 = "tf.Relu"(%x) : (tensor<*xf32>) -> tensor<*xf32>
+      return %0 : tensor<*xf32>
+    }""")
+    assert "argument 0 of @main has type tensor<*xf32>" in e.message
+    assert "give the input signature its shape" in e.message
+
+
+def test_readme_tf_table_is_generated():
+    with open(os.path.join(ROOT, "README.md")) as f:
+        text = f.read()
+    assert docs.rewrite(text) == text, "README's TF ops table is stale: run `make docs`"
