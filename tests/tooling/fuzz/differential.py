@@ -1331,6 +1331,66 @@ def op_dynamic_reshape(p: Prog):
                      "dynamic_reshape")
 
 
+def op_if(p: Prog):
+    """stablehlo.if on a scalar i1: each branch a different elementwise op of the same value
+    (captured), the other branch's reference computed too so both stay well-conditioned."""
+    dt = p.choice(DTYPES, DTYPE_WEIGHTS)
+    x = p.pick(lambda v: v.dt == dt)
+    y = p.partner(x)
+    pred = p.pick(lambda v: v.dt == "i1" and v.rank == 0) if p.rng.random() < 0.5 \
+        else p.leaf("i1", ())
+    table = BINARY_FLOAT if dt in FLOATS else BINARY_INT if dt in INTS else BINARY_BOOL
+    names = [p.choice(list(table)) for _ in range(2)]
+    data, err = [], [] if dt in FLOATS else None
+    for c in (0, 1):
+        outs = [binary_step(dt, n, x.data[c], y.data[c], x.err and x.err[c], y.err and y.err[c])
+                for n in names]
+        r, e = outs[0] if pred.data[c] else outs[1]
+        data.append(r)
+        if dt in FLOATS:
+            err.append(e)
+    p.checked(dt, data, err)
+    p.use(x, y, pred)
+    t = ttype(x.shape, dt)
+    branches = [f"    ^bb0:\n      %r = \"stablehlo.{n}\"({x.name}, {y.name}) : ({t}, {t}) -> {t}\n"
+                f'      "stablehlo.return"(%r) : ({t}) -> ()\n' for n in names]
+    line = (f'%RES = "stablehlo.if"({pred.name}) ({{\n{branches[0]}    }}, {{\n{branches[1]}    }}) : '
+            f"(tensor<i1>) -> {t}")
+    return p.add(dt, x.shape, data, err, line, "if")
+
+
+def op_real_dynamic_slice(p: Prog):
+    """real_dynamic_slice with start, limit and strides operands (constants, or built from
+    get_dimension_size for a limit at a dynamic dim's end)."""
+    x = p.pick(lambda v: v.rank >= 1)
+    starts, limits, strides, limit_ops = [], [], [], []
+    for i, d in enumerate(x.shape):
+        m = p.dim_min(d)
+        lo = int(p.rng.integers(0, m + 1))
+        st = int(p.rng.integers(1, 3))
+        if not isinstance(d, int) and p.rng.random() < 0.5:
+            limits.append(None)  # to the end, in each call
+            limit_ops.append((x, i))
+        else:
+            hi = int(p.rng.integers(lo, m + 1))
+            limits.append(hi)
+            limit_ops.append(hi)
+        starts.append(lo)
+        strides.append(st)
+
+    def fn(a, c):
+        return a[tuple(slice(s, a.shape[i] if h is None else h, st)
+                       for i, (s, h, st) in enumerate(zip(starts, limits, strides)))]
+    sizes = [fn(x.data[c], c).shape for c in (0, 1)]
+    shape = tuple(sizes[0][i] if h is not None else p.derived([sizes[c][i] for c in (0, 1)])
+                  for i, h in enumerate(limits))
+    ops = [_shape_operand(p, v) for v in (starts, limit_ops, strides)]
+    vt = f"tensor<{x.rank}xi32>"
+    line = (f'%RES = "stablehlo.real_dynamic_slice"({x.name}, {", ".join(ops)}) : '
+            f"({ttype(x.shape, x.dt)}, {vt}, {vt}, {vt}) -> {ttype(shape, x.dt)}")
+    return _movement(p, x, fn, shape, line, "real_dynamic_slice")
+
+
 def _starts(p: Prog, rank: int):
     """Start index operands: scalars of one int type, from the program or new."""
     dt = p.choice(INTS)
@@ -1406,7 +1466,8 @@ OPS = {  # name -> (weight, builder); a builder raises Reject when its op does n
     "concatenate": (1.2, op_concatenate), "pad": (1, op_pad), "reduce": (2.5, op_reduce),
     "dot_general": (2, op_dot_general), "iota": (0.6, op_iota),
     "argmax": (1, op_argmax), "sort": (0.8, op_sort), "reduce_window": (1, op_reduce_window),
-    "while": (0.7, op_while),
+    "while": (0.7, op_while), "if": (0.6, op_if),
+    "real_dynamic_slice": (0.6, op_real_dynamic_slice),
     "get_dimension_size": (0.6, op_get_dimension_size), "dynamic_iota": (0.6, op_dynamic_iota),
     "dynamic_broadcast_in_dim": (0.8, op_dynamic_broadcast_in_dim),
     "dynamic_reshape": (0.8, op_dynamic_reshape), "dynamic_slice": (1.2, op_dynamic_slice),
