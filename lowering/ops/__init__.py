@@ -18,6 +18,7 @@ from lowering.ops import (  # noqa: F401
     elementwise,
     gather,
     linalg,
+    quantized,
     random,
     sort,
     unsupported,

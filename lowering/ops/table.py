@@ -16,7 +16,8 @@ BEGIN, END = "<!-- ops-table:begin -->", "<!-- ops-table:end -->"
 
 # The README's groups, in order, with the forms shown for ops handled before compiling.
 GROUPS = ["elementwise", "shape and data movement", "dynamic shapes", "data-dependent sizes",
-          "reductions and contractions", "linear algebra", "random numbers", "control flow",
+          "reductions and contractions", "linear algebra", "random numbers", "quantized types",
+          "control flow",
           "custom calls of exported programs (each becomes the op it means)",
           "removed before compiling"]
 SHOWN = {"dynamic shapes": ["custom_call @shape_assertion"],

@@ -19,6 +19,7 @@ from lowering.ir.core import (
 from lowering.ops import registry
 from lowering.ops.bounded import drop_bounds
 from lowering.ops.custom_calls import rewrite_custom_call
+from lowering.ops.quantized import lower_quantized
 from lowering.ops.verify import verify_op
 from lowering.tf.lower import lower_tf
 
@@ -252,6 +253,7 @@ def legalize(module: Module) -> Module:
     drop_bounds(module)
     rewrite_custom_calls(module)
     inline_calls(module)
+    lower_quantized(module)
     forward_optimization_barriers(module)
     forward_tuples(module)  # identity for a compiler that does not rematerialise
     verify(module)

@@ -1,0 +1,323 @@
+"""Quantized types (`!quant.uniform<...>` element types) by the StableHLO spec's reference
+semantics: an op on quantized tensors dequantizes its quantized operands, computes in the
+expressed (float) type and quantizes its quantized results (`dequantize_op_quantize`).
+
+`lower_quantized` runs at the HLO stage, before verification: every quantized value becomes
+a tensor of its storage type (i8, ...), the compiler's own values from there on; its scales
+and zero points go onto the two ops that cross between the worlds, which the rest of the
+compiler treats like any other elemental op:
+
+    uniform_dequantize  q -> (q - zero_point) * scale            (storage to expressed)
+    uniform_quantize    x -> round_nearest_even(clamp(x / scale + zero_point, min, max))
+
+per tensor, or per axis (the scale and zero point of the element's index along
+`quantization_dimension`, read from constant tensors). Every other op with a quantized
+operand or result is rewritten around them, regions included (a reduce of quantized values
+folds dequantized ones). Quantized arguments and results cross the C ABI and Python as their
+storage integers. The spec computes `q - zero_point` in the storage type; here it is
+computed in i32, which is the same wherever the spec's does not overflow."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from lowering.ir.core import (
+    FunctionType,
+    Module,
+    OpaqueType,
+    Operation,
+    ScalarType,
+    TensorType,
+    replace_all_uses,
+)
+from lowering.ops import registry
+from lowering.ops.elementwise import Scalars
+from lowering.ops.registry import ShapeError
+
+STORAGE = {"i8": (-128, 127), "i16": (-32768, 32767), "i32": (-2**31, 2**31 - 1),
+           "ui8": (0, 255), "ui16": (0, 65535)}
+EXPRESSED = ("f16", "bf16", "f32", "f64")
+_TENSOR = re.compile(r"tensor<((?:(?:\d+|\?)x)*)!quant\.uniform<(.*)>>")
+_HEAD = re.compile(r"(\w+)(?:<\s*(-?\d+)\s*:\s*(-?\d+)\s*>)?\s*:\s*(\w+)(?:\s*:\s*(\d+))?")
+_PARAM = re.compile(r"\s*([-+]?[\d.]+(?:[eE][-+]?\d+)?)\s*(?::\s*([-+]?\d+))?\s*")
+
+
+@dataclass(frozen=True)
+class Quant:
+    """A uniform quantized element type: storage = round(expressed / scale) + zero_point."""
+    storage: str
+    expressed: str
+    scales: tuple
+    zero_points: tuple
+    axis: int | None  # per-axis quantization's dimension; None: per tensor
+    storage_min: int
+    storage_max: int
+
+
+def parse_quant(t) -> tuple | None:
+    """(shape, Quant) of a quantized tensor type, None for any other type; a malformed one
+    is a ValueError saying what is wrong."""
+    if not isinstance(t, OpaqueType) or "!quant.uniform" not in t.text:
+        return None
+    m = _TENSOR.fullmatch(t.text.strip())
+    if not m:
+        raise ValueError(f"cannot read quantized type {t.text}")
+    shape = tuple(None if d == "?" else int(d) for d in m.group(1).split("x")[:-1])
+    head, _, params = m.group(2).partition(",")
+    h = _HEAD.fullmatch(head.strip())
+    if not h:
+        raise ValueError(f"cannot read '{head.strip()}' in {t.text} (expected storage:expressed)")
+    storage, lo, hi, expressed, axis = h.groups()
+    if storage not in STORAGE:
+        raise ValueError(f"quantized storage type {storage} is not supported (known: "
+                         f"{', '.join(STORAGE)})")
+    if expressed not in EXPRESSED:
+        raise ValueError(f"quantized expressed type {expressed} is not a float type")
+    params = params.strip()
+    per_axis = params.startswith("{")
+    if per_axis != (axis is not None):
+        raise ValueError(f"{t.text}: a quantization dimension goes with {{scale:zero_point, ...}}")
+    pairs = params.strip("{}").split(",") if per_axis else [params]
+    scales, zero_points = [], []
+    for p in pairs:
+        pm = _PARAM.fullmatch(p)
+        if not pm:
+            raise ValueError(f"cannot read the scale:zero_point '{p.strip()}' in {t.text}")
+        scales.append(float(pm.group(1)))
+        zero_points.append(int(pm.group(2) or 0))
+    smin, smax = STORAGE[storage]
+    smin, smax = (int(lo), int(hi)) if lo is not None else (smin, smax)
+    if not STORAGE[storage][0] <= smin <= smax <= STORAGE[storage][1]:
+        raise ValueError(f"{t.text}: storage range <{smin}:{smax}> does not fit {storage}")
+    if any(s <= 0 or not np.isfinite(s) for s in scales):
+        raise ValueError(f"{t.text}: scales must be positive and finite")
+    if axis is not None and (int(axis) >= len(shape) or
+                             shape[int(axis)] not in (None, len(scales))):
+        raise ValueError(f"{t.text}: {len(scales)} scales for dim {axis} of size "
+                         f"{shape[int(axis)] if int(axis) < len(shape) else 'none'}")
+    return shape, Quant(storage, expressed, tuple(scales), tuple(zero_points),
+                        None if axis is None else int(axis), smin, smax)
+
+
+# ----------------------------------------------------------------------------- the two ops
+
+
+def _params_attrs(q: Quant) -> dict:
+    return {"scales": q.scales, "zero_points": q.zero_points, "storage_min": q.storage_min,
+            "storage_max": q.storage_max,
+            "quantization_dimension": -1 if q.axis is None else q.axis}
+
+
+def infer_uniform_quantize(op):
+    x, out = op.operands[0].type, op.results[0].type
+    if x.elem not in EXPRESSED or out.elem not in STORAGE:
+        raise ShapeError(f"uniform_quantize takes floats to storage integers, got {x} -> {out}")
+    _check_params(op, x)
+    return [TensorType(x.shape, out.elem)]
+
+
+def infer_uniform_dequantize(op):
+    q, out = op.operands[0].type, op.results[0].type
+    if q.elem not in STORAGE or out.elem not in EXPRESSED:
+        raise ShapeError(f"uniform_dequantize takes storage integers to floats, got {q} -> {out}")
+    _check_params(op, q)
+    return [TensorType(q.shape, out.elem)]
+
+
+def _check_params(op, t):
+    scales, zps = op.attrs.get("scales"), op.attrs.get("zero_points")
+    axis = op.attrs.get("quantization_dimension", -1)
+    if not scales or not zps or len(scales) != len(zps):
+        raise ShapeError("needs its quantized type's scales and zero points (quantized "
+                         "operands are lowered before this op is verified)")
+    if axis == -1 and len(scales) != 1 or axis != -1 and not 0 <= axis < t.rank:
+        raise ShapeError(f"quantization dimension {axis} does not fit {t} with {len(scales)} scales")
+
+
+def _same_dims(hs, op, shapes, bufs):
+    return [list(shapes[0])]
+
+
+def _param(e, op, idx, name, elem):
+    """The element's scale or zero point: a constant per tensor; per axis, a select over the
+    index along the quantization dimension (a table of constants)."""
+    values = op.attrs[name]
+    b = e.b
+    if len(values) == 1:
+        return b.const(values[0], elem)
+    axis = op.attrs["quantization_dimension"]
+    s = Scalars(b)
+    i = b.v("arith.index_cast", [idx[axis]], ScalarType("i64"))
+    out = b.const(values[0], elem)
+    for k, v in enumerate(values[1:], start=1):
+        at = s.v("arith.cmpi", [i, s.const(k, "i64")], "i1", predicate="eq")
+        out = s.v("arith.select", [at, b.const(v, elem), out], elem)
+    return out
+
+
+def _dequantize_at(e, op, idx):
+    q = e.at(op.operands[0], idx)
+    s = Scalars(e.b)
+    storage, expressed = op.operands[0].type.elem, op.results[0].type.elem
+    wide = s.convert(q, storage, "i32")
+    centred = s.v("arith.subi", [wide, _param(e, op, idx, "zero_points", "i32")], "i32")
+    x = s.convert(centred, "i32", expressed)
+    return s.v("arith.mulf", [x, _param(e, op, idx, "scales", expressed)], expressed)
+
+
+def _quantize_at(e, op, idx):
+    x = e.at(op.operands[0], idx)
+    s = Scalars(e.b)
+    expressed, storage = op.operands[0].type.elem, op.results[0].type.elem
+    scaled = s.v("arith.divf", [x, _param(e, op, idx, "scales", expressed)], expressed)
+    zp = s.convert(_param(e, op, idx, "zero_points", "i32"), "i32", expressed)
+    shifted = s.v("arith.addf", [scaled, zp], expressed)
+    lo, hi = (e.b.const(float(op.attrs[k]), expressed) for k in ("storage_min", "storage_max"))
+    clamped = s.v("arith.minimumf", [s.v("arith.maximumf", [shifted, lo], expressed), hi], expressed)
+    rounded = s.v("math.roundeven", [clamped], expressed)
+    return s.convert(rounded, expressed, storage)
+
+
+_ATTRS = ("scales", "zero_points", "storage_min", "storage_max", "quantization_dimension")
+registry.define("uniform_quantize", "elemental", "quantized types", attrs=_ATTRS, arity=1,
+                infer=infer_uniform_quantize, shape_rule=_same_dims, elemental=_quantize_at)
+registry.define("uniform_dequantize", "elemental", "quantized types", attrs=_ATTRS, arity=1,
+                infer=infer_uniform_dequantize, shape_rule=_same_dims, elemental=_dequantize_at)
+
+
+# ----------------------------------------------------------------------------- the rewrite
+
+
+def lower_quantized(module: Module) -> None:
+    """Quantized values become their storage integers, each op on them wrapped in
+    dequantize/quantize ops (the spec's dequantize_op_quantize)."""
+    for func in module.functions():
+        fn = func.attrs.get("function_type")
+        if not isinstance(fn, FunctionType) or not func.regions:
+            continue
+        try:
+            if not _any_quantized(func):
+                continue
+        except ValueError as e:
+            raise func.error(str(e)) from None
+        _Rewrite(func).run()
+        func.attrs["function_type"] = FunctionType(tuple(map(_storage_type, fn.inputs)),
+                                                   tuple(map(_storage_type, fn.results)))
+
+
+def _any_quantized(func) -> bool:
+    fn = func.attrs["function_type"]
+    if any(parse_quant(t) for t in list(fn.inputs) + list(fn.results)):
+        return True
+    return any(parse_quant(v.type) for op in func.walk() for v in op.results)
+
+
+def _storage_type(t):
+    pq = parse_quant(t)
+    return TensorType(pq[0], pq[1].storage) if pq else t
+
+
+class _Rewrite:
+    def __init__(self, func):
+        self.func = func
+        self.quant: dict = {}  # value (now of storage type) -> its Quant
+
+    def run(self):
+        self.block(self.func.regions[0].blocks[0], top=True)
+
+    def retype(self, v, where):
+        try:
+            pq = parse_quant(v.type)
+        except ValueError as e:
+            raise where.error(str(e)) from None
+        if pq:
+            self.quant[v] = pq[1]
+            v.type = TensorType(pq[0], pq[1].storage)
+
+    def block(self, block, top=False):
+        for a in block.args:
+            self.retype(a, block.parent.parent if block.parent is not None else self.func)
+        for op in list(block.ops):
+            self.op(block, op)
+
+    def op(self, block, op):
+        for r in op.results:
+            self.retype(r, op)
+        quant_out = [(None, self.quant[r]) if r in self.quant else None for r in op.results]
+        name = op.name
+        if name in ("func.return", "mhlo.return"):  # values leave as their storage ints
+            return
+        if name == "mhlo.uniform_quantize":
+            src = op.operands[0]
+            if src in self.quant:  # requantize: from one quantized type to another
+                op.operands[0] = self.dequantize(block, op, src)
+            op.attrs = _params_attrs(quant_out[0][1])
+            return
+        if name == "mhlo.uniform_dequantize":
+            op.attrs = _params_attrs(self.quant_of(op, op.operands[0]))
+            return
+        quantized_in = [v for v in op.operands if v in self.quant]
+        if not quantized_in and not any(quant_out):
+            for region in op.regions:
+                for inner in region.blocks:
+                    self.block(inner)
+            return
+        op.operands = [self.dequantize(block, op, v) if v in self.quant else v
+                       for v in op.operands]
+        for region in op.regions:  # regions compute on dequantized values
+            for inner in region.blocks:
+                self.expressed_region(inner)
+        for r, pq in zip(op.results, quant_out):
+            if pq:
+                self.quantize_result(block, op, r, pq[1])
+
+    def quant_of(self, op, v) -> Quant:
+        if v not in self.quant:
+            raise op.error(f"{v.type} is not a quantized tensor")
+        return self.quant[v]
+
+    def expressed_region(self, block):
+        """A region of quantized scalars (a reduce's body) computes on expressed values: its
+        quantized types become their expressed types, with nothing quantized in between."""
+        def expressed(v, where):
+            try:
+                pq = parse_quant(v.type)
+            except ValueError as e:
+                raise where.error(str(e)) from None
+            if pq:
+                v.type = TensorType(pq[0], pq[1].expressed)
+        for a in block.args:
+            expressed(a, block.parent.parent)
+        for top in block.ops:
+            for inner in top.walk():
+                for r in inner.results:
+                    expressed(r, inner)
+                for region in inner.regions:
+                    for b in region.blocks:
+                        for a in b.args:
+                            expressed(a, inner)
+
+    def dequantize(self, block, op, v):
+        q = self.quant[v]
+        d = Operation("mhlo.uniform_dequantize", [v], [TensorType(v.type.shape, q.expressed)],
+                      _params_attrs(q), loc=op.loc)
+        d.parent = block
+        block.ops.insert(block.ops.index(op), d)
+        return d.result
+
+    def quantize_result(self, block, op, r, q):
+        """op now makes the expressed value; a uniform_quantize after it makes r's."""
+        float_type = TensorType(r.type.shape, q.expressed)
+        stored = r.type
+        qop = Operation("mhlo.uniform_quantize", [], [stored], _params_attrs(q), loc=op.loc)
+        new = qop.results[0]
+        self.quant[new] = q
+        self.quant.pop(r, None)
+        replace_all_uses(block.ops, r, new)
+        r.type = float_type
+        qop.operands = [r]
+        qop.parent = block
+        block.ops.insert(block.ops.index(op) + 1, qop)
+
