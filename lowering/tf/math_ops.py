@@ -509,3 +509,67 @@ def _arg_reduce(direction, kind):
 
 tf_op("ArgMax", group="reductions")(_arg_reduce("GT", "max"))
 tf_op("ArgMin", group="reductions")(_arg_reduce("LT", "min"))
+
+
+@tf_op("Cumsum", "Cumprod", group="reductions")
+def cumulative(e, op, args):
+    """A reduce_window over the whole (static) axis padded in front, so each element sees
+    those before it; `reverse` reverses around it, `exclusive` shifts by one (padding n in
+    front, the last element's window dropped)."""
+    x, axis_v = args
+    (axis,) = _axes(e, op, x, axis_v)
+    n = x.type.shape[axis]
+    if n is None:
+        raise e.error("a cumulative sum along a dynamic dim is not supported yet")
+    body, init = ("add", 0) if op.name == "tf.Cumsum" else ("multiply", 1)
+    reverse, exclusive = bool(op.attrs.get("reverse", False)), bool(op.attrs.get("exclusive", False))
+    if reverse:
+        x = e.v("reverse", [x], {"dimensions": (axis,)})
+    pad = [[0, 0] for _ in range(x.type.rank)]
+    pad[axis] = [n, 0] if exclusive else [n - 1, 0]
+    window = [1] * x.type.rank
+    window[axis] = n
+    r = e.op("reduce_window", [x, e.const(init, x.type.elem, ())],
+             {"window_dimensions": tuple(window), "window_strides": (1,) * x.type.rank,
+              "padding": pad}, regions=[e.scalar_region(x.type.elem, body)]).result
+    if exclusive:  # n + 1 windows: the last one covers the whole axis
+        limits = list(r.type.shape)
+        limits[axis] = n
+        dims = e.dims(r)
+        r = e.v("slice", [r], {"start_indices": (0,) * r.type.rank,
+                               "limit_indices": tuple(limits), "strides": (1,) * r.type.rank}) \
+            if r.type.is_static else e.reshape(r, dims)
+    if reverse:
+        r = e.v("reverse", [r], {"dimensions": (axis,)})
+    return [r]
+
+
+@tf_op("FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3", group="activations")
+def fused_batch_norm(e, op, args):
+    """Inference: (x - mean) * rsqrt(variance + epsilon) * scale + offset along the channel
+    dim; the statistics results are the given mean and variance (training is refused)."""
+    x, scale, offset, mean, var = args[:5]
+    if op.attrs.get("is_training", False):
+        raise e.error("training mode (is_training = true) is not supported: export for inference")
+    eps = float(op.attrs.get("epsilon", 1e-3))
+    c = _channel_dim(e, op, x.type.rank)
+    inv = e.v("rsqrt", [e.binary("add", var, e.const(eps, var.type.elem, ()))])
+    k = e.v("multiply", [scale, inv])
+    shift = e.v("subtract", [offset, e.v("multiply", [mean, k])])
+    dims = e.dims(x)
+    y = e.v("add", [e.v("multiply", [x, e.broadcast_to(k, dims, x.type.shape, mapping=(c,))]),
+                    e.broadcast_to(shift, dims, x.type.shape, mapping=(c,))])
+    return [y, mean, var, mean, var, mean][:len(op.results)]
+
+
+@tf_op("TopKV2", group="reductions")
+def top_k(e, op, args):
+    """The k largest along the last dim, sorted, with their i32 indices (ties: lower index
+    first, as TF)."""
+    x, k_v = args
+    (k,) = e.int_list(k_v, "TopKV2's k")
+    shape = list(x.type.shape)
+    shape[-1] = k
+    r = e.op("top_k", [x], {"k": k}, [TensorType(tuple(shape), x.type.elem),
+                                      TensorType(tuple(shape), "i32")])
+    return list(r.results)

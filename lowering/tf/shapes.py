@@ -400,3 +400,71 @@ def unique(e, op, args):
     u = e.op("dhlo.unique", [x], result_types=[TensorType((None,), x.type.elem),
                                                 TensorType(x.type.shape, idx)])
     return list(u.results)
+
+
+# ---------------------------------------------------------------- gathers and splits
+
+@tf_op("GatherV2", "Gather", "ResourceGather", group=G)
+def gather_v2(e, op, args):
+    """params[..., indices, ...] along `axis` (batch_dims 0): a gather whose slices are
+    params with the axis collapsed; dynamic_gather when a slice dim is `?`."""
+    if op.name == "tf.ResourceGather":
+        raise e.error("resource variables are not supported: freeze them to constants")
+    params, idx = args[:2]
+    axis = _axis(e, args[2], params.type.rank) if len(args) > 2 else 0
+    if int(op.attrs.get("batch_dims", 0)) != 0:
+        raise e.error("batch_dims other than 0 is not supported yet")
+    ir, pr = idx.type.rank, params.type.rank
+    dn = {"offset_dims": tuple(list(range(axis)) + list(range(axis + ir, pr + ir - 1))),
+          "collapsed_slice_dims": (axis,), "start_index_map": (axis,), "index_vector_dim": ir}
+    dims = e.dims(params)
+    sizes = [1 if i == axis else d for i, d in enumerate(dims)]
+    shape = tuple(list(params.type.shape[:axis]) + list(idx.type.shape)
+                  + list(params.type.shape[axis + 1:]))
+    t = TensorType(shape, params.type.elem)
+    if all(isinstance(s, int) for s in sizes):
+        return [e.v("gather", [params, idx], {"dimension_numbers": dn,
+                                              "slice_sizes": tuple(sizes)}, t)]
+    return [e.v("dynamic_gather", [params, idx, e.shape_tensor(sizes)],
+                {"dimension_numbers": dn}, t)]
+
+
+def _split(e, x, axis, sizes):
+    dims = e.dims(x)
+    out, start = [], 0
+    for s in sizes:
+        starts = [0] * x.type.rank
+        starts[axis] = start
+        limits = list(dims)
+        limits[axis] = _add(e, start, s)
+        out.append(_slice(e, x, starts, limits, [1] * x.type.rank))
+        start = limits[axis]
+    return out
+
+
+@tf_op("Split", group=G)
+def split(e, op, args):
+    """num_split equal pieces along a static axis."""
+    axis_v, x = args
+    axis = _axis(e, axis_v, x.type.rank)
+    n = len(op.results)
+    d = x.type.shape[axis]
+    if d is None:
+        raise e.error("splitting a dynamic dim is not supported yet")
+    if d % n:
+        raise e.error(f"dim {axis} of size {d} does not split into {n} pieces")
+    return _split(e, x, axis, [d // n] * n)
+
+
+@tf_op("SplitV", group=G)
+def split_v(e, op, args):
+    """Pieces of the given sizes (one -1: the rest) along the axis."""
+    x, sizes_v, axis_v = args
+    axis = _axis(e, axis_v, x.type.rank)
+    sizes = e.int_list(sizes_v, "SplitV's sizes")
+    if -1 in sizes:
+        d = x.type.shape[axis]
+        if d is None:
+            raise e.error("a -1 size along a dynamic dim is not supported yet")
+        sizes[sizes.index(-1)] = d - sum(s for s in sizes if s != -1)
+    return _split(e, x, axis, sizes)

@@ -29,7 +29,8 @@ def error(text: str) -> CompileError:
 EXECUTOR = """module {
   func.func @main(%arg0: tensor<?x4xf32>) -> tensor<*xf32> {
     %0 = tf_executor.graph {
-      %outputs, %control = tf_executor.island wraps "tf.Const"() <{value = dense<2.0> : tensor<f32>}> {device = ""} : () -> tensor<f32>
+      %outputs, %control = tf_executor.island wraps "tf.Const"()
+          <{value = dense<2.0> : tensor<f32>}> {device = ""} : () -> tensor<f32>
       %dead, %control_0 = tf_executor.island wraps "tf.Exp"(%arg0) : (tensor<?x4xf32>) -> tensor<*xf32>
       %control_1 = tf_executor.island(%control, %control_0) wraps "tf.NoOp"() : () -> ()
       %outputs_2, %control_3 = tf_executor.island(%control_1) {
@@ -74,7 +75,9 @@ def test_computed_reshape_and_shape_stay_dynamic():
       %e = "tf.Const"() <{value = dense<1> : tensor<1xi32>}> : () -> tensor<1xi32>
       %c = "tf.Const"() <{value = dense<[2, 3]> : tensor<2xi32>}> : () -> tensor<2xi32>
       %s = "tf.Shape"(%x) : (tensor<?x6xf32>) -> tensor<2xi32>
-      %n = "tf.StridedSlice"(%s, %b, %e, %e) <{begin_mask = 0 : i64, ellipsis_mask = 0 : i64, end_mask = 0 : i64, new_axis_mask = 0 : i64, shrink_axis_mask = 1 : i64}> : (tensor<2xi32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<i32>
+      %n = "tf.StridedSlice"(%s, %b, %e, %e) <{begin_mask = 0 : i64, ellipsis_mask = 0 : i64,
+          end_mask = 0 : i64, new_axis_mask = 0 : i64, shrink_axis_mask = 1 : i64}>
+          : (tensor<2xi32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<i32>
       %n1 = "tf.ExpandDims"(%n, %b) : (tensor<i32>, tensor<1xi32>) -> tensor<1xi32>
       %shape = "tf.ConcatV2"(%n1, %c, %b) : (tensor<1xi32>, tensor<2xi32>, tensor<1xi32>) -> tensor<3xi32>
       %r = "tf.Reshape"(%x, %shape) : (tensor<?x6xf32>, tensor<3xi32>) -> tensor<?x2x3xf32>

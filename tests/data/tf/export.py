@@ -135,6 +135,56 @@ def case_unique_where():
     return f, [spec([None]), spec([None], tf.int32)]
 
 
+def case_rnn():
+    """An Elman RNN over time-major steps in a tf.while_loop (a functional tf.While): the
+    step's input read with tf.gather at the loop counter, the state carried."""
+    tf.keras.utils.set_random_seed(4)
+    wx = tf.constant(np.random.default_rng(4).uniform(-0.5, 0.5, (3, 4)).astype(np.float32))
+    wh = tf.constant(np.random.default_rng(5).uniform(-0.5, 0.5, (4, 4)).astype(np.float32))
+
+    def f(x):
+        xt = tf.transpose(x, [1, 0, 2])
+        steps = tf.shape(xt)[0]
+        h0 = tf.zeros([tf.shape(x)[0], 4])
+
+        def body(t, h):
+            return t + 1, tf.tanh(tf.matmul(tf.gather(xt, t), wx) + tf.matmul(h, wh))
+        _, h = tf.while_loop(lambda t, h: t < steps, body, [tf.constant(0), h0])
+        return h
+    return f, [spec([None, None, 3])]
+
+
+def case_nn_ops():
+    rng = np.random.default_rng(6)
+    dw = tf.constant(rng.uniform(-1, 1, (3, 3, 2, 2)).astype(np.float32))
+    table = tf.constant(rng.uniform(-1, 1, (7, 3)).astype(np.float32))
+
+    def f(x, m, idx):
+        d = tf.nn.depthwise_conv2d(x, dw, [1, 1, 1, 1], "SAME")
+        a = tf.nn.avg_pool2d(x, 3, 2, "SAME")
+        b = tf.matmul(m, tf.transpose(m, [0, 2, 1]))
+        t = tf.tile(m, [1, 2, 1])
+        p = tf.pad(m, [[0, 0], [1, 2], [0, 1]], constant_values=0.5)
+        o = tf.one_hot(idx, 7, on_value=2.0, off_value=-1.0)
+        z = tf.zeros_like(idx) + tf.fill([4], 3)
+        u0, u1 = tf.unstack(m[:, :2, :], axis=1)
+        bt = tf.broadcast_to(tf.constant([1.0, 2.0, 3.0]), [2, 3])
+        g = tf.gather(table, idx)
+        s1, s2 = tf.split(m, [1, 2], axis=1)
+        c = tf.math.cumsum(m, axis=2)
+        tk, ti = tf.math.top_k(tf.reshape(m, [-1]), 3)
+        return (d, a, b, t, p, o, z, u0 + u1, bt, g, s1, s2, tf.nn.log_softmax(m),
+                tf.nn.selu(m), c, tk, ti)
+    return f, [spec([1, 5, 5, 2]), spec([2, 3, 3]), spec([4], tf.int32)]
+
+
+def case_strided_slices():
+    def f(x):
+        return (x[1:-1, ::2], x[..., 0], x[:, tf.newaxis, 2:], x[-2:], x[:, -3:-1],
+                x[0], tf.range(tf.shape(x)[0]) * 2)
+    return f, [spec([None, 6, 4])]
+
+
 CASES = {
     "mlp": (case_mlp, [uniform(["b", 8])], [{"b": 1}, {"b": 5}, {"b": 33}]),
     "cnn": (case_cnn, [uniform(["b", 8, 8, 2])], [{"b": 1}, {"b": 3}, {"b": 4}]),
@@ -146,6 +196,11 @@ CASES = {
     "cond": (case_cond, [uniform(["n"], 0.1, 2.0)], [{"n": 3}, {"n": 6}, {"n": 2}]),
     "unique_where": (case_unique_where, [uniform(["n"]), integers(["n"], 0, 5)],
                      [{"n": 1}, {"n": 8}, {"n": 30}]),
+    "rnn": (case_rnn, [uniform(["b", "t", 3])], [{"b": 1, "t": 1}, {"b": 2, "t": 5},
+                                                   {"b": 7, "t": 3}]),
+    "nn_ops": (case_nn_ops, [uniform([1, 5, 5, 2]), uniform([2, 3, 3]), integers([4], 0, 6)],
+               None),
+    "strided_slices": (case_strided_slices, [uniform(["n", 6, 4])], [{"n": 3}, {"n": 4}, {"n": 8}]),
 }
 NEGATE = {("cond", 1)}  # size sets whose inputs are negated, to take the other branch
 
@@ -155,7 +210,7 @@ def concrete(name):
     fn, specs = build()
     cf = tf.function(fn, input_signature=specs).get_concrete_function()
     if cf.captured_inputs:  # Keras variables: freeze them
-        cf = convert_variables_to_constants_v2(cf)
+        cf = convert_variables_to_constants_v2(cf, lower_control_flow=False)
     return cf
 
 
