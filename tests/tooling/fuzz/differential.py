@@ -155,7 +155,7 @@ def constant_everywhere(fn, xs, es) -> bool:
         mid = np.asarray(fn(*x64))
         for signs in np.ndindex(*(2,) * len(xs)):
             pert = [x + (1 if s else -1) * e for x, e, s in zip(x64, es, signs)]
-            if not np.array_equal(np.asarray(fn(*pert)), mid):
+            if not np.array_equal(np.asarray(fn(*pert)), mid, equal_nan=True):
                 return False
     return True
 
@@ -362,6 +362,13 @@ class Prog:
             if x.size:
                 x.reshape(-1)[rng.integers(0, x.size)] = rng.choice([info.min, info.max, -1, 0])
             return x
+        if kind == "huge":  # past every int type's range, with the specials
+            x = rng.choice([-1, 1], shape) * np.exp2(rng.uniform(0, 70, shape))
+            if x.size:
+                flat = x.reshape(-1)
+                flat[rng.integers(0, x.size, min(3, x.size))] = rng.choice(
+                    [np.inf, -np.inf, np.nan, 2.0 ** 31, -2.0 ** 31, 2.0 ** 63, -2.0 ** 63], min(3, x.size))
+            return x.astype(NP[dt])
         if kind == "pos":
             x = rng.uniform(0.1, 4, shape)
         else:
@@ -660,8 +667,12 @@ def op_clamp(p: Prog):
 
 
 def op_convert(p: Prog):
-    x = p.pick()
-    dt = p.choice([d for d in DTYPES if d != x.dt])
+    if p.rng.random() < 0.15:  # float -> int out of range: saturation, infinities, NaN -> 0
+        dt = p.choice(INTS)
+        x = p.arg(p.choice(FLOATS), p.random_shape(), "huge")
+    else:
+        x = p.pick()
+        dt = p.choice([d for d in DTYPES if d != x.dt])
     data, err = [], None
     for c in (0, 1):
         d = x.data[c]
