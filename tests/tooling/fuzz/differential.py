@@ -44,6 +44,7 @@ import traceback
 from collections import Counter
 from dataclasses import dataclass, field
 
+import ml_dtypes
 import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -52,15 +53,18 @@ if ROOT not in sys.path:
 
 from tooling.fuzz.campaign import pool  # noqa: E402
 
-NP = {"f16": np.float16, "f32": np.float32, "f64": np.float64, "i1": np.bool_,
+BF16 = ml_dtypes.bfloat16
+NP = {"f16": np.float16, "bf16": BF16, "f32": np.float32, "f64": np.float64, "i1": np.bool_,
       "i32": np.int32, "i64": np.int64}
-FLOATS = ("f32", "f64", "f16")
+FLOATS = ("f32", "f64", "f16", "bf16")
 INTS = ("i32", "i64")
 DTYPES = FLOATS + INTS + ("i1",)
-DTYPE_WEIGHTS = (4, 2, 1.5, 2.5, 1.5, 1)
-WIDE = {"f16": np.float32, "f32": np.float64, "f64": np.float64}  # what one op computes in
-BIG = {"f16": 2e3, "f32": 1e6, "f64": 1e9}  # no float value beyond this magnitude
-NOISY = {"f16": 3e-2, "f32": 1e-3, "f64": 1e-9}  # no value whose bound is more than this * (1 + |x|)
+DTYPE_WEIGHTS = (4, 2, 1.5, 1, 2.5, 1.5, 1)
+# what one op computes in (f16 and bf16 in f32, as XLA's CPU backend), then rounds once
+WIDE = {"f16": np.float32, "bf16": np.float32, "f32": np.float64, "f64": np.float64}
+BIG = {"f16": 2e3, "bf16": 1e5, "f32": 1e6, "f64": 1e9}  # no float value beyond this magnitude
+# no value whose bound is more than this * (1 + |x|)
+NOISY = {"f16": 3e-2, "bf16": 0.25, "f32": 1e-3, "f64": 1e-9}
 TRANSCENDENTAL_ULPS = 4
 KINDS = ("ok", "mismatch", "error", "internal", "crash", "hang")
 FAILURES = KINDS[1:]
@@ -121,11 +125,15 @@ def _contiguous(a) -> np.ndarray:
     return np.array(a, order="C", copy=True)
 
 
+def finfo(dt):
+    return ml_dtypes.finfo(BF16) if dt == "bf16" else np.finfo(NP[dt])
+
+
 def ulp(x: np.ndarray, dt: str) -> np.ndarray:
     """ulp(|x|) in dt (as float64), at least the smallest normal's (a flushed denormal)."""
     with np.errstate(all="ignore"):
         u = np.spacing(np.abs(np.asarray(x).astype(NP[dt]))).astype(np.float64)
-    return np.where(np.isfinite(u), np.maximum(u, float(np.finfo(NP[dt]).tiny)), 0.0)
+    return np.where(np.isfinite(u), np.maximum(u, float(finfo(dt).tiny)), 0.0)
 
 
 def rounded(fn, dt, *xs):
@@ -687,8 +695,9 @@ def op_convert(p: Prog):
         elif dt == "i1":
             data.append(d != 0)
         else:
-            with np.errstate(all="ignore"):
-                data.append(np.asarray(d).astype(NP[dt]))
+            with np.errstate(all="ignore"):  # to bf16 through f32, as XLA's emitter converts
+                wide = np.asarray(d).astype(np.float32) if dt == "bf16" else np.asarray(d)
+                data.append(wide.astype(NP[dt]))
     if dt in FLOATS:
         if x.dt in FLOATS:
             err = [corners(lambda v: v, [x.data[c]], [x.err[c]]) + ulp(data[c], dt) for c in (0, 1)]
@@ -904,7 +913,7 @@ def op_reduce(p: Prog):
         data.append(r)
     if x.dt in FLOATS:
         err = []
-        eps = float(np.finfo(NP[x.dt]).eps)
+        eps = float(finfo(x.dt).eps)
         for c in (0, 1):
             d, e = x.data[c].astype(np.float64), x.err[c]
             n = int(np.prod([d.shape[a] for a in axes]))
@@ -977,7 +986,7 @@ def op_reduce_window(p: Prog):
             data.append(_windows(d, init, fn, window, strides, pad, base, wdil).astype(NP[x.dt]))
     if x.dt in FLOATS:
         err, n = [], int(np.prod(window))
-        eps = float(np.finfo(NP[x.dt]).eps)
+        eps = float(finfo(x.dt).eps)
         for c in (0, 1):
             d = x.data[c].astype(np.float64)
             if kind == "sum":
@@ -1020,7 +1029,7 @@ def _cmp(res, a, b, direction, dt):
 def _separated(vals, errs) -> bool:
     """Sorted along the last axis, neighbours are either exactly equal and exact, or further
     apart than their error bounds: an order the bounds cannot change."""
-    order = np.argsort(vals, axis=-1, kind="stable")
+    order = np.argsort(vals.astype(np.float64), axis=-1, kind="stable")
     v = np.take_along_axis(vals.astype(np.float64), order, -1)
     e = np.take_along_axis(errs, order, -1)
     gap, slack = np.diff(v, axis=-1), e[..., 1:] + e[..., :-1]
@@ -1043,7 +1052,8 @@ def op_argmax(p: Prog):
         d = x.data[c]
         if x.dt in FLOATS and not _separated(np.moveaxis(d, dim, -1), np.moveaxis(x.err[c], dim, -1)):
             raise Reject("near tie")
-        i = np.argmax(d, axis=dim) if is_max else np.argmin(d, axis=dim)
+        d64 = d.astype(np.float64) if x.dt in FLOATS else d  # exact; numpy sorts bf16 poorly
+        i = np.argmax(d64, axis=dim) if is_max else np.argmin(d64, axis=dim)
         vals.append(np.take_along_axis(d, np.expand_dims(i, dim), dim).squeeze(dim))
         idxs.append(np.asarray(i, np.int32))
         if x.dt in FLOATS:
@@ -1101,7 +1111,7 @@ def op_sort(p: Prog):
             flipped = -d.astype(np.float64) if x.dt in FLOATS else ~d
             perm = np.argsort(flipped, axis=-1, kind="stable")
         else:
-            perm = np.argsort(d, axis=-1, kind="stable")
+            perm = np.argsort(d.astype(np.float64) if x.dt in FLOATS else d, axis=-1, kind="stable")
         perms.append(perm)
         keys.append(np.moveaxis(np.take_along_axis(d, perm, -1), -1, dim))
     results = [(x.dt, x.shape, keys, None if x.err is None else
@@ -1180,7 +1190,7 @@ def op_dot_general(p: Prog):
             r = np.einsum(spec, a.astype(WIDE[lhs.dt]), b.astype(WIDE[lhs.dt])).astype(NP[lhs.dt])
         data.append(np.asarray(r))
     if lhs.dt in FLOATS:
-        eps = float(np.finfo(NP[lhs.dt]).eps)
+        eps = float(finfo(lhs.dt).eps)
         err = []
         for c in (0, 1):
             a, b = np.abs(lhs.data[c].astype(np.float64)), np.abs(rhs.data[c].astype(np.float64))
@@ -1633,7 +1643,9 @@ def save(case: Case, out_dir: str, kind: str, detail: str, gots=None) -> str:
         arrays.update({f"call{c}_bound{k}": e for k, e in enumerate(case.errs[c]) if e is not None})
         if gots:
             arrays.update({f"call{c}_got{k}": np.asarray(a) for k, a in enumerate(gots[c])})
-    np.savez(base + ".npz", **arrays)
+    np.savez(base + ".npz", **{k + "__bf16" if a.dtype == BF16 else k:  # npz has no bfloat16
+                               a.view(np.uint16) if a.dtype == BF16 else a
+                               for k, a in arrays.items()})
     with open(base + ".txt", "w") as f:
         f.write(f"seed {case.seed} index {case.index}\nops: {dict(case.ops)}\n"
                 f"replay: python tests/tooling/fuzz/differential.py --seed {case.seed} "
@@ -1645,10 +1657,11 @@ def load_saved(path: str) -> Case:
     """A saved failure (KIND-SEED-INDEX.mlir and the .npz beside it) as a Case."""
     with open(path) as f:
         text = f.read()
-    z = np.load(path[:-5] + ".npz")
+    z = {k.removesuffix("__bf16"): v.view(BF16) if k.endswith("__bf16") else v
+         for k, v in np.load(path[:-5] + ".npz").items()}
 
     def arrays(c, what):
-        return [z[f"call{c}_{what}{k}"] for k in range(len(z.files)) if f"call{c}_{what}{k}" in z]
+        return [z[f"call{c}_{what}{k}"] for k in range(len(z)) if f"call{c}_{what}{k}" in z]
     return Case(0, 0, text, [arrays(c, "arg") for c in (0, 1)], [arrays(c, "exp") for c in (0, 1)],
                 [[z[f"call{c}_bound{k}"] if f"call{c}_bound{k}" in z else None
                   for k in range(len(arrays(c, "exp")))] for c in (0, 1)])
