@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import aot
-from tooling.fuzz.differential import check, compare, generate
+from tooling.fuzz.differential import check, compare, generate, run_saved, save
 
 SEED = 20251125
 SAMPLE = 36
@@ -102,6 +102,20 @@ def test_sample_covers_dynamic_dims_and_the_op_families():
                "dynamic_slice", "concatenate", "transpose", "reshape"):
         assert op in seen, op
     assert any(op.startswith("reduce_") for op in seen)
+
+
+def test_saved_failure_replays(tmp_path):
+    """A failure's files (the program, the .npz of inputs, expected results and bounds) run
+    again by --replay: as saved it passes; with one expected element changed it fails."""
+    case = generate(SEED, 3)
+    base = save(case, str(tmp_path), "mismatch", "test")
+    assert run_saved(base + ".mlir") == ("ok", "")
+    flat = case.expected[1][0].reshape(-1)
+    if flat.size:
+        flat[0] = ~flat[0] if flat.dtype.kind in "bi" else flat[0] + 1000
+        base = save(case, str(tmp_path), "mismatch", "test")
+        kind, detail = run_saved(base + ".mlir")
+        assert kind == "mismatch" and "call 1 result 0" in detail, detail
 
 
 def test_compare_flags_a_wrong_element():
