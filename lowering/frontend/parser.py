@@ -3,13 +3,15 @@ names, decodes pretty op bodies (lowering/frontend/pretty.py) and reports errors
 `file:line:col` with the source line."""
 from __future__ import annotations
 
+import re
+
 import lark
 from lark import Token, Transformer, v_args
 
 from lowering.frontend import pretty, tokens
 from lowering.frontend.raw import RawOp, RawRegion, _Angle, _attr_of, _TokError
 from lowering.frontend.source import printable_line, read_source
-from lowering.ir.attrs import AttrError, parse_type, unescape_string
+from lowering.ir.attrs import HEX_BLOBS, AttrError, parse_type, unescape_string
 from lowering.ir.core import (
     UNIT,
     Block,
@@ -379,11 +381,12 @@ class Builder:
     def __init__(self, filename: str, text: str):
         self.filename = filename
         self.lines = text.split("\n")  # as lark counts lines: str.splitlines() also splits at \x0c, \x1c...
+        self.shifts: list = []  # hex blobs set aside before lexing (set_aside_hex)
 
     def loc(self, tok) -> Location:
         if tok is None or not hasattr(tok, "line"):
             return Location(self.filename, 0, 0)
-        return Location(self.filename, tok.line, tok.column)
+        return Location(self.filename, tok.line, _unshift(self.shifts, tok.line, tok.column))
 
     def error(self, message: str, tok=None, loc: Location = None) -> CompileError:
         loc = loc or self.loc(tok)
@@ -557,19 +560,67 @@ class Builder:
         return region
 
 
+# A hex blob worth setting aside: lark's lexer matches each token with a regular expression,
+# at a few MB/s over a blob of frozen weights; this one finds them at hundreds of MB/s.
+_LONG_HEX = re.compile(r'"0[xX]([0-9A-Fa-f]{4096,})"')
+
+
+def set_aside_hex(text: str) -> tuple[str, list, list]:
+    """(text with each long `"0x..."` replaced by `"0x@N"`, the blobs' digits, and per
+    replacement its (line, column after it in the new text, columns removed)) so that the
+    lexer never scans the blobs and positions after one on its line can be mapped back."""
+    blobs, shifts = [], []
+    pieces, last = [], 0
+    for m in _LONG_HEX.finditer(text):
+        key = f'"0x@{len(blobs)}"'
+        blobs.append(m.group(1))
+        line = text.count("\n", 0, m.start()) + 1
+        start_col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
+        shifts.append((line, start_col + len(key) - _shift_before(shifts, line),
+                       m.end() - m.start() - len(key)))
+        pieces += [text[last:m.start()], key]
+        last = m.end()
+    if not blobs:
+        return text, [], []
+    pieces.append(text[last:])
+    return "".join(pieces), blobs, shifts
+
+
+def _shift_before(shifts: list, line: int) -> int:
+    return sum(removed for ln, _, removed in shifts if ln == line)
+
+
+def _unshift(shifts: list, line: int, column: int) -> int:
+    """A column of the lexed text, in the original text."""
+    return column + sum(removed for ln, col, removed in shifts if ln == line and col <= column)
+
+
 def parse_module(text: str, filename: str = "<input>") -> Module:
     """Parse MLIR text into a Module; raises CompileError with file:line:col."""
     builder = Builder(filename, text)
+    lexed, blobs, shifts = set_aside_hex(text)
+    builder.shifts = shifts
     try:
-        tree = _lark().parse(text)
+        tree = _lark().parse(lexed)
     except lark.exceptions.UnexpectedCharacters as e:
-        raise builder.error(_unexpected_character(text, e), loc=Location(filename, e.line, e.column))
+        raise builder.error(_unexpected_character(lexed, e),
+                            loc=Location(filename, e.line, _unshift(shifts, e.line, e.column)))
     except lark.exceptions.UnexpectedToken as e:
-        raise _syntax_error(builder, text, e)
+        if e.token.line is not None and e.token.column is not None:
+            e.token.column = _unshift(shifts, e.token.line, e.token.column)
+        raise _syntax_error(builder, lexed, e)
     except lark.exceptions.UnexpectedEOF:
         raise builder.error("unexpected end of input", loc=builder.end())
+    reset = HEX_BLOBS.set(blobs)  # dense<"0x@N"> is read from the blobs set aside
     try:
-        raws = _ToRaw().transform(tree)
+        return builder.module(_to_raw(builder, tree))
+    finally:
+        HEX_BLOBS.reset(reset)
+
+
+def _to_raw(builder: Builder, tree) -> list:
+    try:
+        return _ToRaw().transform(tree)
     except lark.exceptions.VisitError as e:
         orig = e.orig_exc
         if isinstance(orig, _TokError):
@@ -578,7 +629,6 @@ def parse_module(text: str, filename: str = "<input>") -> Module:
             raise builder.error(str(orig), getattr(orig, "tok", None) or _first_token(e.obj))
         raise builder.error(f"malformed {e.rule} ({type(orig).__name__}: {orig})",
                             _first_token(e.obj))
-    return builder.module(raws)
 
 
 # A word lexed as a name and then '<': a type or attribute whose '>' is missing (the whole

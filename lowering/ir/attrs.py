@@ -5,6 +5,7 @@ they are decoded in one numpy call, never element by element.
 """
 from __future__ import annotations
 
+import contextvars
 import math
 import re
 
@@ -173,6 +174,11 @@ def _tokens_to_array(tokens: list[str], elem: str) -> np.ndarray:
                      for v in values], dtype=np.int64 if dtype.kind == "i" else np.uint64).astype(dtype)
 
 
+# Long hex blobs are set aside before lexing (frontend/parser.py, `set_aside_hex`): in the text
+# the lexer sees, `"0x@N"` stands for blob N of the module being parsed.
+HEX_BLOBS: contextvars.ContextVar = contextvars.ContextVar("hex_blobs", default=())
+
+
 def decode_dense(body: str, type: Type) -> DenseAttr:
     """Decode the inside of `dense<...>` against its tensor type."""
     if not isinstance(type, TensorType):
@@ -185,8 +191,11 @@ def decode_dense(body: str, type: Type) -> DenseAttr:
         raise AttrError(f"dense attribute of type '{type}' is too large to hold")
     body = body.strip()
     if body.startswith('"0x') or body.startswith('"0X'):
+        digits = body[3:-1]
+        if digits.startswith("@"):
+            digits = HEX_BLOBS.get()[int(digits[1:])]
         try:
-            raw = bytes.fromhex(body[3:-1])
+            raw = bytes.fromhex(digits)
         except ValueError as e:
             raise AttrError(f"malformed hex data in dense attribute ({e})") from None
         if len(raw) % dtype.itemsize:

@@ -1,0 +1,61 @@
+"""Long dense<"0x..."> blobs are set aside before lexing (frontend/parser.py,
+set_aside_hex) and decoded from the original text: the values are the blob's, positions
+after a blob on its line are the original columns, and a module with several blobs on one
+line reads each."""
+import numpy as np
+import pytest
+
+from lowering.frontend.parser import parse_module, set_aside_hex
+from lowering.ir.core import CompileError
+
+
+def _module(blobs, tail=""):
+    lines = ["func.func @main() -> (" + ", ".join(f"tensor<{a.size}x{t}>" for a, t in blobs) + ") {"]
+    names = []
+    for i, (a, t) in enumerate(blobs):
+        lines.append(f'  %c{i} = stablehlo.constant dense<"0x{a.tobytes().hex().upper()}"> : '
+                     f"tensor<{a.size}x{t}>{tail if i == 0 else ''}")
+        names.append(f"%c{i}")
+    types = ", ".join(f"tensor<{a.size}x{t}>" for a, t in blobs)
+    lines += [f"  return {', '.join(names)} : {types}", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def _constants(module):
+    return [np.asarray(op.attrs["value"].array) for f in module.functions() for op in f.walk()
+            if op.name.endswith("constant")]
+
+
+def test_blobs_are_read_from_the_original_text():
+    rng = np.random.default_rng(0)
+    blobs = [(rng.standard_normal(50_000).astype(np.float32), "f32"),
+             (rng.integers(-2**62, 2**62, 3000), "i64"), (np.array([1, 0] * 2100, np.bool_), "i1")]
+    text = _module(blobs)
+    lexed, found, _ = set_aside_hex(text)
+    assert len(found) == 3 and len(lexed) < 1000  # the lexer sees keys, not the blobs
+    for got, (want, _) in zip(_constants(parse_module(text, "m.mlir")), blobs):
+        np.testing.assert_array_equal(got, want)
+
+
+def test_positions_after_a_blob_are_the_original_columns():
+    a = np.zeros(4096, np.float32)
+    text = _module([(a, "f32")], tail=" junk")
+    with pytest.raises(CompileError) as e:
+        parse_module(text, "m.mlir")
+    line = text.split("\n")[e.value.loc.line - 1]
+    assert line[e.value.loc.col - 1:].startswith("junk"), e.value.render()[:200]
+
+
+def test_two_blobs_on_one_line_and_a_short_one():
+    a, b = np.arange(3000, dtype=np.int32), np.arange(4, dtype=np.int32)
+    t = "tensor<3000xi32>"
+    text = (f"func.func @main() -> ({t}, {t}, tensor<4xi32>) {{\n"
+            f'  %a = stablehlo.constant dense<"0x{a.tobytes().hex()}"> : {t} %b = stablehlo.constant '
+            f'dense<"0x{(a + 1).tobytes().hex()}"> : {t}\n'
+            f'  %c = stablehlo.constant dense<"0x{b.tobytes().hex()}"> : tensor<4xi32>\n'
+            f"  return %a, %b, %c : {t}, {t}, tensor<4xi32>\n}}\n")
+    got = _constants(parse_module(text.replace(f": {t} %b", f": {t}\n  %b"), "m.mlir"))
+    np.testing.assert_array_equal(got[0], a)
+    np.testing.assert_array_equal(got[1], a + 1)
+    np.testing.assert_array_equal(got[2], b)
+    assert len(set_aside_hex(text)[1]) == 2  # the short one stays in the text
