@@ -66,6 +66,7 @@ BIG = {"f16": 2e3, "bf16": 1e5, "f32": 1e6, "f64": 1e9}  # no float value beyond
 # no value whose bound is more than this * (1 + |x|)
 NOISY = {"f16": 3e-2, "bf16": 0.25, "f32": 1e-3, "f64": 1e-9}
 TRANSCENDENTAL_ULPS = 4
+MAX_ELEMENTS = 1 << 18  # per value and call
 KINDS = ("ok", "mismatch", "error", "internal", "crash", "hang")
 FAILURES = KINDS[1:]
 
@@ -310,6 +311,7 @@ class Prog:
 
     def __init__(self, rng):
         self.rng = rng
+        self.big = rng.random() < 0.08  # dims in the hundreds: vector loops, tiles, threads
         self.syms = {}  # symbol -> (size in call 0, size in call 1)
         self.args, self.lines, self.values = [], [], []
         self.used = set()
@@ -350,6 +352,8 @@ class Prog:
     def size(self) -> int:
         """Mostly tiny; sometimes past a vector's width or a matmul tile's edge."""
         r = self.rng.random()
+        if self.big and r < 0.4:
+            return int(self.rng.integers(64, 400))
         return int(self.rng.integers(1, 6) if r < 0.85 else self.rng.integers(6, 21) if r < 0.97
                    else self.rng.integers(21, 70))
 
@@ -392,6 +396,8 @@ class Prog:
     # ---- emitting
 
     def add(self, dt, shape, data, err, line, op=None) -> Value:
+        if max(d.size for d in data) > MAX_ELEMENTS:
+            raise Reject("too large a value")
         v = Value(self.fresh(), dt, tuple(shape), data, err)
         self.lines.append(line.replace("%RES", v.name))
         self.values.append(v)
@@ -401,6 +407,8 @@ class Prog:
 
     def add_multi(self, results, line, op) -> list:
         """An op with several results [(dt, shape, data, err)]: `%RES:N = ...`, used as %RES#k."""
+        if max(d.size for _, _, data, _ in results for d in data) > MAX_ELEMENTS:
+            raise Reject("too large a value")
         name = self.fresh()
         self.lines.append(line.replace("%RES", name))
         vals = [Value(f"{name}#{k}", dt, tuple(shape), data, err)
@@ -410,6 +418,8 @@ class Prog:
         return vals
 
     def arg(self, dt, shape, kind="any") -> Value:
+        if max(np.prod(self.concrete(shape, c), dtype=np.int64) for c in (0, 1)) > MAX_ELEMENTS:
+            raise Reject("too large an input")
         v = Value(f"%a{len(self.args)}", dt, tuple(shape),
                   [self.random_data(dt, shape, c, kind) for c in (0, 1)],
                   [np.zeros(self.concrete(shape, c)) for c in (0, 1)] if dt in FLOATS else None)
@@ -1524,7 +1534,10 @@ def generate(seed: int, index: int, max_ops: int = 10) -> Case:
             b = 0 if rng.random() < 0.1 else p.size()
         p.syms[f"d{k}"] = (a, b)
     for _ in range(int(rng.integers(1, 3))):
-        p.arg(p.choice(DTYPES, DTYPE_WEIGHTS), p.random_shape())
+        try:
+            p.arg(p.choice(DTYPES, DTYPE_WEIGHTS), p.random_shape())
+        except Reject:  # too large: the ops make their own inputs
+            pass
     n_ops = int(rng.integers(3, max_ops + 1))
     with np.errstate(all="ignore"):  # the references' own overflow, in rejected attempts too
         _add_ops(p, n_ops)
