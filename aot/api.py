@@ -35,10 +35,11 @@ def _read_source(source) -> tuple[str, str, str | None]:
 
 def compile(source, name: str | None = None, *, output_dir: str | None = None,
             target: str = "cpu", target_cpu: str | None = None, dump_after=(),
-            dump_dir: str | None = None):
+            dump_dir: str | None = None, feeds=(), fetches=()):
     """Compile MLIR text, a file path, or an exported JAX function (anything whose
     `mlir_module()` returns MLIR text: `aot.compile(jax.export.export(jax.jit(f))(*specs))`)
-    into a shared library and load it.
+    into a shared library and load it. `feeds`/`fetches` name the nodes of a TensorFlow
+    GraphDef import that become its arguments and results (`aotc --feed/--fetch`).
 
     The build lands in a cache keyed by the source text, the options and the
     compiler version, so a second call with the same program is only a load.
@@ -52,13 +53,15 @@ def compile(source, name: str | None = None, *, output_dir: str | None = None,
     text, filename, default_name = _read_source(source)
     name = sanitize_name(name if name is not None else default_name)
     key = hashlib.sha256("\0".join([compiler_fingerprint(), name, target, str(target_cpu),
-                                    os.environ.get("AOTC_SANITIZE", ""), text]).encode())
+                                    os.environ.get("AOTC_SANITIZE", ""), ",".join(feeds),
+                                    ",".join(fetches), text]).encode())
     out_dir = output_dir or os.path.join(cache_dir(), "build", key.hexdigest()[:24])
     so_path = os.path.join(out_dir, f"lib{name}.so")
 
     def build():
         opts = Options(name=name, emit="shared", target=target, target_cpu=target_cpu,
-                       dump_after=list(dump_after), dump_dir=dump_dir)
+                       dump_after=list(dump_after), dump_dir=dump_dir, feeds=list(feeds),
+                       fetches=list(fetches))
         tmp_so = so_path + f".tmp{os.getpid()}"
         try:
             Compilation(text, filename, opts).build(tmp_so)

@@ -40,6 +40,11 @@ def main(argv=None) -> int:
                         "in aot_runtime/ beside it")
     c.add_argument("--report", action="store_true",
                    help="print every kernel, the ops it holds, and why neighbours were not fused")
+    c.add_argument("--feed", action="append", default=[], metavar="NODE[:k]",
+                   help="a TensorFlow GraphDef import's node whose output is an argument, in "
+                        "order (tfcompile's feeds; the import needs show_debug_info=True)")
+    c.add_argument("--fetch", action="append", default=[], metavar="NODE[:k]",
+                   help="a TensorFlow GraphDef import's node whose output is a result, in order")
     c.add_argument("--cpp-class", metavar="NS::CLASS",
                    help="also write NAME.hpp: a header-only C++ class per entry, tfcompile "
                         "style (the main entry's is CLASS, entry F's CLASS_F)")
@@ -69,7 +74,8 @@ def main(argv=None) -> int:
                    target_triple=args.target_triple,
                    target_cpu=args.target_cpu, target_features=args.target_features,
                    dump_after=dump, dump_dir=args.dump_dir, cc=args.cc,
-                   runtime=not args.no_runtime, cpp_class=args.cpp_class, sanitize=args.sanitize)
+                   runtime=not args.no_runtime, cpp_class=args.cpp_class, sanitize=args.sanitize,
+                   feeds=args.feed, fetches=args.fetch)
     from lowering.ir.core import CompileError
 
     from .toolchain import ToolchainError

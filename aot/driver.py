@@ -35,6 +35,8 @@ class Options:
     cc: str | None = None  # the C compiler for the runtime (default: found for the target)
     runtime: bool = True  # False (--no-runtime, with --emit obj): the model's object alone
     sanitize: str | None = None  # "address,undefined": the runtime's C (None: $AOTC_SANITIZE)
+    feeds: list = field(default_factory=list)  # TF GraphDef nodes made arguments (--feed)
+    fetches: list = field(default_factory=list)  # TF GraphDef nodes made results (--fetch)
 
 
 def sanitize_name(name: str) -> str:
@@ -72,8 +74,16 @@ class Compilation:
     @functools.cached_property
     def module(self):  # parsed on first use: option and toolchain errors come first
         from abi.naming import program_labels
-        module = parse_module(self.text, self.filename)
+        module = self.parse()
         self.labels = program_labels(module)  # names of values, before the stages drop them
+        return module
+
+    def parse(self):
+        """The parsed module, with a TF GraphDef import's feeds and fetches applied."""
+        module = parse_module(self.text, self.filename)
+        if self.opts.feeds or self.opts.fetches:
+            from lowering.tf.graphdef import apply_feeds_fetches
+            apply_feeds_fetches(module, self.opts.feeds, self.opts.fetches)
         return module
 
     def dump(self, stage: str, text: str) -> None:
@@ -178,7 +188,7 @@ class Compilation:
         from lowering.codegen.llvm.gen import generate
         from lowering.codegen.llvm.machine import optimize, target_machine
         target = host_target()
-        module = run_pipeline(parse_module(self.text, self.filename), "loops", target=target)
+        module = run_pipeline(self.parse(), "loops", target=target)
         tm = target_machine(target)
         text, _ = generate(module, self.opts.name, tm, target, dispatch_suffix=DEVICE_SUFFIX)
         return tm, optimize(text, tm)

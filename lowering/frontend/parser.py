@@ -53,6 +53,8 @@ class _ToRaw(Transformer):
 
     def operation(self, results, body, loc):
         body.results = results or []
+        if loc is not None:
+            body.extra["loc"] = loc
         return body
 
     def result_list(self, *rs):
@@ -311,10 +313,19 @@ class _ToRaw(Transformer):
         return [_type_of(t) for t in ts if t is not None]
 
     def loc(self, *items):
-        return None
+        return LocName([p for item in items for p in (item or [])])
 
     def loc_item(self, *items):
-        return None
+        """A location's strings and alias references (`#loc3`), in order; the rest dropped."""
+        out = []
+        for item in items:
+            if isinstance(item, Token) and item.type == "STRING":
+                out.append(("name", unescape_string(str(item))))
+            elif isinstance(item, Token) and item.type == "HASH_ID":
+                out.append(("ref", str(item)))
+            elif isinstance(item, list):
+                out.extend(item)
+        return out
 
     @staticmethod
     def _scalar(tok):
@@ -361,6 +372,29 @@ def _hash_attr(text: str):
 # ----------------------------------------------------------------------------- builder
 
 
+class LocName:
+    """What a `loc(...)` says by name: its strings and `#loc` references. TensorFlow's
+    imports with debug info name each node this way (`loc(fused["MatMul:", "x_y_prod"])`)."""
+
+    def __init__(self, parts):
+        self.parts = parts
+
+    def node_name(self, aliases: dict, depth: int = 0):
+        """The last name that is not an op-type marker ("MatMul:"), references followed."""
+        names = []
+        for kind, text in self.parts:
+            if kind == "name" and not text.endswith(":"):
+                names.append(text)
+            elif kind == "ref" and isinstance(aliases.get(text), LocName) and depth < 16:
+                n = aliases[text].node_name(aliases, depth + 1)
+                if n:
+                    names.append(n)
+        return names[-1] if names else None
+
+
+NODE_NAME = "_tf_node_name"  # the attribute a TF op's node name (from its location) goes to
+
+
 class _Scope:
     def __init__(self, parent=None):
         self.names: dict = {}
@@ -402,6 +436,7 @@ class Builder:
 
     def module(self, raws: list) -> Module:
         top = [r for r in raws if isinstance(r, RawOp)]
+        self.loc_aliases = {r[1]: r[2] for r in raws if isinstance(r, tuple) and r[0] == "alias"}
         module = Module(filename=self.filename)
         if len(top) == 1 and top[0].kind == "module":
             module.attrs = {k: v for k, v in top[0].attrs.items() if k != "sym_name"}
@@ -489,7 +524,12 @@ class Builder:
                              f"{len(fn.inputs)}", raw.tok)
         self.check_operand_types(raw.operands, operands, fn.inputs)
         regions = [self.region(r, _Scope(scope)) for r in raw.regions]
-        return Operation(raw.name, operands, fn.results, raw.attrs, regions, self.loc(raw.tok))
+        attrs = raw.attrs
+        if raw.name.startswith("tf.") and isinstance(raw.extra.get("loc"), LocName):
+            name = raw.extra["loc"].node_name(getattr(self, "loc_aliases", {}))
+            if name:
+                attrs = dict(attrs, **{NODE_NAME: name})
+        return Operation(raw.name, operands, fn.results, attrs, regions, self.loc(raw.tok))
 
     def executor(self, raw: RawOp, scope: _Scope) -> Operation:
         """`tf_executor.graph {...}` and `tf_executor.island [wraps op | {...}]`: a region
@@ -497,6 +537,8 @@ class Builder:
         A wrapped op becomes the island's region with a yield of its results."""
         controls = [self.value(t, scope) for t in raw.operands]
         if "wrapped" in raw.extra:
+            if "loc" in raw.extra:  # the island's location names the node it wraps
+                raw.extra["wrapped"].extra.setdefault("loc", raw.extra["loc"])
             inner = self.generic(raw.extra["wrapped"], _Scope(scope))
             yield_op = Operation("tf_executor.yield", inner.results, (), {}, (), inner.loc)
             region = Region([Block((), [inner, yield_op])])

@@ -98,3 +98,9 @@ def if_(e: Emitter, op, args):
 def call(e: Emitter, op, args):
     """The body of @f lowered in place."""
     return e.lowerer.inline(e, "f", list(args), e.block)
+
+
+@tf_op("PlaceholderWithDefault", group=G)
+def placeholder_with_default(e: Emitter, op, args):
+    """Not fed: its default."""
+    return [args[0]]

@@ -22,7 +22,8 @@ from lowering.ir.core import (
 )
 from lowering.tf.emitter import Emitter
 from lowering.tf.executor import TERMINATORS, flatten_executor, prune_dead
-from lowering.tf.table import TF_OPS
+from lowering.tf.graphdef import NODE_NAME
+from lowering.tf.table import NOT_LOWERED, TF_OPS
 
 
 def is_tf_op(op: Operation) -> bool:
@@ -71,6 +72,10 @@ class Lowerer:
                 continue
             short = op.name[3:] if op.name.startswith("tf.") else op.name
             entry = TF_OPS.get(short)
+            if entry is None and short in NOT_LOWERED:
+                node = op.attrs.get(NODE_NAME)
+                where = f" (node '{node}')" if node else ""
+                raise CompileError(f"'{op.name}'{where}: {NOT_LOWERED[short]}", op.loc)
             if entry is None:
                 raise CompileError(f"TensorFlow op '{op.name}' is not supported", op.loc)
             e = Emitter(block, op.loc, op)

@@ -23,6 +23,20 @@ class TfOp:
 
 TF_OPS: dict[str, TfOp] = {}
 
+# TF ops recognised but not lowered, with what the error says (the README lists them too).
+NOT_LOWERED = {
+    "Placeholder": "an input of the graph: make it an argument with --feed NODE (tfcompile's "
+                   "feeds)",
+    "VarHandleOp": "a resource variable: freeze the variables into constants",
+    "ReadVariableOp": "a resource variable: freeze the variables into constants",
+    "AssignVariableOp": "a resource variable: freeze the variables into constants",
+    "TensorListReserve": "a TensorList (tf.TensorArray, Keras RNN layers) is not supported yet",
+    "TensorListFromTensor": "a TensorList (tf.TensorArray, Keras RNN layers) is not supported yet",
+    "TensorListGetItem": "a TensorList (tf.TensorArray, Keras RNN layers) is not supported yet",
+    "TensorListSetItem": "a TensorList (tf.TensorArray, Keras RNN layers) is not supported yet",
+    "TensorListStack": "a TensorList (tf.TensorArray, Keras RNN layers) is not supported yet",
+}
+
 
 def tf_op(*names: str, group: str):
     """Register the decorated rule for each TF op name (without the `tf.` prefix)."""

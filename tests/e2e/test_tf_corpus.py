@@ -1,8 +1,10 @@
 """Every program of the TensorFlow-exported corpus (tests/data/tf/, made by its export.py
 with TensorFlow, which these tests do not need) compiles from the `tf` dialect form and from
 the raw `tf_executor` import, and matches TensorFlow's saved outputs; cases with `?` dims
-run at every saved size set from one library."""
+run at every saved size set from one library. A GraphDef case (NAME.feeds.json) compiles its
+executor form, which has no signature, with tfcompile's feeds and fetches."""
 import glob
+import json
 import os
 
 import numpy as np
@@ -41,7 +43,12 @@ def test_corpus_is_there():
 @pytest.mark.parametrize("form", FORMS)
 @pytest.mark.parametrize("case", CASES)
 def test_tf_case(case, form):
-    lib = aot.compile(os.path.join(TF, f"{case}.{form}.mlir"), name=f"tf_{case}")
+    select = {}
+    feeds = os.path.join(TF, case + ".feeds.json")
+    if form == "executor" and os.path.exists(feeds):
+        with open(feeds) as f:
+            select = json.load(f)
+    lib = aot.compile(os.path.join(TF, f"{case}.{form}.mlir"), name=f"tf_{case}", **select)
     (entry,) = lib.entries.values()  # TF names it after the function: __inference_f_21
     npz = np.load(os.path.join(TF, case + ".npz"))
     sets = size_sets(npz)

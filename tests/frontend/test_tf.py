@@ -146,3 +146,38 @@ def test_readme_tf_table_is_generated():
     with open(os.path.join(ROOT, "README.md")) as f:
         text = f.read()
     assert docs.rewrite(text) == text, "README's TF ops table is stale: run `make docs`"
+
+
+GRAPHDEF = os.path.join(ROOT, "tests", "data", "tf", "tfcompile_matmul.executor.mlir")
+
+
+def test_graphdef_feeds_and_fetches_make_the_signature(tmp_path):
+    """tfcompile's config as options: placeholders fed become arguments named after their
+    nodes, fetched nodes results; the header names them."""
+    import subprocess
+    import sys
+    out = tmp_path / "libmm.so"
+    r = subprocess.run([sys.executable, "-m", "aot.cli", "compile", GRAPHDEF, "-o", str(out),
+                        "--name", "mm", "--feed", "x_hold", "--feed", "y_hold",
+                        "--fetch", "x_y_prod"], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    header = (tmp_path / "mm.h").read_text()
+    assert "arg_x_hold" in header and "arg_y_hold" in header and "result_x_y_prod" in header
+    lib = aot.load(str(out))
+    x, y = np.ones((4, 3), np.float32), np.arange(6, dtype=np.float32).reshape(3, 2)
+    np.testing.assert_allclose(lib.main(x, y), x @ y)
+
+
+@pytest.mark.parametrize("feeds, fetches, message", [
+    ([], ["x_y_prod"], "'tf.Placeholder' (node 'x_hold'): an input of the graph: make it an "
+                       "argument with --feed NODE"),
+    (["x_hold", "y_hold"], ["nope"],
+     "fetch 'nope' is no node of the graph (nodes: x_hold, x_y_prod, y_hold)"),
+    (["x_hold", "y_hold"], ["x_y_prod:1"], "node 'x_y_prod' has 1 outputs"),
+], ids=["not fed", "unknown fetch", "no such output"])
+def test_graphdef_feed_errors(feeds, fetches, message):
+    from aot.driver import Compilation, Options
+    text = open(GRAPHDEF).read()
+    with pytest.raises(CompileError) as info:
+        Compilation(text, GRAPHDEF, Options(feeds=feeds, fetches=fetches)).run_stages("hlo")
+    assert message in info.value.message

@@ -202,6 +202,24 @@ CASES = {
                None),
     "strided_slices": (case_strided_slices, [uniform(["n", 6, 4])], [{"n": 3}, {"n": 4}, {"n": 8}]),
 }
+# TF1 GraphDefs, tfcompile's input: name -> (graph builder, feeds, fetches, makers, size sets).
+# Their executor form is the raw import with node names (show_debug_info=True) and no
+# signature, compiled with --feed/--fetch; their tf form is TensorFlow's import with the
+# feeds and fetches given (ImportGraphDef's input and output arrays). NAME.feeds.json says
+# which nodes.
+
+
+def graph_tfcompile_matmul():
+    """The tfcompile tutorial's graph: x_y_prod = x_hold @ y_hold."""
+    x = tf.compat.v1.placeholder(tf.float32, [None, 3], name="x_hold")
+    y = tf.compat.v1.placeholder(tf.float32, [3, 2], name="y_hold")
+    tf.matmul(x, y, name="x_y_prod")
+
+
+GRAPHS = {
+    "tfcompile_matmul": (graph_tfcompile_matmul, ["x_hold", "y_hold"], ["x_y_prod"],
+                         [uniform(["b", 3]), uniform([3, 2])], [{"b": 2}, {"b": 1}, {"b": 9}]),
+}
 NEGATE = {("cond", 1)}  # size sets whose inputs are negated, to take the other branch
 
 
@@ -214,7 +232,50 @@ def concrete(name):
     return cf
 
 
+def export_graph(name):
+    import json
+
+    from tensorflow.core.framework import types_pb2
+    from tensorflow.python import _pywrap_mlir
+    build, feeds, fetches, makers, sizes = GRAPHS[name]
+    g = tf.Graph()
+    with g.as_default():
+        build()
+    gd = g.as_graph_def()
+    phs = {n.name: n for n in gd.node if n.op == "Placeholder"}
+    shapes = ":".join(",".join("?" if d.size < 0 else str(d.size)
+                               for d in phs[f].attr["shape"].shape.dim) for f in feeds)
+    dtypes = ",".join(types_pb2.DataType.Name(phs[f].attr["dtype"].type) for f in feeds)
+    texts = {"tf": _pywrap_mlir.ImportGraphDef(gd.SerializeToString(), "tf-standard-pipeline",
+                                               False, ",".join(feeds), dtypes, shapes,
+                                               ",".join(fetches)),
+             "executor": tf.mlir.experimental.convert_graph_def(gd, pass_pipeline="",
+                                                                show_debug_info=True)}
+    for form, text in texts.items():
+        for bad in FORBIDDEN[:2]:
+            assert bad not in text, f"{name}: {bad!r} in the {form} module"
+        with open(os.path.join(OUT, f"{name}.{form}.mlir"), "w") as f:
+            f.write(text)
+    with open(os.path.join(OUT, f"{name}.feeds.json"), "w") as f:
+        json.dump({"feeds": feeds, "fetches": fetches}, f)
+    arrays = {}
+    with tf.compat.v1.Session(graph=g) as sess:
+        for k, dims in enumerate(sizes):
+            rng = np.random.default_rng(seed(name, f"s{k}"))
+            args = [m(rng, dims) for m in makers]
+            outs = sess.run([f + ":0" for f in fetches],
+                            {f + ":0": a for f, a in zip(feeds, args)})
+            for i, a in enumerate(args):
+                arrays[f"s{k}_arg{i}"] = a
+            for i, o in enumerate(outs):
+                arrays[f"s{k}_out{i}"] = np.asarray(o)
+    np.savez(os.path.join(OUT, name + ".npz"), **arrays)
+    print("exported", name)
+
+
 def export_case(name):
+    if name in GRAPHS:
+        return export_graph(name)
     _, makers, sizes = CASES[name]
     cf = concrete(name)
     texts = {"tf": tf.mlir.experimental.convert_function(cf),
@@ -242,11 +303,11 @@ def export_case(name):
 
 def main(argv):
     if "--list" in argv:
-        print("\n".join(CASES))
+        print("\n".join(list(CASES) + list(GRAPHS)))
         return
-    names = [a for a in argv if not a.startswith("--")] or list(CASES)
+    names = [a for a in argv if not a.startswith("--")] or list(CASES) + list(GRAPHS)
     for n in names:
-        if n not in CASES:
+        if n not in CASES and n not in GRAPHS:
             sys.exit(f"unknown case {n!r}")
     for n in names:
         export_case(n)

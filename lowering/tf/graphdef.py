@@ -1,0 +1,77 @@
+"""GraphDef imports in tfcompile's style: a raw import (`convert_graph_def(graph_def,
+pass_pipeline='', show_debug_info=True)`) has a `@main()` without arguments or results, its
+inputs `tf.Placeholder` nodes; feeds and fetches name nodes (tfcompile's config, `aotc
+compile --feed x_hold --fetch x_y_prod`) and make @main's signature: each fed node's output
+an argument, in order, each fetched node's output a result. Node names come from the ops'
+locations (the parser keeps them as NODE_NAME); `name:k` is a node's k-th output."""
+from __future__ import annotations
+
+from lowering.ir.core import CompileError, Module, Operation, TensorType, replace_all_uses
+from lowering.tf.executor import TERMINATORS, flatten_executor, prune_dead
+
+NODE_NAME = "_tf_node_name"  # as lowering/frontend/parser.py stores it
+
+
+def _split(name: str):
+    node, _, k = name.partition(":")
+    return node, int(k) if k.isdigit() else 0
+
+
+def apply_feeds_fetches(module: Module, feeds=(), fetches=()) -> Module:
+    """Give the module's one public function the signature the feeds and fetches name."""
+    feeds, fetches = list(feeds or ()), list(fetches or ())
+    if not feeds and not fetches:
+        return module
+    entries = [f for f in module.functions()
+               if f.regions and f.attrs.get("sym_visibility", "public") == "public"]
+    if len(entries) != 1:
+        raise CompileError(f"--feed/--fetch need one public function, the module has "
+                           f"{len(entries)}", entries[0].loc if entries else None)
+    func = entries[0]
+    flatten_executor(func)
+    block = func.regions[0].blocks[0]
+    nodes = {op.attrs[NODE_NAME]: op for op in block.ops if NODE_NAME in op.attrs}
+    if not nodes:
+        raise CompileError("--feed/--fetch name graph nodes, but the module has no node "
+                           "names: import it with show_debug_info=True (the names are in "
+                           "its locations)", func.loc)
+
+    def output(name: str, what: str):
+        node, k = _split(name)
+        op = nodes.get(node)
+        if op is None:
+            known = ", ".join(sorted(nodes)[:12])
+            raise CompileError(f"{what} '{node}' is no node of the graph (nodes: {known}"
+                               f"{', ...' if len(nodes) > 12 else ''})", func.loc)
+        if k >= len(op.results):
+            raise CompileError(f"{what} '{name}': node '{node}' has {len(op.results)} "
+                               "outputs", op.loc)
+        return op, op.results[k]
+
+    fed = []
+    for name in feeds:
+        op, value = output(name, "feed")
+        if not isinstance(value.type, TensorType):
+            raise CompileError(f"feed '{name}' has type {value.type}: a fed node needs a "
+                               "ranked shape (give the placeholder its shape)", op.loc)
+        arg = block.add_arg(value.type)
+        arg.hint = _split(name)[0]
+        replace_all_uses(block.ops, value, arg)
+        fed.append(op)
+    fetched = [output(name, "fetch")[1] for name in fetches]
+    block.ops = [op for op in block.ops if op not in fed or op.name != "tf.Placeholder"]
+    ret = block.ops[-1] if block.ops and block.ops[-1].name in TERMINATORS else None
+    if ret is None:
+        ret = Operation("func.return", [], (), {}, (), func.loc)
+        block.append(ret)
+    if fetches:
+        ret.operands = fetched
+    fn = func.attrs["function_type"]
+    func.attrs["function_type"] = type(fn)(tuple(a.type for a in block.args),
+                                           tuple(v.type for v in ret.operands))
+    func.attrs.pop("arg_attrs", None)
+    func.attrs.pop("res_attrs", None)
+    func.attrs["tf.entry_function"] = {"inputs": ",".join(_split(f)[0] for f in feeds),
+                                       "outputs": ",".join(_split(f)[0] for f in fetches)}
+    prune_dead(func)
+    return module

@@ -1,0 +1,20 @@
+module attributes {tf.versions = {bad_consumers = [], min_consumer = 0 : i32, producer = 2474 : i32}} {
+  func.func @main() {
+    tf_executor.graph {
+      %outputs, %control = tf_executor.island wraps "tf.Placeholder"() {device = "", shape = #tf_type.shape<?x3>} : () -> tensor<?x3xf32> loc(#loc6)
+      %outputs_0, %control_1 = tf_executor.island wraps "tf.Placeholder"() {device = "", shape = #tf_type.shape<3x2>} : () -> tensor<3x2xf32> loc(#loc7)
+      %outputs_2, %control_3 = tf_executor.island wraps "tf.MatMul"(%outputs, %outputs_0) <{grad_a = false, grad_b = false, transpose_a = false, transpose_b = false}> {device = ""} : (tensor<?x3xf32>, tensor<3x2xf32>) -> tensor<?x2xf32> loc(#loc8)
+      tf_executor.fetch loc(#loc)
+    } loc(#loc)
+    return loc(#loc)
+  } loc(#loc)
+} loc(#loc)
+#loc = loc(unknown)
+#loc1 = loc("Placeholder:")
+#loc2 = loc("x_hold")
+#loc3 = loc("y_hold")
+#loc4 = loc("MatMul:")
+#loc5 = loc("x_y_prod")
+#loc6 = loc(fused[#loc1, #loc2])
+#loc7 = loc(fused[#loc1, #loc3])
+#loc8 = loc(fused[#loc4, #loc5])
