@@ -8,6 +8,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass, field
 
+from lowering.cache import cache_dir
 from lowering.frontend.parser import parse_module
 from lowering.frontend.printer import print_module
 from lowering.ir.core import CompileError
@@ -306,13 +307,6 @@ def _write(path: str, text: str) -> dict:
     with open(path, "w") as f:
         f.write(text)
     return {"text": path}
-
-
-def cache_dir() -> str:
-    d = os.environ.get("AOTC_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "aotc")
-    os.makedirs(d, exist_ok=True)
-    return d
 
 
 __all__ = ["Options", "Compilation", "CompileError", "EMIT_KINDS", "cache_dir"]
