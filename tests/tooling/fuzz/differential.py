@@ -5,15 +5,16 @@ evaluation of the same ops that the generator does as it builds them.
     python tests/tooling/fuzz/differential.py --seed 1 --index 42 --show   (one program)
     python tests/tooling/fuzz/differential.py --replay build/fuzz-diff/mismatch-1-42.mlir
 
-Program INDEX of seed SEED is a pure function of (SEED, INDEX): a few random ops (elementwise
-math, compare/select/clamp, convert, broadcast_in_dim, transpose, reshape, slice, concatenate,
-reverse, pad, reduce, dot_general, iota, constants, get_dimension_size, dynamic_iota,
-dynamic_slice, dynamic_update_slice) over f16, f32, f64, i32, i64 and i1 values of small
-shapes; the values no op consumed are the results. Signature dims may be `?`: every program
-is compiled once and called twice, with two assignments of its dynamic dims (and fresh inputs).
+Program INDEX of seed SEED is a pure function of (SEED, INDEX): a few random ops (the table
+OPS: elementwise math, compare/select/clamp, convert, broadcast_in_dim, transpose, reshape,
+slice, concatenate, reverse, pad, reduce, argmax/argmin, sort, reduce_window, dot_general,
+iota, constants, while, if, get_dimension_size and the dynamic_* ops) over f16, bf16, f32,
+f64, i32, i64 and i1 values of small shapes (one program in twelve has dims in the hundreds);
+the values no op consumed are the results. Signature dims may be `?`: every program is
+compiled once and called twice, with two assignments of its dynamic dims (and fresh inputs).
 
 The reference follows the compiler's documented semantics (tests/ops/test_ops_numeric.py):
-f16 ops computed in f32 and f32 ops in f64, each rounded once; integers wrap; x / 0 = -1,
+f16 and bf16 ops computed in f32 and f32 ops in f64, each rounded once; integers wrap; x / 0 = -1,
 x % 0 = x, INT_MIN / -1 = INT_MIN; shifts by >= the width give 0 (or the sign); float -> int
 truncates and saturates; dynamic_slice starts are clamped. Each float value carries an
 absolute error bound, propagated op by op (perturbing the inputs by their bounds, plus the
@@ -1566,6 +1567,8 @@ def _finish(p: Prog, seed: int, index: int) -> Case:
     if not results:
         results = [p.values[-1]]
     results = results[-6:]
+    if p.rng.random() < 0.1:  # a result twice, or an argument returned as it came
+        results.append(p.choice(results + p.args))
     args = ", ".join(f"{a.name}: {ttype(a.shape, a.dt)}" for a in p.args)
     rtypes = ", ".join(ttype(v.shape, v.dt) for v in results)
     body = "".join(f"    {line}\n" for line in p.lines)
