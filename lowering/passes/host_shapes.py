@@ -46,11 +46,14 @@ class HostShapes:
                 op.name != "memref.dim" and any(self.from_data(o) for o in op.operands))
         return self.data_derived[v]
 
-    def require_buffer(self, op: Operation, elem: str, shape: list) -> None:
+    def require_buffer(self, op: Operation, elem: str, shape: list, always: bool = False) -> None:
         """A result whose dims data decides must be a buffer that can exist: no dim
         negative, at most MAX_BUFFER_BYTES (a byte size that wraps int64 would allocate a
-        small block, then be written past its end). Checked at run time, naming the op."""
-        if not any(self.from_data(d) for d in shape):
+        small block, then be written past its end). Checked at run time, naming the op;
+        `always` checks dims that come from the arguments too (the shape query's peak)."""
+        if not always and not any(self.from_data(d) for d in shape):
+            return
+        if all(isinstance(d, int) for d in shape):
             return
         f64 = ScalarType("f64")
         ok, size = None, None

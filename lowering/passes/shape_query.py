@@ -138,14 +138,16 @@ def build_query(host: Operation, kernels: dict) -> Operation:
     if peak_known:
         from abi.dtypes import dtype as abi_dtype
         hs = HostShapes(lambda name, operands, types, attrs: new_block.append(
-            Operation(name, operands, types, attrs, loc=host.loc)), "")
+            Operation(name, operands, types, attrs, loc=host.loc)), host.attrs["sym_name"])
         live, peak, sizes = 0, 0, {}
         for op in block.ops:
             if op.name == "memref.alloc":
                 it = iter(op.operands)
                 size = abi_dtype(op.result.type.elem).size
-                for n in op.result.type.shape:
-                    size = hs.mul(size, n if n is not None else mapping[next(it)])
+                dims = [n if n is not None else mapping[next(it)] for n in op.result.type.shape]
+                hs.require_buffer(op, op.result.type.elem, dims, always=True)  # no wrapped sizes
+                for n in dims:
+                    size = hs.mul(size, n)
                 sizes[op.result] = size
                 live = hs.add(live, size)
                 peak = hs.max(peak, live)

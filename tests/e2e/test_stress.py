@@ -446,3 +446,15 @@ def test_ten_thousand_calls_with_failures_mixed_in(limited):
     assert settled_stats(lib)["bytes_in_use"] == 0
     print(f"{threads * calls} calls {tally} in {took:.2f} s: {stats['num_allocs']} allocations, "
           f"0 bytes in use after, {lib.held_bytes()} held under a {4 << 20}-byte limit")
+
+
+def test_the_shape_query_refuses_sizes_that_overflow_too():
+    """output_shapes replays the allocations to report the peak: a buffer whose byte size
+    passes 2^62 is the same kind of error there, not a wrapped peak of 0 bytes."""
+    lib = aot.compile(OVERFLOW, name="overflow_query")
+    x, y = np.empty((1 << 40, 0), np.float32), np.empty((0, 1 << 40), np.float32)
+    with pytest.raises(AotRuntimeError, match=r"main: .*f32\[1099511627776, 1099511627776\] "
+                                              r"has a negative dim or needs more than 2\^62 bytes"):
+        lib.main.output_shapes(x, y)
+    shapes = lib.main.output_shapes(np.ones((3, 0), np.float32), np.ones((0, 2), np.float32))
+    assert shapes.shapes == [(3, 2)] and shapes.peak_bytes == 24
