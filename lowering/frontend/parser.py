@@ -553,8 +553,10 @@ class Builder:
         return Operation(raw.name, controls, types, {}, [region], self.loc(raw.tok))
 
     def v1(self, raw: RawOp, scope: _Scope) -> Operation:
-        """A TF1 control flow node: its value operands (in brackets too), data results of
-        the `: type` (Merge's second is its i32 index), then a control token."""
+        """A TF1 control flow node: its value operands (in brackets too), its words as
+        attributes (`frame "f"` -> frame_name, `constant` -> is_constant,
+        `parallel_iterations N`), data results of the `: type` or the `(...) -> (...)` types
+        (Merge's second is its i32 index), then a control token."""
         def values(items):
             for item in items:
                 if item[0] == "value":
@@ -562,12 +564,29 @@ class Builder:
                 elif item[0] in ("paren", "bracket"):
                     yield from values(item[1])
         operands = [self.value(t, scope) for t in values(raw.items)]
+        attrs = dict(raw.attrs)
+        flat = list(raw.items)
+        for i, item in enumerate(flat):
+            if item[0] != "word":
+                continue
+            word = str(item[1])
+            if word == "constant":
+                attrs["is_constant"] = True
+            elif word in ("frame", "parallel_iterations") and i + 1 < len(flat) \
+                    and flat[i + 1][0] == "attr":
+                attrs["frame_name" if word == "frame" else word] = flat[i + 1][1]
         n = sum(c for _, c in raw.results) or 1
-        t = raw.sig[0] if raw.sig else OpaqueType("tensor<*xf32>")
-        data = [t] * (n - 1)
-        if raw.name == "tf_executor.Merge" and n == 3:
-            data[1] = TensorType((), "i32")
-        return Operation(raw.name, operands, data + [OpaqueType(CONTROL)], raw.attrs, (),
+        sig = raw.sig[0] if raw.sig else OpaqueType("tensor<*xf32>")
+        if isinstance(sig, FunctionType):
+            data = [t for t in sig.results if str(t) != CONTROL]
+            operands = [v for v in operands if str(v.type) != CONTROL]
+        else:
+            data = [sig] * (n - 1)
+            if raw.name == "tf_executor.Merge" and n == 3:
+                data[1] = TensorType((), "i32")
+        if len(data) != n - 1:
+            raise self.error(f"'{raw.name}' has {len(data) + 1} results, {n} named", raw.tok)
+        return Operation(raw.name, operands, data + [OpaqueType(CONTROL)], attrs, (),
                          self.loc(raw.tok))
 
     def custom(self, raw: RawOp, scope: _Scope) -> Operation:

@@ -46,13 +46,13 @@ def flatten_executor(func: Operation) -> None:
                 fetched = [mapping.get(v, v) for v in node.operands if not is_control(v)]
                 for r, v in zip(op.results, fetched):
                     mapping[r] = v
+            elif node.name.split(".", 1)[-1] in V1_CONTROL_FLOW:  # made functional next
+                node.operands = [mapping.get(v, v) for v in node.operands if not is_control(v)]
+                node.parent = block
+                out.append(node)
             else:
-                short = node.name.split(".", 1)[-1]
-                what = ("TF1 (v1) control flow" if short in V1_CONTROL_FLOW
-                        else "this executor op")
-                raise CompileError(f"'{node.name}': {what} is not supported yet (export the "
-                                   "graph from a tf.function, whose control flow is functional "
-                                   "tf.While/tf.If)", node.loc)
+                raise CompileError(f"'{node.name}': this executor op is not supported",
+                                   node.loc)
     block.ops = out
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from lowering.ir.core import CompileError, Module, Operation, TensorType, replace_all_uses
 from lowering.tf.executor import TERMINATORS, flatten_executor, prune_dead
+from lowering.tf.functionalize import functionalize_v1
 
 NODE_NAME = "_tf_node_name"  # as lowering/frontend/parser.py stores it
 
@@ -73,5 +74,6 @@ def apply_feeds_fetches(module: Module, feeds=(), fetches=()) -> Module:
     func.attrs.pop("res_attrs", None)
     func.attrs["tf.entry_function"] = {"inputs": ",".join(_split(f)[0] for f in feeds),
                                        "outputs": ",".join(_split(f)[0] for f in fetches)}
+    functionalize_v1(module, func)  # after the fetches: what they need is what is kept
     prune_dead(func)
     return module

@@ -22,6 +22,7 @@ from lowering.ir.core import (
 )
 from lowering.tf.emitter import Emitter
 from lowering.tf.executor import TERMINATORS, flatten_executor, prune_dead
+from lowering.tf.functionalize import functionalize_v1
 from lowering.tf.graphdef import NODE_NAME
 from lowering.tf.table import NOT_LOWERED, TF_OPS
 
@@ -120,10 +121,11 @@ def lower_tf(module: Module) -> Module:
     control flow or calls used are dropped (their bodies now live where they were used)."""
     if not has_tf_ops(module):
         return module
-    lowerer = Lowerer(module)
-    for f in lowerer.funcs.values():
+    for f in [f for f in module.functions() if f.regions]:
         flatten_executor(f)
+        functionalize_v1(module, f)  # TF1 Switch/Merge/Enter/... to tf.If/tf.While
         prune_dead(f)
+    lowerer = Lowerer(module)
     entries = [f for f in lowerer.funcs.values()
                if f.attrs.get("sym_visibility", "public") == "public"]
     for f in entries:

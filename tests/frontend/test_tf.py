@@ -118,7 +118,18 @@ def test_unsupported_is_a_located_error(body, where, message):
     assert (e.loc.file, e.loc.line, e.loc.col) == ("m.mlir", *where), str(e)
 
 
-def test_v1_control_flow_is_a_located_error():
+def test_v1_control_flow_becomes_functional():
+    """The TF1 graph's Switch/Merge cond and Enter/Merge/Switch/LoopCond/NextIteration/Exit
+    loop become tf.If and tf.While over new functions, then mhlo if and while."""
+    from aot.driver import Compilation, Options
+    path = os.path.join(ROOT, "tests", "data", "tf", "v1_control_flow.executor.mlir")
+    module = Compilation(open(path).read(), path,
+                         Options(feeds=["x"], fetches=["out"])).run_stages("hlo")
+    text = print_module(module)
+    assert "mhlo.if" in text and "mhlo.while" in text and "tf_executor" not in text
+
+
+def test_v1_control_flow_outside_a_cond_or_loop_is_a_located_error():
     e = error("""module {
   func.func @main(%x: tensor<f32>, %p: tensor<i1>) -> tensor<*xf32> {
     %0 = tf_executor.graph {
@@ -129,7 +140,7 @@ def test_v1_control_flow_is_a_located_error():
   }
 }
 """)
-    assert "'tf_executor.Switch': TF1 (v1) control flow is not supported yet" in e.message
+    assert "'tf_executor.Switch': this form of TF1 (v1) control flow is not supported" in e.message
     assert e.loc.line == 4
 
 

@@ -216,7 +216,25 @@ def graph_tfcompile_matmul():
     tf.matmul(x, y, name="x_y_prod")
 
 
+def graph_v1_control_flow():
+    """TF1 (v1) control flow: a cond (Switch/Merge) and a while_loop (Enter, Merge, Switch,
+    LoopCond, NextIteration, Exit) over a ? vector, the loop reading the input (a constant
+    Enter) and the cond's result."""
+    tf.compat.v1.disable_control_flow_v2()
+    try:
+        x = tf.compat.v1.placeholder(tf.float32, [None], name="x")
+        y = tf.compat.v1.cond(tf.reduce_sum(x) > 0.0, lambda: x * 2.0, lambda: x - 1.0)
+        _, acc = tf.compat.v1.while_loop(lambda i, a: i < 3,
+                                         lambda i, a: (i + 1, a * 0.5 + tf.reduce_sum(x)),
+                                         [tf.constant(0), y])
+        tf.identity(acc, name="out")
+    finally:
+        tf.compat.v1.enable_control_flow_v2()
+
+
 GRAPHS = {
+    "v1_control_flow": (graph_v1_control_flow, ["x"], ["out"], [uniform(["n"])],
+                        [{"n": 3}, {"n": 1}, {"n": 12}]),
     "tfcompile_matmul": (graph_tfcompile_matmul, ["x_hold", "y_hold"], ["x_y_prod"],
                          [uniform(["b", 3]), uniform([3, 2])], [{"b": 2}, {"b": 1}, {"b": 9}]),
 }
