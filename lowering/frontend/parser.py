@@ -257,6 +257,10 @@ class _ToRaw(Transformer):
         if isinstance(value, _Angle):
             return _attr_of(value, t)
         if isinstance(value, int) and not isinstance(value, bool) and getattr(t, "name", "").startswith("f"):
+            if not isinstance(value, _HexInt):  # `-1 : f32` is the float -1.0, as in MLIR
+                return float(value)
+            if not 0 <= value < 1 << (8 * _fbytes(t.name)):
+                raise AttrError(f"hex float {hex(value)} does not fit {t.name}")
             import numpy as np  # hex bit pattern of a float
             return float(np.array(value, dtype=np.uint64).astype(f"u{_fbytes(t.name)}")
                          .view(f"f{_fbytes(t.name)}"))
@@ -331,7 +335,8 @@ class _ToRaw(Transformer):
     def _scalar(tok):
         text = str(tok)
         if tok.type == "INT":
-            return _int(text)
+            value = _int(text)
+            return _HexInt(value) if text.lower().startswith("0x") else value
         if tok.type == "FLOAT":
             return float(text)
         if tok.type == "STRING":
@@ -341,6 +346,10 @@ class _ToRaw(Transformer):
         if tok.type in ("HASH_ATTR", "HASH_ID"):
             return _hash_attr(text)
         return text
+
+
+class _HexInt(int):
+    """An integer written in hex: as a float attribute's value, its bit pattern."""
 
 
 def _int(text: str) -> int:

@@ -6,7 +6,7 @@ stays a custom call, which the verifier refuses by name."""
 from __future__ import annotations
 
 from lowering.ir.attrs import dense_to_ints
-from lowering.ir.core import Block, Operation, Region, SymbolRef, clone_op
+from lowering.ir.core import Block, Operation, Region, SymbolRef, TensorType, clone_op
 
 # (@shape_assertion is kept as it is: the host checks it, lowering/passes/bufferize.py)
 
@@ -178,8 +178,9 @@ REWRITES = {
 def rewrite_custom_call(op: Operation, funcs: dict) -> None:
     """`op` (an mhlo.custom_call) becomes the op its target means, if it is one of REWRITES."""
     rule = REWRITES.get(op.attrs.get("call_target_name"))
-    if rule is None:
-        return
+    if rule is None or not all(isinstance(v.type, TensorType)
+                               for v in list(op.operands) + list(op.results)):
+        return  # another target, or a type the verifier will name
     shape_operands = op.attrs.get("indices_of_shape_operands")
     if shape_operands is not None:  # jax's result shapes, for XLA: the ops here derive them
         drop = {int(i) for i in dense_to_ints(shape_operands)}

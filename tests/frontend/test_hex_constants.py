@@ -59,3 +59,17 @@ def test_two_blobs_on_one_line_and_a_short_one():
     np.testing.assert_array_equal(got[1], a + 1)
     np.testing.assert_array_equal(got[2], b)
     assert len(set_aside_hex(text)[1]) == 2  # the short one stays in the text
+
+
+def test_float_attributes_from_integer_literals():
+    """As MLIR reads them: a decimal integer is the float of that value, a hex one the float's
+    bits; hex bits wider than the type are a located error."""
+    text = ('func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {\n'
+            '  %0 = "stablehlo.abs"(%x) {a = -1 : f32, b = 0x3F800000 : f32, c = 0x7C00 : f16} '
+            ': (tensor<2xf32>) -> tensor<2xf32>\n  return %0 : tensor<2xf32>\n}\n')
+    op = [o for f in parse_module(text, "m.mlir").functions() for o in f.walk()
+          if o.name.endswith("abs")][0]
+    assert op.attrs["a"] == -1.0 and op.attrs["b"] == 1.0 and op.attrs["c"] == float("inf")
+    with pytest.raises(CompileError, match="hex float 0x10000 does not fit f16") as e:
+        parse_module(text.replace("0x7C00 : f16", "0x10000 : f16"), "m.mlir")
+    assert e.value.loc.line == 2
