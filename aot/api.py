@@ -35,11 +35,12 @@ def _read_source(source) -> tuple[str, str, str | None]:
 
 def compile(source, name: str | None = None, *, output_dir: str | None = None,
             target: str = "cpu", target_cpu: str | None = None, dump_after=(),
-            dump_dir: str | None = None, feeds=(), fetches=()):
+            dump_dir: str | None = None, feeds=(), fetches=(), freeze: str | None = None):
     """Compile MLIR text, a file path, or an exported JAX function (anything whose
     `mlir_module()` returns MLIR text: `aot.compile(jax.export.export(jax.jit(f))(*specs))`)
     into a shared library and load it. `feeds`/`fetches` name the nodes of a TensorFlow
-    GraphDef import that become its arguments and results (`aotc --feed/--fetch`).
+    GraphDef import that become its arguments and results (`aotc --feed/--fetch`); `freeze`
+    is a .npz of a TF function's resource arguments' values (`argN`), made constants.
 
     The build lands in a cache keyed by the source text, the options and the
     compiler version, so a second call with the same program is only a load.
@@ -54,14 +55,14 @@ def compile(source, name: str | None = None, *, output_dir: str | None = None,
     name = sanitize_name(name if name is not None else default_name)
     key = hashlib.sha256("\0".join([compiler_fingerprint(), name, target, str(target_cpu),
                                     os.environ.get("AOTC_SANITIZE", ""), ",".join(feeds),
-                                    ",".join(fetches), text]).encode())
+                                    ",".join(fetches), _file_digest(freeze), text]).encode())
     out_dir = output_dir or os.path.join(cache_dir(), "build", key.hexdigest()[:24])
     so_path = os.path.join(out_dir, f"lib{name}.so")
 
     def build():
         opts = Options(name=name, emit="shared", target=target, target_cpu=target_cpu,
                        dump_after=list(dump_after), dump_dir=dump_dir, feeds=list(feeds),
-                       fetches=list(fetches))
+                       fetches=list(fetches), freeze=freeze)
         tmp_so = so_path + f".tmp{os.getpid()}"
         try:
             Compilation(text, filename, opts).build(tmp_so)
@@ -78,6 +79,14 @@ def compile(source, name: str | None = None, *, output_dir: str | None = None,
     except LoadError:  # a damaged cache entry (truncated, emptied, overwritten): built again
         build()
         return load(so_path)
+
+
+def _file_digest(path) -> str:
+    """The contents' hash of a file the build reads (so a changed file is a new build)."""
+    if not path:
+        return ""
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
 
 
 def compile_jax(fn, *example_args, dynamic: dict | None = None, name: str | None = None,

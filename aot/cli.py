@@ -45,6 +45,9 @@ def main(argv=None) -> int:
                         "order (tfcompile's feeds; the import needs show_debug_info=True)")
     c.add_argument("--fetch", action="append", default=[], metavar="NODE[:k]",
                    help="a TensorFlow GraphDef import's node whose output is a result, in order")
+    c.add_argument("--freeze", metavar="VARS.npz",
+                   help="values of a TensorFlow function's resource (variable) arguments, "
+                        "keyed argN by position: they become constants")
     c.add_argument("--cpp-class", metavar="NS::CLASS",
                    help="also write NAME.hpp: a header-only C++ class per entry, tfcompile "
                         "style (the main entry's is CLASS, entry F's CLASS_F)")
@@ -75,7 +78,7 @@ def main(argv=None) -> int:
                    target_cpu=args.target_cpu, target_features=args.target_features,
                    dump_after=dump, dump_dir=args.dump_dir, cc=args.cc,
                    runtime=not args.no_runtime, cpp_class=args.cpp_class, sanitize=args.sanitize,
-                   feeds=args.feed, fetches=args.fetch)
+                   feeds=args.feed, fetches=args.fetch, freeze=args.freeze)
     from lowering.ir.core import CompileError
 
     from .toolchain import ToolchainError

@@ -38,6 +38,7 @@ class Options:
     sanitize: str | None = None  # "address,undefined": the runtime's C (None: $AOTC_SANITIZE)
     feeds: list = field(default_factory=list)  # TF GraphDef nodes made arguments (--feed)
     fetches: list = field(default_factory=list)  # TF GraphDef nodes made results (--fetch)
+    freeze: str | None = None  # a .npz of TF resource arguments' values (--freeze): constants
 
 
 def sanitize_name(name: str) -> str:
@@ -85,6 +86,12 @@ class Compilation:
         if self.opts.feeds or self.opts.fetches:
             from lowering.tf.graphdef import apply_feeds_fetches
             apply_feeds_fetches(module, self.opts.feeds, self.opts.fetches)
+        if self.opts.freeze:
+            import numpy as np
+
+            from lowering.tf.graphdef import freeze_variables
+            with np.load(self.opts.freeze) as values:
+                freeze_variables(module, dict(values))
         return module
 
     def dump(self, stage: str, text: str) -> None:

@@ -100,6 +100,13 @@ def call(e: Emitter, op, args):
     return e.lowerer.inline(e, "f", list(args), e.block)
 
 
+@tf_op("ReadVariableOp", group=G)
+def read_variable(e: Emitter, op, args):
+    """The variable's value: a frozen constant, or the tensor argument a typed resource
+    (`!tf_type.resource<tensor<...>>`) became."""
+    return [args[0]]
+
+
 @tf_op("PlaceholderWithDefault", group=G)
 def placeholder_with_default(e: Emitter, op, args):
     """Not fed: its default."""

@@ -3,8 +3,11 @@ pass_pipeline='', show_debug_info=True)`) has a `@main()` without arguments or r
 inputs `tf.Placeholder` nodes; feeds and fetches name nodes (tfcompile's config, `aotc
 compile --feed x_hold --fetch x_y_prod`) and make @main's signature: each fed node's output
 an argument, in order, each fetched node's output a result. Node names come from the ops'
-locations (the parser keeps them as NODE_NAME); `name:k` is a node's k-th output."""
+locations (the parser keeps them as NODE_NAME); `name:k` is a node's k-th output.
+Variables passed as resource arguments are frozen into constants (`--freeze vars.npz`)."""
 from __future__ import annotations
+
+import numpy as np
 
 from lowering.ir.core import CompileError, Module, Operation, TensorType, replace_all_uses
 from lowering.tf.executor import TERMINATORS, flatten_executor, prune_dead
@@ -76,4 +79,59 @@ def apply_feeds_fetches(module: Module, feeds=(), fetches=()) -> Module:
                                        "outputs": ",".join(_split(f)[0] for f in fetches)}
     functionalize_v1(module, func)  # after the fetches: what they need is what is kept
     prune_dead(func)
+    return module
+
+
+RESOURCE = "!tf_type.resource"
+
+
+def freeze_variables(module: Module, values: dict) -> Module:
+    """tfcompile's frozen graph: the public function's resource arguments named `argN` (their
+    positions) in `values` become constants of those arrays, and leave the signature."""
+    from lowering.ir.core import DenseAttr, Operation, numpy_dtype
+    entries = [f for f in module.functions()
+               if f.regions and f.attrs.get("sym_visibility", "public") == "public"]
+    if len(entries) != 1:
+        raise CompileError(f"--freeze needs one public function, the module has {len(entries)}",
+                           entries[0].loc if entries else None)
+    func = entries[0]
+    block = func.regions[0].blocks[0]
+    unknown = sorted(set(values) - {f"arg{i}" for i in range(len(block.args))})
+    if unknown:
+        raise CompileError(f"--freeze names {', '.join(unknown)}, but @"
+                           f"{func.attrs['sym_name']} has {len(block.args)} arguments "
+                           "(arg0 ...)", func.loc)
+    keep, consts = [], []
+    for i, a in enumerate(block.args):
+        key = f"arg{i}"
+        if key not in values:
+            keep.append(i)
+            continue
+        if RESOURCE not in str(a.type):
+            raise CompileError(f"--freeze {key}: argument {i} is {a.type}, not a resource "
+                               "variable", func.loc)
+        arr = np.ascontiguousarray(values[key])
+        elem = next((e for e in ("f16", "f32", "f64", "i1", "i8", "i16", "i32", "i64", "ui8",
+                                 "ui16", "ui32", "ui64") if numpy_dtype(e) == arr.dtype), None)
+        if elem is None:
+            raise CompileError(f"--freeze {key}: dtype {arr.dtype} is not supported", func.loc)
+        t = TensorType(arr.shape, elem)
+        const = Operation("tf.Const", [], [t], {"value": DenseAttr(arr, t)}, (), func.loc)
+        replace_all_uses(block.ops, a, const.result)
+        consts.append(const)
+    for c in consts:
+        c.parent = block
+    block.ops = consts + block.ops
+    block.args = [block.args[i] for i in keep]
+    for k, a in enumerate(block.args):
+        a.index = k
+    fn = func.attrs["function_type"]
+    func.attrs["function_type"] = type(fn)(tuple(fn.inputs[i] for i in keep), fn.results)
+    if "arg_attrs" in func.attrs:
+        func.attrs["arg_attrs"] = [func.attrs["arg_attrs"][i] for i in keep]
+    entry = func.attrs.get("tf.entry_function")
+    if isinstance(entry, dict) and isinstance(entry.get("inputs"), str):
+        names = entry["inputs"].split(",")
+        if len(names) == len(fn.inputs):
+            func.attrs["tf.entry_function"] = dict(entry, inputs=",".join(names[i] for i in keep))
     return module

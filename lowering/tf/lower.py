@@ -9,8 +9,11 @@ the regions or the block that use them. Ops of other dialects (mhlo left by Tens
 own lowering) are kept, their operands remapped."""
 from __future__ import annotations
 
+import re
+
 import lowering.ops  # noqa: F401  (the registry's result-type rules, used by the emitter)
 import lowering.tf.rules  # noqa: F401  (fills the table)
+from lowering.ir.attrs import parse_type
 from lowering.ir.core import (
     Block,
     CompileError,
@@ -46,6 +49,14 @@ class Lowerer:
         name = func.attrs["sym_name"]
         block = func.regions[0].blocks[0]
         for i, a in enumerate(block.args):
+            m = re.fullmatch(r"tensor<!tf_type\.resource<(tensor<.*>)>>", str(a.type))
+            if m and isinstance(parse_type(m.group(1)), TensorType):
+                a.type = parse_type(m.group(1))  # a typed variable: an ordinary argument
+            elif "!tf_type.resource" in str(a.type):
+                raise CompileError(f"argument {i} of @{name} is a resource variable of unknown "
+                                   f"shape ({a.type}): freeze it, --freeze vars.npz with its "
+                                   f"value as arg{i} (or convert_variables_to_constants_v2)",
+                                   func.loc)
             if not isinstance(a.type, TensorType):
                 raise CompileError(f"argument {i} of @{name} has type {a.type}: only ranked "
                                    "tensors are supported (give the input signature its "
@@ -56,7 +67,8 @@ class Lowerer:
         returned = self.lower_ops(old, block, {})
         block.append(Operation("func.return", returned, (), {}, (), old[-1].loc if old else func.loc))
         fn = func.attrs["function_type"]
-        func.attrs["function_type"] = type(fn)(fn.inputs, tuple(v.type for v in returned))
+        func.attrs["function_type"] = type(fn)(tuple(a.type for a in block.args),
+                                               tuple(v.type for v in returned))
         if "res_attrs" in func.attrs and len(func.attrs["res_attrs"]) != len(returned):
             del func.attrs["res_attrs"]
 
@@ -130,5 +142,7 @@ def lower_tf(module: Module) -> Module:
                if f.attrs.get("sym_visibility", "public") == "public"]
     for f in entries:
         lowerer.lower_function(f)
+        # TF's generated names (`__inference_<lambda>_61`) made C identifiers for the ABI
+        f.attrs["sym_name"] = re.sub(r"[^A-Za-z0-9_]", "_", f.attrs["sym_name"])
     module.ops = [op for op in module.ops if op.name != "func.func" or op in entries]
     return module

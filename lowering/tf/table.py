@@ -28,7 +28,6 @@ NOT_LOWERED = {
     "Placeholder": "an input of the graph: make it an argument with --feed NODE (tfcompile's "
                    "feeds)",
     "VarHandleOp": "a resource variable: freeze the variables into constants",
-    "ReadVariableOp": "a resource variable: freeze the variables into constants",
     "AssignVariableOp": "a resource variable: freeze the variables into constants",
     "TensorListReserve": "a TensorList (tf.TensorArray, Keras RNN layers) is not supported yet",
     "TensorListFromTensor": "a TensorList (tf.TensorArray, Keras RNN layers) is not supported yet",

@@ -2,7 +2,8 @@
 with TensorFlow, which these tests do not need) compiles from the `tf` dialect form and from
 the raw `tf_executor` import, and matches TensorFlow's saved outputs; cases with `?` dims
 run at every saved size set from one library. A GraphDef case (NAME.feeds.json) compiles its
-executor form, which has no signature, with tfcompile's feeds and fetches."""
+executor form, which has no signature, with tfcompile's feeds and fetches; a case with its
+variables left as resource arguments (NAME.vars.npz) compiles with them frozen (--freeze)."""
 import glob
 import json
 import os
@@ -48,6 +49,8 @@ def test_tf_case(case, form):
     if form == "executor" and os.path.exists(feeds):
         with open(feeds) as f:
             select = json.load(f)
+    if os.path.exists(os.path.join(TF, case + ".vars.npz")):
+        select["freeze"] = os.path.join(TF, case + ".vars.npz")
     lib = aot.compile(os.path.join(TF, f"{case}.{form}.mlir"), name=f"tf_{case}", **select)
     (entry,) = lib.entries.values()  # TF names it after the function: __inference_f_21
     npz = np.load(os.path.join(TF, case + ".npz"))

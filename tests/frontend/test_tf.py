@@ -192,3 +192,27 @@ def test_graphdef_feed_errors(feeds, fetches, message):
     with pytest.raises(CompileError) as info:
         Compilation(text, GRAPHDEF, Options(feeds=feeds, fetches=fetches)).run_stages("hlo")
     assert message in info.value.message
+
+
+VARIABLES = os.path.join(ROOT, "tests", "data", "tf", "mlp_variables.tf.mlir")
+
+
+def test_unfrozen_variables_say_how_to_freeze_them():
+    e = error(open(VARIABLES).read())
+    assert "argument 1 of @__inference_<lambda>_" in e.message
+    assert "is a resource variable of unknown shape" in e.message
+    assert "--freeze vars.npz with its value as arg1" in e.message
+
+
+def test_freeze_makes_variables_constants_and_drops_their_arguments(tmp_path):
+    import subprocess
+    import sys
+    out = tmp_path / "libv.so"
+    r = subprocess.run([sys.executable, "-m", "aot.cli", "compile", VARIABLES, "-o", str(out),
+                        "--name", "v", "--freeze", VARIABLES.replace(".tf.mlir", ".vars.npz")],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    (entry,) = aot.load(str(out)).entries.values()
+    assert len(entry.signature.args) == 1  # x; the four variables are constants now
+    npz = np.load(VARIABLES.replace(".tf.mlir", ".npz"))
+    np.testing.assert_allclose(entry(npz["s0_arg0"]), npz["s0_out0"], rtol=2e-5, atol=1e-6)

@@ -68,6 +68,14 @@ def case_mlp():
     return (lambda x: m(x)), [spec([None, 8])]
 
 
+def case_mlp_variables():
+    """The MLP with its variables left as resource arguments (tfcompile's unfrozen graph):
+    compiled with --freeze NAME.vars.npz."""
+    m = keras_model([tf.keras.layers.Dense(16, activation="relu"),
+                     tf.keras.layers.Dense(4)], (8,), 7)
+    return (lambda x: m(x)), [spec([None, 8])]
+
+
 def case_cnn():
     m = keras_model([tf.keras.layers.Conv2D(4, 3, padding="same", activation="relu"),
                      tf.keras.layers.MaxPooling2D(2),
@@ -187,6 +195,7 @@ def case_strided_slices():
 
 CASES = {
     "mlp": (case_mlp, [uniform(["b", 8])], [{"b": 1}, {"b": 5}, {"b": 33}]),
+    "mlp_variables": (case_mlp_variables, [uniform(["b", 8])], [{"b": 2}, {"b": 3}, {"b": 16}]),
     "cnn": (case_cnn, [uniform(["b", 8, 8, 2])], [{"b": 1}, {"b": 3}, {"b": 4}]),
     "elementwise": (case_elementwise, [uniform([3, 5]), uniform([3, 5]),
                                        integers([3, 5], -9, 9)], None),
@@ -238,14 +247,15 @@ GRAPHS = {
     "tfcompile_matmul": (graph_tfcompile_matmul, ["x_hold", "y_hold"], ["x_y_prod"],
                          [uniform(["b", 3]), uniform([3, 2])], [{"b": 2}, {"b": 1}, {"b": 9}]),
 }
-NEGATE = {("cond", 1)}  # size sets whose inputs are negated, to take the other branch
+NEGATE = {("cond", 1)}
+VARIABLES = {"mlp_variables"}  # not frozen: NAME.vars.npz holds the resource arguments' values  # size sets whose inputs are negated, to take the other branch
 
 
 def concrete(name):
     build = CASES[name][0]
     fn, specs = build()
     cf = tf.function(fn, input_signature=specs).get_concrete_function()
-    if cf.captured_inputs:  # Keras variables: freeze them
+    if cf.captured_inputs and name not in VARIABLES:  # Keras variables: freeze them
         cf = convert_variables_to_constants_v2(cf, lower_control_flow=False)
     return cf
 
@@ -303,6 +313,12 @@ def export_case(name):
             assert bad not in text, f"{name}: {bad!r} in the {form} module"
         with open(os.path.join(OUT, f"{name}.{form}.mlir"), "w") as f:
             f.write(text)
+    if name in VARIABLES:  # argN: the resource arguments after the inputs, in order
+        first = len(makers)
+        values = {f"arg{first + i}":
+                  tf.raw_ops.ReadVariableOp(resource=h, dtype=tf.float32).numpy()
+                  for i, h in enumerate(cf.captured_inputs)}
+        np.savez(os.path.join(OUT, name + ".vars.npz"), **values)
     arrays = {}
     for k, dims in enumerate(sizes or [{}]):
         rng = np.random.default_rng(seed(name, f"s{k}"))
