@@ -247,8 +247,8 @@ GRAPHS = {
     "tfcompile_matmul": (graph_tfcompile_matmul, ["x_hold", "y_hold"], ["x_y_prod"],
                          [uniform(["b", 3]), uniform([3, 2])], [{"b": 2}, {"b": 1}, {"b": 9}]),
 }
-NEGATE = {("cond", 1)}
-VARIABLES = {"mlp_variables"}  # not frozen: NAME.vars.npz holds the resource arguments' values  # size sets whose inputs are negated, to take the other branch
+NEGATE = {("cond", 1)}  # size sets whose inputs are negated, to take the other branch
+VARIABLES = {"mlp_variables"}  # not frozen: NAME.vars.npz holds the resource arguments' values
 
 
 def concrete(name):
