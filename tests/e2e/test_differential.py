@@ -117,4 +117,7 @@ def test_compare_flags_a_wrong_element():
     assert compare(np.array([1.0, 2.5], np.float32), want, np.array([0.0, 0.4])) is not None
     assert compare(np.array([1.0, 2.25], np.float32), want, np.array([0.0, 0.4])) is None
     assert compare(np.array([1, 2], np.int32), np.array([1, 3], np.int32), None) is not None
+    nan = np.array([np.nan, 1.0], np.float32)
+    assert compare(nan.copy(), nan, np.zeros(2)) is None
+    assert compare(np.array([1.0, 1.0], np.float32), nan, np.zeros(2)) is not None
     assert "want float32[3]" in compare(np.zeros(2, np.float32), np.zeros(3, np.float32), None)

@@ -1593,7 +1593,7 @@ def compare(got, want, err) -> str | None:
     else:
         g, w = got.astype(np.float64), want.astype(np.float64)
         with np.errstate(all="ignore"):
-            bad = ~((g == w) | (np.abs(g - w) <= err * 1.0000001 + 1e-300))
+            bad = ~((g == w) | (np.isnan(g) & np.isnan(w)) | (np.abs(g - w) <= err * 1.0000001 + 1e-300))
     if not bad.any():
         return None
     where = np.argwhere(bad)[:4]
