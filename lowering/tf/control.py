@@ -111,3 +111,31 @@ def read_variable(e: Emitter, op, args):
 def placeholder_with_default(e: Emitter, op, args):
     """Not fed: its default."""
     return [args[0]]
+
+
+@tf_op("Case", "StatelessCase", group=C)
+def case(e: Emitter, op, args):
+    """mhlo.case on the branch index (out of range: the last branch, as TF's default), each
+    region the body of one of `branches` on the operands."""
+    index, *ins = args
+    if index.type.rank != 0:
+        raise e.error(f"the branch index must be a scalar, got {index.type}")
+    names = op.attrs.get("branches")
+    if not isinstance(names, list) or not names:
+        raise e.error("needs a 'branches' list of functions")
+    blocks, outs = [], []
+    for ref in names:
+        block = Block()
+        outs.append(e.lowerer.inline(e, "branches", list(ins), block, ref))
+        blocks.append(block)
+    types = [v.type for v in outs[0]]
+    try:
+        for o in outs[1:]:
+            types = [join_types(t, v.type) for t, v in zip(types, o)]
+    except ValueError as err:
+        raise e.error(f"the branches' results differ: {err}")
+    for block, vals in zip(blocks, outs):
+        be = Emitter(block, e.loc, e.tf_op)
+        _ret(block, [relax(be, v, t) for v, t in zip(vals, types)], e.loc)
+    r = e.op("case", [e.convert(index, "i32")], {}, types, [Region([b]) for b in blocks])
+    return list(r.results)

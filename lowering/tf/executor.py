@@ -6,7 +6,7 @@ from __future__ import annotations
 from lowering.ir.core import CompileError, Operation
 
 CONTROL = "!tf_executor.control"
-V1_CONTROL_FLOW = ("Switch", "Merge", "Enter", "Exit", "NextIteration.Source",
+V1_CONTROL_FLOW = ("Switch", "_SwitchN", "Merge", "Enter", "Exit", "NextIteration.Source",
                    "NextIteration.Sink", "LoopCond", "SwitchN", "ControlTrigger")
 TERMINATORS = ("func.return", "return")
 

@@ -1,8 +1,9 @@
 """TF1 (v1) control flow made functional, as TensorFlow's functionalize_control_flow does:
 in a flattened executor graph, a cond (Switch nodes on one predicate, Merge nodes joining
-the branches) becomes a tf.If, and a while loop (one frame's Enter, Merge, Switch on a
-LoopCond, NextIteration and Exit nodes) a tf.While, each with new private functions holding
-the branch, cond and body subgraphs; the existing rules then lower those to mhlo if/while.
+the branches) becomes a tf.If, a case (_SwitchN nodes on one branch index) a tf.Case, and a
+while loop (one frame's Enter, Merge, Switch on a LoopCond, NextIteration and Exit nodes) a
+tf.While, each with new private functions holding the branch, cond and body subgraphs; the
+existing rules then lower those to mhlo if/case/while.
 
 Every TF op lowered here is pure, so values that do not depend on a branch's or a loop's
 own values (constants tied to a pivot only by a control edge) are computed outside, once.
@@ -22,6 +23,7 @@ from lowering.ir.core import (
 
 V1 = "tf_executor."
 SWITCH, MERGE, ENTER, EXIT = (V1 + n for n in ("Switch", "Merge", "Enter", "Exit"))
+SWITCH_N = V1 + "_SwitchN"  # tf.Case lowered: one output per branch
 SOURCE, SINK, LOOP_COND = V1 + "NextIteration.Source", V1 + "NextIteration.Sink", V1 + "LoopCond"
 
 
@@ -174,59 +176,65 @@ class Functionalizer:
     def one_cond(self) -> bool:
         users = _users(self.block)
         loop_preds = {op.results[0] for op in self.block.ops if op.name == LOOP_COND}
-        preds = []
+        keys = []  # (switch kind, predicate or branch index)
         for op in self.block.ops:
-            if op.name == SWITCH and op.operands[1] not in loop_preds and op.operands[1] not in preds:
-                preds.append(op.operands[1])
-        for p in preds:
-            switches = [op for op in self.block.ops if op.name == SWITCH and op.operands[1] is p]
+            if op.name in (SWITCH, SWITCH_N) and op.operands[1] not in loop_preds \
+                    and (op.name, op.operands[1]) not in keys:
+                keys.append((op.name, op.operands[1]))
+        for kind, p in keys:
+            switches = [op for op in self.block.ops if op.name == kind and op.operands[1] is p]
+            n = len(switches[0].results) - 1
+            if any(len(s.results) - 1 != n for s in switches):
+                continue
+            outputs = [1, 0] if kind == SWITCH else list(range(n))  # then/else; branch k
             is_merge = lambda op: op.name == MERGE  # noqa: E731
-            sides = [_forward([s.results[k] for s in switches], users, is_merge) for k in (1, 0)]
+            sides = [_forward([s.results[k] for s in switches], users, is_merge) for k in outputs]
             merges = []
             for side in sides:
                 for op in side | set(switches):
                     merges += [u for r in op.results for u in users.get(r, ())
                                if u.name == MERGE and u not in merges]
-            inner = (sides[0] | sides[1]) - set(switches)
+            inner = set().union(*sides) - set(switches)
             if any(op.name.startswith(V1) for op in inner) or not merges:
                 continue  # a structure nested inside: that one first
-            self.make_if(p, switches, sides, merges)
+            self.make_branches(kind, p, switches, sides, outputs, merges)
             return True
         return False
 
-    def make_if(self, p, switches, sides, merges) -> None:
+    def make_branches(self, kind, p, switches, sides, outputs, merges) -> None:
+        """A tf.If (Switch: then is the true output) or a tf.Case (_SwitchN: branch k is
+        output k) whose branches return, per Merge, the input coming from that branch."""
         loc = merges[0].loc
-        picks = []  # per merge: (then value, else value)
+        picks = []  # per merge: the value each branch gives it
         for m in merges:
-            if len(m.operands) != 2:
-                raise CompileError(f"'{m.name}' of {len(m.operands)} inputs in a cond", m.loc)
             which = []
-            for k, side in enumerate(sides):
-                outs = {s.results[1 - k] for s in switches}
+            for side, k in zip(sides, outputs):
+                outs = {s.results[k] for s in switches}
                 hit = [v for v in m.operands if _owner(v) in side or v in outs]
                 if len(hit) != 1:
-                    raise CompileError(f"'{m.name}' does not join the two branches of one cond",
+                    raise CompileError(f"'{m.name}' does not join the branches of one cond",
                                        m.loc)
                 which.append(hit[0])
             picks.append(which)
-        funcs, captures = [], []
-        builders = []
-        for k, side in enumerate(sides):
+        funcs, captures, builders = [], [], []
+        for i, (side, k) in enumerate(zip(sides, outputs)):
             b = _Builder(side, {})
             for s in switches:  # a branch reads the switched value itself
-                b.mapping[s.results[1 - k]] = b.value(s.operands[0])
-            rets = [b.value(pick[k]) for pick in picks]
+                b.mapping[s.results[k]] = b.value(s.operands[0])
+            rets = [b.value(pick[i]) for pick in picks]
             builders.append((b, rets))
             for v in b.captured:
                 if v not in captures:
                     captures.append(v)
-        for k, (b, rets) in enumerate(builders):
-            f = _finish(b, [], captures, rets, loc, self.fresh("then" if k == 0 else "else"))
-            funcs.append(f)
+        names = ["then", "else"] if kind == SWITCH else [f"branch{i}" for i in outputs]
+        for (b, rets), name in zip(builders, names):
+            funcs.append(_finish(b, [], captures, rets, loc, self.fresh(name)))
         self.module.ops.extend(funcs)
-        new = Operation("tf.If", [p] + captures, [m.results[0].type for m in merges], {
-            "then_branch": SymbolRef(funcs[0].attrs["sym_name"]),
-            "else_branch": SymbolRef(funcs[1].attrs["sym_name"])}, (), loc)
+        refs = [SymbolRef(f.attrs["sym_name"]) for f in funcs]
+        attrs = ({"then_branch": refs[0], "else_branch": refs[1]} if kind == SWITCH
+                 else {"branches": refs})
+        new = Operation("tf.If" if kind == SWITCH else "tf.Case", [p] + captures,
+                        [m.results[0].type for m in merges], attrs, (), loc)
         self.replace(merges, new, [m.results[0] for m in merges])
 
     # ------------------------------------------------------------ loops

@@ -101,8 +101,8 @@ class Lowerer:
                 mapping[r] = v
         raise CompileError("function body must end with a return", ops[-1].loc if ops else None)
 
-    def callee(self, e: Emitter, attr: str) -> Operation:
-        ref = e.tf_op.attrs.get(attr)
+    def callee(self, e: Emitter, attr: str, ref=None) -> Operation:
+        ref = e.tf_op.attrs.get(attr) if ref is None else ref
         if not isinstance(ref, SymbolRef):
             raise e.error(f"needs a '{attr} = @function' attribute")
         f = self.funcs.get(ref.name)
@@ -110,10 +110,10 @@ class Lowerer:
             raise e.error(f"calls unknown function @{ref.name}")
         return f
 
-    def inline(self, e: Emitter, attr: str, args: list, block: Block) -> list:
-        """The body of the function named by the TF op's `attr`, lowered into `block` with
-        its arguments bound to `args`; its returned values."""
-        f = self.callee(e, attr)
+    def inline(self, e: Emitter, attr: str, args: list, block: Block, ref=None) -> list:
+        """The body of the function named by the TF op's `attr` (or `ref`), lowered into
+        `block` with its arguments bound to `args`; its returned values."""
+        f = self.callee(e, attr, ref)
         name = f.attrs["sym_name"]
         if name in self.stack:
             raise e.error("recursive call is not supported: "

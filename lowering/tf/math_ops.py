@@ -573,3 +573,41 @@ def top_k(e, op, args):
     r = e.op("top_k", [x], {"k": k}, [TensorType(tuple(shape), x.type.elem),
                                       TensorType(tuple(shape), "i32")])
     return list(r.results)
+
+
+@tf_op("Einsum", group="contractions and windows")
+def einsum(e, op, args):
+    """A two-operand equation without ellipsis or repeated labels: labels in both inputs
+    and the output are batch dims, in both inputs only contracted, then one dot_general and
+    a transpose to the output's order (labels of one input absent from the output are
+    summed first). One operand: a transpose and sums."""
+    eq = str(op.attrs.get("equation", "")).replace(" ", "")
+    if "..." in eq or "->" not in eq:
+        raise e.error(f"equation {eq!r} is not supported (no ellipsis, an explicit output)")
+    ins, out = eq.split("->")
+    specs = ins.split(",")
+    if len(specs) != len(args) or any(len(set(s)) != len(s) for s in specs + [out]):
+        raise e.error(f"equation {eq!r} is not supported (repeated labels)")
+    vals = []
+    for x, s in zip(args, specs):  # sum labels only this operand has and the output lacks
+        others = set(out) | set("".join(t for t in specs if t is not s))
+        drop = [i for i, c in enumerate(s) if c not in others]
+        if drop:
+            x = e.reduce(x, drop, "add", 0)
+            s = "".join(c for i, c in enumerate(s) if i not in drop)
+        vals.append((x, s))
+    if len(vals) == 1:
+        x, s = vals[0]
+        perm = tuple(s.index(c) for c in out)
+        return [x if perm == tuple(range(len(perm))) else e.v("transpose", [x], {"permutation": perm})]
+    (a, sa), (b, sb) = vals
+    batch = [c for c in sa if c in sb and c in out]
+    contract = [c for c in sa if c in sb and c not in out]
+    dn = {"lhs_batching_dimensions": tuple(sa.index(c) for c in batch),
+          "rhs_batching_dimensions": tuple(sb.index(c) for c in batch),
+          "lhs_contracting_dimensions": tuple(sa.index(c) for c in contract),
+          "rhs_contracting_dimensions": tuple(sb.index(c) for c in contract)}
+    r = e.v("dot_general", [a, b], {"dot_dimension_numbers": dn})
+    order = batch + [c for c in sa if c not in sb] + [c for c in sb if c not in sa]
+    perm = tuple(order.index(c) for c in out)
+    return [r if perm == tuple(range(len(perm))) else e.v("transpose", [r], {"permutation": perm})]

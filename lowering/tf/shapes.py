@@ -468,3 +468,82 @@ def split_v(e, op, args):
             raise e.error("a -1 size along a dynamic dim is not supported yet")
         sizes[sizes.index(-1)] = d - sum(s for s in sizes if s != -1)
     return _split(e, x, axis, sizes)
+
+
+@tf_op("GatherNd", group=G)
+def gather_nd(e, op, args):
+    """params[indices[..., :K]]: a gather of the first K dims, indices' last dim the index
+    vector; the slices keep params' dims after K."""
+    params, idx = args
+    k = idx.type.shape[-1]
+    if k is None:
+        raise e.error("the index depth (indices' last dim) must be static")
+    ir, pr = idx.type.rank, params.type.rank
+    batch = ir - 1
+    dn = {"offset_dims": tuple(range(batch, batch + pr - k)),
+          "collapsed_slice_dims": tuple(range(k)), "start_index_map": tuple(range(k)),
+          "index_vector_dim": ir - 1}
+    dims = e.dims(params)
+    sizes = [1] * k + dims[k:]
+    t = TensorType(tuple(idx.type.shape[:-1]) + tuple(params.type.shape[k:]), params.type.elem)
+    if all(isinstance(s, int) for s in sizes):
+        return [e.v("gather", [params, idx], {"dimension_numbers": dn,
+                                              "slice_sizes": tuple(sizes)}, t)]
+    return [e.v("dynamic_gather", [params, idx, e.shape_tensor(sizes)],
+                {"dimension_numbers": dn}, t)]
+
+
+@tf_op("ScatterNd", group=G)
+def scatter_nd(e, op, args):
+    """Zeros of `shape` with the updates added at indices[..., :K] (repeated indices sum,
+    as TF)."""
+    idx, upd, shape_v = args
+    k = idx.type.shape[-1]
+    if k is None:
+        raise e.error("the index depth (indices' last dim) must be static")
+    dims = _fill_dims(e, shape_v)
+    zeros = e.broadcast_to(e.const(0, upd.type.elem, ()), dims)
+    ir, ur = idx.type.rank, upd.type.rank
+    dn = {"update_window_dims": tuple(range(ir - 1, ur)), "inserted_window_dims": tuple(range(k)),
+          "scatter_dims_to_operand_dims": tuple(range(k)), "index_vector_dim": ir - 1}
+    r = e.op("scatter", [zeros, idx, upd], {"scatter_dimension_numbers": dn},
+             [zeros.type], [e.scalar_region(upd.type.elem, "add")])
+    return [r.result]
+
+
+@tf_op("MirrorPad", group=G)
+def mirror_pad(e, op, args):
+    """Each dim padded with its own edge rows reversed (REFLECT leaves the edge out,
+    SYMMETRIC repeats it), dim by dim: slices, reverse, concatenate."""
+    x, pads_v = args
+    flat = e.int_list(pads_v, "the paddings")
+    mode = op.attrs.get("mode", "REFLECT")
+    if mode not in ("REFLECT", "SYMMETRIC"):
+        raise e.error(f"mode {mode!r} is not supported")
+    skip = 1 if mode == "REFLECT" else 0
+    for d in range(x.type.rank):
+        lo, hi = flat[2 * d], flat[2 * d + 1]
+        n = x.type.shape[d]
+        if not lo and not hi:
+            continue
+        if n is None:
+            raise e.error("mirror padding a dynamic dim is not supported yet")
+        parts = []
+        dims = e.dims(x)
+        if lo:
+            starts = [0] * x.type.rank
+            starts[d] = skip
+            lim = list(dims)
+            lim[d] = skip + lo
+            parts.append(e.v("reverse", [_slice(e, x, starts, lim, [1] * x.type.rank)],
+                             {"dimensions": (d,)}))
+        parts.append(x)
+        if hi:
+            starts = [0] * x.type.rank
+            starts[d] = n - skip - hi
+            lim = list(dims)
+            lim[d] = n - skip
+            parts.append(e.v("reverse", [_slice(e, x, starts, lim, [1] * x.type.rank)],
+                             {"dimensions": (d,)}))
+        x = e.v("concatenate", parts, {"dimension": d})
+    return [x]

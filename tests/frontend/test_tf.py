@@ -216,3 +216,34 @@ def test_freeze_makes_variables_constants_and_drops_their_arguments(tmp_path):
     assert len(entry.signature.args) == 1  # x; the four variables are constants now
     npz = np.load(VARIABLES.replace(".tf.mlir", ".npz"))
     np.testing.assert_allclose(entry(npz["s0_arg0"]), npz["s0_out0"], rtol=2e-5, atol=1e-6)
+
+
+def test_calls_are_inlined_and_case_picks_a_branch():
+    """tf.StatefulPartitionedCall's @f is lowered in place; a functional tf.Case is an
+    mhlo.case whose out-of-range index takes the last branch (TF's default)."""
+    text = """module {
+  func.func @main(%x: tensor<?xf32>, %k: tensor<i32>) -> (tensor<?xf32>, tensor<?xf32>) {
+    %0 = "tf.StatefulPartitionedCall"(%x) <{config = "", config_proto = "", executor_type = "",
+        f = @inner}> : (tensor<?xf32>) -> tensor<?xf32>
+    %1 = "tf.Case"(%k, %x) <{branches = [@inner, @twice], is_stateless = true}>
+        : (tensor<i32>, tensor<?xf32>) -> tensor<*xf32>
+    return %0, %1 : tensor<?xf32>, tensor<*xf32>
+  }
+  func.func private @inner(%a: tensor<?xf32>) -> tensor<?xf32> {
+    %c = "tf.Const"() <{value = dense<1.0> : tensor<f32>}> : () -> tensor<f32>
+    %0 = "tf.AddV2"(%a, %c) : (tensor<?xf32>, tensor<f32>) -> tensor<?xf32>
+    return %0 : tensor<?xf32>
+  }
+  func.func private @twice(%a: tensor<?xf32>) -> tensor<?xf32> {
+    %0 = "tf.AddV2"(%a, %a) : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+    return %0 : tensor<?xf32>
+  }
+}
+"""
+    assert "mhlo.case" in hlo(text) and "func.call" not in hlo(text)
+    lib = aot.compile(text, name="tf_calls")
+    x = np.arange(3, dtype=np.float32)
+    for k, want in ((0, x + 1), (1, x * 2), (5, x * 2)):
+        a, b = lib.main(x, np.int32(k))
+        np.testing.assert_array_equal(a, x + 1)
+        np.testing.assert_array_equal(b, want)

@@ -193,6 +193,33 @@ def case_strided_slices():
     return f, [spec([None, 6, 4])]
 
 
+def case_more_ops():
+    """FusedBatchNormV3 for inference, GELU, a nested tf.function (a call), einsum,
+    gather_nd, scatter_nd, mirror pads and a switch_case (tf.Case)."""
+    rng = np.random.default_rng(9)
+    bn = [tf.constant(v.astype(np.float32)) for v in
+          (np.linspace(0.5, 1.5, 2), np.linspace(-0.2, 0.2, 2), rng.uniform(-0.1, 0.1, 2),
+           np.linspace(0.5, 2.0, 2))]
+
+    @tf.function
+    def inner(a, b):
+        return tf.einsum("bij,bjk->bki", a, b) * 2.0
+
+    def f(img, a, b, idx, k):
+        y = tf.raw_ops.FusedBatchNormV3(x=img, scale=bn[0], offset=bn[1], mean=bn[2],
+                                        variance=bn[3], epsilon=1e-3, is_training=False)[0]
+        gelu = tf.nn.gelu(y)
+        ein = inner(a, b)
+        gn = tf.gather_nd(a, idx)
+        sn = tf.scatter_nd(idx, tf.ones([3, 4]), [2, 3, 4])
+        mp = tf.pad(a, [[0, 0], [1, 2], [2, 1]], mode="REFLECT")
+        sp = tf.pad(a, [[0, 0], [2, 1], [0, 0]], mode="SYMMETRIC")
+        sc = tf.switch_case(k, [lambda: a[0] + 1.0, lambda: a[1] * 2.0, lambda: a[0] - a[1]])
+        return gelu, ein, gn, sn, mp, sp, sc
+    return f, [spec([None, 4, 4, 2]), spec([2, 3, 4]), spec([2, 4, 5]), spec([3, 2], tf.int32),
+               spec([], tf.int32)]
+
+
 CASES = {
     "mlp": (case_mlp, [uniform(["b", 8])], [{"b": 1}, {"b": 5}, {"b": 33}]),
     "mlp_variables": (case_mlp_variables, [uniform(["b", 8])], [{"b": 2}, {"b": 3}, {"b": 16}]),
@@ -210,6 +237,10 @@ CASES = {
     "nn_ops": (case_nn_ops, [uniform([1, 5, 5, 2]), uniform([2, 3, 3]), integers([4], 0, 6)],
                None),
     "strided_slices": (case_strided_slices, [uniform(["n", 6, 4])], [{"n": 3}, {"n": 4}, {"n": 8}]),
+    "more_ops": (case_more_ops, [uniform(["b", 4, 4, 2]), uniform([2, 3, 4]), uniform([2, 4, 5]),
+                                 lambda rng, d: np.array([[0, 1], [1, 2], [0, 1]], np.int32),
+                                 lambda rng, d: np.array(d["k"], np.int32)],
+                 [{"b": 1, "k": 0}, {"b": 2, "k": 1}, {"b": 3, "k": 2}, {"b": 2, "k": 7}]),
 }
 # TF1 GraphDefs, tfcompile's input: name -> (graph builder, feeds, fetches, makers, size sets).
 # Their executor form is the raw import with node names (show_debug_info=True) and no
