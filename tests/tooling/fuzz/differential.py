@@ -1423,6 +1423,32 @@ def op_real_dynamic_slice(p: Prog):
     return _movement(p, x, fn, shape, line, "real_dynamic_slice")
 
 
+def op_gather(p: Prog):
+    """gather as jnp.take along one axis: rows picked by an index vector (clamped into range),
+    every other dim whole (static, as slice_sizes are)."""
+    x = p.pick(lambda v: v.rank >= 1 and sum(not isinstance(d, int) for d in v.shape) <= 1)
+    dyn = [i for i, d in enumerate(x.shape) if not isinstance(d, int)]
+    axis = dyn[0] if dyn else int(p.rng.integers(0, x.rank))
+    if any(p.concrete(x.shape, c)[axis] == 0 for c in (0, 1)):
+        raise Reject("nothing to take")
+    dt = p.choice(INTS)
+    k = p.size() if p.rng.random() < 0.8 else p.choice([d for d in p.syms if d.startswith("d")] or [3])
+    idx = p.leaf(dt, (k, 1), "index")
+    shape = x.shape[:axis] + (k,) + x.shape[axis + 1:]
+    offset = [i for i in range(x.rank) if i != axis]
+    sizes = [1 if i == axis else d for i, d in enumerate(x.shape)]
+
+    def fn(a, c):
+        return np.take(a, np.clip(idx.data[c][:, 0].astype(np.int64), 0, a.shape[axis] - 1), axis=axis)
+    p.use(idx)
+    dn = (f"#stablehlo.gather<offset_dims = {offset}, collapsed_slice_dims = [{axis}], "
+          f"start_index_map = [{axis}], index_vector_dim = 1>")
+    line = (f'%RES = "stablehlo.gather"({x.name}, {idx.name}) {{dimension_numbers = {dn}, '
+            f"indices_are_sorted = false, slice_sizes = {i64s(sizes)}}} : ({ttype(x.shape, x.dt)}, "
+            f"{ttype(idx.shape, dt)}) -> {ttype(shape, x.dt)}")
+    return _movement(p, x, fn, shape, line, "gather")
+
+
 def _starts(p: Prog, rank: int):
     """Start index operands: scalars of one int type, from the program or new."""
     dt = p.choice(INTS)
@@ -1499,7 +1525,7 @@ OPS = {  # name -> (weight, builder); a builder raises Reject when its op does n
     "dot_general": (2, op_dot_general), "iota": (0.6, op_iota),
     "argmax": (1, op_argmax), "sort": (0.8, op_sort), "reduce_window": (1, op_reduce_window),
     "while": (0.7, op_while), "if": (0.6, op_if),
-    "real_dynamic_slice": (0.6, op_real_dynamic_slice),
+    "real_dynamic_slice": (0.6, op_real_dynamic_slice), "gather": (0.8, op_gather),
     "get_dimension_size": (0.6, op_get_dimension_size), "dynamic_iota": (0.6, op_dynamic_iota),
     "dynamic_broadcast_in_dim": (0.8, op_dynamic_broadcast_in_dim),
     "dynamic_reshape": (0.8, op_dynamic_reshape), "dynamic_slice": (1.2, op_dynamic_slice),
