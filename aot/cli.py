@@ -55,7 +55,14 @@ def main(argv=None) -> int:
                                        "metadata, without loading it")
     i.add_argument("artifact", help="a library, archive or object aotc built")
     i.add_argument("--json", action="store_true", help="the metadata as JSON")
+    t = sub.add_parser("import-tf", help="a TensorFlow SavedModel's signature as tf dialect "
+                                         "MLIR, variables frozen (needs TensorFlow)")
+    from .import_tf import add_arguments as import_tf_arguments
+    import_tf_arguments(t)
     args = p.parse_args(argv)
+    if args.command == "import-tf":
+        from .import_tf import run as import_tf
+        return import_tf(args)
     if args.command == "inspect":
         from .manifest import inspect_main
         return inspect_main(args.artifact, as_json=args.json)

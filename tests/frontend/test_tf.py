@@ -247,3 +247,14 @@ def test_calls_are_inlined_and_case_picks_a_branch():
         a, b = lib.main(x, np.int32(k))
         np.testing.assert_array_equal(a, x + 1)
         np.testing.assert_array_equal(b, want)
+
+
+def test_import_tf_reports_errors_without_a_traceback():
+    """`aotc import-tf` needs TensorFlow only when it runs; without it (or without the
+    SavedModel) it is an error with status 1."""
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-m", "aot.cli", "import-tf", "/no/such/saved_model"],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 1 and r.stderr.startswith("aotc: error:"), r.stderr
+    assert "Traceback" not in r.stderr
