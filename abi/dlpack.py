@@ -15,7 +15,7 @@ import numpy as np
 CUDA, CPU, CUDA_HOST, CUDA_MANAGED = 2, 1, 3, 13  # DLDeviceType
 DEVICE_NAMES = {1: "cpu", 2: "cuda", 3: "cuda host memory", 4: "opencl", 7: "vulkan", 8: "metal",
                 10: "rocm", 13: "cuda managed memory"}
-INT, UINT, FLOAT, BFLOAT, BOOL = 0, 1, 2, 4, 6  # DLDataTypeCode
+INT, UINT, FLOAT, BFLOAT, COMPLEX, BOOL = 0, 1, 2, 4, 5, 6  # DLDataTypeCode
 
 
 class DLDevice(ctypes.Structure):
@@ -57,7 +57,7 @@ _get_pointer_raw = _api("PyCapsule_GetPointer", ctypes.c_void_p, ctypes.c_void_p
 def _type_code(dt: np.dtype) -> tuple:
     if dt == np.dtype(ml_dtypes.bfloat16):
         return BFLOAT, 16
-    kind = {"i": INT, "u": UINT, "f": FLOAT, "b": BOOL}[dt.kind]
+    kind = {"i": INT, "u": UINT, "f": FLOAT, "c": COMPLEX, "b": BOOL}[dt.kind]
     return kind, dt.itemsize * 8
 
 
@@ -68,7 +68,9 @@ def _numpy_type(code: int, bits: int, lanes: int) -> np.dtype | None:
         return np.dtype(ml_dtypes.bfloat16)
     if code == BOOL and bits == 8:
         return np.dtype(np.bool_)
-    kind = {INT: "i", UINT: "u", FLOAT: "f"}.get(code)
+    kind = {INT: "i", UINT: "u", FLOAT: "f", COMPLEX: "c"}.get(code)
+    if kind == "c":  # complex64/complex128: two floats
+        return np.dtype(f"c{bits // 8}") if bits in (64, 128) else None
     return np.dtype(f"{kind}{bits // 8}") if kind and bits in (8, 16, 32, 64) else None
 
 

@@ -46,6 +46,8 @@ DTYPES: dict[str, DType] = dict([
     _row("ui16", 10, 2, np.uint16, "uint16_t", "AOT_U16"),
     _row("ui32", 11, 4, np.uint32, "uint32_t", "AOT_U32"),
     _row("ui64", 12, 8, np.uint64, "uint64_t", "AOT_U64"),
+    _row("complex<f32>", 13, 8, np.complex64, "float _Complex (re, im)", "AOT_C64"),
+    _row("complex<f64>", 14, 16, np.complex128, "double _Complex (re, im)", "AOT_C128"),
 ])
 
 _BY_CODE = {d.code: d for d in DTYPES.values()}

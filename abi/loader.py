@@ -37,8 +37,9 @@ class AotRuntimeError(RuntimeError):
 
 
 # Which Python values may become which element kinds without losing meaning:
-# bools anywhere, ints into ints and floats, floats only into floats.
-_CONVERTIBLE_KINDS = {"b": "b", "i": "biu", "u": "biu", "f": "biuf", "V": "biuf"}
+# bools anywhere, ints into ints and floats, floats only into floats, complex numbers
+# (Python's complex, lists of them) only into complex arrays, which take reals too.
+_CONVERTIBLE_KINDS = {"b": "b", "i": "biu", "u": "biu", "f": "biuf", "V": "biuf", "c": "biufc"}
 
 
 def _string(p) -> str:

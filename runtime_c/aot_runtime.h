@@ -42,9 +42,11 @@ extern "C" {
 
 /* ---- Public API: types ------------------------------------------------ */
 
-/* Element types; codes are part of the ABI.  I1 is stored as one byte 0/1.
- * Names (aot_dtype_name) use MLIR spellings: f16 bf16 f32 f64 i1 i8 i16 i32
- * i64 ui8 ui16 ui32 ui64. */
+/* Element types; codes are part of the ABI.  I1 is stored as one byte 0/1;
+ * C64/C128 are complex<f32>/complex<f64>, interleaved (re, im) pairs as C99's
+ * float complex / double complex.  Names (aot_dtype_name) use MLIR spellings:
+ * f16 bf16 f32 f64 i1 i8 i16 i32 i64 ui8 ui16 ui32 ui64 complex<f32>
+ * complex<f64>. */
 typedef enum aot_dtype {
     AOT_F16 = 0,
     AOT_BF16 = 1,
@@ -58,7 +60,9 @@ typedef enum aot_dtype {
     AOT_U8 = 9,
     AOT_U16 = 10,
     AOT_U32 = 11,
-    AOT_U64 = 12
+    AOT_U64 = 12,
+    AOT_C64 = 13,
+    AOT_C128 = 14
 } aot_dtype;
 
 /* Status codes returned by entry functions and runtime calls. */

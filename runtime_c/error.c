@@ -26,7 +26,8 @@ static const struct { const char *name; size_t size; } dtype_table[] = {
     [AOT_F64] = {"f64", 8},   [AOT_I1] = {"i1", 1},     [AOT_I8] = {"i8", 1},
     [AOT_I16] = {"i16", 2},   [AOT_I32] = {"i32", 4},   [AOT_I64] = {"i64", 8},
     [AOT_U8] = {"ui8", 1},    [AOT_U16] = {"ui16", 2},  [AOT_U32] = {"ui32", 4},
-    [AOT_U64] = {"ui64", 8},
+    [AOT_U64] = {"ui64", 8},  [AOT_C64] = {"complex<f32>", 8},
+    [AOT_C128] = {"complex<f64>", 16},
 };
 enum { NUM_DTYPES = sizeof dtype_table / sizeof dtype_table[0] };
 

@@ -18,6 +18,8 @@ from lowering.ir.core import (
     Operation,
     SymbolRef,
     Type,
+    component,
+    is_complex,
     numpy_dtype,
 )
 
@@ -63,6 +65,9 @@ def _nested(arr, elem) -> str:
 
 
 def _scalar_text(x, elem: str) -> str:
+    if is_complex(elem):  # (re,im), as MLIR prints a complex element
+        x = complex(x)
+        return f"({_scalar_text(x.real, component(elem))},{_scalar_text(x.imag, component(elem))})"
     if elem == "i1":
         return "true" if bool(x) else "false"
     if elem in ("f16", "bf16", "f32", "f64"):

@@ -21,6 +21,8 @@ from lowering.ir.core import (
     TensorType,
     TupleType,
     Type,
+    component,
+    is_complex,
     numpy_dtype,
 )
 
@@ -174,6 +176,24 @@ def _tokens_to_array(tokens: list[str], elem: str) -> np.ndarray:
                      for v in values], dtype=np.int64 if dtype.kind == "i" else np.uint64).astype(dtype)
 
 
+_PAIR = re.compile(r"\(([^()]*)\)")
+
+
+def _complex_literals(body: str, elem: str) -> np.ndarray:
+    """`(re,im)` pairs, alone or in nested lists, each part a literal of the component type
+    (decimal, or a bit pattern such as 0x7FC00000 for NaN, as MLIR prints special floats)."""
+    pairs = [p.split(",") for p in _PAIR.findall(body)]
+    if any(len(p) != 2 for p in pairs) or _PAIR.sub("", body).strip("[], \n\t"):
+        raise AttrError(f"malformed {elem} literal in dense attribute: expected (re, im) pairs")
+    comp = component(elem)
+    if not pairs:
+        return np.zeros(0, numpy_dtype(elem))
+    parts = _scalar_tokens_to_array([t.strip() for p in pairs for t in p], comp)
+    out = np.empty(len(pairs), numpy_dtype(elem))
+    out.real, out.imag = parts[0::2], parts[1::2]
+    return out
+
+
 # Long hex blobs are set aside before lexing (frontend/parser.py, `set_aside_hex`): in the text
 # the lexer sees, `"0x@N"` stands for blob N of the module being parsed.
 HEX_BLOBS: contextvars.ContextVar = contextvars.ContextVar("hex_blobs", default=())
@@ -209,8 +229,15 @@ def decode_dense(body: str, type: Type) -> DenseAttr:
         if flat.size != count:
             raise AttrError(f"dense hex data has {flat.size} elements, type '{type}' needs {count}")
         return DenseAttr(flat.reshape(type.shape), type)
+    if is_complex(type.elem):
+        flat = _complex_literals(body, type.elem)
+        if flat.size == 1 and count != 1 and "[" not in body:
+            return DenseAttr(np.broadcast_to(flat.reshape(()), type.shape), type)
+        if flat.size != count:
+            raise AttrError(f"dense literal has {flat.size} elements, type '{type}' needs {count}")
+        return DenseAttr(flat.reshape(type.shape), type)
     if body.startswith("("):
-        raise AttrError("complex constants are not supported")
+        raise AttrError(f"a complex literal {body[:40]} for a {type.elem} constant")
     tokens = [t.strip() for t in body.replace("[", " ").replace("]", " ").split(",")]
     tokens = [t for t in tokens if t]
     flat = _scalar_tokens_to_array(tokens, type.elem)

@@ -25,7 +25,9 @@ class LoopBuilder:
         return self.op(name, operands, [type], attrs).result
 
     def const(self, value, elem: str) -> Value:
-        if elem in ("f16", "bf16", "f32", "f64"):
+        if elem.startswith("complex<"):
+            value = complex(value)
+        elif elem in ("f16", "bf16", "f32", "f64"):
             value = float(value)
         elif elem == "i1":
             value = bool(value)

@@ -61,13 +61,17 @@ class CompileError(Exception):
 
 INT_TYPES = ("i1", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64", "si8", "si16", "si32", "si64")
 FLOAT_TYPES = ("f16", "bf16", "f32", "f64")
-ELEMENT_TYPES = INT_TYPES + FLOAT_TYPES + ("index",)
+# A complex element is a pair of its component floats, stored interleaved (re, im) as in
+# numpy and C99; in the loop stage a scalar of this type is one value (an LLVM {re, im}).
+COMPLEX_TYPES = ("complex<f32>", "complex<f64>")
+ELEMENT_TYPES = INT_TYPES + FLOAT_TYPES + COMPLEX_TYPES + ("index",)
 
 NUMPY_DTYPES = {
     "i1": np.bool_, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
     "si8": np.int8, "si16": np.int16, "si32": np.int32, "si64": np.int64,
     "ui8": np.uint8, "ui16": np.uint16, "ui32": np.uint32, "ui64": np.uint64,
     "f16": np.float16, "f32": np.float32, "f64": np.float64, "index": np.int64,
+    "complex<f32>": np.complex64, "complex<f64>": np.complex128,
 }
 
 
@@ -88,9 +92,20 @@ def is_unsigned(elem: str) -> bool:
     return elem.startswith("ui")
 
 
+def is_complex(elem: str) -> bool:
+    return elem in COMPLEX_TYPES
+
+
+def component(elem: str) -> str:
+    """The float type of a complex element's real and imaginary parts."""
+    return elem[len("complex<"):-1]
+
+
 def bit_width(elem: str) -> int:
     if elem == "index":
         return 64
+    if is_complex(elem):
+        return 2 * bit_width(component(elem))
     if elem == "bf16":
         return 16
     return int(elem.lstrip("uisbf"))

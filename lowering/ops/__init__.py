@@ -11,6 +11,7 @@ from lowering.codegen.llvm import fastmath  # noqa: F401
 from lowering.ops import (  # noqa: F401
     bounded,
     chlo,
+    complex,
     contraction,
     control_flow,
     data_dependent,

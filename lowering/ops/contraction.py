@@ -4,8 +4,9 @@ CPU by the packed matmul where it applies, lowering/codegen/cpu/matmul.py)."""
 from __future__ import annotations
 
 from lowering.ir.builder import LoopBuilder, dims_of, loop_nest
-from lowering.ir.core import INDEX, ScalarType, TensorType, is_float
+from lowering.ir.core import INDEX, ScalarType, TensorType, is_complex, is_float
 from lowering.ops import registry
+from lowering.ops.complex import cadd, cmul
 from lowering.ops.elementwise import Scalars
 from lowering.ops.registry import ShapeError, static_or
 from lowering.ops.verify import verify_scalar_ops
@@ -91,7 +92,7 @@ def emit_dot(k, op, b: LoopBuilder, args: list):
     rfree = [d for d in range(rhs_t.rank) if d not in rb_ and d not in rc]
     acc_elem = "f32" if out_elem in ("f16", "bf16") else out_elem
     if (rfree and rfree[-1] == rhs_t.rank - 1 and acc_elem == out_elem
-            and lhs_t.elem == rhs_t.elem == out_elem):
+            and lhs_t.elem == rhs_t.elem == out_elem and not is_complex(out_elem)):
         return emit_dot_rows(b, lhs, rhs, out, (lb_, rb_, lc, rc), lfree, rfree)
     with loop_nest(b, dims_of(b, out)) as (outer, ivs):
         nb = len(lb_)
@@ -119,11 +120,14 @@ def emit_dot(k, op, b: LoopBuilder, args: list):
         bs = Scalars(body)
         x = bs.convert(body.v("memref.load", [lhs] + lidx, ScalarType(lhs_t.elem)), lhs_t.elem, acc_elem)
         y = bs.convert(body.v("memref.load", [rhs] + ridx, ScalarType(rhs_t.elem)), rhs_t.elem, acc_elem)
-        mul, add = ("arith.mulf", "arith.addf") if is_float(acc_elem) else ("arith.muli", "arith.addi")
-        prod = body.v(mul, [x, y], ScalarType(acc_elem))
-        total = body.v(add, [cur[0], prod], ScalarType(acc_elem))
-        if add == "arith.addf":  # a dot product may be reordered: LLVM keeps vector accumulators
-            total.owner.attrs["fastmath"] = "reassoc"
+        if is_complex(acc_elem):  # a complex product-sum, in order (the packed matmul is real)
+            total = cadd(bs, acc_elem, cur[0], cmul(bs, acc_elem, x, y))
+        else:
+            mul, add = ("arith.mulf", "arith.addf") if is_float(acc_elem) else ("arith.muli", "arith.addi")
+            prod = body.v(mul, [x, y], ScalarType(acc_elem))
+            total = body.v(add, [cur[0], prod], ScalarType(acc_elem))
+            if add == "arith.addf":  # a dot product may be reordered: LLVM keeps vector accumulators
+                total.owner.attrs["fastmath"] = "reassoc"
         if not loops:  # no contracting dims: an outer product
             result = total
         else:

@@ -555,6 +555,8 @@ def _constant_at(e, op, idx):
     arr = np.asarray(op.attrs["value"].array).reshape(-1)
     elem = op.results[0].type.elem
     x = arr[0] if arr.size else 0  # a fused constant is a splat; a zero-size one has no element
+    if arr.dtype.kind == "c":
+        return e.b.const(complex(x), elem)
     return e.b.const(bool(x) if elem == "i1" else (float(x) if arr.dtype.kind == "f" or elem == "bf16"
                                                    else int(x)), elem)
 

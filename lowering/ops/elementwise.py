@@ -9,7 +9,16 @@ math is computed in f32 and rounded once per op, as XLA's CPU backend does.
 """
 from __future__ import annotations
 
-from lowering.ir.core import Operation, ScalarType, TensorType, bit_width, is_float, is_unsigned
+from lowering.ir.core import (
+    Operation,
+    ScalarType,
+    TensorType,
+    bit_width,
+    component,
+    is_complex,
+    is_float,
+    is_unsigned,
+)
 from lowering.ops import registry
 from lowering.ops.registry import ShapeError, static_or
 
@@ -32,6 +41,8 @@ class Scalars:
     def convert(self, x, src: str, dst: str):
         if src == dst:
             return x
+        if is_complex(src) or is_complex(dst):
+            return self.convert_complex(x, src, dst)
         if dst == "i1":
             if src in HALF:  # bf16 lives in an i16 register: compare it as f32
                 x = self.v("arith.extf", [x], "f32")
@@ -58,6 +69,20 @@ class Scalars:
         if dw < sw:
             return self.v("arith.trunci", [x], dst)
         return self.v("arith.bitcast", [x], dst)  # same width, signedness changes
+
+    def convert_complex(self, x, src: str, dst: str):
+        """To complex: the value, converted to the parts' type, with imaginary part 0.
+        From complex: each part converted, or to a real or integer type its real part (the
+        spec's rule; i1 is whether the real part is nonzero)."""
+        if is_complex(src):
+            re = self.v("complex.re", [x], component(src))
+            if not is_complex(dst):
+                return self.convert(re, component(src), dst)
+            im = self.v("complex.im", [x], component(src))
+            return self.v("complex.create", [self.convert(re, component(src), component(dst)),
+                                             self.convert(im, component(src), component(dst))], dst)
+        part = self.convert(x, src, component(dst))
+        return self.v("complex.create", [part, self.const(0.0, component(dst))], dst)
 
     # comparisons -------------------------------------------------------------------------
     FLOAT_PRED = {"EQ": "oeq", "NE": "une", "LT": "olt", "LE": "ole", "GT": "ogt", "GE": "oge"}
@@ -374,9 +399,10 @@ def lower_scalar(b, op, args):
     """The scalar value of elementwise HLO `op` applied to scalar `args`."""
     elem = op.operands[0].type.elem if op.short_name not in ("select", "clamp") else \
         op.operands[1].type.elem
-    rule = registry.rule(op, "scalar", b.target)
+    on_complex = any(is_complex(v.type.elem) for v in op.operands)
+    rule = registry.rule(op, "complex_scalar" if on_complex else "scalar", b.target)
     if rule is None:
-        raise op.error("no scalar lowering for this op")
+        raise op.error("no scalar lowering for this op" + (" on complex numbers" if on_complex else ""))
     return rule(Scalars(b), elem, args, op)
 
 # ----------------------------------------------------------------------------- the ops
@@ -435,7 +461,7 @@ def infer_elementwise(op: Operation):
         raise ShapeError("operands must have the same element type, got " + ", ".join(map(str, ts)))
     elem = ts[0].elem
     types = registry.lookup(name).operand_types
-    if types == "float" and elem not in ("f16", "bf16", "f32", "f64"):
+    if types == "float" and elem not in ("f16", "bf16", "f32", "f64") and not is_complex(elem):
         raise ShapeError(f"needs floating-point operands, got {ts[0]}")
     if types == "int" and elem in ("f16", "bf16", "f32", "f64", "i1"):
         raise ShapeError(f"needs integer operands, got {ts[0]}")
@@ -450,6 +476,8 @@ def infer_elementwise(op: Operation):
             raise ShapeError(f"unknown comparison type '{ct.value}'")
     if name in ("compare", "is_finite"):
         return [TensorType(ts[0].shape, "i1")]
+    if name == "abs" and is_complex(elem):  # |z| is real
+        return [TensorType(ts[0].shape, component(elem))]
     if name in ("convert", "bitcast_convert"):  # the result's element type is the declared one
         return [TensorType(ts[0].shape, op.results[0].type.elem)] if op.results else None
     return [ts[0]]

@@ -11,12 +11,14 @@ An op's fields, by the stage that reads them:
 
     verify     kind, arity, attrs (required attributes), operand_types, infer (result types
                from operand types; None keeps the declared ones; raises ShapeError), check
-               (extra verification, e.g. of regions or custom calls)
+               (extra verification, e.g. of regions or custom calls); whether it takes
+               complex element types (`accept_complex`, called by lowering/ops/complex.py)
     lhlo       shape_rule (run-time result dims on the host), shape_operands (operands read
                on the host as sizes), scratch (a kernel's temporary buffers)
     fusion     epilogue (a kernel that runs its elementwise consumers on its finished tiles:
                a kOutput fusion; only where a target's kernel provides one)
-    loops      scalar (elementwise semantics), elemental (value at an index, fused), kernel
+    loops      scalar (elementwise semantics), complex_scalar (the same on complex operands:
+               lowering/ops/complex.py), elemental (value at an index, fused), kernel
                (a kernel of its own), writes (its outputs among the buffers; default: the
                last one), parallel (its outer loop may be split over threads)
 """
@@ -66,6 +68,7 @@ class OpDef:
     shape_operands: tuple = ()
     scratch: Callable | None = None
     scalar: Callable | None = None
+    complex_scalar: Callable | None = None  # scalar semantics where an operand is complex
     elemental: Callable | None = None
     kernel: Callable | None = None  # a reduction's: its schedule as a kInput fusion's root
     writes: Callable | None = None  # buffer form: operand positions its kernel writes
@@ -100,6 +103,20 @@ def override(name: str, field_name: str, fn: Callable, *, target: str | None = N
 def not_yet(reason: str, *names: str) -> None:
     for n in names:
         NOT_YET[n] = reason
+
+
+COMPLEX: set = set()  # ops that take complex element types
+COMPLEX_NOT_YET: dict[str, str] = {}  # ops that could take them but do not yet, and why
+
+
+def accept_complex(*names: str) -> None:
+    """These ops compile with complex element types (the verifier refuses them elsewhere)."""
+    COMPLEX.update(names)
+
+
+def complex_not_yet(reason: str, *names: str) -> None:
+    for n in names:
+        COMPLEX_NOT_YET[n] = reason
 
 
 def lookup(name: str) -> OpDef | None:

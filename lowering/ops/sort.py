@@ -38,7 +38,7 @@ from lowering.ops.verify import verify_scalar_ops
 
 I1 = ScalarType("i1")
 SORTABLE = ("i1", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64", "f16", "bf16",
-            "f32", "f64")
+            "f32", "f64", "complex<f32>", "complex<f64>")  # complex: by a comparator of its parts
 
 
 def _shape_error(msg):

@@ -3,12 +3,12 @@ operand types are what its kind needs, and its declared result types agree with 
 Shared by the HLO stage and by the op families' checks of their regions."""
 from __future__ import annotations
 
-from lowering.ir.core import Operation, TensorType
+from lowering.ir.core import Operation, TensorType, is_complex
 from lowering.ops import registry
 from lowering.ops.registry import ShapeError
 
 ELEMENT_TYPES = ("i1", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64",
-                 "f16", "bf16", "f32", "f64")
+                 "f16", "bf16", "f32", "f64", "complex<f32>", "complex<f64>")
 
 
 def verify_op(op: Operation) -> None:
@@ -44,6 +44,10 @@ def verify_op(op: Operation) -> None:
             raise op.error(f"element type {v.type.elem} is not supported")
         if v.type.encoding:
             raise op.error(f"tensor encoding '{v.type.encoding}' is not supported")
+        if is_complex(v.type.elem) and name not in registry.COMPLEX:
+            why = registry.COMPLEX_NOT_YET.get(name)
+            raise op.error(f"{name} of {v.type.elem} (complex numbers) is not supported yet"
+                           + (f": {why}" if why else ""))
     if d.arity is not None and len(op.operands) != d.arity:
         raise op.error(f"expects {d.arity} operands, got {len(op.operands)}")
     if d.check is not None:

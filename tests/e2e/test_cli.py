@@ -90,8 +90,8 @@ def test_cross_target_object(add_file, tmp_path):
      "  %0 = func.call @main(%a) : (tensor<4xf32>) -> tensor<4xf32>\n  return %0 : tensor<4xf32>\n}\n",
      ":2:8:", "recursive call is not supported: @main -> @main"),
     ("func.func @main(%a: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {\n"
-     "  return %a : tensor<4xcomplex<f32>>\n}\n",
-     ":1:1:", "is not supported"),
+     "  %0 = stablehlo.remainder %a, %a : tensor<4xcomplex<f32>>\n  return %0 : tensor<4xcomplex<f32>>\n}\n",
+     ":2:8:", "'mhlo.remainder': remainder of complex<f32> (complex numbers) is not supported yet"),
     ("func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n"
      "  %c = stablehlo.constant dense<[1.0, 1e40]> : tensor<2xf32>\n  return %c : tensor<2xf32>\n}\n",
      ":2:27:", "1e40 is out of range for f32"),

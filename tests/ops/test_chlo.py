@@ -663,12 +663,15 @@ def test_errors(text, message):
         run_pipeline(parse_module(text), "hlo")
 
 
-@pytest.mark.parametrize("op", ["real", "imag"])
-def test_complex_ops_stay_unsupported(op):
-    text = ("func.func @main(%x: tensor<4xcomplex<f32>>) -> tensor<4xf32> {\n"
-            f'  %0 = "stablehlo.{op}"(%x) : (tensor<4xcomplex<f32>>) -> tensor<4xf32>\n'
-            "  return %0 : tensor<4xf32>\n}\n")
-    with pytest.raises(CompileError, match="not supported"):
+@pytest.mark.parametrize("op", ["acos", "atanh"])
+def test_complex_inverse_functions_stay_unsupported(op):
+    """real/imag and most chlo functions take complex numbers (tests/ops/test_complex.py);
+    the inverse trigonometric and hyperbolic ones do not yet: a located error."""
+    text = ("func.func @main(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {\n"
+            f'  %0 = "chlo.{op}"(%x) : (tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>\n'
+            "  return %0 : tensor<4xcomplex<f32>>\n}\n")
+    message = f"{op} of complex<f32> (complex numbers) is not supported yet"
+    with pytest.raises(CompileError, match=re.escape(message)):
         run_pipeline(parse_module(text), "hlo")
 
 

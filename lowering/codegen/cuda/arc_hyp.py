@@ -62,6 +62,8 @@ ptxas does not fuse), the bounds hold on the device.
 """
 from __future__ import annotations
 
+import math
+
 from lowering.codegen.llvm.fastmath import (
     Ops,
     _clamp,
@@ -353,5 +355,23 @@ def atanh(f: Ops, x):
     return f.copysign(_nan_outside_one(f, a, y), x)
 
 
-FUNCTIONS = {"math.atan": atan, "math.asin": asin, "math.acos": acos, "math.sinh": sinh,
+def atan2(f: Ops, y, x):
+    """atan of the smaller magnitude over the larger (in [0, 1]), moved to (y, x)'s quadrant:
+    C's values at zeros and infinities (atan2(+-0, -0) = +-pi, inf over inf a quarter turn),
+    NaN in, NaN out. (The complex functions' arg z: log, sqrt, power.)"""
+    ax, ay = f.abs(x), f.abs(y)
+    hi = f._v("arith.maximumf", [ax, ay], f.e)
+    lo = f._v("arith.minimumf", [ax, ay], f.e)
+    zero, inf = f.c(0.0), f.c(float("inf"))
+    t = atan(f, f.div(lo, hi))
+    t = f.sel(f.cmp("oeq", hi, zero), zero, t)  # 0/0
+    both_inf = f._v("arith.andi", [f.cmp("oeq", ax, inf), f.cmp("oeq", ay, inf)], "i1")
+    t = f.sel(both_inf, f.c(math.pi / 4), t)  # inf/inf
+    t = f.sel(f.cmp("ogt", ay, ax), f.sub(f.c(math.pi / 2), t), t)
+    negative_x = f.cmp("olt", f.copysign(f.c(1.0), x), zero)  # -0 too
+    t = f.sel(negative_x, f.sub(f.c(math.pi), t), t)
+    return f.copysign(t, y)
+
+
+FUNCTIONS = {"math.atan": atan, "math.atan2": atan2, "math.asin": asin, "math.acos": acos, "math.sinh": sinh,
              "math.cosh": cosh, "math.asinh": asinh, "math.acosh": acosh, "math.atanh": atanh}

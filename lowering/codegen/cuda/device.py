@@ -129,9 +129,14 @@ def _lane_id(g, b, op, args):
 
 
 def _shuffle_xor(g, b, op, args):
-    """`shfl.sync.bfly` on 32-bit pieces: narrower values widened, wider ones split."""
+    """`shfl.sync.bfly` on 32-bit pieces: narrower values widened, wider ones split (a
+    complex number part by part)."""
     (x,) = args
     t = x.type
+    if isinstance(t, ir.LiteralStructType):
+        for i in range(len(t.elements)):
+            x = b.insert_value(x, _shuffle_xor(g, b, op, [b.extract_value(args[0], i)]), i)
+        return x
     bits = t.width if isinstance(t, ir.IntType) else {"half": 16, "float": 32, "double": 64}[str(t)]
     as_int = x if isinstance(t, ir.IntType) else b.bitcast(x, ir.IntType(bits))
     shfl = g.declare("llvm.nvvm.shfl.sync.bfly.i32", I32, [I32, I32, I32, I32])

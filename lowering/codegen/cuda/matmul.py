@@ -21,7 +21,7 @@ when the runtime finds it; a dot with a fused epilogue stays this one kernel.
 from __future__ import annotations
 
 from lowering.ir.builder import Ix, LoopBuilder, buffer_dims, dims_of, element_loop
-from lowering.ir.core import INDEX, Block, MemRefType, Region, ScalarType, is_float
+from lowering.ir.core import INDEX, Block, MemRefType, Region, ScalarType, is_complex, is_float
 from lowering.ops import registry
 from lowering.ops.contraction import dot_general_dims
 from lowering.ops.elemental import Elemental, fusion_dims
@@ -43,10 +43,11 @@ def _free_dims(op):
 
 
 def tiles_dot(target, op) -> bool:
-    """Whether the tiled kernel takes this dot: both sides have a free dim."""
+    """Whether the tiled kernel takes this dot: both sides have a free dim, real numbers
+    (complex dots are the loop-form kernel)."""
     lfree, rfree = _free_dims(op)
     out_t = op.results[0].type if op.results else op.operands[2].type
-    return bool(lfree) and bool(rfree) and out_t.elem != "i1"
+    return bool(lfree) and bool(rfree) and out_t.elem != "i1" and not is_complex(out_t.elem)
 
 
 def _accumulator(out_elem: str) -> str:

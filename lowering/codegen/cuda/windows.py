@@ -23,7 +23,7 @@ open, as StableHLO leaves it (the CPU applies updates in order, the last one win
 from __future__ import annotations
 
 from lowering.ir.builder import Ix, LoopBuilder, buffer_dims, element_loop
-from lowering.ir.core import Block, Region, ScalarType, bit_width, is_float, is_unsigned
+from lowering.ir.core import Block, Region, ScalarType, bit_width, is_complex, is_float, is_unsigned
 from lowering.ops import registry
 from lowering.ops.elemental import apply_region
 from lowering.ops.elementwise import Scalars
@@ -59,7 +59,7 @@ def combiner(region, elem: str) -> str | None:
     cur, upd = block.args
     if ret.operands[0] is upd:
         return "set"
-    if bit_width(elem) not in (32, 64):
+    if bit_width(elem) not in (32, 64) or is_complex(elem):  # no atomic for a (re, im) pair
         return None
     first = block.ops[0]
     kind = "float" if is_float(elem) else "uint" if is_unsigned(elem) else "int"

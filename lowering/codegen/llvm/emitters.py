@@ -66,7 +66,8 @@ def _libm(name):
 def _cmpf(g, b, op, args):
     pred = op.attrs["predicate"]
     table = {"oeq": "==", "one": "!=", "olt": "<", "ole": "<=", "ogt": ">", "oge": ">=",
-             "ueq": "==", "une": "!=", "ult": "<", "ule": "<=", "ugt": ">", "uge": ">="}
+             "ueq": "==", "une": "!=", "ult": "<", "ule": "<=", "ugt": ">", "uge": ">=",
+             "ord": "ord", "uno": "uno"}
     if pred.startswith("o"):
         return b.fcmp_ordered(table[pred], args[0], args[1])
     return b.fcmp_unordered(table[pred], args[0], args[1])
@@ -296,6 +297,11 @@ EMITTERS = {
     "math.ctpop": _intrinsic_call("ctpop"), "math.ctlz": _ctlz, "math.absi": _absi,
     **{f"math.{k}": _libm(v) for k, v in LIBM.items()},
     "memref.load": _load, "memref.store": _store, "memref.dim": _dim,
+    # a complex scalar is an LLVM {re, im}: made from and taken apart into its floats
+    "complex.create": lambda g, b, op, a: b.insert_value(b.insert_value(
+        ir.Constant(llvm_type(op.results[0].type.name), ir.Undefined), a[0], 0), a[1], 1),
+    "complex.re": lambda g, b, op, a: b.extract_value(a[0], 0),
+    "complex.im": lambda g, b, op, a: b.extract_value(a[0], 1),
 }
 
 # libm functions behind the math ops of the chlo elementwise rules (lowering/ops/chlo.py)

@@ -18,7 +18,11 @@ F32 = ir.FloatType()
 
 
 def llvm_type(elem: str) -> ir.Type:
-    """Register type of an element; bf16 lives in an i16 (llvmlite has no bfloat)."""
+    """Register type of an element; bf16 lives in an i16 (llvmlite has no bfloat); a complex
+    number is a {re, im} struct, so in memory it is the interleaved pair numpy and C99 use
+    (aligned as its component) and loads, stores, selects and phis move it whole."""
+    if elem.startswith("complex<"):
+        return ir.LiteralStructType([llvm_type(elem[len("complex<"):-1])] * 2)
     if elem == "f16":
         return ir.HalfType()
     if elem == "f32":

@@ -1,0 +1,434 @@
+"""Complex numbers: `complex`, `real`, `imag`, and the complex rules of the elementwise ops.
+
+A complex<f32>/complex<f64> scalar is one loop-stage value made (`complex.create`) and taken
+apart (`complex.re`, `complex.im`) around real arith/math ops on its parts; codegen holds it
+as an LLVM {re, im} struct, so in memory it is the interleaved pair numpy and C99 use and
+the data-movement ops move it whole, like any 8- or 16-byte element.
+
+Each rule computes what XLA's CPU backend computes (its elemental IR emitter's formulas,
+checked against JAX's outputs on infinities, NaNs and signed zeros): the textbook product,
+Smith's division, |z| scaled by its larger part, rsqrt/power through polar form, tanh
+through expm1 with its limits at infinity. Each op's rule on complex operands is its
+`complex_scalar` in the registry (`COMPLEX_RULES`), beside its real `scalar` rule.
+"""
+from __future__ import annotations
+
+from lowering.ir.core import TensorType, component, is_complex, is_float
+from lowering.ops import chlo, registry  # chlo: its square, sinh, cosh get complex rules here
+from lowering.ops.elementwise import define_elementwise
+from lowering.ops.registry import ShapeError
+
+# ----------------------------------------------------------------------------- parts
+
+
+class C:
+    """Real arithmetic on the parts of complex values, through a Scalars builder `s`."""
+
+    def __init__(self, s, elem: str):
+        self.s, self.elem, self.f = s, elem, component(elem)
+
+    def parts(self, z):
+        return (self.s.v("complex.re", [z], self.f), self.s.v("complex.im", [z], self.f))
+
+    def make(self, re, im):
+        return self.s.v("complex.create", [re, im], self.elem)
+
+    def c(self, value):
+        return self.s.const(value, self.f)
+
+    def op(self, name, *args, **attrs):
+        return self.s.v(name, list(args), self.f, **attrs)
+
+    def add(self, a, b):
+        return self.op("arith.addf", a, b)
+
+    def sub(self, a, b):
+        return self.op("arith.subf", a, b)
+
+    def mul(self, a, b):
+        return self.op("arith.mulf", a, b)
+
+    def div(self, a, b):
+        return self.op("arith.divf", a, b)
+
+    def neg(self, a):
+        return self.op("arith.negf", a)
+
+    def abs(self, a):
+        return self.op("math.absf", a)
+
+    def fn(self, name, *args):
+        return self.op(f"math.{name}", *args)
+
+    def cmp(self, pred, a, b):
+        return self.s.v("arith.cmpf", [a, b], "i1", predicate=pred)
+
+    def sel(self, p, a, b):
+        return self.s.select(p, a, b, self.f)
+
+    def csel(self, p, a, b):
+        return self.s.select(p, a, b, self.elem)
+
+    def and_(self, a, b):
+        return self.s.v("arith.andi", [a, b], "i1")
+
+    def or_(self, a, b):
+        return self.s.v("arith.ori", [a, b], "i1")
+
+    def not_(self, a):
+        return self.s.v("arith.xori", [a, self.s.const(1, "i1")], "i1")
+
+    def copysign(self, a, b):
+        return self.fn("copysign", a, b)
+
+    def isnan(self, a):
+        return self.cmp("uno", a, a)
+
+
+def cadd(s, elem, x, y):
+    k = C(s, elem)
+    (a, b), (c, d) = k.parts(x), k.parts(y)
+    return k.make(k.add(a, c), k.add(b, d))
+
+
+def cmul(s, elem, x, y):
+    """(a+bi)(c+di) = (ac-bd) + (ad+bc)i, as written (XLA, numpy)."""
+    k = C(s, elem)
+    (a, b), (c, d) = k.parts(x), k.parts(y)
+    return k.make(k.sub(k.mul(a, c), k.mul(b, d)), k.add(k.mul(a, d), k.mul(b, c)))
+
+
+def _abs_helper(k: C, z, root: bool):
+    """min(|a|,|b|), max(|a|,|b|) and sqrt(1 + (min/max)^2) (or its square): |z| without
+    overflow in a*a + b*b."""
+    a, b = k.parts(z)
+    aa, ab = k.abs(a), k.abs(b)
+    hi, lo = k.op("arith.maximumf", aa, ab), k.op("arith.minimumf", aa, ab)
+    r = k.div(lo, hi)
+    t = k.add(k.c(1.0), k.mul(r, r))
+    return lo, hi, (k.fn("sqrt", t) if root else t)
+
+
+def _cabs(k: C, z):
+    lo, hi, t = _abs_helper(k, z, True)
+    r = k.mul(hi, t)
+    return k.sel(k.isnan(r), lo, r)  # (0,0), (inf,inf) and NaNs: the smaller part
+
+
+def _binary(fn):
+    def rule(s, elem, args, op):
+        k = C(s, elem)
+        (a, b), (c, d) = k.parts(args[0]), k.parts(args[1])
+        return fn(k, a, b, c, d)
+    return rule
+
+
+def _unary(fn):
+    def rule(s, elem, args, op):
+        k = C(s, elem)
+        a, b = k.parts(args[0])
+        return fn(k, a, b, args[0])
+    return rule
+
+
+# ----------------------------------------------------------------------------- the rules
+
+
+def _divide(k: C, ar, ai, br, bi):
+    """Smith's algorithm; where it gives (NaN, NaN), the C99 recoveries: finite/infinite is
+    a zero, and in complex<f64> also x/0 an infinity with the signs of x and of 0's real
+    part, and infinite/finite an infinity. (XLA's CPU results, checked against JAX on every
+    pair of special values: its complex<f32> division leaves x/0 and inf/x NaN.)"""
+    rat1, rat2 = k.div(br, bi), k.div(bi, br)
+    den1, den2 = k.add(bi, k.mul(rat1, br)), k.add(br, k.mul(rat2, bi))
+    abr, abi = k.abs(br), k.abs(bi)
+    small_r = k.cmp("olt", abr, abi)
+    cr = k.sel(small_r, k.div(k.add(k.mul(rat1, ar), ai), den1),
+               k.div(k.add(k.mul(rat2, ai), ar), den2))
+    ci = k.sel(small_r, k.div(k.sub(k.mul(rat1, ai), ar), den1),
+               k.div(k.sub(ai, k.mul(rat2, ar)), den2))
+    zero, one, inf = k.c(0.0), k.c(1.0), k.c(float("inf"))
+    aar, aai = k.abs(ar), k.abs(ai)
+    ar_inf, ai_inf = k.cmp("oeq", aar, inf), k.cmp("oeq", aai, inf)
+    br_inf, bi_inf = k.cmp("oeq", abr, inf), k.cmp("oeq", abi, inf)
+    finite_num = k.and_(k.cmp("one", aar, inf), k.cmp("one", aai, inf))
+    finite_den = k.and_(k.cmp("one", abr, inf), k.cmp("one", abi, inf))
+    # finite numerator, infinite denominator: a zero
+    inf_den = k.and_(k.or_(br_inf, bi_inf), finite_num)
+    u = k.copysign(k.sel(br_inf, one, zero), br)
+    v = k.copysign(k.sel(bi_inf, one, zero), bi)
+    fixed = [k.mul(zero, k.add(k.mul(ar, u), k.mul(ai, v))), k.mul(zero, k.sub(k.mul(ai, u), k.mul(ar, v)))]
+    fixed = [k.sel(inf_den, f, c) for f, c in zip(fixed, (cr, ci))]
+    if k.f == "f64":
+        # infinite numerator, finite denominator: an infinity
+        inf_num = k.and_(k.or_(ar_inf, ai_inf), finite_den)
+        x = k.copysign(k.sel(ar_inf, one, zero), ar)
+        y = k.copysign(k.sel(ai_inf, one, zero), ai)
+        big = [k.mul(inf, k.add(k.mul(x, br), k.mul(y, bi))), k.mul(inf, k.sub(k.mul(y, br), k.mul(x, bi)))]
+        fixed = [k.sel(inf_num, g, f) for g, f in zip(big, fixed)]
+        # zero denominator, a numerator not all NaN: an infinity
+        zero_den = k.and_(k.and_(k.cmp("oeq", abr, zero), k.cmp("oeq", abi, zero)),
+                          k.or_(k.cmp("ord", ar, zero), k.cmp("ord", ai, zero)))
+        s_inf = k.copysign(inf, br)
+        fixed = [k.sel(zero_den, k.mul(s_inf, p), f) for p, f in zip((ar, ai), fixed)]
+    nan = k.and_(k.isnan(cr), k.isnan(ci))
+    return k.make(k.sel(nan, fixed[0], cr), k.sel(nan, fixed[1], ci))
+
+
+def _exp(k: C, a, b, z):
+    """e^a (cos b + i sin b); a real z gives a real result, imaginary part +0 even where e^a
+    is infinite or NaN (XLA)."""
+    e = k.fn("exp", a)
+    im = k.sel(k.cmp("oeq", b, k.c(0.0)), k.c(0.0), k.mul(e, k.fn("sin", b)))
+    return k.make(k.mul(e, k.fn("cos", b)), im)
+
+
+def _expm1(k: C, a, b, z):
+    """e^z - 1 = (expm1(a) cos b + cosm1(b)) + e^a sin(b) i, cosm1(b) = -2 sin^2(b/2): no
+    cancellation near z = 0."""
+    em = k.fn("expm1", a)
+    cos_b = k.fn("cos", b)
+    h = k.fn("sin", k.mul(b, k.c(0.5)))
+    cosm1 = k.mul(k.c(-2.0), k.mul(h, h))
+    im = k.sel(k.cmp("oeq", b, k.c(0.0)), k.c(0.0), k.mul(k.add(em, k.c(1.0)), k.fn("sin", b)))
+    return k.make(k.add(k.mul(em, cos_b), cosm1), im)
+
+
+def _log(k: C, a, b, z):
+    return k.make(k.fn("log", _cabs(k, z)), k.fn("atan2", b, a))
+
+
+def _log1p(k: C, a, b, z):
+    """log(1+z): the real part log|1+z| = log1p(a if 1+a > |b| else max - 1) + log1p((min/max)^2)/2
+    over max/min of |1+a| and |b| (no overflow, exact near z = 0, XLA's form), the
+    imaginary part atan2(b, 1+a)."""
+    one = k.c(1.0)
+    a1 = k.add(a, one)
+    aa1, ab = k.abs(a1), k.abs(b)
+    hi, lo = k.op("arith.maximumf", aa1, ab), k.op("arith.minimumf", aa1, ab)
+    big = k.fn("log1p", k.sel(k.cmp("ogt", a1, ab), a, k.sub(hi, one)))
+    ratio = k.div(lo, hi)
+    r = k.add(k.mul(k.c(0.5), k.fn("log1p", k.mul(ratio, ratio))), big)
+    return k.make(k.sel(k.isnan(r), lo, r), k.fn("atan2", b, a1))
+
+
+def _sqrt(k: C, a, b, z):
+    """u = sqrt((|a| + |z|) / 2), v = |b| / 2u: (u, v) for a >= 0, else (v, u), the imaginary
+    part negated where b < 0 (so -0 gives +); an infinite b gives (inf, b) unless a is NaN.
+    As XLA computes it (checked against JAX on every pair of special values)."""
+    aa, ab = k.abs(a), k.abs(b)
+    half = k.c(0.5)
+    u = k.fn("sqrt", k.add(k.mul(aa, half), k.mul(_cabs(k, z), half)))
+    zero, inf = k.c(0.0), k.c(float("inf"))
+    v = k.sel(k.cmp("oeq", u, zero), zero, k.div(ab, k.add(u, u)))
+    right = k.cmp("oge", a, zero)
+    re, im = k.sel(right, u, v), k.sel(right, v, u)
+    im = k.sel(k.cmp("olt", b, zero), k.neg(im), im)
+    b_inf = k.and_(k.cmp("oeq", ab, inf), k.cmp("ord", a, a))
+    return k.make(k.sel(b_inf, inf, re), k.sel(b_inf, b, im))
+
+
+def _rsqrt(k: C, a, b, z):
+    """|z|^-1/2 (cos(-t/2) + i sin(-t/2)); 1/sqrt(0) is (inf, NaN), infinities give zeros."""
+    lo, hi, t = _abs_helper(k, z, True)
+    one = k.c(1.0)
+    r = k.mul(k.div(one, k.fn("sqrt", hi)), k.div(one, k.fn("sqrt", t)))
+    r = k.sel(k.isnan(r), k.div(one, k.fn("sqrt", lo)), r)
+    half = k.mul(k.fn("atan2", b, a), k.c(-0.5))
+    re, im = k.mul(r, k.fn("cos", half)), k.mul(r, k.fn("sin", half))
+    zero, inf = k.c(0.0), k.c(float("inf"))
+    aa, ab = k.abs(a), k.abs(b)
+    both_zero = k.and_(k.cmp("oeq", b, zero), k.cmp("oeq", a, zero))
+    at_inf = k.or_(k.and_(k.cmp("oeq", ab, inf), k.isnan(a)), k.cmp("oeq", aa, inf))
+    re = k.sel(both_zero, inf, k.sel(at_inf, k.copysign(zero, a), re))
+    im = k.sel(both_zero, k.c(float("nan")), k.sel(at_inf, k.neg(k.copysign(zero, b)), im))
+    return k.make(re, im)
+
+
+def _power(k: C, a, b, c, d):
+    """(a+bi)^(c+di) = |z|^c e^(-d arg z) (cos q + i sin q), q = c arg z + d log|z|;
+    0^w is 1 for w = 0 and 0 for a real w > 0 (Kahan)."""
+    aa_bb = k.add(k.mul(a, a), k.mul(b, b))
+    zero, half, one = k.c(0.0), k.c(0.5), k.c(1.0)
+    arg = k.fn("atan2", b, a)
+    coeff = k.mul(k.fn("powf", aa_bb, k.mul(half, c)), k.fn("exp", k.mul(k.neg(d), arg)))
+    q = k.add(k.mul(c, arg), k.mul(k.mul(half, d), k.fn("log", aa_bb)))
+    general = k.make(k.mul(coeff, k.fn("cos", q)), k.mul(coeff, k.fn("sin", q)))
+    zero_base = k.and_(k.and_(k.cmp("oeq", aa_bb, zero), k.cmp("oeq", d, zero)), k.cmp("ole", zero, c))
+    special = k.make(k.sel(k.cmp("oeq", zero, c), one, zero), zero)
+    return k.csel(zero_base, special, general)
+
+
+def _tanh_parts(k: C, a, b):
+    """tanh(a+bi) = (e^2a - e^-2a + 2i sin 2b) / (e^2a + e^-2a + 2 cos 2b), through expm1
+    (exact for small a); +-1 where the denominator overflows; NaNs and zeros as C99 says."""
+    two_a = k.add(a, a)
+    em, en = k.fn("expm1", two_a), k.fn("expm1", k.neg(two_a))
+    re_num = k.sub(em, en)
+    cos_b, sin_b = k.fn("cos", b), k.fn("sin", b)
+    four = k.c(4.0)
+    cos2 = k.mul(k.mul(cos_b, cos_b), four)
+    im_num = k.mul(four, k.mul(cos_b, sin_b))
+    sum_m2 = k.add(em, en)
+    den = k.add(sum_m2, cos2)
+    inf, zero = k.c(float("inf")), k.c(0.0)
+    re = k.sel(k.cmp("oeq", sum_m2, inf), k.copysign(k.c(-1.0), a), k.div(re_num, den))
+    im = k.div(im_num, den)
+    a_inf = k.cmp("oeq", k.abs(a), inf)
+    sin_nan = k.isnan(im_num)
+    re = k.sel(k.and_(sin_nan, k.not_(a_inf)), k.c(float("nan")), re)
+    im = k.sel(k.or_(k.cmp("oeq", b, zero), k.and_(a_inf, sin_nan)), zero, im)
+    return re, im
+
+
+def _tanh(k: C, a, b, z):
+    return k.make(*_tanh_parts(k, a, b))
+
+
+def _tan(k: C, a, b, z):
+    """tan z = -i tanh(iz): tanh(-b + ai) = x + yi gives y - xi."""
+    x, y = _tanh_parts(k, k.neg(b), a)
+    return k.make(y, k.neg(x))
+
+
+def _sine(k: C, a, b, z):
+    e = k.fn("exp", b)
+    half = k.c(0.5)
+    pos, neg = k.mul(half, e), k.div(half, e)
+    return k.make(k.mul(k.fn("sin", a), k.add(pos, neg)), k.mul(k.fn("cos", a), k.sub(pos, neg)))
+
+
+def _cosine(k: C, a, b, z):
+    e = k.fn("exp", b)
+    half = k.c(0.5)
+    pos, neg = k.mul(half, e), k.div(half, e)
+    return k.make(k.mul(k.fn("cos", a), k.add(neg, pos)), k.mul(k.fn("sin", a), k.sub(neg, pos)))
+
+
+def _sinh_cosh(sign: float):
+    """(e^z -+ e^-z) / 2, as the chlo decomposition writes them for complex z."""
+    def fn(k: C, a, b, z):
+        p, q = k.parts(_exp(k, a, b, z)), k.parts(_exp(k, k.neg(a), k.neg(b), z))
+        half, s = k.c(0.5), k.c(sign)
+        return k.make(k.mul(k.add(p[0], k.mul(s, q[0])), half), k.mul(k.add(p[1], k.mul(s, q[1])), half))
+    return fn
+
+
+def _logistic(k: C, a, b, z):
+    """1 / (1 + e^-z), with the complex division."""
+    e = k.parts(_exp(k, k.neg(a), k.neg(b), z))
+    return _divide(k, k.c(1.0), k.c(0.0), k.add(k.c(1.0), e[0]), e[1])
+
+
+def _cbrt(k: C, a, b, z):
+    """z^(1/3) as the power (1/3 + 0i), as XLA computes it."""
+    return _power(k, a, b, k.c(1.0 / 3.0), k.c(0.0))
+
+
+def _sign(k: C, a, b, z):
+    r = _cabs(k, z)
+    zero = k.c(0.0)
+    is_zero = k.cmp("oeq", r, zero)
+    return k.csel(is_zero, k.make(zero, zero), k.make(k.div(a, r), k.div(b, r)))
+
+
+def _compare(s, elem, args, op):
+    """EQ: both parts equal (ordered); NE: either part unequal (unordered), so x != y is
+    !(x == y). Complex numbers have no order: other directions are an error."""
+    direction = op.attrs["comparison_direction"].value
+    if direction not in ("EQ", "NE"):
+        raise op.error(f"compare {direction} of {elem}: complex numbers are only compared EQ or NE")
+    k = C(s, elem)
+    (a, b), (c, d) = k.parts(args[0]), k.parts(args[1])
+    pred = "oeq" if direction == "EQ" else "une"
+    re, im = k.cmp(pred, a, c), k.cmp(pred, b, d)
+    return k.and_(re, im) if direction == "EQ" else k.or_(re, im)
+
+
+def _abs(s, elem, args, op):
+    return _cabs(C(s, elem), args[0])
+
+
+COMPLEX_RULES = {
+    "add": lambda s, elem, args, op: cadd(s, elem, *args),
+    "subtract": _binary(lambda k, a, b, c, d: k.make(k.sub(a, c), k.sub(b, d))),
+    "multiply": lambda s, elem, args, op: cmul(s, elem, *args),
+    "divide": _binary(_divide),
+    "power": _binary(_power),
+    "compare": _compare,
+    "negate": _unary(lambda k, a, b, z: k.make(k.neg(a), k.neg(b))),
+    "abs": _abs,
+    "sign": _unary(_sign),
+    "exponential": _unary(_exp),
+    "exponential_minus_one": _unary(_expm1),
+    "log": _unary(_log),
+    "log_plus_one": _unary(_log1p),
+    "sqrt": _unary(_sqrt),
+    "rsqrt": _unary(_rsqrt),
+    "sine": _unary(_sine),
+    "cosine": _unary(_cosine),
+    "tan": _unary(_tan),
+    "tanh": _unary(_tanh),
+    "cbrt": _unary(_cbrt),
+    "logistic": _unary(_logistic),
+    "sinh": _unary(_sinh_cosh(-1.0)),
+    "cosh": _unary(_sinh_cosh(1.0)),
+    "square": lambda s, elem, args, op: cmul(s, elem, args[0], args[0]),
+}
+
+
+assert chlo.SCALAR_RULES  # defined before its ops get their complex rules
+for _name, _rule in COMPLEX_RULES.items():
+    registry.lookup(_name).complex_scalar = _rule
+for _name in ("convert", "select"):  # their real rules take complex values as they are
+    registry.lookup(_name).complex_scalar = registry.lookup(_name).scalar
+
+# ----------------------------------------------------------------------------- complex, real, imag
+
+
+def _infer_complex(op):
+    re, im = (v.type for v in op.operands)
+    if re.shape != im.shape or re.elem != im.elem:
+        raise ShapeError(f"complex needs parts of one type, got {re} and {im}")
+    if re.elem not in ("f32", "f64"):
+        raise ShapeError(f"complex needs f32 or f64 parts, got {re}")
+    return [TensorType(re.shape, f"complex<{re.elem}>")]
+
+
+def _infer_part(op):
+    t = op.operands[0].type
+    if is_complex(t.elem):
+        return [TensorType(t.shape, component(t.elem))]
+    if not is_float(t.elem):
+        raise ShapeError(f"needs a complex or floating-point operand, got {t}")
+    return [t]
+
+
+def _complex(s, elem, args, op):
+    return s.v("complex.create", list(args), f"complex<{elem}>")
+
+
+def _part(which):
+    def rule(s, elem, args, op):
+        if not is_complex(elem):  # of a real number: itself, or 0
+            return args[0] if which == "re" else s.const(0.0, elem)
+        return s.v(f"complex.{which}", args, component(elem))
+    return rule
+
+
+define_elementwise("complex", 2, _complex, infer=_infer_complex)
+define_elementwise("real", 1, _part("re"), infer=_infer_part, complex_scalar=_part("re"))
+define_elementwise("imag", 1, _part("im"), infer=_infer_part, complex_scalar=_part("im"))
+
+# The ops that take complex element types: the rules above, conversions and select, the
+# data-movement ops (they move whole elements), dot and reduce (their scalar arithmetic is
+# these rules).
+COMPLEX_OPS = (
+    *COMPLEX_RULES, "complex", "real", "imag", "convert", "select",
+    "constant", "broadcast_in_dim", "dynamic_broadcast_in_dim", "reshape", "dynamic_reshape",
+    "transpose", "slice", "dhlo.slice", "real_dynamic_slice", "dynamic_slice",
+    "dynamic_update_slice", "concatenate", "pad", "dynamic_pad", "reverse", "gather",
+    "dynamic_gather", "iota", "dynamic_iota", "dot", "dot_general", "reduce", "reduce_window",
+    "scatter", "sort",
+)
+registry.accept_complex(*COMPLEX_OPS)

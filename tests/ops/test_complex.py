@@ -1,0 +1,322 @@
+"""Complex element types (lowering/ops/complex.py): complex<f32> and complex<f64> from the text
+to the ABI, each op against numpy, and the edge cases (infinities, NaNs, signed zeros)
+where XLA's CPU results are what the compiler gives. The JAX-exported cases are in the
+conformance corpus (tests/data/conformance/complex_*).
+"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+import aot
+from abi import dtypes
+from lowering.frontend.parser import parse_module
+from lowering.frontend.printer import print_module
+from lowering.ir.attrs import AttrError, decode_dense, parse_type
+from lowering.ir.core import CompileError, TensorType
+from lowering.ops import registry
+
+C64, C128 = np.complex64, np.complex128
+TOL = {C64: dict(rtol=2e-6, atol=1e-6), C128: dict(rtol=1e-13, atol=1e-14)}
+T = {C64: "complex<f32>", C128: "complex<f64>"}
+
+
+def cx(values, dtype):
+    """Complex numbers from (re, im) pairs, set by part (1j * inf would make a NaN)."""
+    pairs = np.asarray(values, np.float64).reshape(-1, 2)
+    out = np.empty(len(pairs), dtype)
+    out.real, out.imag = pairs[:, 0], pairs[:, 1]
+    return out
+
+
+def close(got, want, dtype):
+    """Each part within tolerance, NaN where the other has NaN."""
+    for f in (np.real, np.imag):
+        np.testing.assert_allclose(f(got), f(want), equal_nan=True, **TOL[dtype])
+
+
+def unary_program(ops, t, n="?"):
+    """@main(x) returning each op of x (elementwise ops of one operand)."""
+    ty = f"tensor<{n}x{t}>"
+    body, rets, types = [], [], []
+    for i, (op, rt) in enumerate(ops):
+        rt = f"tensor<{n}x{rt}>" if rt else ty
+        body.append(f"  %{i} = stablehlo.{op} %x : ({ty}) -> {rt}")
+        rets.append(f"%{i}")
+        types.append(rt)
+    return (f"func.func @main(%x: {ty}) -> ({', '.join(types)}) {{\n" + "\n".join(body)
+            + f"\n  return {', '.join(rets)} : {', '.join(types)}\n}}\n")
+
+
+RNG = np.random.default_rng(13)
+DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "complex")
+
+
+def program(name):
+    with open(os.path.join(DATA, name + ".mlir")) as f:
+        return f.read()
+
+
+def random_cx(n, dtype, scale=2.0):
+    return (RNG.uniform(-scale, scale, n) + 1j * RNG.uniform(-scale, scale, n)).astype(dtype)
+
+
+# ----------------------------------------------------------------------------- text
+
+
+def test_types_parse_and_print():
+    t = parse_type("tensor<2x?xcomplex<f64>>")
+    assert t == TensorType((2, None), "complex<f64>") and str(t) == "tensor<2x?xcomplex<f64>>"
+
+
+@pytest.mark.parametrize("body, want", [
+    ("(1.5,-2.0)", [1.5 - 2j] * 3),
+    ("[(1.0,2.0), (0.0,-0.5), (-3.0,4.0)]", [1 + 2j, -0.5j, -3 + 4j]),
+    ("[(0x7F800000,0.0), (0xFF800000,0x7FC00000), (1.0e+00,-0.000000e+00)]",
+     cx([[np.inf, 0], [-np.inf, np.nan], [1, -0.0]], C64)),
+    ('"0x0000803F000000C0000000000000803F0000404000008040"', [1 - 2j, 1j, 3 + 4j]),
+])
+def test_constants_in_every_printed_form(body, want):
+    got = decode_dense(body, TensorType((3,), "complex<f32>")).array
+    assert got.dtype == C64
+    np.testing.assert_array_equal(got, np.asarray(want, C64))
+    if "0.000000e+00)" in body:  # the sign of a zero part is kept
+        assert np.signbit(got[2].imag)
+
+
+def test_malformed_complex_constant_is_an_error():
+    with pytest.raises(AttrError, match="expected \\(re, im\\) pairs"):
+        decode_dense("[(1.0,2.0,3.0)]", TensorType((1,), "complex<f32>"))
+    with pytest.raises(AttrError, match="complex literal"):
+        decode_dense("(1.0,2.0)", TensorType((1,), "f32"))
+
+
+def test_constant_prints_back_as_mlir_does():
+    text = ("func.func @main() -> tensor<2xcomplex<f32>> {\n"
+            "  %0 = stablehlo.constant dense<[(1.0,-2.0), (0x7F800000,0.5)]> : tensor<2xcomplex<f32>>\n"
+            "  return %0 : tensor<2xcomplex<f32>>\n}\n")
+    printed = print_module(parse_module(text))
+    assert "dense<[(1.0,-2.0), (0x7F800000,0.5)]> : tensor<2xcomplex<f32>>" in printed, printed
+
+
+# ----------------------------------------------------------------------------- ABI
+
+
+def test_abi_codes_are_appended():
+    assert (dtypes.dtype("complex<f32>").code, dtypes.dtype("complex<f32>").size) == (13, 8)
+    assert (dtypes.dtype("complex<f64>").code, dtypes.dtype("complex<f64>").size) == (14, 16)
+    assert dtypes.dtype("complex<f32>").enum == "AOT_C64" and dtypes.from_numpy(C128).enum == "AOT_C128"
+    assert dtypes.dtype("ui64").code == 12  # the codes before keep their values
+
+
+@pytest.fixture(scope="module")
+def add_lib():
+    return aot.compile("func.func @main(%a: tensor<?xcomplex<f64>>, %b: tensor<?xcomplex<f64>>)"
+                       " -> tensor<?xcomplex<f64>> {\n"
+                       "  %0 = stablehlo.add %a, %b : tensor<?xcomplex<f64>>\n"
+                       "  return %0 : tensor<?xcomplex<f64>>\n}\n")
+
+
+def test_python_takes_and_returns_complex_arrays(add_lib):
+    a, b = random_cx(7, C128), random_cx(7, C128)
+    got = add_lib.main(a, b)
+    assert got.dtype == C128 and got.shape == (7,)
+    np.testing.assert_array_equal(got, a + b)
+    np.testing.assert_array_equal(add_lib.main([1 + 2j, 3], [1j, 0.5]), [1 + 3j, 3.5])  # lists
+    assert "complex<f64>[?]" in str(add_lib.main.signature)
+    with pytest.raises(TypeError, match="expects complex<f64>"):
+        add_lib.main(a.astype(C64), b)
+    strided = np.stack([a, b], axis=1)[:, 0]  # not contiguous: copied first
+    np.testing.assert_array_equal(add_lib.main(strided, b), a + b)
+
+
+# ----------------------------------------------------------------------------- ops
+
+
+UNARY = [  # (op, result type or None for the operand's, numpy reference)
+    ("negate", None, np.negative), ("abs", "r", np.abs), ("exponential", None, np.exp),
+    ("log", None, np.log), ("sqrt", None, np.sqrt), ("rsqrt", None, lambda z: 1 / np.sqrt(z)),
+    ("sine", None, np.sin), ("cosine", None, np.cos), ("tan", None, np.tan),
+    ("tanh", None, np.tanh), ("log_plus_one", None, np.log1p), ("exponential_minus_one", None, np.expm1),
+    ("sign", None, lambda z: z / np.abs(z)), ("real", "r", np.real), ("imag", "r", np.imag),
+    ("cbrt", None, lambda z: z ** (1 / 3)), ("logistic", None, lambda z: 1 / (1 + np.exp(-z))),
+    ("chlo.sinh", None, np.sinh), ("chlo.cosh", None, np.cosh), ("chlo.square", None, np.square),
+]
+
+
+@pytest.mark.parametrize("dtype", [C64, C128])
+def test_unary_ops_against_numpy(dtype):
+    t = T[dtype]
+    part = t[8:-1]
+    ops = [(op, part if rt == "r" else None) for op, rt, _ in UNARY]
+    text = unary_program(ops, t).replace("stablehlo.chlo.", "chlo.")
+    lib = aot.compile(text)
+    z = np.concatenate([random_cx(40, dtype), random_cx(8, dtype, 1e-3),
+                        np.asarray([1e-30 + 1e-30j, 3 + 0j, -3 + 0j, 2j], dtype)])
+    for (op, _, ref), got in zip(UNARY, lib.main(z)):
+        with np.errstate(all="ignore"):
+            want = ref(z.astype(C128))
+        if got.dtype.kind == "c":
+            close(got, want.astype(dtype), dtype)
+        else:
+            np.testing.assert_allclose(got, want.astype(got.dtype), err_msg=op, **TOL[dtype])
+
+
+BINARY = [("add", np.add), ("subtract", np.subtract), ("multiply", np.multiply),
+          ("divide", np.divide), ("power", np.power)]
+
+
+@pytest.mark.parametrize("dtype", [C64, C128])
+def test_binary_ops_against_numpy(dtype):
+    ty = f"tensor<?x{T[dtype]}>"
+    body = "\n".join(f"  %{i} = stablehlo.{op} %a, %b : {ty}" for i, (op, _) in enumerate(BINARY))
+    rets = ", ".join(f"%{i}" for i in range(len(BINARY)))
+    lib = aot.compile(f"func.func @main(%a: {ty}, %b: {ty}) -> ({', '.join([ty] * len(BINARY))}) {{\n"
+                      f"{body}\n  return {rets} : {', '.join([ty] * len(BINARY))}\n}}\n")
+    a, b = random_cx(50, dtype), random_cx(50, dtype)
+    a[:2], b[:2] = [0.5j, 3 - 1j], [2 + 1j, 1]
+    for (op, ref), got in zip(BINARY, lib.main(a, b)):
+        close(got, ref(a.astype(C128), b.astype(C128)).astype(dtype), dtype)
+    # Smith's division: no overflow or underflow in |b|^2
+    big = np.finfo(dtype).max / 4
+    a, b = np.array([big + big * 1j, 3e-30j], dtype), np.array([big - big * 1j, 1e-30 + 1e-30j], dtype)
+    close(lib.main(a, b)[3], np.array([1j, 1.5 + 1.5j], dtype), dtype)
+
+
+def test_edge_cases_are_xlas():
+    """Infinities, NaNs and signed zeros as XLA's CPU backend gives them (measured against
+    JAX over every pair of special values in the corpus' complex_special_values cases):
+    where C99/numpy says otherwise, the test says which."""
+    lib = aot.compile(unary_program([("exponential", None), ("sqrt", None), ("abs", "f32"),
+                                     ("tanh", None), ("log", None)], "complex<f32>"))
+    z = cx([[np.inf, 0], [-2, -0.0], [np.inf, np.nan], [0, 0], [-np.inf, 0], [1, np.inf],
+            [np.nan, 0], [np.inf, np.inf]], C64)
+    exp, sqrt, absolute, tanh, log = lib.main(z)
+    # exp of a real z is real, even at NaN (numpy: exp(NaN+0j) = NaN+NaN j)
+    assert exp[0] == np.inf and exp[6].imag == 0 and not np.signbit(exp[6].imag)
+    # sqrt(-2-0j) is +1.414j in XLA (C99 and numpy: -1.414j); sqrt(1+inf j) = inf+inf j
+    assert sqrt[1].real == 0 and sqrt[1].imag == pytest.approx(np.sqrt(2))
+    assert sqrt[5] == complex(np.inf, np.inf) and sqrt[3] == 0
+    # |inf + NaN j| is NaN in XLA (numpy's hypot: inf); |inf + inf j| = inf
+    assert np.isnan(absolute[2]) and absolute[7] == np.inf and absolute[3] == 0
+    # tanh(inf + 0j) = 1 + 0j, tanh(NaN + 0j) = NaN + 0j (C99)
+    assert tanh[0] == 1 and np.isnan(tanh[6].real) and tanh[6].imag == 0
+    # log(0) = -inf + 0j, log(-inf + 0j) = inf + pi j
+    assert log[3] == complex(-np.inf, 0) and log[4] == complex(np.inf, np.float32(np.pi))
+
+
+def test_division_special_cases():
+    """Smith's algorithm; finite / infinite is 0. XLA recovers x/0 and inf/finite as C99's
+    infinities in complex<f64> only: in complex<f32> they stay NaN."""
+    for dtype in (C64, C128):
+        ty = f"tensor<4x{T[dtype]}>"
+        lib = aot.compile(f"func.func @main(%a: {ty}, %b: {ty}) -> {ty} {{\n"
+                          f"  %0 = stablehlo.divide %a, %b : {ty}\n  return %0 : {ty}\n}}\n")
+        a = cx([[1, 2], [1, 0], [np.inf, np.inf], [0, 0]], dtype)
+        b = cx([[np.inf, 1], [0, 0], [1, 0], [0, 0]], dtype)
+        got = lib.main(a, b)
+        assert got[0] == 0 and np.isnan(got[3].real) and np.isnan(got[3].imag)
+        if dtype == C128:  # (1+0j)/0 = inf * (1+0j); (inf+inf j)/1 = inf+inf j
+            assert got[1].real == np.inf and np.isnan(got[1].imag)
+            assert got[2] == complex(np.inf, np.inf)
+        else:
+            assert np.isnan(got[1].real) and np.isnan(got[2].real)
+
+
+def test_power_of_zero():
+    """0^w is 1 for w = 0 and 0 for a real w > 0 (Kahan); otherwise XLA's polar formula,
+    which gives NaN for a complex w (numpy: 0)."""
+    ty = "tensor<4xcomplex<f64>>"
+    lib = aot.compile(f"func.func @main(%a: {ty}, %b: {ty}) -> {ty} {{\n"
+                      f"  %0 = stablehlo.power %a, %b : {ty}\n  return %0 : {ty}\n}}\n")
+    got = lib.main(np.zeros(4, C128), np.array([0, 2.5, -1, 2 + 1j], C128))
+    assert got[0] == 1 and got[1] == 0 and np.isnan(got[2].real) and np.isnan(got[3].real)
+
+
+def test_compare_convert_select():
+    text = program("compare_convert_select")
+    lib = aot.compile(text)
+    a = cx([[1, 2], [np.nan, 0], [3.7, -1], [0, 5], [-1e12, 0]], C64)
+    b = cx([[1, 2], [np.nan, 0], [3.7, 1], [0, 5], [0, 0]], C64)
+    i = np.array([1, -2, 0, 7, 2**31 - 1], np.int32)
+    eq, ne, sel, re, ints, wide, from_int, nonzero = lib.main(a, b, i)
+    np.testing.assert_array_equal(eq, a == b)  # NaN is unequal to itself
+    np.testing.assert_array_equal(ne, a != b)
+    np.testing.assert_array_equal(sel, np.where(a == b, a, b))
+    np.testing.assert_array_equal(re, a.real)  # complex to real: the real part
+    np.testing.assert_array_equal(ints, [1, 0, 3, 0, -2**31])  # NaN to 0, saturating
+    np.testing.assert_array_equal(wide, a.astype(C128))
+    np.testing.assert_array_equal(from_int, i.astype(C64))
+    np.testing.assert_array_equal(nonzero, a.real != 0)
+
+
+def test_dot_and_reduce_against_numpy():
+    text = program("dot_reduce")
+    lib = aot.compile(text)
+    for rows in (1, 4, 33):
+        a, b = random_cx(rows * 5, C128).reshape(rows, 5), random_cx(15, C128, 0.5).reshape(5, 3)
+        mm, sums, prod = lib.main(a, b)
+        close(mm, a @ b, C128)
+        close(sums, a.sum(axis=0), C128)
+        np.testing.assert_allclose(prod, np.prod(a @ b), rtol=1e-12)
+
+
+def test_data_movement_moves_whole_elements():
+    """Transpose, slice, concatenate and pad of complex<f32>: 8-byte elements, bit for bit."""
+    text = program("data_movement")
+    lib = aot.compile(text)
+    x = random_cx(12, C64).reshape(3, 4)
+    t, s, c, p = lib.main(x)
+    bits = lambda a: np.ascontiguousarray(a).view(np.uint64)  # noqa: E731
+    np.testing.assert_array_equal(bits(t), bits(x.T))
+    np.testing.assert_array_equal(bits(s), bits(x[:, 1::2]))
+    np.testing.assert_array_equal(bits(c), bits(np.concatenate([x, x])))
+    fill = cx([[np.nan, -0.0]], C64)[0]
+    want = np.full((4, 6), fill, C64)
+    want[1:, :4] = x
+    np.testing.assert_array_equal(bits(p), bits(want))
+
+
+@pytest.mark.parametrize("op, message", [
+    ("remainder", "'mhlo.remainder': remainder of complex<f32> (complex numbers) is not supported yet"),
+    ("maximum", "maximum of complex<f32> (complex numbers) is not supported yet: no complex rule yet"),
+])
+def test_ops_without_complex_rules_are_located_errors(op, message):
+    text = ("func.func @main(%a: tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>> {\n"
+            f"  %0 = stablehlo.{op} %a, %a : tensor<2xcomplex<f32>>\n"
+            "  return %0 : tensor<2xcomplex<f32>>\n}\n")
+    with pytest.raises(CompileError, match=message.replace("(", "\\(").replace(")", "\\)")) as e:
+        aot.compile(text)
+    assert e.value.loc.line == 2
+
+
+def test_compare_order_of_complex_is_an_error():
+    text = ("func.func @main(%a: tensor<2xcomplex<f32>>) -> tensor<2xi1> {\n"
+            "  %0 = stablehlo.compare LT, %a, %a :"
+            " (tensor<2xcomplex<f32>>, tensor<2xcomplex<f32>>) -> tensor<2xi1>\n"
+            "  return %0 : tensor<2xi1>\n}\n")
+    with pytest.raises(CompileError, match="only compared EQ or NE"):
+        aot.compile(text)
+
+
+def test_registry_lists_only_defined_ops():
+    assert registry.COMPLEX <= set(registry.OPS)
+    assert set(registry.COMPLEX_NOT_YET) <= set(registry.OPS) - registry.COMPLEX
+    for name in registry.COMPLEX:  # every elementwise op that takes complex has its rule
+        d = registry.OPS[name]
+        if d.kind == "elementwise" and name not in ("complex",):
+            assert d.complex_scalar is not None, name
+
+
+def test_cuda_target_builds_complex_kernels(tmp_path):
+    """The cuda target compiles complex arithmetic, a reduction and a dot (the loop-form
+    kernel) to PTX; their numbers are checked on the emulated grid
+    by tests/tooling/gpu_emu/corpus_run.py over the corpus' complex cases."""
+    from aot.driver import Compilation, Options
+    text = program("cuda_kernels")
+    out = str(tmp_path / "cx.ptx")
+    Compilation(text, "cx.mlir", Options(name="m", emit="ptx", target="cuda", gpu_arch="sm_80")).build(out)
+    ptx = open(out).read()
+    assert ptx.count(".entry") >= 2
