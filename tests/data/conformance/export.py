@@ -967,6 +967,103 @@ case("model_nms_like_sort_gather",
      PERM((6,)), U((6, 4)), expect=["stablehlo.sort", "stablehlo.gather"])
 
 
+# ======================================================================
+# complex numbers (complex64, complex128)
+# ======================================================================
+
+def CX(shape, lo=-2.0, hi=2.0, dtype=np.complex64):
+    """Complex numbers with real and imaginary parts uniform in [lo, hi)."""
+    return lambda rng: (rng.uniform(lo, hi, size=shape)
+                        + 1j * rng.uniform(lo, hi, size=shape)).astype(dtype)
+
+
+# Zeros of both signs, infinities, NaNs and ordinary values in both parts: every pair.
+_SPECIAL = np.array([0.0, -0.0, 1.5, -2.0, np.inf, -np.inf, np.nan], np.float32)
+_CX_SPECIAL = np.zeros(len(_SPECIAL) ** 2, np.complex64)  # set by parts: 1j * inf has a NaN
+_CX_SPECIAL.real, _CX_SPECIAL.imag = np.repeat(_SPECIAL, len(_SPECIAL)), np.tile(_SPECIAL, len(_SPECIAL))
+C128 = np.complex128
+
+case("complex_arith_c64", lambda x, y: (x + y, x - y, x * y, x / y, -x), CX((3, 4)), CX((3, 4)),
+     expect=["stablehlo.divide", "complex<f32>"])
+case("complex_arith_c128", lambda x, y: (x * y - x, x / y), CX((3, 4), dtype=C128),
+     CX((3, 4), dtype=C128), x64=True, expect=["stablehlo.divide", "complex<f64>"])
+case("complex_divide_special_c64", lambda x: (x / _CX_SPECIAL[::-1], _CX_SPECIAL / x),
+     _CX_SPECIAL, expect=["stablehlo.divide"])
+case("complex_parts_c64",
+     lambda x: (jnp.abs(x), jnp.angle(x), jnp.conj(x), jnp.real(x), jnp.imag(x), jnp.sign(x)),
+     CX((3, 5)), expect=["stablehlo.abs", "stablehlo.real", "stablehlo.imag", "stablehlo.complex",
+                         "stablehlo.sign"])
+case("complex_lax_complex", lambda a, b: lax.complex(a, b) * 2, U((2, 3)), U((2, 3)),
+     expect=["stablehlo.complex"])
+case("complex_exp_log_c64", lambda x: (jnp.exp(x), jnp.log(x), jnp.expm1(x), jnp.log1p(x)),
+     CX((3, 4)), expect=["stablehlo.exponential ", "stablehlo.log ", "stablehlo.log_plus_one",
+                         "stablehlo.exponential_minus_one"])
+case("complex_sqrt_rsqrt_c64", lambda x: (jnp.sqrt(x), lax.rsqrt(x)), CX((3, 4)),
+     expect=["stablehlo.sqrt", "stablehlo.rsqrt"])
+case("complex_power_c64", lambda x, y: x ** y, CX((3, 4), 0.1, 2.0), CX((3, 4), -1.0, 1.0),
+     expect=["stablehlo.power"])
+case("complex_trig_c64", lambda x: (jnp.sin(x), jnp.cos(x), jnp.tan(x), jnp.tanh(x)), CX((3, 4)),
+     expect=["stablehlo.sine", "stablehlo.cosine", "stablehlo.tan", "stablehlo.tanh"])
+case("complex_elementwise_c128",
+     lambda x: (jnp.exp(x), jnp.log(x), jnp.sqrt(x), jnp.tanh(x), jnp.abs(x), jnp.sin(x)),
+     CX((2, 5), dtype=C128), x64=True, expect=["stablehlo.sqrt", "complex<f64>"])
+case("complex_special_values_c64",
+     lambda x: (jnp.abs(x), jnp.exp(x), jnp.log(x), jnp.sqrt(x), lax.rsqrt(x), jnp.tanh(x),
+                jnp.sign(x), x * x, jnp.expm1(x), jnp.log1p(x)),
+     _CX_SPECIAL, expect=["stablehlo.tanh"])
+case("complex_special_trig_c64",
+     lambda x: (jnp.sin(x), jnp.cos(x), jnp.tan(x), x ** jnp.complex64(0.5 + 1j), x / (1 - 2j)),
+     _CX_SPECIAL, expect=["stablehlo.sine", "stablehlo.tan", "stablehlo.power"])
+case("complex_special_values_c128",
+     lambda x: (jnp.abs(x), jnp.exp(x), jnp.log(x), jnp.sqrt(x), jnp.tanh(x), jnp.log1p(x), x / x[::-1]),
+     _CX_SPECIAL.astype(np.complex128), x64=True, expect=["stablehlo.log_plus_one", "complex<f64>"])
+case("complex_chlo_c64", lambda x: (jnp.sinh(x), jnp.cosh(x), jnp.square(x), lax.logistic(x)),
+     CX((3, 4)), expect=["chlo.sinh", "chlo.cosh", "chlo.square"])
+case("complex_cumsum_scatter_c64",
+     lambda x, i, v: (jnp.cumsum(x, axis=1), x.at[i].add(v), lax.reduce_window(
+         x, jnp.complex64(1), lax.mul, (1, 2), (1, 1), "VALID")),
+     CX((3, 5)), I((4,), 0, 2), CX((4, 5)),
+     expect=["stablehlo.scatter", "stablehlo.reduce_window"])
+case("complex_sort_c64", lambda x: (jnp.sort(x, axis=-1), jnp.argsort(x[0])),
+     lambda rng: (rng.integers(-2, 3, (3, 6)) + 1j * rng.integers(-2, 3, (3, 6))).astype(np.complex64),
+     expect=["stablehlo.sort"])
+case("complex_while_c64",
+     lambda z, c: lax.fori_loop(0, 5, lambda _, w: w * w * 0.5 + c, z), CX((2, 3), -0.5, 0.5),
+     CX((2, 3), -0.5, 0.5), expect=["stablehlo.while"])
+case("complex_compare_select_c64",
+     lambda x, y: (x == y, x != y, jnp.where(x == y, x, y * 2)),
+     lambda rng: (rng.integers(-1, 2, (3, 4)) + 1j * rng.integers(-1, 2, (3, 4))).astype(np.complex64),
+     lambda rng: (rng.integers(-1, 2, (3, 4)) + 1j * rng.integers(-1, 2, (3, 4))).astype(np.complex64),
+     expect=["stablehlo.compare", "stablehlo.select"])
+case("complex_convert",
+     lambda x, i, z: (x.astype(jnp.complex64), i.astype(jnp.complex64),
+                      lax.convert_element_type(z, jnp.float32), z.astype(jnp.complex128),
+                      lax.convert_element_type(z.astype(jnp.complex128), jnp.int32)),
+     U((2, 3)), I((2, 3)), CX((2, 3), -5.0, 5.0), x64=True, expect=["stablehlo.convert"])
+case("complex_matmul_c64", lambda a, b: a @ b, CX((4, 5)), CX((5, 3)),
+     expect=["stablehlo.dot_general"])
+case("complex_matmul_batched_c128", lambda a, b: jnp.einsum("bij,bjk->bik", a, b),
+     CX((2, 3, 4), dtype=C128), CX((2, 4, 3), dtype=C128), x64=True,
+     expect=["stablehlo.dot_general", "complex<f64>"])
+case("complex_matvec_conj_c64", lambda a, v: jnp.conj(a).T @ v, CX((5, 4)), CX((5,)),
+     expect=["stablehlo.dot_general"])
+case("complex_reduce_c64", lambda x: (jnp.sum(x, axis=1), jnp.prod(x, axis=0), jnp.sum(x)),
+     CX((4, 6), -1.0, 1.0), expect=["stablehlo.reduce"])
+case("complex_reduce_c128", lambda x: (jnp.sum(x, axis=0), jnp.mean(x)), CX((5, 3), dtype=C128),
+     x64=True, expect=["stablehlo.reduce"])
+case("complex_data_movement_c64",
+     lambda x, i: (x.T, x.reshape(4, 3), jnp.concatenate([x, x * 1j], axis=0),
+                   jnp.pad(x, ((1, 0), (0, 2))), x[1:, ::2], jnp.flip(x, axis=1),
+                   jnp.broadcast_to(x[:, :1], (3, 4)), x[i], lax.dynamic_slice(x, (i[0], 1), (2, 2)),
+                   lax.dynamic_update_slice(x, jnp.ones((1, 2), jnp.complex64), (1, i[1]))),
+     CX((3, 4)), I((2,), 0, 2),
+     expect=["stablehlo.transpose", "stablehlo.concatenate", "stablehlo.pad", "stablehlo.gather",
+             "stablehlo.dynamic_slice", "stablehlo.dynamic_update_slice", "stablehlo.reverse"])
+case("complex_model_dft", lambda x: jnp.abs(
+    jnp.exp(-2j * jnp.pi * jnp.outer(jnp.arange(8), jnp.arange(8)) / 8).astype(jnp.complex64)
+    @ x.astype(jnp.complex64)) ** 2, U((8,)), expect=["stablehlo.dot_general", "stablehlo.iota"])
+
+
 # ------------------------------------------------------------------ export
 
 MAX_CASE_BYTES = 100_000
