@@ -1449,6 +1449,92 @@ def op_gather(p: Prog):
     return _movement(p, x, fn, shape, line, "gather")
 
 
+def _conv(x, w, stride, pad, lhs_dil, rhs_dil, groups):
+    """Convolution in canonical layouts, x (B, C, *S), w (O, C/groups, *K) -> (B, O, *S'),
+    accumulated in the arrays' dtype."""
+    spatial = x.ndim - 2
+    xp = _pad(x, np.zeros((), x.dtype), [0, 0] + [lo for lo, _ in pad], [0, 0] + [hi for _, hi in pad],
+              [0, 0] + [d - 1 for d in lhs_dil])
+    kernel = w.shape[2:]
+    out_sp = []
+    for n, k, st, rd in zip(xp.shape[2:], kernel, stride, rhs_dil):
+        extent = (k - 1) * rd + 1
+        out_sp.append((n - extent) // st + 1 if n >= extent else 0)
+    b, o = x.shape[0], w.shape[0]
+    cg = w.shape[1]
+    out = np.zeros((b, groups, o // groups) + tuple(out_sp), x.dtype)
+    letters = "stuv"[:spatial]
+    for offset in np.ndindex(*kernel):
+        idx = (slice(None), slice(None)) + tuple(
+            slice(k * rd, k * rd + (n - 1) * st + 1, st) if n else slice(0, 0)
+            for k, rd, st, n in zip(offset, rhs_dil, stride, out_sp))
+        xs = xp[idx].reshape((b, groups, cg) + tuple(out_sp))
+        ws = w[(slice(None), slice(None)) + offset].reshape(groups, o // groups, cg)
+        out = out + np.einsum(f"bgc{letters},goc->bgo{letters}", xs, ws)
+    return out.reshape((b, o) + tuple(out_sp))
+
+
+def op_convolution(p: Prog):
+    """convolution with 1 or 2 spatial dims, random layouts of the input, kernel and output,
+    strides, padding, dilations and feature groups."""
+    dt = p.choice(("f32", "f64", "f16", "bf16", "i32"), (4, 1, 1, 1, 1))
+    spatial = int(p.rng.integers(1, 3))
+    groups = int(p.choice([1, 1, 2]))
+    cg, og = int(p.rng.integers(1, 4)), int(p.rng.integers(1, 4))
+    kernel = [int(p.rng.integers(1, 4)) for _ in range(spatial)]
+    batch = p.choice([d for d in p.syms if d.startswith("d")] + [1, 2, 3])
+    sizes = [int(p.rng.integers(1, 8)) for _ in range(spatial)]
+    lhs_roles = p.rng.permutation(["b", "f"] + [str(i) for i in range(spatial)]).tolist()
+    rhs_roles = p.rng.permutation(["o", "i"] + [str(i) for i in range(spatial)]).tolist()
+    out_roles = p.rng.permutation(["b", "f"] + [str(i) for i in range(spatial)]).tolist()
+    role_size = {"b": batch, "f": groups * cg, **{str(i): n for i, n in enumerate(sizes)}}
+    x = p.leaf(dt, tuple(role_size[r] for r in lhs_roles))
+    w = p.leaf(dt, tuple({"o": groups * og, "i": cg, **{str(i): k for i, k in enumerate(kernel)}}[r]
+                         for r in rhs_roles))
+    stride = [int(p.rng.integers(1, 3)) for _ in range(spatial)]
+    pad = [(int(p.rng.integers(0, 3)), int(p.rng.integers(0, 3))) for _ in range(spatial)]
+    lhs_dil = [2 if p.rng.random() < 0.15 else 1 for _ in range(spatial)]
+    rhs_dil = [2 if p.rng.random() < 0.2 else 1 for _ in range(spatial)]
+    to_canon_x = [lhs_roles.index(r) for r in ["b", "f"] + [str(i) for i in range(spatial)]]
+    to_canon_w = [rhs_roles.index(r) for r in ["o", "i"] + [str(i) for i in range(spatial)]]
+    canon_out = ["b", "f"] + [str(i) for i in range(spatial)]
+    from_canon = [canon_out.index(r) for r in out_roles]
+    data, err = [], [] if dt in FLOATS else None
+    for c in (0, 1):
+        xc, wc = np.transpose(x.data[c], to_canon_x), np.transpose(w.data[c], to_canon_w)
+        with np.errstate(all="ignore"):
+            if dt in FLOATS:
+                r = _conv(xc.astype(WIDE[dt]), wc.astype(WIDE[dt]), stride, pad, lhs_dil, rhs_dil, groups)
+            else:
+                r = _conv(xc.astype(np.int64), wc.astype(np.int64), stride, pad, lhs_dil, rhs_dil, groups)
+        data.append(np.transpose(r, from_canon).astype(NP[dt]))
+        if dt in FLOATS:
+            ax, aw = np.abs(xc.astype(np.float64)), np.abs(wc.astype(np.float64))
+            ex, ew = np.transpose(x.err[c], to_canon_x), np.transpose(w.err[c], to_canon_w)
+            args = (stride, pad, lhs_dil, rhs_dil, groups)
+            mag = _conv(ax, aw, *args)
+            if np.any(mag > BIG[dt]):
+                raise Reject("a partial sum could overflow")
+            n = cg * int(np.prod(kernel))
+            e = _conv(ax, ew, *args) + _conv(ex, aw, *args) + _conv(ex, ew, *args) + \
+                (n + 1) * float(finfo(dt).eps) * mag
+            err.append(np.transpose(e, from_canon) + ulp(data[c], dt))
+    p.checked(dt, data, err)
+    shape = tuple(batch if r == "b" else groups * og if r == "f" else data[0].shape[i]
+                  for i, r in enumerate(out_roles))
+    p.use(x, w)
+
+    def spell(roles):
+        return "[" + ", ".join(roles) + "]"
+    window = (f"stride = {stride}, pad = [{', '.join(f'[{lo}, {hi}]' for lo, hi in pad)}], "
+              f"lhs_dilate = {lhs_dil}, rhs_dilate = {rhs_dil}")
+    line = (f"%RES = stablehlo.convolution({x.name}, {w.name}) dim_numbers = "
+            f"{spell(lhs_roles)}x{spell(rhs_roles)}->{spell(out_roles)}, "
+            f"window = {{{window}}} {{batch_group_count = 1 : i64, feature_group_count = {groups} : i64}}"
+            f" : ({ttype(x.shape, dt)}, {ttype(w.shape, dt)}) -> {ttype(shape, dt)}")
+    return p.add(dt, shape, data, err, line, "convolution")
+
+
 def _starts(p: Prog, rank: int):
     """Start index operands: scalars of one int type, from the program or new."""
     dt = p.choice(INTS)
@@ -1526,6 +1612,7 @@ OPS = {  # name -> (weight, builder); a builder raises Reject when its op does n
     "argmax": (1, op_argmax), "sort": (0.8, op_sort), "reduce_window": (1, op_reduce_window),
     "while": (0.7, op_while), "if": (0.6, op_if),
     "real_dynamic_slice": (0.6, op_real_dynamic_slice), "gather": (0.8, op_gather),
+    "convolution": (1, op_convolution),
     "get_dimension_size": (0.6, op_get_dimension_size), "dynamic_iota": (0.6, op_dynamic_iota),
     "dynamic_broadcast_in_dim": (0.8, op_dynamic_broadcast_in_dim),
     "dynamic_reshape": (0.8, op_dynamic_reshape), "dynamic_slice": (1.2, op_dynamic_slice),
