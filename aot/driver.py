@@ -21,6 +21,9 @@ DEVICE_SUFFIX = "__cuda"  # a two-target artifact's device entries: NAME_F__cuda
 DUMP_STAGES = STAGE_NAMES + ["llvm", "llvm-opt"]
 
 
+EXTERNAL_DATA_BYTES = 1 << 16  # constants from this size on are assembled, not put in LLVM IR
+
+
 @dataclass
 class Options:
     name: str = "model"
@@ -154,11 +157,43 @@ class Compilation:
             from lowering.codegen.cuda.device import generate_device
             text, entries = generate_device(module, self.opts.name, self.target)
         else:
+            for op in self.external_data():
+                op.attrs["aot.external_data"] = True
             text, entries = generate(module, self.opts.name, tm, self.target)
         self.dump("llvm", text)
         optimized = optimize(text, tm)
         self.dump("llvm-opt", str(optimized))
         return tm, text, optimized, entries
+
+    @functools.cache  # noqa: B019
+    def external_data(self) -> list:
+        """The big constants (memref.global) whose bytes go into the artifact through an
+        object of their own (`.incbin`, assembled by the target's C compiler) instead of the
+        LLVM module, where LLVM would print, parse and carry every byte (seconds for the MBs
+        of a frozen model): for binary artifacts of the cpu target that link the runtime."""
+        if (self.target.name != "cpu" or self.opts.emit not in ("obj", "static", "shared")
+                or not self.opts.runtime):
+            return []
+        return [op for op in self.loops().ops if op.name == "memref.global"
+                and op.attrs["initial_value"].array.nbytes >= EXTERNAL_DATA_BYTES]
+
+    def data_objects(self, tmp: str) -> list:
+        """One object per external constant: its bytes, 64-byte aligned, read-only, hidden."""
+        from lowering.codegen.llvm.gen import global_bytes, global_symbol
+
+        from . import toolchain
+        objects = []
+        for i, op in enumerate(self.external_data()):
+            blob, asm = (os.path.join(tmp, f"data{i}.{ext}") for ext in ("bin", "S"))
+            with open(blob, "wb") as f:
+                f.write(global_bytes(op))
+            symbol = global_symbol(self.opts.name, op)
+            with open(asm, "w") as f:
+                f.write(f'\t.section .rodata.aot_data,"a"\n\t.balign 64\n\t.globl "{symbol}"\n'
+                        f'\t.hidden "{symbol}"\n"{symbol}":\n\t.incbin "{blob}"\n')
+            objects.append(os.path.join(tmp, f"data{i}.o"))
+            toolchain.run([*self.toolchain.cc, "-c", asm, "-o", objects[-1]])
+        return objects
 
     @_shows_source
     def build(self, output: str) -> dict:
@@ -231,7 +266,7 @@ class Compilation:
             embed(self, tm, optimized, entries)  # what `aotc inspect` reads back
             with open(model_obj, "wb") as f:
                 f.write(tm.emit_object(optimized))
-            objects = [model_obj]
+            objects = [model_obj] + self.data_objects(tmp)
             if self.opts.runtime:
                 objects += toolchain.runtime_objects(cache_dir(), self.target.name, self.toolchain)
             if self.opts.target == "cuda,cpu":

@@ -55,6 +55,8 @@ AOT_ATTRS = {
     "aot.scratch": "on an LHLO kernel op: its last N operands are temporaries",
     "aot.arg_bounds": "on an entry function: upper bounds of its arguments' dims ({arg: [bound "
                       "or None per dim]}), checked on every call (bounded dynamism)",
+    "aot.external_data": "on memref.global: its bytes are assembled into an object of their own "
+                         "(.incbin), not written into the LLVM module (big constants)",
     "aot.smallest": "on top_k: the k smallest, ascending (ApproxTopK with a < comparator)",
     "aot.stack": "on memref.alloc: small, static, never escapes: a stack slot",
     "aot.num_inputs": "on a host function: how many of its arguments are inputs",

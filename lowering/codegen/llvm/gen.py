@@ -15,16 +15,7 @@ from lowering.codegen.cpu import entry_abi
 from lowering.codegen.cpu.host import HOST_EMITTERS, emit_task
 from lowering.codegen.llvm.emitters import EMITTERS
 from lowering.codegen.llvm.types import F32, I1, I8, I16, I32, I64, PTR, VOID, MemRef, llvm_type, storage_type
-from lowering.ir.core import (
-    CompileError,
-    DenseAttr,
-    MemRefType,
-    Module,
-    Operation,
-    component,
-    is_complex,
-    numpy_dtype,
-)
+from lowering.ir.core import CompileError, DenseAttr, MemRefType, Module, Operation, numpy_dtype
 
 
 class LLVMGen:
@@ -67,9 +58,6 @@ class LLVMGen:
 
     def const(self, value, elem):
         t = llvm_type(elem)
-        if is_complex(elem):
-            z = complex(value)
-            return ir.Constant(t, [self.const(z.real, component(elem)), self.const(z.imag, component(elem))])
         if elem == "bf16":
             import ml_dtypes
             bits = np.array(value, dtype=ml_dtypes.bfloat16).view(np.uint16)
@@ -149,17 +137,16 @@ class LLVMGen:
         return self.mod
 
     def emit_global(self, op: Operation):
-        value: DenseAttr = op.attrs["initial_value"]
-        arr = np.ascontiguousarray(value.array).astype(numpy_dtype(value.type.elem))
-        if value.type.elem == "i1":
-            arr = arr.astype(np.uint8)
-        raw = bytearray(arr.tobytes())
+        raw = global_bytes(op)
         t = ir.ArrayType(I8, len(raw))
-        g = ir.GlobalVariable(self.mod, t, name=f"{self.name}.{op.attrs['sym_name']}")
+        g = ir.GlobalVariable(self.mod, t, name=global_symbol(self.name, op))
         g.global_constant = True
-        g.linkage = "private"
         g.align = 64
-        g.initializer = ir.Constant(t, raw)
+        if op.attrs.get("aot.external_data"):  # its bytes come in an object of their own
+            g.linkage = "external"
+        else:
+            g.linkage = "private"
+            g.initializer = ir.Constant(t, bytearray(raw))
         self.globals[op.attrs["sym_name"]] = g
 
     def declare_kernel(self, func: Operation):
@@ -362,6 +349,19 @@ class LLVMGen:
         for m, free in zip(mems, frees):
             if host is not None and free is not None:
                 host.take(b, m, free)
+
+
+def global_bytes(op: Operation) -> bytes:
+    """A memref.global's initial value as the bytes of its buffer."""
+    value: DenseAttr = op.attrs["initial_value"]
+    arr = np.ascontiguousarray(value.array).astype(numpy_dtype(value.type.elem))
+    if value.type.elem == "i1":
+        arr = arr.astype(np.uint8)
+    return arr.tobytes()
+
+
+def global_symbol(name: str, op: Operation) -> str:
+    return f"{name}.{op.attrs['sym_name']}"
 
 
 def generate(module: Module, name: str, tm, target, dispatch_suffix: str | None = None) -> tuple[str, list]:
