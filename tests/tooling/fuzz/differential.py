@@ -7,11 +7,12 @@ evaluation of the same ops that the generator does as it builds them.
 
 Program INDEX of seed SEED is a pure function of (SEED, INDEX): a few random ops (the table
 OPS: elementwise math, compare/select/clamp, convert, broadcast_in_dim, transpose, reshape,
-slice, concatenate, reverse, pad, reduce, argmax/argmin, sort, reduce_window, dot_general,
-iota, constants, while, if, get_dimension_size and the dynamic_* ops) over f16, bf16, f32,
-f64, i32, i64 and i1 values of small shapes (one program in twelve has dims in the hundreds);
-the values no op consumed are the results. Signature dims may be `?`: every program is
-compiled once and called twice, with two assignments of its dynamic dims (and fresh inputs).
+slice, concatenate, reverse, pad, gather, reduce, argmax/argmin, sort, reduce_window,
+dot_general, convolution, iota, constants, while, if, get_dimension_size and the dynamic_*
+ops) over f16, bf16, f32, f64, i32, i64 and i1 values of small shapes (one program in twelve
+has dims in the hundreds); the values no op consumed are the results. Signature dims may be
+`?`: every program is compiled once and called twice, with two assignments of its dynamic dims
+(and fresh inputs).
 
 The reference follows the compiler's documented semantics (tests/ops/test_ops_numeric.py):
 f16 and bf16 ops computed in f32 and f32 ops in f64, each rounded once; integers wrap; x / 0 = -1,
