@@ -15,7 +15,16 @@ from lowering.codegen.cpu import entry_abi
 from lowering.codegen.cpu.host import HOST_EMITTERS, emit_task
 from lowering.codegen.llvm.emitters import EMITTERS
 from lowering.codegen.llvm.types import F32, I1, I8, I16, I32, I64, PTR, VOID, MemRef, llvm_type, storage_type
-from lowering.ir.core import CompileError, DenseAttr, MemRefType, Module, Operation, numpy_dtype
+from lowering.ir.core import (
+    CompileError,
+    DenseAttr,
+    MemRefType,
+    Module,
+    Operation,
+    component,
+    is_complex,
+    numpy_dtype,
+)
 
 
 class LLVMGen:
@@ -58,6 +67,9 @@ class LLVMGen:
 
     def const(self, value, elem):
         t = llvm_type(elem)
+        if is_complex(elem):
+            z = complex(value)
+            return ir.Constant(t, [self.const(z.real, component(elem)), self.const(z.imag, component(elem))])
         if elem == "bf16":
             import ml_dtypes
             bits = np.array(value, dtype=ml_dtypes.bfloat16).view(np.uint16)
