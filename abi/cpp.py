@@ -54,6 +54,8 @@ inline bool fit(aot_tensor &t, void *&own, size_t &capacity) {
 
 
 def _ctype(dtype: str) -> str:
+    if dtype.startswith("complex<"):  # (re, im) pairs: layout-compatible with std::complex
+        return "std::complex<" + ("float" if dtype == "complex<f32>" else "double") + ">"
     return _dtype(dtype).ctype.split()[0]  # "uint16_t (f16 bits)" -> "uint16_t"
 
 
@@ -265,6 +267,7 @@ def generate_cpp_header(library_name: str, entries: list[EntrySig], cpp_class: s
 #ifndef {guard}
 #define {guard}
 
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>

@@ -6,6 +6,8 @@ conformance corpus (tests/data/conformance/complex_*).
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -17,6 +19,7 @@ from lowering.frontend.printer import print_module
 from lowering.ir.attrs import AttrError, decode_dense, parse_type
 from lowering.ir.core import CompileError, TensorType
 from lowering.ops import registry
+from tooling import sanitize
 
 C64, C128 = np.complex64, np.complex128
 TOL = {C64: dict(rtol=2e-6, atol=1e-6), C128: dict(rtol=1e-13, atol=1e-14)}
@@ -320,3 +323,24 @@ def test_cuda_target_builds_complex_kernels(tmp_path):
     Compilation(text, "cx.mlir", Options(name="m", emit="ptx", target="cuda", gpu_arch="sm_80")).build(out)
     ptx = open(out).read()
     assert ptx.count(".entry") >= 2
+
+
+def test_c_and_cpp_see_complex_pairs(tmp_path):
+    """The C header says AOT_C64 and a C99 program passes `float complex` arrays; the C++
+    class's accessors are std::complex<float>."""
+    out = str(tmp_path)
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(DATA)))
+    subprocess.run([sys.executable, "-m", "aot.cli", "compile", os.path.join(DATA, "square.mlir"),
+                    "--name", "square", "--cpp-class", "demo::Square", "-o",
+                    os.path.join(out, "libsquare.so")], check=True, env=env, capture_output=True)
+    header = open(os.path.join(out, "square.h")).read()
+    assert "square_main_arg_x_DTYPE   AOT_C64" in header and "float _Complex (re, im)" in header
+    hpp = open(os.path.join(out, "square.hpp")).read()
+    assert "std::complex<float> &result0(int64_t i0, int64_t i1)" in hpp and "#include <complex>" in hpp
+    exe = os.path.join(out, "c_abi")
+    subprocess.run(["cc", "-std=c11", "-O1", "-Wall", "-Werror", *sanitize.cflags(), "-o", exe,
+                    os.path.join(DATA, "c_abi.c"), "-I", out, "-L", out, "-lsquare",
+                    f"-Wl,-rpath,{out}", "-lm"], check=True, capture_output=True)
+    run = subprocess.run([exe], capture_output=True, text=True, env=sanitize.run_env())
+    assert run.returncode == 0 and not sanitize.findings(run.stderr), run.stdout + run.stderr
+    assert run.stdout.split() == ["-3", "4", "-4", "0", "dtype", "13", "complex<f32>"]
