@@ -1,0 +1,144 @@
+"""Whole models against XLA: the GPT-style decoder and ResNet-style CNN of model_defs.py, with
+their weights as arguments and frozen in as constants, compiled by this project and (when
+JAX is installed) by `jax.jit`, in one run. Prints the model table (run time, ratio to XLA)
+and the compile-time table (this compiler's stages, XLA's compile). A benchmark, not a test:
+it asserts nothing about time; the libraries' results are checked against XLA's.
+
+    python benchmarks/models.py [--reps 20] [--models gpt_decoder,resnet_cnn]
+
+Without JAX, the models' StableHLO comes from benchmarks/data/ and the XLA columns say so.
+"""
+from __future__ import annotations
+
+import bench_env  # noqa: F401  one thread everywhere; must come before numpy and jax
+
+# isort: split
+
+import argparse  # noqa: E402
+import re  # noqa: E402
+import statistics  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+import model_defs  # noqa: E402
+from abi.loader import Library  # noqa: E402
+from aot.driver import Compilation, Options  # noqa: E402
+
+
+def _jax():
+    try:
+        import jax
+        return jax
+    except ImportError:
+        return None
+
+
+def freeze(text: str, weights: list) -> str:
+    """The module with @main's first len(weights) arguments turned into dense hex constants
+    (a frozen graph, as tfcompile builds them)."""
+    head = re.search(r"func\.func public @main\((.*?)\) ->", text)
+    args = re.findall(r"(%arg\d+): (tensor<[^>]*>)", head.group(1))
+    kept = ", ".join(f"{n}: {t}" for n, t in args[len(weights):])
+    body_start = text.index("{\n", head.end()) + 1  # the body (result attributes use {} too)
+    consts = "".join(f'\n    {n} = stablehlo.constant dense<"0x{w.tobytes().hex()}"> : {t}'
+                     for (n, t), w in zip(args, weights))
+    return (text[:head.start(1)] + kept + text[head.end(1):body_start] + consts
+            + text[body_start:])
+
+
+def median_ms(fn, reps: int) -> float:
+    fn()
+    times = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times) * 1e3
+
+
+def compile_stages(text: str, name: str, out_dir: str) -> tuple:
+    """(library, {stage: seconds}): parse, HLO passes to the loop IR, LLVM IR generation and
+    optimisation, object code and link."""
+    comp = Compilation(text, f"<{name}>", Options(name=name, emit="shared"))
+    stages = {}
+    t = time.perf_counter()
+    comp.module  # noqa: B018  (parsed now)
+    stages["parse"] = time.perf_counter() - t
+    t = time.perf_counter()
+    comp.loops()
+    stages["to loops"] = time.perf_counter() - t
+    t = time.perf_counter()
+    comp.llvm()
+    stages["LLVM IR + opt"] = time.perf_counter() - t
+    t = time.perf_counter()
+    path = f"{out_dir}/lib{name}.so"
+    comp.build(path)
+    stages["codegen + link"] = time.perf_counter() - t
+    return Library(path), stages
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--reps", type=int, default=20)
+    ap.add_argument("--models", default=",".join(model_defs.MODELS))
+    args = ap.parse_args()
+    jax = _jax()
+    print(f"# whole models, 1 thread, {bench_env.cpu_name()}; XLA: "
+          f"{'jax ' + jax.__version__ if jax else 'not installed (pip install jax for its columns)'}")
+    run_rows, compile_rows = [], []
+    for name in args.models.split(","):
+        weights_fn, forward, make_input = model_defs.MODELS[name]
+        rng = np.random.default_rng(0)
+        p = weights_fn(rng)
+        x = make_input(rng)
+        names = sorted(p)
+        weights = [p[k] for k in names]
+        if jax:
+            text = model_defs.export_text(name)
+        else:
+            with open(f"{model_defs.DATA}/{name}.mlir") as f:
+                text = f.read()
+        frozen = freeze(text, weights)
+        xla = xla_frozen = None
+        if jax:
+            def f(*a):
+                return forward(dict(zip(names, a[:-1])), a[-1])
+            t = time.perf_counter()
+            xla = jax.jit(f).lower(*weights, x).compile()
+            xla_compile = time.perf_counter() - t
+            t = time.perf_counter()
+            constants = {k: jax.numpy.asarray(v) for k, v in p.items()}  # closed over: frozen
+            xla_frozen = jax.jit(lambda xx: forward(constants, xx)).lower(x).compile()
+            xla_frozen_compile = time.perf_counter() - t
+            want = np.asarray(xla(*weights, x))
+        for form, src, call_args, xla_fn, xla_c in (
+                ("weights as arguments", text, weights + [x], xla, xla_compile if jax else None),
+                ("frozen", frozen, [x], xla_frozen, xla_frozen_compile if jax else None)):
+            with tempfile.TemporaryDirectory() as tmp:
+                lib, stages = compile_stages(src, name, tmp)
+                got = lib.main(*call_args)
+                if jax:
+                    np.testing.assert_allclose(got, want, rtol=2e-3, atol=2e-3,
+                                               err_msg=f"{name} ({form})")
+                aot_ms = median_ms(lambda: lib.main(*call_args), args.reps)
+                xla_ms = (median_ms(lambda: xla_fn(*call_args).block_until_ready(), args.reps)
+                          if jax else None)
+            run_rows.append((name, form, aot_ms, xla_ms))
+            compile_rows.append((name, form, len(src) / 1e6, stages, xla_c))
+
+    print("\n| model | form | aotc ms | XLA ms | XLA / aotc |\n|---|---|---|---|---|")
+    for name, form, a, x in run_rows:
+        ratio = f"{x / a:.2f}x" if x else "-"
+        print(f"| {name} | {form} | {a:.2f} | {f'{x:.2f}' if x else '-'} | {ratio} |")
+    print("\n| model | form | text MB | parse s | to loops s | LLVM IR + opt s | codegen + link s "
+          "| aotc total s | XLA compile s |\n|---|---|---|---|---|---|---|---|---|")
+    for name, form, mb, st, xc in compile_rows:
+        total = sum(st.values())
+        print(f"| {name} | {form} | {mb:.1f} | " + " | ".join(f"{v:.2f}" for v in st.values())
+              + f" | {total:.2f} | {f'{xc:.2f}' if xc else '-'} |")
+
+
+if __name__ == "__main__":
+    main()
