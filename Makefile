@@ -109,6 +109,7 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) benchmarks/elementwise_chain.py && $(PY) benchmarks/dynamic_shapes.py && $(PY) benchmarks/cpu_workloads.py
+	$(PY) benchmarks/models.py
 
 # On a machine with an NVIDIA GPU (and jax[cuda] for the comparison): never run here.
 bench-gpu: $(STAMP)
