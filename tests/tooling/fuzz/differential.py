@@ -397,6 +397,12 @@ class Prog:
 
     # ---- emitting
 
+    def fits(self, shape):
+        """Reject a result shape too large to compute (checked before computing it)."""
+        for c in (0, 1):
+            if np.prod(self.concrete(shape, c), dtype=np.float64) > MAX_ELEMENTS:
+                raise Reject("too large a value")
+
     def add(self, dt, shape, data, err, line, op=None) -> Value:
         if max(d.size for d in data) > MAX_ELEMENTS:
             raise Reject("too large a value")
@@ -431,6 +437,7 @@ class Prog:
 
     def const(self, dt, shape, kind="any", data=None) -> Value:
         assert all(isinstance(d, int) for d in shape)
+        self.fits(shape)
         a = self.random_data(dt, shape, 0, kind) if data is None else np.asarray(data, NP[dt])
         splat = a.size > 1 and np.all(a == a.reshape(-1)[0])
         text = f"dense<{literal(a.reshape(-1)[0], dt) if splat else dense(a, dt)}>"
@@ -724,6 +731,7 @@ def op_convert(p: Prog):
 
 def _movement(p, x, fn, shape, line, op):
     """A data movement op: the same function moves each call's data and error bounds."""
+    p.fits(shape)
     data = [_contiguous(fn(x.data[c], c)) for c in (0, 1)]
     err = None if x.err is None else [_contiguous(fn(x.err[c], c)) for c in (0, 1)]
     p.use(x)
@@ -1193,6 +1201,7 @@ def op_dot_general(p: Prog):
     spec = f"{''.join(lsub)},{''.join(rsub)}->{''.join(out)}"
     shape = tuple([lhs.shape[d] for d in lb] + [lhs.shape[d] for d in lfree] +
                   [rshape[d] for d in free_r])
+    p.fits(shape)
     data, err = [], None
     for c in (0, 1):
         a, b = lhs.data[c], rhs.data[c]
@@ -1234,6 +1243,7 @@ def op_iota(p: Prog):
     shape = p.random_shape(allow_sym=False)
     if not shape:
         shape = (int(p.rng.integers(1, 6)),)
+    p.fits(shape)
     dt = p.choice(FLOATS + INTS)
     dim = int(p.rng.integers(0, len(shape)))
     data = [_iota_data(shape, dim, dt) for _ in (0, 1)]
@@ -1671,7 +1681,7 @@ def _add_ops(p: Prog, n_ops: int):
         try:
             OPS[p.choice(names, weights)][1](p)
             done += 1
-        except Reject:  # undo what the attempt added
+        except (Reject, MemoryError):  # undo what the attempt added
             del p.lines[lines:], p.values[values:], p.args[args:]
             p.used, p.syms, p.n, p.ops = used, syms, n, ops
 
