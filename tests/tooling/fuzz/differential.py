@@ -1747,7 +1747,10 @@ def run_case(seed: int, index: int, save_to: str | None = None) -> tuple:
     """(kind, detail) of one program, built and called in this process."""
     import aot
     from lowering.ir.core import CompileError
-    case = generate(seed, index)
+    try:
+        case = generate(seed, index)
+    except Exception as e:  # noqa: BLE001  (the fuzzer's own bug, not the compiler's)
+        return "internal", "in the generator: " + "".join(traceback.format_exception(e))
     tmp = tempfile.mkdtemp(prefix="aotc-diff-")
     gots = None
     try:
@@ -1849,7 +1852,10 @@ def run(seed: int, indices, jobs: int = 2, timeout: float = 60.0, out_dir: str |
         if kind != "ok":
             res.failures.append((index, kind, detail))
             if out_dir and kind != "mismatch":  # a mismatch the worker saved, with its results
-                save(generate(seed, index), out_dir, kind, detail)
+                try:
+                    save(generate(seed, index), out_dir, kind, detail)
+                except Exception as e:  # noqa: BLE001  (a generator bug: the campaign goes on)
+                    detail += f"\n(not saved: the generator failed: {type(e).__name__}: {e})"
             if progress:
                 print(f"  {kind} at {seed}-{index}: {detail.splitlines()[0] if detail else ''}",
                       flush=True)
