@@ -214,7 +214,43 @@ def emit_task(g, kernel):
 PARALLEL_MIN_ELEMENTS = 1 << 15  # largest buffer of a kernel below which threads cost more than they save
 
 
+def _profiled(g, b, label: str, call) -> None:
+    """`call(b)` emits a kernel call; with AOT_PROFILE set at run time (the runtime's
+    aot__profile_enabled, runtime_c/profile.c) it is timed and counted under `label`.
+    Otherwise it costs a load and a branch."""
+    flag = g.mod.globals.get("aot__profile_enabled")
+    if flag is None:
+        flag = ir.GlobalVariable(g.mod, I32, name="aot__profile_enabled")  # the runtime's
+    on = b.icmp_unsigned("!=", b.load(flag), ir.Constant(I32, 0))
+    now = g.declare("aot__profile_now", I64, [])
+    before = b.block
+    with b.if_then(on):
+        started = b.call(now, [])
+        timing = b.block
+    start = b.phi(I64)
+    start.add_incoming(ir.Constant(I64, 0), before)
+    start.add_incoming(started, timing)
+    call(b)
+    with b.if_then(on):
+        b.call(g.declare("aot__profile_add", VOID, [PTR, I64]), [g.string(label), start])
+
+
+def _kernel_label(g, name: str) -> str:
+    """What the profile calls a kernel: its function, its kind and where its root op was."""
+    if not hasattr(g, "kernel_funcs"):
+        g.kernel_funcs = {f.attrs.get("sym_name"): f for f in g.module.functions()}
+    func = g.kernel_funcs.get(name)
+    kind = func.attrs.get("aot.kernel", "") if func is not None else ""
+    where = f" at {func.loc}" if func is not None and func.loc.line else ""
+    return f"{g.name}.{name} ({kind}){where}" if kind else f"{g.name}.{name}{where}"
+
+
 def _host_call(g, b, op, values, host):
+    name = op.attrs["callee"].name
+    _profiled(g, b, _kernel_label(g, name), lambda bb: _call_kernel(g, bb, op, values, host))
+
+
+def _call_kernel(g, b, op, values, host):
     name = op.attrs["callee"].name
     fn = g.functions[name]
     args = []
