@@ -3,6 +3,7 @@ artifact ships with, and the per-artifact header declaring its entries.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import runtime_c
@@ -26,6 +27,13 @@ def runtime_header_path() -> Path:
 def runtime_sources() -> list[Path]:
     """Every runtime .c file; each artifact compiles and links all of them."""
     return sorted(runtime_dir().glob("*.c"))
+
+
+def abi_version() -> int:
+    """AOT_ABI_VERSION of aot_runtime.h: the ABI's one definition (the loader checks libraries
+    against it, code generation writes it into each library's metadata)."""
+    m = re.search(r"#define AOT_ABI_VERSION (\d+)", runtime_header_path().read_text())
+    return int(m.group(1))
 
 
 def runtime_cdef() -> str:
@@ -124,6 +132,10 @@ def generate_header(library_name: str, entries: list[EntrySig], device: bool = F
 #define {guard}
 
 #include "aot_runtime.h"
+
+#if AOT_ABI_VERSION != {abi_version()}
+#error "{library_name}.h was generated for ABI version {abi_version()}: use the aot_runtime.h shipped with it"
+#endif
 
 #ifdef __cplusplus
 extern "C" {{

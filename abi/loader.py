@@ -19,10 +19,10 @@ import cffi
 import numpy as np
 
 from . import dlpack, dtypes
-from .header import runtime_cdef
+from .header import abi_version, runtime_cdef
 from .signature import EntrySig, ValueSig, format_shape
 
-ABI_VERSION = 1
+ABI_VERSION = abi_version()  # aot_runtime.h's AOT_ABI_VERSION
 
 ffi = cffi.FFI()
 ffi.cdef(runtime_cdef())

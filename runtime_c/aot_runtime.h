@@ -31,6 +31,10 @@
 #ifndef AOT_RUNTIME_H
 #define AOT_RUNTIME_H
 
+/* The ABI this header describes: aot_library_metadata()->abi_version of the libraries built
+ * with it. A generated NAME.h refuses to compile against another version. */
+#define AOT_ABI_VERSION 1
+
 #include <stddef.h>
 #include <stdint.h>
 

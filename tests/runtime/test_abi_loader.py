@@ -348,3 +348,17 @@ def test_signature_text():
     assert sig.args[0].c_dims == (4, -1) and not sig.args[0].is_static
     with pytest.raises(KeyError, match="unsupported element type 'f8'"):
         ValueSig("x", "f8", ())
+
+
+def test_a_header_from_another_abi_version_does_not_compile(tmp_path):
+    """A NAME.h used with an aot_runtime.h of another ABI version is a compile error that
+    says so, not a program that misreads the structs at run time."""
+    (tmp_path / "model.h").write_text(abi.generate_header("model", GOLDEN_ENTRIES))
+    runtime_h = abi.runtime_header_path().read_text()
+    assert "#define AOT_ABI_VERSION 1\n" in runtime_h
+    (tmp_path / "aot_runtime.h").write_text(runtime_h.replace("#define AOT_ABI_VERSION 1\n",
+                                                              "#define AOT_ABI_VERSION 2\n"))
+    (tmp_path / "use.c").write_text('#include "model.h"\nint main(void) { return 0; }\n')
+    r = subprocess.run(["cc", "-c", str(tmp_path / "use.c"), "-I", str(tmp_path), "-o",
+                        str(tmp_path / "use.o")], capture_output=True, text=True)
+    assert r.returncode != 0 and "model.h was generated for ABI version 1" in r.stderr, r.stderr

@@ -12,6 +12,7 @@ from __future__ import annotations
 from llvmlite import ir
 
 from abi.dtypes import dtype as abi_dtype
+from abi.header import abi_version
 from lowering.codegen.cpu.host import HostState
 from lowering.codegen.llvm.types import I32, I64, PTR, MemRef
 from lowering.ir.core import MemRefType, Operation
@@ -20,7 +21,7 @@ TENSOR_T = ir.LiteralStructType([PTR, PTR, I32, I32])  # aot_tensor
 VALUE_INFO_T = ir.LiteralStructType([PTR, I32, I32, PTR])  # aot_value_info
 ENTRY_INFO_T = ir.LiteralStructType([PTR, PTR, PTR, I32, I32, PTR, PTR, PTR])  # aot_entry_info
 LIBRARY_INFO_T = ir.LiteralStructType([I32, I32, PTR, PTR])  # aot_library_info
-ABI_VERSION = 1
+ABI_VERSION = abi_version()  # aot_runtime.h's AOT_ABI_VERSION
 
 
 HOST_RESULT_FUNCTIONS = {"prepare": "aot_prepare_result", "unprepare": "aot_unprepare_result",

@@ -8,6 +8,10 @@
 
 #include "aot_runtime.h"
 
+#if AOT_ABI_VERSION != 1
+#error "model.h was generated for ABI version 1: use the aot_runtime.h shipped with it"
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
