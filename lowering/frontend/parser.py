@@ -125,6 +125,13 @@ class _ToRaw(Transformer):
         op.regions = [region]
         return op
 
+    def assuming_op(self, kw, witness, *rest):
+        op = RawOp("assuming", "shape.assuming", kw)
+        op.operands = [witness]
+        op.regions = [rest[-1]]
+        op.extra["types"] = [_type_of(t) for t in rest[:-1] if t is not None]
+        return op
+
     def v1_op(self, kw, *rest):
         op = RawOp("v1", str(kw), kw)
         rest = [r for r in rest if r is not None]
@@ -213,6 +220,10 @@ class _ToRaw(Transformer):
         if results is not None:
             return ("sig", [FunctionType(tuple(types), tuple(results))])
         return ("sig", types)
+
+    def cast_sig(self, src, dst):
+        """`: A to B` is the functional `: (A) -> B`."""
+        return ("sig", [FunctionType((_type_of(src),), (_type_of(dst),))])
 
     def tail_keyword(self, kw, region):
         return ("tail", str(kw), [], region)
@@ -470,6 +481,10 @@ class Builder:
                 op = self.executor(raw, scope)
             elif raw.kind == "v1":
                 op = self.v1(raw, scope)
+            elif raw.kind == "assuming":
+                op = Operation(raw.name, [self.value(t, scope) for t in raw.operands],
+                               raw.extra["types"], {}, [self.region(raw.regions[0], _Scope(scope))],
+                               self.loc(raw.tok))
             else:
                 op = self.custom(raw, scope)
         except pretty.DecodeError as e:

@@ -13,7 +13,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from lowering.ir.core import DenseAttr, EnumAttr, FunctionType, OpaqueAttr, SymbolRef, TensorType
+from lowering.ir.core import (
+    DenseAttr,
+    EnumAttr,
+    FunctionType,
+    OpaqueAttr,
+    ScalarType,
+    SymbolRef,
+    TensorType,
+)
 
 
 class DecodeError(Exception):
@@ -31,7 +39,7 @@ class Decoded:
     regions: list = field(default_factory=list)  # [(RawRegion, entry_args or None)]
 
 
-TERMINATORS = {"return", "terminator", "yield"}
+TERMINATORS = {"return", "terminator", "yield", "assuming_yield"}
 
 
 def short_name(name: str) -> str:
@@ -126,7 +134,11 @@ class Items:
             while i < len(part):
                 it = part[i]
                 if it[0] == "word" and i + 1 < len(part) and part[i + 1][0] == "eq":
-                    self.kw[str(it[1])] = _attr_value(part[i + 2:])
+                    value = part[i + 2:]
+                    if len(value) > 1 and value[-1][0] == "dict":  # `k = [..] {attrs}`
+                        self.dicts.append(value[-1][1])  # (TF's lowering prints that)
+                        value = value[:-1]
+                    self.kw[str(it[1])] = _attr_value(value)
                     break
                 if it[0] == "value":
                     self.values.append(it[1])
@@ -216,6 +228,30 @@ def decode_compare(raw, it: Items) -> Decoded:
         return Decoded(raw.name, it.values, attrs, [result])
     _, results = _types(raw, len(it.values))
     return Decoded(raw.name, it.values, attrs, results)
+
+
+def decode_arith_cmp(raw, it: Items) -> Decoded:
+    """`arith.cmpi slt, %a, %b : i32` (TensorFlow's partial lowering prints it): the
+    predicate word, an i1 (or i1 tensor) result."""
+    if not it.words or not raw.sig:
+        raise DecodeError("expected 'cmpi PREDICATE, %a, %b : TYPE'", raw.tok)
+    t = raw.sig[0]
+    result = TensorType(t.shape, "i1") if isinstance(t, TensorType) else ScalarType("i1")
+    return Decoded(raw.name, it.values, {"predicate": str(it.words[0])}, [result])
+
+
+def decode_tensor_extract(raw, it: Items) -> Decoded:
+    """`tensor.extract %t[%i, %j] : tensor<2x3xi32>`: the tensor, its indices, one element."""
+    if not raw.sig or not isinstance(raw.sig[0], TensorType):
+        raise DecodeError("expected 'extract %t[INDICES] : TENSOR_TYPE'", raw.tok)
+    indices = [v[1] for b in it.brackets for v in b if v[0] == "value"]
+    return Decoded(raw.name, it.values + indices, {}, [ScalarType(raw.sig[0].elem)])
+
+
+def decode_witness(raw, it: Items) -> Decoded:
+    """`shape.cstr_broadcastable %a, %b : t, t`: one `!shape.witness` result."""
+    from lowering.ir.core import OpaqueType
+    return Decoded(raw.name, it.values, {}, [OpaqueType("!shape.witness")])
 
 
 def decode_select(raw, it: Items) -> Decoded:
@@ -532,6 +568,10 @@ DECODERS = {
     "reduce_precision": decode_reduce_precision,
     "top_k": decode_top_k,
     "convolution": decode_convolution,
+    "cmpi": decode_arith_cmp,
+    "cmpf": decode_arith_cmp,
+    "extract": decode_tensor_extract,
+    "cstr_broadcastable": decode_witness,
 }
 
 

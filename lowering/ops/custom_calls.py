@@ -47,6 +47,17 @@ def _comparator_direction(op: Operation, fn: Operation) -> str:
                    f"the values is supported, not @{fn.attrs['sym_name']}")
 
 
+def _mhlo_topk(op: Operation, funcs: dict) -> None:
+    """`@mhlo.topk(%x) {mhlo.attributes = {k, largest = true}}` (TensorFlow's lowering of
+    tf.TopKV2): top_k."""
+    attrs = op.attrs.get("mhlo.attributes") or {}
+    if not isinstance(attrs, dict) or not isinstance(attrs.get("k"), int) or len(op.operands) != 1:
+        raise op.error("@mhlo.topk needs one operand and mhlo.attributes = {k = ...}")
+    if attrs.get("largest", True) is not True:
+        raise op.error("@mhlo.topk with largest = false is not supported")
+    _become(op, "mhlo.top_k", op.operands, {"k": attrs["k"]})
+
+
 def _approx_top_k(op: Operation, funcs: dict) -> None:
     """`@ApproxTopK(%x, %iota, %init, %init_index)` (and `@stablehlo.dynamic_approx_top_k`,
     k last): approx_max_k / approx_min_k. Computed exactly, which meets any recall target; on
@@ -164,6 +175,7 @@ REWRITES = {
     "stablehlo.dynamic_reduce_window": _dynamic_reduce_window,
     "stablehlo.dynamic_rng_bit_generator": _dynamic_rng_bit_generator,
     "stablehlo.dynamic_top_k": _dynamic_top_k,
+    "mhlo.topk": _mhlo_topk,
     "ApproxTopK": _approx_top_k,
     "lapack_sgetrf_ffi": _lapack_getrf,
     "lapack_dgetrf_ffi": _lapack_getrf,

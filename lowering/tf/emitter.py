@@ -99,9 +99,11 @@ class Emitter:
 
     @staticmethod
     def constant_of(v: Value):
-        """The numpy value of a value an mhlo.constant makes, else None."""
+        """The numpy value of a value a constant op makes (mhlo's, or a stablehlo one TF's
+        partial lowering left), else None."""
         owner = v.owner
-        if isinstance(owner, Operation) and owner.name == "mhlo.constant":
+        if isinstance(owner, Operation) and owner.name in ("mhlo.constant", "stablehlo.constant") \
+                and isinstance(owner.attrs.get("value"), DenseAttr):
             return np.asarray(owner.attrs["value"].array)
         return None
 

@@ -8,7 +8,7 @@ from lowering.ir.core import CompileError, Operation
 CONTROL = "!tf_executor.control"
 V1_CONTROL_FLOW = ("Switch", "_SwitchN", "Merge", "Enter", "Exit", "NextIteration.Source",
                    "NextIteration.Sink", "LoopCond", "SwitchN", "ControlTrigger")
-TERMINATORS = ("func.return", "return")
+TERMINATORS = ("func.return", "return", "shape.assuming_yield")
 
 
 def is_control(v) -> bool:

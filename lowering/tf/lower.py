@@ -19,19 +19,24 @@ from lowering.ir.core import (
     CompileError,
     Module,
     Operation,
+    Region,
     SymbolRef,
     TensorType,
-    clone_op,
 )
 from lowering.tf.emitter import Emitter
 from lowering.tf.executor import TERMINATORS, flatten_executor, prune_dead
 from lowering.tf.functionalize import functionalize_v1
 from lowering.tf.graphdef import NODE_NAME
+from lowering.tf.mixed import PREFIXES as MIXED
 from lowering.tf.table import NOT_LOWERED, TF_OPS
+
+_END = Operation("func.return")  # ends a one-op list for lower_ops
 
 
 def is_tf_op(op: Operation) -> bool:
-    return op.name.startswith(("tf.", "tf_executor."))
+    """TF's ops, and the shape/tensor/arith ops of TF's own partial lowering (at tensor level
+    they come from nowhere else)."""
+    return op.name.startswith(("tf.", "tf_executor.") + MIXED)
 
 
 def has_tf_ops(module: Module) -> bool:
@@ -78,10 +83,8 @@ class Lowerer:
             operands = [mapping.get(v, v) for v in op.operands]
             if op.name in TERMINATORS:
                 return operands
-            if not is_tf_op(op):
-                new = clone_op(op, mapping)
-                new.parent = None
-                block.append(new)
+            if not is_tf_op(op):  # mhlo of TF's own lowering: its regions lowered too
+                block.append(self.clone_lowered(op, mapping))
                 continue
             short = op.name[3:] if op.name.startswith("tf.") else op.name
             entry = TF_OPS.get(short)
@@ -92,7 +95,7 @@ class Lowerer:
             if entry is None:
                 raise CompileError(f"TensorFlow op '{op.name}' is not supported", op.loc)
             e = Emitter(block, op.loc, op)
-            e.lowerer = self
+            e.lowerer, e.mapping = self, mapping
             results = entry.rule(e, op, operands)
             if len(results) != len(op.results):
                 raise e.error(f"internal: lowered to {len(results)} values for "
@@ -100,6 +103,29 @@ class Lowerer:
             for r, v in zip(op.results, results):
                 mapping[r] = v
         raise CompileError("function body must end with a return", ops[-1].loc if ops else None)
+
+    def clone_lowered(self, op: Operation, mapping: dict) -> Operation:
+        """A copy of a non-TF op with its operands mapped and the TF (and shape/arith) ops
+        of its regions lowered, its other ops copied the same way."""
+        regions = []
+        for region in op.regions:
+            new_region = Region()
+            for blk in region.blocks:
+                new_block = Block([a.type for a in blk.args])
+                mapping.update(zip(blk.args, new_block.args))
+                for inner in blk.ops:
+                    if is_tf_op(inner):
+                        self.lower_ops([inner, _END], new_block, mapping)
+                    else:
+                        new_block.append(self.clone_lowered(inner, mapping))
+                new_region.add_block(new_block)
+            regions.append(new_region)
+        new = Operation(op.name, [mapping.get(v, v) for v in op.operands],
+                        [r.type for r in op.results], dict(op.attrs), regions, op.loc)
+        for a, b in zip(op.results, new.results):
+            mapping[a] = b
+            b.hint = a.hint
+        return new
 
     def callee(self, e: Emitter, attr: str, ref=None) -> Operation:
         ref = e.tf_op.attrs.get(attr) if ref is None else ref

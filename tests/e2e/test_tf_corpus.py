@@ -1,7 +1,8 @@
 """Every program of the TensorFlow-exported corpus (tests/data/tf/, made by its export.py
 with TensorFlow, which these tests do not need) compiles from the `tf` dialect form and from
 the raw `tf_executor` import, and matches TensorFlow's saved outputs; cases with `?` dims
-run at every saved size set from one library. A GraphDef case (NAME.feeds.json) compiles its
+run at every saved size set from one library; so does TensorFlow's own partial lowering
+(NAME.hlo.mlir) where it makes one. A GraphDef case (NAME.feeds.json) compiles its
 executor form, which has no signature, with tfcompile's feeds and fetches; a case with its
 variables left as resource arguments (NAME.vars.npz) compiles with them frozen (--freeze)."""
 import glob
@@ -17,6 +18,9 @@ from corpus import assert_close
 TF = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "tf")
 CASES = sorted(os.path.basename(p)[:-len(".tf.mlir")] for p in glob.glob(os.path.join(TF, "*.tf.mlir")))
 FORMS = ("tf", "executor")
+# TensorFlow's own lowering (StableHLO with shape/tensor/arith ops), for the cases it lowers
+HLO_CASES = sorted(os.path.basename(p)[:-len(".hlo.mlir")]
+                   for p in glob.glob(os.path.join(TF, "*.hlo.mlir")))
 
 
 def size_sets(npz):
@@ -41,8 +45,12 @@ def test_corpus_is_there():
             assert os.path.exists(os.path.join(TF, f"{case}.{form}.mlir")), (case, form)
 
 
-@pytest.mark.parametrize("form", FORMS)
-@pytest.mark.parametrize("case", CASES)
+def test_tf_lowering_corpus_is_there():
+    assert len(HLO_CASES) >= 8
+
+
+@pytest.mark.parametrize("case, form", [(c, f) for c in CASES for f in FORMS]
+                         + [(c, "hlo") for c in HLO_CASES])
 def test_tf_case(case, form):
     select = {}
     feeds = os.path.join(TF, case + ".feeds.json")

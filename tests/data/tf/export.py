@@ -14,6 +14,9 @@ Files per case, with tests/data/export_util.py's conventions (that module import
 its few helpers are restated here):
   NAME.tf.mlir        the tf dialect module exactly as TensorFlow prints it
   NAME.executor.mlir  the tf_executor module of the raw import, exactly as printed
+  NAME.hlo.mlir       TensorFlow's own lowering (pass_pipeline='tf-lower-to-mlprogram-and-
+                      hlo'), where it makes one: StableHLO with shape/tensor/arith ops and
+                      any tf ops it left
   NAME.npz            arg0.., out0.. for a static case; s0_arg0.., s0_out0.., s1_...
                       for each size set of a case with `?` dims
 Inputs come from numpy.random.default_rng(crc32("NAME/sK")), so one case's data does
@@ -339,6 +342,14 @@ def export_case(name):
     cf = concrete(name)
     texts = {"tf": tf.mlir.experimental.convert_function(cf),
              "executor": tf.mlir.experimental.convert_function(cf, pass_pipeline="")}
+    try:  # TensorFlow's own lowering, where it can make one (StableHLO, shape and arith ops)
+        texts["hlo"] = tf.mlir.experimental.convert_function(
+            cf, pass_pipeline="tf-lower-to-mlprogram-and-hlo")
+    except Exception as e:  # noqa: BLE001  (TF raises its own error types)
+        print(f"{name}: no StableHLO from TensorFlow's lowering ({str(e).splitlines()[0][:80]})")
+        stale = os.path.join(OUT, f"{name}.hlo.mlir")
+        if os.path.exists(stale):
+            os.remove(stale)
     for form, text in texts.items():
         for bad in FORBIDDEN:
             assert bad not in text, f"{name}: {bad!r} in the {form} module"

@@ -1,5 +1,5 @@
 module attributes {tf.versions = {bad_consumers = [], min_consumer = 0 : i32, producer = 2474 : i32}} {
-  func.func @__inference_pruned_137(%arg0: tensor<?x?x3xf32>) -> tensor<*xf32> attributes {allow_soft_placement = false, tf.entry_function = {control_outputs = "", inputs = "x", outputs = "identity_RetVal"}} {
+  func.func @__inference_pruned_767(%arg0: tensor<?x?x3xf32>) -> tensor<*xf32> attributes {allow_soft_placement = false, tf.entry_function = {control_outputs = "", inputs = "x", outputs = "identity_RetVal"}} {
     %0 = tf_executor.graph {
       %outputs, %control = tf_executor.island wraps "tf.Const"() <{value = dense<0> : tensor<i32>}> {device = ""} : () -> tensor<i32>
       %outputs_0, %control_1 = tf_executor.island wraps "tf.Const"() <{value = dense<0> : tensor<1xi32>}> {device = ""} : () -> tensor<1xi32>
@@ -22,13 +22,13 @@ module attributes {tf.versions = {bad_consumers = [], min_consumer = 0 : i32, pr
       %outputs_34, %control_35 = tf_executor.island wraps "tf.Const"() <{value = dense<4> : tensor<i32>}> {device = ""} : () -> tensor<i32>
       %outputs_36, %control_37 = tf_executor.island wraps "tf.Pack"(%outputs_24, %outputs_34) <{axis = 0 : i64}> {device = ""} : (tensor<*xi32>, tensor<i32>) -> tensor<*xi32>
       %outputs_38, %control_39 = tf_executor.island wraps "tf.Fill"(%outputs_36, %outputs_32) {device = ""} : (tensor<*xi32>, tensor<f32>) -> tensor<*xf32>
-      %outputs_40:8, %control_41 = tf_executor.island wraps "tf.While"(%outputs_18, %outputs_20, %outputs, %outputs_38, %outputs_30, %outputs_26, %outputs_14, %outputs_16) <{body = @while_body_230, cond = @while_cond_220, is_stateless = true, parallel_iterations = 10 : i64, shape_invariant}> {T = [i32, i32, i32, f32, i32, f32, f32, f32], _lower_using_switch_merge = false, _num_original_outputs = 8 : i64, _read_only_resource_inputs = [], device = "", output_shapes = [#tf_type.shape<>, #tf_type.shape<>, #tf_type.shape<>, #tf_type.shape<?x4>, #tf_type.shape<>, #tf_type.shape<?x?x3>, #tf_type.shape<3x4>, #tf_type.shape<4x4>]} : (tensor<i32>, tensor<i32>, tensor<i32>, tensor<*xf32>, tensor<*xi32>, tensor<*xf32>, tensor<3x4xf32>, tensor<4x4xf32>) -> (tensor<i32>, tensor<i32>, tensor<i32>, tensor<?x4xf32>, tensor<i32>, tensor<?x?x3xf32>, tensor<3x4xf32>, tensor<4x4xf32>)
+      %outputs_40:8, %control_41 = tf_executor.island wraps "tf.While"(%outputs_18, %outputs_20, %outputs, %outputs_38, %outputs_30, %outputs_26, %outputs_14, %outputs_16) <{body = @while_body_6530, cond = @while_cond_6520, is_stateless = true, parallel_iterations = 10 : i64, shape_invariant}> {T = [i32, i32, i32, f32, i32, f32, f32, f32], _lower_using_switch_merge = false, _num_original_outputs = 8 : i64, _read_only_resource_inputs = [], device = "", output_shapes = [#tf_type.shape<>, #tf_type.shape<>, #tf_type.shape<>, #tf_type.shape<?x4>, #tf_type.shape<>, #tf_type.shape<?x?x3>, #tf_type.shape<3x4>, #tf_type.shape<4x4>]} : (tensor<i32>, tensor<i32>, tensor<i32>, tensor<*xf32>, tensor<*xi32>, tensor<*xf32>, tensor<3x4xf32>, tensor<4x4xf32>) -> (tensor<i32>, tensor<i32>, tensor<i32>, tensor<?x4xf32>, tensor<i32>, tensor<?x?x3xf32>, tensor<3x4xf32>, tensor<4x4xf32>)
       %outputs_42, %control_43 = tf_executor.island wraps "tf.Identity"(%outputs_40#3) {device = ""} : (tensor<?x4xf32>) -> tensor<*xf32>
       tf_executor.fetch %outputs_42 : tensor<*xf32>
     }
     return %0 : tensor<*xf32>
   }
-  func.func private @while_body_230(%arg0: tensor<i32> {tf._user_specified_name = "while/loop_counter"}, %arg1: tensor<i32> {tf._user_specified_name = "while/maximum_iterations"}, %arg2: tensor<i32>, %arg3: tensor<?x4xf32>, %arg4: tensor<i32> {tf._user_specified_name = "strided_slice"}, %arg5: tensor<?x?x3xf32> {tf._user_specified_name = "transpose"}, %arg6: tensor<3x4xf32>, %arg7: tensor<4x4xf32>) -> (tensor<*xi32>, tensor<*xi32>, tensor<*xi32>, tensor<*xf32>, tensor<i32>, tensor<?x?x3xf32>, tensor<3x4xf32>, tensor<4x4xf32>) attributes {tf._construction_context = "kEagerRuntime"} {
+  func.func private @while_body_6530(%arg0: tensor<i32> {tf._user_specified_name = "while/loop_counter"}, %arg1: tensor<i32> {tf._user_specified_name = "while/maximum_iterations"}, %arg2: tensor<i32>, %arg3: tensor<?x4xf32>, %arg4: tensor<i32> {tf._user_specified_name = "strided_slice"}, %arg5: tensor<?x?x3xf32> {tf._user_specified_name = "transpose"}, %arg6: tensor<3x4xf32>, %arg7: tensor<4x4xf32>) -> (tensor<*xi32>, tensor<*xi32>, tensor<*xi32>, tensor<*xf32>, tensor<i32>, tensor<?x?x3xf32>, tensor<3x4xf32>, tensor<4x4xf32>) attributes {tf._construction_context = "kEagerRuntime"} {
     %0:8 = tf_executor.graph {
       %outputs, %control = tf_executor.island wraps "tf.Const"() <{value = dense<0> : tensor<i32>}> {device = ""} : () -> tensor<i32>
       %outputs_0, %control_1 = tf_executor.island wraps "tf.Const"() <{value = dense<1> : tensor<i32>}> {device = ""} : () -> tensor<i32>
@@ -48,7 +48,7 @@ module attributes {tf.versions = {bad_consumers = [], min_consumer = 0 : i32, pr
     }
     return %0#0, %0#1, %0#2, %0#3, %0#4, %0#5, %0#6, %0#7 : tensor<*xi32>, tensor<*xi32>, tensor<*xi32>, tensor<*xf32>, tensor<i32>, tensor<?x?x3xf32>, tensor<3x4xf32>, tensor<4x4xf32>
   }
-  func.func private @while_cond_220(%arg0: tensor<i32> {tf._user_specified_name = "while/loop_counter"}, %arg1: tensor<i32> {tf._user_specified_name = "while/maximum_iterations"}, %arg2: tensor<i32>, %arg3: tensor<?x4xf32>, %arg4: tensor<i32> {tf._user_specified_name = "strided_slice"}, %arg5: tensor<*xf32>, %arg6: tensor<*xf32>, %arg7: tensor<*xf32>) -> tensor<*xi1> attributes {tf._construction_context = "kEagerRuntime"} {
+  func.func private @while_cond_6520(%arg0: tensor<i32> {tf._user_specified_name = "while/loop_counter"}, %arg1: tensor<i32> {tf._user_specified_name = "while/maximum_iterations"}, %arg2: tensor<i32>, %arg3: tensor<?x4xf32>, %arg4: tensor<i32> {tf._user_specified_name = "strided_slice"}, %arg5: tensor<*xf32>, %arg6: tensor<*xf32>, %arg7: tensor<*xf32>) -> tensor<*xi1> attributes {tf._construction_context = "kEagerRuntime"} {
     %0 = tf_executor.graph {
       %outputs, %control = tf_executor.island wraps "tf.Less"(%arg2, %arg4) {device = ""} : (tensor<i32>, tensor<i32>) -> tensor<*xi1>
       %outputs_0, %control_1 = tf_executor.island wraps "tf.Identity"(%outputs) {device = ""} : (tensor<*xi1>) -> tensor<*xi1>

@@ -1,5 +1,5 @@
 module attributes {tf.versions = {bad_consumers = [], min_consumer = 0 : i32, producer = 2474 : i32}} {
-  func.func @__inference_f_417(%arg0: tensor<?x6x4xf32> {tf._user_specified_name = "x"}) -> (tensor<?x3x4xf32>, tensor<?x6xf32>, tensor<?x1x4x4xf32>, tensor<?x6x4xf32>, tensor<?x2x4xf32>, tensor<6x4xf32>, tensor<?xi32>) attributes {allow_soft_placement = false, tf.entry_function = {control_outputs = "", inputs = "x", outputs = "identity_RetVal,identity_1_RetVal,identity_2_RetVal,identity_3_RetVal,identity_4_RetVal,identity_5_RetVal,identity_6_RetVal"}} {
+  func.func @__inference_f_1047(%arg0: tensor<?x6x4xf32> {tf._user_specified_name = "x"}) -> (tensor<?x3x4xf32>, tensor<?x6xf32>, tensor<?x1x4x4xf32>, tensor<?x6x4xf32>, tensor<?x2x4xf32>, tensor<6x4xf32>, tensor<?xi32>) attributes {allow_soft_placement = false, tf.entry_function = {control_outputs = "", inputs = "x", outputs = "identity_RetVal,identity_1_RetVal,identity_2_RetVal,identity_3_RetVal,identity_4_RetVal,identity_5_RetVal,identity_6_RetVal"}} {
     %cst = "tf.Const"() <{value = dense<2> : tensor<i32>}> {device = ""} : () -> tensor<i32>
     %cst_0 = "tf.Const"() <{value = dense<1> : tensor<i32>}> {device = ""} : () -> tensor<i32>
     %cst_1 = "tf.Const"() <{value = dense<0> : tensor<i32>}> {device = ""} : () -> tensor<i32>

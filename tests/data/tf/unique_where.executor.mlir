@@ -1,5 +1,5 @@
 module attributes {tf.versions = {bad_consumers = [], min_consumer = 0 : i32, producer = 2474 : i32}} {
-  func.func @__inference_f_544(%arg0: tensor<?xf32> {tf._user_specified_name = "x"}, %arg1: tensor<?xi32> {tf._user_specified_name = "k"}) -> (tensor<*xi32>, tensor<*xi32>, tensor<*xi64>) attributes {allow_soft_placement = false, tf.entry_function = {control_outputs = "", inputs = "x,k", outputs = "identity_RetVal,identity_1_RetVal,identity_2_RetVal"}} {
+  func.func @__inference_f_615(%arg0: tensor<?xf32> {tf._user_specified_name = "x"}, %arg1: tensor<?xi32> {tf._user_specified_name = "k"}) -> (tensor<*xi32>, tensor<*xi32>, tensor<*xi64>) attributes {allow_soft_placement = false, tf.entry_function = {control_outputs = "", inputs = "x,k", outputs = "identity_RetVal,identity_1_RetVal,identity_2_RetVal"}} {
     %0:3 = tf_executor.graph {
       %outputs, %control = tf_executor.island wraps "tf.Const"() <{value = dense<0.000000e+00> : tensor<f32>}> {device = ""} : () -> tensor<f32>
       %outputs_0:2, %control_1 = tf_executor.island wraps "tf.Unique"(%arg1) {device = ""} : (tensor<?xi32>) -> (tensor<*xi32>, tensor<*xi32>)
