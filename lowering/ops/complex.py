@@ -8,10 +8,14 @@ the data-movement ops move it whole, like any 8- or 16-byte element.
 Each rule computes what XLA's CPU backend computes (its elemental IR emitter's formulas,
 checked against JAX's outputs on infinities, NaNs and signed zeros): the textbook product,
 Smith's division, |z| scaled by its larger part, rsqrt/power through polar form, tanh
-through expm1 with its limits at infinity. Each op's rule on complex operands is its
+through expm1 with its limits at infinity, asin/acos by Hull et al.'s algorithm and atanh by
+Kahan's (their NaN cases aside: atan and atanh of a NaN part are NaN + NaN i, where XLA
+gives +-pi/2 in one part). Each op's rule on complex operands is its
 `complex_scalar` in the registry (`COMPLEX_RULES`), beside its real `scalar` rule.
 """
 from __future__ import annotations
+
+import math
 
 from lowering.ir.core import TensorType, component, is_complex, is_float
 from lowering.ops import chlo, registry  # chlo: its square, sinh, cosh get complex rules here
@@ -325,6 +329,113 @@ def _cbrt(k: C, a, b, z):
     return _power(k, a, b, k.c(1.0 / 3.0), k.c(0.0))
 
 
+def _asin_acos_parts(k: C, x, y, acos: bool):
+    """asin or acos of x + iy by Hull, Fairgrieve and Tang's algorithm ("Implementing the
+    complex arcsine and arccosine functions using exception handling", 1997): with
+    r = |(|x|+1, y)|, s = |(|x|-1, y)|, a = (r+s)/2 >= 1 and b = |x|/a, the real part is
+    asin(b) or acos(b) away from b = 1 and an atan of exact differences near it; the
+    imaginary part's magnitude is log(a + sqrt(a^2-1)), through log1p of exact differences
+    near a = 1. No cancellation near the branch points, no overflow before |z| does."""
+    ax, ay = k.abs(x), k.abs(y)
+    one, half = k.c(1.0), k.c(0.5)
+    xp1, xm1 = k.add(ax, one), k.sub(ax, one)
+    r = _cabs(k, k.make(xp1, ay))
+    s = _cabs(k, k.make(xm1, ay))
+    a = k.mul(half, k.add(r, s))
+    b = k.div(ax, a)
+    y2 = k.mul(ay, ay)
+    below = k.cmp("ole", ax, one)
+    apx = k.add(a, ax)
+    # near b = 1: sqrt(((a + |x|)/2) * (y^2/(r+|x|+1) + s+1-|x|)) (|x| <= 1), or
+    # |y| sqrt(((a+|x|)/(r+|x|+1) + (a+|x|)/(s+|x|-1)) / 2) (|x| > 1), both over |x|
+    d_below = k.fn("sqrt", k.mul(k.mul(half, apx), k.add(k.div(y2, k.add(r, xp1)), k.sub(k.add(s, one), ax))))
+    d_above = k.mul(ay, k.fn("sqrt", k.mul(half, k.add(k.div(apx, k.add(r, xp1)),
+                                                       k.div(apx, k.add(s, xm1))))))
+    d = k.sel(below, d_below, d_above)
+    far = k.cmp("ole", b, k.c(0.6417))
+    if acos:
+        re = k.sel(far, k.fn("acos", b), k.fn("atan", k.div(d, ax)))
+    else:
+        re = k.sel(far, k.fn("asin", b), k.fn("atan", k.div(ax, d)))
+    # a - 1 as exact differences near a = 1
+    am1_below = k.mul(half, k.add(k.div(y2, k.add(r, xp1)), k.div(y2, k.sub(k.add(s, one), ax))))
+    am1_above = k.mul(half, k.add(k.div(y2, k.add(r, xp1)), k.add(s, xm1)))
+    am1 = k.sel(k.cmp("olt", ax, one), am1_below, am1_above)
+    near = k.fn("log1p", k.add(am1, k.fn("sqrt", k.mul(am1, k.add(a, one)))))
+    big = k.fn("log", k.add(a, k.mul(k.fn("sqrt", k.sub(a, one)), k.fn("sqrt", k.add(a, one)))))
+    im = k.sel(k.cmp("ole", a, k.c(1.5)), near, big)
+    # |z| past sqrt(max)/8 (infinities too): the angle of (|x|, |y|), log|z| + log 2
+    safe, inf = k.c(_SAFE_MAX[k.f]), k.c(float("inf"))
+    huge = k.or_(k.cmp("ogt", ax, safe), k.cmp("ogt", ay, safe))  # either part: NaN in the other
+    angle = k.fn("atan2", ay, ax) if acos else k.fn("atan2", ax, ay)
+    log_2z = k.add(k.fn("log", _cabs(k, k.make(ax, ay))), k.c(math.log(2.0)))
+    either_inf = k.or_(k.cmp("oeq", ax, inf), k.cmp("oeq", ay, inf))
+    return k.sel(huge, angle, re), k.sel(huge, k.sel(either_inf, inf, log_2z), im)
+
+
+_SAFE_MAX = {"f32": 2.3e18, "f64": 1.6e153}  # about sqrt(largest float) / 8
+
+
+def _signed(k: C, v, of):
+    """v with the sign of `of`, -0 counting as positive (XLA's complex functions do)."""
+    return k.sel(k.cmp("olt", of, k.c(0.0)), k.neg(v), v)
+
+
+def _asin(k: C, a, b, z):
+    re, im = _asin_acos_parts(k, a, b, acos=False)
+    return k.make(_signed(k, re, a), _signed(k, im, b))
+
+
+def _acos(k: C, a, b, z):
+    """acos z = pi - acos(-z) for a negative real part; the imaginary part's sign is b's
+    opposite."""
+    re, im = _asin_acos_parts(k, a, b, acos=True)
+    re = k.sel(k.cmp("olt", a, k.c(0.0)), k.sub(k.c(math.pi), re), re)
+    return k.make(re, k.neg(_signed(k, im, b)))
+
+
+def _asinh(k: C, a, b, z):
+    """asinh z = -i asin(iz)."""
+    p, q = k.parts(_asin(k, k.neg(b), a, z))
+    return k.make(q, k.neg(p))
+
+
+def _acosh(k: C, a, b, z):
+    """acosh z = i acos z or -i acos z, whichever has a real part >= 0."""
+    p, q = k.parts(_acos(k, a, b, z))
+    lower = k.cmp("ole", q, k.c(0.0))
+    return k.make(k.sel(lower, k.neg(q), q), k.sel(lower, p, k.neg(p)))
+
+
+def _atanh_parts(k: C, x, y):
+    """atanh(x + iy) = sign(x) log1p(4|x| / ((1-|x|)^2 + y^2)) / 4
+    + i atan2(2y, (1-|x|)(1+|x|) - y^2) / 2 (Kahan; odd in x, so log1p's argument is never
+    near -1): exact near 0, the limits at infinity without overflow trouble."""
+    one = k.c(1.0)
+    ax = k.abs(x)
+    omx = k.sub(one, ax)
+    den = k.add(k.mul(omx, omx), k.mul(y, y))
+    re = k.mul(k.c(0.25), k.fn("log1p", k.div(k.mul(k.c(4.0), ax), den)))
+    im = k.mul(k.c(0.5), k.fn("atan2", k.add(y, y), k.sub(k.mul(omx, k.add(one, ax)), k.mul(y, y))))
+    # |z| past sqrt(max)/8: 1/z's real part, and +-pi/2
+    huge = k.cmp("ogt", k.op("arith.maximumf", ax, k.abs(y)), k.c(_SAFE_MAX[k.f]))
+    r = _cabs(k, k.make(ax, y))
+    tiny = k.sel(k.cmp("oeq", r, k.c(float("inf"))), k.c(0.0), k.div(k.div(ax, r), r))
+    re = k.sel(huge, tiny, re)
+    im = k.sel(huge, _signed(k, k.c(math.pi / 2), y), im)
+    return _signed(k, re, x), im
+
+
+def _atanh(k: C, a, b, z):
+    return k.make(*_atanh_parts(k, a, b))
+
+
+def _atan(k: C, a, b, z):
+    """atan z = -i atanh(iz)."""
+    p, q = _atanh_parts(k, k.neg(b), a)
+    return k.make(q, k.neg(p))
+
+
 def _sign(k: C, a, b, z):
     r = _cabs(k, z)
     zero = k.c(0.0)
@@ -374,6 +485,8 @@ COMPLEX_RULES = {
     "sinh": _unary(_sinh_cosh(-1.0)),
     "cosh": _unary(_sinh_cosh(1.0)),
     "square": lambda s, elem, args, op: cmul(s, elem, args[0], args[0]),
+    "asin": _unary(_asin), "acos": _unary(_acos), "atan": _unary(_atan),
+    "asinh": _unary(_asinh), "acosh": _unary(_acosh), "atanh": _unary(_atanh),
 }
 
 

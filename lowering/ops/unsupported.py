@@ -9,7 +9,5 @@ registry.not_yet("collectives", "all_reduce", "all_gather", "all_to_all")
 registry.not_yet("custom calls", "custom_call")
 # Ops that take complex numbers in StableHLO but not here yet (lowering/ops/complex.py lists
 # those that do); other ops have no complex form.
-registry.complex_not_yet("the chlo inverse trigonometric and hyperbolic functions",
-                         "acos", "acosh", "asin", "asinh", "atan", "atanh")
 registry.complex_not_yet("no complex rule yet", "atan2", "maximum", "minimum", "bitcast_convert",
                          "convolution", "select_and_scatter")

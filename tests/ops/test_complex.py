@@ -146,6 +146,8 @@ UNARY = [  # (op, result type or None for the operand's, numpy reference)
     ("sign", None, lambda z: z / np.abs(z)), ("real", "r", np.real), ("imag", "r", np.imag),
     ("cbrt", None, lambda z: z ** (1 / 3)), ("logistic", None, lambda z: 1 / (1 + np.exp(-z))),
     ("chlo.sinh", None, np.sinh), ("chlo.cosh", None, np.cosh), ("chlo.square", None, np.square),
+    ("chlo.asin", None, np.arcsin), ("chlo.acos", None, np.arccos), ("chlo.atan", None, np.arctan),
+    ("chlo.asinh", None, np.arcsinh), ("chlo.acosh", None, np.arccosh), ("chlo.atanh", None, np.arctanh),
 ]
 
 
@@ -157,7 +159,8 @@ def test_unary_ops_against_numpy(dtype):
     text = unary_program(ops, t).replace("stablehlo.chlo.", "chlo.")
     lib = aot.compile(text)
     z = np.concatenate([random_cx(40, dtype), random_cx(8, dtype, 1e-3),
-                        np.asarray([1e-30 + 1e-30j, 3 + 0j, -3 + 0j, 2j], dtype)])
+                        np.asarray([1e-30 + 1e-30j, 3 + 0j, -3 + 0j, 2j, 0.5 - 1e-6j, 1.0001 + 1e-7j,
+                                    -1.0001 - 1e-7j], dtype)])
     for (op, _, ref), got in zip(UNARY, lib.main(z)):
         with np.errstate(all="ignore"):
             want = ref(z.astype(C128))
@@ -186,6 +189,23 @@ def test_binary_ops_against_numpy(dtype):
     big = np.finfo(dtype).max / 4
     a, b = np.array([big + big * 1j, 3e-30j], dtype), np.array([big - big * 1j, 1e-30 + 1e-30j], dtype)
     close(lib.main(a, b)[3], np.array([1j, 1.5 + 1.5j], dtype), dtype)
+
+
+def test_inverse_functions_far_out_and_at_infinity():
+    """asin ... atanh (Hull et al., Kahan) past sqrt(max) and at infinities: the limits XLA
+    gives (checked over every special pair by the corpus' complex_inverse_special_c64)."""
+    names = ["asin", "acos", "asinh", "acosh", "atan", "atanh"]
+    lib = aot.compile(unary_program([("chlo." + n, None) for n in names], "complex<f64>")
+                      .replace("stablehlo.chlo.", "chlo."))
+    z = cx([[1e200, 1e200], [-3e300, 1], [np.inf, 0], [2, -np.inf], [np.inf, np.nan]], C128)
+    got = dict(zip(names, lib.main(z)))
+    with np.errstate(all="ignore"):
+        for n, ref in (("asin", np.arcsin), ("acos", np.arccos), ("asinh", np.arcsinh),
+                       ("acosh", np.arccosh), ("atan", np.arctan), ("atanh", np.arctanh)):
+            close(got[n][:2], ref(z[:2]), C128)
+    assert got["asin"][2] == complex(np.pi / 2, np.inf) and got["acos"][3] == complex(np.pi / 2, np.inf)
+    assert got["atanh"][2] == complex(0, np.pi / 2) and got["atan"][3] == complex(np.pi / 2, -0.0)
+    assert got["asinh"][4].real == np.inf and np.isnan(got["asinh"][4].imag)
 
 
 def test_edge_cases_are_xlas():

@@ -1030,6 +1030,17 @@ case("complex_sort_c64", lambda x: (jnp.sort(x, axis=-1), jnp.argsort(x[0])),
 case("complex_while_c64",
      lambda z, c: lax.fori_loop(0, 5, lambda _, w: w * w * 0.5 + c, z), CX((2, 3), -0.5, 0.5),
      CX((2, 3), -0.5, 0.5), expect=["stablehlo.while"])
+_INV = (jnp.arcsin, jnp.arccos, jnp.arctan, jnp.arcsinh, jnp.arccosh, jnp.arctanh)
+case("complex_inverse_c64", lambda x: tuple(f(x) for f in _INV),
+     lambda rng: np.concatenate([CX((24,))(rng), CX((6,), -1e-3, 1e-3)(rng), CX((6,), -1e6, 1e6)(rng),
+                                 np.array([0.5, -2, 1j, 1 - 1e-4j, 3, -0.5j], np.complex64)]),
+     expect=["chlo.asin", "chlo.acos", "chlo.atan ", "chlo.asinh", "chlo.acosh", "chlo.atanh"])
+case("complex_inverse_c128", lambda x: tuple(f(x) for f in _INV), CX((3, 5), dtype=C128), x64=True,
+     expect=["chlo.asin", "chlo.atanh", "complex<f64>"])
+_CX_NO_NAN = _CX_SPECIAL[~np.isnan(_CX_SPECIAL.real) & ~np.isnan(_CX_SPECIAL.imag)]
+case("complex_inverse_special_c64", lambda x, y: (
+    jnp.arcsin(x), jnp.arccos(x), jnp.arcsinh(x), jnp.arccosh(x), jnp.arctan(y), jnp.arctanh(y)),
+     _CX_SPECIAL, _CX_NO_NAN, expect=["chlo.asin", "chlo.acosh", "chlo.atanh"])
 case("complex_compare_select_c64",
      lambda x, y: (x == y, x != y, jnp.where(x == y, x, y * 2)),
      lambda rng: (rng.integers(-1, 2, (3, 4)) + 1j * rng.integers(-1, 2, (3, 4))).astype(np.complex64),
