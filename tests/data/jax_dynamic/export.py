@@ -144,6 +144,15 @@ case("reduce_sum_axis0_bn", lambda x: jnp.sum(x, axis=0), U("b, n"),
      expect=["applies stablehlo.add across dimensions = [0]"])
 case("reduce_sum_axis1_bn", lambda x: jnp.sum(x, axis=1), U("b, n"),
      expect=["applies stablehlo.add across dimensions = [1]"])
+# complex numbers on symbolic dims: elementwise, a matmul, a reduction, a transpose
+def CX(spec, dtype=np.complex64):
+    """Complex numbers with both parts uniform in [-2, 2)."""
+    return Arg(spec, lambda rng, s, dims: (rng.uniform(-2, 2, size=s)
+                                           + 1j * rng.uniform(-2, 2, size=s)).astype(dtype), dtype)
+
+
+case("complex_matmul_sum_bn", lambda x, w: (jnp.sum(jnp.exp(x) @ w, axis=1), jnp.abs(x).T, x * jnp.conj(x)),
+     CX("b, n"), CX("n, 4"), expect=["complex<f32>", "stablehlo.dot_general"])
 case("reduce_max_all_bn", jnp.max, U("b, n"),
      expect=["applies stablehlo.maximum across dimensions = [0, 1]"])
 case("reduce_mean_axis1_bn", lambda x: jnp.mean(x, axis=1), U("b, n"),
@@ -249,14 +258,14 @@ case("shape_assert_add_b4", lambda x, y: x + y, U("b, 4"), U("b, 4"),
 def _main_signature(text):
     m = re.search(r"func\.func public @main\((.*?)\) ->", text)
     assert m, "no public @main"
-    return re.findall(r"%arg\d+: (tensor<[^>]*>)", m.group(1))
+    return re.findall(r"%arg\d+: (tensor<(?:[^<>]|<[^<>]*>)*>)", m.group(1))  # complex<f32> nests
 
 
 def _tensor_type(spec, dtype):
     dims = ["?" if not d.strip().isdigit() else d.strip()
             for d in spec.split(",") if d.strip()]
     el = {"float32": "f32", "int32": "i32", "float16": "f16", "uint32": "ui32",
-          "bfloat16": "bf16", "bool": "i1"}[str(dtype)]
+          "bfloat16": "bf16", "bool": "i1", "complex64": "complex<f32>"}[str(dtype)]
     return "tensor<" + "".join(d + "x" for d in dims) + el + ">"
 
 
