@@ -611,3 +611,40 @@ def einsum(e, op, args):
     order = batch + [c for c in sa if c not in sb] + [c for c in sb if c not in sa]
     perm = tuple(order.index(c) for c in out)
     return [r if perm == tuple(range(len(perm))) else e.v("transpose", [r], {"permutation": perm})]
+
+
+@tf_op("Conv2DBackpropInput", group="contractions and windows")
+def conv_backprop_input(e, op, args):
+    """The transposed convolution (tf.nn.conv2d_transpose): out_backprop convolved with the
+    spatially reversed filter, its in/out features swapped, the input dilated by the
+    strides, padded as TF's conv_grad_shape_utils computes from the forward padding."""
+    sizes_v, k, dy = args
+    rank = dy.type.rank
+    last, spatial = _spatial(e, op, rank)
+    from lowering.tf.shapes import _shape_entries
+    sizes = _shape_entries(e, sizes_v, rank)
+    strides = _ints(op, "strides", [1] * rank)
+    dil = _ints(op, "dilations", [1] * rank)
+    if op.attrs.get("padding") == "EXPLICIT":
+        raise e.error("EXPLICIT padding is not supported yet")
+    n = len(spatial)
+    pads = []
+    for i, d in enumerate(spatial):
+        size, out, kk = sizes[d], dy.type.shape[d], k.type.shape[i]
+        if not isinstance(size, int) or out is None or kk is None:
+            raise e.error("the spatial sizes must be static")
+        s, dl = strides[d], dil[d]
+        eff = (kk - 1) * dl + 1
+        fwd = _same_padding(e, size, kk, s, dl, f"dim {d}")[0] \
+            if op.attrs.get("padding") == "SAME" else 0
+        lo = eff - 1 - fwd
+        hi = size + eff - 1 - ((out - 1) * s + 1) - lo
+        pads.append([lo, hi])
+    kr = e.v("reverse", [k], {"dimensions": tuple(range(n))})
+    sp = ", ".join(str(i) for i in range(n))
+    act = f"[b, {sp}, f]" if last else f"[b, f, {sp}]"
+    return [e.v("convolution", [dy, kr], {
+        "dimension_numbers": f"{act}x[{sp}, o, i]->{act}", "window_strides": (1,) * n,
+        "padding": pads, "lhs_dilation": tuple(strides[d] for d in spatial),
+        "rhs_dilation": tuple(dil[d] for d in spatial), "feature_group_count": 1,
+        "batch_group_count": 1})]

@@ -552,3 +552,53 @@ def mirror_pad(e, op, args):
                              {"dimensions": (d,)}))
         x = e.v("concatenate", parts, {"dimension": d})
     return [x]
+
+
+# ---------------------------------------------------------------- images
+
+def _resize_axes(e, op, x, size_v):
+    if x.type.rank != 4:
+        raise e.error(f"images must be 4-D (NHWC), got {x.type}")
+    out = e.int_list(size_v, "the output size")
+    ins = list(x.type.shape[1:3])
+    if any(d is None for d in ins):
+        raise e.error("resizing needs static image height and width")
+    align = bool(op.attrs.get("align_corners", False))
+    half = bool(op.attrs.get("half_pixel_centers", False))
+    scales = [(i - 1) / (o - 1) if align and o > 1 else i / o for i, o in zip(ins, out)]
+    return ins, out, scales, align, half
+
+
+@tf_op("ResizeNearestNeighbor", group=G)
+def resize_nearest(e, op, args):
+    """TF's source pixel per output pixel (align_corners rounds, half_pixel_centers samples
+    at centres), computed at compile time from the static sizes: two gathers."""
+    x, size_v = args
+    ins, out, scales, align, half = _resize_axes(e, op, x, size_v)
+    for axis, (n_in, n_out, s) in enumerate(zip(ins, out, scales), start=1):
+        pos = (np.arange(n_out) + (0.5 if half else 0.0)) * np.float32(s)
+        idx = np.round(pos) if align else np.floor(pos)
+        idx = np.minimum(idx, n_in - 1).astype(np.int32)
+        x = gather_axis(e, x, e.const(idx, "i32", (n_out,)), axis)
+    return [x]
+
+
+@tf_op("ResizeBilinear", group=G)
+def resize_bilinear(e, op, args):
+    """Per axis, the two source rows around each output position and their weights (TF's
+    half-pixel or legacy scaler), computed at compile time: gathers and a lerp, in f32."""
+    x, size_v = args
+    ins, out, scales, align, half = _resize_axes(e, op, x, size_v)
+    x = e.convert(x, "f32")
+    for axis, (n_in, n_out, s) in enumerate(zip(ins, out, scales), start=1):
+        pos = np.arange(n_out, dtype=np.float32)
+        pos = (pos + 0.5) * np.float32(s) - 0.5 if half else pos * np.float32(s)
+        lo = np.maximum(np.floor(pos), 0).astype(np.int32)
+        hi = np.minimum(np.ceil(pos), n_in - 1).astype(np.int32)
+        w = (pos - np.floor(pos)).astype(np.float32)
+        a = gather_axis(e, x, e.const(lo, "i32", (n_out,)), axis)
+        b = gather_axis(e, x, e.const(hi, "i32", (n_out,)), axis)
+        dims = e.dims(a)
+        wt = e.broadcast_to(e.const(w, "f32", (n_out,)), dims, a.type.shape, mapping=(axis,))
+        x = e.v("add", [a, e.v("multiply", [e.v("subtract", [b, a]), wt])])
+    return [x]

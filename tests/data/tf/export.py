@@ -223,6 +223,27 @@ def case_more_ops():
                spec([], tf.int32)]
 
 
+def case_images():
+    """Image resizing, every scaler: TF2's half-pixel bilinear and nearest (up and down),
+    TF1's align_corners and legacy forms, and transposed convolutions (Conv2DBackpropInput,
+    SAME and VALID, the output batch computed), on a ? batch."""
+    filt = np.random.default_rng(11).uniform(-1, 1, (3, 3, 5, 2)).astype(np.float32)
+    filt = tf.constant(filt)
+
+    def f(x):
+        v1 = tf.compat.v1.image
+        b = tf.shape(x)[0]
+        return (tf.nn.conv2d_transpose(x, filt, [b, 8, 12, 5], 2, "SAME"),
+                tf.nn.conv2d_transpose(x, filt, [b, 9, 13, 5], 2, "VALID"),
+                tf.nn.conv2d_transpose(x, filt[:2], [b, 4, 6, 5], 1, "SAME"),tf.image.resize(x, [7, 5], method="bilinear"),
+                tf.image.resize(x, [3, 9], method="nearest"),
+                v1.resize_bilinear(x, [6, 11], align_corners=True),
+                v1.resize_nearest_neighbor(x, [8, 4], align_corners=True),
+                v1.resize_bilinear(x, [2, 3]),
+                v1.resize_nearest_neighbor(x, [5, 13]))
+    return f, [spec([None, 4, 6, 2])]
+
+
 CASES = {
     "mlp": (case_mlp, [uniform(["b", 8])], [{"b": 1}, {"b": 5}, {"b": 33}]),
     "mlp_variables": (case_mlp_variables, [uniform(["b", 8])], [{"b": 2}, {"b": 3}, {"b": 16}]),
@@ -240,6 +261,7 @@ CASES = {
     "nn_ops": (case_nn_ops, [uniform([1, 5, 5, 2]), uniform([2, 3, 3]), integers([4], 0, 6)],
                None),
     "strided_slices": (case_strided_slices, [uniform(["n", 6, 4])], [{"n": 3}, {"n": 4}, {"n": 8}]),
+    "images": (case_images, [uniform(["b", 4, 6, 2])], [{"b": 1}, {"b": 2}, {"b": 3}]),
     "more_ops": (case_more_ops, [uniform(["b", 4, 4, 2]), uniform([2, 3, 4]), uniform([2, 4, 5]),
                                  lambda rng, d: np.array([[0, 1], [1, 2], [0, 1]], np.int32),
                                  lambda rng, d: np.array(d["k"], np.int32)],
