@@ -235,7 +235,8 @@ def case_images():
         b = tf.shape(x)[0]
         return (tf.nn.conv2d_transpose(x, filt, [b, 8, 12, 5], 2, "SAME"),
                 tf.nn.conv2d_transpose(x, filt, [b, 9, 13, 5], 2, "VALID"),
-                tf.nn.conv2d_transpose(x, filt[:2], [b, 4, 6, 5], 1, "SAME"),tf.image.resize(x, [7, 5], method="bilinear"),
+                tf.nn.conv2d_transpose(x, filt[:2], [b, 4, 6, 5], 1, "SAME"),
+                tf.image.resize(x, [7, 5], method="bilinear"),
                 tf.image.resize(x, [3, 9], method="nearest"),
                 v1.resize_bilinear(x, [6, 11], align_corners=True),
                 v1.resize_nearest_neighbor(x, [8, 4], align_corners=True),
