@@ -187,15 +187,17 @@ def test_packed_matmul_under_qemu(tmp_path, arch, elem, rhs):
 # ------------------------------------------------------------------ the conformance corpus
 
 # A fixed sample for `make test`: matmuls (plain, batched and transposed, attention, im2col
-# convolution, f16), every float width, loops, sort, scatter, gather, integer ops.
+# convolution, f16), every float width, loops, sort, scatter, gather, integer ops, complex
+# numbers (their {re, im} structs in registers, special values).
 SAMPLE = {
     "aarch64": ["model_mlp", "model_transformer_block", "model_attention_single_head",
                 "dot_general_batched_transposed", "conv2d_nhwc_same", "f16_matmul", "bf16_softmax",
                 "lgamma_f64", "model_lstm_scan", "while_newton_converge", "sort_key_value",
                 "scatter_add_duplicates", "gather_take_rows", "elementwise_int_mix",
-                "jnp_unique_fixed_size", "reduce_window_sum_2x2"],
+                "jnp_unique_fixed_size", "reduce_window_sum_2x2", "complex_special_values_c64"],
     "riscv64": ["model_mlp", "dot_general_batched_transposed", "conv2d_nhwc_same", "bf16_softmax",
-                "lgamma_f64", "model_lstm_scan", "sort_key_value", "elementwise_int_mix"],
+                "lgamma_f64", "model_lstm_scan", "sort_key_value", "elementwise_int_mix",
+                "complex_matmul_batched_c128"],
 }
 ALL = os.environ.get("AOTC_CROSS_CORPUS") == "all"
 
