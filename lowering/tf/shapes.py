@@ -4,6 +4,8 @@ get_dimension_size and concatenate, slices of `?` dims are `real_dynamic_slice`)
 data-dependent ops (`tf.Where`, `tf.Unique`) the DHLO ops that size their results exactly."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from lowering.ir.core import DenseAttr, TensorType
@@ -602,3 +604,72 @@ def resize_bilinear(e, op, args):
         wt = e.broadcast_to(e.const(w, "f32", (n_out,)), dims, a.type.shape, mapping=(axis,))
         x = e.v("add", [a, e.v("multiply", [e.v("subtract", [b, a]), wt])])
     return [x]
+
+
+# ---------------------------------------------------------------- TensorLists
+
+def _element_dims(e, op, shape_v, i=0):
+    """A TensorList's element dims: the constant element_shape, else the element type TF
+    printed (`!tf_type.variant<tensor<2x4xf32>>`); unknown dims are an error."""
+    dims = None
+    arr = e.constant_of(shape_v) if shape_v is not None else None
+    if arr is not None and arr.ndim == 1 and (arr >= 0).all():
+        dims = [int(d) for d in arr]
+    if dims is None:
+        m = re.search(r"variant<tensor<((?:\d+x)*)\w+>>", str(op.results[i].type))
+        if m:
+            dims = [int(d) for d in m.group(1).split("x")[:-1]]
+    if dims is None:
+        raise e.error("a TensorList whose element shape is not static is not supported (its "
+                      "buffer is allocated before the loop that fills it): export with static "
+                      "shapes, e.g. a fixed batch")
+    return dims
+
+
+@tf_op("TensorListReserve", "EmptyTensorList", group=G)
+def tensor_list_reserve(e, op, args):
+    """The list as one tensor [num_elements, element dims...] of zeros."""
+    shape_v, n_v = args
+    m = re.search(r"variant<tensor<(?:[\d?*]+x)*(\w+)>>", str(op.results[0].type))
+    elem = m.group(1) if m else getattr(op.attrs.get("element_dtype"), "value", None)
+    if elem not in ("f16", "bf16", "f32", "f64", "i1", "i8", "i16", "i32", "i64"):
+        raise e.error("the list's element type is unknown")
+    dims = _element_dims(e, op, shape_v)
+    n = e.constant_of(n_v)
+    count = int(n) if n is not None else e.convert(n_v, "i32")
+    return [e.broadcast_to(e.const(0, elem, ()), [count] + dims)]
+
+
+@tf_op("TensorListFromTensor", "TensorListStack", group=G)
+def tensor_list_identity(e, op, args):
+    """A list held as a tensor is that tensor (its first dim the elements)."""
+    return [args[0]]
+
+
+@tf_op("TensorListLength", group=G)
+def tensor_list_length(e, op, args):
+    return [e.scalar_dim(e.dims(args[0])[0])]
+
+
+@tf_op("TensorListGetItem", group=G)
+def tensor_list_get_item(e, op, args):
+    """Element `index`: a slice of one along the first dim, the dim dropped."""
+    lst, index = args[:2]
+    dims = e.dims(lst)
+    i = e.convert(index, "i32")
+    starts = [i] + [0] * (lst.type.rank - 1)
+    limits = [e.v("add", [i, e.const(1, "i32", ())])] + dims[1:]
+    s = _slice(e, lst, starts, limits, [1] * lst.type.rank)
+    s = e.v("reshape", [s], result_type=TensorType((1,) + lst.type.shape[1:], lst.type.elem)) \
+        if s.type.shape[0] is None and lst.type.is_static else s
+    return [e.reshape(s, dims[1:])]
+
+
+@tf_op("TensorListSetItem", group=G)
+def tensor_list_set_item(e, op, args):
+    """The list with element `index` replaced: a dynamic_update_slice."""
+    lst, index, item = args[:3]
+    item = e.convert(item, lst.type.elem)
+    upd = e.reshape(item, [1] + e.dims(item))
+    starts = [e.convert(index, "i32")] + [e.const(0, "i32", ()) for _ in range(lst.type.rank - 1)]
+    return [e.v("dynamic_update_slice", [lst, upd] + starts, result_type=lst.type)]

@@ -29,11 +29,8 @@ NOT_LOWERED = {
                    "feeds)",
     "VarHandleOp": "a resource variable: freeze the variables into constants",
     "AssignVariableOp": "a resource variable: freeze the variables into constants",
-    "TensorListReserve": "a TensorList (tf.TensorArray, Keras RNN layers) is not supported yet",
-    "TensorListFromTensor": "a TensorList (tf.TensorArray, Keras RNN layers) is not supported yet",
-    "TensorListGetItem": "a TensorList (tf.TensorArray, Keras RNN layers) is not supported yet",
-    "TensorListSetItem": "a TensorList (tf.TensorArray, Keras RNN layers) is not supported yet",
-    "TensorListStack": "a TensorList (tf.TensorArray, Keras RNN layers) is not supported yet",
+    "TensorListPushBack": "a TensorList that grows is not supported yet (reserved ones are)",
+    "TensorListPopBack": "a TensorList that shrinks is not supported yet (reserved ones are)",
 }
 
 

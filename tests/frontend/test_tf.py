@@ -258,3 +258,18 @@ def test_import_tf_reports_errors_without_a_traceback():
                        capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 1 and r.stderr.startswith("aotc: error:"), r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_tensor_list_of_unknown_element_shape_says_why():
+    """A reserved TensorList is one buffer allocated before the loop fills it: its element
+    shape must be static (Keras RNN layers on a ? batch are not, yet)."""
+    e = error("""func.func @main(%n: tensor<i32>) -> tensor<*xf32> {
+      %s = "tf.Const"() <{value = dense<[-1, 4]> : tensor<2xi32>}> : () -> tensor<2xi32>
+      %0 = "tf.TensorListReserve"(%s, %n) : (tensor<2xi32>, tensor<i32>)
+          -> tensor<!tf_type.variant<tensor<?x4xf32>>>
+      %1 = "tf.TensorListStack"(%0, %s) : (tensor<!tf_type.variant<tensor<?x4xf32>>>,
+          tensor<2xi32>) -> tensor<*xf32>
+      return %1 : tensor<*xf32>
+    }""")
+    assert "a TensorList whose element shape is not static is not supported" in e.message
+    assert e.loc.line == 3

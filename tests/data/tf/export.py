@@ -79,6 +79,19 @@ def case_mlp_variables():
     return (lambda x: m(x)), [spec([None, 8])]
 
 
+def case_keras_lstm():
+    """Keras LSTM (its loop a tf.While over TensorLists: reserved, read, written, stacked)
+    with a fixed batch: a TensorList's buffer needs a static element shape."""
+    m = keras_model([tf.keras.layers.LSTM(4), tf.keras.layers.Dense(2)], (5, 3), 12)
+    return (lambda x: m(x)), [spec([2, 5, 3])]
+
+
+def case_keras_gru_sequences():
+    """Keras GRU returning every step's state (a TensorList of all steps, stacked)."""
+    m = keras_model([tf.keras.layers.GRU(3, return_sequences=True)], (4, 2), 13)
+    return (lambda x: m(x)), [spec([3, 4, 2])]
+
+
 def case_cnn():
     m = keras_model([tf.keras.layers.Conv2D(4, 3, padding="same", activation="relu"),
                      tf.keras.layers.MaxPooling2D(2),
@@ -248,6 +261,8 @@ def case_images():
 CASES = {
     "mlp": (case_mlp, [uniform(["b", 8])], [{"b": 1}, {"b": 5}, {"b": 33}]),
     "mlp_variables": (case_mlp_variables, [uniform(["b", 8])], [{"b": 2}, {"b": 3}, {"b": 16}]),
+    "keras_lstm": (case_keras_lstm, [uniform([2, 5, 3])], None),
+    "keras_gru_sequences": (case_keras_gru_sequences, [uniform([3, 4, 2])], None),
     "cnn": (case_cnn, [uniform(["b", 8, 8, 2])], [{"b": 1}, {"b": 3}, {"b": 4}]),
     "elementwise": (case_elementwise, [uniform([3, 5]), uniform([3, 5]),
                                        integers([3, 5], -9, 9)], None),
