@@ -7,9 +7,19 @@ locations (the parser keeps them as NODE_NAME); `name:k` is a node's k-th output
 Variables passed as resource arguments are frozen into constants (`--freeze vars.npz`)."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
-from lowering.ir.core import CompileError, Module, Operation, TensorType, replace_all_uses
+from lowering.ir.core import (
+    CompileError,
+    DenseAttr,
+    Module,
+    Operation,
+    TensorType,
+    numpy_dtype,
+    replace_all_uses,
+)
 from lowering.tf.executor import TERMINATORS, flatten_executor, prune_dead
 from lowering.tf.functionalize import functionalize_v1
 
@@ -85,17 +95,48 @@ def apply_feeds_fetches(module: Module, feeds=(), fetches=()) -> Module:
 RESOURCE = "!tf_type.resource"
 
 
+def _constant(value, loc, what) -> Operation:
+    """A tf.Const holding a frozen variable's value."""
+    arr = np.ascontiguousarray(value)
+    elem = next((e for e in ("f16", "f32", "f64", "i1", "i8", "i16", "i32", "i64", "ui8",
+                             "ui16", "ui32", "ui64") if numpy_dtype(e) == arr.dtype), None)
+    if elem is None:
+        raise CompileError(f"--freeze {what}: dtype {arr.dtype} is not supported", loc)
+    t = TensorType(arr.shape, elem)
+    return Operation("tf.Const", [], [t], {"value": DenseAttr(arr, t)}, (), loc)
+
+
 def freeze_variables(module: Module, values: dict) -> Module:
     """tfcompile's frozen graph: the public function's resource arguments named `argN` (their
-    positions) in `values` become constants of those arrays, and leave the signature."""
-    from lowering.ir.core import DenseAttr, Operation, numpy_dtype
+    positions) in `values` become constants of those arrays, and leave the signature; other
+    keys name the graph's variables (a tf.VarHandleOp's shared_name or node name), whose
+    handles become those constants."""
     entries = [f for f in module.functions()
                if f.regions and f.attrs.get("sym_visibility", "public") == "public"]
     if len(entries) != 1:
         raise CompileError(f"--freeze needs one public function, the module has {len(entries)}",
                            entries[0].loc if entries else None)
     func = entries[0]
+    flatten_executor(func)
     block = func.regions[0].blocks[0]
+    handles = {}
+    for op in block.ops:
+        if op.name == "tf.VarHandleOp":
+            for key in (op.attrs.get("shared_name"), op.attrs.get(NODE_NAME)):
+                if isinstance(key, str) and key:
+                    handles.setdefault(key, op)
+    named = [k for k in values if not re.fullmatch(r"arg\d+", k)]
+    for key in named:
+        op = handles.get(key)
+        if op is None:
+            known = ", ".join(sorted(handles)) or "none"
+            raise CompileError(f"--freeze names variable '{key}', which the graph does not "
+                               f"have (its variables: {known})", func.loc)
+        const = _constant(values[key], op.loc, f"variable '{key}'")
+        replace_all_uses(block.ops, op.result, const.result)
+        const.parent = block
+        block.ops[block.ops.index(op)] = const
+    values = {k: v for k, v in values.items() if k not in named}
     unknown = sorted(set(values) - {f"arg{i}" for i in range(len(block.args))})
     if unknown:
         raise CompileError(f"--freeze names {', '.join(unknown)}, but @"
@@ -110,13 +151,7 @@ def freeze_variables(module: Module, values: dict) -> Module:
         if RESOURCE not in str(a.type):
             raise CompileError(f"--freeze {key}: argument {i} is {a.type}, not a resource "
                                "variable", func.loc)
-        arr = np.ascontiguousarray(values[key])
-        elem = next((e for e in ("f16", "f32", "f64", "i1", "i8", "i16", "i32", "i64", "ui8",
-                                 "ui16", "ui32", "ui64") if numpy_dtype(e) == arr.dtype), None)
-        if elem is None:
-            raise CompileError(f"--freeze {key}: dtype {arr.dtype} is not supported", func.loc)
-        t = TensorType(arr.shape, elem)
-        const = Operation("tf.Const", [], [t], {"value": DenseAttr(arr, t)}, (), func.loc)
+        const = _constant(values[key], func.loc, key)
         replace_all_uses(block.ops, a, const.result)
         consts.append(const)
     for c in consts:

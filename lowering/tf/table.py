@@ -27,8 +27,9 @@ TF_OPS: dict[str, TfOp] = {}
 NOT_LOWERED = {
     "Placeholder": "an input of the graph: make it an argument with --feed NODE (tfcompile's "
                    "feeds)",
-    "VarHandleOp": "a resource variable: freeze the variables into constants",
-    "AssignVariableOp": "a resource variable: freeze the variables into constants",
+    "VarHandleOp": "a resource variable: freeze it, --freeze vars.npz with its value under "
+                   "its name",
+    "AssignVariableOp": "assigning a variable (training, initialisation) is not supported",
     "TensorListPushBack": "a TensorList that grows is not supported yet (reserved ones are)",
     "TensorListPopBack": "a TensorList that shrinks is not supported yet (reserved ones are)",
 }

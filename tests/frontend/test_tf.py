@@ -273,3 +273,23 @@ def test_tensor_list_of_unknown_element_shape_says_why():
     }""")
     assert "a TensorList whose element shape is not static is not supported" in e.message
     assert e.loc.line == 3
+
+
+TF1_VARIABLES = os.path.join(ROOT, "tests", "data", "tf", "tf1_variables.executor.mlir")
+
+
+@pytest.mark.parametrize("values, message", [
+    (None, "'tf.VarHandleOp' (node 'b'): a resource variable: freeze it, --freeze vars.npz"),
+    ({"w": np.zeros((3, 2), np.float32), "v": np.zeros(2, np.float32)},
+     "--freeze names variable 'v', which the graph does not have (its variables: b, w)"),
+], ids=["not frozen", "unknown variable"])
+def test_graph_variables_errors(tmp_path, values, message):
+    from aot.driver import Compilation, Options
+    freeze = None
+    if values is not None:
+        freeze = str(tmp_path / "vars.npz")
+        np.savez(freeze, **values)
+    opts = Options(feeds=["x"], fetches=["y"], freeze=freeze)
+    with pytest.raises(CompileError) as info:
+        Compilation(open(TF1_VARIABLES).read(), TF1_VARIABLES, opts).run_stages("hlo")
+    assert message in info.value.message

@@ -313,7 +313,19 @@ def graph_v1_control_flow():
         tf.compat.v1.enable_control_flow_v2()
 
 
+def graph_tf1_variables():
+    """A TF1 dense layer with resource variables (VarHandleOp, ReadVariableOp), compiled
+    with the variables' values frozen by name (--freeze NAME.vars.npz)."""
+    x = tf.compat.v1.placeholder(tf.float32, [None, 3], name="x")
+    init = tf.compat.v1.random_uniform_initializer(-1.0, 1.0, seed=14)
+    w = tf.compat.v1.get_variable("w", [3, 2], initializer=init, use_resource=True)
+    b = tf.compat.v1.get_variable("b", [2], initializer=init, use_resource=True)
+    tf.nn.relu(tf.matmul(x, w) + b, name="y")
+
+
 GRAPHS = {
+    "tf1_variables": (graph_tf1_variables, ["x"], ["y"], [uniform(["b", 3])],
+                      [{"b": 1}, {"b": 4}, {"b": 6}]),
     "v1_control_flow": (graph_v1_control_flow, ["x"], ["out"], [uniform(["n"])],
                         [{"n": 3}, {"n": 1}, {"n": 12}]),
     "tfcompile_matmul": (graph_tfcompile_matmul, ["x_hold", "y_hold"], ["x_y_prod"],
@@ -360,6 +372,11 @@ def export_graph(name):
         json.dump({"feeds": feeds, "fetches": fetches}, f)
     arrays = {}
     with tf.compat.v1.Session(graph=g) as sess:
+        variables = g.get_collection(tf.compat.v1.GraphKeys.GLOBAL_VARIABLES)
+        if variables:  # frozen by name: NAME.vars.npz
+            sess.run(tf.compat.v1.global_variables_initializer())
+            np.savez(os.path.join(OUT, name + ".vars.npz"),
+                     **{v.op.name: sess.run(v) for v in variables})
         for k, dims in enumerate(sizes):
             rng = np.random.default_rng(seed(name, f"s{k}"))
             args = [m(rng, dims) for m in makers]
