@@ -17,6 +17,7 @@ from lowering.ops import (  # noqa: F401
     data_dependent,
     data_movement,
     elementwise,
+    fft,
     gather,
     linalg,
     quantized,

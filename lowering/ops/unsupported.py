@@ -4,7 +4,6 @@ from lowering.ops import registry
 
 registry.not_yet("a tuple that is not taken apart in the same function", "tuple", "get_tuple_element")
 registry.not_yet("stateful random numbers (rng_bit_generator is supported)", "rng")
-registry.not_yet("FFT", "fft")
 registry.not_yet("collectives", "all_reduce", "all_gather", "all_to_all")
 registry.not_yet("custom calls", "custom_call")
 # Ops that take complex numbers in StableHLO but not here yet (lowering/ops/complex.py lists

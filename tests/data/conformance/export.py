@@ -983,6 +983,23 @@ _CX_SPECIAL = np.zeros(len(_SPECIAL) ** 2, np.complex64)  # set by parts: 1j * i
 _CX_SPECIAL.real, _CX_SPECIAL.imag = np.repeat(_SPECIAL, len(_SPECIAL)), np.tile(_SPECIAL, len(_SPECIAL))
 C128 = np.complex128
 
+# ======================================================================
+# stablehlo.fft (jnp.fft): FFT, IFFT, RFFT, IRFFT over 1-3 dims, any length
+# ======================================================================
+
+_FFT = ["stablehlo.fft"]
+case("fft_c64", jnp.fft.fft, CX((3, 8)), expect=_FFT + ["type = FFT"])
+case("fft_odd_length_c64", jnp.fft.fft, CX((2, 15)), expect=_FFT)
+case("ifft_c128", jnp.fft.ifft, CX((4, 12), dtype=C128), x64=True, expect=_FFT + ["type = IFFT"])
+case("rfft_f32", jnp.fft.rfft, U((5, 16)), expect=_FFT + ["type = RFFT"])
+case("irfft_f32", lambda x: jnp.fft.irfft(x, 10), CX((3, 6)), expect=_FFT + ["type = IRFFT"])
+case("fft2_c64", jnp.fft.fft2, CX((2, 6, 8)), expect=_FFT + ["length = [6, 8]"])
+case("rfftn_3d_f64", lambda x: jnp.fft.rfftn(x, axes=(1, 2, 3)), U((2, 3, 4, 6), dtype=np.float64),
+     x64=True, expect=_FFT + ["length = [3, 4, 6]"])
+case("irfft2_f32", lambda x: jnp.fft.irfft2(x, s=(4, 9)), CX((4, 5)), expect=_FFT + ["type = IRFFT"])
+case("fft_spectrum_model", lambda x: jnp.abs(jnp.fft.rfft(x * jnp.hanning(64), axis=-1)) ** 2,
+     U((4, 64)), expect=_FFT)
+
 case("complex_arith_c64", lambda x, y: (x + y, x - y, x * y, x / y, -x), CX((3, 4)), CX((3, 4)),
      expect=["stablehlo.divide", "complex<f32>"])
 case("complex_arith_c128", lambda x, y: (x * y - x, x / y), CX((3, 4), dtype=C128),
