@@ -534,14 +534,15 @@ define_elementwise("real", 1, _part("re"), infer=_infer_part, complex_scalar=_pa
 define_elementwise("imag", 1, _part("im"), infer=_infer_part, complex_scalar=_part("im"))
 
 # The ops that take complex element types: the rules above, conversions and select, the
-# data-movement ops (they move whole elements), dot, reduce, reduce_window, scatter and sort
-# (their scalar arithmetic is these rules), get_dimension_size (it reads only the shape).
+# data-movement ops (they move whole elements), dot, convolution, reduce, reduce_window,
+# scatter and sort (their scalar arithmetic is these rules; the CPU's packed matmul and
+# im2col stay real), get_dimension_size (it reads only the shape).
 COMPLEX_OPS = (
     *COMPLEX_RULES, "complex", "real", "imag", "convert", "select",
     "constant", "broadcast_in_dim", "dynamic_broadcast_in_dim", "reshape", "dynamic_reshape",
     "transpose", "slice", "dhlo.slice", "real_dynamic_slice", "dynamic_slice",
     "dynamic_update_slice", "concatenate", "pad", "dynamic_pad", "reverse", "gather",
     "dynamic_gather", "iota", "dynamic_iota", "dot", "dot_general", "reduce", "reduce_window",
-    "scatter", "sort", "get_dimension_size",
+    "scatter", "sort", "get_dimension_size", "convolution",
 )
 registry.accept_complex(*COMPLEX_OPS)

@@ -9,4 +9,4 @@ registry.not_yet("custom calls", "custom_call")
 # Ops that take complex numbers in StableHLO but not here yet (lowering/ops/complex.py lists
 # those that do); other ops have no complex form.
 registry.complex_not_yet("no complex rule yet", "atan2", "maximum", "minimum", "bitcast_convert",
-                         "convolution", "select_and_scatter")
+                         "select_and_scatter")

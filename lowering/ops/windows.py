@@ -43,8 +43,9 @@ import re
 import numpy as np
 
 from lowering.ir.builder import Ix, buffer_dims, loop_nest
-from lowering.ir.core import INDEX, DenseAttr, OpaqueAttr, Operation, ScalarType, TensorType
+from lowering.ir.core import INDEX, DenseAttr, OpaqueAttr, Operation, ScalarType, TensorType, is_complex
 from lowering.ops import registry
+from lowering.ops.complex import cadd, cmul
 from lowering.ops.elemental import apply_region
 from lowering.ops.elementwise import Scalars
 from lowering.ops.registry import ShapeError, static_or
@@ -644,13 +645,19 @@ def conv_element(outer, c: Conv, lhs, rhs, sizes: tuple, ivs: list, acc_elem: st
                        rhs.type.elem, acc_elem)
         if valid is not None:
             x = ix.select(valid, x, bb.const(0, acc_elem), ScalarType(acc_elem))
-        floats = acc_elem in FLOATS
-        mul, add = ("arith.mulf", "arith.addf") if floats else ("arith.muli", "arith.addi")
-        prod = bb.v(mul, [x, y], ScalarType(acc_elem))
-        return [bb.v(add, [accs[0], prod], ScalarType(acc_elem))]
+        return [mul_add(bb, acc_elem, accs[0], x, y)]
 
     (total,) = fold_nest(outer, bounds, [zero], body)
     return total
+
+
+def mul_add(b, elem: str, acc, x, y):
+    """acc + x * y in `elem`: float, integer, or complex (its product and sum)."""
+    if is_complex(elem):
+        s = Scalars(b)
+        return cadd(s, elem, acc, cmul(s, elem, x, y))
+    mul, add = ("arith.mulf", "arith.addf") if elem in FLOATS else ("arith.muli", "arith.addi")
+    return b.v(add, [acc, b.v(mul, [x, y], ScalarType(elem))], ScalarType(elem))
 
 
 def emit_convolution(k, op: Operation, b, args: list):
@@ -728,10 +735,8 @@ def _conv_features_inner(b, can_load, c, lhs, rhs, out, ld, rd, cg, o_per, n_per
             ridx[c.ki], ridx[c.ko] = ci, of
             y = Scalars(ib).convert(ib.v("memref.load", [rhs] + ridx, ScalarType(rhs.type.elem)),
                                     rhs.type.elem, elem)
-            mul, add = ("arith.mulf", "arith.addf") if elem in FLOATS else ("arith.muli", "arith.addi")
             cur = ib.v("memref.load", [out] + out_at(of), ScalarType(elem))
-            ib.op("memref.store", [ib.v(add, [cur, ib.v(mul, [x, y], ScalarType(elem))],
-                                        ScalarType(elem)), out] + out_at(of))
+            ib.op("memref.store", [mul_add(ib, elem, cur, x, y), out] + out_at(of))
             ib.yield_([])
             cb.yield_([])
         gb.yield_([])

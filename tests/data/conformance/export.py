@@ -1058,6 +1058,11 @@ _CX_NO_NAN = _CX_SPECIAL[~np.isnan(_CX_SPECIAL.real) & ~np.isnan(_CX_SPECIAL.ima
 case("complex_inverse_special_c64", lambda x, y: (
     jnp.arcsin(x), jnp.arccos(x), jnp.arcsinh(x), jnp.arccosh(x), jnp.arctan(y), jnp.arctanh(y)),
      _CX_SPECIAL, _CX_NO_NAN, expect=["chlo.asin", "chlo.acosh", "chlo.atanh"])
+case("complex_conv_c64", lambda x, w: lax.conv_general_dilated(
+    x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")),
+     CX((1, 5, 5, 2)), CX((3, 3, 2, 3)), expect=["stablehlo.convolution"])
+case("complex_conv1d_c128", lambda x, w: jnp.convolve(x, w, mode="full"), CX((9,), dtype=C128),
+     CX((4,), dtype=C128), x64=True, expect=["stablehlo.convolution"])
 case("complex_compare_select_c64",
      lambda x, y: (x == y, x != y, jnp.where(x == y, x, y * 2)),
      lambda rng: (rng.integers(-1, 2, (3, 4)) + 1j * rng.integers(-1, 2, (3, 4))).astype(np.complex64),
