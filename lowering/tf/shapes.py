@@ -609,26 +609,21 @@ def resize_bilinear(e, op, args):
 # ---------------------------------------------------------------- TensorLists
 
 def _element_dims(e, op, shape_v, i=0):
-    """A TensorList's element dims: the constant element_shape, else the element type TF
-    printed (`!tf_type.variant<tensor<2x4xf32>>`); unknown dims are an error."""
-    dims = None
+    """A TensorList's element dims: the constant element_shape (-1: unknown, None), else
+    the element type TF printed (`!tf_type.variant<tensor<?x4xf32>>`)."""
     arr = e.constant_of(shape_v) if shape_v is not None else None
-    if arr is not None and arr.ndim == 1 and (arr >= 0).all():
-        dims = [int(d) for d in arr]
-    if dims is None:
-        m = re.search(r"variant<tensor<((?:\d+x)*)\w+>>", str(op.results[i].type))
-        if m:
-            dims = [int(d) for d in m.group(1).split("x")[:-1]]
-    if dims is None:
-        raise e.error("a TensorList whose element shape is not static is not supported (its "
-                      "buffer is allocated before the loop that fills it): export with static "
-                      "shapes, e.g. a fixed batch")
-    return dims
+    if arr is not None and arr.ndim == 1:
+        return [int(d) if d >= 0 else None for d in arr]
+    m = re.search(r"variant<tensor<((?:[\d?]+x)*)\w+>>", str(op.results[i].type))
+    if m:
+        return [None if d == "?" else int(d) for d in m.group(1).split("x")[:-1]]
+    raise e.error("a TensorList of unknown rank is not supported (give its element_shape)")
 
 
 @tf_op("TensorListReserve", "EmptyTensorList", group=G)
 def tensor_list_reserve(e, op, args):
-    """The list as one tensor [num_elements, element dims...] of zeros."""
+    """The list as one tensor [num_elements, element dims...] of zeros; an unknown element
+    dim is 0 until the first SetItem gives the list its items' shape."""
     shape_v, n_v = args
     m = re.search(r"variant<tensor<(?:[\d?*]+x)*(\w+)>>", str(op.results[0].type))
     elem = m.group(1) if m else getattr(op.attrs.get("element_dtype"), "value", None)
@@ -637,7 +632,9 @@ def tensor_list_reserve(e, op, args):
     dims = _element_dims(e, op, shape_v)
     n = e.constant_of(n_v)
     count = int(n) if n is not None else e.convert(n_v, "i32")
-    return [e.broadcast_to(e.const(0, elem, ()), [count] + dims)]
+    shape = [count if isinstance(count, int) else None] + dims
+    return [e.broadcast_to(e.const(0, elem, ()), [count] + [0 if d is None else d for d in dims],
+                           shape)]
 
 
 @tf_op("TensorListFromTensor", "TensorListStack", group=G)
@@ -665,11 +662,38 @@ def tensor_list_get_item(e, op, args):
     return [e.reshape(s, dims[1:])]
 
 
+def _shaped_like(e, lst, item):
+    """lst if its element dims are item's, else zeros of [len(lst)] + item's dims (an if on
+    the dims, at run time)."""
+    from lowering.ir.core import Block, Operation, Region
+    ld, idims = e.dims(lst), e.dims(item)
+    same = None
+    for a, b in zip(ld[1:], idims):
+        eq = e.compare(e.scalar_dim(a), e.scalar_dim(b), "EQ")
+        same = eq if same is None else e.v("and", [same, eq])
+    if same is None:
+        return lst
+    t = TensorType((lst.type.shape[0],) + tuple(
+        x if x == y else None for x, y in zip(lst.type.shape[1:], item.type.shape)), lst.type.elem)
+    keep, fresh = Block(), Block()
+    ke, fe = Emitter(keep, e.loc, e.tf_op), Emitter(fresh, e.loc, e.tf_op)
+    k = lst if lst.type == t else ke.v("dynamic_reshape", [lst, ke.shape_tensor(ke.dims(lst))],
+                                       result_type=t)
+    keep.append(Operation("mhlo.return", [k], (), {}, (), e.loc))
+    z = fe.broadcast_to(fe.const(0, lst.type.elem, ()), [ld[0]] + idims, t.shape)
+    fresh.append(Operation("mhlo.return", [z], (), {}, (), e.loc))
+    return e.op("if", [same], {}, [t], [Region([keep]), Region([fresh])]).result
+
+
 @tf_op("TensorListSetItem", group=G)
 def tensor_list_set_item(e, op, args):
-    """The list with element `index` replaced: a dynamic_update_slice."""
+    """The list with element `index` replaced: a dynamic_update_slice. A list whose
+    element shape was unknown at its reservation (a ? batch) is first given its items'
+    shape: a fresh zero buffer when its element dims differ from the item's."""
     lst, index, item = args[:3]
     item = e.convert(item, lst.type.elem)
+    if not (lst.type.is_static and item.type.is_static):
+        lst = _shaped_like(e, lst, item)
     upd = e.reshape(item, [1] + e.dims(item))
     starts = [e.convert(index, "i32")] + [e.const(0, "i32", ()) for _ in range(lst.type.rank - 1)]
     return [e.v("dynamic_update_slice", [lst, upd] + starts, result_type=lst.type)]

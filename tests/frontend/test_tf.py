@@ -260,18 +260,18 @@ def test_import_tf_reports_errors_without_a_traceback():
     assert "Traceback" not in r.stderr
 
 
-def test_tensor_list_of_unknown_element_shape_says_why():
-    """A reserved TensorList is one buffer allocated before the loop fills it: its element
-    shape must be static (Keras RNN layers on a ? batch are not, yet)."""
+def test_tensor_list_of_unknown_rank_says_why():
+    """A reserved TensorList is one buffer: its element rank must be known (unknown dims
+    are fine: the first SetItem sizes it)."""
     e = error("""func.func @main(%n: tensor<i32>) -> tensor<*xf32> {
-      %s = "tf.Const"() <{value = dense<[-1, 4]> : tensor<2xi32>}> : () -> tensor<2xi32>
-      %0 = "tf.TensorListReserve"(%s, %n) : (tensor<2xi32>, tensor<i32>)
-          -> tensor<!tf_type.variant<tensor<?x4xf32>>>
-      %1 = "tf.TensorListStack"(%0, %s) : (tensor<!tf_type.variant<tensor<?x4xf32>>>,
-          tensor<2xi32>) -> tensor<*xf32>
+      %s = "tf.Const"() <{value = dense<-1> : tensor<i32>}> : () -> tensor<i32>
+      %0 = "tf.TensorListReserve"(%s, %n) : (tensor<i32>, tensor<i32>)
+          -> tensor<!tf_type.variant<tensor<*xf32>>>
+      %1 = "tf.TensorListStack"(%0, %s) : (tensor<!tf_type.variant<tensor<*xf32>>>,
+          tensor<i32>) -> tensor<*xf32>
       return %1 : tensor<*xf32>
     }""")
-    assert "a TensorList whose element shape is not static is not supported" in e.message
+    assert "a TensorList of unknown rank is not supported" in e.message
     assert e.loc.line == 3
 
 

@@ -92,6 +92,18 @@ def case_keras_gru_sequences():
     return (lambda x: m(x)), [spec([3, 4, 2])]
 
 
+def case_keras_rnn_dynamic():
+    """Keras SimpleRNN on a ? batch and a ? number of steps: its TensorList's element shape
+    is unknown when reserved, sized by the first SetItem."""
+    m = keras_model([tf.keras.layers.SimpleRNN(4)], (None, 3), 15)
+    return (lambda x: m(x)), [spec([None, None, 3])]
+
+
+def case_keras_lstm_sequences_dynamic():
+    m = keras_model([tf.keras.layers.LSTM(3, return_sequences=True)], (None, 2), 16)
+    return (lambda x: m(x)), [spec([None, None, 2])]
+
+
 def case_cnn():
     m = keras_model([tf.keras.layers.Conv2D(4, 3, padding="same", activation="relu"),
                      tf.keras.layers.MaxPooling2D(2),
@@ -263,6 +275,10 @@ CASES = {
     "mlp_variables": (case_mlp_variables, [uniform(["b", 8])], [{"b": 2}, {"b": 3}, {"b": 16}]),
     "keras_lstm": (case_keras_lstm, [uniform([2, 5, 3])], None),
     "keras_gru_sequences": (case_keras_gru_sequences, [uniform([3, 4, 2])], None),
+    "keras_rnn_dynamic": (case_keras_rnn_dynamic, [uniform(["b", "t", 3])],
+                          [{"b": 1, "t": 1}, {"b": 3, "t": 5}, {"b": 2, "t": 9}]),
+    "keras_lstm_sequences_dynamic": (case_keras_lstm_sequences_dynamic, [uniform(["b", "t", 2])],
+                                     [{"b": 2, "t": 1}, {"b": 1, "t": 4}, {"b": 5, "t": 6}]),
     "cnn": (case_cnn, [uniform(["b", 8, 8, 2])], [{"b": 1}, {"b": 3}, {"b": 4}]),
     "elementwise": (case_elementwise, [uniform([3, 5]), uniform([3, 5]),
                                        integers([3, 5], -9, 9)], None),
