@@ -697,3 +697,102 @@ def tensor_list_set_item(e, op, args):
     upd = e.reshape(item, [1] + e.dims(item))
     starts = [e.convert(index, "i32")] + [e.const(0, "i32", ()) for _ in range(lst.type.rank - 1)]
     return [e.v("dynamic_update_slice", [lst, upd] + starts, result_type=lst.type)]
+
+
+# ---------------------------------------------------------------- non-max suppression
+
+def _column(e, boxes, c):
+    n = boxes.type.shape[0]
+    s = e.v("slice", [boxes], {"start_indices": (0, c), "limit_indices": (n, c + 1),
+                               "strides": (1, 1)})
+    return e.reshape(s, [n])
+
+
+def _at(e, v, i):
+    """v[i] for a 1-D v and a scalar i32 index."""
+    s = e.v("dynamic_slice", [v, i], {"slice_sizes": (1,)})
+    return e.reshape(s, [])
+
+
+@tf_op("NonMaxSuppressionV3", "NonMaxSuppressionV4", "NonMaxSuppressionV5",
+       group="data-dependent sizes")
+def non_max_suppression(e, op, args):
+    """TF's greedy selection: boxes taken in descending score order (ties: lower index
+    first, top_k's order), each kept when its score passes score_threshold and its IoU with
+    every box kept before is at most iou_threshold, until max_output_size are kept; a while
+    loop over the candidates carrying the kept mask, then dhlo.where for the kept positions,
+    so the result has its exact size (V4 pads it to max_output_size when asked)."""
+    from lowering.ir.core import Block, Operation, Region
+    boxes, scores, max_v, iou_v = args[:4]
+    score_v = args[4] if len(args) > 4 else None
+    if op.name == "tf.NonMaxSuppressionV5":
+        sigma = e.constant_of(args[5])
+        if sigma is None or float(sigma) != 0.0:
+            raise e.error("soft NMS (soft_nms_sigma != 0) is not supported")
+    n = boxes.type.shape[0]
+    if n is None or scores.type.shape != (n,):
+        raise e.error("needs a static number of boxes")
+    f = boxes.type.elem
+    top = e.op("top_k", [scores], {"k": n}, [TensorType((n,), f), TensorType((n,), "i32")])
+    sorted_scores, order = top.results
+    sb = gather_axis(e, boxes, order, 0)
+    y1, x1, y2, x2 = (_column(e, sb, c) for c in range(4))
+    ymin, ymax = e.v("minimum", [y1, y2]), e.v("maximum", [y1, y2])
+    xmin, xmax = e.v("minimum", [x1, x2]), e.v("maximum", [x1, x2])
+    area = e.v("multiply", [e.v("subtract", [ymax, ymin]), e.v("subtract", [xmax, xmin])])
+    max_out = e.convert(max_v, "i32")
+    iou_t = e.convert(iou_v, f)
+    score_t = e.convert(score_v, f) if score_v is not None else e.const(-np.inf, f, ())
+    i32 = TensorType((), "i32")
+    vec, mask = TensorType((n,), f), TensorType((n,), "i1")
+    carried = [e.const(0, "i32", ()), e.const(0, "i32", ()),
+               e.const(np.zeros(n, bool), "i1", (n,)), ymin, xmin, ymax, xmax, area,
+               sorted_scores, max_out, iou_t, score_t]
+    types = [i32, i32, mask, vec, vec, vec, vec, vec, vec, i32, TensorType((), f),
+             TensorType((), f)]
+    cond, body = Block(types), Block(types)
+    c = Emitter(cond, e.loc, e.tf_op)
+    i, count, *_rest = cond.args
+    more = c.v("and", [c.compare(i, c.const(n, "i32", ()), "LT"),
+                       c.compare(count, cond.args[9], "LT")])
+    cond.append(Operation("mhlo.return", [more], (), {}, (), e.loc))
+    b = Emitter(body, e.loc, e.tf_op)
+    i, count, kept, bymin, bxmin, bymax, bxmax, barea, bscores, bmax, biou, bscore = body.args
+    cy0, cx0, cy1, cx1, ca = (_at(b, v, i) for v in (bymin, bxmin, bymax, bxmax, barea))
+    zero = b.const(0, f, ())
+    ih = b.binary("maximum", b.binary("subtract", b.binary("minimum", bymax, cy1),
+                                      b.binary("maximum", bymin, cy0)), zero)
+    iw = b.binary("maximum", b.binary("subtract", b.binary("minimum", bxmax, cx1),
+                                      b.binary("maximum", bxmin, cx0)), zero)
+    inter = b.v("multiply", [ih, iw])
+    union = b.binary("subtract", b.binary("add", barea, ca), inter)
+    valid_area = b.binary("and", b.compare(barea, zero, "GT"), b.compare(ca, zero, "GT"))
+    iou = b.select(valid_area, b.v("divide", [inter, union]), b.broadcast_to(zero, [n], (n,)))
+    clash = b.v("and", [kept, b.compare(iou, biou, "GT")])
+    suppressed = b.reduce(clash, [0], "or", False)
+    take = b.v("and", [b.compare(_at(b, bscores, i), bscore, "GT"), b.v("not", [suppressed])])
+    kept2 = b.v("dynamic_update_slice", [kept, b.reshape(take, [1]), i], result_type=mask)
+    one = b.const(1, "i32", ())
+    body.append(Operation("mhlo.return", [b.v("add", [i, one]),
+                                          b.v("add", [count, b.convert(take, "i32")]),
+                                          kept2] + list(body.args[3:]), (), {}, (), e.loc))
+    loop = e.op("while", carried, {}, types, [Region([cond]), Region([body])])
+    count, kept = loop.results[1], loop.results[2]
+    pos = e.v("dhlo.where", [kept], result_type=TensorType((None, 1), "i64"))
+    pos = e.reshape(pos, [e.dims(pos)[0]])
+    picked = gather_axis(e, order, pos, 0)
+    if op.name == "tf.NonMaxSuppressionV4":
+        if op.attrs.get("pad_to_max_output_size", False):
+            m = e.constant_of(max_v)
+            if m is None:
+                raise e.error("padding to a computed max_output_size is not supported")
+            m = int(m)
+            padded = e.v("concatenate", [picked, e.const(np.zeros(m, np.int32), "i32", (m,))],
+                         {"dimension": 0})
+            picked = _slice(e, padded, [0], [m], [1])
+            picked = e.v("reshape", [picked], result_type=TensorType((m,), "i32")) \
+                if picked.type.shape != (m,) else picked
+        return [picked, count]
+    if op.name == "tf.NonMaxSuppressionV5":
+        return [picked, gather_axis(e, sorted_scores, pos, 0), count]
+    return [picked]

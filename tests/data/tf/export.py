@@ -270,6 +270,20 @@ def case_images():
     return f, [spec([None, 4, 6, 2])]
 
 
+def case_nms():
+    """Non-max suppression (V3, V4 padded, V5 with scores): overlapping random boxes, some
+    with flipped corners, a score threshold; the result sizes depend on the data."""
+    def f(boxes, scores):
+        img = tf.image
+        v3 = img.non_max_suppression(boxes, scores, 20, iou_threshold=0.3, score_threshold=0.2)
+        v4, n4 = tf.raw_ops.NonMaxSuppressionV4(boxes=boxes, scores=scores, max_output_size=5,
+                                                iou_threshold=0.5, score_threshold=0.1,
+                                                pad_to_max_output_size=True)
+        v5, s5 = img.non_max_suppression_with_scores(boxes, scores, 24, iou_threshold=0.2)
+        return v3, v4, n4, v5, s5
+    return f, [spec([24, 4]), spec([24])]
+
+
 CASES = {
     "mlp": (case_mlp, [uniform(["b", 8])], [{"b": 1}, {"b": 5}, {"b": 33}]),
     "mlp_variables": (case_mlp_variables, [uniform(["b", 8])], [{"b": 2}, {"b": 3}, {"b": 16}]),
@@ -294,6 +308,7 @@ CASES = {
                None),
     "strided_slices": (case_strided_slices, [uniform(["n", 6, 4])], [{"n": 3}, {"n": 4}, {"n": 8}]),
     "images": (case_images, [uniform(["b", 4, 6, 2])], [{"b": 1}, {"b": 2}, {"b": 3}]),
+    "nms": (case_nms, [uniform([24, 4], 0.0, 1.0), uniform([24], 0.0, 1.0)], None),
     "more_ops": (case_more_ops, [uniform(["b", 4, 4, 2]), uniform([2, 3, 4]), uniform([2, 4, 5]),
                                  lambda rng, d: np.array([[0, 1], [1, 2], [0, 1]], np.int32),
                                  lambda rng, d: np.array(d["k"], np.int32)],
