@@ -387,6 +387,9 @@ def _reshape_at(e, op, idx):
         if d == 0:
             src_idx[d] = linear
             break
+        # never a division by 0: an empty operand is still read where a consumer reads
+        # speculatively (pad, concatenate), a SIGFPE for a dynamic dim that is 0 at run time
+        n = max(n, 1) if isinstance(n, int) else e.ix.max(n, 1)
         src_idx[d] = e.b.v("arith.remui", [linear, e.ix.val(n)], INDEX)
         linear = e.b.v("arith.divui", [linear, e.ix.val(n)], INDEX)
     return e.at(src, src_idx)

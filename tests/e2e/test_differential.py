@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import aot
-from tooling.fuzz.differential import check, compare, generate, run_saved, save
+from tooling.fuzz.differential import _pad, check, compare, generate, run_saved, save
 
 SEED = 20251125
 SAMPLE = 36
@@ -38,6 +38,25 @@ func.func @main(%a: {EMPTY_DYN}) -> {EMPTY_DYN} {{
   return %r : {EMPTY_DYN}
 }}""", lambda n: [np.arange(n, dtype=np.float32)],
      lambda a: [np.pad(-a, (1, 2), constant_values=7)]),
+    # a reshape fused into a pad, its operand empty at run time: pad reads it at index 0
+    # anyway, and the reshape's index arithmetic divided by the operand's dim of 0 (SIGFPE)
+    ("reshape_of_empty_fused_into_pad", """
+func.func @main(%a: tensor<?x2x?xf32>) -> tensor<?x?xf32> {
+  %two = stablehlo.constant dense<2> : tensor<i32>
+  %n0 = stablehlo.get_dimension_size %a, dim = 0 : (tensor<?x2x?xf32>) -> tensor<i32>
+  %n2 = stablehlo.get_dimension_size %a, dim = 2 : (tensor<?x2x?xf32>) -> tensor<i32>
+  %m = stablehlo.multiply %two, %n2 : tensor<i32>
+  %s0 = stablehlo.reshape %n0 : (tensor<i32>) -> tensor<1xi32>
+  %s1 = stablehlo.reshape %m : (tensor<i32>) -> tensor<1xi32>
+  %shape = stablehlo.concatenate %s0, %s1, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %r = stablehlo.dynamic_reshape %a, %shape : (tensor<?x2x?xf32>, tensor<2xi32>) -> tensor<?x?xf32>
+  %p = stablehlo.constant dense<7.0> : tensor<f32>
+  %out = "stablehlo.pad"(%r, %p) {edge_padding_low = array<i64: 0, 1>,
+      edge_padding_high = array<i64: 2, 1>, interior_padding = array<i64: 2, 2>}
+      : (tensor<?x?xf32>, tensor<f32>) -> tensor<?x?xf32>
+  return %out : tensor<?x?xf32>
+}""", lambda n: [np.arange(4 * n, dtype=np.float32).reshape(2, 2, n)],
+     lambda a: [_pad(a.reshape(2, -1), np.float32(7), [0, 1], [2, 1], [2, 2])]),
     # a concatenate whose operands are all statically empty, fused with a pad after it: its
     # elemental rule had no value to give (a KeyError: None in LLVM IR generation)
     ("concatenate_all_empty", """
