@@ -148,6 +148,10 @@ def concat_v2(e, op, args):
     a = _axis(e, axis_v, xs[0].type.rank)
     if len(xs) == 1:
         return [xs[0]]
+    consts = [e.constant_of(x) for x in xs]
+    if all(c is not None for c in consts):  # folded, as Pack
+        arr = np.concatenate(consts, axis=a)
+        return [e.const(arr, xs[0].type.elem, arr.shape)]
     return [e.v("concatenate", xs, {"dimension": a})]
 
 
@@ -159,9 +163,14 @@ def concat(e, op, args):
 
 @tf_op("Pack", group=G)
 def pack(e, op, args):
-    """Each operand given a dim of 1 at `axis`, then concatenated along it."""
+    """Each operand given a dim of 1 at `axis`, then concatenated along it (constants
+    folded: the raw import leaves Pack(Const) nodes where rules need constants)."""
     r = args[0].type.rank + 1
     a = int(op.attrs.get("axis", 0)) % r
+    consts = [e.constant_of(x) for x in args]
+    if all(c is not None for c in consts):
+        arr = np.stack(consts, axis=a)
+        return [e.const(arr, args[0].type.elem, arr.shape)]
     parts = []
     for x in args:
         dims = e.dims(x)
@@ -226,9 +235,9 @@ def strided_slice(e, op, args):
     shrink_axis); positive strides; negative indices count from the end, at run time for
     `?` dims; bounds clamped as TF does."""
     x, b_v, e_v, s_v = args
-    begin = e.int_list(b_v, "StridedSlice's begin")
-    end = e.int_list(e_v, "StridedSlice's end")
     strides = e.int_list(s_v, "StridedSlice's strides")
+    begin = _shape_entries(e, b_v, len(strides))  # constants, or values read at run time
+    end = _shape_entries(e, e_v, len(strides))
     bits = {k: int(op.attrs.get(k, 0)) for k in ("begin_mask", "end_mask", "ellipsis_mask",
                                                   "new_axis_mask", "shrink_axis_mask")}
     specs = []  # per input dim: (begin, end, stride, begin masked, end masked, shrink)
@@ -277,14 +286,19 @@ def strided_slice(e, op, args):
 
 
 def _norm(e, i, d, clamp=True):
-    """Index i of a dim of size d (int or value): negative counts from the end; clamped to
-    [0, d] when `clamp`."""
-    if isinstance(d, int):
+    """Index i of a dim of size d (each an int or a value): negative counts from the end;
+    clamped to [0, d] when `clamp`. A computed index is tested for its sign at run time."""
+    if isinstance(i, int) and isinstance(d, int):
         v = i + d if i < 0 else i
         return min(max(v, 0), d) if clamp else v
-    if i >= 0 and not clamp:
+    if isinstance(i, int) and i >= 0 and not clamp:
         return i
-    v = e.v("add", [e.scalar_dim(d), e.const(i, "i32", ())]) if i < 0 else e.const(i, "i32", ())
+    if isinstance(i, int):
+        v = e.v("add", [e.scalar_dim(d), e.const(i, "i32", ())]) if i < 0 else e.const(i, "i32", ())
+    else:
+        iv = e.convert(i, "i32")
+        v = e.select(e.compare(iv, e.const(0, "i32", ()), "LT"),
+                     e.v("add", [iv, e.scalar_dim(d)]), iv)
     if clamp:
         v = e.v("minimum", [e.v("maximum", [v, e.const(0, "i32", ())]), e.scalar_dim(d)])
     return v

@@ -216,8 +216,10 @@ def case_nn_ops():
 
 def case_strided_slices():
     def f(x):
+        n = tf.shape(x)[0]  # computed bounds: read at run time, negative ones too
         return (x[1:-1, ::2], x[..., 0], x[:, tf.newaxis, 2:], x[-2:], x[:, -3:-1],
-                x[0], tf.range(tf.shape(x)[0]) * 2)
+                x[0], tf.range(tf.shape(x)[0]) * 2, x[: n // 2], x[n - 1], x[-n + 1:, 1:n],
+                x[:, n - 5])
     return f, [spec([None, 6, 4])]
 
 
