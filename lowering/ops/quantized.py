@@ -10,8 +10,9 @@ compiler treats like any other elemental op:
     uniform_dequantize  q -> (q - zero_point) * scale            (storage to expressed)
     uniform_quantize    x -> round_nearest_even(clamp(x / scale + zero_point, min, max))
 
-per tensor, or per axis (the scale and zero point of the element's index along
-`quantization_dimension`, read from constant tensors). Every other op with a quantized
+per tensor (scale and zero point attributes), or per axis (the scale and zero point of the
+element's index along `quantization_dimension`, read from two constant tensors that are the
+op's second and third operands). Every other op with a quantized
 operand or result is rewritten around them, regions included (a reduce of quantized values
 folds dequantized ones). Quantized arguments and results cross the C ABI and Python as their
 storage integers. The spec computes `q - zero_point` in the storage type; here it is
@@ -24,12 +25,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from lowering.ir.core import (
+    DenseAttr,
     FunctionType,
     Module,
     OpaqueType,
     Operation,
-    ScalarType,
     TensorType,
+    numpy_dtype,
     replace_all_uses,
 )
 from lowering.ops import registry
@@ -105,9 +107,27 @@ def parse_quant(t) -> tuple | None:
 
 
 def _params_attrs(q: Quant) -> dict:
-    return {"scales": q.scales, "zero_points": q.zero_points, "storage_min": q.storage_min,
-            "storage_max": q.storage_max,
-            "quantization_dimension": -1 if q.axis is None else q.axis}
+    attrs = {"storage_min": q.storage_min, "storage_max": q.storage_max,
+             "quantization_dimension": -1 if q.axis is None else q.axis}
+    if q.axis is None:
+        attrs |= {"scales": q.scales, "zero_points": q.zero_points}
+    return attrs
+
+
+def _params_operands(block, at: int, q: Quant, loc) -> list:
+    """Per axis: constants of the scales and zero points, inserted into `block` at `at`."""
+    if q.axis is None:
+        return []
+    made = []
+    for values, elem, dtype in ((q.scales, q.expressed, numpy_dtype(q.expressed)),
+                                (q.zero_points, "i32", np.int32)):
+        t = TensorType((len(values),), elem)
+        c = Operation("mhlo.constant", [], [t], {"value": DenseAttr(np.array(values, dtype), t)},
+                      loc=loc)
+        c.parent = block
+        block.ops.insert(at + len(made), c)
+        made.append(c.result)
+    return made
 
 
 def infer_uniform_quantize(op):
@@ -127,13 +147,16 @@ def infer_uniform_dequantize(op):
 
 
 def _check_params(op, t):
-    scales, zps = op.attrs.get("scales"), op.attrs.get("zero_points")
     axis = op.attrs.get("quantization_dimension", -1)
-    if not scales or not zps or len(scales) != len(zps):
-        raise ShapeError("needs its quantized type's scales and zero points (quantized "
-                         "operands are lowered before this op is verified)")
-    if axis == -1 and len(scales) != 1 or axis != -1 and not 0 <= axis < t.rank:
-        raise ShapeError(f"quantization dimension {axis} does not fit {t} with {len(scales)} scales")
+    if axis == -1:
+        scales, zps = op.attrs.get("scales"), op.attrs.get("zero_points")
+        if len(op.operands) != 1 or not scales or not zps or len(scales) != 1 or len(zps) != 1:
+            raise ShapeError("needs its quantized type's scale and zero point (quantized "
+                             "operands are lowered before this op is verified)")
+    elif len(op.operands) != 3 or not 0 <= axis < t.rank or any(
+            v.type.rank != 1 for v in op.operands[1:]):
+        raise ShapeError(f"per-axis quantization along dim {axis} of {t} takes the scales and "
+                         "zero points as 1-D tensors after the operand")
 
 
 def _same_dims(hs, op, shapes, bufs):
@@ -141,20 +164,12 @@ def _same_dims(hs, op, shapes, bufs):
 
 
 def _param(e, op, idx, name, elem):
-    """The element's scale or zero point: a constant per tensor; per axis, a select over the
-    index along the quantization dimension (a table of constants)."""
-    values = op.attrs[name]
-    b = e.b
-    if len(values) == 1:
-        return b.const(values[0], elem)
-    axis = op.attrs["quantization_dimension"]
-    s = Scalars(b)
-    i = b.v("arith.index_cast", [idx[axis]], ScalarType("i64"))
-    out = b.const(values[0], elem)
-    for k, v in enumerate(values[1:], start=1):
-        at = s.v("arith.cmpi", [i, s.const(k, "i64")], "i1", predicate="eq")
-        out = s.v("arith.select", [at, b.const(v, elem), out], elem)
-    return out
+    """The element's scale or zero point: a constant per tensor; per axis, the table's entry
+    at the element's index along the quantization dimension."""
+    if len(op.operands) == 1:
+        return e.b.const(op.attrs[name][0], elem)
+    table = op.operands[1 if name == "scales" else 2]
+    return e.at(table, [idx[op.attrs["quantization_dimension"]]])
 
 
 def _dequantize_at(e, op, idx):
@@ -180,10 +195,10 @@ def _quantize_at(e, op, idx):
     return s.convert(rounded, expressed, storage)
 
 
-_ATTRS = ("scales", "zero_points", "storage_min", "storage_max", "quantization_dimension")
-registry.define("uniform_quantize", "elemental", "quantized types", attrs=_ATTRS, arity=1,
+_ATTRS = ("storage_min", "storage_max", "quantization_dimension")
+registry.define("uniform_quantize", "elemental", "quantized types", attrs=_ATTRS,
                 infer=infer_uniform_quantize, shape_rule=_same_dims, elemental=_quantize_at)
-registry.define("uniform_dequantize", "elemental", "quantized types", attrs=_ATTRS, arity=1,
+registry.define("uniform_dequantize", "elemental", "quantized types", attrs=_ATTRS,
                 infer=infer_uniform_dequantize, shape_rule=_same_dims, elemental=_dequantize_at)
 
 
@@ -252,11 +267,15 @@ class _Rewrite:
         if name == "mhlo.uniform_quantize":
             src = op.operands[0]
             if src in self.quant:  # requantize: from one quantized type to another
-                op.operands[0] = self.dequantize(block, op, src)
-            op.attrs = _params_attrs(quant_out[0][1])
+                src = self.dequantize(block, op, src)
+            q = quant_out[0][1]
+            op.attrs = _params_attrs(q)
+            op.operands = [src] + _params_operands(block, block.ops.index(op), q, op.loc)
             return
         if name == "mhlo.uniform_dequantize":
-            op.attrs = _params_attrs(self.quant_of(op, op.operands[0]))
+            q = self.quant_of(op, op.operands[0])
+            op.attrs = _params_attrs(q)
+            op.operands = op.operands[:1] + _params_operands(block, block.ops.index(op), q, op.loc)
             return
         quantized_in = [v for v in op.operands if v in self.quant]
         if not quantized_in and not any(quant_out):
@@ -301,8 +320,9 @@ class _Rewrite:
 
     def dequantize(self, block, op, v):
         q = self.quant[v]
-        d = Operation("mhlo.uniform_dequantize", [v], [TensorType(v.type.shape, q.expressed)],
-                      _params_attrs(q), loc=op.loc)
+        params = _params_operands(block, block.ops.index(op), q, op.loc)
+        d = Operation("mhlo.uniform_dequantize", [v] + params,
+                      [TensorType(v.type.shape, q.expressed)], _params_attrs(q), loc=op.loc)
         d.parent = block
         block.ops.insert(block.ops.index(op), d)
         return d.result
@@ -317,7 +337,8 @@ class _Rewrite:
         self.quant.pop(r, None)
         replace_all_uses(block.ops, r, new)
         r.type = float_type
-        qop.operands = [r]
+        params = _params_operands(block, block.ops.index(op) + 1, q, op.loc)
+        qop.operands = [r] + params
         qop.parent = block
-        block.ops.insert(block.ops.index(op) + 1, qop)
+        block.ops.insert(block.ops.index(op) + 1 + len(params), qop)
 
