@@ -42,17 +42,19 @@ def mlp(batch: int, d: int, w1_scales, w2_scales, quantized: bool) -> str:
 }}"""  # noqa: E501
     q1, q2 = per_channel(w1_scales), per_channel(w2_scales)
     t = f"tensor<{batch}x{d}x{ACT}>"
-    return f"""func.func @main(%x: tensor<{batch}x{d}xf32>, %w1: tensor<{d}x{d}x{q1}>, %w2: tensor<{d}x{d}x{q2}>) -> tensor<{batch}x{d}xf32> {{
+    head = (f"func.func @main(%x: tensor<{batch}x{d}xf32>, %w1: tensor<{d}x{d}x{q1}>, "
+            f"%w2: tensor<{d}x{d}x{q2}>) -> tensor<{batch}x{d}xf32> {{")
+    body = f"""
   %xq = stablehlo.uniform_quantize %x : (tensor<{batch}x{d}xf32>) -> {t}
   %h = stablehlo.dot_general %xq, %w1, contracting_dims = [1] x [0] : ({t}, tensor<{d}x{d}x{q1}>) -> {t}
+  %zf = stablehlo.constant dense<0.0> : tensor<{batch}x{d}xf32>
   %z = stablehlo.uniform_quantize %zf : (tensor<{batch}x{d}xf32>) -> {t}
   %r = stablehlo.maximum %h, %z : {t}
   %y = stablehlo.dot_general %r, %w2, contracting_dims = [1] x [0] : ({t}, tensor<{d}x{d}x{q2}>) -> {t}
   %yf = stablehlo.uniform_dequantize %y : ({t}) -> tensor<{batch}x{d}xf32>
   return %yf : tensor<{batch}x{d}xf32>
-}}""".replace("  %z = stablehlo.uniform_quantize %zf",
-              f"  %zf = stablehlo.constant dense<0.0> : tensor<{batch}x{d}xf32>\n"
-              f"  %z = stablehlo.uniform_quantize %zf")  # noqa: E501
+}}"""  # noqa: E501
+    return head + body
 
 
 def quantize_weights(w: np.ndarray):
