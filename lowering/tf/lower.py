@@ -43,6 +43,18 @@ def has_tf_ops(module: Module) -> bool:
     return any(is_tf_op(op) for top in module.ops for op in top.walk())
 
 
+def drop_unused(block: Block) -> None:
+    """Ops with results none of which is used (a TF axis constant a reduce now holds as an
+    attribute, shape pieces a rule read as constants) are dropped; ops without results
+    (side effects) stay."""
+    while True:
+        used = {v for op in block.ops for inner in op.walk() for v in inner.operands}
+        keep = [op for op in block.ops if not op.results or any(r in used for r in op.results)]
+        if len(keep) == len(block.ops):
+            return
+        block.ops = keep
+
+
 class Lowerer:
     """Lowers functions' bodies, following calls into the blocks and regions that use them."""
 
@@ -71,6 +83,7 @@ class Lowerer:
         self.stack = [name]
         returned = self.lower_ops(old, block, {})
         block.append(Operation("func.return", returned, (), {}, (), old[-1].loc if old else func.loc))
+        drop_unused(block)
         fn = func.attrs["function_type"]
         func.attrs["function_type"] = type(fn)(tuple(a.type for a in block.args),
                                                tuple(v.type for v in returned))
