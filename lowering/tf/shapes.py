@@ -465,16 +465,15 @@ def _split(e, x, axis, sizes):
 
 @tf_op("Split", group=G)
 def split(e, op, args):
-    """num_split equal pieces along a static axis."""
+    """num_split equal pieces along the axis (a ? dim: its size / n at run time)."""
     axis_v, x = args
     axis = _axis(e, axis_v, x.type.rank)
     n = len(op.results)
-    d = x.type.shape[axis]
-    if d is None:
-        raise e.error("splitting a dynamic dim is not supported yet")
-    if d % n:
+    d = e.dims(x)[axis]
+    if isinstance(d, int) and d % n:
         raise e.error(f"dim {axis} of size {d} does not split into {n} pieces")
-    return _split(e, x, axis, [d // n] * n)
+    piece = d // n if isinstance(d, int) else e.v("divide", [d, e.const(n, "i32", ())])
+    return _split(e, x, axis, [piece] * n)
 
 
 @tf_op("SplitV", group=G)
@@ -483,11 +482,11 @@ def split_v(e, op, args):
     x, sizes_v, axis_v = args
     axis = _axis(e, axis_v, x.type.rank)
     sizes = e.int_list(sizes_v, "SplitV's sizes")
-    if -1 in sizes:
-        d = x.type.shape[axis]
-        if d is None:
-            raise e.error("a -1 size along a dynamic dim is not supported yet")
-        sizes[sizes.index(-1)] = d - sum(s for s in sizes if s != -1)
+    if -1 in sizes:  # the rest (at run time along a ? dim)
+        d = e.dims(x)[axis]
+        rest = sum(s for s in sizes if s != -1)
+        sizes[sizes.index(-1)] = d - rest if isinstance(d, int) else \
+            e.v("subtract", [d, e.const(rest, "i32", ())])
     return _split(e, x, axis, sizes)
 
 

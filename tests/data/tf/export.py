@@ -145,7 +145,9 @@ def case_shape_ops():
         p = tf.transpose(x)
         k = tf.stack([x, -x], axis=0)
         flat = tf.reshape(x, [-1])
-        return r, s, t, c, e, p, k, flat, tf.shape(c)
+        h1, h2 = tf.split(tf.concat([x, -x], 0), 2, axis=0)  # ? dims split at run time
+        v1, v2 = tf.split(x, [1, -1], axis=0)
+        return r, s, t, c, e, p, k, flat, tf.shape(c), h1 - h2, v2
     return f, [spec([None, 6])]
 
 
