@@ -420,12 +420,10 @@ def unique(e, op, args):
 
 # ---------------------------------------------------------------- gathers and splits
 
-@tf_op("GatherV2", "Gather", "ResourceGather", group=G)
+@tf_op("GatherV2", "Gather", group=G)
 def gather_v2(e, op, args):
     """params[..., indices, ...] along `axis` (batch_dims 0): a gather whose slices are
     params with the axis collapsed; dynamic_gather when a slice dim is `?`."""
-    if op.name == "tf.ResourceGather":
-        raise e.error("resource variables are not supported: freeze them to constants")
     params, idx = args[:2]
     axis = _axis(e, args[2], params.type.rank) if len(args) > 2 else 0
     if int(op.attrs.get("batch_dims", 0)) != 0:

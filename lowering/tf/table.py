@@ -29,6 +29,7 @@ NOT_LOWERED = {
                    "feeds)",
     "VarHandleOp": "a resource variable: freeze it, --freeze vars.npz with its value under "
                    "its name",
+    "ResourceGather": "a gather from a resource variable: freeze the variables (--freeze)",
     "AssignVariableOp": "assigning a variable (training, initialisation) is not supported",
     "TensorListPushBack": "a TensorList that grows is not supported yet (reserved ones are)",
     "TensorListPopBack": "a TensorList that shrinks is not supported yet (reserved ones are)",
