@@ -69,9 +69,11 @@ def test_cross_target_object(add_file, tmp_path):
 @pytest.mark.parametrize("text, where, message", [
     ("func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n  %0 = stablehlo.add %a, %a tensor<4xf32>\n}\n",
      ":2:", "error: unexpected"),
-    ("func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n  %0 = stablehlo.fft %a : tensor<4xf32>\n"
-     "  return %0 : tensor<4xf32>\n}\n",
-     ":2:8:", "'mhlo.fft': FFT is not supported yet"),
+    ("func.func @main(%a: tensor<2xui64>) -> tensor<2xui64> {\n"
+     "  %0 = \"stablehlo.rng\"(%a) {rng_distribution = #stablehlo<rng_distribution UNIFORM>} "
+     ": (tensor<2xui64>) -> tensor<2xui64>\n"
+     "  return %0 : tensor<2xui64>\n}\n",
+     ":2:8:", "'mhlo.rng': stateful random numbers (rng_bit_generator is supported) is not supported yet"),
     ("func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n  %0 = stablehlo.frobnicate %a : tensor<4xf32>\n"
      "  return %0 : tensor<4xf32>\n}\n",
      ":2:8:", "'mhlo.frobnicate': op is not supported"),
