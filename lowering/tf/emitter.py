@@ -27,6 +27,9 @@ I32 = "i32"
 FLOATS = ("f16", "bf16", "f32", "f64")
 
 
+
+MAX_INT_LIST = 1 << 12  # longest constant list (axes, shapes, paddings) read into Python
+
 class TfLoweringError(CompileError):
     """A TF op the front end cannot lower; located at the op."""
 
@@ -112,6 +115,8 @@ class Emitter:
         arr = self.constant_of(v)
         if arr is None:
             raise self.error(f"{what} must be a constant; computed ones are not supported")
+        if arr.size > MAX_INT_LIST:  # axes and paddings are a few numbers, not a tensor of 2^31
+            raise self.error(f"{what} has {arr.size} elements (at most {MAX_INT_LIST})")
         return [int(x) for x in arr.reshape(-1)]
 
     def dims(self, x: Value) -> list:

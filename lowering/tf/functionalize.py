@@ -338,5 +338,13 @@ class Functionalizer:
 
 def functionalize_v1(module: Module, func: Operation) -> None:
     """Replace the v1 control flow nodes of func's (flattened) body by tf.If/tf.While."""
-    if any(op.name.startswith(V1) for op in func.regions[0].blocks[0].ops):
+    v1 = [op for op in func.regions[0].blocks[0].ops if op.name.startswith(V1)]
+    if not v1:
+        return
+    try:
         Functionalizer(module, func).run()
+    except (IndexError, KeyError, TypeError, ValueError, AttributeError) as e:  # mutated text
+        raise CompileError(f"TF1 control flow ('{v1[0].name}' and the nodes around it) is not "
+                           "in the form TensorFlow writes it: a node has the wrong number of "
+                           "operands or results, so it cannot be turned into tf.If/tf.While",
+                           v1[0].loc) from e

@@ -30,7 +30,11 @@ from lowering.tf.graphdef import NODE_NAME
 from lowering.tf.mixed import PREFIXES as MIXED
 from lowering.tf.table import NOT_LOWERED, TF_OPS
 
-_END = Operation("func.return")  # ends a one-op list for lower_ops
+_END = Operation("func.return")
+# What a rule raises when an op's operands or attributes are not as TensorFlow prints them
+# (mutated text): a located error there, never a traceback. Rules check what valid graphs vary.
+MALFORMED = (IndexError, KeyError, TypeError, ValueError, AttributeError, ZeroDivisionError,
+             OverflowError)  # ends a one-op list for lower_ops
 
 
 def is_tf_op(op: Operation) -> bool:
@@ -81,7 +85,7 @@ class Lowerer:
         old = block.ops
         block.ops = []
         self.stack = [name]
-        returned = self.lower_ops(old, block, {})
+        returned = self.lower_ops(old, block, {}, func.loc)
         block.append(Operation("func.return", returned, (), {}, (), old[-1].loc if old else func.loc))
         drop_unused(block)
         fn = func.attrs["function_type"]
@@ -90,7 +94,7 @@ class Lowerer:
         if "res_attrs" in func.attrs and len(func.attrs["res_attrs"]) != len(returned):
             del func.attrs["res_attrs"]
 
-    def lower_ops(self, ops, block: Block, mapping: dict) -> list:
+    def lower_ops(self, ops, block: Block, mapping: dict, where=None) -> list:
         """Lower `ops` (ending with a return) into `block`; the returned values, mapped."""
         for op in ops:
             operands = [mapping.get(v, v) for v in op.operands]
@@ -109,13 +113,18 @@ class Lowerer:
                 raise CompileError(f"TensorFlow op '{op.name}' is not supported", op.loc)
             e = Emitter(block, op.loc, op)
             e.lowerer, e.mapping = self, mapping
-            results = entry.rule(e, op, operands)
+            try:
+                results = entry.rule(e, op, operands)
+            except MALFORMED:  # a rule read operands or attributes TensorFlow never writes so
+                raise e.error("its operands or attributes are not in a form TensorFlow writes "
+                              "for it (count, rank or attribute values), so it cannot be "
+                              "lowered") from None
             if len(results) != len(op.results):
                 raise e.error(f"internal: lowered to {len(results)} values for "
                               f"{len(op.results)} results")
             for r, v in zip(op.results, results):
                 mapping[r] = v
-        raise CompileError("function body must end with a return", ops[-1].loc if ops else None)
+        raise CompileError("function body must end with a return", ops[-1].loc if ops else where)
 
     def clone_lowered(self, op: Operation, mapping: dict) -> Operation:
         """A copy of a non-TF op with its operands mapped and the TF (and shape/arith) ops

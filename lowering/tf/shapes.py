@@ -9,7 +9,7 @@ import re
 import numpy as np
 
 from lowering.ir.core import DenseAttr, TensorType
-from lowering.tf.emitter import Emitter, result_elem
+from lowering.tf.emitter import MAX_INT_LIST, Emitter, result_elem
 from lowering.tf.table import tf_op
 
 G = "shapes and data movement"
@@ -54,6 +54,8 @@ def _shape_entries(e, v, n):
     pieces that are), else scalar values read from it."""
     arr = e.constant_of(v)
     if arr is not None:
+        if arr.size > MAX_INT_LIST:
+            raise e.error(f"a shape of {arr.size} entries (at most {MAX_INT_LIST})")
         return [int(x) for x in arr.reshape(-1)]
     owner = v.owner
     if getattr(owner, "name", "") == "mhlo.concatenate":
