@@ -429,6 +429,9 @@ class _Scope:
         return None
 
 
+MAX_RESULTS = 1 << 16  # results one op may name (`%r:N`): TensorFlow's executor nodes build N
+
+
 class Builder:
     """Raw ops to IR ops: names resolved, pretty forms decoded, errors located."""
 
@@ -600,6 +603,8 @@ class Builder:
                     and flat[i + 1][0] == "attr":
                 attrs["frame_name" if word == "frame" else word] = flat[i + 1][1]
         n = sum(c for _, c in raw.results) or 1
+        if n > MAX_RESULTS:
+            raise self.error(f"'{raw.name}' names {n} results (at most {MAX_RESULTS})", raw.tok)
         sig = raw.sig[0] if raw.sig else OpaqueType("tensor<*xf32>")
         if isinstance(sig, FunctionType):
             data = [t for t in sig.results if str(t) != CONTROL]

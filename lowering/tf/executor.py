@@ -32,6 +32,9 @@ def flatten_executor(func: Operation) -> None:
             remap(op)
             out.append(op)
             continue
+        if len(op.regions) != 1 or len(op.regions[0].blocks) != 1:
+            raise CompileError("'tf_executor.graph' needs one region holding the graph's nodes",
+                               op.loc)
         for node in op.regions[0].blocks[0].ops:
             if node.name == "tf_executor.island":
                 body = node.regions[0].blocks[0].ops

@@ -124,7 +124,8 @@ class Lowerer:
                               f"{len(op.results)} results")
             for r, v in zip(op.results, results):
                 mapping[r] = v
-        raise CompileError("function body must end with a return", ops[-1].loc if ops else where)
+        located = [o.loc for o in ops if o.loc.line > 0]  # ops the flattening made have none
+        raise CompileError("function body must end with a return", located[-1] if located else where)
 
     def clone_lowered(self, op: Operation, mapping: dict) -> Operation:
         """A copy of a non-TF op with its operands mapped and the TF (and shape/arith) ops
@@ -170,8 +171,9 @@ class Lowerer:
         if len(body.args) != len(args):
             raise e.error(f"@{name} takes {len(body.args)} arguments, {len(args)} given")
         self.stack.append(name)
+        where = f.loc if f.loc.line > 0 else e.loc
         try:
-            return self.lower_ops(body.ops, block, dict(zip(body.args, args)))
+            return self.lower_ops(body.ops, block, dict(zip(body.args, args)), where)
         finally:
             self.stack.pop()
 
