@@ -18,7 +18,9 @@ Algorithms (Cody & Waite; the structure of Cephes and fdlibm/musl):
   exponent-field steps 2^(n>>1) * 2^(n - (n>>1)), so results that underflow
   into the subnormals are rounded once, as a correctly rounded exp does. x is
   clamped to [lo, hi] past which the result is 0 or inf anyway; NaN passes the
-  clamp and propagates.
+  clamp and propagates. f32: P has one coefficient fewer than expm1's (degree 6
+  in all: exp's 1 + r hides P's last bits, expm1's r does not), evaluated with
+  fused multiply-adds, and floor(n/2) is an arithmetic shift.
 - log: x = 2^k * m with m in [sqrt(1/2), sqrt(2)) by integer arithmetic on the
   bits (subnormals scaled by 2^p first), log(m) = log1p(f), f = m - 1, by
   Cephes' polynomial f - f^2/2 + f^3*P(f) (f32) or fdlibm's
@@ -30,7 +32,14 @@ Algorithms (Cody & Waite; the structure of Cephes and fdlibm/musl):
 - expm1: the same reduction as exp, expm1(r) = r + r^2*P(r), then
   2^n*expm1(r) + (2^n - 1) while 2^n - 1 is exact (|n| <= p+1), else exp - 1.
 - tanh: |x| < 0.625: x + x^3*P(x^2) (odd minimax polynomial); else
-  1 - 2/(exp(2|x|) + 1) with x's sign, which saturates to +-1 by itself.
+  1 - 2/(exp(2|x|) + 1) with x's sign, which saturates to +-1 by itself. f32:
+  both pieces with fused multiply-adds, and 2|x| clamped to 2*9.0109 (tanh
+  rounds to 1 from 9.0109 on), so exp(2|x|) is a normal float and needs no
+  clamp below and 2^n one multiply. A rational minimax tanh, x*P(x^2)/Q(x^2) of
+  degree 9/8 with one division and no exp, was tried: it runs at memory speed in
+  the benchmark too, but its roundings of P and Q (values near 1, or up to
+  ~10^3) reach the result whole: 5.4 ulp near 1 as a*P/Q, 4.9 as
+  1 - (Q - a*P)/Q, against 1.33 for this form, which costs little more.
 - logistic: e = exp(-|x|) never overflows; 1/(1 + e) for x >= 0 and
   e/(1 + e) for x < 0, so the left tail keeps its accuracy into the
   subnormals instead of flushing to 0 where exp(-x) overflows.
@@ -57,8 +66,12 @@ Errors, measured against float64 (f32) or long double (f64; erf/erfc: 50-digit
 decimal) references (tests/codegen/test_fastmath.py; f32 also exhaustively over all
 2^32 inputs while writing this, erf/erfc over 3*10^6 samples): see MAX_ULP.
 Specials (+-0, +-inf, NaN, overflow and underflow) are exact.
-Without FMA contraction (LLVM does not fuse fmul + fadd unless asked), the
-error bounds hold on every target.
+Multiply-adds: f64, log, log1p, expm1, erf and erfc are built without FMA
+contraction (LLVM does not fuse fmul + fadd unless asked), and their bounds
+hold on every target. f32 exp, tanh and logistic mark their polynomial steps
+`contract` (Ops.fma), which LLVM fuses where the target has FMA: their f32
+bounds were measured with FMA (x86-64 with FMA3, this project's machine);
+without it the same ops round twice, as they all did before.
 
 These rules override the ops' scalar rules where the Target's math library is "inline".
 """
@@ -71,14 +84,16 @@ HALF = ("f16", "bf16")
 
 # Largest error in ulps of the result (the ulp of the exact value, subnormal ulp below the
 # smallest normal), over each op's whole domain, per computed type. f32: the maxima of an
-# exhaustive run over all 2^32 inputs are 0.96 (exp), 0.83 (log), 1.33 (tanh), 2.40
-# (logistic), 1.40 (expm1), 0.84 (log1p). f64: 2*10^7 samples (random bit patterns and
-# uniform values) gave 0.94, 0.81, 1.30, 2.43, 1.44, 0.82; the bounds leave a margin there.
+# exhaustive run over all 2^32 inputs are 1.011 (exp: 18 inputs above 1 ulp, since its
+# shorter polynomial; 0.96 before), 0.83 (log), 1.332 (tanh), 2.402 (logistic), 1.40 (expm1),
+# 0.84 (log1p); exp, tanh and logistic with FMA (2026-11-25, see the module docstring).
+# f64: 2*10^7 samples (random bit patterns and uniform values) gave 0.94, 0.81, 1.30, 2.43,
+# 1.44, 0.82; the bounds leave a margin there.
 # erf, erfc: f32 0.81, 2.31 over 3*10^6 samples (against glibc's double erf/erfc); f64
 # 0.80, 1.98 over 3.5*10^4 (against 50-digit references). erfc's error is exp's plus G's
 # plus the division by a: its result is within 2 ulps' bit distance of the rounded one.
 MAX_ULP = {
-    "f32": {"exponential": 1.0, "log": 1.0, "log_plus_one": 1.0, "exponential_minus_one": 1.5,
+    "f32": {"exponential": 1.05, "log": 1.0, "log_plus_one": 1.0, "exponential_minus_one": 1.5,
             "tanh": 1.5, "logistic": 2.5, "erf": 1.0, "erfc": 2.5},
     "f64": {"exponential": 1.0, "log": 1.0, "log_plus_one": 1.0, "exponential_minus_one": 2.0,
             "tanh": 2.0, "logistic": 3.0, "erf": 1.0, "erfc": 2.5},
@@ -107,6 +122,11 @@ _F32 = _Consts(
            1.4249322787e-1, -1.2420140846e-1, 1.1676998740e-1, -1.1514610310e-1,
            7.0376836292e-2),
     log1p_c_k=25,  # the rounding error of 1 + x matters while k < 25
+    # exp(r) = 1 + r + r^2 * P(r), |r| <= ln2/2 (minimax, relative error of exp): one
+    # coefficient fewer than expm1's, whose result has no 1 to hide P's error behind
+    exp_p=(0.4999999403953552, 0.1666652113199234, 0.04166838899254799,
+           0.008368736132979393, 0.0013814490521326661),
+    tanh_one=9.010913848876953,  # the smallest float whose tanh rounds to 1
     tanh_small=0.625,
     # tanh(x) = x + x^3 * P(x^2), |x| < 0.625 (minimax, relative error)
     tanh_p=(-0.3333328068256378, 0.13331441581249237, -0.05373971536755562,
@@ -254,11 +274,19 @@ class Ops:
     def sel(self, p, a, b):
         return self._v("arith.select", [p, a, b], self.e)
 
-    def horner(self, coeffs, x):
-        """coeffs[0] + x*(coeffs[1] + x*(...)), lowest degree first."""
+    def fma(self, a, b, c):
+        """a*b + c, fused where the target has FMA: the mul and add carry LLVM's `contract`
+        flag, which lets the backend fuse them (and only then: without FMA they stay two
+        rounded ops)."""
+        return self._v("arith.addf", [self._v("arith.mulf", [a, b], self.e, fastmath="contract"),
+                                      c], self.e, fastmath="contract")
+
+    def horner(self, coeffs, x, fused=False):
+        """coeffs[0] + x*(coeffs[1] + x*(...)), lowest degree first (with fma steps if
+        `fused`)."""
         acc = self.c(coeffs[-1])
         for a in reversed(coeffs[:-1]):
-            acc = self.add(self.mul(acc, x), self.c(a))
+            acc = self.fma(acc, x, self.c(a)) if fused else self.add(self.mul(acc, x), self.c(a))
         return acc
 
     # integers of the same width
@@ -334,15 +362,23 @@ def _pow2(f: Ops, n):
 
 def _scale(f: Ops, p, n):
     """p * 2^n in two exact steps, so only the last multiply rounds (into subnormals)."""
-    off = 4096  # n + 2*off >= 0 for every n here (|n| < 1100), for the logical shift
-    n1 = f.isub(f.shr(f.iadd(n, f.ci(2 * off)), 1), f.ci(off))  # floor(n / 2)
+    if f.i == "i32":  # floor(n / 2): an arithmetic shift (AVX2 has it for 32-bit lanes)
+        n1 = f._v("arith.shrsi", [n, f.ci(1)], f.i)
+    else:
+        off = 4096  # n + 2*off >= 0 for every n here (|n| < 1100), for the logical shift
+        n1 = f.isub(f.shr(f.iadd(n, f.ci(2 * off)), 1), f.ci(off))
     n2 = f.isub(n, n1)
     return f.mul(f.mul(p, _pow2(f, n1)), _pow2(f, n2))
 
 
 def exp(f: Ops, x):
-    n, r = _reduce(f, _clamp(f, x, f.k.exp_lo, f.k.exp_hi))
-    return _scale(f, f.add(_expm1_r(f, r), f.c(1.0)), n)
+    k = f.k
+    n, r = _reduce(f, _clamp(f, x, k.exp_lo, k.exp_hi))
+    if hasattr(k, "exp_p"):  # f32: the shorter polynomial, fused multiply-adds
+        p = f.fma(f.mul(r, r), f.horner(k.exp_p, r, fused=True), r)
+    else:
+        p = _expm1_r(f, r)
+    return _scale(f, f.add(p, f.c(1.0)), n)
 
 
 def expm1(f: Ops, x):
@@ -436,6 +472,8 @@ def log1p(f: Ops, x):
 
 def tanh(f: Ops, x):
     k = f.k
+    if hasattr(k, "tanh_one"):
+        return _tanh_fused(f, x)
     a = f.abs(x)
     z = f.mul(x, x)
     small = f.add(f.mul(f.mul(x, z), f.horner(k.tanh_p, z)), x)
@@ -443,6 +481,29 @@ def tanh(f: Ops, x):
     e = exp(f, f.add(a, a))
     large = f.sub(one, f.div(f.c(2.0), f.add(e, one)))
     # x's sign on both: the odd polynomial's sum loses it at x = -0 (-0 + +0 = +0)
+    return f.copysign(f.sel(f.cmp("olt", a, f.c(k.tanh_small)), small, large), x)
+
+
+def _exp_normal(f: Ops, x):
+    """exp(x) for x (or NaN) in a range whose results are normal floats: exp's reduction and
+    polynomial with fused multiply-adds, times 2^n in one step (a multiply, not an integer
+    add into p's exponent field, which would turn a NaN into a number)."""
+    n, r = _reduce(f, x)
+    p = f.add(f.fma(f.mul(r, r), f.horner(f.k.exp_p, r, fused=True), r), f.c(1.0))
+    return f.mul(p, _pow2(f, n))
+
+
+def _tanh_fused(f: Ops, x):
+    """tanh's two pieces with fused multiply-adds, exp(2|x|) with |x| clamped to tanh_one
+    (so 2^n is one exponent step) and the division done once, for whichever piece a lane
+    takes."""
+    k = f.k
+    a = f.abs(x)
+    z = f.mul(a, a)
+    small = f.fma(f.mul(a, z), f.horner(k.tanh_p, z, fused=True), a)
+    a2 = f.add(a, a)
+    a2 = f.sel(f.cmp("ogt", a2, f.c(2 * k.tanh_one)), f.c(2 * k.tanh_one), a2)  # NaN stays
+    large = f.sub(f.c(1.0), f.div(f.c(2.0), f.add(_exp_normal(f, a2), f.c(1.0))))
     return f.copysign(f.sel(f.cmp("olt", a, f.c(k.tanh_small)), small, large), x)
 
 
