@@ -3,22 +3,25 @@ and IRFFT (back to real) over the last 1-3 dims, of any length, f32 and f64 part
 
 A transform over several dims is one 1-D transform per dim (they are separable), each a pass
 from one buffer to the next: the last dim first (RFFT's real-to-complex pass), IRFFT's
-complex-to-real pass last; intermediate passes go through complex scratch buffers. A pass is
-a direct DFT of each line, X[k] = sum_j x[j] w^(jk), summed in f64 (complex<f32> too) with
-the twiddles w^t = exp(-+2 pi i t / n) taken from a table of cos and sin computed once per
-pass at their exact angles (the exponent jk reduced mod n in integers, so no angle is ever
-rounded): its error grows with the sum's length, not with recurrences on the twiddles. IFFT
-and IRFFT scale by 1/n per dim, as numpy and XLA do; IRFFT reads the half-spectrum as the
-Hermitian full one (X[n - k] = conj(X[k])), ignoring the imaginary parts of X[0] and
-X[n/2] as they must be zero. The cost is O(n) per output element: a fast algorithm
-(radix-2, Bluestein for other lengths) is future work.
+complex-to-real pass last; intermediate passes go through complex scratch buffers. The
+twiddles w^t = exp(-+2 pi i t / n) come from a table of cos and sin computed once per pass at
+their exact angles (indices reduced mod n in integers, so no angle is ever rounded).
+
+A complex pass of a power-of-two length is radix-2 Cooley-Tukey (a bit-reversed copy, then
+log2(n) stages of butterflies in place, in the element's precision: O(n log n) work, O(log n)
+ulps of error). Any other pass is the DFT by its definition, X[k] = sum_j x[j] w^(jk), summed
+in f64 (complex<f32> too): any length, O(n) work per output element (Bluestein's algorithm
+for other lengths, and real-input passes at half the work, are future work). IFFT and IRFFT
+scale by 1/n per dim, as numpy and XLA do; IRFFT reads the half-spectrum as the Hermitian
+full one (X[n - k] = conj(X[k])), ignoring the imaginary parts of X[0] and X[n/2] as they
+must be zero.
 """
 from __future__ import annotations
 
 import math
 
 from lowering.ir.builder import Ix, buffer_dims, loop_nest
-from lowering.ir.core import EnumAttr, Operation, ScalarType, TensorType, component, is_complex
+from lowering.ir.core import INDEX, EnumAttr, Operation, ScalarType, TensorType, component, is_complex
 from lowering.ops import registry
 from lowering.ops.elementwise import Scalars
 from lowering.ops.registry import ShapeError, static_or
@@ -117,13 +120,87 @@ def _to_f64(s: Scalars, x, elem: str):
 def _dft_pass(b, src, dst, axis: int, n: int, inverse: bool, mode: str, table) -> None:
     """One 1-D DFT of length n along `axis`, src to dst. mode: "c2c"; "r2c" (src real, dst the
     first dst-dim frequencies); "c2r" (src the half-spectrum, dst real)."""
-    _, tb, t, _ = b.for_(b.index(0), b.index(n))  # the twiddle table
+    _fill_twiddles(b, n, table)
+    if mode == "c2c" and n >= 2 and n & (n - 1) == 0:
+        _radix2_pass(b, src, dst, axis, n, inverse, table)
+        return
+    _direct_pass(b, src, dst, axis, n, inverse, mode, table)
+
+
+def _fill_twiddles(b, n: int, table) -> None:
+    """table[2t], table[2t + 1] = cos, sin of 2 pi t / n: exact angles, rounded once."""
+    _, tb, t, _ = b.for_(b.index(0), b.index(n))
     ts, tx = Scalars(tb), Ix(tb)
     angle = ts.v("arith.mulf", [ts.convert(tb.v("arith.index_cast", [t], ScalarType("i64")), "i64", "f64"),
                                 tb.const(2 * math.pi / n, "f64")], "f64")
     tb.op("memref.store", [tb.v("math.cos", [angle], F64), table, tx.val(tx.mul(t, 2))])
     tb.op("memref.store", [tb.v("math.sin", [angle], F64), table, tx.val(tx.add(tx.mul(t, 2), 1))])
     tb.yield_([])
+
+
+def _radix2_pass(b, src, dst, axis: int, n: int, inverse: bool, table) -> None:
+    """Cooley-Tukey for a power-of-two n, in the element's own precision: each line copied into
+    dst in bit-reversed order, then log2(n) stages of butterflies in place, twiddles from the
+    table. Its error grows as O(log n) ulps; the work is O(n log n) per line."""
+    elem = dst.type.elem
+    part = component(elem)
+    bits = n.bit_length() - 1
+    ddims = buffer_dims(b, dst)
+    others = [d for d in range(len(ddims)) if d != axis]
+    with loop_nest(b, [Ix(b).val(ddims[d]) for d in others]) as (body, ivs):
+        def at(i):
+            idx = list(ivs)
+            idx.insert(axis, i)
+            return idx
+        _, cb, j, _ = body.for_(body.index(0), body.index(n))  # the bit-reversed copy
+        rev = cb.index(0)
+        for k in range(bits):
+            bit = cb.v("arith.andi", [cb.v("arith.shrui", [j, cb.index(k)], INDEX), cb.index(1)],
+                       INDEX)
+            rev = cb.v("arith.ori", [rev, cb.v("arith.shli", [bit, cb.index(bits - 1 - k)], INDEX)],
+                       INDEX)
+        cb.op("memref.store", [cb.v("memref.load", [src] + at(j), ScalarType(elem)), dst] + at(rev))
+        cb.yield_([])
+        for stage in range(1, bits + 1):
+            size, half = 1 << stage, 1 << (stage - 1)
+            _, gb, g, _ = body.for_(body.index(0), body.index(n // size))
+            _, kb, k, _ = gb.for_(gb.index(0), gb.index(half))
+            ks, kx = Scalars(kb), Ix(kb)
+            turn = kx.mul(k, n // size)
+            c = kb.v("memref.load", [table, kx.val(kx.mul(turn, 2))], F64)
+            sn = kb.v("memref.load", [table, kx.val(kx.add(kx.mul(turn, 2), 1))], F64)
+            if not inverse:
+                sn = ks.v("arith.negf", [sn], "f64")
+            wr, wi = (ks.convert(v, "f64", part) if part != "f64" else v for v in (c, sn))
+            top = kx.add(kx.mul(g, size), k)
+            bottom = kx.add(top, half)
+            a = kb.v("memref.load", [dst] + at(kx.val(top)), ScalarType(elem))
+            z = kb.v("memref.load", [dst] + at(kx.val(bottom)), ScalarType(elem))
+            ar, ai = (ks.v(f"complex.{p}", [a], part) for p in ("re", "im"))
+            zr, zi = (ks.v(f"complex.{p}", [z], part) for p in ("re", "im"))
+
+            def mul(x, y):
+                return ks.v("arith.mulf", [x, y], part)
+            tr = ks.v("arith.subf", [mul(zr, wr), mul(zi, wi)], part)  # z * w
+            ti = ks.v("arith.addf", [mul(zr, wi), mul(zi, wr)], part)
+            for p_idx, sign in ((top, "arith.addf"), (bottom, "arith.subf")):
+                out = ks.v("complex.create", [ks.v(sign, [ar, tr], part), ks.v(sign, [ai, ti], part)], elem)
+                kb.op("memref.store", [out, dst] + at(kx.val(p_idx)))
+            kb.yield_([])
+            gb.yield_([])
+        if inverse:  # 1/n, exact for a power of two
+            _, sb, j, _ = body.for_(body.index(0), body.index(n))
+            ss = Scalars(sb)
+            v = sb.v("memref.load", [dst] + at(j), ScalarType(elem))
+            scale = sb.const(1.0 / n, part)
+            parts = [ss.v("arith.mulf", [ss.v(f"complex.{p}", [v], part), scale], part) for p in ("re", "im")]
+            sb.op("memref.store", [ss.v("complex.create", parts, elem), dst] + at(j))
+            sb.yield_([])
+
+
+def _direct_pass(b, src, dst, axis: int, n: int, inverse: bool, mode: str, table) -> None:
+    """The DFT by its definition, summed in f64: any length, and the real-to-complex and
+    complex-to-real passes."""
     src_elem, dst_elem = src.type.elem, dst.type.elem
     part = component(dst_elem) if is_complex(dst_elem) else dst_elem
     ddims = buffer_dims(b, dst)
