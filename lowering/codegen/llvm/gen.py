@@ -26,6 +26,25 @@ from lowering.ir.core import (
     numpy_dtype,
 )
 
+# An innermost loop whose body is more than this many loop-stage ops (a fused elementwise
+# chain with inline exp/tanh/logistic: 68-205 ops; the plain six-op chain: 13) is
+# interleaved this many times by LLVM's vectoriser. Its own cost model picks 1 for such long
+# bodies, and one vector iteration is then one long dependency chain (exp's reduction,
+# polynomial and scaling, a division, the next function...) the core cannot overlap far
+# enough: the tanh -> exp -> logistic chain of benchmarks/elementwise_chain.py took 33 ms
+# with 1 and 21 ms with 4 (2 gave 30 ms), one thread, AVX-512 on this machine.
+LONG_BODY = 60
+LONG_BODY_INTERLEAVE = 4
+
+
+def _loop_interleave(module, count: int):
+    """A loop ID (self-referential, as LLVM wants) asking for `count` interleaved vectors."""
+    inner = module.add_metadata([ir.MetaDataString(module, "llvm.loop.interleave.count"),
+                                 ir.Constant(ir.IntType(32), count)])
+    loop = module.add_metadata([inner, inner])
+    loop.operands = (loop, inner)
+    return loop
+
 
 class LLVMGen:
     """One module's generation: the LLVM module, its globals and functions, and the helpers
@@ -253,7 +272,9 @@ class LLVMGen:
         iv.add_incoming(nxt, latch)
         for p, y in zip(phis, yielded):
             p.add_incoming(y, latch)
-        b.branch(header)
+        br = b.branch(header)
+        if len(block.ops) > LONG_BODY and not any(o.regions for o in block.ops):
+            br.set_metadata("llvm.loop", _loop_interleave(b.module, LONG_BODY_INTERLEAVE))
         b.position_at_end(exit_)
         for r, p in zip(op.results, phis):
             values[r] = p
