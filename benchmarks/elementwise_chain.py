@@ -16,8 +16,9 @@ It compares, in one process and one run,
   * `jax.jit` of the same function, when `import jax` works (never installed
     by this script);
 
-for three workloads: the plain chain (mul, add, max, sub, abs, mul) and the
-same chain with `abs` replaced by one transcendental, tanh or exp.  It also
+for five workloads: the plain chain (mul, add, max, sub, abs, mul), the
+same chain with `abs` replaced by one transcendental (tanh, exp or logistic),
+and with it replaced by logistic(exp(tanh(.))), issue 15's transcendental chain.  It also
 measures the machine's copy bandwidth with `np.copyto` and reports each
 row's bandwidth as a fraction of it.  See benchmarks/README.md.
 """
@@ -49,12 +50,17 @@ T = f"tensor<{N}xf32>"
 # (numpy's natural form really moves ~6x more through its temporaries).
 BYTES = 2 * 4 * N
 
-# The fifth op of each workload; everything else is shared.
-FIFTH = {"chain6": "abs", "chain6+tanh": "tanh", "chain6+exp": "exponential"}
+# The fifth op of each workload (or ops, applied in turn, joined by "+"); everything else
+# is shared.  `chain6+mix` is the issue's transcendental chain: tanh, then exp, then logistic.
+FIFTH = {"chain6": "abs", "chain6+tanh": "tanh", "chain6+exp": "exponential",
+         "chain6+logistic": "logistic", "chain6+mix": "tanh+exponential+logistic"}
 
 
 def mlir(fifth: str) -> str:
     """y = fifth(max(x * 1.5 + 0.25, 0) - 3) * x, with splat constants."""
+    ops = fifth.split("+")
+    body = "\n".join(f"  %4_{i} = stablehlo.{op} %{'3' if i == 0 else f'4_{i - 1}'} : {T}"
+                     for i, op in enumerate(ops))
     return f"""func.func @main(%x: {T}) -> {T} {{
   %c_scale = stablehlo.constant dense<1.500000e+00> : {T}
   %c_shift = stablehlo.constant dense<2.500000e-01> : {T}
@@ -64,14 +70,41 @@ def mlir(fifth: str) -> str:
   %1 = stablehlo.add %0, %c_shift : {T}
   %2 = stablehlo.maximum %1, %c_zero : {T}
   %3 = stablehlo.subtract %2, %c_three : {T}
-  %4 = stablehlo.{fifth} %3 : {T}
-  %5 = stablehlo.multiply %4, %x : {T}
+{body}
+  %5 = stablehlo.multiply %4_{len(ops) - 1}, %x : {T}
   return %5 : {T}
 }}
 """
 
 
-NP_FIFTH = {"abs": np.abs, "tanh": np.tanh, "exponential": np.exp}
+def _np_logistic(x, out=None):
+    """1 / (1 + exp(-x)) in ufuncs (in place when out is given)."""
+    out = np.negative(x, out=out)
+    np.exp(out, out=out)
+    np.add(out, np.float32(1), out=out)
+    return np.reciprocal(out, out=out)
+
+
+def _compose(fs):
+    def f(x, out=None):
+        for g in fs:
+            x = g(x, out=out)
+        return x
+    return f
+
+
+def formula(fifth: str) -> str:
+    """The workload as a formula, e.g. logistic(exp(tanh(max(x*1.5 + 0.25, 0) - 3))) * x."""
+    ops = [{"abs": "absolute", "exponential": "exp"}.get(o, o) for o in fifth.split("+")]
+    inner = "max(x*1.5 + 0.25, 0) - 3"
+    for o in ops:
+        inner = f"{o}({inner})"
+    return f"{inner} * x"
+
+
+_NP_OPS = {"abs": np.abs, "tanh": np.tanh, "exponential": np.exp, "logistic": _np_logistic}
+NP_FIFTH = {f: _compose([_NP_OPS[o] for o in f.split("+")]) if "+" in f else _NP_OPS[f]
+            for f in FIFTH.values()}
 
 
 def numpy_natural(fifth: str):
@@ -99,7 +132,14 @@ def numpy_inplace(fifth: str):
 
 
 def jax_fn(jnp, fifth: str):
-    f = {"abs": jnp.abs, "tanh": jnp.tanh, "exponential": jnp.exp}[fifth]
+    import jax
+    table = {"abs": jnp.abs, "tanh": jnp.tanh, "exponential": jnp.exp,
+             "logistic": jax.nn.sigmoid}
+
+    def f(v):
+        for op in fifth.split("+"):
+            v = table[op](v)
+        return v
 
     def run(x):
         return f(jnp.maximum(x * jnp.float32(1.5) + jnp.float32(0.25), jnp.float32(0))
@@ -277,7 +317,7 @@ def main() -> None:
             xj = jax.device_put(x)
             checks.append(("jax.jit", np.asarray(jfn(xj).block_until_ready())))
             checks.append(("jax.jit donated", np.asarray(jdon(jnp.array(x, copy=True)))))
-        print(f"[{wl}] y = {NP_FIFTH[fifth].__name__}(max(x*1.5 + 0.25, 0) - 3) * x"
+        print(f"[{wl}] y = {formula(fifth)}"
               f"   (compile + load: {compile_s:.2f} s)")
         denom = np.maximum(np.abs(ref), 1.0)
         for label, got in checks:
