@@ -223,6 +223,12 @@ def verify_reduce_body(op) -> None:
     if len(block.args) != 2 * n:
         raise op.error(f"reduce body must take {2 * n} arguments")
     verify_scalar_ops(block.ops, "reduce body")
+    ret = block.ops[-1] if block.ops else None
+    if ret is None or not ret.name.endswith("return"):
+        raise op.error("reduce body must end with a return")
+    want = [TensorType((), v.type.elem) for v in op.operands[:n]]
+    if [v.type for v in ret.operands] != want:
+        raise ret.error("reduce body must return " + ", ".join(map(str, want)))
 
 
 _FAMILY = "reductions and contractions"

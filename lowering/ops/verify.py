@@ -76,9 +76,11 @@ SCALAR_REGION_OPS = ("constant", "broadcast_in_dim", "reshape")
 def verify_scalar_ops(ops, where: str) -> None:
     """The ops of a scalar region, its return excepted: canonical spellings, elementwise
     (or constants and scalar reshapes), each verified like any other op."""
-    for inner in ops:
+    for i, inner in enumerate(ops):
         inner.name = registry.canonical_op_name(inner)
         if inner.name.endswith(".return"):
+            if i != len(ops) - 1:
+                raise inner.error(f"a return must be the last op of a {where}")
             continue
         if not registry.is_kind(inner.key, "elementwise") and inner.key not in SCALAR_REGION_OPS:
             raise inner.error(f"only elementwise ops are supported in a {where}")

@@ -13,6 +13,7 @@ from lowering.tf.emitter import MAX_INT_LIST, Emitter, result_elem
 from lowering.tf.table import tf_op
 
 G = "shapes and data movement"
+MAX_PADDED_OUTPUT = 1 << 24  # NonMaxSuppression's pad_to_max_output_size: a constant this long
 
 
 def _out_elem(op, i=0, default="i32"):
@@ -800,6 +801,9 @@ def non_max_suppression(e, op, args):
             if m is None:
                 raise e.error("padding to a computed max_output_size is not supported")
             m = int(m)
+            if not 0 <= m <= MAX_PADDED_OUTPUT:
+                raise e.error(f"max_output_size {m} to pad to is out of range "
+                              f"(0 to {MAX_PADDED_OUTPUT})")
             padded = e.v("concatenate", [picked, e.const(np.zeros(m, np.int32), "i32", (m,))],
                          {"dimension": 0})
             picked = _slice(e, padded, [0], [m], [1])
