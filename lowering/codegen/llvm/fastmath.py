@@ -72,7 +72,9 @@ contraction (LLVM does not fuse fmul + fadd unless asked), and their bounds
 hold on every target. f32 exp, tanh and logistic mark their polynomial steps
 `contract` (Ops.fma), which LLVM fuses where the target has FMA: their f32
 bounds were measured with FMA (x86-64 with FMA3, this project's machine);
-without it the same ops round twice, as they all did before.
+without it the same ops round twice, as they all did before: built for x86-64-v2
+(no FMA), 1.7*10^8 samples (random bit patterns, uniform on [-20, 20] and
+[-1, 1]) gave 0.98 (exp), 2.42 (tanh), 2.40 (logistic), within the same bounds.
 
 These rules override the ops' scalar rules where the Target's math library is "inline".
 """
