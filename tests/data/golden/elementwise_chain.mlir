@@ -89,47 +89,40 @@ func.func @main(%x: tensor<4x8xf32>, %s: tensor<f32>) -> tensor<4x8xf32> {
 //         %30 = "arith.mulf"(%25, %29) : (f32, f32) -> f32
 //         %31 = "arith.subf"(%28, %30) : (f32, f32) -> f32
 //         %32 = "arith.mulf"(%31, %31) : (f32, f32) -> f32
-//         %33 = "arith.constant"() {value = 0.00019845958740916103 : f64} : () -> f32
-//         %34 = "arith.mulf"(%33, %31) : (f32, f32) -> f32
-//         %35 = "arith.constant"() {value = 0.0013941660290583968 : f64} : () -> f32
-//         %36 = "arith.addf"(%34, %35) : (f32, f32) -> f32
-//         %37 = "arith.mulf"(%36, %31) : (f32, f32) -> f32
-//         %38 = "arith.constant"() {value = 0.008333391509950161 : f64} : () -> f32
-//         %39 = "arith.addf"(%37, %38) : (f32, f32) -> f32
-//         %40 = "arith.mulf"(%39, %31) : (f32, f32) -> f32
-//         %41 = "arith.constant"() {value = 0.04166634753346443 : f64} : () -> f32
-//         %42 = "arith.addf"(%40, %41) : (f32, f32) -> f32
-//         %43 = "arith.mulf"(%42, %31) : (f32, f32) -> f32
-//         %44 = "arith.constant"() {value = 0.1666666567325592 : f64} : () -> f32
-//         %45 = "arith.addf"(%43, %44) : (f32, f32) -> f32
-//         %46 = "arith.mulf"(%45, %31) : (f32, f32) -> f32
-//         %47 = "arith.constant"() {value = 0.5 : f64} : () -> f32
-//         %48 = "arith.addf"(%46, %47) : (f32, f32) -> f32
-//         %49 = "arith.mulf"(%32, %48) : (f32, f32) -> f32
-//         %50 = "arith.addf"(%49, %31) : (f32, f32) -> f32
-//         %51 = "arith.constant"() {value = 1.0 : f64} : () -> f32
-//         %52 = "arith.addf"(%50, %51) : (f32, f32) -> f32
-//         %53 = "arith.constant"() {value = 8192 : i64} : () -> i32
-//         %54 = "arith.addi"(%23, %53) : (i32, i32) -> i32
-//         %55 = "arith.constant"() {value = 1 : i64} : () -> i32
-//         %56 = "arith.shrui"(%54, %55) : (i32, i32) -> i32
-//         %57 = "arith.constant"() {value = 4096 : i64} : () -> i32
-//         %58 = "arith.subi"(%56, %57) : (i32, i32) -> i32
-//         %59 = "arith.subi"(%23, %58) : (i32, i32) -> i32
-//         %60 = "arith.constant"() {value = 127 : i64} : () -> i32
-//         %61 = "arith.addi"(%58, %60) : (i32, i32) -> i32
-//         %62 = "arith.constant"() {value = 23 : i64} : () -> i32
-//         %63 = "arith.shli"(%61, %62) : (i32, i32) -> i32
-//         %64 = "arith.bitcast"(%63) : (i32) -> f32
-//         %65 = "arith.mulf"(%52, %64) : (f32, f32) -> f32
-//         %66 = "arith.constant"() {value = 127 : i64} : () -> i32
-//         %67 = "arith.addi"(%59, %66) : (i32, i32) -> i32
-//         %68 = "arith.constant"() {value = 23 : i64} : () -> i32
-//         %69 = "arith.shli"(%67, %68) : (i32, i32) -> i32
-//         %70 = "arith.bitcast"(%69) : (i32) -> f32
-//         %71 = "arith.mulf"(%65, %70) : (f32, f32) -> f32
-//         %72 = "arith.addf"(%71, %6) : (f32, f32) -> f32
-//         "memref.store"(%72, %arg2, %arg3, %arg4) : (f32, memref<4x8xf32>, index, index) -> ()
+//         %33 = "arith.constant"() {value = 0.0013814490521326661 : f64} : () -> f32
+//         %34 = "arith.constant"() {value = 0.008368736132979393 : f64} : () -> f32
+//         %35 = "arith.mulf"(%33, %31) {fastmath = "contract"} : (f32, f32) -> f32
+//         %36 = "arith.addf"(%35, %34) {fastmath = "contract"} : (f32, f32) -> f32
+//         %37 = "arith.constant"() {value = 0.04166838899254799 : f64} : () -> f32
+//         %38 = "arith.mulf"(%36, %31) {fastmath = "contract"} : (f32, f32) -> f32
+//         %39 = "arith.addf"(%38, %37) {fastmath = "contract"} : (f32, f32) -> f32
+//         %40 = "arith.constant"() {value = 0.1666652113199234 : f64} : () -> f32
+//         %41 = "arith.mulf"(%39, %31) {fastmath = "contract"} : (f32, f32) -> f32
+//         %42 = "arith.addf"(%41, %40) {fastmath = "contract"} : (f32, f32) -> f32
+//         %43 = "arith.constant"() {value = 0.4999999403953552 : f64} : () -> f32
+//         %44 = "arith.mulf"(%42, %31) {fastmath = "contract"} : (f32, f32) -> f32
+//         %45 = "arith.addf"(%44, %43) {fastmath = "contract"} : (f32, f32) -> f32
+//         %46 = "arith.mulf"(%32, %45) {fastmath = "contract"} : (f32, f32) -> f32
+//         %47 = "arith.addf"(%46, %31) {fastmath = "contract"} : (f32, f32) -> f32
+//         %48 = "arith.constant"() {value = 1.0 : f64} : () -> f32
+//         %49 = "arith.addf"(%47, %48) : (f32, f32) -> f32
+//         %50 = "arith.constant"() {value = 1 : i64} : () -> i32
+//         %51 = "arith.shrsi"(%23, %50) : (i32, i32) -> i32
+//         %52 = "arith.subi"(%23, %51) : (i32, i32) -> i32
+//         %53 = "arith.constant"() {value = 127 : i64} : () -> i32
+//         %54 = "arith.addi"(%51, %53) : (i32, i32) -> i32
+//         %55 = "arith.constant"() {value = 23 : i64} : () -> i32
+//         %56 = "arith.shli"(%54, %55) : (i32, i32) -> i32
+//         %57 = "arith.bitcast"(%56) : (i32) -> f32
+//         %58 = "arith.mulf"(%49, %57) : (f32, f32) -> f32
+//         %59 = "arith.constant"() {value = 127 : i64} : () -> i32
+//         %60 = "arith.addi"(%52, %59) : (i32, i32) -> i32
+//         %61 = "arith.constant"() {value = 23 : i64} : () -> i32
+//         %62 = "arith.shli"(%60, %61) : (i32, i32) -> i32
+//         %63 = "arith.bitcast"(%62) : (i32) -> f32
+//         %64 = "arith.mulf"(%58, %63) : (f32, f32) -> f32
+//         %65 = "arith.addf"(%64, %6) : (f32, f32) -> f32
+//         "memref.store"(%65, %arg2, %arg3, %arg4) : (f32, memref<4x8xf32>, index, index) -> ()
 //         "scf.yield"() : () -> ()
 //       }) : (index, index, index) -> ()
 //       "scf.yield"() : () -> ()

@@ -157,56 +157,49 @@ func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {
 //         %39 = "arith.mulf"(%34, %38) : (f32, f32) -> f32
 //         %40 = "arith.subf"(%37, %39) : (f32, f32) -> f32
 //         %41 = "arith.mulf"(%40, %40) : (f32, f32) -> f32
-//         %42 = "arith.constant"() {value = 0.00019845958740916103 : f64} : () -> f32
-//         %43 = "arith.mulf"(%42, %40) : (f32, f32) -> f32
-//         %44 = "arith.constant"() {value = 0.0013941660290583968 : f64} : () -> f32
-//         %45 = "arith.addf"(%43, %44) : (f32, f32) -> f32
-//         %46 = "arith.mulf"(%45, %40) : (f32, f32) -> f32
-//         %47 = "arith.constant"() {value = 0.008333391509950161 : f64} : () -> f32
-//         %48 = "arith.addf"(%46, %47) : (f32, f32) -> f32
-//         %49 = "arith.mulf"(%48, %40) : (f32, f32) -> f32
-//         %50 = "arith.constant"() {value = 0.04166634753346443 : f64} : () -> f32
-//         %51 = "arith.addf"(%49, %50) : (f32, f32) -> f32
-//         %52 = "arith.mulf"(%51, %40) : (f32, f32) -> f32
-//         %53 = "arith.constant"() {value = 0.1666666567325592 : f64} : () -> f32
-//         %54 = "arith.addf"(%52, %53) : (f32, f32) -> f32
-//         %55 = "arith.mulf"(%54, %40) : (f32, f32) -> f32
-//         %56 = "arith.constant"() {value = 0.5 : f64} : () -> f32
-//         %57 = "arith.addf"(%55, %56) : (f32, f32) -> f32
-//         %58 = "arith.mulf"(%41, %57) : (f32, f32) -> f32
-//         %59 = "arith.addf"(%58, %40) : (f32, f32) -> f32
-//         %60 = "arith.constant"() {value = 1.0 : f64} : () -> f32
-//         %61 = "arith.addf"(%59, %60) : (f32, f32) -> f32
-//         %62 = "arith.constant"() {value = 8192 : i64} : () -> i32
-//         %63 = "arith.addi"(%32, %62) : (i32, i32) -> i32
-//         %64 = "arith.constant"() {value = 1 : i64} : () -> i32
-//         %65 = "arith.shrui"(%63, %64) : (i32, i32) -> i32
-//         %66 = "arith.constant"() {value = 4096 : i64} : () -> i32
-//         %67 = "arith.subi"(%65, %66) : (i32, i32) -> i32
-//         %68 = "arith.subi"(%32, %67) : (i32, i32) -> i32
-//         %69 = "arith.constant"() {value = 127 : i64} : () -> i32
-//         %70 = "arith.addi"(%67, %69) : (i32, i32) -> i32
-//         %71 = "arith.constant"() {value = 23 : i64} : () -> i32
-//         %72 = "arith.shli"(%70, %71) : (i32, i32) -> i32
-//         %73 = "arith.bitcast"(%72) : (i32) -> f32
-//         %74 = "arith.mulf"(%61, %73) : (f32, f32) -> f32
-//         %75 = "arith.constant"() {value = 127 : i64} : () -> i32
-//         %76 = "arith.addi"(%68, %75) : (i32, i32) -> i32
-//         %77 = "arith.constant"() {value = 23 : i64} : () -> i32
-//         %78 = "arith.shli"(%76, %77) : (i32, i32) -> i32
-//         %79 = "arith.bitcast"(%78) : (i32) -> f32
-//         %80 = "arith.mulf"(%74, %79) : (f32, f32) -> f32
-//         "memref.store"(%80, %arg1, %arg2, %arg5) : (f32, memref<2x4xf32>, index, index) -> ()
-//         %81 = "arith.addf"(%arg6, %80) {fastmath = "reassoc"} : (f32, f32) -> f32
-//         "scf.yield"(%81) : (f32) -> ()
+//         %42 = "arith.constant"() {value = 0.0013814490521326661 : f64} : () -> f32
+//         %43 = "arith.constant"() {value = 0.008368736132979393 : f64} : () -> f32
+//         %44 = "arith.mulf"(%42, %40) {fastmath = "contract"} : (f32, f32) -> f32
+//         %45 = "arith.addf"(%44, %43) {fastmath = "contract"} : (f32, f32) -> f32
+//         %46 = "arith.constant"() {value = 0.04166838899254799 : f64} : () -> f32
+//         %47 = "arith.mulf"(%45, %40) {fastmath = "contract"} : (f32, f32) -> f32
+//         %48 = "arith.addf"(%47, %46) {fastmath = "contract"} : (f32, f32) -> f32
+//         %49 = "arith.constant"() {value = 0.1666652113199234 : f64} : () -> f32
+//         %50 = "arith.mulf"(%48, %40) {fastmath = "contract"} : (f32, f32) -> f32
+//         %51 = "arith.addf"(%50, %49) {fastmath = "contract"} : (f32, f32) -> f32
+//         %52 = "arith.constant"() {value = 0.4999999403953552 : f64} : () -> f32
+//         %53 = "arith.mulf"(%51, %40) {fastmath = "contract"} : (f32, f32) -> f32
+//         %54 = "arith.addf"(%53, %52) {fastmath = "contract"} : (f32, f32) -> f32
+//         %55 = "arith.mulf"(%41, %54) {fastmath = "contract"} : (f32, f32) -> f32
+//         %56 = "arith.addf"(%55, %40) {fastmath = "contract"} : (f32, f32) -> f32
+//         %57 = "arith.constant"() {value = 1.0 : f64} : () -> f32
+//         %58 = "arith.addf"(%56, %57) : (f32, f32) -> f32
+//         %59 = "arith.constant"() {value = 1 : i64} : () -> i32
+//         %60 = "arith.shrsi"(%32, %59) : (i32, i32) -> i32
+//         %61 = "arith.subi"(%32, %60) : (i32, i32) -> i32
+//         %62 = "arith.constant"() {value = 127 : i64} : () -> i32
+//         %63 = "arith.addi"(%60, %62) : (i32, i32) -> i32
+//         %64 = "arith.constant"() {value = 23 : i64} : () -> i32
+//         %65 = "arith.shli"(%63, %64) : (i32, i32) -> i32
+//         %66 = "arith.bitcast"(%65) : (i32) -> f32
+//         %67 = "arith.mulf"(%58, %66) : (f32, f32) -> f32
+//         %68 = "arith.constant"() {value = 127 : i64} : () -> i32
+//         %69 = "arith.addi"(%61, %68) : (i32, i32) -> i32
+//         %70 = "arith.constant"() {value = 23 : i64} : () -> i32
+//         %71 = "arith.shli"(%69, %70) : (i32, i32) -> i32
+//         %72 = "arith.bitcast"(%71) : (i32) -> f32
+//         %73 = "arith.mulf"(%67, %72) : (f32, f32) -> f32
+//         "memref.store"(%73, %arg1, %arg2, %arg5) : (f32, memref<2x4xf32>, index, index) -> ()
+//         %74 = "arith.addf"(%arg6, %73) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         "scf.yield"(%74) : (f32) -> ()
 //       }) : (index, index, index, f32) -> f32
-//       %82 = "arith.constant"() {value = 0 : i64} : () -> index
-//       %83 = "arith.constant"() {value = 1 : i64} : () -> index
-//       "scf.for"(%82, %1, %83) ({
+//       %75 = "arith.constant"() {value = 0 : i64} : () -> index
+//       %76 = "arith.constant"() {value = 1 : i64} : () -> index
+//       "scf.for"(%75, %1, %76) ({
 //       ^bb0(%arg7: index):
-//         %84 = "memref.load"(%arg1, %arg2, %arg7) : (memref<2x4xf32>, index, index) -> f32
-//         %85 = "arith.divf"(%84, %15) : (f32, f32) -> f32
-//         "memref.store"(%85, %arg1, %arg2, %arg7) : (f32, memref<2x4xf32>, index, index) -> ()
+//         %77 = "memref.load"(%arg1, %arg2, %arg7) : (memref<2x4xf32>, index, index) -> f32
+//         %78 = "arith.divf"(%77, %15) : (f32, f32) -> f32
+//         "memref.store"(%78, %arg1, %arg2, %arg7) : (f32, memref<2x4xf32>, index, index) -> ()
 //         "scf.yield"() : () -> ()
 //       }) : (index, index, index) -> ()
 //       "scf.yield"() : () -> ()
