@@ -67,3 +67,16 @@ def print_header(title: str, pinned: str, jax_note: str) -> None:
           f"python {platform.python_version()}, numpy {np.__version__}, "
           f"llvmlite {llvmlite.__version__}")
     print(jax_note)
+
+
+def median_ms(fn, reps: int) -> float:
+    """Median wall time of `fn()` over `reps` calls after one warm-up, in milliseconds."""
+    import statistics
+    import time
+    fn()
+    times = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times) * 1e3

@@ -16,7 +16,6 @@ import bench_env  # noqa: F401  one thread everywhere; must come before numpy an
 
 import argparse  # noqa: E402
 import re  # noqa: E402
-import statistics  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 
@@ -46,16 +45,6 @@ def freeze(text: str, weights: list) -> str:
                      for (n, t), w in zip(args, weights))
     return (text[:head.start(1)] + kept + text[head.end(1):body_start] + consts
             + text[body_start:])
-
-
-def median_ms(fn, reps: int) -> float:
-    fn()
-    times = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times) * 1e3
 
 
 def compile_stages(text: str, name: str, out_dir: str) -> tuple:
@@ -122,8 +111,8 @@ def main():
                 if jax:
                     np.testing.assert_allclose(got, want, rtol=2e-3, atol=2e-3,
                                                err_msg=f"{name} ({form})")
-                aot_ms = median_ms(lambda: lib.main(*call_args), args.reps)
-                xla_ms = (median_ms(lambda: xla_fn(*call_args).block_until_ready(), args.reps)
+                aot_ms = bench_env.median_ms(lambda: lib.main(*call_args), args.reps)
+                xla_ms = (bench_env.median_ms(lambda: xla_fn(*call_args).block_until_ready(), args.reps)
                           if jax else None)
             run_rows.append((name, form, aot_ms, xla_ms))
             compile_rows.append((name, form, len(src) / 1e6, stages, xla_c))

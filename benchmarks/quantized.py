@@ -16,8 +16,6 @@ import bench_env  # noqa: F401  one thread everywhere; must come before numpy
 # isort: split
 
 import argparse  # noqa: E402
-import statistics  # noqa: E402
-import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 
@@ -64,16 +62,6 @@ def quantize_weights(w: np.ndarray):
     return scales.astype(np.float32), q, (q * scales).astype(np.float32)
 
 
-def median_ms(fn, reps: int) -> float:
-    fn()
-    times = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times) * 1e3
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=20)
@@ -92,8 +80,8 @@ def main():
     got = i8.main(x, q1, q2)
     err = float(np.max(np.abs(got - want)))
     assert err < 0.3, f"int8 MLP differs from f32 by {err} (more than a few quantization steps)"
-    t_f32 = median_ms(lambda: f32.main(x, f1, f2), args.reps)
-    t_i8 = median_ms(lambda: i8.main(x, q1, q2), args.reps)
+    t_f32 = bench_env.median_ms(lambda: f32.main(x, f1, f2), args.reps)
+    t_i8 = bench_env.median_ms(lambda: i8.main(x, q1, q2), args.reps)
     print(f"# quantized MLP ({b}x{d}, 2 layers), 1 thread, {bench_env.cpu_name()}")
     print("| model | f32 ms | int8 ms | int8 / f32 | max abs diff |\n|---|---|---|---|---|")
     print(f"| mlp | {t_f32:.3f} | {t_i8:.3f} | {t_i8 / t_f32:.2f}x | {err:.3g} |")

@@ -387,8 +387,11 @@ def uses(root_ops) -> dict:
     return table
 
 
-def clone_op(op: Operation, mapping: dict) -> Operation:
-    """Deep-copy `op`, remapping operands through `mapping`; new results are added to it."""
+def clone_op(op: Operation, mapping: dict, regions: list | None = None) -> Operation:
+    """Deep-copy `op`, remapping operands through `mapping`; new results are added to it.
+    `regions`, when given, are the copy's regions, made by the caller."""
+    if regions is not None:
+        return _copy_with(op, mapping, regions)
     regions = []
     for region in op.regions:
         new_region = Region()
@@ -400,6 +403,10 @@ def clone_op(op: Operation, mapping: dict) -> Operation:
                 new_block.append(clone_op(inner, mapping))
             new_region.add_block(new_block)
         regions.append(new_region)
+    return _copy_with(op, mapping, regions)
+
+
+def _copy_with(op: Operation, mapping: dict, regions: list) -> Operation:
     new = Operation(op.name, [mapping.get(v, v) for v in op.operands],
                     [r.type for r in op.results], dict(op.attrs), regions, op.loc)
     for a, b in zip(op.results, new.results):

@@ -91,8 +91,8 @@ class _F:
     def c(self, value):
         return self.s.const(value, self.e)
 
-    def op(self, name, *args):
-        return self.s.v(name, list(args), self.e)
+    def op(self, name, *args, **attrs):
+        return self.s.v(name, list(args), self.e, **attrs)
 
     def add(self, a, b):
         return self.op("arith.addf", a, b)

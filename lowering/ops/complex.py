@@ -25,38 +25,19 @@ from lowering.ops.registry import ShapeError
 # ----------------------------------------------------------------------------- parts
 
 
-class C:
-    """Real arithmetic on the parts of complex values, through a Scalars builder `s`."""
+class C(chlo._F):
+    """Real arithmetic on the parts of complex values (chlo's float arithmetic on the
+    component type), through a Scalars builder `s`."""
 
     def __init__(self, s, elem: str):
-        self.s, self.elem, self.f = s, elem, component(elem)
+        super().__init__(s, component(elem))
+        self.elem, self.f = elem, self.e
 
     def parts(self, z):
         return (self.s.v("complex.re", [z], self.f), self.s.v("complex.im", [z], self.f))
 
     def make(self, re, im):
         return self.s.v("complex.create", [re, im], self.elem)
-
-    def c(self, value):
-        return self.s.const(value, self.f)
-
-    def op(self, name, *args, **attrs):
-        return self.s.v(name, list(args), self.f, **attrs)
-
-    def add(self, a, b):
-        return self.op("arith.addf", a, b)
-
-    def sub(self, a, b):
-        return self.op("arith.subf", a, b)
-
-    def mul(self, a, b):
-        return self.op("arith.mulf", a, b)
-
-    def div(self, a, b):
-        return self.op("arith.divf", a, b)
-
-    def neg(self, a):
-        return self.op("arith.negf", a)
 
     def abs(self, a):
         return self.op("math.absf", a)

@@ -108,7 +108,8 @@ def _fft_scratch(op, shapes, hs=None, results=None):
     passes between the first and the last."""
     lengths = fft_lengths(op)
     t, shape = _complex_shape(op, shapes, results)
-    table = (TensorType((2 * max(max(lengths), 1),), "f64"), [2 * max(max(lengths), 1)])
+    entries = 2 * max(lengths)  # fft lengths are positive
+    table = (TensorType((entries,), "f64"), [entries])
     between = min(len(lengths) - 1, 2)
     return [table] + [(TensorType(t.shape, t.elem), shape)] * between
 

@@ -240,7 +240,7 @@ class _Rewrite:
         self.quant: dict = {}  # value (now of storage type) -> its Quant
 
     def run(self):
-        self.block(self.func.regions[0].blocks[0], top=True)
+        self.block(self.func.regions[0].blocks[0])
 
     def retype(self, v, where):
         try:
@@ -251,7 +251,7 @@ class _Rewrite:
             self.quant[v] = pq[1]
             v.type = TensorType(pq[0], pq[1].storage)
 
-    def block(self, block, top=False):
+    def block(self, block):
         for a in block.args:
             self.retype(a, block.parent.parent if block.parent is not None else self.func)
         for op in list(block.ops):

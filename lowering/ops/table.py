@@ -68,15 +68,18 @@ def markdown() -> str:
     return "\n".join(lines)
 
 
-def rewrite(text: str) -> str:
-    if BEGIN not in text or END not in text:
-        raise ValueError(f"README lacks the {BEGIN} ... {END} markers")
-    head, rest = text.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    return head + markdown() + tail
+def replace_section(text: str, begin: str, end: str, body: str) -> str:
+    """`text` with what lies between the `begin` and `end` markers (both kept, `body` starts
+    and ends with them) replaced: how each generated README table is rewritten."""
+    if begin not in text or end not in text:
+        raise ValueError(f"README lacks the {begin} ... {end} markers")
+    head, rest = text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    return head + body + tail
 
 
-def main(argv) -> int:
+def docs_main(argv, rewrite, markdown) -> int:
+    """`--write FILE` rewrites FILE's table in place; no argument prints the table."""
     if len(argv) == 2 and argv[0] == "--write":
         with open(argv[1]) as f:
             text = f.read()
@@ -85,6 +88,14 @@ def main(argv) -> int:
         return 0
     print(markdown())
     return 0
+
+
+def rewrite(text: str) -> str:
+    return replace_section(text, BEGIN, END, markdown())
+
+
+def main(argv) -> int:
+    return docs_main(argv, rewrite, markdown)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ from __future__ import annotations
 import sys
 
 import lowering.tf.rules  # noqa: F401  (fills the table)
+from lowering.ops.table import docs_main, replace_section
 from lowering.tf.table import GROUPS, NOT_LOWERED, TF_OPS
 
 BEGIN, END = "<!-- tf-ops-table:begin -->", "<!-- tf-ops-table:end -->"
@@ -34,22 +35,11 @@ def markdown() -> str:
 
 
 def rewrite(text: str) -> str:
-    if BEGIN not in text or END not in text:
-        raise ValueError(f"README lacks the {BEGIN} ... {END} markers")
-    head, rest = text.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    return head + markdown() + tail
+    return replace_section(text, BEGIN, END, markdown())
 
 
 def main(argv) -> int:
-    if len(argv) == 2 and argv[0] == "--write":
-        with open(argv[1]) as f:
-            text = f.read()
-        with open(argv[1], "w") as f:
-            f.write(rewrite(text))
-        return 0
-    print(markdown())
-    return 0
+    return docs_main(argv, rewrite, markdown)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from lowering.ir.core import (
     Region,
     SymbolRef,
     TensorType,
+    clone_op,
 )
 from lowering.tf.emitter import Emitter
 from lowering.tf.executor import TERMINATORS, flatten_executor, prune_dead
@@ -143,12 +144,7 @@ class Lowerer:
                         new_block.append(self.clone_lowered(inner, mapping))
                 new_region.add_block(new_block)
             regions.append(new_region)
-        new = Operation(op.name, [mapping.get(v, v) for v in op.operands],
-                        [r.type for r in op.results], dict(op.attrs), regions, op.loc)
-        for a, b in zip(op.results, new.results):
-            mapping[a] = b
-            b.hint = a.hint
-        return new
+        return clone_op(op, mapping, regions)
 
     def callee(self, e: Emitter, attr: str, ref=None) -> Operation:
         ref = e.tf_op.attrs.get(attr) if ref is None else ref
