@@ -16,7 +16,25 @@ op's second and third operands). Every other op with a quantized
 operand or result is rewritten around them, regions included (a reduce of quantized values
 folds dequantized ones). Quantized arguments and results cross the C ABI and Python as their
 storage integers. The spec computes `q - zero_point` in the storage type; here it is
-computed in i32, which is the same wherever the spec's does not overflow."""
+computed in i32, which is the same wherever the spec's does not overflow.
+
+Integer contractions. A dot_general / convolution of 8-bit operands (lhs per tensor, rhs per
+tensor or per axis along a dim the contraction does not sum over) computes, in exact
+arithmetic, sum((ql - zl) * (qr - zr)) * sl * sr[f]: the spec's result is that value
+quantized. So it runs on integers (`_integer_plan`, `_Rewrite.integer_contraction`):
+
+    ql, qr -> uniform_dequantize to i16 (q - zero_point, no scale: fits in 9 bits)
+           -> dot_general / convolution i16 x i16 -> i32 (exact: the plan checks that
+              K * max|ql - zl| * max|qr - zr| fits i32)
+           -> uniform_dequantize of the i32 accumulator as !quant.uniform<i32:f32, sl*sr>
+              (per axis along the result's feature dim for a per-axis rhs)
+           -> uniform_quantize to the result type (or nothing for a float result).
+
+It differs from the float reference only by f32 rounding (the reference rounds each
+dequantized operand and every partial sum; here the i32 sum is exact and the conversion and
+the scale multiply round once each), so at most one step where the scaled value sits on a
+rounding boundary. Anything else (16-bit storage, per-axis lhs, an unknown K, f16 expressed
+types) keeps the reference path."""
 from __future__ import annotations
 
 import re
@@ -35,12 +53,17 @@ from lowering.ir.core import (
     replace_all_uses,
 )
 from lowering.ops import registry
+from lowering.ops.contraction import dot_general_dims
 from lowering.ops.elementwise import Scalars
 from lowering.ops.registry import ShapeError
+from lowering.ops.windows import Conv
 
 STORAGE = {"i8": (-128, 127), "i16": (-32768, 32767), "i32": (-2**31, 2**31 - 1),
            "ui8": (0, 255), "ui16": (0, 65535)}
 EXPRESSED = ("f16", "bf16", "f32", "f64")
+CENTRED = "i16"  # an integer contraction's operands: q - zero_point of 8-bit storage
+NARROW = ("i8", "ui8")  # storage the integer contractions take
+INTEGER_EXPRESSED = ("f32", "f64")  # i32 accumulators convert to these with one rounding
 _TENSOR = re.compile(r"tensor<((?:(?:\d+|\?)x)*)!quant\.uniform<(.*)>>")
 _HEAD = re.compile(r"(\w+)(?:<\s*(-?\d+)\s*:\s*(-?\d+)\s*>)?\s*:\s*(\w+)(?:\s*:\s*(\d+))?")
 _PARAM = re.compile(r"\s*([-+]?[\d.]+(?:[eE][-+]?\d+)?)\s*(?::\s*([-+]?\d+))?\s*")
@@ -139,8 +162,10 @@ def infer_uniform_quantize(op):
 
 
 def infer_uniform_dequantize(op):
+    """Storage integers to floats; to i16 it is the integer contraction's centred operand,
+    q - zero_point with no scale."""
     q, out = op.operands[0].type, op.results[0].type
-    if q.elem not in STORAGE or out.elem not in EXPRESSED:
+    if q.elem not in STORAGE or out.elem not in EXPRESSED + (CENTRED,):
         raise ShapeError(f"uniform_dequantize takes storage integers to floats, got {q} -> {out}")
     _check_params(op, q)
     return [TensorType(q.shape, out.elem)]
@@ -178,6 +203,8 @@ def _dequantize_at(e, op, idx):
     storage, expressed = op.operands[0].type.elem, op.results[0].type.elem
     wide = s.convert(q, storage, "i32")
     centred = s.v("arith.subi", [wide, _param(e, op, idx, "zero_points", "i32")], "i32")
+    if expressed == CENTRED:
+        return s.convert(centred, "i32", CENTRED)
     x = s.convert(centred, "i32", expressed)
     return s.v("arith.mulf", [x, _param(e, op, idx, "scales", expressed)], expressed)
 
@@ -200,6 +227,65 @@ registry.define("uniform_quantize", "elemental", "quantized types", attrs=_ATTRS
                 infer=infer_uniform_quantize, shape_rule=_same_dims, elemental=_quantize_at)
 registry.define("uniform_dequantize", "elemental", "quantized types", attrs=_ATTRS,
                 infer=infer_uniform_dequantize, shape_rule=_same_dims, elemental=_dequantize_at)
+
+
+# ----------------------------------------------------------------------------- integer contractions
+
+
+@dataclass(frozen=True)
+class IntegerPlan:
+    """How a quantized dot/conv runs on integers: its i32 accumulator's quantized type (scale
+    lhs_scale * rhs_scale, per axis along `axis` of the result for a per-axis rhs)."""
+    accumulator: Quant
+
+
+def _widest_centred(q: Quant) -> int:
+    return max(max(abs(q.storage_min - z), abs(q.storage_max - z)) for z in q.zero_points)
+
+
+def _integer_plan(op, quant: dict, out_q: Quant | None) -> IntegerPlan | None:
+    """The integer path's plan for a dot_general / dot / convolution, or None where the spec's
+    result is not the integer formula's (or the i32 sum could overflow): then the reference
+    path computes it."""
+    if op.short_name not in ("dot_general", "dot", "convolution") or len(op.operands) != 2:
+        return None
+    lhs, rhs = op.operands
+    ql, qr = quant.get(lhs), quant.get(rhs)
+    if ql is None or qr is None or ql.storage not in NARROW or qr.storage not in NARROW:
+        return None
+    expressed = out_q.expressed if out_q else op.results[0].type.elem
+    if ql.axis is not None or not ql.expressed == qr.expressed == expressed \
+            or expressed not in INTEGER_EXPRESSED:
+        return None
+    if any(not q.storage_min <= z <= q.storage_max for q in (ql, qr) for z in q.zero_points):
+        return None  # q - zero_point might not fit i16
+    try:
+        if op.short_name == "convolution":  # per axis: along the kernel's output features
+            c = Conv(op)
+            summed, out_axis = [c.ki] + c.ksp, {c.ko: c.of}
+        else:  # per axis: along a batch or free dim of rhs
+            lb, rb, lc, rc = dot_general_dims(op)
+            lfree = [d for d in range(lhs.type.rank) if d not in lb and d not in lc]
+            rfree = [d for d in range(rhs.type.rank) if d not in rb and d not in rc]
+            summed = list(rc)
+            out_axis = {d: i for i, d in enumerate(rb)}
+            out_axis |= {d: len(lb) + len(lfree) + i for i, d in enumerate(rfree)}
+    except ShapeError:
+        return None  # malformed: verification reports it on the reference path
+    if qr.axis is not None and qr.axis not in out_axis:
+        return None
+    k = 1
+    for d in summed:
+        if rhs.type.shape[d] is None:
+            return None
+        k *= rhs.type.shape[d]
+    if k * _widest_centred(ql) * _widest_centred(qr) > 2**31 - 1:
+        return None
+    dtype = numpy_dtype(expressed)
+    scales = tuple(float(dtype.type(ql.scales[0] * s)) for s in qr.scales)
+    per_axis = qr.axis is not None
+    return IntegerPlan(Quant("i32", expressed, scales, (0,) * len(scales),
+                             out_axis[qr.axis] if per_axis else None, -2**31, 2**31 - 1))
 
 
 # ----------------------------------------------------------------------------- the rewrite
@@ -277,6 +363,10 @@ class _Rewrite:
             op.attrs = _params_attrs(q)
             op.operands = op.operands[:1] + _params_operands(block, block.ops.index(op), q, op.loc)
             return
+        plan = _integer_plan(op, self.quant, quant_out[0][1] if quant_out and quant_out[0] else None)
+        if plan:
+            self.integer_contraction(block, op, plan, quant_out[0][1] if quant_out[0] else None)
+            return
         quantized_in = [v for v in op.operands if v in self.quant]
         if not quantized_in and not any(quant_out):
             for region in op.regions:
@@ -291,6 +381,26 @@ class _Rewrite:
         for r, pq in zip(op.results, quant_out):
             if pq:
                 self.quantize_result(block, op, r, pq[1])
+
+    def integer_contraction(self, block, op, plan: IntegerPlan, out_q: Quant | None):
+        """op on the centred i16 operands with an i32 result, then the accumulator's
+        dequantize (and the result's quantize): see the module docstring."""
+        op.operands = [self.dequantize(block, op, v, CENTRED) for v in op.operands]
+        r = op.results[0]
+        final_type = r.type  # the result's storage type, or its float type
+        deq = Operation("mhlo.uniform_dequantize", [], [final_type],
+                        _params_attrs(plan.accumulator), loc=op.loc)
+        replace_all_uses(block.ops, r, deq.results[0])
+        r.type = TensorType(r.type.shape, "i32")
+        at = block.ops.index(op) + 1
+        params = _params_operands(block, at, plan.accumulator, op.loc)
+        deq.operands = [r] + params
+        deq.parent = block
+        block.ops.insert(at + len(params), deq)
+        self.quant.pop(r, None)
+        if out_q:
+            self.quant[deq.results[0]] = out_q
+            self.quantize_result(block, deq, deq.results[0], out_q)
 
     def quant_of(self, op, v) -> Quant:
         if v not in self.quant:
@@ -318,11 +428,12 @@ class _Rewrite:
                         for a in b.args:
                             expressed(a, inner)
 
-    def dequantize(self, block, op, v):
+    def dequantize(self, block, op, v, elem: str | None = None):
+        """A uniform_dequantize of v before op, to v's expressed type (or to `elem`)."""
         q = self.quant[v]
         params = _params_operands(block, block.ops.index(op), q, op.loc)
         d = Operation("mhlo.uniform_dequantize", [v] + params,
-                      [TensorType(v.type.shape, q.expressed)], _params_attrs(q), loc=op.loc)
+                      [TensorType(v.type.shape, elem or q.expressed)], _params_attrs(q), loc=op.loc)
         d.parent = block
         block.ops.insert(block.ops.index(op), d)
         return d.result

@@ -171,3 +171,177 @@ def test_malformed_quantized_types_are_located_errors(qtype, message):
     with pytest.raises(CompileError, match=message) as e:
         aot.compile(text, name="quant_bad")
     assert e.value.loc.line >= 1
+
+
+# ----------------------------------------------------------------------------- integer path
+
+def hlo_of(text):
+    from lowering.frontend.parser import parse_module
+    from lowering.frontend.printer import print_module
+    from lowering.passes.pipeline import run_pipeline
+    return print_module(run_pipeline(parse_module(text, "q.mlir"), "hlo"))
+
+
+def contraction_line(hlo, name):
+    return next(line for line in hlo.splitlines() if f'"mhlo.{name}"' in line)
+
+
+def dot_program(lhs_shape, qa, rhs_shape, qb, out_shape, qo, dims="contracting_dims = [1] x [0]"):
+    def t(shape, q):
+        return f"tensor<{'x'.join(map(str, shape))}x{q}>"
+    a, b, o = t(lhs_shape, qa), t(rhs_shape, qb), t(out_shape, qo)
+    return f"""func.func @main(%a: {a}, %b: {b}) -> {o} {{
+  %c = stablehlo.dot_general %a, %b, {dims} : ({a}, {b}) -> {o}
+  return %c : {o}
+}}"""
+
+
+EXACT_DOT = dot_program(["?", 301], "!quant.uniform<ui8:f32, 0.5:131>", [301, 3],
+                        "!quant.uniform<i8:f32:1, {0.25:-7, 0.125:0, 2.0:5}>", ["?", 3],
+                        "!quant.uniform<i32:f32:1, {0.125:0, 0.0625:0, 1.0:0}>")
+
+
+def test_integer_dot_accumulates_exactly_in_i32():
+    """ui8 (zero point 131) x i8 per output channel (zero points -7, 0, 5) with power-of-two
+    scales, into an i32 result whose scales are lhs_scale * rhs_scale: every conversion is
+    exact, so the result is the i32 accumulator itself, sum((a - za) * (b - zb)), which must
+    equal numpy's int64 product bit for bit (K = 301: sums far past 2^16). The dot in the
+    HLO stage is i16 x i16 -> i32, not f32."""
+    dot = contraction_line(hlo_of(EXACT_DOT), "dot_general")
+    assert ": (tensor<?x301xi16>, tensor<301x3xi16>) -> tensor<?x3xi32>" in dot, dot
+    check_exact_dot(aot.compile(EXACT_DOT, name="quant_int_dot_exact"))
+
+
+def check_exact_dot(lib):
+    rng = np.random.default_rng(6)
+    b = rng.integers(-128, 128, (301, 3)).astype(np.int8)
+    for rows in (5, 40, 1, 0):
+        a = rng.integers(0, 256, (rows, 301)).astype(np.uint8)
+        if rows:
+            a[0] = 255  # the extreme row: products at their largest
+        want = (a.astype(np.int64) - 131) @ (b.astype(np.int64) - np.array([-7, 0, 5]))
+        np.testing.assert_array_equal(lib.main(a, b), want)
+
+
+def test_integer_contractions_on_the_cuda_target(tmp_path):
+    """The cuda target's tiled dot takes the i16 x i16 -> i32 product (it stages operands in
+    the accumulator type; cuBLAS declines mixed types), its convolution the loop kernel:
+    exact on the emulated grid too."""
+    from tooling.gpu_emu import build_emulated
+    check_exact_dot(build_emulated(EXACT_DOT, "quant_int_dot_cuda", str(tmp_path)))
+    check_exact_conv(build_emulated(EXACT_CONV, "quant_int_conv_cuda", str(tmp_path)))
+
+
+def test_integer_dot_matches_the_reference_semantics():
+    """Quantized dot_generals (a batched one with per-axis weights along the batch dim, a
+    per-tensor one, one into a float result) against the spec's dequantize-dot-quantize in
+    numpy. The integer path sums exactly, then rounds twice (i32 to f32, times the scale);
+    the reference rounds every dequantized operand and partial sum in f32: where the scaled
+    value sits on a rounding boundary the two may differ by one step (close_steps)."""
+    rng = np.random.default_rng(7)
+    qa, qo = "!quant.uniform<i8:f32, 0.037:-5>", "!quant.uniform<i8:f32, 0.31:3>"
+    qw = "!quant.uniform<i8:f32:0, {0.011:0, 0.023:0}>"
+    text = dot_program([2, 9, 70], qa, [2, 70, 33], qw, [2, 9, 33], qo,
+                       "batching_dims = [0] x [0], contracting_dims = [2] x [1]")
+    assert "xi16>) -> tensor<2x9x33xi32>" in contraction_line(hlo_of(text), "dot_general")
+    a = rng.integers(-128, 128, (2, 9, 70)).astype(np.int8)
+    w = rng.integers(-128, 128, (2, 70, 33)).astype(np.int8)
+    got = aot.compile(text, name="quant_int_dot_batched").main(a, w)
+    fw = dequantize(w, per_axis([0.011, 0.023], 0, 3).astype(np.float32), 0)
+    want = quantize(dequantize(a, 0.037, -5) @ fw, 0.31, 3, -128, 127, np.int8)
+    close_steps(got, want, "batched dot")
+
+    qu = "!quant.uniform<ui8:f32, 0.02:120>"
+    text = dot_program([17, 40], qu, [40, 23], Q8B, [17, 23], QU8)
+    a = rng.integers(0, 256, (17, 40)).astype(np.uint8)
+    w = rng.integers(-128, 128, (40, 23)).astype(np.int8)
+    got = aot.compile(text, name="quant_int_dot_u8").main(a, w)
+    want = quantize(dequantize(a, 0.02, 120) @ dequantize(w, 0.25, 4), 0.1, 10, 0, 200, np.uint8)
+    close_steps(got, want, "ui8 dot")
+
+    text = dot_program([17, 40], qu, [40, 23], Q8B, [17, 23], "f32")
+    assert "xi16>) -> tensor<17x23xi32>" in contraction_line(hlo_of(text), "dot_general")
+    got = aot.compile(text, name="quant_int_dot_float").main(a, w)
+    np.testing.assert_allclose(got, dequantize(a, 0.02, 120) @ dequantize(w, 0.25, 4), rtol=1e-5,
+                               atol=1e-5)
+
+
+def conv_program(x_shape, qx, k_shape, qk, out_shape, qo, dn, window, groups=1):
+    def t(shape, q):
+        return f"tensor<{'x'.join(map(str, shape))}x{q}>"
+    x, k, o = t(x_shape, qx), t(k_shape, qk), t(out_shape, qo)
+    return f"""func.func @main(%x: {x}, %k: {k}) -> {o} {{
+  %y = stablehlo.convolution(%x, %k) dim_numbers = {dn}, window = {{{window}}} {{batch_group_count = 1 : i64, feature_group_count = {groups} : i64}} : ({x}, {k}) -> {o}
+  return %y : {o}
+}}"""  # noqa: E501
+
+
+def reference_conv_nchw(x, k, stride, pad, groups):
+    """out[b, o, i, j] = sum over c, h, w of x_padded[b, g c, i s + h, j s + w] k[o, c, h, w]
+    (NCHW x OIHW, o's group g), in whatever dtype x and k have."""
+    xp = np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    n, _, hh, ww = xp.shape
+    o, c, kh, kw = k.shape
+    oh, ow = (hh - kh) // stride + 1, (ww - kw) // stride + 1
+    out = np.zeros((n, o, oh, ow), np.result_type(x, k))
+    per = o // groups
+    for f in range(o):
+        g = f // per
+        for i in range(oh):
+            for j in range(ow):
+                win = xp[:, g * c:(g + 1) * c, i * stride:i * stride + kh, j * stride:j * stride + kw]
+                out[:, f, i, j] = (win * k[f]).sum(axis=(1, 2, 3))
+    return out
+
+
+CONV_DN = "[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]"
+CONV_WINDOW = "stride = [2, 2], pad = [[1, 1], [1, 1]]"
+CONV_QX = "!quant.uniform<i8:f32, 0.5:-9>"
+EXACT_CONV = conv_program(
+    [2, 4, 9, 9], CONV_QX, [6, 2, 3, 3],
+    "!quant.uniform<i8:f32:0, {" + ", ".join(["0.25:0", "0.125:0"] * 3) + "}>", [2, 6, 5, 5],
+    "!quant.uniform<i32:f32:1, {" + ", ".join(["0.125:0", "0.0625:0"] * 3) + "}>",
+    CONV_DN, CONV_WINDOW, 2)
+
+
+def check_exact_conv(lib):
+    rng = np.random.default_rng(8)
+    x = rng.integers(-128, 128, (2, 4, 9, 9)).astype(np.int8)
+    k = rng.integers(-128, 128, (6, 2, 3, 3)).astype(np.int8)
+    want = reference_conv_nchw(x.astype(np.int64) + 9, k.astype(np.int64), 2, 1, 2)
+    np.testing.assert_array_equal(lib.main(x, k), want)
+    return x, k
+
+
+def test_integer_convolution_exact_and_against_the_reference():
+    """An NCHW x OIHW convolution, stride 2, two feature groups, per-output-channel weights:
+    with power-of-two scales into an i32 result of scale lhs_scale * rhs_scale it is the i32
+    accumulator, equal to numpy's int64 convolution; with real scales into i8 it matches the
+    reference semantics within one step (see test_integer_dot_matches_the_reference_semantics).
+    Padding is zero in the centred operand, i.e. the float 0 the spec pads with."""
+    assert "-> tensor<2x6x5x5xi32>" in contraction_line(hlo_of(EXACT_CONV), "convolution")
+    x, k = check_exact_conv(aot.compile(EXACT_CONV, name="quant_int_conv_exact"))
+    scales = [0.013, 0.021, 0.008, 0.017, 0.03, 0.011]
+    qk = "!quant.uniform<i8:f32:0, {" + ", ".join(f"{s}:0" for s in scales) + "}>"
+    qo = "!quant.uniform<i8:f32, 0.2:4>"
+    text = conv_program([2, 4, 9, 9], CONV_QX, [6, 2, 3, 3], qk, [2, 6, 5, 5], qo, CONV_DN,
+                        CONV_WINDOW, 2)
+    got = aot.compile(text, name="quant_int_conv").main(x, k)
+    fk = dequantize(k, per_axis(scales, 0, 4).astype(np.float32), 0)
+    want = quantize(reference_conv_nchw(dequantize(x, 0.5, -9), fk, 2, 1, 2), 0.2, 4, -128, 127,
+                    np.int8)
+    close_steps(got, want, "convolution")
+
+
+@pytest.mark.parametrize("qa, qb, k", [
+    ("!quant.uniform<i8:f32:1, {0.5:0, 0.25:0}>", Q8, 2),  # per-axis lhs
+    ("!quant.uniform<i16:f32, 0.5:0>", Q8, 2),  # 16-bit storage
+    ("!quant.uniform<i8:f16, 0.5:0>", "!quant.uniform<i8:f16, 0.25:0>", 2),  # f16 expressed
+    (QU8, Q8, 90000),  # K * max|a - 10| * max|b + 3| = 90000 * 190 * 131 > 2^31 - 1
+])
+def test_contractions_outside_the_integer_path_stay_float(qa, qb, k):
+    """Where the integer formula is not the spec's result (or could overflow i32), the dot
+    is the reference path's float dot."""
+    expressed = "f16" if "f16" in qa else "f32"
+    text = dot_program([3, k], qa, [k, 2], qb, [3, 2], qb)
+    assert f"-> tensor<3x2x{expressed}>" in contraction_line(hlo_of(text), "dot_general")
