@@ -38,7 +38,7 @@ def run_pipeline(module, until: str = "loops", dump=None, target: Target | None 
     if is_buffer_level(module):  # LHLO/LDHLO input starts at the buffer stage
         if STAGE_NAMES.index(until) < STAGE_NAMES.index("lhlo"):
             raise CompileError(f"the input is buffer-level (LHLO); it has no '{until}' stage", None)
-        stages = [("lhlo", lambda m, t: import_lhlo(m))] + [s for s in STAGES if s[0] == "loops"]
+        stages = [("lhlo", import_lhlo)] + [s for s in STAGES if s[0] == "loops"]
     for name, step in stages:
         module = step(module, target)
         if dump is not None:
