@@ -90,6 +90,9 @@ def format_attr(value) -> str:
         if np.isfinite(value):
             return f"{value!r} : f64"
         return "0x%X : f64" % int(np.array(value, np.float64).view(np.uint64))
+    if isinstance(value, complex):  # a complex scalar constant in loop IR
+        re, im = (format_attr(p).rsplit(" : ", 1)[0] for p in (value.real, value.imag))
+        return f"({re},{im}) : complex<f64>"
     if isinstance(value, str):
         return escape_string(value)
     if isinstance(value, DenseAttr):

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import math
 
+from lowering.ir.builder import Ix
 from lowering.ir.core import TensorType, component, is_complex, is_float
 from lowering.ops import chlo, registry  # chlo: its square, sinh, cosh get complex rules here
-from lowering.ops.elementwise import define_elementwise
+from lowering.ops.elementwise import Scalars, define_elementwise
 from lowering.ops.registry import ShapeError
 
 # ----------------------------------------------------------------------------- parts
@@ -119,11 +120,12 @@ def _unary(fn):
 # ----------------------------------------------------------------------------- the rules
 
 
-def _divide(k: C, ar, ai, br, bi):
+def _divide(k: C, ar, ai, br, bi, c99: bool = False):
     """Smith's algorithm; where it gives (NaN, NaN), the C99 recoveries: finite/infinite is
-    a zero, and in complex<f64> also x/0 an infinity with the signs of x and of 0's real
-    part, and infinite/finite an infinity. (XLA's CPU results, checked against JAX on every
-    pair of special values: its complex<f32> division leaves x/0 and inf/x NaN.)"""
+    a zero, and in complex<f64> (or with `c99`) also x/0 an infinity with the signs of x and
+    of 0's real part, and infinite/finite an infinity. (XLA's CPU results, checked against
+    JAX on every pair of special values: its complex<f32> divide op leaves x/0 and inf/x
+    NaN, its complex<f32> atan2 recovers them.)"""
     rat1, rat2 = k.div(br, bi), k.div(bi, br)
     den1, den2 = k.add(bi, k.mul(rat1, br)), k.add(br, k.mul(rat2, bi))
     abr, abi = k.abs(br), k.abs(bi)
@@ -144,7 +146,7 @@ def _divide(k: C, ar, ai, br, bi):
     v = k.copysign(k.sel(bi_inf, one, zero), bi)
     fixed = [k.mul(zero, k.add(k.mul(ar, u), k.mul(ai, v))), k.mul(zero, k.sub(k.mul(ai, u), k.mul(ar, v)))]
     fixed = [k.sel(inf_den, f, c) for f, c in zip(fixed, (cr, ci))]
-    if k.f == "f64":
+    if k.f == "f64" or c99:
         # infinite numerator, finite denominator: an infinity
         inf_num = k.and_(k.or_(ar_inf, ai_inf), finite_den)
         x = k.copysign(k.sel(ar_inf, one, zero), ar)
@@ -424,6 +426,47 @@ def _sign(k: C, a, b, z):
     return k.csel(is_zero, k.make(zero, zero), k.make(k.div(a, r), k.div(b, r)))
 
 
+def _sqrt_polar(k: C, z):
+    """sqrt(|z|) (cos(t/2) + i sin(t/2)), t = arg z, with C99's infinities: the square root
+    XLA's atan2 takes (its sqrt op is _sqrt's)."""
+    a, b = k.parts(z)
+    lo, hi, t = _abs_helper(k, z, False)
+    r = k.mul(k.fn("sqrt", hi), k.fn("powf", t, k.c(0.25)))  # sqrt|z| without overflow
+    r = k.sel(k.isnan(r), k.fn("sqrt", lo), r)
+    half = k.mul(k.fn("atan2", b, a), k.c(0.5))
+    cos, sin = k.fn("cos", half), k.fn("sin", half)
+    zero, inf = k.c(0.0), k.c(float("inf"))
+    ab = k.abs(b)
+    b_inf, a_ninf = k.cmp("oeq", ab, inf), k.cmp("oeq", a, k.c(float("-inf")))
+    re = k.sel(k.or_(b_inf, k.cmp("oeq", a, inf)), inf,
+               k.sel(k.and_(a_ninf, k.cmp("one", ab, inf)), zero, k.mul(r, cos)))
+    im = k.sel(k.or_(b_inf, a_ninf), k.copysign(inf, b),
+               k.sel(k.isnan(r), k.c(float("nan")), k.sel(k.cmp("oeq", sin, zero), sin, k.mul(r, sin))))
+    return k.csel(k.cmp("oeq", r, zero), k.make(zero, zero), k.make(re, im))
+
+
+def _atan2(k: C, a, b, c, d):
+    """atan2(y, x) = -i log((x + iy) / sqrt(x^2 + y^2)) for y = a+bi, x = c+di, step by step
+    as XLA computes it (products by i and -i as full products, so infinities give its NaNs;
+    the polar square root), checked against its results on every pair of special values."""
+    s, e = k.s, k.elem
+    y, x = k.make(a, b), k.make(c, d)
+    root = _sqrt_polar(k, cadd(s, e, cmul(s, e, x, x), cmul(s, e, y, y)))
+    num = cadd(s, e, x, cmul(s, e, k.make(k.c(0.0), k.c(1.0)), y))
+    q = _divide(k, *k.parts(num), *k.parts(root), c99=True)
+    return cmul(s, e, k.make(k.c(0.0), k.c(-1.0)), _log(k, *k.parts(q), q))
+
+
+def _extremum(pred: str):
+    """maximum/minimum: x where its real part is >= (<=) y's, else y. XLA's CPU backend
+    compares the real parts only, ordered (a NaN real part loses, ties keep x), where the
+    spec says lexicographic on (re, im)."""
+    def rule(s, elem, args, op):
+        k = C(s, elem)
+        return k.csel(k.cmp(pred, k.parts(args[0])[0], k.parts(args[1])[0]), args[0], args[1])
+    return rule
+
+
 def _compare(s, elem, args, op):
     """EQ: both parts equal (ordered); NE: either part unequal (unordered), so x != y is
     !(x == y). Complex numbers have no order: other directions are an error."""
@@ -448,6 +491,10 @@ COMPLEX_RULES = {
     "divide": _binary(_divide),
     "power": _binary(_power),
     "compare": _compare,
+    "atan2": _binary(_atan2),
+    "maximum": _extremum("oge"),
+    "minimum": _extremum("ole"),
+    "bitcast_convert": lambda s, elem, args, op: args[0],  # complex<f32> to itself, or f64
     "negate": _unary(lambda k, a, b, z: k.make(k.neg(a), k.neg(b))),
     "abs": _abs,
     "sign": _unary(_sign),
@@ -476,6 +523,43 @@ for _name, _rule in COMPLEX_RULES.items():
     registry.lookup(_name).complex_scalar = _rule
 for _name in ("convert", "select"):  # their real rules take complex values as they are
     registry.lookup(_name).complex_scalar = registry.lookup(_name).scalar
+
+# ----------------------------------------------------------------------------- bitcast_convert
+
+
+def _check_bitcast(op):
+    """Complex to complex only (the spec's C2; StableHLO's verifier and XLA refuse the rest)."""
+    src, dst = op.operands[0].type.elem, op.results[0].type.elem
+    if is_complex(src) != is_complex(dst):
+        raise op.error(f"bitcast_convert {src} to {dst}: cannot convert between real and complex "
+                       "types (a complex value bitcasts only to a complex type)")
+
+
+def _bitcast_pieces_at(e, op, idx):
+    """complex<f64> <-> two complex<f32> along a last dim of 2, little-endian as in memory:
+    piece 0 is the real part's bits (its low word the piece's real part), piece 1 the
+    imaginary part's. (The spec allows it; XLA refuses it.)"""
+    s, src = Scalars(e.b), op.operands[0].type.elem
+    k32, k64 = C(s, "complex<f32>"), C(s, "complex<f64>")
+    if src == "complex<f64>":
+        re, im = k64.parts(e.at(op.operands[0], list(idx[:-1])))
+        bits = s.v("arith.bitcast", [s.select(Ix(e.b).cmp("eq", idx[-1], 0), re, im, "f64")], "i64")
+        words = [s.v("arith.trunci", [w], "i32")
+                 for w in (bits, s.v("arith.shrui", [bits, s.const(32, "i64")], "i64"))]
+        return k32.make(*(s.v("arith.bitcast", [w], "f32") for w in words))
+    parts = []
+    for j in (0, 1):
+        lo, hi = (s.v("arith.extui", [s.v("arith.bitcast", [p], "i32")], "i64")
+                  for p in k32.parts(e.at(op.operands[0], list(idx) + [e.b.index(j)])))
+        word = s.v("arith.ori", [lo, s.v("arith.shli", [hi, s.const(32, "i64")], "i64")], "i64")
+        parts.append(s.v("arith.bitcast", [word], "f64"))
+    return k64.make(*parts)
+
+
+registry.lookup("bitcast_convert").check = _check_bitcast
+registry.override("bitcast_convert", "elemental", _bitcast_pieces_at,
+                  when=lambda target, op: op.operands[0].type.elem != op.results[0].type.elem
+                  and is_complex(op.results[0].type.elem))
 
 # ----------------------------------------------------------------------------- complex, real, imag
 
@@ -516,10 +600,10 @@ define_elementwise("imag", 1, _part("im"), infer=_infer_part, complex_scalar=_pa
 
 # The ops that take complex element types: the rules above, conversions and select, the
 # data-movement ops (they move whole elements), dot, convolution, reduce, reduce_window,
-# scatter and sort (their scalar arithmetic is these rules; the CPU's packed matmul and
-# im2col stay real), get_dimension_size (it reads only the shape).
+# select_and_scatter, scatter and sort (their scalar arithmetic is these rules; the CPU's
+# packed matmul and im2col stay real), get_dimension_size (it reads only the shape).
 COMPLEX_OPS = (
-    *COMPLEX_RULES, "complex", "real", "imag", "convert", "select",
+    *COMPLEX_RULES, "complex", "real", "imag", "convert", "select", "select_and_scatter",
     "constant", "broadcast_in_dim", "dynamic_broadcast_in_dim", "reshape", "dynamic_reshape",
     "transpose", "slice", "dhlo.slice", "real_dynamic_slice", "dynamic_slice",
     "dynamic_update_slice", "concatenate", "pad", "dynamic_pad", "reverse", "gather",

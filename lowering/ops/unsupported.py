@@ -6,7 +6,3 @@ registry.not_yet("a tuple that is not taken apart in the same function", "tuple"
 registry.not_yet("stateful random numbers (rng_bit_generator is supported)", "rng")
 registry.not_yet("collectives", "all_reduce", "all_gather", "all_to_all")
 registry.not_yet("custom calls", "custom_call")
-# Ops that take complex numbers in StableHLO but not here yet (lowering/ops/complex.py lists
-# those that do); other ops have no complex form.
-registry.complex_not_yet("no complex rule yet", "atan2", "maximum", "minimum", "bitcast_convert",
-                         "select_and_scatter")

@@ -302,9 +302,118 @@ def test_data_movement_moves_whole_elements():
     np.testing.assert_array_equal(bits(p), bits(want))
 
 
+def _xla_agrees(got, want, dtype):
+    """Each part: NaN and infinity where XLA has them, a zero's sign where the other part
+    agrees exactly, else within a few ulps of max(1, |part|) (atan2's real part modulo 2 pi,
+    as a rounding can put a point on the other side of the branch cut; XLA's sin, atan2 and
+    pow are not the ones here)."""
+    tol = 8 * np.finfo(dtype).eps
+    bad = []
+    for this, other in ((np.real, np.imag), (np.imag, np.real)):
+        g, w = this(got).astype(np.float64), this(want).astype(np.float64)
+        same_other = (other(got) == other(want)) | (np.isnan(other(got)) & np.isnan(other(want)))
+        with np.errstate(invalid="ignore"):
+            diff = g - w
+            if this is np.real:
+                diff = (diff + np.pi) % (2 * np.pi) - np.pi
+            ok = (np.isnan(g) == np.isnan(w)) & ((g == w) | ~np.isinf(w)) & (np.isinf(g) == np.isinf(w))
+            ok &= ~np.isfinite(w) | (np.abs(diff) <= tol * np.maximum(1, np.abs(w)))
+            ok &= ~((g == 0) & (w == 0) & same_other) | (np.signbit(g) == np.signbit(w))
+        bad += list(np.nonzero(~ok)[0])
+    return sorted(set(bad))
+
+
+@pytest.mark.parametrize("dtype, target", [(C64, "cpu"), (C128, "cpu"), (C64, "cuda")])
+def test_atan2_maximum_minimum_are_xlas(dtype, target, tmp_path):
+    """Against XLA's CPU results (tests/data/complex/export_xla_ops.py) on every pair of
+    special values and random pairs, on the CPU and the emulated GPU. maximum/minimum pick by
+    the real parts alone (NaN loses, ties keep the first), bit for bit; atan2 is
+    -i log((x + iy) / sqrt(x^2 + y^2)) with XLA's NaNs and infinities."""
+    from tooling.gpu_emu import build_emulated
+    ty = f"tensor<?x{T[dtype]}>"
+    text = (f"func.func @main(%y: {ty}, %x: {ty}) -> ({ty}, {ty}, {ty}) {{\n"
+            f"  %0 = stablehlo.atan2 %y, %x : {ty}\n  %1 = stablehlo.maximum %y, %x : {ty}\n"
+            f"  %2 = stablehlo.minimum %y, %x : {ty}\n  return %0, %1, %2 : {ty}, {ty}, {ty}\n}}\n")
+    lib = build_emulated(text, "cx_atan2", str(tmp_path)) if target == "cuda" else aot.compile(text)
+    tag = "c64" if dtype == C64 else "c128"
+    data = np.load(os.path.join(DATA, "xla_ops.npz"))
+    y, x = data[f"{tag}_y"], data[f"{tag}_x"]
+    atan2, high, low = lib.main(y, x)
+    bad = _xla_agrees(atan2, data[f"{tag}_atan2"], dtype)
+    assert not bad, [(y[i], x[i], atan2[i], data[f"{tag}_atan2"][i]) for i in bad[:5]]
+    assert np.isnan(atan2.real).sum() > 1000 and np.isinf(atan2.imag).sum() >= 8  # specials were hit
+    for got, op in ((high, "maximum"), (low, "minimum")):
+        np.testing.assert_array_equal(got.view(np.uint8), data[f"{tag}_{op}"].view(np.uint8), err_msg=op)
+
+
+def test_bitcast_convert_of_complex():
+    """complex<f64> <-> 2 x complex<f32> in memory order (the spec allows it; XLA does not);
+    complex<f32> to itself; real <-> complex is an error, as StableHLO's verifier says."""
+    text = ("func.func @main(%a: tensor<3xcomplex<f64>>, %b: tensor<2x2xcomplex<f32>>) -> "
+            "(tensor<3x2xcomplex<f32>>, tensor<2xcomplex<f64>>, tensor<2x2xcomplex<f32>>) {\n"
+            "  %0 = stablehlo.bitcast_convert %a : (tensor<3xcomplex<f64>>) -> tensor<3x2xcomplex<f32>>\n"
+            "  %1 = stablehlo.bitcast_convert %b : (tensor<2x2xcomplex<f32>>) -> tensor<2xcomplex<f64>>\n"
+            "  %2 = stablehlo.bitcast_convert %b : (tensor<2x2xcomplex<f32>>) -> tensor<2x2xcomplex<f32>>\n"
+            "  return %0, %1, %2 : tensor<3x2xcomplex<f32>>, tensor<2xcomplex<f64>>,"
+            " tensor<2x2xcomplex<f32>>\n}\n")
+    lib = aot.compile(text)
+    a = cx([[1.5, -2.0], [np.inf, -0.0], [np.nan, 1e-300]], C128)
+    b = np.frombuffer(np.random.default_rng(5).integers(0, 2**32, 8, dtype=np.uint32).tobytes(),
+                      C64).reshape(2, 2)
+    split, joined, same = lib.main(a, b)
+    assert split.tobytes() == a.tobytes() and split.shape == (3, 2)
+    assert joined.tobytes() == b.tobytes() and same.tobytes() == b.tobytes()
+    bad = ("func.func @main(%a: tensor<3xcomplex<f32>>) -> tensor<3xi64> {\n"
+           "  %0 = stablehlo.bitcast_convert %a : (tensor<3xcomplex<f32>>) -> tensor<3xi64>\n"
+           "  return %0 : tensor<3xi64>\n}\n")
+    with pytest.raises(CompileError, match="cannot convert between real and complex types") as e:
+        aot.compile(bad)
+    assert e.value.loc.line == 2
+
+
+SELECT_AND_SCATTER = """func.func @main(%x: tensor<4x6xcomplex<f64>>, %s: tensor<2x3xcomplex<f64>>) -> tensor<4x6xcomplex<f64>> {
+  %init = stablehlo.constant dense<(0.5,-1.0)> : tensor<complex<f64>>
+  %0 = "stablehlo.select_and_scatter"(%x, %s, %init) ({
+    ^bb0(%a: tensor<complex<f64>>, %b: tensor<complex<f64>>):
+      %ra = stablehlo.real %a : (tensor<complex<f64>>) -> tensor<f64>
+      %rb = stablehlo.real %b : (tensor<complex<f64>>) -> tensor<f64>
+      %c = stablehlo.compare GE, %ra, %rb : (tensor<f64>, tensor<f64>) -> tensor<i1>
+      stablehlo.return %c : tensor<i1>
+  }, {
+    ^bb0(%a: tensor<complex<f64>>, %b: tensor<complex<f64>>):
+      %m = stablehlo.multiply %a, %b : tensor<complex<f64>>
+      %r = stablehlo.add %m, %b : tensor<complex<f64>>
+      stablehlo.return %r : tensor<complex<f64>>
+  }) {window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 1>}
+     : (tensor<4x6xcomplex<f64>>, tensor<2x3xcomplex<f64>>, tensor<complex<f64>>) -> tensor<4x6xcomplex<f64>>
+  return %0 : tensor<4x6xcomplex<f64>>
+}
+"""  # noqa: E501
+
+
+@pytest.mark.parametrize("target", ["cpu", "cuda"])
+def test_select_and_scatter_of_complex(target, tmp_path):
+    """Windows of 2x2 at strides (2, 1), overlapping in dim 1: each source value goes to its
+    window's element of largest real part (the first on ties) through a complex
+    multiply-add, in source order."""
+    from tooling.gpu_emu import build_emulated
+    text = SELECT_AND_SCATTER.replace("[2, 3]", "").replace("2x3xcomplex", "2x5xcomplex")
+    lib = (build_emulated(text, "sas_cx", str(tmp_path)) if target == "cuda"
+           else aot.compile(text, name="sas_cx"))
+    x = random_cx(24, C128).reshape(4, 6)
+    x[0, 0] = x[0, 1] = 3 + 1j  # a tie: the first wins
+    s = random_cx(10, C128).reshape(2, 5)
+    want = np.full((4, 6), 0.5 - 1j)
+    for i in range(2):
+        for j in range(5):
+            w = x[2 * i:2 * i + 2, j:j + 2].real
+            a, b = np.unravel_index(np.argmax(w), w.shape)
+            want[2 * i + a, j + b] = want[2 * i + a, j + b] * s[i, j] + s[i, j]
+    close(lib.main(x, s), want, C128)
+
+
 @pytest.mark.parametrize("op, message", [
     ("remainder", "'mhlo.remainder': remainder of complex<f32> (complex numbers) is not supported yet"),
-    ("maximum", "maximum of complex<f32> (complex numbers) is not supported yet: no complex rule yet"),
 ])
 def test_ops_without_complex_rules_are_located_errors(op, message):
     text = ("func.func @main(%a: tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>> {\n"
