@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from lowering.ir.attrs import dense_to_ints
 from lowering.ir.core import (
     INDEX,
     UNKNOWN_LOC,
@@ -66,13 +67,26 @@ def _dot_attrs(op: Operation) -> None:
 
 def _broadcast_attrs(op: Operation) -> None:
     """lmhlo.broadcast prepends `broadcast_sizes` dims: a broadcast_in_dim onto the last ones."""
-    from lowering.ir.attrs import dense_to_ints
     try:
         sizes = dense_to_ints(op.attrs.pop("broadcast_sizes"))
     except (KeyError, ValueError, TypeError):
         raise op.error("needs a 'broadcast_sizes = dense<[...]>' attribute") from None
     rank = op.operands[0].type.rank
     op.attrs["broadcast_dimensions"] = tuple(range(len(sizes), len(sizes) + rank))
+
+
+def _default_layouts(op: Operation) -> None:
+    """triangular_solve's layout_a/b/output: buffers here are row-major, which is the only
+    layout (minor-to-major n-1, ..., 0) this compiler can honour."""
+    for key, v in zip(("layout_a", "layout_b", "layout_output"), op.operands):
+        if key in op.attrs:
+            try:
+                layout = tuple(dense_to_ints(op.attrs.pop(key)))
+            except (ValueError, TypeError):
+                raise op.error(f"bad attribute '{key}'") from None
+            if layout != tuple(range(v.type.rank - 1, -1, -1)):
+                raise op.error(f"{key} = {list(layout)} is not row-major; buffers here are dense "
+                               "and row-major (minor-to-major n-1, ..., 0)")
 
 
 @dataclass(frozen=True)
@@ -91,9 +105,10 @@ FORMS = {
     "sort": BufferForm(_halves, "inputs and as many outputs"),
     "scatter": BufferForm(lambda n: (n - 1) // 3 if n % 3 == 1 and n > 1 else None,
                           "operands, the indices, as many updates and as many outputs"),
-    "select_and_scatter": BufferForm(lambda n: 1 if n == 4 else None, layout="an operand, a source, an init value and an output "
-                                            "buffer"),
+    "select_and_scatter": BufferForm(lambda n: 1 if n == 4 else None,
+                                     "an operand, a source, an init value and an output buffer"),
     "dot": BufferForm(tensor="dot_general", attrs=_dot_attrs),
+    "triangular_solve": BufferForm(attrs=_default_layouts),
     "bitcast": BufferForm(tensor="reshape"),  # buffers are dense and row-major: same bytes
     "dynamic_bitcast": BufferForm(tensor="dynamic_reshape"),
     "broadcast": BufferForm(tensor="broadcast_in_dim", attrs=_broadcast_attrs),
@@ -309,7 +324,8 @@ class FunctionImporter:
         inner = Operation(tensor_name(op), block.args, [tensor_of(v.type) for v in outs],
                           dict(op.attrs), regions, op.loc)
         verify_raised(inner)
-        shapes = self.check_shapes(inner, [self.buffer_dims(v) for v in ins], list(ins))
+        in_shapes = [self.buffer_dims(v) for v in ins]
+        shapes = self.check_shapes(inner, in_shapes, list(ins))
         dims = []
         for r, out, shape in zip(inner.results, outs, shapes):
             actual = self.buffer_dims(out)
@@ -317,7 +333,7 @@ class FunctionImporter:
                 self.hs.require_equal(want, got, inner, f"output buffer dim {k} does not fit")
             dims += [self.hs.value(x) for x, n in zip(actual, r.type.shape) if n is None]
         if d.kind == "kernel":
-            return self.kernel(inner, list(ins), list(outs), shapes)
+            return self.kernel(inner, list(ins), list(outs), in_shapes, shapes)
         block.append(inner)
         block.append(Operation("mhlo.return", inner.results, [], loc=op.loc))
         kind = "kInput" if d.kind == "reduction" else "kLoop"
@@ -325,12 +341,13 @@ class FunctionImporter:
                           {"fusion_kind": kind, "num_buffers": len(ins) + len(outs)},
                           [Region([block])], op.loc)]
 
-    def kernel(self, inner: Operation, ins: list, outs: list, out_shapes: list) -> list:
+    def kernel(self, inner: Operation, ins: list, outs: list, in_shapes: list,
+               out_shapes: list) -> list:
         """The buffer form bufferisation gives a kernel op: its temporaries allocated before
         it and freed after it."""
         attrs = dict(inner.attrs)
         scratch_rule = registry.rule(inner, "scratch", self.target) or (lambda *a: [])
-        wanted = scratch_rule(inner, [self.buffer_dims(v) for v in ins], self.hs, out_shapes)
+        wanted = scratch_rule(inner, in_shapes, self.hs, out_shapes)
         scratch = []
         for t, shape in wanted:
             sizes = [self.hs.value(x) for x, n in zip(shape, t.shape) if n is None]

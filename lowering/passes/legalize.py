@@ -28,6 +28,7 @@ from lowering.tf.lower import lower_tf
 INT_LIST_ATTRS = {
     "broadcast_dimensions", "permutation", "dimensions", "start_indices", "limit_indices",
     "strides", "edge_padding_low", "edge_padding_high", "interior_padding", "slice_sizes",
+    "fft_length",
 }
 
 
