@@ -180,9 +180,12 @@ def check_known(op: Operation) -> registry.OpDef:
     if key in NOT_YET:
         raise op.error(f"{NOT_YET[key]} is not supported yet")
     d = registry.lookup(key)
-    if d is None or d.kind in ("host", "data_dependent"):
+    if d is None:
         raise op.error("op is not supported in buffer-level input: it has no tensor-level "
                        "counterpart in this compiler")
+    if d.kind in ("host", "data_dependent"):
+        raise op.error("op is not supported in buffer-level input: its result's size is decided "
+                       "when it runs, so no output buffer can be given; write it at tensor level")
     return d
 
 

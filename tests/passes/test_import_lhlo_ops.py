@@ -222,3 +222,25 @@ def test_kernel_inside_a_fusion_is_refused():
                         '(memref<4xf32>, memref<4xf32>) -> ()\n    "lmhlo.terminator"() : () -> ()\n  }) '
                         ': () -> ()')
     assert msg.startswith("prog.mlir:3:5: error: 'lmhlo.sort': only elementwise"), msg
+
+
+# ----------------------------------------------------------------------------- the cuda target
+
+
+@pytest.mark.parametrize("name", ["lhlo_sort2", "lhlo_while"])
+def test_cuda_target_on_the_emulated_grid(name, tmp_path):
+    """The lhlo stage asks the target for a kernel's scratch: the cuda sort's differs from the
+    CPU's (one index buffer, not one per operand)."""
+    from tooling.gpu_emu import build_emulated
+    with open(os.path.join(DATA, name + ".mlir")) as f:
+        cuda, cpu = build_emulated(f.read(), name, str(tmp_path)), build(name)
+    if name == "lhlo_sort2":
+        k = np.round(f32(3, 6) * 2).astype(np.float32)
+        args = (k, np.arange(18, dtype=np.int32).reshape(3, 6))
+    else:
+        args = (np.array([1, 2, 3, 4], np.float32),)
+    got, want = cuda.main(*args), cpu.main(*args)
+    got, want = (got, want) if isinstance(got, tuple) else ((got,), (want,))
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
