@@ -10,6 +10,13 @@ first. The new state is the counter advanced by the vectors used. Philox is coun
 so every element is computed on its own (a kernel over the output's elements, computing its
 vector's four words and keeping one).
 
+THREE_FRY is XLA's Threefry-2x32 (20 rounds, Salmon et al.) under the key state[0], on
+64-bit counters state[1] + i (low word first). A 64-bit output's element i (row-major) is
+the pair of words of counter i, low first. 32-bit (and narrower) outputs halve one dim, the
+first even one (else the first largest): counter h (row-major over the halved shape) gives
+the elements 2h' and 2h' + 1 of that dim, its first word and its second. The new state is
+[key, counter + the counters used].
+
 `@stablehlo.dynamic_rng_bit_generator(%state, %shape)` (jax.export, random numbers of a
 symbolic shape) is the same op with its output dims read from a shape operand.
 """
@@ -23,7 +30,8 @@ from lowering.ops import registry
 from lowering.ops.elementwise import Scalars
 from lowering.ops.registry import ShapeError, static_or
 
-ALGORITHMS = ("DEFAULT", "PHILOX")  # DEFAULT is Philox on XLA's CPU and GPU backends
+ALGORITHMS = ("DEFAULT", "PHILOX", "THREE_FRY")  # DEFAULT is Philox on XLA's CPU and GPU backends
+THREE_FRY_ROTATIONS = ((13, 15, 26, 6), (17, 29, 16, 24))  # of the even and odd groups of 4 rounds
 PHILOX_M = (0xD2511F53, 0xCD9E8D57)  # round multipliers
 PHILOX_W = (0x9E3779B9, 0xBB67AE85)  # key increments per round
 OUTPUT_TYPES = ("i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64", "f16", "bf16", "f32", "f64")
@@ -42,10 +50,12 @@ def infer_rng_bit_generator(op: Operation):
                          "and has two results (new state, bits)")
     algorithm = _algorithm(op)
     if algorithm not in ALGORITHMS:
-        raise ShapeError(f"rng_algorithm {algorithm} is not supported yet (DEFAULT and PHILOX are, "
-                         "XLA's CPU default)")
+        raise ShapeError(f"unknown rng_algorithm {algorithm} (DEFAULT, PHILOX or THREE_FRY)")
     state = op.operands[0].type
-    if state.elem != "ui64" or state.shape not in ((2,), (3,)):
+    if algorithm == "THREE_FRY":
+        if state.elem != "ui64" or state.shape != (2,):
+            raise ShapeError(f"the Threefry state must be tensor<2xui64>, got {state}")
+    elif state.elem != "ui64" or state.shape not in ((2,), (3,)):
         raise ShapeError(f"the Philox state must be tensor<2xui64> or tensor<3xui64>, got {state}")
     out = op.results[1].type
     if out.elem not in OUTPUT_TYPES:
@@ -97,7 +107,99 @@ def _words(s: Scalars, v64) -> list:
             s.v("arith.trunci", [s.v("arith.shrui", [v64, s.const(32, "i64")], "i64")], "i32")]
 
 
+def _joined(s: Scalars, low, high):
+    """Two i32 words as one i64, the first low."""
+    high = s.v("arith.shli", [s.v("arith.extui", [high], "i64"), s.const(32, "i64")], "i64")
+    return s.v("arith.ori", [s.v("arith.extui", [low], "i64"), high], "i64")
+
+
+def threefry(s: Scalars, x: list, key: list) -> list:
+    """Threefry-2x32 with 20 rounds of two i32 words under a two-word key."""
+    ks = [key[0], key[1], s.v("arith.xori", [s.v("arith.xori", [key[0], key[1]], "i32"),
+                                               s.const(0x1BD11BDA, "i32")], "i32")]
+
+    def add(a, c):
+        return s.v("arith.addi", [a, c], "i32")
+    x = [add(x[0], ks[0]), add(x[1], ks[1])]
+    for group in range(5):
+        for r in THREE_FRY_ROTATIONS[group % 2]:
+            x0 = add(x[0], x[1])
+            rot = s.v("arith.ori", [s.v("arith.shli", [x[1], s.const(r, "i32")], "i32"),
+                                    s.v("arith.shrui", [x[1], s.const(32 - r, "i32")], "i32")], "i32")
+            x = [x0, s.v("arith.xori", [x0, rot], "i32")]
+        x = [add(x[0], ks[(group + 1) % 3]), add(add(x[1], ks[(group + 2) % 3]), s.const(group + 1, "i32"))]
+    return x
+
+
+def _split_dim(ix: Ix, dims: list):
+    """The dim XLA halves for 32-bit Threefry bits: the first even one, else the first largest
+    (an int for static dims, an index value otherwise)."""
+    if all(isinstance(n, int) for n in dims):
+        even = [d for d, n in enumerate(dims) if n % 2 == 0]
+        return even[0] if even else dims.index(max(dims))
+    first_even = -1
+    for d in reversed(range(len(dims))):
+        first_even = ix.select(ix.cmp("eq", ix.rem(dims[d], 2), 0), d, first_even)
+    best, largest = dims[0], 0
+    for d in range(1, len(dims)):
+        bigger = ix.cmp("sgt", dims[d], best)
+        best, largest = ix.select(bigger, dims[d], best), ix.select(bigger, d, largest)
+    return ix.select(ix.cmp("sge", first_even, 0), first_even, largest)
+
+
+def _pick(ix: Ix, flag, a, c):
+    """a where `flag` (a bool, or an i1 value), else c."""
+    if isinstance(flag, bool):
+        return a if flag else c
+    return ix.select(flag, a, c)
+
+
+def _store_bits(t: Scalars, inner, value, elem: str, out, ivs) -> None:
+    """32- or 64-bit random bits stored as `elem`: truncated when narrower, then bitcast."""
+    width = bit_width(elem)
+    if width < 32:
+        value = t.v("arith.trunci", [value], f"i{width}")
+    if elem != f"i{width}":
+        value = t.v("arith.bitcast", [value], elem)
+    inner.op("memref.store", [value, out] + ivs)
+
+
+def emit_three_fry(op: Operation, b, args: list):
+    state, *_, new_state, out = args
+    s, ix = Scalars(b), Ix(b)
+    key, base = (s.v("arith.bitcast", [b.v("memref.load", [state, b.index(i)], ScalarType("ui64"))], "i64")
+                 for i in (0, 1))
+    key_words = _words(s, key)
+    wide = bit_width(out.type.elem) == 64
+    dims = buffer_dims(b, out)
+    split = None if wide or not dims else _split_dim(ix, dims)
+    flags = [False if split is None else d == split if isinstance(split, int) else ix.cmp("eq", split, d)
+             for d in range(len(dims))]
+    halved = [_pick(ix, f, ix.div(ix.add(n, 1), 2), n) for f, n in zip(flags, dims)]
+    with loop_nest(b, [ix.val(n) for n in dims]) as (inner, ivs):
+        t, tx = Scalars(inner), Ix(inner)
+        flat, second = 0, 0
+        for n, f, iv in zip(halved, flags, ivs):
+            flat = tx.add(tx.mul(flat, n), _pick(tx, f, tx.div(iv, 2), iv))
+            second = tx.add(second, _pick(tx, f, tx.rem(iv, 2), 0))
+        offset = inner.v("arith.index_cast", [tx.val(flat)], ScalarType("i64"))
+        x = threefry(t, _words(t, t.v("arith.addi", [base, offset], "i64")), key_words)
+        if wide:
+            value = _joined(t, x[0], x[1])
+        else:
+            value = x[0] if isinstance(second, int) else t.select(tx.cmp("eq", second, 1), x[1], x[0], "i32")
+        _store_bits(t, inner, value, out.type.elem, out, ivs)
+    used = 1
+    for n in halved:
+        used = ix.mul(used, n)
+    advanced = s.v("arith.addi", [base, b.v("arith.index_cast", [ix.val(used)], ScalarType("i64"))], "i64")
+    for i, v in enumerate((key, advanced)):
+        b.op("memref.store", [s.v("arith.bitcast", [v], "ui64"), new_state, b.index(i)])
+
+
 def emit_rng_bit_generator(k, op: Operation, b, args: list):
+    if _algorithm(op) == "THREE_FRY":
+        return emit_three_fry(op, b, args)
     state, *_, new_state, out = args  # (state, shape if dynamic, new state, bits)
     s = Scalars(b)
     ix = Ix(b)
@@ -130,10 +232,7 @@ def emit_rng_bit_generator(k, op: Operation, b, args: list):
         h = t.v("arith.addi", [high, carry], "i64")
         words = philox(t, _words(t, c) + _words(t, h), key_words)
         if wide:  # two 64-bit numbers per vector: words (0, 1) and (2, 3), low word first
-            pairs = [t.v("arith.ori", [t.v("arith.extui", [words[2 * p]], "i64"),
-                                       t.v("arith.shli", [t.v("arith.extui", [words[2 * p + 1]], "i64"),
-                                                          t.const(32, "i64")], "i64")], "i64")
-                     for p in (0, 1)]
+            pairs = [_joined(t, words[2 * p], words[2 * p + 1]) for p in (0, 1)]
             bits, kind = pairs, "i64"
         else:
             bits, kind = words, "i32"
@@ -141,12 +240,7 @@ def emit_rng_bit_generator(k, op: Operation, b, args: list):
         for n in range(1, per_vector):
             pick = t.v("arith.cmpi", [lane, t.const(n, "i64")], "i1", predicate="eq")
             value = t.v("arith.select", [pick, bits[n], value], kind)
-        width = bit_width(elem)
-        if width < 32:
-            value = t.v("arith.trunci", [value], f"i{width}")
-        if elem != f"i{width}":
-            value = t.v("arith.bitcast", [value], elem)
-        inner.op("memref.store", [value, out] + ivs)
+        _store_bits(t, inner, value, elem, out, ivs)
 
     advanced = s.v("arith.addi", [low, b.v("arith.index_cast", [ix.val(vectors)], ScalarType("i64"))], "i64")
     updated = [key, advanced]

@@ -1,7 +1,11 @@
 """rng_bit_generator (lowering/ops/random.py) against Philox-4x32-10 written here in numpy
 from the algorithm's definition (Salmon et al., SC 2011) and XLA's layout of its output
 (xla/hlo/builder/lib/prng.cc), which JAX's outputs in tests/data/jax_dynamic confirm
-(random_uniform_rbg_b): every bit equal, on the CPU and on the emulated GPU."""
+(random_uniform_rbg_b): every bit equal, on the CPU and on the emulated GPU. THREE_FRY
+against JAX's outputs (tests/data/random/export.py) and a numpy Threefry-2x32 for the forms
+JAX does not make (the dynamic shape operand, signed and float element types)."""
+import os
+
 import numpy as np
 import pytest
 
@@ -104,8 +108,106 @@ def test_dynamic_form_any_shape_from_one_library(target, tmp_path):
         lib.main(state, np.array([2, -1], np.int32))
 
 
+THREE_FRY = np.load(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                 "data", "random", "three_fry.npz"))
+
+
+def threefry2x32(x0, x1, k0, k1):
+    rotations = ((13, 15, 26, 6), (17, 29, 16, 24))
+    ks = (k0, k1, 0x1BD11BDA ^ k0 ^ k1)
+    x0, x1 = (x0 + k0) & M32, (x1 + k1) & M32
+    for group in range(5):
+        for r in rotations[group % 2]:
+            x0 = (x0 + x1) & M32
+            x1 = x0 ^ (((x1 << r) | (x1 >> (32 - r))) & M32)
+        x0 = (x0 + ks[(group + 1) % 3]) & M32
+        x1 = (x1 + ks[(group + 2) % 3] + group + 1) & M32
+    return x0, x1
+
+
+def three_fry_reference(state, shape, dtype):
+    """(new state, bits) of XLA's Threefry rng_bit_generator (prng.cc's layout)."""
+    key, base = int(state[0]), int(state[1])
+
+    def words(i):
+        c = (base + i) & (2**64 - 1)
+        return threefry2x32(c & M32, c >> 32, key & M32, key >> 32)
+    width = 8 * np.dtype(dtype).itemsize
+    if width == 64:
+        n = int(np.prod(shape, dtype=np.int64))
+        bits = np.array([w0 | w1 << 32 for w0, w1 in map(words, range(n))], np.uint64)
+        return np.array([key, (base + n) & (2**64 - 1)], np.uint64), bits.view(dtype).reshape(shape)
+    if not shape:
+        halved, split = (1,), None
+    else:
+        even = [d for d, n in enumerate(shape) if n % 2 == 0]
+        split = even[0] if even else int(np.argmax(shape))
+        halved = tuple(-(-n // 2) if d == split else n for d, n in enumerate(shape))
+    bits = np.zeros(shape, np.uint32)
+    for idx in np.ndindex(*shape):
+        half = tuple(i // 2 if d == split else i for d, i in enumerate(idx))
+        pair = words(int(np.ravel_multi_index(half, halved)) if half else 0)
+        bits[idx] = pair[idx[split] % 2 if shape else 0]
+    used = int(np.prod(halved))
+    return np.array([key, (base + used) & (2**64 - 1)], np.uint64), bits.astype(f"uint{width}").view(dtype)
+
+
+def _three_fry_cases():
+    names = sorted({k.rsplit("_", 2)[0] for k in THREE_FRY.files if k != "states"})
+    return [(tuple(int(d) for d in n.rsplit("_", 1)[0].split("x") if d), np.dtype(n.rsplit("_", 1)[1]))
+            for n in names]
+
+
+@pytest.mark.parametrize("shape, dtype", _three_fry_cases())
+def test_three_fry_matches_jax(shape, dtype):
+    """Every bit and the new state as JAX gives them, for states whose counters wrap past
+    2^64; the numpy reference agrees (so it can stand in for JAX below)."""
+    elem = {np.uint8: "ui8", np.uint16: "ui16", np.uint32: "ui32", np.uint64: "ui64"}[dtype.type]
+    lib = aot.compile(program(2, shape, elem, "THREE_FRY"), name=f"tf_{elem}_{len(shape)}")
+    name = "x".join(map(str, shape)) + "_" + dtype.name
+    for i, state in enumerate(THREE_FRY["states"]):
+        new, bits = lib.main(state)
+        want_new, want_bits = THREE_FRY[f"{name}_{i}_state"], THREE_FRY[f"{name}_{i}_bits"]
+        np.testing.assert_array_equal(new, want_new, err_msg=f"state {state}")
+        assert bits.dtype == dtype and bits.shape == shape
+        np.testing.assert_array_equal(bits, want_bits, err_msg=f"state {state}")
+        ref_new, ref_bits = three_fry_reference(state, shape, dtype)
+        np.testing.assert_array_equal(ref_new, want_new)
+        np.testing.assert_array_equal(ref_bits, want_bits)
+
+
+@pytest.mark.parametrize("shape, dtype", [((3, 4), np.int32), ((5,), np.float32), ((3,), np.float64),
+                                          ((2, 5), np.int64)])
+def test_three_fry_other_types_are_the_same_bits(shape, dtype):
+    state = np.array([99, 2**64 - 2], np.uint64)
+    lib = aot.compile(program(2, shape, ELEM.get(dtype, "i64"), "THREE_FRY"), name="tf_other")
+    new, bits = lib.main(state)
+    want_new, want_bits = three_fry_reference(state, shape, dtype)
+    np.testing.assert_array_equal(new, want_new)
+    assert bits.dtype == np.dtype(dtype)
+    unsigned = f"uint{8 * bits.itemsize}"
+    np.testing.assert_array_equal(bits.view(unsigned), want_bits.view(unsigned))
+
+
+@pytest.mark.parametrize("target", ["cpu", "cuda"])
+def test_three_fry_dynamic_shape_picks_the_split_dim_at_run_time(target, tmp_path):
+    """32-bit bits halve the first even dim, else the first largest: chosen from the shape
+    operand's values."""
+    from tooling.gpu_emu import build_emulated
+    text = DYNAMIC.replace("DEFAULT", "THREE_FRY")
+    lib = (build_emulated(text, "tf_dynamic", str(tmp_path)) if target == "cuda"
+           else aot.compile(text, name="tf_dynamic"))
+    state = np.array([42, 2**64 - 5], np.uint64)
+    for shape in [(1, 1), (3, 3), (3, 4), (4, 3), (5, 3), (3, 7), (0, 4), (6, 5)]:
+        new, bits = lib.main(state, np.array(shape, np.int32))
+        want_new, want_bits = three_fry_reference(state, shape, np.uint32)
+        np.testing.assert_array_equal(new, want_new, err_msg=str(shape))
+        np.testing.assert_array_equal(bits, want_bits, err_msg=str(shape))
+
+
 @pytest.mark.parametrize("text, message", [
-    (program(2, (4,), "ui32", "THREE_FRY"), "rng_algorithm THREE_FRY is not supported yet"),
+    (program(2, (4,), "ui32", "FOUR_FRY"), "unknown rng_algorithm FOUR_FRY"),
+    (program(3, (4,), "ui32", "THREE_FRY"), "the Threefry state must be tensor<2xui64>"),
     (program(4, (4,), "ui32"), "state must be tensor<2xui64> or"),
     (program(2, (4,), "i1"), "cannot generate random bits of i1"),
 ])
