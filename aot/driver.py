@@ -166,6 +166,33 @@ class Compilation:
         return tm, text, optimized, entries
 
     @functools.cache  # noqa: B019
+    @_shows_source
+    def cpu_model(self):
+        """(target machine, the model's module, entries) of a cpu artifact. The module is the
+        optimised ModuleRef, or, when the module is cut into partitions compiled on several
+        cores (llvm/partition.py), a Partitions that build_binary compiles and joins."""
+        from lowering.codegen.llvm.gen import generate_parts
+        from lowering.codegen.llvm.machine import optimize, parallel_jobs, target_machine
+        jobs = parallel_jobs() if self.can_partition() else 1
+        if jobs == 1:
+            tm, _, optimized, entries = self.llvm()
+            return tm, optimized, entries
+        tm = target_machine(self.target)
+        for op in self.external_data():
+            op.attrs["aot.external_data"] = True
+        texts, hidden, entries = generate_parts(self.loops(), self.opts.name, tm, self.target, jobs)
+        if len(texts) == 1:
+            return tm, optimize(texts[0], tm), entries
+        return tm, Partitions(texts, hidden), entries
+
+    def can_partition(self) -> bool:
+        """Partitions are joined with the toolchain's `ld -r` and objcopy, and LLVM stage
+        dumps want the module whole."""
+        from .toolchain import objcopy
+        return (self.opts.runtime and not {"all", "llvm", "llvm-opt"} & set(self.opts.dump_after)
+                and objcopy(self.toolchain) is not None)
+
+    @functools.cache  # noqa: B019
     def external_data(self) -> list:
         """The big constants (memref.global) whose bytes go into the artifact through an
         object of their own (`.incbin`, assembled by the target's C compiler) instead of the
@@ -207,13 +234,13 @@ class Compilation:
             raise CompileError("--emit ptx needs --target cuda", None)
         if emit == "asm" and self.target.name == "cuda":
             raise CompileError("--target cuda: the kernels' assembly is --emit ptx", None)
-        tm, text, optimized, entries = self.llvm()
-        if emit == "llvm":
-            return _write(output, str(optimized))
-        if emit in ("asm", "ptx"):
-            return _write(output, tm.emit_assembly(optimized))
+        if emit in ("llvm", "asm", "ptx"):
+            tm, _, optimized, _ = self.llvm()
+            return _write(output, str(optimized) if emit == "llvm" else tm.emit_assembly(optimized))
         if self.target.name == "cuda":
             tm, optimized, entries = self.cuda_host()
+        else:
+            tm, optimized, entries = self.cpu_model()
         return self.build_binary(output, tm, optimized, entries)
 
     def check_toolchain(self) -> None:
@@ -263,9 +290,13 @@ class Compilation:
         with tempfile.TemporaryDirectory() as tmp:
             model_obj = os.path.join(tmp, f"{self.opts.name}.model.o")
             from .manifest import embed
-            embed(self, tm, optimized, entries)  # what `aotc inspect` reads back
-            with open(model_obj, "wb") as f:
-                f.write(tm.emit_object(optimized))
+            if isinstance(optimized, Partitions):
+                optimized.compile(tm, model_obj, tmp, self.toolchain,
+                                  lambda first: embed(self, tm, first, entries))
+            else:
+                embed(self, tm, optimized, entries)  # what `aotc inspect` reads back
+                with open(model_obj, "wb") as f:
+                    f.write(tm.emit_object(optimized))
             objects = [model_obj] + self.data_objects(tmp)
             if self.opts.runtime:
                 objects += toolchain.runtime_objects(cache_dir(), self.target.name, self.toolchain)
@@ -320,6 +351,22 @@ class Compilation:
                     f.write(tm.emit_assembly(optimized))
                 resources = ptxas.resources(ptxas.assemble(path, self.target.cpu).stderr)
         return launch_report(kernels, resources)
+
+
+@dataclass
+class Partitions:
+    """A cpu module cut into partitions (llvm/partition.py): their IR texts, and the internal
+    functions they share, made local again once their objects are one."""
+    texts: list
+    hidden: list
+
+    def compile(self, tm, output: str, tmp: str, tc, first) -> None:
+        from lowering.codegen.llvm.machine import compile_objects
+
+        from .toolchain import join_partitions
+        paths = [os.path.join(tmp, f"part{i}.o") for i in range(len(self.texts))]
+        compile_objects(self.texts, tm, paths, first)
+        join_partitions(paths, self.hidden, output, tc)
 
 
 def pkg_config(out_dir: str) -> str:

@@ -365,6 +365,25 @@ def archive(objects: list[str], out: str, tc: Toolchain | None = None) -> None:
     run([tc.ar, "rcs", out, *objects])
 
 
+def objcopy(tc: Toolchain) -> str | None:
+    """The binutils objcopy that goes with the toolchain's compiler (beside it, or this
+    machine's when it builds for this machine), or None."""
+    found = _prog(tuple(tc.cc), "objcopy")
+    if found is None and same_platform(tc.machine, host_triple()):
+        found = shutil.which("objcopy")
+    return found
+
+
+def join_partitions(objects: list[str], hidden: list[str], out: str, tc: Toolchain) -> None:
+    """The objects of one module's partitions as one object whose `hidden` symbols (the
+    internal functions the partitions shared) are local again, as in a single module."""
+    merge_objects(objects, out + ".joined.o", tc)
+    names = out + ".local"
+    with open(names, "w") as f:
+        f.write("".join(n + "\n" for n in hidden))
+    run([objcopy(tc), f"--localize-symbols={names}", out + ".joined.o", out])
+
+
 def merge_objects(objects: list[str], out: str, tc: Toolchain | None = None) -> None:
     """One relocatable object holding the model and the runtime (the compiler driving its
     own linker: `ld -r` of the right machine)."""

@@ -14,7 +14,9 @@ from llvmlite import ir
 from lowering.codegen.cpu import entry_abi
 from lowering.codegen.cpu.host import HOST_EMITTERS, emit_task
 from lowering.codegen.llvm.emitters import EMITTERS
+from lowering.codegen.llvm.partition import split
 from lowering.codegen.llvm.types import F32, I1, I8, I16, I32, I64, PTR, VOID, MemRef, llvm_type, storage_type
+from lowering.frontend.printer import print_op
 from lowering.ir.core import (
     CompileError,
     DenseAttr,
@@ -151,10 +153,16 @@ class LLVMGen:
                  and "aot.shape_query" not in f.attrs]
         queries = {f.attrs["aot.shape_query"]: f for f in self.module.functions()
                    if "aot.shape_query" in f.attrs}
+        same_as = identical_kernels(kernels)
+        kernels = [f for f in kernels if f.attrs["sym_name"] not in same_as]
         for f in kernels:
             fn = self.declare_kernel(f)
             if f.attrs.get("aot.parallel"):  # the thread pool's entry into it
                 self.tasks[f.attrs["sym_name"]] = emit_task(self, fn)
+        for copy, original in same_as.items():  # calls to a copy call its original
+            self.functions[copy] = self.functions[original]
+            if original in self.tasks:
+                self.tasks[copy] = self.tasks[original]
         for f in kernels:
             self.emit_kernel(f)
         entries = [entry_abi.emit_entry(self, f) for f in hosts]
@@ -393,6 +401,19 @@ def global_bytes(op: Operation) -> bytes:
     return arr.tobytes()
 
 
+def identical_kernels(kernels: list) -> dict:
+    """{kernel name: name of an earlier kernel with the same text}: the repeated layers of a
+    model lower to kernels that differ only in their names (the GPT benchmark's 57 kernels
+    are 18 distinct ones), and LLVM then optimises and compiles each once. Calls keep their
+    own callee name, so a profile still tells the copies apart."""
+    first, same_as = {}, {}
+    for f in kernels:
+        name = f.attrs["sym_name"]
+        text = print_op(f).replace(f"@{name}(", "@kernel(", 1)
+        same_as[name] = first.setdefault(text, name)
+    return {k: v for k, v in same_as.items() if k != v}
+
+
 def global_symbol(name: str, op: Operation) -> str:
     return f"{name}.{op.attrs['sym_name']}"
 
@@ -401,13 +422,21 @@ def generate(module: Module, name: str, tm, target, dispatch_suffix: str | None 
     """LLVM IR text of a loop-stage module for `target`, and the entry signatures. With
     `dispatch_suffix`, each entry NAME_F runs a device build's NAME_F<suffix> instead when
     the runtime finds the device (`aot_gpu_use_device`)."""
+    texts, _, entries = generate_parts(module, name, tm, target, 1, dispatch_suffix)
+    return texts[0], entries
+
+
+def generate_parts(module: Module, name: str, tm, target, parts: int,
+                   dispatch_suffix: str | None = None) -> tuple[list, list, list]:
+    """([IR text of each partition], [functions made hidden to cross them], entries): the
+    module cut into at most `parts` modules for as many cores (llvm/partition.py)."""
     gen = LLVMGen(module, name, target)
     gen.dispatch_suffix = dispatch_suffix
     mod = gen.run()
     mod.triple = tm.triple
     mod.data_layout = str(tm.target_data)
+    texts, promoted = split(mod, parts) if parts > 1 else ([str(mod)], [])
     if not target.f16_in_hardware:  # the f16 conversions LLVM calls, in the module itself
         from lowering.codegen.llvm.softhalf import HALF_CONVERSIONS
-        return str(mod) + HALF_CONVERSIONS, gen.entries
-    return str(mod), gen.entries
-
+        texts = [t + HALF_CONVERSIONS for t in texts]
+    return texts, promoted, gen.entries

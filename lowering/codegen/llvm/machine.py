@@ -4,7 +4,12 @@ Kept apart from IR generation so that generating IR never needs a target's code 
 """
 from __future__ import annotations
 
+import os
+import threading
+
 from llvmlite import binding as llvm
+
+from lowering.ir.core import CompileError
 
 
 def _init_llvm():
@@ -33,3 +38,58 @@ def optimize(ir_text: str, tm) -> llvm.ModuleRef:
     pm.run(mod, pb)
     return mod
 
+
+
+def compile_objects(texts: list, tm, paths: list, first=None) -> None:
+    """Optimise and compile partition i's IR into the object file paths[i]: the first in
+    this process (`first(module)` may add to it before its code is made), the others at
+    the same time in forked children, one per core. A child that fails is an error saying
+    what it printed."""
+    children = []
+    for text, path in zip(texts[1:], paths[1:]):
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: its object or its error, then out without Python's exit
+            os.close(read)
+            status = 0
+            try:
+                obj = tm.emit_object(optimize(text, tm))
+                with open(path, "wb") as f:
+                    f.write(obj)
+            except BaseException as e:  # noqa: BLE001  (reported by the parent)
+                os.write(write, f"{type(e).__name__}: {e}".encode()[:8192])
+                status = 1
+            os._exit(status)
+        os.close(write)
+        children.append((pid, read))
+    try:
+        module = optimize(texts[0], tm)
+        if first is not None:
+            first(module)
+        with open(paths[0], "wb") as f:
+            f.write(tm.emit_object(module))
+    finally:
+        errors = []
+        for pid, read in children:
+            with os.fdopen(read, "rb") as pipe:
+                said = pipe.read().decode(errors="replace")
+            _, status = os.waitpid(pid, 0)
+            if status:
+                errors.append(said or f"the compiling process ended with status {status}")
+    if errors:
+        raise RuntimeError("LLVM failed on a partition of the module: " + "; ".join(errors))
+
+
+def parallel_jobs() -> int:
+    """How many processes compile one module: $AOTC_JOBS, else the cores this process may
+    use (at most 4); 1 when other threads run here (a fork copies only the calling thread,
+    and a lock another thread holds would never be released in the child)."""
+    env = os.environ.get("AOTC_JOBS", "").strip()
+    if env:
+        if not env.isdigit() or int(env) < 1:
+            raise CompileError(f"AOTC_JOBS={env!r}: expected a positive number of processes", None)
+        jobs = int(env)
+    else:
+        jobs = min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                   else os.cpu_count() or 1, 4)
+    return jobs if threading.active_count() == 1 and hasattr(os, "fork") else 1

@@ -1,0 +1,91 @@
+"""A module cut into partitions that LLVM optimises and compiles on separate cores.
+
+LLVM optimises and generates code for one module on one core, and that is most of a
+compile (the GPT benchmark: 1 s of its 1.6 s). The generated module is therefore printed
+as several modules, each defining a share of the functions and declaring the rest:
+
+- A unit is what must stay together for the optimiser to see it whole: a kernel with its
+  thread-pool task and its matmul epilogues (`K`, `K.task`, `K.epilogue7`), or one family of
+  the module's own helpers (`aot.gemm.f32.run`, `.task`, `.micro_kernel`). The host code
+  (entries, shape queries, metadata: every function that is not internal) is one unit and
+  always in the first partition, which the caller links the manifest into.
+- Units go to the partition with the least work so far, biggest first. Work is counted in
+  LLVM instructions, a kernel's as KERNEL_COST host ones: its loops are what LLVM vectorises,
+  unrolls and schedules (measured on the benchmark models: 230-3500 us per instruction of a
+  kernel, 45-70 us per instruction of the straight-line host code).
+- A function called across partitions cannot stay `internal`: every internal function is
+  printed `hidden` (defined in its partition, declared in the others). `promoted` lists them,
+  so that after the partitions' objects are linked into one the caller makes them local
+  again (`objcopy --localize-symbols`): the artifact's symbols are the single module's.
+- Globals are all private constants (names, shapes, small tables): each partition carries
+  them, and LLVM drops those it does not use.
+"""
+from __future__ import annotations
+
+from llvmlite import ir
+
+INTERNAL = ("internal", "private")
+KERNEL_COST = 6
+# Below this much work (about 0.45 s of LLVM here) one module is quicker: a partition costs a
+# fork, and joining them an `ld -r` and an objcopy (about 40 ms together).
+PARALLEL_MIN_WORK = 8000
+
+
+def work(fn: ir.Function) -> int:
+    n = sum(len(block.instructions) for block in fn.blocks)
+    return n * KERNEL_COST if fn.linkage in INTERNAL else n
+
+
+def _unit(name: str, defined: set) -> str:
+    """The unit of an internal function: the longest other defined function its name
+    extends (`K.task` -> `K`), else for the module's helpers `aot.FAMILY.TYPE`."""
+    parts = name.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        prefix = ".".join(parts[:cut])
+        if prefix in defined:
+            return prefix
+    return ".".join(parts[:3]) if parts[0] == "aot" else name
+
+
+def split(mod: ir.Module, parts: int) -> tuple[list[str], list[str]]:
+    """(IR text of each partition, names of the functions made hidden). Fewer texts than
+    `parts` when there are fewer units; one text (the module as it is) when there is too
+    little work to share."""
+    functions = [g for g in mod.globals.values() if isinstance(g, ir.Function) and g.blocks]
+    internal = [f for f in functions if f.linkage in INTERNAL]
+    names = {f.name for f in internal}
+    units: dict[str, list] = {}
+    for f in internal:
+        units.setdefault(_unit(f.name, names), []).append(f)
+    host = [f for f in functions if f.linkage not in INTERNAL]
+    load = [sum(map(work, host))] + [0] * (parts - 1)
+    owner = {f.name: 0 for f in host}
+    for unit in sorted(units.values(), key=lambda u: -sum(map(work, u))):
+        i = min(range(parts), key=load.__getitem__)
+        load[i] += sum(map(work, unit))
+        owner.update((f.name, i) for f in unit)
+    used = sorted(set(owner.values()))
+    if len(used) < 2 or sum(load) < PARALLEL_MIN_WORK:
+        return [str(mod)], []
+    return [_print(mod, {n for n, i in owner.items() if i == p}) for p in used], sorted(names)
+
+
+def _print(mod: ir.Module, defines: set) -> str:
+    """The module with the functions not in `defines` printed as declarations, and every
+    internal function hidden instead."""
+    saved = []
+    for g in mod.globals.values():
+        if not (isinstance(g, ir.Function) and g.blocks):
+            continue
+        saved.append((g, g.blocks, g.linkage))
+        if g.linkage in INTERNAL:
+            g.linkage = "hidden"
+        if g.name not in defines:
+            g.blocks = []
+            if g.linkage not in ("", "hidden"):  # weak, ...: a declaration has none
+                g.linkage = ""
+    try:
+        return str(mod)
+    finally:
+        for g, blocks, linkage in saved:
+            g.blocks, g.linkage = blocks, linkage
