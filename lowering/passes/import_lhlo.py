@@ -113,8 +113,8 @@ FORMS = {
     "dynamic_bitcast": BufferForm(tensor="dynamic_reshape"),
     "broadcast": BufferForm(tensor="broadcast_in_dim", attrs=_broadcast_attrs),
     "dynamic-update-slice": BufferForm(tensor="dynamic_update_slice"),
-    "while": BufferForm(lambda n: n, "the condition's memref<i1>"),
-    "case": BufferForm(lambda n: 0, "the branch index (memref<i32> or memref<i1>)"),
+    "while": BufferForm(lambda n: n),  # writes its condition buffer (raise_while checks it)
+    "case": BufferForm(lambda n: 0),  # reads its index; its branches write (raise_case)
 }
 
 _COLLECTIVE = "a collective; a compiled library runs on one device, with no replicas to talk to"
@@ -149,7 +149,7 @@ def tensor_of(t: MemRefType) -> TensorType:
     return TensorType(t.shape, t.elem)
 
 
-_WORDS = ("no", "one", "two", "three", "four")
+_WORDS = {0: "no", 1: "one", 2: "two", 3: "three"}
 
 
 def num_outputs(op: Operation, arity: int | None = None) -> int:
@@ -160,7 +160,7 @@ def num_outputs(op: Operation, arity: int | None = None) -> int:
     if n_out is None or n_out > n or (arity is not None and n - n_out != arity):
         layout = form(op).layout or (
             "operands and an output buffer" if arity is None else
-            f"{_WORDS[arity]} operand{'s' * (arity != 1)} and an output buffer")
+            f"{_WORDS.get(arity, arity)} operand{'s' * (arity != 1)} and an output buffer")
         raise op.error(f"takes {layout}, got {n}")
     return n_out
 

@@ -217,6 +217,14 @@ def test_ops_without_a_single_device_meaning_are_refused(op, why):
     assert "not supported in buffer-level input" in msg and why in msg, msg
 
 
+def test_while_needs_a_predicate_buffer_and_case_an_index():
+    msg = compile_error('"lmhlo.while"(%out) ({\n  }, {\n  }) : (memref<4xf32>) -> ()')
+    assert msg.startswith("prog.mlir:2:3: error: 'lmhlo.while': takes one condition buffer, a "
+                          "memref<i1>"), msg
+    msg = compile_error('"lmhlo.case"(%x) ({\n  }) : (memref<4xf32>) -> ()')
+    assert msg.startswith("prog.mlir:2:3: error: 'lmhlo.case': takes one index buffer"), msg
+
+
 def test_kernel_inside_a_fusion_is_refused():
     msg = compile_error('"lmhlo.fusion"() ({\n    "lmhlo.sort"(%x, %out) ({\n    }) : '
                         '(memref<4xf32>, memref<4xf32>) -> ()\n    "lmhlo.terminator"() : () -> ()\n  }) '
