@@ -11,14 +11,17 @@ This module imports nothing from the rest of the compiler, so any layer may use 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 
 @dataclass(frozen=True)
 class GemmBlocking:
     """The packed matmul's blocking for one element type (see codegen/cpu/gemm.py):
     vec lanes per vector register, an mr x nr register tile, kc-deep packed blocks, mc x nc
-    the largest tile of C one task owns, nb the columns of one packed B block."""
+    the largest tile of C one task owns, nb the columns of one packed B block. The "i32"
+    entry is the i16 x i16 -> i32 product (quantized int8 contractions): vec i32 lanes, k in
+    pairs (kc even), `madd` the intrinsic that multiplies i16 pairs and adds each pair into
+    one i32 lane ("" for the generic sext/mul/add IR)."""
     vec: int
     mr: int
     nr: int
@@ -26,17 +29,22 @@ class GemmBlocking:
     mc: int
     nc: int
     nb: int
+    madd: str = ""
 
 
 # By vector width in bytes. 32 (AVX2's 256 bits) was measured on this project's 2-core AMD EPYC
 # (Zen 4, which has AVX-512: 256-bit tiles came within 5% of OpenBLAS there, benchmarks/README.md),
 # so CPUs with wider vectors keep it; 16 (SSE, NEON) keeps the tile's shape with half the lanes
 # (12 accumulator registers) and has not been measured on such a CPU.
+# The i16 pair kernel has the f32 tile (i32 lanes) with twice the k per block: its packed
+# blocks then take the f32 ones' bytes.
 GEMM_BLOCKING = {
     16: {"f32": GemmBlocking(vec=4, mr=6, nr=8, kc=256, mc=288, nc=4096, nb=1024),
-         "f64": GemmBlocking(vec=2, mr=6, nr=4, kc=256, mc=144, nc=2048, nb=512)},
+         "f64": GemmBlocking(vec=2, mr=6, nr=4, kc=256, mc=144, nc=2048, nb=512),
+         "i32": GemmBlocking(vec=4, mr=6, nr=8, kc=512, mc=288, nc=4096, nb=1024)},
     32: {"f32": GemmBlocking(vec=8, mr=6, nr=16, kc=256, mc=288, nc=4096, nb=1024),
-         "f64": GemmBlocking(vec=4, mr=6, nr=8, kc=256, mc=144, nc=2048, nb=512)},
+         "f64": GemmBlocking(vec=4, mr=6, nr=8, kc=256, mc=144, nc=2048, nb=512),
+         "i32": GemmBlocking(vec=8, mr=6, nr=16, kc=512, mc=288, nc=4096, nb=1024)},
 }
 # 128-bit vectors with 32 registers (AArch64's NEON, RISC-V's V at its 128-bit minimum): the
 # tiles of BLIS's armv8a kernels, 8x12 f32 and 6x8 f64, 24 accumulators each. Not measured
@@ -44,13 +52,19 @@ GEMM_BLOCKING = {
 GEMM_BLOCKING_32_REGISTERS = {
     "f32": GemmBlocking(vec=4, mr=8, nr=12, kc=256, mc=288, nc=4032, nb=1032),
     "f64": GemmBlocking(vec=2, mr=6, nr=8, kc=256, mc=144, nc=2048, nb=512),
+    "i32": GemmBlocking(vec=4, mr=8, nr=12, kc=512, mc=288, nc=4032, nb=1032),
 }
 # No vector unit (RISC-V's rv64gc, the Linux distributions' baseline): one lane, a 4x4 tile
 # in 16 of the 32 floating-point registers.
 GEMM_BLOCKING_SCALAR = {
     "f32": GemmBlocking(vec=1, mr=4, nr=4, kc=256, mc=128, nc=2048, nb=512),
     "f64": GemmBlocking(vec=1, mr=4, nr=4, kc=256, mc=128, nc=2048, nb=512),
+    "i32": GemmBlocking(vec=1, mr=4, nr=4, kc=512, mc=128, nc=2048, nb=512),
 }
+# x86's multiply-add of i16 pairs (pmaddwd): 2 x vec i16 products summed pairwise into vec
+# i32 lanes. SSE2 is in every x86-64; the 256-bit form needs AVX2 (AVX alone has no
+# 256-bit integer ops, so it keeps the generic IR).
+PAIR_MADD = {4: "llvm.x86.sse2.pmadd.wd", 8: "llvm.x86.avx2.pmadd.wd"}
 
 
 @dataclass(frozen=True)
@@ -94,13 +108,18 @@ def vector_bytes_of(triple: str, features: str) -> int:
     return 16  # AArch64 NEON, and a safe guess elsewhere
 
 
-def gemm_blocking(triple: str, width: int) -> dict:
-    """The packed matmul's blocking for a CPU with vectors of `width` bytes."""
+def gemm_blocking(triple: str, width: int, features: str = "") -> dict:
+    """The packed matmul's blocking for a CPU with vectors of `width` bytes (and, on x86,
+    the pair multiply-add its features allow)."""
     if width == 0:
         return GEMM_BLOCKING_SCALAR
     if width == 16 and triple.startswith(("aarch64", "arm64", "riscv")):
         return GEMM_BLOCKING_32_REGISTERS
-    return GEMM_BLOCKING[min(width, 32)]
+    table = GEMM_BLOCKING[min(width, 32)]
+    pairs = table["i32"]
+    if triple.startswith(("x86_64", "i686", "i386")) and (pairs.vec == 4 or "avx2" in _flags(features)):
+        table = {**table, "i32": replace(pairs, madd=PAIR_MADD[pairs.vec])}
+    return table
 
 
 def half_in_hardware(triple: str, features: str) -> bool:
@@ -128,7 +147,7 @@ def cpu_target(triple: str, cpu: str = "", features: str = "") -> Target:
     """A CPU target whose vector width, and so matmul blocking, follow its features."""
     width = vector_bytes_of(triple, features)
     return Target(name="cpu", triple=triple, cpu=cpu, features=features, vector_bytes=width,
-                  gemm=gemm_blocking(triple, width),
+                  gemm=gemm_blocking(triple, width, features),
                   f16_in_hardware=half_in_hardware(triple, features))
 
 

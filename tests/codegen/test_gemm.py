@@ -260,3 +260,154 @@ def test_convolution_through_the_packed_matmul():
             lib.set_num_threads(threads)
             np.testing.assert_allclose(lib.main(x, w), want, rtol=1e-5, atol=1e-5,
                                        err_msg=f"trial {trial}")
+
+
+# ----------------------------------------------------------------------------- i16 x i16 -> i32
+
+def int_program(lhs, rhs, out, dims):
+    lt, rt, ot = tensor(lhs, "i16"), tensor(rhs, "i16"), tensor(out, "i32")
+    return f"""func.func @main(%a: {lt}, %b: {rt}) -> {ot} {{
+  %c = stablehlo.dot_general %a, %b, {dims} : ({lt}, {rt}) -> {ot}
+  return %c : {ot}
+}}"""
+
+
+INT_CASES = {**CASES,
+             # K blocks of 512 k's, the last one odd; odd k in a single block
+             "k_blocks_odd_tail": ((37, 1031), (1031, 45), MATMUL, "mk,kn->mn"),
+             "odd_k_transposed": ((13, 1025), (21, 1025), "contracting_dims = [1] x [1]",
+                                  "mk,nk->mn")}
+
+
+def int_operands(rng, lhs, rhs):
+    """Centred int8 values (what quantized contractions feed the kernel): [-255, 255], the
+    first row of A and first column of B at the extremes."""
+    a = rng.integers(-255, 256, lhs).astype(np.int16)
+    b = rng.integers(-255, 256, rhs).astype(np.int16)
+    if a.size and b.size:
+        a.reshape(-1)[:min(a.size, 64)] = -255
+        b.reshape(-1)[:min(b.size, 64)] = 255
+    return a, b
+
+
+@pytest.mark.parametrize("case", sorted(INT_CASES))
+def test_int16_pair_kernel_is_exact(case):
+    """The packed matmul's i16 pair kernel (quantized int8 contractions) on every shape of
+    the float cases plus odd k across K blocks: equal to numpy's int64 product, on 1 and 2
+    threads."""
+    lhs, rhs, dims, spec = INT_CASES[case]
+    text = int_program(lhs, rhs, out_shape(lhs, rhs, spec), dims)
+    loops = print_module(run_pipeline(parse_module(text, "test.mlir"), "loops"))
+    assert ('"aot.gemm"' in loops) == (case not in NOT_PACKED)
+    lib = aot.compile(text, name=f"gemm_{case}_i16")
+    a, b = int_operands(np.random.default_rng(len(case)), lhs, rhs)
+    want = np.einsum(spec, a.astype(np.int64), b.astype(np.int64))
+    for threads in (1, 2):
+        lib.set_num_threads(threads)
+        got = lib.main(a, b)
+        assert got.dtype == np.int32
+        np.testing.assert_array_equal(got, want)
+
+
+def pair_blockings():
+    """The i16 pair kernel's blocking of every CPU table, each run on this machine: x86's
+    pmaddwd forms where it has them, the generic sext/mul/add IR for the rest (the AArch64
+    and RISC-V tables, AVX without AVX2, no vector unit)."""
+    from dataclasses import replace
+
+    from lowering.target import GEMM_BLOCKING, GEMM_BLOCKING_32_REGISTERS, GEMM_BLOCKING_SCALAR
+    sse2 = replace(GEMM_BLOCKING[16]["i32"], madd="llvm.x86.sse2.pmadd.wd")
+    avx2 = replace(GEMM_BLOCKING[32]["i32"], madd="llvm.x86.avx2.pmadd.wd")
+    return {"sse2": sse2, "avx2": avx2, "generic_16": GEMM_BLOCKING[16]["i32"],
+            "generic_32": GEMM_BLOCKING[32]["i32"], "generic_32_registers":
+            GEMM_BLOCKING_32_REGISTERS["i32"], "generic_scalar": GEMM_BLOCKING_SCALAR["i32"]}
+
+
+@pytest.mark.parametrize("kind", sorted(pair_blockings()))
+def test_int16_pair_kernel_forms(kind, tmp_path):
+    """Each form of the pair kernel, with dynamic shapes cutting its tiles (odd k, a k tail
+    past a K block, row-major and k-major B): exact. The x86 forms call pmaddwd; the
+    generic ones do not."""
+    from dataclasses import replace
+
+    from aot.driver import Compilation, Options
+    from lowering.target import host_target
+    if kind in ("sse2", "avx2") and not host_target().triple.startswith("x86_64"):
+        pytest.skip("x86's pmaddwd")
+    if kind == "avx2" and host_target().blocking("i32").madd != "llvm.x86.avx2.pmadd.wd":
+        pytest.skip("this CPU has no AVX2")
+    blocking = pair_blockings()[kind]
+    rng = np.random.default_rng(11)
+    for rhs in ("row_major", "k_major"):
+        dims = MATMUL if rhs == "row_major" else "contracting_dims = [1] x [1]"
+        text = int_program(["?", "?"], ["?", "?"], ["?", "?"], dims)
+        c = Compilation(text, "mm.mlir", Options(name=f"mm_{kind}_{rhs}", emit="llvm"))
+        c.target = replace(c.target, gemm={**c.target.gemm, "i32": blocking})
+        ll = tmp_path / f"{kind}_{rhs}.ll"
+        c.build(str(ll))
+        assert ("pmadd.wd" in ll.read_text()) == bool(blocking.madd)
+        c = Compilation(text, "mm.mlir", Options(name=f"mm_{kind}_{rhs}", emit="shared"))
+        c.target = replace(c.target, gemm={**c.target.gemm, "i32": blocking})
+        so = tmp_path / f"lib{kind}_{rhs}.so"
+        c.build(str(so))
+        lib = aot.load(str(so))
+        for m, k, n in [(1, 1, 1), (7, 13, 11), (17, 1027, 25), (40, 64, 33)]:
+            a, b = int_operands(rng, (m, k), (k, n) if rhs == "row_major" else (n, k))
+            want = a.astype(np.int64) @ (b if rhs == "row_major" else b.T).astype(np.int64)
+            np.testing.assert_array_equal(lib.main(a, b), want, err_msg=f"{kind} {m}x{k}x{n}")
+
+
+def test_int16_pair_kernel_under_qemu(tmp_path):
+    """The generic pair kernel as AArch64 and RISC-V build it, run under qemu-user: exact."""
+    from tooling.cross import CROSS, build, call, require
+    for arch in sorted(CROSS):
+        cross = require(arch)
+        exe = build(int_program(["?", "?"], ["?", "?"], ["?", "?"], MATMUL), "mm.mlir",
+                    f"mm_i16_{arch}", cross, str(tmp_path))
+        rng = np.random.default_rng(12)
+        for m, k, n in [(1, 1, 1), (7, 13, 11), (17, 1027, 25)]:
+            a, b = int_operands(rng, (m, k), (k, n))
+            got, = call(cross, exe, [a, b], str(tmp_path), threads=1)
+            np.testing.assert_array_equal(got, a.astype(np.int64) @ b.astype(np.int64),
+                                          err_msg=f"{arch} {m}x{k}x{n}")
+
+
+def int_conv_reference(x, w, stride, pad):
+    """NHWC x HWIO -> NHWC in int64."""
+    xp = np.pad(x.astype(np.int64), ((0, 0), (pad, pad), (pad, pad), (0, 0)))
+    kh, kw = w.shape[:2]
+    oh, ow = (xp.shape[1] - kh) // stride + 1, (xp.shape[2] - kw) // stride + 1
+    out = np.zeros((x.shape[0], oh, ow, w.shape[3]), np.int64)
+    for i in range(oh):
+        for j in range(ow):
+            win = xp[:, i * stride:i * stride + kh, j * stride:j * stride + kw]
+            out[:, i, j] = np.einsum("bhwc,hwco->bo", win, w.astype(np.int64))
+    return out
+
+
+@pytest.mark.parametrize("layout", ["nhwc", "nchw"])
+def test_int16_convolution_through_the_pair_kernel(layout):
+    """An i16 x i16 -> i32 convolution (the integer path of quantized ones) goes through
+    im2col and the pair kernel in both in-place layouts: exact."""
+    x_shape, k_shape, o_shape = (2, 9, 9, 5), (3, 3, 5, 7), (2, 5, 5, 7)
+    if layout == "nhwc":
+        dn, perm_x, perm_k, perm_o = "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]", None, None, None
+    else:
+        dn = "[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]"
+        perm_x, perm_k, perm_o = (0, 3, 1, 2), (3, 2, 0, 1), (0, 3, 1, 2)
+
+    def shape(s, perm):
+        return [s[p] for p in perm] if perm else list(s)
+    xt, kt = tensor(shape(x_shape, perm_x), "i16"), tensor(shape(k_shape, perm_k), "i16")
+    ot = tensor(shape(o_shape, perm_o), "i32")
+    text = f"""func.func @main(%x: {xt}, %k: {kt}) -> {ot} {{
+  %y = stablehlo.convolution(%x, %k) dim_numbers = {dn}, window = {{stride = [2, 2], pad = [[1, 1], [1, 1]]}} {{batch_group_count = 1 : i64, feature_group_count = 1 : i64}} : ({xt}, {kt}) -> {ot}
+  return %y : {ot}
+}}"""  # noqa: E501
+    loops = print_module(run_pipeline(parse_module(text, "conv.mlir"), "loops"))
+    assert '"aot.gemm"' in loops
+    x, k = int_operands(np.random.default_rng(13), x_shape, k_shape)
+    want = int_conv_reference(x, k, 2, 1)
+    args = (x, k) if layout == "nhwc" else (x.transpose(perm_x).copy(), k.transpose(perm_k).copy())
+    got = aot.compile(text, name=f"gemm_conv_i16_{layout}").main(*args)
+    np.testing.assert_array_equal(got, want if layout == "nhwc" else want.transpose(perm_o))

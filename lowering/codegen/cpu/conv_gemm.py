@@ -21,11 +21,14 @@ other way round instead, in place: out[b] = W[f, (i, k...)] @ A_b[(i, k...), p] 
 each batch index, A_b's rows being shifted copies of input rows, so its writes and the
 input's reads both run along the last spatial dim.
 
-Other convolutions (feature or batch groups, integer or 16-bit types) keep the direct
-loop kernel of ops/windows.py. Registered as the CPU's override of that kernel.
+The integer path of quantized convolutions (i16 x i16 -> i32, lowering/ops/quantized.py)
+takes the same route: A and B in i16, C in i32, the packed matmul's pair kernel. Other
+convolutions (feature or batch groups, other integer or 16-bit types) keep the direct loop
+kernel of ops/windows.py. Registered as the CPU's override of that kernel.
 """
 from __future__ import annotations
 
+from lowering.codegen.cpu.matmul import packed_kind
 from lowering.ir.builder import Ix, loop_nest
 from lowering.ir.core import Operation, ScalarType, TensorType
 from lowering.ops import registry
@@ -34,9 +37,8 @@ from lowering.ops.windows import Conv, buffer_dims, when_nonempty, window_positi
 
 def takes(target, op: Operation) -> bool:
     """Whether a convolution goes through im2col and the packed matmul on `target`."""
-    types = {op.operands[0].type.elem, op.operands[1].type.elem,
-             (op.results[0].type if op.results else op.operands[2].type).elem}
-    if len(types) != 1 or target.blocking(next(iter(types))) is None:
+    out = op.results[0].type if op.results else op.operands[2].type
+    if packed_kind(target, op.operands[0].type.elem, op.operands[1].type.elem, out.elem) is None:
         return False
     c = Conv(op)
     return c.G == 1 and c.B == 1
@@ -57,7 +59,8 @@ def _scratch(op: Operation, shapes: list, hs, results):
     """A [M, K], B [K, N] and, for other output layouts, C [M, N]: M = batch x output
     positions, K = kernel positions x input features, N = output features."""
     c = Conv(op)
-    elem = op.operands[0].type.elem
+    elem = op.operands[0].type.elem  # A and B: the operands' type; C: the result's
+    out_elem = (op.results[0].type if op.results else op.operands[2].type).elem
     out, rhs = results[0], shapes[1]
     m, k = out[c.ob], rhs[c.ki]
     for s in range(c.n):
@@ -65,7 +68,7 @@ def _scratch(op: Operation, shapes: list, hs, results):
         k = hs.mul(k, rhs[c.ksp[s]])
     n = rhs[c.ko]
 
-    def t(*dims):
+    def t(*dims, elem=elem):
         return TensorType(tuple(d if isinstance(d, int) else None for d in dims), elem), list(dims)
     if _channels_first(c):  # W [N, K] and, per batch index, A_b [K, positions]
         positions = 1
@@ -74,7 +77,7 @@ def _scratch(op: Operation, shapes: list, hs, results):
         return [t(n, k), t(out[c.ob], k, positions)]
     buffers = [t(m, k), t(k, n)]
     if not _natural_output(c):
-        buffers.append(t(m, n))
+        buffers.append(t(m, n, elem=out_elem))
     return buffers
 
 
@@ -84,7 +87,7 @@ def emit(k, op: Operation, b, args: list) -> None:
     lhs, rhs, out, a, bmat = args[:5]
     c = Conv(op)
     w = c.window
-    elem = out.type.elem
+    elem = lhs.type.elem  # of A and B (i16 for the integer path, whose C is i32)
     ld, rd, od = buffer_dims(b, lhs), buffer_dims(b, rhs), buffer_dims(b, out)
     spatial_in = [ld[c.lsp[s]] for s in range(c.n)]
     ksizes = [rd[c.ksp[s]] for s in range(c.n)]
@@ -146,7 +149,7 @@ def emit(k, op: Operation, b, args: list) -> None:
     with loop_nest(b, [Ix(b).val(d) for d in od]) as (cb, ivs):
         ix = Ix(cb)
         m = flat(ix, [ivs[c.ob]] + [ivs[s] for s in c.osp], [od[c.ob]] + [od[s] for s in c.osp])
-        y = cb.v("memref.load", [target, Ix(cb).val(m), ivs[c.of]], ScalarType(elem))
+        y = cb.v("memref.load", [target, Ix(cb).val(m), ivs[c.of]], ScalarType(out.type.elem))
         cb.op("memref.store", [y, out] + ivs)
 
 
@@ -156,7 +159,7 @@ def _emit_channels_first(b, c, lhs, rhs, out, wmat, cols, ld, rd, od, spatial_in
     (strided, dilated) copies of the input's rows, read along the last spatial dim, and
     the product lands in the result's own layout."""
     w = c.window
-    elem = out.type.elem
+    elem = lhs.type.elem
     out_sp = [od[s] for s in c.osp]
 
     def im2col(eb, can_load):

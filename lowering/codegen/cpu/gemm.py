@@ -1,4 +1,5 @@
-"""Packed matrix multiply: the f32/f64 dot_general kernel, generated as LLVM IR.
+"""Packed matrix multiply: the f32/f64 dot_general kernel (and the i16 x i16 -> i32 one of
+quantized contractions), generated as LLVM IR.
 
 A matmul runs at the machine's FMA rate only when its inner loop keeps a tile of
 C in registers and streams A and B from L1. That is the BLIS/GotoBLAS structure,
@@ -32,6 +33,16 @@ computed with `llvm.fmuladd` (fused on targets with FMA) and summed in blocks of
 KC, so it rounds differently from a naive dot product, as every BLAS does.
 
 The code is emitted once per module and element type (`gemm_function`).
+
+The i16 x i16 -> i32 product (element type "i32", operands i16: the integer path of
+quantized dot/conv, lowering/ops/quantized.py) is the same structure on pairs: A and B are
+packed with two consecutive k's side by side, one i32-sized "pair" (k odd: the last pair's
+second half is zero), so a panel is k/2 pairs deep. The micro-kernel broadcasts one pair of
+A per row and multiplies it with NR/VEC vectors of B pairs, each product's two halves summed
+into one i32 lane: x86's pmaddwd (16 i16 multiply-adds into 8 i32 lanes with AVX2), else
+the generic IR (sign-extend, multiply, add the even and odd lanes). Integer sums are exact,
+so the result does not depend on the blocking. The pairs rely on a little-endian layout
+(the low half of an i32 is its first i16), as on every target this compiler builds for.
 """
 from __future__ import annotations
 
@@ -39,7 +50,7 @@ from contextlib import contextmanager
 
 from llvmlite import ir
 
-I1, I64 = ir.IntType(1), ir.IntType(64)
+I1, I16, I32, I64 = ir.IntType(1), ir.IntType(16), ir.IntType(32), ir.IntType(64)
 PTR = ir.PointerType()
 VOID = ir.VoidType()
 
@@ -123,7 +134,12 @@ class _Emitter:
         self.kc, self.mc, self.nc, self.nb = p.kc, p.mc, p.nc, p.nb
         self.vt = ir.VectorType(t, self.vec)
         self.name = name
-        self.size = 4 if elem == "f32" else 8
+        self.size = 8 if elem == "f64" else 4
+        # i32: i16 operands packed as i32 pairs of consecutive k's; kp pairs per K block
+        self.pairs = elem == "i32"
+        self.st = I16 if self.pairs else t  # the operands' element type
+        self.kp = self.kc // 2 if self.pairs else self.kc
+        self.madd_intrinsic = p.madd
 
     def fn(self, suffix, ftype):
         f = ir.Function(self.mod, ftype, name=f"{self.name}.{suffix}")
@@ -133,6 +149,27 @@ class _Emitter:
 
     def at(self, b, base, offset):
         return b.gep(base, [offset], inbounds=True, source_etype=self.t)
+
+    def src(self, b, base, offset):
+        """An operand element's address (i16 for the pair kernel)."""
+        return b.gep(base, [offset], inbounds=True, source_etype=self.st)
+
+    def add(self, b, x, y):
+        return b.add(x, y) if self.pairs else b.fadd(x, y)
+
+    def pair_madd(self, b, x, y):
+        """x, y: vectors of VEC i16 pairs (as i32 lanes); lane i = x0*y0 + x1*y1 of pair i."""
+        w = ir.VectorType(I16, 2 * self.vec)
+        x, y = b.bitcast(x, w), b.bitcast(y, w)
+        if self.madd_intrinsic:
+            f = self.mod.globals.get(self.madd_intrinsic) or ir.Function(
+                self.mod, ir.FunctionType(self.vt, [w, w]), name=self.madd_intrinsic)
+            return b.call(f, [x, y])
+        wide = ir.VectorType(I32, 2 * self.vec)
+        prod = b.mul(b.sext(x, wide), b.sext(y, wide))
+        undef = ir.Constant(wide, ir.Undefined)
+        return b.add(_shuffle(b, prod, undef, list(range(0, 2 * self.vec, 2))),
+                     _shuffle(b, prod, undef, list(range(1, 2 * self.vec, 2))))
 
     def vat(self, b, base, offset):
         """A vector's address (typed, so llvmlite lets a vector be stored there)."""
@@ -147,7 +184,8 @@ class _Emitter:
 
     # ------------------------------------------------------------------ micro-kernel
     def micro_kernel(self):
-        """(kc, a_panel, b_panel, c, ldc, rows, cols, accumulate): C[rows, cols] (+)= A B."""
+        """(kc, a_panel, b_panel, c, ldc, rows, cols, accumulate): C[rows, cols] (+)= A B,
+        kc k's deep (pairs of k's for the pair kernel)."""
         mr, nr, vec, t, vt = self.mr, self.nr, self.vec, self.t, self.vt
         nv = nr // vec
         f = self.fn("micro_kernel", ir.FunctionType(VOID, [I64, PTR, PTR, PTR, I64, I64, I64, I1]))
@@ -162,18 +200,8 @@ class _Emitter:
         for row in accs:
             for a in row:
                 b.store(zero, a)
-        with _for(b, _i(0), kc, "k") as k:
-            bk = b.mul(k, _i(nr))
-            bv = [b.load(self.at(b, bp, b.add(bk, _i(v * vec))), typ=vt, align=vec * self.size)
-                  for v in range(nv)]
-            ak = b.mul(k, _i(mr))
-            for r in range(mr):
-                x = b.load(self.at(b, ap, b.add(ak, _i(r))), typ=t)
-                splat = b.shuffle_vector(b.insert_element(ir.Constant(vt, ir.Undefined), x, _i(0)),
-                                         ir.Constant(vt, ir.Undefined),
-                                         ir.Constant(ir.VectorType(ir.IntType(32), vec), [0] * vec))
-                for v in range(nv):
-                    b.store(self.fmuladd(b, splat, bv[v], b.load(accs[r][v])), accs[r][v])
+        with _for(b, _i(0), kc, "k") as k:  # kc: pairs of k's for the pair kernel
+            self.k_step(b, k, ap, bp, accs)
         full = b.and_(b.icmp_signed("==", rows, _i(mr)), b.icmp_signed("==", cols, _i(nr)))
         with b.if_else(full) as (whole, edge):
             with whole:  # the common case: vector loads and stores straight into C
@@ -183,7 +211,7 @@ class _Emitter:
                         acc = b.load(accs[r][v])
                         with b.if_else(accumulate) as (add, first):
                             with add:
-                                b.store(b.fadd(acc, b.load(p, typ=vt, align=self.size)), p,
+                                b.store(self.add(b, acc, b.load(p, typ=vt, align=self.size)), p,
                                         align=self.size)
                             with first:
                                 b.store(acc, p, align=self.size)
@@ -197,9 +225,30 @@ class _Emitter:
                         x = b.load(self.at(b, tile, b.add(b.mul(r, _i(nr)), j)), typ=t)
                         p = self.at(b, c, b.add(b.mul(r, ldc), j))
                         old = b.load(p, typ=t)
-                        b.store(b.select(accumulate, b.fadd(old, x), x), p)
+                        b.store(b.select(accumulate, self.add(b, old, x), x), p)
         b.ret_void()
         return f
+
+    def k_step(self, b, k, ap, bp, accs):
+        """One k (one pair of k's for the pair kernel): a broadcast of A per row times
+        NR/VEC vectors of B, added into the tile."""
+        mr, nr, vec, t, vt = self.mr, self.nr, self.vec, self.t, self.vt
+        nv = nr // vec
+        bk = b.mul(k, _i(nr))
+        bv = [b.load(self.at(b, bp, b.add(bk, _i(v * vec))), typ=vt, align=vec * self.size)
+              for v in range(nv)]
+        ak = b.mul(k, _i(mr))
+        for r in range(mr):
+            x = b.load(self.at(b, ap, b.add(ak, _i(r))), typ=t)
+            splat = b.shuffle_vector(b.insert_element(ir.Constant(vt, ir.Undefined), x, _i(0)),
+                                     ir.Constant(vt, ir.Undefined),
+                                     ir.Constant(ir.VectorType(ir.IntType(32), vec), [0] * vec))
+            for v in range(nv):
+                if self.pairs:
+                    acc = b.load(accs[r][v])
+                    b.store(b.add(acc, self.pair_madd(b, splat, bv[v])), accs[r][v])
+                else:
+                    b.store(self.fmuladd(b, splat, bv[v], b.load(accs[r][v])), accs[r][v])
 
     # ------------------------------------------------------------------ task
     def task(self, micro):
@@ -211,13 +260,13 @@ class _Emitter:
         # The A block and the B block live in the thread's scratch (off the stack: a user's
         # thread may have a small one); without it, the tile goes through one stack panel of
         # each, MR rows by NR columns at a time.
-        a_panel_only = b.alloca(t, size=_i(mr * self.kc))
-        b_panel_only = b.alloca(t, size=_i(self.kc * nr))
+        a_panel_only = b.alloca(t, size=_i(mr * self.kp))
+        b_panel_only = b.alloca(t, size=_i(self.kp * nr))
         a_panel_only.align = b_panel_only.align = 64
         scratch_fn = (self.mod.globals.get("aot_thread_scratch")
                       or ir.Function(self.mod, ir.FunctionType(PTR, [I64]), name="aot_thread_scratch"))
-        a_bytes = self.mc * self.kc * self.size
-        scratch = b.call(scratch_fn, [_i(a_bytes + self.kc * self.nb * self.size)])
+        a_bytes = self.mc * self.kp * self.size
+        scratch = b.call(scratch_fn, [_i(a_bytes + self.kp * self.nb * self.size)])
         have_scratch = b.icmp_unsigned("!=", scratch, ir.Constant(PTR, None))
         a_pack = b.select(have_scratch, scratch, a_panel_only)
         b_pack = b.select(have_scratch, self.at(b, scratch, _i(a_bytes // self.size)), b_panel_only)
@@ -236,33 +285,36 @@ class _Emitter:
             bi = b.sdiv(rest, s["tiles_m"])
             i0, j0 = b.mul(it, s["tile_m"]), b.mul(jt, s["tile_n"])
             mc, nc = _min(b, s["tile_m"], b.sub(m, i0)), _min(b, s["tile_n"], b.sub(n, j0))
-            a_base = self.at(b, A, b.mul(bi, s["a_batch"]))
-            b_base = self.at(b, B, b.mul(bi, s["b_batch"]))
+            a_base = self.src(b, A, b.mul(bi, s["a_batch"]))
+            b_base = self.src(b, B, b.mul(bi, s["b_batch"]))
             c_base = self.at(b, C, b.add(b.mul(bi, b.mul(m, n)), b.add(b.mul(i0, n), j0)))
             with _for(b, _i(0), k_blocks, "kb") as kb:
                 p0 = b.mul(kb, _i(self.kc))
                 kc = _min(b, _i(self.kc), b.sub(k, p0))
+                depth = b.ashr(b.add(kc, _i(1)), _i(1)) if self.pairs else kc  # of the panels
+                pack_a, pack_b = ((self.pack_a_pairs, self.pack_b_pairs) if self.pairs
+                                  else (self.pack_a, self.pack_b))
                 # B block by B block (packed once per task and K block), then the tile's rows
                 # in A blocks of MC (MR at a time without the scratch)
                 with _for(b, _i(0), _ceil_div_v(b, nc, block_cols), "bb") as bb:
                     c0 = b.mul(bb, block_cols)
                     block_nc = _min(b, block_cols, b.sub(nc, c0))
-                    self.pack_b(b, b_base, b_pack, s, p0, kc, b.add(j0, c0), block_nc)
+                    pack_b(b, b_base, b_pack, s, p0, kc, b.add(j0, c0), block_nc)
                     with _for(b, _i(0), _ceil_div_v(b, mc, block_rows), "ab") as ab:
                         r0 = b.mul(ab, block_rows)
                         m_panels = _ceil_div(b, _min(b, block_rows, b.sub(mc, r0)), mr)
                         with _for(b, _i(0), m_panels, "pa") as pa:
-                            self.pack_a(b, a_base, a_pack, s, pa, b.add(i0, r0), p0, kc)
+                            pack_a(b, a_base, a_pack, s, pa, b.add(i0, r0), p0, kc)
                         with _for(b, _i(0), _ceil_div(b, block_nc, nr), "pb") as pb:
                             cols = _min(b, _i(nr), b.sub(block_nc, b.mul(pb, _i(nr))))
-                            b_panel = self.at(b, b_pack, b.mul(pb, b.mul(_i(nr), kc)))
+                            b_panel = self.at(b, b_pack, b.mul(pb, b.mul(_i(nr), depth)))
                             with _for(b, _i(0), m_panels, "mk") as pa:
                                 row = b.add(r0, b.mul(pa, _i(mr)))
                                 rows = _min(b, _i(mr), b.sub(mc, row))
-                                a_panel = self.at(b, a_pack, b.mul(pa, b.mul(_i(mr), kc)))
+                                a_panel = self.at(b, a_pack, b.mul(pa, b.mul(_i(mr), depth)))
                                 c_tile = self.at(b, c_base, b.add(b.mul(row, n),
                                                                   b.add(c0, b.mul(pb, _i(nr)))))
-                                b.call(micro, [kc, a_panel, b_panel, c_tile, n, rows, cols,
+                                b.call(micro, [depth, a_panel, b_panel, c_tile, n, rows, cols,
                                                b.icmp_signed(">", kb, _i(0))])
                         # the last K block finished this A block x B block of C: its
                         # epilogue runs now, while the block is in cache
@@ -353,6 +405,106 @@ class _Emitter:
                     col = b.add(c0, _min(b, j, b.sub(cols, _i(1))))
                     x = b.load(self.at(b, b_base, b.add(row, b.mul(col, s["b_col"]))), typ=t)
                     x = b.select(b.icmp_signed("<", j, cols), x, zero)
+                    q, jj = b.sdiv(j, _i(nr)), b.srem(j, _i(nr))
+                    b.store(x, self.at(b, panel(q), b.add(b.mul(kk, _i(nr)), jj)))
+        done = b.mul(b.add(row_panels, k_panels), _i(nr))
+        elements(_i(0), done, b.mul(panels, _i(nr)))  # panels no fast path took
+        elements(k_vec, _i(0), b.mul(k_panels, _i(nr)))  # the k tail of the k-major panels
+
+    # ------------------------------------------------------------------ packing in pairs
+    def pair_at(self, b, base, k, stride, kc, p0):
+        """The i32 pair (base[k * stride], base[(k + 1) * stride]) of an i16 operand, k
+        relative to p0; the second half is 0 past kc (and not read)."""
+        second = b.icmp_signed("<", b.add(k, _i(1)), kc)
+        k1 = b.select(second, b.add(k, _i(1)), k)
+        lo = b.load(self.src(b, base, b.mul(b.add(p0, k), stride)), typ=I16)
+        hi = b.load(self.src(b, base, b.mul(b.add(p0, k1), stride)), typ=I16)
+        hi = b.select(second, hi, ir.Constant(I16, 0))
+        return b.or_(b.zext(lo, I32), b.shl(b.zext(hi, I32), ir.Constant(I32, 16)))
+
+    def pair_vector(self, b, base, k):
+        """VEC pairs of a row contiguous along k, from k (even) on: one unaligned load."""
+        return b.load(b.bitcast(self.src(b, base, k), self.vt.as_pointer()), typ=self.vt, align=2)
+
+    def pack_a_pairs(self, b, a_base, a_pack, s, pa, i0, p0, kc):
+        """pack_a for the pair kernel: a_pack[pa][kk, 0:MR] = the pair of A's k's 2kk, 2kk+1.
+        A contiguous along k with a full panel: VEC pairs of each row by one load, rows
+        interleaved by shuffles as in pack_a; the rest pair by pair."""
+        mr, vec = self.mr, self.vec
+        depth = b.ashr(b.add(kc, _i(1)), _i(1))
+        r0 = b.add(i0, b.mul(pa, _i(mr)))
+        rows = _min(b, _i(mr), b.sub(s["m"], r0))
+        dst = self.at(b, a_pack, b.mul(pa, b.mul(_i(mr), depth)))
+        row_starts = [self.src(b, a_base, b.mul(b.add(r0, _min(b, _i(r), b.sub(rows, _i(1)))),
+                                                s["a_row"])) for r in range(mr)]
+        full_rows = b.icmp_signed("==", rows, _i(mr))
+        k_vec = b.select(b.and_(full_rows, b.icmp_signed("==", s["a_col"], _i(1))),
+                         b.mul(b.sdiv(kc, _i(2 * vec)), _i(vec)), _i(0))  # in pairs
+        with _for(b, _i(0), b.sdiv(k_vec, _i(vec)), "pav") as kb:
+            k0 = b.mul(kb, _i(vec))
+            rows_v = [self.pair_vector(b, row_starts[r], b.add(p0, b.mul(k0, _i(2))))
+                      for r in range(mr)]
+            block = _interleave(b, rows_v, vec)
+            b.store(block, b.bitcast(self.at(b, dst, b.mul(k0, _i(mr))), block.type.as_pointer()),
+                    align=self.size)
+        with _for(b, k_vec, depth, "pak") as kk:
+            for r in range(mr):
+                x = self.pair_at(b, row_starts[r], b.mul(kk, _i(2)), s["a_col"], kc, p0)
+                x = b.select(b.icmp_signed("<", _i(r), rows), x, ir.Constant(I32, 0))
+                b.store(x, self.at(b, dst, b.add(b.mul(kk, _i(mr)), _i(r))))
+
+    def pack_b_pairs(self, b, b_base, b_pack, s, p0, kc, c0, cols):
+        """pack_b for the pair kernel: b_pack[panel][kk, 0:NR] = the pair of B's rows 2kk,
+        2kk+1 at each column, zeros past the edges. Row-major B: VEC columns of both rows
+        by two loads, interleaved into VEC pairs; B contiguous along k: VEC pairs of each
+        column by one load, interleaved by shuffles; the rest pair by pair."""
+        nr, vec = self.nr, self.vec
+        depth = b.ashr(b.add(kc, _i(1)), _i(1))
+        panels = _ceil_div(b, cols, nr)
+        row_major = b.icmp_signed("==", s["b_col"], _i(1))
+        k_major = b.and_(b.icmp_signed("==", s["b_row"], _i(1)), b.not_(row_major))
+        row_panels = b.select(row_major, b.sdiv(cols, _i(nr)), _i(0))
+        k_panels = b.select(k_major, b.sdiv(cols, _i(nr)), _i(0))
+        k_vec = b.mul(b.sdiv(kc, _i(2 * vec)), _i(vec))  # in pairs
+        half = ir.VectorType(I16, vec)
+
+        def panel(q):
+            return self.at(b, b_pack, b.mul(q, b.mul(_i(nr), depth)))
+        with _for(b, _i(0), depth, "pbf") as kk:
+            k = b.add(p0, b.mul(kk, _i(2)))
+            second = b.icmp_signed("<", b.add(b.mul(kk, _i(2)), _i(1)), kc)
+            src0 = self.src(b, b_base, b.add(b.mul(k, s["b_row"]), c0))
+            src1 = self.src(b, b_base, b.add(b.mul(b.select(second, b.add(k, _i(1)), k),
+                                                   s["b_row"]), c0))
+            with _for(b, _i(0), row_panels, "pbq") as q:
+                dst = self.at(b, panel(q), b.mul(kk, _i(nr)))
+                for v in range(nr // vec):
+                    col = b.add(b.mul(q, _i(nr)), _i(v * vec))
+                    x0 = b.load(b.bitcast(self.src(b, src0, col), half.as_pointer()), typ=half,
+                                align=2)
+                    x1 = b.load(b.bitcast(self.src(b, src1, col), half.as_pointer()), typ=half,
+                                align=2)
+                    x1 = b.select(second, x1, ir.Constant(half, None))
+                    pairs = _shuffle(b, x0, x1, [j + h * vec for j in range(vec) for h in (0, 1)])
+                    b.store(b.bitcast(pairs, self.vt), self.vat(b, dst, _i(v * vec)),
+                            align=vec * self.size)
+        with _for(b, _i(0), k_panels, "pbt") as q:
+            columns = [self.src(b, b_base, b.add(b.mul(b.add(c0, b.add(b.mul(q, _i(nr)), _i(j))),
+                                                       s["b_col"]), p0)) for j in range(nr)]
+            with _for(b, _i(0), b.sdiv(k_vec, _i(vec)), "pbk") as kb:
+                k0 = b.mul(kb, _i(vec))
+                block = _interleave(b, [self.pair_vector(b, col, b.mul(k0, _i(2)))
+                                        for col in columns], vec)
+                dst = self.at(b, panel(q), b.mul(k0, _i(nr)))
+                b.store(block, b.bitcast(dst, block.type.as_pointer()), align=vec * self.size)
+
+        def elements(k_lo, j_lo, j_hi):
+            with _for(b, k_lo, depth, "pbg") as kk:
+                with _for(b, j_lo, j_hi, "pbj") as j:
+                    col = self.src(b, b_base, b.mul(b.add(c0, _min(b, j, b.sub(cols, _i(1)))),
+                                                    s["b_col"]))
+                    x = self.pair_at(b, col, b.mul(kk, _i(2)), s["b_row"], kc, p0)
+                    x = b.select(b.icmp_signed("<", j, cols), x, ir.Constant(I32, 0))
                     q, jj = b.sdiv(j, _i(nr)), b.srem(j, _i(nr))
                     b.store(x, self.at(b, panel(q), b.add(b.mul(kk, _i(nr)), jj)))
         done = b.mul(b.add(row_panels, k_panels), _i(nr))

@@ -10,6 +10,15 @@ from lowering.ops.contraction import dot_general_dims
 from lowering.ops.elemental import Elemental
 
 
+def packed_kind(target, lhs: str, rhs: str, out: str) -> str | None:
+    """The packed matmul's element type (its blocking's key) for these operand and result
+    types, or None: one float type throughout, or i16 x i16 -> i32 (the integer path of
+    quantized contractions, which runs as "i32")."""
+    if lhs == rhs == out and out in ("f32", "f64") or (lhs, rhs, out) == ("i16", "i16", "i32"):
+        return out if target.blocking(out) is not None else None
+    return None
+
+
 def packed_runs(op, target) -> dict | None:
     """Whether a dot goes through the packed matmul, and how. Each operand is taken as a
     batch of matrices addressed by strides, so batch, free and contracting dims must each be
@@ -18,7 +27,7 @@ def packed_runs(op, target) -> dict | None:
     rhs runs (batch, k, columns), or None (the loop-form dot then computes it)."""
     lhs_t, rhs_t = op.operands[0].type, op.operands[1].type
     out_t = op.results[0].type if op.results else op.operands[2].type  # tensor or buffer form
-    if not (lhs_t.elem == rhs_t.elem == out_t.elem and target.blocking(out_t.elem) is not None):
+    if packed_kind(target, lhs_t.elem, rhs_t.elem, out_t.elem) is None:
         return None
     lb, rb, lc, rc = dot_general_dims(op)
     lfree = [d for d in range(lhs_t.rank) if d not in lb and d not in lc]
