@@ -414,6 +414,9 @@ class FunctionImporter:
         old = region.blocks[0]
         if not any(isinstance(a.type, MemRefType) for a in old.args):
             return region
+        for a in old.args:
+            if not isinstance(a.type, MemRefType):
+                raise region.parent.error(f"a body on buffers takes buffers, not {a.type}")
         n_out = body_outs(len(old.args))
         if n_out is None or not 0 < n_out < len(old.args):
             raise region.parent.error(f"a body with {len(old.args)} buffer arguments does not "

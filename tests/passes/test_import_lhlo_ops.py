@@ -225,6 +225,14 @@ def test_while_needs_a_predicate_buffer_and_case_an_index():
     assert msg.startswith("prog.mlir:2:3: error: 'lmhlo.case': takes one index buffer"), msg
 
 
+def test_body_argument_that_is_not_a_buffer_is_refused():
+    msg = compile_error(
+        '"lmhlo.sort"(%x, %out) ({\n  ^bb0(%a: memref<f32>, %b: tensor<f32>, %r: memref<i1>):\n'
+        '    "lmhlo.terminator"() : () -> ()\n  }) : (memref<4xf32>, memref<4xf32>) -> ()')
+    assert msg.startswith("prog.mlir:2:3: error: 'lmhlo.sort': a body on buffers takes buffers, "
+                          "not tensor<f32>"), msg
+
+
 def test_kernel_inside_a_fusion_is_refused():
     msg = compile_error('"lmhlo.fusion"() ({\n    "lmhlo.sort"(%x, %out) ({\n    }) : '
                         '(memref<4xf32>, memref<4xf32>) -> ()\n    "lmhlo.terminator"() : () -> ()\n  }) '
