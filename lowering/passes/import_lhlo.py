@@ -115,6 +115,8 @@ FORMS = {
     "dynamic-update-slice": BufferForm(tensor="dynamic_update_slice"),
     "while": BufferForm(lambda n: n),  # writes its condition buffer (raise_while checks it)
     "case": BufferForm(lambda n: 0),  # reads its index; its branches write (raise_case)
+    "outfeed": BufferForm(lambda n: 0),  # refused (REFUSED); what it reads is not an output
+    "infeed": BufferForm(lambda n: n),
 }
 
 _COLLECTIVE = "a collective; a compiled library runs on one device, with no replicas to talk to"

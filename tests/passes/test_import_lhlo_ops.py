@@ -150,6 +150,20 @@ def test_clamp_select_convert_bitcast_convert():
     np.testing.assert_array_equal(bits, x.view(np.int32))
 
 
+def test_dynamic_update_slice_broadcast_reduce_precision_dot():
+    """Spellings of lhlo_ops.td that differ from the tensor op: `dynamic-update-slice`,
+    `broadcast` (prepended dims), `dot` with mhlo's dot dimension numbers."""
+    lib = build("lhlo_misc")
+    x, u, v, w = f32(4, 5), f32(2, 2), f32(3), f32(5, 3)
+    dus, bc, rp, dt = lib.main(x, u, np.int32(1), np.int32(4), v, w)
+    want = x.copy()
+    want[1:3, 3:5] = u  # start 4 clamps to 3
+    np.testing.assert_array_equal(dus, want)
+    np.testing.assert_array_equal(bc, np.broadcast_to(v, (2, 3)))
+    np.testing.assert_array_equal(rp, x.astype(np.float16).astype(np.float32))
+    np.testing.assert_allclose(dt, x.astype(np.float64) @ w, rtol=1e-5, atol=1e-6)
+
+
 def test_xla_lhlo_spelling():
     lib = build("xla_lhlo_transpose")
     x = f32(2, 3)
@@ -209,9 +223,10 @@ def test_wrong_number_of_operands_is_a_located_error():
     ('"lmhlo.rng_get_and_update_state"(%out) {delta = 1 : i64}', "random-number state"),
     ('"lmhlo.custom_call"(%x, %out) {call_target_name = "foo"}', "external code"),
     ('"lmhlo.infeed"(%out) {config = ""}', "device stream"),
+    ('"lmhlo.outfeed"(%x) {config = ""}', "device stream"),
 ])
 def test_ops_without_a_single_device_meaning_are_refused(op, why):
-    types = "(memref<4xf32>, memref<4xf32>)" if "%x" in op else "(memref<4xf32>)"
+    types = "(memref<4xf32>, memref<4xf32>)" if "%x, %out" in op else "(memref<4xf32>)"
     msg = compile_error(f"{op} : {types} -> ()")
     assert msg.startswith("prog.mlir:2:3: error: "), msg
     assert "not supported in buffer-level input" in msg and why in msg, msg
