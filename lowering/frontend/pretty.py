@@ -202,12 +202,12 @@ def decode_default(raw, it: Items) -> Decoded:
 
 
 def decode_constant(raw, it: Items) -> Decoded:
-    from lowering.frontend.raw import _attr_of
+    from lowering.frontend.raw import _attr_of, dense_type
     if not it.attrs or not raw.sig:
         raise DecodeError("expected 'constant VALUE : TYPE'", raw.tok)
     t = raw.sig[0]
     value = it.attrs[0][1]
-    if isinstance(t, TensorType):
+    if isinstance(dense_type(t), TensorType):
         value = _attr_of(value, t)
     attrs = {"value": value}
     for d in it.dicts:

@@ -2,13 +2,14 @@
 shared by the parser and the pretty-form decoders."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Optional
 
 from lark import Token
 
 from lowering.ir.attrs import AttrError, decode_angle
-from lowering.ir.core import FunctionType
+from lowering.ir.core import FunctionType, TensorType
 
 
 @dataclass
@@ -39,10 +40,21 @@ class _Angle:
         self.tok = tok
 
 
+_QUANTIZED = re.compile(r"tensor<((?:\d+x)*)!quant\.uniform<\s*(u?i\d+)")
+
+
+def dense_type(type):
+    """The type a dense value is read as: a quantized tensor's values are its storage
+    integers (tensor<2x!quant.uniform<i8:f32, 0.5>> reads as tensor<2xi8>), as
+    lowering/ops/quantized.py then retypes the constant."""
+    m = _QUANTIZED.match(getattr(type, "text", ""))
+    return TensorType(tuple(int(d) for d in m.group(1).split("x")[:-1]), m.group(2)) if m else type
+
+
 def _attr_of(value, type=None):
     if isinstance(value, _Angle):
         try:
-            out = decode_angle(str(value.tok), type)
+            out = decode_angle(str(value.tok), dense_type(type))
         except AttrError as e:
             raise _TokError(str(e), value.tok)
         if isinstance(out, tuple) and out and out[0] == "untyped-dense":

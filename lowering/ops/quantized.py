@@ -358,6 +358,8 @@ class _Rewrite:
             op.attrs = _params_attrs(q)
             op.operands = [src] + _params_operands(block, block.ops.index(op), q, op.loc)
             return
+        if name == "mhlo.constant" and quant_out[0]:  # its dense value: the storage integers
+            return
         if name == "mhlo.uniform_dequantize":
             q = self.quant_of(op, op.operands[0])
             op.attrs = _params_attrs(q)
@@ -429,8 +431,20 @@ class _Rewrite:
                             expressed(a, inner)
 
     def dequantize(self, block, op, v, elem: str | None = None):
-        """A uniform_dequantize of v before op, to v's expressed type (or to `elem`)."""
+        """A uniform_dequantize of v before op, to v's expressed type (or to `elem`). The
+        centred form of a constant (quantized weights) is folded into an i16 constant."""
         q = self.quant[v]
+        const = v.owner if isinstance(v.owner, Operation) and v.owner.name == "mhlo.constant" else None
+        if elem == CENTRED and const is not None and isinstance(const.attrs.get("value"), DenseAttr):
+            zp = np.array(q.zero_points, np.int32)
+            if q.axis is not None:
+                zp = zp.reshape([-1 if d == q.axis else 1 for d in range(v.type.rank)])
+            t = TensorType(v.type.shape, CENTRED)
+            centred = (const.attrs["value"].array.astype(np.int32) - zp).astype(np.int16)
+            c = Operation("mhlo.constant", [], [t], {"value": DenseAttr(centred, t)}, loc=op.loc)
+            c.parent = block
+            block.ops.insert(block.ops.index(op), c)
+            return c.result
         params = _params_operands(block, block.ops.index(op), q, op.loc)
         d = Operation("mhlo.uniform_dequantize", [v] + params,
                       [TensorType(v.type.shape, elem or q.expressed)], _params_attrs(q), loc=op.loc)

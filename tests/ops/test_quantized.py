@@ -345,3 +345,49 @@ def test_contractions_outside_the_integer_path_stay_float(qa, qb, k):
     expressed = "f16" if "f16" in qa else "f32"
     text = dot_program([3, k], qa, [k, 2], qb, [3, 2], qb)
     assert f"-> tensor<3x2x{expressed}>" in contraction_line(hlo_of(text), "dot_general")
+
+
+def test_constant_weights_fold_into_i16_constants():
+    """Quantized constants (as quantized exports write weights: their dense values are the
+    storage integers, here also in the long hex form) work on both paths, and an integer
+    contraction's centred weights are an i16 constant made at compile time, not a kernel.
+    A 3x3 'SAME' conv with per-channel constant weights, then a dot with per-tensor ones."""
+    rng = np.random.default_rng(9)
+    k = rng.integers(-128, 128, (3, 3, 16, 16)).astype(np.int8)  # 2304 bytes: a hex blob
+    w = rng.integers(-128, 128, (16, 3)).astype(np.int8)
+    kscales = list(np.round(rng.uniform(0.001, 0.004, 16), 5))
+    qk = "!quant.uniform<i8:f32:3, {" + ", ".join(f"{s}:0" for s in kscales) + "}>"
+    qw = "!quant.uniform<i8:f32, 0.04:2>"
+    qh = "!quant.uniform<i8:f32, 0.9:-4>"
+    hex_k = '"0x' + k.tobytes().hex().upper() + '"'
+    dense_w = "[" + ", ".join("[" + ", ".join(map(str, row)) + "]" for row in w) + "]"
+    qy = "!quant.uniform<ui8:f32, 8.0:128>"
+    x_t, h_t, y_t = (f"tensor<1x5x5x16x{Q8}>", f"tensor<1x5x5x16x{qh}>", f"tensor<1x5x5x3x{qy}>")
+    text = f"""func.func @main(%x: {x_t}) -> ({y_t}, tensor<16x3x{qw}>) {{
+  %k = stablehlo.constant dense<{hex_k}> : tensor<3x3x16x16x{qk}>
+  %w = stablehlo.constant dense<{dense_w}> : tensor<16x3x{qw}>
+  %h = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {{stride = [1, 1], pad = [[1, 1], [1, 1]]}} {{batch_group_count = 1 : i64, feature_group_count = 1 : i64}} : ({x_t}, tensor<3x3x16x16x{qk}>) -> {h_t}
+  %y = stablehlo.dot_general %h, %w, contracting_dims = [3] x [0] : ({h_t}, tensor<16x3x{qw}>) -> {y_t}
+  return %y, %w : {y_t}, tensor<16x3x{qw}>
+}}"""  # noqa: E501
+    from lowering.frontend.parser import parse_module
+    from lowering.frontend.printer import print_module
+    from lowering.passes.pipeline import run_pipeline
+    fused = print_module(run_pipeline(parse_module(text, "q.mlir"), "fused"))
+    assert fused.count("xi16>} : () -> tensor<") == 2  # both centred weights: constants
+    assert fused.count("uniform_dequantize") == 4  # x and h centred, two accumulators
+    lib = aot.compile(text, name="quant_const_weights")
+    x = rng.integers(-128, 128, (1, 5, 5, 16)).astype(np.int8)
+    y, w_out = lib.main(x)
+    np.testing.assert_array_equal(w_out, w)  # a quantized constant returned: its integers
+    fk = dequantize(k, per_axis(kscales, 3, 4).astype(np.float32), 0)
+    padded = np.pad(dequantize(x, 0.5, -3), ((0, 0), (1, 1), (1, 1), (0, 0)))
+    h = np.zeros((1, 5, 5, 16), np.float32)
+    for i in range(5):
+        for j in range(5):
+            h[0, i, j] = np.einsum("hwc,hwco->o", padded[0, i:i + 3, j:j + 3], fk)
+    hq = quantize(h, 0.9, -4, -128, 127, np.int8)
+    assert (np.abs(hq) < 120).mean() > 0.8  # mostly inside the range: not a test of clamping
+    want = quantize(dequantize(hq, 0.9, -4) @ dequantize(w, 0.04, 2), 8.0, 128, 0, 255, np.uint8)
+    assert ((want > 0) & (want < 255)).mean() > 0.8
+    close_steps(y, want, "conv then dot")
