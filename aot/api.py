@@ -55,7 +55,8 @@ def compile(source, name: str | None = None, *, output_dir: str | None = None,
     name = sanitize_name(name if name is not None else default_name)
     key = hashlib.sha256("\0".join([compiler_fingerprint(), name, target, str(target_cpu),
                                     os.environ.get("AOTC_SANITIZE", ""), ",".join(feeds),
-                                    ",".join(fetches), _file_digest(freeze), text]).encode())
+                                    ",".join(fetches), _file_digest(freeze),
+                                    getattr(text, "digest", text)]).encode())  # a SourceText's file
     out_dir = output_dir or os.path.join(cache_dir(), "build", key.hexdigest()[:24])
     so_path = os.path.join(out_dir, f"lib{name}.so")
 

@@ -3,14 +3,12 @@ names, decodes pretty op bodies (lowering/frontend/pretty.py) and reports errors
 `file:line:col` with the source line."""
 from __future__ import annotations
 
-import re
-
 import lark
 from lark import Token, Transformer, v_args
 
 from lowering.frontend import pretty, tokens
 from lowering.frontend.raw import RawOp, RawRegion, _Angle, _attr_of, _TokError
-from lowering.frontend.source import printable_line, read_source
+from lowering.frontend.source import SourceText, printable_line, read_source, set_aside
 from lowering.ir.attrs import HEX_BLOBS, AttrError, parse_type, unescape_string
 from lowering.ir.core import (
     UNIT,
@@ -652,32 +650,14 @@ class Builder:
 
 # A hex blob worth setting aside: lark's lexer matches each token with a regular expression,
 # at a few MB/s over a blob of frozen weights; this one finds them at hundreds of MB/s.
-_LONG_HEX = re.compile(r'"0[xX]([0-9A-Fa-f]{4096,})"')
-
-
 def set_aside_hex(text: str) -> tuple[str, list, list]:
-    """(text with each long `"0x..."` replaced by `"0x@N"`, the blobs' digits, and per
-    replacement its (line, column after it in the new text, columns removed)) so that the
-    lexer never scans the blobs and positions after one on its line can be mapped back."""
-    blobs, shifts = [], []
-    pieces, last = [], 0
-    for m in _LONG_HEX.finditer(text):
-        key = f'"0x@{len(blobs)}"'
-        blobs.append(m.group(1))
-        line = text.count("\n", 0, m.start()) + 1
-        start_col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
-        shifts.append((line, start_col + len(key) - _shift_before(shifts, line),
-                       m.end() - m.start() - len(key)))
-        pieces += [text[last:m.start()], key]
-        last = m.end()
-    if not blobs:
-        return text, [], []
-    pieces.append(text[last:])
-    return "".join(pieces), blobs, shifts
-
-
-def _shift_before(shifts: list, line: int) -> int:
-    return sum(removed for ln, _, removed in shifts if ln == line)
+    """(text with each long `"0x..."` replaced by `"0x@N"`, the blobs (source.HexBlob), and
+    per replacement its (line, column after it in the new text, columns removed)) so that
+    the lexer never scans the blobs and positions after one on its line can be mapped back.
+    A SourceText (a big file, read by read_source) has had its blobs set aside already."""
+    if isinstance(text, SourceText):
+        return text, text.hex_blobs, text.shifts
+    return set_aside(text)
 
 
 def _unshift(shifts: list, line: int, column: int) -> int:

@@ -212,10 +212,9 @@ def decode_dense(body: str, type: Type) -> DenseAttr:
     body = body.strip()
     if body.startswith('"0x') or body.startswith('"0X'):
         digits = body[3:-1]
-        if digits.startswith("@"):
-            digits = HEX_BLOBS.get()[int(digits[1:])]
         try:
-            raw = bytes.fromhex(digits)
+            raw = HEX_BLOBS.get()[int(digits[1:])].raw() if digits.startswith("@") \
+                else bytes.fromhex(digits)
         except ValueError as e:
             raise AttrError(f"malformed hex data in dense attribute ({e})") from None
         if len(raw) % dtype.itemsize:

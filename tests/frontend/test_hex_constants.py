@@ -1,10 +1,13 @@
 """Long dense<"0x..."> blobs are set aside before lexing (frontend/parser.py,
 set_aside_hex) and decoded from the original text: the values are the blob's, positions
 after a blob on its line are the original columns, and a module with several blobs on one
-line reads each."""
+line reads each. Big files are mapped (source.read_source): their blobs are set aside from
+the mapping and never become a str."""
 import numpy as np
 import pytest
 
+import aot
+from lowering.frontend import source
 from lowering.frontend.parser import parse_module, set_aside_hex
 from lowering.ir.core import CompileError
 
@@ -73,3 +76,45 @@ def test_float_attributes_from_integer_literals():
     with pytest.raises(CompileError, match="hex float 0x10000 does not fit f16") as e:
         parse_module(text.replace("0x7C00 : f16", "0x10000 : f16"), "m.mlir")
     assert e.value.loc.line == 2
+
+
+@pytest.fixture
+def mapped(monkeypatch):
+    """Every file is read the way a big one is: mapped, its blobs set aside there."""
+    monkeypatch.setattr(source, "MAP_FROM_BYTES", 0)
+
+
+def test_a_mapped_file_reads_the_same_constants(tmp_path, mapped):
+    rng = np.random.default_rng(1)
+    blobs = [(rng.standard_normal(5000).astype(np.float32), "f32"),
+             (rng.integers(-9, 9, 4100).astype(np.int8), "i8")]
+    path = tmp_path / "m.mlir"
+    path.write_text(_module(blobs))
+    text = source.read_source(str(path))
+    assert isinstance(text, source.SourceText) and len(text) < 1000 and len(text.hex_blobs) == 2
+    for got, (want, _) in zip(_constants(parse_module(text, str(path))), blobs):
+        np.testing.assert_array_equal(got, want)
+
+
+def test_a_mapped_file_keeps_original_columns_and_reports_bad_bytes(tmp_path, mapped):
+    path = tmp_path / "m.mlir"
+    path.write_text(_module([(np.zeros(4096, np.float32), "f32")], tail=" junk"))
+    with pytest.raises(CompileError) as e:
+        parse_module(source.read_source(str(path)), str(path))
+    line = _module([(np.zeros(4096, np.float32), "f32")], tail=" junk").split("\n")[e.value.loc.line - 1]
+    assert line[e.value.loc.col - 1:].startswith("junk")
+    path.write_bytes(_module([(np.zeros(4096, np.float32), "f32")]).encode() + b"// \xff\n")
+    with pytest.raises(CompileError, match="not UTF-8"):
+        source.read_source(str(path))
+
+
+def test_the_build_cache_tells_mapped_files_apart_by_their_blobs(tmp_path, mapped):
+    """Two files that differ only inside a blob are two builds (the cache key is the file's
+    digest, not the text the lexer sees)."""
+    results = []
+    for value in (1.0, 2.0):
+        path = tmp_path / f"v{int(value)}" / "m.mlir"
+        path.parent.mkdir()
+        path.write_text(_module([(np.full(4096, value, np.float32), "f32")]))
+        results.append(aot.compile(str(path), name="blob").main())
+    assert results[0][0] == 1.0 and results[1][0] == 2.0
