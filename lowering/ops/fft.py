@@ -9,12 +9,15 @@ their exact angles (indices reduced mod n in integers, so no angle is ever round
 
 A complex pass of a power-of-two length is radix-2 Cooley-Tukey (a bit-reversed copy, then
 log2(n) stages of butterflies in place, in the element's precision: O(n log n) work, O(log n)
-ulps of error). Any other pass is the DFT by its definition, X[k] = sum_j x[j] w^(jk), summed
-in f64 (complex<f32> too): any length, O(n) work per output element (Bluestein's algorithm
-for other lengths, and real-input passes at half the work, are future work). IFFT and IRFFT
-scale by 1/n per dim, as numpy and XLA do; IRFFT reads the half-spectrum as the Hermitian
-full one (X[n - k] = conj(X[k])), ignoring the imaginary parts of X[0] and X[n/2] as they
-must be zero.
+ulps of error). Other lengths past DIRECT_MAX, and real passes of a power-of-two length, go
+line by line through f64 radix-2 transforms of a power-of-two length (complex<f32> too):
+the line itself for a power of two, else Bluestein's chirp-z algorithm, the DFT as a cyclic
+convolution of length >= 2n - 1 (O(n log n) work, O(log n) ulps of the largest output,
+measured). Short other lengths are the DFT by its definition, X[k] = sum_j x[j] w^(jk),
+summed in f64. IFFT and IRFFT scale by 1/n per dim, as numpy and XLA do; IRFFT reads the
+half-spectrum as the Hermitian full one (X[n - k] = conj(X[k])), ignoring the imaginary
+parts of X[0] and X[n/2] as they must be zero. (Real passes do the complex work of their
+length: the half-length packing trick is future work.)
 """
 from __future__ import annotations
 
@@ -27,6 +30,7 @@ from lowering.ops.elementwise import Scalars
 from lowering.ops.registry import ShapeError, static_or
 
 TYPES = ("FFT", "IFFT", "RFFT", "IRFFT")
+DIRECT_MAX = 40  # other lengths up to this: the direct DFT is faster than Bluestein (measured)
 F64 = ScalarType("f64")
 I1 = ScalarType("i1")
 
@@ -103,26 +107,60 @@ def _complex_shape(op, shapes, results):
     return op.results[0].type, list(results[0]) if results else list(shapes[0])
 
 
+def _line_length(n: int, mode: str) -> int:
+    """The power-of-two length of a pass's f64 line transforms: n itself for a real pass of a
+    power-of-two length, the padded convolution of Bluestein's algorithm for other lengths
+    past DIRECT_MAX; 0 where the pass needs no line (radix-2 in place, or the direct DFT)."""
+    if _is_pow2(n):
+        return 0 if mode == "c2c" or n == 1 else n
+    return 0 if n <= DIRECT_MAX else 1 << (2 * n - 2).bit_length()
+
+
+def _passes(kind: str, lengths: tuple) -> list:
+    """(index into lengths, mode) of each 1-D pass, in order: the last dim first (RFFT: real
+    to complex), IRFFT's complex-to-real pass last."""
+    m = len(lengths)
+    if kind == "IRFFT":
+        return [(i, "c2c") for i in range(m - 1)] + [(m - 1, "c2r")]
+    return [(m - 1, "r2c" if kind == "RFFT" else "c2c")] + [(i, "c2c") for i in reversed(range(m - 1))]
+
+
 def _fft_scratch(op, shapes, hs=None, results=None):
-    """The twiddle table (cos, sin of each angle, f64), and up to two complex buffers for the
-    passes between the first and the last."""
+    """The twiddle table (cos, sin of each angle, f64), up to two complex buffers for the
+    passes between the first and the last, and for line transforms a table (the line's
+    twiddles, then the chirp) and three complex<f64> lines (two to work in, and the chirp
+    filter's transform)."""
     lengths = fft_lengths(op)
     t, shape = _complex_shape(op, shapes, results)
     entries = 2 * max(lengths)  # fft lengths are positive
     table = (TensorType((entries,), "f64"), [entries])
     between = min(len(lengths) - 1, 2)
-    return [table] + [(TensorType(t.shape, t.elem), shape)] * between
+    scratch = [table] + [(TensorType(t.shape, t.elem), shape)] * between
+    lines = [(_line_length(lengths[i], mode), lengths[i]) for i, mode in _passes(fft_type(op), lengths)]
+    big = max(m for m, _ in lines)
+    if big:
+        chirp = max(2 * n for m, n in lines if m)
+        scratch += [(TensorType((big + chirp,), "f64"), [big + chirp]),
+                    (TensorType((3 * big,), "complex<f64>"), [3 * big])]
+    return scratch
 
 
 def _to_f64(s: Scalars, x, elem: str):
     return x if elem == "f64" else s.convert(x, elem, "f64")
 
 
-def _dft_pass(b, src, dst, axis: int, n: int, inverse: bool, mode: str, table) -> None:
+def _is_pow2(n: int) -> bool:
+    return n & (n - 1) == 0
+
+
+def _dft_pass(b, src, dst, axis: int, n: int, inverse: bool, mode: str, table, lines) -> None:
     """One 1-D DFT of length n along `axis`, src to dst. mode: "c2c"; "r2c" (src real, dst the
     first dst-dim frequencies); "c2r" (src the half-spectrum, dst real)."""
+    if _line_length(n, mode):
+        _line_pass(b, src, dst, axis, n, inverse, mode, *lines)
+        return
     _fill_twiddles(b, n, table)
-    if mode == "c2c" and n >= 2 and n & (n - 1) == 0:
+    if mode == "c2c" and n >= 2 and _is_pow2(n):
         _radix2_pass(b, src, dst, axis, n, inverse, table)
         return
     _direct_pass(b, src, dst, axis, n, inverse, mode, table)
@@ -139,13 +177,56 @@ def _fill_twiddles(b, n: int, table) -> None:
     tb.yield_([])
 
 
+def _bit_reversed(b, j, bits: int):
+    """j's low `bits` bits in reverse order (an index value)."""
+    rev = b.index(0)
+    for k in range(bits):
+        bit = b.v("arith.andi", [b.v("arith.shrui", [j, b.index(k)], INDEX), b.index(1)], INDEX)
+        rev = b.v("arith.ori", [rev, b.v("arith.shli", [bit, b.index(bits - 1 - k)], INDEX)], INDEX)
+    return rev
+
+
+def _butterflies(body, at, elem: str, n: int, inverse: bool, table) -> None:
+    """log2(n) stages of radix-2 butterflies in place over the n elements at(0..n-1) (given in
+    bit-reversed order, left in natural order; at(builder, i) is the buffer and indices of
+    element i), in `elem`'s precision; the twiddle of turn t is table[2t] and the next (cos
+    and sin of 2 pi t / n, f64). No 1/n scaling."""
+    part = component(elem)
+    for stage in range(1, n.bit_length()):
+        size, half = 1 << stage, 1 << (stage - 1)
+        _, gb, g, _ = body.for_(body.index(0), body.index(n // size))
+        _, kb, k, _ = gb.for_(gb.index(0), gb.index(half))
+        ks, kx = Scalars(kb), Ix(kb)
+        turn = kx.mul(kx.mul(k, n // size), 2)
+        c = kb.v("memref.load", [table, kx.val(turn)], F64)
+        sn = kb.v("memref.load", [table, kx.val(kx.add(turn, 1))], F64)
+        if not inverse:
+            sn = ks.v("arith.negf", [sn], "f64")
+        wr, wi = (ks.convert(v, "f64", part) if part != "f64" else v for v in (c, sn))
+        top = kx.add(kx.mul(g, size), k)
+        bottom = kx.add(top, half)
+        a = kb.v("memref.load", at(kb, top), ScalarType(elem))
+        z = kb.v("memref.load", at(kb, bottom), ScalarType(elem))
+        ar, ai = (ks.v(f"complex.{p}", [a], part) for p in ("re", "im"))
+        zr, zi = (ks.v(f"complex.{p}", [z], part) for p in ("re", "im"))
+
+        def mul(x, y):
+            return ks.v("arith.mulf", [x, y], part)
+        tr = ks.v("arith.subf", [mul(zr, wr), mul(zi, wi)], part)  # z * w
+        ti = ks.v("arith.addf", [mul(zr, wi), mul(zi, wr)], part)
+        for p_idx, sign in ((top, "arith.addf"), (bottom, "arith.subf")):
+            out = ks.v("complex.create", [ks.v(sign, [ar, tr], part), ks.v(sign, [ai, ti], part)], elem)
+            kb.op("memref.store", [out] + at(kb, p_idx))
+        kb.yield_([])
+        gb.yield_([])
+
+
 def _radix2_pass(b, src, dst, axis: int, n: int, inverse: bool, table) -> None:
-    """Cooley-Tukey for a power-of-two n, in the element's own precision: each line copied into
+    """Cooley-Tukey for a power-of-two n, in the element's precision: each line copied into
     dst in bit-reversed order, then log2(n) stages of butterflies in place, twiddles from the
     table. Its error grows as O(log n) ulps; the work is O(n log n) per line."""
     elem = dst.type.elem
     part = component(elem)
-    bits = n.bit_length() - 1
     ddims = buffer_dims(b, dst)
     others = [d for d in range(len(ddims)) if d != axis]
     with loop_nest(b, [Ix(b).val(ddims[d]) for d in others]) as (body, ivs):
@@ -154,41 +235,10 @@ def _radix2_pass(b, src, dst, axis: int, n: int, inverse: bool, table) -> None:
             idx.insert(axis, i)
             return idx
         _, cb, j, _ = body.for_(body.index(0), body.index(n))  # the bit-reversed copy
-        rev = cb.index(0)
-        for k in range(bits):
-            bit = cb.v("arith.andi", [cb.v("arith.shrui", [j, cb.index(k)], INDEX), cb.index(1)],
-                       INDEX)
-            rev = cb.v("arith.ori", [rev, cb.v("arith.shli", [bit, cb.index(bits - 1 - k)], INDEX)],
-                       INDEX)
+        rev = _bit_reversed(cb, j, n.bit_length() - 1)
         cb.op("memref.store", [cb.v("memref.load", [src] + at(j), ScalarType(elem)), dst] + at(rev))
         cb.yield_([])
-        for stage in range(1, bits + 1):
-            size, half = 1 << stage, 1 << (stage - 1)
-            _, gb, g, _ = body.for_(body.index(0), body.index(n // size))
-            _, kb, k, _ = gb.for_(gb.index(0), gb.index(half))
-            ks, kx = Scalars(kb), Ix(kb)
-            turn = kx.mul(k, n // size)
-            c = kb.v("memref.load", [table, kx.val(kx.mul(turn, 2))], F64)
-            sn = kb.v("memref.load", [table, kx.val(kx.add(kx.mul(turn, 2), 1))], F64)
-            if not inverse:
-                sn = ks.v("arith.negf", [sn], "f64")
-            wr, wi = (ks.convert(v, "f64", part) if part != "f64" else v for v in (c, sn))
-            top = kx.add(kx.mul(g, size), k)
-            bottom = kx.add(top, half)
-            a = kb.v("memref.load", [dst] + at(kx.val(top)), ScalarType(elem))
-            z = kb.v("memref.load", [dst] + at(kx.val(bottom)), ScalarType(elem))
-            ar, ai = (ks.v(f"complex.{p}", [a], part) for p in ("re", "im"))
-            zr, zi = (ks.v(f"complex.{p}", [z], part) for p in ("re", "im"))
-
-            def mul(x, y):
-                return ks.v("arith.mulf", [x, y], part)
-            tr = ks.v("arith.subf", [mul(zr, wr), mul(zi, wi)], part)  # z * w
-            ti = ks.v("arith.addf", [mul(zr, wi), mul(zi, wr)], part)
-            for p_idx, sign in ((top, "arith.addf"), (bottom, "arith.subf")):
-                out = ks.v("complex.create", [ks.v(sign, [ar, tr], part), ks.v(sign, [ai, ti], part)], elem)
-                kb.op("memref.store", [out, dst] + at(kx.val(p_idx)))
-            kb.yield_([])
-            gb.yield_([])
+        _butterflies(body, lambda bb, i: [dst] + at(Ix(bb).val(i)), elem, n, inverse, table)
         if inverse:  # 1/n, exact for a power of two
             _, sb, j, _ = body.for_(body.index(0), body.index(n))
             ss = Scalars(sb)
@@ -197,6 +247,143 @@ def _radix2_pass(b, src, dst, axis: int, n: int, inverse: bool, table) -> None:
             parts = [ss.v("arith.mulf", [ss.v(f"complex.{p}", [v], part), scale], part) for p in ("re", "im")]
             sb.op("memref.store", [ss.v("complex.create", parts, elem), dst] + at(j))
             sb.yield_([])
+
+
+def _cmul64(s: Scalars, ar, ai, br, bi) -> tuple:
+    """(ar + ai i)(br + bi i) in f64, as parts."""
+    def mul(x, y):
+        return s.v("arith.mulf", [x, y], "f64")
+    return (s.v("arith.subf", [mul(ar, br), mul(ai, bi)], "f64"),
+            s.v("arith.addf", [mul(ar, bi), mul(ai, br)], "f64"))
+
+
+def _fill_line_tables(b, n: int, size: int, table, chirp: bool) -> None:
+    """The line's twiddles (cos, sin of 2 pi t / size at table[2t], t < size/2) and, for
+    Bluestein, the chirp's angles pi (j^2 mod 2n) / n at table[size + 2j], j < n: j^2 reduced
+    in integers, so each angle is exact before its one rounding, however large n."""
+    _, tb, t, _ = b.for_(b.index(0), b.index(size // 2))
+    ts, tx = Scalars(tb), Ix(tb)
+    angle = ts.v("arith.mulf", [ts.convert(tb.v("arith.index_cast", [t], ScalarType("i64")), "i64", "f64"),
+                                tb.const(2 * math.pi / size, "f64")], "f64")
+    tb.op("memref.store", [tb.v("math.cos", [angle], F64), table, tx.val(tx.mul(t, 2))])
+    tb.op("memref.store", [tb.v("math.sin", [angle], F64), table, tx.val(tx.add(tx.mul(t, 2), 1))])
+    tb.yield_([])
+    if not chirp:
+        return
+    _, cb, j, _ = b.for_(b.index(0), b.index(n))
+    cs, cx = Scalars(cb), Ix(cb)
+    j64 = cb.v("arith.index_cast", [j], ScalarType("i64"))
+    turn = cs.v("arith.remui", [cs.v("arith.muli", [j64, j64], "i64"), cs.const(2 * n, "i64")], "i64")
+    angle = cs.v("arith.mulf", [cs.convert(turn, "i64", "f64"), cb.const(math.pi / n, "f64")], "f64")
+    at = cx.add(cx.mul(j, 2), size)
+    cb.op("memref.store", [cb.v("math.cos", [angle], F64), table, cx.val(at)])
+    cb.op("memref.store", [cb.v("math.sin", [angle], F64), table, cx.val(cx.add(at, 1))])
+    cb.yield_([])
+
+
+def _line_pass(b, src, dst, axis: int, n: int, inverse: bool, mode: str, table, work) -> None:
+    """A pass through f64 lines of a power-of-two length M (complex<f32> too, so the error
+    stays O(log n) ulps of the largest output): each line loaded (a real or half-spectrum
+    line made complex), transformed by radix-2 and stored (its first n/2 + 1 values, or its
+    real parts). A power-of-two n is its own line; any other n is Bluestein's chirp-z
+    algorithm: with c[j] = exp(-+i pi j^2 / n), X[k] = c[k] sum_j (x[j] c[j]) conj(c[k-j]),
+    a cyclic convolution of length M >= 2n - 1 done as two radix-2 transforms and a product
+    with the chirp's transform (made once per pass): O(M log M) work per line instead of
+    the direct DFT's n^2. The lines live in one scratch buffer, so lines run one at a time."""
+    size = _line_length(n, mode)
+    bluestein = size != n
+    bits = size.bit_length() - 1
+    first, second, filt = 0, size, 2 * size  # offsets in `work`: two lines, the chirp's transform
+    src_elem, dst_elem = src.type.elem, dst.type.elem
+    part = component(dst_elem) if is_complex(dst_elem) else dst_elem
+    c128 = ScalarType("complex<f64>")
+    _fill_line_tables(b, n, size, table, bluestein)
+
+    def at(offset):
+        return lambda bb, i: [work, Ix(bb).val(Ix(bb).add(i, offset))]
+
+    def put(bb, offset, i, re, im):
+        bb.op("memref.store", [bb.v("complex.create", [re, im], c128)] + at(offset)(bb, i))
+
+    def get(bb, offset, i):
+        v = bb.v("memref.load", at(offset)(bb, i), c128)
+        return bb.v("complex.re", [v], F64), bb.v("complex.im", [v], F64)
+
+    def chirp(bb, j):
+        """exp(-+i pi j^2 / n) as f64 parts, from the table."""
+        x = Ix(bb)
+        k = x.add(x.mul(j, 2), size)
+        c = bb.v("memref.load", [table, x.val(k)], F64)
+        sn = bb.v("memref.load", [table, x.val(x.add(k, 1))], F64)
+        return c, (sn if inverse else Scalars(bb).v("arith.negf", [sn], "f64"))
+
+    def zero(bb, offset):
+        _, zb, i, _ = bb.for_(bb.index(0), bb.index(size))
+        put(zb, offset, i, zb.const(0.0, "f64"), zb.const(0.0, "f64"))
+        zb.yield_([])
+
+    if bluestein:  # the filter conj(c[m]) at m and at size - m, transformed once per pass
+        zero(b, filt)
+        _, fb, m, _ = b.for_(b.index(0), b.index(n))
+        fx = Ix(fb)
+        c, sn = chirp(fb, m)
+        neg = Scalars(fb).v("arith.negf", [sn], "f64")
+        put(fb, filt, _bit_reversed(fb, m, bits), c, neg)
+        mirror = fx.select(fx.cmp("eq", m, 0), 0, fx.sub(size, m))
+        put(fb, filt, _bit_reversed(fb, mirror, bits), c, neg)
+        fb.yield_([])
+        _butterflies(b, at(filt), "complex<f64>", size, inverse, table)
+
+    ddims = buffer_dims(b, dst)
+    others = [d for d in range(len(ddims)) if d != axis]
+    with loop_nest(b, [Ix(b).val(ddims[d]) for d in others]) as (body, ivs):
+        def line(i):
+            idx = list(ivs)
+            idx.insert(axis, i)
+            return idx
+        if bluestein:
+            zero(body, first)
+        _, lb, j, _ = body.for_(body.index(0), body.index(n))  # load, bit-reversed
+        ls, lx = Scalars(lb), Ix(lb)
+        if mode == "c2r":  # the Hermitian full spectrum from its first n/2 + 1 values
+            upper = lx.cmp("sgt", j, n // 2)
+            x = lb.v("memref.load", [src] + line(lx.select(upper, lx.sub(n, j), j)), ScalarType(src_elem))
+        else:
+            x = lb.v("memref.load", [src] + line(j), ScalarType(src_elem))
+        if mode == "r2c":
+            xr, xi = _to_f64(ls, x, src_elem), lb.const(0.0, "f64")
+        else:
+            comp = component(src_elem)
+            xr, xi = (_to_f64(ls, ls.v(f"complex.{p}", [x], comp), comp) for p in ("re", "im"))
+            if mode == "c2r":
+                xi = ls.select(upper, ls.v("arith.negf", [xi], "f64"), xi, "f64")
+        if bluestein:
+            xr, xi = _cmul64(ls, xr, xi, *chirp(lb, j))
+        put(lb, first, _bit_reversed(lb, j, bits), xr, xi)
+        lb.yield_([])
+        _butterflies(body, at(first), "complex<f64>", size, inverse, table)
+        result, scale = first, 1.0 / n if inverse else 1.0
+        if bluestein:  # times the filter's transform, back (bit-reversed) to the second line
+            _, pb, k, _ = body.for_(body.index(0), body.index(size))
+            ps = Scalars(pb)
+            put(pb, second, _bit_reversed(pb, k, bits), *_cmul64(ps, *get(pb, first, k), *get(pb, filt, k)))
+            pb.yield_([])
+            _butterflies(body, at(second), "complex<f64>", size, not inverse, table)
+            result, scale = second, scale / size
+        bx = Ix(body)
+        count = bx.val(ddims[axis]) if mode != "c2r" else body.index(n)
+        _, sb, k, _ = body.for_(body.index(0), count)  # store
+        ss = Scalars(sb)
+        re, im = get(sb, result, k)
+        if bluestein:
+            re, im = _cmul64(ss, re, im, *chirp(sb, k))
+        if scale != 1.0:
+            re, im = (ss.v("arith.mulf", [v, sb.const(scale, "f64")], "f64") for v in (re, im))
+        if part != "f64":
+            re, im = (ss.convert(v, "f64", part) for v in (re, im))
+        value = re if mode == "c2r" else ss.v("complex.create", [re, im], dst_elem)
+        sb.op("memref.store", [value, dst] + line(k))
+        sb.yield_([])
 
 
 def _direct_pass(b, src, dst, axis: int, n: int, inverse: bool, mode: str, table) -> None:
@@ -260,21 +447,17 @@ def _direct_pass(b, src, dst, axis: int, n: int, inverse: bool, mode: str, table
 
 def emit_fft(k, op: Operation, b, args: list):
     kind, lengths = fft_type(op), fft_lengths(op)
-    n_scratch = op.attrs.get("aot.scratch", 0)
-    x, out = args[0], args[1]
-    table, between = args[2], list(args[3:2 + n_scratch])
-    rank = len(buffer_dims(b, out))
+    x, out, table = args[0], args[1], args[2]
     m = len(lengths)
-    axes = list(range(rank - m, rank))
+    between = list(args[3:3 + min(m - 1, 2)])
+    lines = args[3 + len(between):5 + len(between)]
+    rank = len(buffer_dims(b, out))
     inverse = kind in ("IFFT", "IRFFT")
-    if kind == "IRFFT":  # complex passes over the leading fft dims, then complex to real
-        order = [(a, "c2c") for a in axes[:-1]] + [(axes[-1], "c2r")]
-    else:  # the last dim first (RFFT: real to complex), then the others
-        order = [(axes[-1], "r2c" if kind == "RFFT" else "c2c")] + [(a, "c2c") for a in reversed(axes[:-1])]
+    order = _passes(kind, lengths)
     src = x
-    for i, (axis, mode) in enumerate(order):
+    for i, (d, mode) in enumerate(order):
         dst = out if i == len(order) - 1 else between[i % 2]
-        _dft_pass(b, src, dst, axis, lengths[axis - (rank - m)], inverse, mode, table)
+        _dft_pass(b, src, dst, rank - m + d, lengths[d], inverse, mode, table, lines)
         src = dst
 
 
