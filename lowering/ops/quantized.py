@@ -64,6 +64,8 @@ EXPRESSED = ("f16", "bf16", "f32", "f64")
 CENTRED = "i16"  # an integer contraction's operands: q - zero_point of 8-bit storage
 NARROW = ("i8", "ui8")  # storage the integer contractions take
 INTEGER_EXPRESSED = ("f32", "f64")  # i32 accumulators convert to these with one rounding
+# uniform_quantize's rounding of values under 2^16 (see _quantize_at): bias, its bits' type
+ROUNDING_BIAS = {"f32": (1.5 * 2.0**23, "i32"), "f64": (1.5 * 2.0**52, "i64")}
 _TENSOR = re.compile(r"tensor<((?:(?:\d+|\?)x)*)!quant\.uniform<(.*)>>")
 _HEAD = re.compile(r"(\w+)(?:<\s*(-?\d+)\s*:\s*(-?\d+)\s*>)?\s*:\s*(\w+)(?:\s*:\s*(\d+))?")
 _PARAM = re.compile(r"\s*([-+]?[\d.]+(?:[eE][-+]?\d+)?)\s*(?::\s*([-+]?\d+))?\s*")
@@ -218,6 +220,16 @@ def _quantize_at(e, op, idx):
     shifted = s.v("arith.addf", [scaled, zp], expressed)
     lo, hi = (e.b.const(float(op.attrs[k]), expressed) for k in ("storage_min", "storage_max"))
     clamped = s.v("arith.minimumf", [s.v("arith.maximumf", [shifted, lo], expressed), hi], expressed)
+    if expressed in ROUNDING_BIAS and storage != "i32":
+        # |clamped| < 2^16: adding 1.5 * 2^(mantissa bits) rounds it to an integer, nearest
+        # even, in the low bits of the sum (a vector add and subtract, where roundeven and
+        # the saturating float-to-int conversion are scalarised)
+        bias, bits = ROUNDING_BIAS[expressed]
+        bias_bits = int(np.array(bias, numpy_dtype(expressed)).view(numpy_dtype(bits)))
+        biased = s.v("arith.addf", [clamped, e.b.const(bias, expressed)], expressed)
+        n = s.v("arith.subi", [s.v("arith.bitcast", [biased], bits), e.b.const(bias_bits, bits)],
+                bits)
+        return s.convert(n, bits, storage)
     rounded = s.v("math.roundeven", [clamped], expressed)
     return s.convert(rounded, expressed, storage)
 

@@ -391,3 +391,31 @@ def test_constant_weights_fold_into_i16_constants():
     want = quantize(dequantize(hq, 0.9, -4) @ dequantize(w, 0.04, 2), 8.0, 128, 0, 255, np.uint8)
     assert ((want > 0) & (want < 255)).mean() > 0.8
     close_steps(y, want, "conv then dot")
+
+
+@pytest.mark.parametrize("storage, expressed", [("i8", "f32"), ("ui8", "f64"), ("i16", "f32"),
+                                                ("ui16", "f64"), ("i32", "f32")])
+def test_quantize_rounds_half_to_even_bit_exact(storage, expressed):
+    """uniform_quantize rounds by adding 1.5 * 2^mantissa_bits to the clamped value (storage
+    of at most 16 bits) or by roundeven (i32): both are the spec's round-half-to-even, here
+    on exact ties k + 1/2 of both parities, the clamp edges and random values."""
+    lo, hi = {"i8": (-128, 127), "ui8": (0, 255), "i16": (-32768, 32767), "ui16": (0, 65535),
+              "i32": (-2**31, 2**31 - 1)}[storage]
+    zp = 7 if storage.startswith("u") else -5
+    q = f"!quant.uniform<{storage}:{expressed}, 0.25:{zp}>"
+    text = f"""func.func @main(%x: tensor<?x{expressed}>) -> tensor<?x{q}> {{
+  %q = stablehlo.uniform_quantize %x : (tensor<?x{expressed}>) -> tensor<?x{q}>
+  return %q : tensor<?x{q}>
+}}"""
+    lib = aot.compile(text, name=f"quant_round_{storage}_{expressed}")
+    dt = np.float32 if expressed == "f32" else np.float64
+    rng = np.random.default_rng(10)
+    span = min(hi - lo, 70000)
+    ties = (np.arange(-40, 40) + 0.5 - zp) * 0.25  # (x / scale + zp) = k + 1/2
+    edges = (np.array([lo - 1, lo - 0.5, lo, lo + 0.5, hi - 0.5, hi, hi + 0.5, hi + 1]) - zp) * 0.25
+    x = np.concatenate([ties, edges, rng.uniform(-span, span, 500) * 0.25, [-0.0, 1e30, -1e30]])
+    x = x.astype(dt)
+    scaled = x / dt(0.25) + dt(zp)
+    want = np.round(np.clip(scaled, dt(lo), dt(hi))).astype(np.int64)
+    want = np.clip(want, lo, hi)  # f32(2^31 - 1) is 2^31: i32's conversion saturates it
+    np.testing.assert_array_equal(lib.main(x).astype(np.int64), want)
