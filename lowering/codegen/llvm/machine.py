@@ -5,6 +5,7 @@ Kept apart from IR generation so that generating IR never needs a target's code 
 from __future__ import annotations
 
 import os
+import sys
 import threading
 
 from llvmlite import binding as llvm
@@ -82,8 +83,10 @@ def compile_objects(texts: list, tm, paths: list, first=None) -> None:
 
 def parallel_jobs() -> int:
     """How many processes compile one module: $AOTC_JOBS, else the cores this process may
-    use (at most 4); 1 when other threads run here (a fork copies only the calling thread,
-    and a lock another thread holds would never be released in the child)."""
+    use (at most 4). 1 when other Python threads run here: a fork copies only the calling
+    thread, and one of them could hold llvmlite's lock. Native threads (a BLAS pool) never
+    touch llvmlite's LLVM; JAX's and TensorFlow's runtimes are left alone all the same (JAX
+    warns at every fork)."""
     env = os.environ.get("AOTC_JOBS", "").strip()
     if env:
         if not env.isdigit() or int(env) < 1:
@@ -92,4 +95,5 @@ def parallel_jobs() -> int:
     else:
         jobs = min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
                    else os.cpu_count() or 1, 4)
-    return jobs if threading.active_count() == 1 and hasattr(os, "fork") else 1
+    alone = threading.active_count() == 1 and not {"jax", "tensorflow"} & set(sys.modules)
+    return jobs if alone and hasattr(os, "fork") else 1
