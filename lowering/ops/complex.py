@@ -494,6 +494,8 @@ COMPLEX_RULES = {
     "atan2": _binary(_atan2),
     "maximum": _extremum("oge"),
     "minimum": _extremum("ole"),
+    "clamp": lambda s, elem, args, op: _extremum("ole")(s, elem, [_extremum("oge")(s, elem, args[:2], op),
+                                                                 args[2]], op),  # min(max(lo, x), hi)
     "bitcast_convert": lambda s, elem, args, op: args[0],  # complex<f32> to itself, or f64
     "negate": _unary(lambda k, a, b, z: k.make(k.neg(a), k.neg(b))),
     "abs": _abs,

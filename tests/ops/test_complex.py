@@ -346,6 +346,26 @@ def test_atan2_maximum_minimum_are_xlas(dtype, target, tmp_path):
         np.testing.assert_array_equal(got.view(np.uint8), data[f"{tag}_{op}"].view(np.uint8), err_msg=op)
 
 
+@pytest.mark.parametrize("dtype", [C64, C128])
+def test_clamp_is_xlas(dtype):
+    """clamp(lo, x, hi) = minimum(maximum(lo, x), hi) by real parts, bit for bit with XLA on
+    every triple of -1, 0, -0, 1, NaN; scalar bounds too."""
+    ty, st = f"tensor<?x{T[dtype]}>", f"tensor<{T[dtype]}>"
+    lib = aot.compile(f"func.func @main(%lo: {ty}, %x: {ty}, %hi: {ty}, %a: {st}, %b: {st})"
+                      f" -> ({ty}, {ty}) {{\n"
+                      f"  %0 = stablehlo.clamp %lo, %x, %hi : {ty}\n"
+                      f"  %1 = stablehlo.clamp %a, %x, %b : ({st}, {ty}, {st}) -> {ty}\n"
+                      f"  return %0, %1 : {ty}, {ty}\n}}\n")
+    tag = "c64" if dtype == C64 else "c128"
+    data = np.load(os.path.join(DATA, "xla_ops.npz"))
+    lo, x, hi = (data[f"{tag}_clamp_{k}"] for k in ("lo", "x", "hi"))
+    got, scalar = lib.main(lo, x, hi, dtype(-0.5 + 7j), dtype(0.5 - 7j))
+    np.testing.assert_array_equal(got.view(np.uint8), data[f"{tag}_clamp_out"].view(np.uint8))
+    low, high = dtype(-0.5 + 7j), dtype(0.5 - 7j)
+    want = [low if v.real < -0.5 else v if v.real <= 0.5 else high for v in x]  # a NaN real part: high
+    np.testing.assert_array_equal(scalar.view(np.uint8), np.array(want, dtype).view(np.uint8))
+
+
 def test_bitcast_convert_of_complex():
     """complex<f64> <-> 2 x complex<f32> in memory order (the spec allows it; XLA does not);
     complex<f32> to itself; real <-> complex is an error, as StableHLO's verifier says."""

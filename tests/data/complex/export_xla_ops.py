@@ -1,8 +1,9 @@
-"""Expected outputs of complex atan2, maximum and minimum as XLA's CPU backend computes them,
-for tests/ops/test_complex.py: every pair of special values (0, -0, 1, -1, 2.5, -0.5, inf,
--inf, NaN in each part) and random pairs, in complex<f32> and complex<f64>, written to
-xla_ops.npz. JAX does not emit these ops on complex numbers itself (jax.lax.max expands to
-compares of the parts), so the StableHLO text below is compiled by XLA directly.
+"""Expected outputs of complex atan2, maximum, minimum and clamp as XLA's CPU backend computes
+them, for tests/ops/test_complex.py: every pair of special values (0, -0, 1, -1, 2.5, -0.5,
+inf, -inf, NaN in each part) and random pairs (clamp: triples of special real parts), in
+complex<f32> and complex<f64>, written to xla_ops.npz. JAX does not emit these ops on complex
+numbers itself (jax.lax.max expands to compares of the parts), so the StableHLO text below
+is compiled by XLA directly.
 (bitcast_convert has no data here: StableHLO's verifier refuses it between complex and real
 types, and XLA refuses complex<f64> <-> 2 x complex<f32>, which the spec allows; the tests
 check that one against numpy's view.)
@@ -56,6 +57,18 @@ def binary(op, dtype, a, b):
                f"  return %0 : {t}\n}}", a, b)[0]
 
 
+def clamp(dtype):
+    """(lo, x, hi, clamp): every triple of real parts from -1, 0, -0, 1, NaN, the imaginary
+    parts 1, 2, 3 telling which operand was picked."""
+    reals = [-1.0, 0.0, -0.0, 1.0, np.nan]
+    grid = np.array(np.meshgrid(reals, reals, reals, indexing="ij")).reshape(3, -1)
+    lo, x, hi = (np.array(grid[i] + 1j * (i + 1), dtype) for i in range(3))
+    t = f"tensor<{lo.size}x{T[dtype]}>"
+    got = run(f"func.func @main(%a: {t}, %b: {t}, %c: {t}) -> {t} {{\n"
+              f"  %0 = stablehlo.clamp %a, %b, %c : {t}\n  return %0 : {t}\n}}", lo, x, hi)[0]
+    return lo, x, hi, got
+
+
 def main():
     rng = np.random.default_rng(2026)
     out = {}
@@ -64,6 +77,8 @@ def main():
         out[f"{tag}_y"], out[f"{tag}_x"] = y, x
         for op in ("atan2", "maximum", "minimum"):
             out[f"{tag}_{op}"] = binary(op, dtype, y, x)
+        for key, value in zip(("lo", "x", "hi", "out"), clamp(dtype)):
+            out[f"{tag}_clamp_{key}"] = value
     np.savez_compressed(os.path.join(HERE, "xla_ops.npz"), **out)
     print("wrote", os.path.join(HERE, "xla_ops.npz"), {k: v.shape for k, v in out.items()})
 
