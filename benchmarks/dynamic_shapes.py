@@ -330,6 +330,13 @@ def run_workload(wl: dict, args, jax, jnp, build_root: str) -> list:
               f"   {' ' * 21}{''.join(f'{v:11.3f}' for v in fi)}"
               f"   {faults[label] / (args.steady_reps * args.calls * len(sizes)):10.1f}")
     if "jax.jit (XLA)" in first:
+        ratios = [min(p[i] for p in steady_per["aot (1 library)"])
+                  / min(p[i] for p in steady_per["jax.jit (XLA)"]) for i in range(len(sizes))]
+        worst = max(range(len(sizes)), key=ratios.__getitem__)
+        slower = sum(r > 1.2 for r in ratios)
+        print(f"  worst size against XLA compiled for that shape: b={sizes[worst]}, aot "
+              f"{ratios[worst]:.2f}x XLA's steady time; {slower} of {len(sizes)} sizes above 1.2x "
+              f"(issue 15's goal: none)")
         extra = first["jax.jit (XLA)"][0] - statistics.median(steady["jax.jit (XLA)"])
         print(f"  jax.jit: ~{extra / len(sizes) * 1e3:.0f} ms per new shape (1st pass - steady, "
               f"over {len(sizes)} shapes) against aot's one {compile_s:.2f} s build")
