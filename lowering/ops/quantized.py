@@ -374,6 +374,9 @@ class _Rewrite:
             return
         if name == "mhlo.uniform_dequantize":
             q = self.quant_of(op, op.operands[0])
+            if op.results[0].type.elem not in EXPRESSED:  # i16 is only the rewrite's own form
+                raise op.error(f"uniform_dequantize's result must be a float tensor, got "
+                               f"{op.results[0].type}")
             op.attrs = _params_attrs(q)
             op.operands = op.operands[:1] + _params_operands(block, block.ops.index(op), q, op.loc)
             return

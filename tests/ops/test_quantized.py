@@ -419,3 +419,30 @@ def test_quantize_rounds_half_to_even_bit_exact(storage, expressed):
     want = np.round(np.clip(scaled, dt(lo), dt(hi))).astype(np.int64)
     want = np.clip(want, lo, hi)  # f32(2^31 - 1) is 2^31: i32's conversion saturates it
     np.testing.assert_array_equal(lib.main(x).astype(np.int64), want)
+
+
+def test_plain_dot_and_a_float_result():
+    """stablehlo.dot (matrix x vector) of quantized operands into a float result (the
+    spec's hybrid form) takes the integer path too: the dequantized accumulator is the
+    result. Exact here: every product of halves and their sum are representable."""
+    text = f"""func.func @main(%a: tensor<3x4x{Q8}>, %b: tensor<4x{Q8}>) -> tensor<3xf32> {{
+  %d = stablehlo.dot %a, %b : (tensor<3x4x{Q8}>, tensor<4x{Q8}>) -> tensor<3xf32>
+  return %d : tensor<3xf32>
+}}"""
+    assert "-> tensor<3xi32>" in contraction_line(hlo_of(text), "dot")
+    a = np.arange(-60, 60, 10, dtype=np.int8).reshape(3, 4)
+    b = np.array([1, -2, 127, -128], np.int8)
+    np.testing.assert_array_equal(aot.compile(text, name="quant_plain_dot").main(a, b),
+                                  dequantize(a, 0.5, -3) @ dequantize(b, 0.5, -3))
+
+
+def test_dequantize_to_an_integer_is_a_located_error():
+    """The rewrite's own uniform_dequantize to i16 (a contraction's centred operand) is not
+    a form a program may write."""
+    text = f"""func.func @main(%x: tensor<4x{Q8}>) -> tensor<4xi16> {{
+  %d = stablehlo.uniform_dequantize %x : (tensor<4x{Q8}>) -> tensor<4xi16>
+  return %d : tensor<4xi16>
+}}"""
+    with pytest.raises(CompileError, match="result must be a float tensor") as e:
+        aot.compile(text, name="quant_bad_dequantize")
+    assert (e.value.loc.line, e.value.loc.col) == (2, 8)
