@@ -22,6 +22,7 @@ length: the half-length packing trick is future work.)
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
 
 from lowering.ir.builder import Ix, buffer_dims, loop_nest
 from lowering.ir.core import INDEX, EnumAttr, Operation, ScalarType, TensorType, component, is_complex
@@ -159,16 +160,17 @@ def _dft_pass(b, src, dst, axis: int, n: int, inverse: bool, mode: str, table, l
     if _line_length(n, mode):
         _line_pass(b, src, dst, axis, n, inverse, mode, *lines)
         return
-    _fill_twiddles(b, n, table)
+    _fill_twiddles(b, n, n, table)
     if mode == "c2c" and n >= 2 and _is_pow2(n):
         _radix2_pass(b, src, dst, axis, n, inverse, table)
         return
     _direct_pass(b, src, dst, axis, n, inverse, mode, table)
 
 
-def _fill_twiddles(b, n: int, table) -> None:
-    """table[2t], table[2t + 1] = cos, sin of 2 pi t / n: exact angles, rounded once."""
-    _, tb, t, _ = b.for_(b.index(0), b.index(n))
+def _fill_twiddles(b, count: int, n: int, table) -> None:
+    """table[2t], table[2t + 1] = cos, sin of 2 pi t / n for t < count: exact angles,
+    rounded once."""
+    _, tb, t, _ = b.for_(b.index(0), b.index(count))
     ts, tx = Scalars(tb), Ix(tb)
     angle = ts.v("arith.mulf", [ts.convert(tb.v("arith.index_cast", [t], ScalarType("i64")), "i64", "f64"),
                                 tb.const(2 * math.pi / n, "f64")], "f64")
@@ -221,19 +223,27 @@ def _butterflies(body, at, elem: str, n: int, inverse: bool, table) -> None:
         gb.yield_([])
 
 
+@contextmanager
+def _lines(b, buf, axis: int):
+    """A loop over every line of `buf` along `axis`: yields (the loop body's builder,
+    at(i): the index of element i of the current line, the buffer's dims)."""
+    dims = buffer_dims(b, buf)
+    others = [d for d in range(len(dims)) if d != axis]
+    with loop_nest(b, [Ix(b).val(dims[d]) for d in others]) as (body, ivs):
+        def at(i):
+            idx = list(ivs)
+            idx.insert(axis, i)
+            return idx
+        yield body, at, dims
+
+
 def _radix2_pass(b, src, dst, axis: int, n: int, inverse: bool, table) -> None:
     """Cooley-Tukey for a power-of-two n, in the element's precision: each line copied into
     dst in bit-reversed order, then log2(n) stages of butterflies in place, twiddles from the
     table. Its error grows as O(log n) ulps; the work is O(n log n) per line."""
     elem = dst.type.elem
     part = component(elem)
-    ddims = buffer_dims(b, dst)
-    others = [d for d in range(len(ddims)) if d != axis]
-    with loop_nest(b, [Ix(b).val(ddims[d]) for d in others]) as (body, ivs):
-        def at(i):
-            idx = list(ivs)
-            idx.insert(axis, i)
-            return idx
+    with _lines(b, dst, axis) as (body, at, ddims):
         _, cb, j, _ = body.for_(body.index(0), body.index(n))  # the bit-reversed copy
         rev = _bit_reversed(cb, j, n.bit_length() - 1)
         cb.op("memref.store", [cb.v("memref.load", [src] + at(j), ScalarType(elem)), dst] + at(rev))
@@ -261,13 +271,7 @@ def _fill_line_tables(b, n: int, size: int, table, chirp: bool) -> None:
     """The line's twiddles (cos, sin of 2 pi t / size at table[2t], t < size/2) and, for
     Bluestein, the chirp's angles pi (j^2 mod 2n) / n at table[size + 2j], j < n: j^2 reduced
     in integers, so each angle is exact before its one rounding, however large n."""
-    _, tb, t, _ = b.for_(b.index(0), b.index(size // 2))
-    ts, tx = Scalars(tb), Ix(tb)
-    angle = ts.v("arith.mulf", [ts.convert(tb.v("arith.index_cast", [t], ScalarType("i64")), "i64", "f64"),
-                                tb.const(2 * math.pi / size, "f64")], "f64")
-    tb.op("memref.store", [tb.v("math.cos", [angle], F64), table, tx.val(tx.mul(t, 2))])
-    tb.op("memref.store", [tb.v("math.sin", [angle], F64), table, tx.val(tx.add(tx.mul(t, 2), 1))])
-    tb.yield_([])
+    _fill_twiddles(b, size // 2, size, table)
     if not chirp:
         return
     _, cb, j, _ = b.for_(b.index(0), b.index(n))
@@ -334,13 +338,7 @@ def _line_pass(b, src, dst, axis: int, n: int, inverse: bool, mode: str, table, 
         fb.yield_([])
         _butterflies(b, at(filt), "complex<f64>", size, inverse, table)
 
-    ddims = buffer_dims(b, dst)
-    others = [d for d in range(len(ddims)) if d != axis]
-    with loop_nest(b, [Ix(b).val(ddims[d]) for d in others]) as (body, ivs):
-        def line(i):
-            idx = list(ivs)
-            idx.insert(axis, i)
-            return idx
+    with _lines(b, dst, axis) as (body, line, ddims):
         if bluestein:
             zero(body, first)
         _, lb, j, _ = body.for_(body.index(0), body.index(n))  # load, bit-reversed
@@ -391,14 +389,8 @@ def _direct_pass(b, src, dst, axis: int, n: int, inverse: bool, mode: str, table
     complex-to-real passes."""
     src_elem, dst_elem = src.type.elem, dst.type.elem
     part = component(dst_elem) if is_complex(dst_elem) else dst_elem
-    ddims = buffer_dims(b, dst)
-    others = [d for d in range(len(ddims)) if d != axis]
     scale = 1.0 / n if inverse else 1.0
-    with loop_nest(b, [Ix(b).val(ddims[d]) for d in others]) as (body, ivs):
-        def at(i):
-            idx = list(ivs)
-            idx.insert(axis, i)
-            return idx
+    with _lines(b, dst, axis) as (body, at, ddims):
         bx = Ix(body)
         _, kb, k, _ = body.for_(body.index(0), bx.val(ddims[axis]))
         zero = kb.const(0.0, "f64")
