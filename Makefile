@@ -107,9 +107,13 @@ stress: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 
+# BENCH_PY: an interpreter with JAX installed for the XLA columns (JAX is never a dependency:
+# `make bench BENCH_PY=/path/to/jax-venv/bin/python`); the project's own venv leaves them out.
+BENCH_PY ?= $(PY)
 bench: $(STAMP)
-	$(PY) benchmarks/elementwise_chain.py && $(PY) benchmarks/dynamic_shapes.py && $(PY) benchmarks/cpu_workloads.py
-	$(PY) benchmarks/models.py
+	$(BENCH_PY) benchmarks/elementwise_chain.py && $(BENCH_PY) benchmarks/dynamic_shapes.py
+	$(BENCH_PY) benchmarks/cpu_workloads.py && $(BENCH_PY) benchmarks/models.py
+	$(BENCH_PY) benchmarks/quantized.py
 
 # On a machine with an NVIDIA GPU (and jax[cuda] for the comparison): never run here.
 bench-gpu: $(STAMP)
