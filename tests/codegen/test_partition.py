@@ -131,7 +131,7 @@ def test_a_failing_partition_is_an_error(tmp_path):
     comp = Compilation(LAYERS, "layers.mlir", Options(name="layers"))
     tm = machine.target_machine(comp.target)
     good = comp.llvm()[1]
-    with pytest.raises(RuntimeError, match="LLVM failed on a partition.*parsing error"):
+    with pytest.raises(CompileError, match="LLVM failed on a partition.*parsing error"):
         machine.compile_objects([good, "this is not LLVM IR"], tm,
                                 [str(tmp_path / "a.o"), str(tmp_path / "b.o")])
 

@@ -78,7 +78,8 @@ def compile_objects(texts: list, tm, paths: list, first=None) -> None:
             if status:
                 errors.append(said or f"the compiling process ended with status {status}")
     if errors:
-        raise RuntimeError("LLVM failed on a partition of the module: " + "; ".join(errors))
+        raise CompileError("internal: LLVM failed on a partition of the module: "
+                           + "; ".join(errors), None)
 
 
 def parallel_jobs() -> int:
