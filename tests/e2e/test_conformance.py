@@ -46,9 +46,14 @@ UNSUPPORTED_OPS: list[str] = []  # every op of the corpus compiles
 # results are off by up to 3.5e-6 (lgamma, Lanczos approximation) and 6.4e-7 absolute
 # near digamma's root at 1.46 (rel. 5.8e-5): another implementation of equal quality
 # can differ from JAX's by about twice that, beyond the default atol of 1e-6.
+# An f32 FFT of about 1000 points sums 1000 products per output: JAX's own result is off
+# by up to 2.4e-7 of the largest output (3.2e-5 absolute here, against numpy in float64;
+# this compiler's, summed in f64, by 3.5e-8), so outputs near zero need an absolute bound.
 CASE_TOLERANCE = {
     "lgamma_f32": (2e-5, 1e-5),
     "digamma_f32": (2e-5, 5e-6),
+    "fft_prime_length_c64": (2e-5, 1e-4),
+    "rfft_long_f32": (2e-5, 1e-4),
 }
 
 CASE_TIMEOUT_S = 120
@@ -215,18 +220,10 @@ def test_unsupported_list_names_ops_the_corpus_uses():
 
 
 def _compare(case, got, want):
-    from corpus import TOLERANCE, assert_close
+    from corpus import assert_close
     assert len(got) == len(want), f"{case}: {len(got)} results, JAX has {len(want)}"
     for i, (g, w) in enumerate(zip(got, want)):
-        what = f"{case} result {i}"
-        if case in CASE_TOLERANCE and w.dtype.name in TOLERANCE:
-            rtol, atol = (max(a, b) for a, b in zip(CASE_TOLERANCE[case], TOLERANCE[w.dtype.name]))
-            assert g.shape == w.shape, f"{what}: shape {g.shape} != {w.shape}"
-            assert g.dtype == w.dtype, f"{what}: dtype {g.dtype} != {w.dtype}"
-            np.testing.assert_allclose(g.astype(np.float64), w.astype(np.float64), rtol=rtol, atol=atol,
-                                       equal_nan=True, err_msg=what)
-        else:
-            assert_close(g, w, what)
+        assert_close(g, w, f"{case} result {i}", CASE_TOLERANCE.get(case))
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -997,6 +997,11 @@ case("fft2_c64", jnp.fft.fft2, CX((2, 6, 8)), expect=_FFT + ["length = [6, 8]"])
 case("rfftn_3d_f64", lambda x: jnp.fft.rfftn(x, axes=(1, 2, 3)), U((2, 3, 4, 6), dtype=np.float64),
      x64=True, expect=_FFT + ["length = [3, 4, 6]"])
 case("irfft2_f32", lambda x: jnp.fft.irfft2(x, s=(4, 9)), CX((4, 5)), expect=_FFT + ["type = IRFFT"])
+# lengths above 40 that are not powers of two: Bluestein's chirp-z on radix-2 transforms
+case("fft_prime_length_c64", jnp.fft.fft, CX((2, 1009)), expect=_FFT)
+case("rfft_long_f32", jnp.fft.rfft, U((3, 1000)), expect=_FFT + ["type = RFFT"])
+case("ifft_prime_length_c128", jnp.fft.ifft, CX((1, 257), dtype=C128), x64=True,
+     expect=_FFT + ["type = IFFT"])
 case("fft_spectrum_model", lambda x: jnp.abs(jnp.fft.rfft(x * jnp.hanning(64), axis=-1)) ** 2,
      U((4, 64)), expect=_FFT)
 
