@@ -9,8 +9,7 @@ Each rule computes what XLA's CPU backend computes (its elemental IR emitter's f
 checked against JAX's outputs on infinities, NaNs and signed zeros): the textbook product,
 Smith's division, |z| scaled by its larger part, rsqrt/power through polar form, tanh
 through expm1 with its limits at infinity, asin/acos by Hull et al.'s algorithm and atanh by
-Kahan's (their NaN cases aside: atan and atanh of a NaN part are NaN + NaN i, where XLA
-gives +-pi/2 in one part). Each op's rule on complex operands is its
+Kahan's (with XLA's +-pi/2 parts where a part is NaN). Each op's rule on complex operands is its
 `complex_scalar` in the registry (`COMPLEX_RULES`), beside its real `scalar` rule.
 """
 from __future__ import annotations
@@ -400,13 +399,23 @@ def _atanh_parts(k: C, x, y):
     den = k.add(k.mul(omx, omx), k.mul(y, y))
     re = k.mul(k.c(0.25), k.fn("log1p", k.div(k.mul(k.c(4.0), ax), den)))
     im = k.mul(k.c(0.5), k.fn("atan2", k.add(y, y), k.sub(k.mul(omx, k.add(one, ax)), k.mul(y, y))))
-    # |z| past sqrt(max)/8: 1/z's real part, and +-pi/2
-    huge = k.cmp("ogt", k.op("arith.maximumf", ax, k.abs(y)), k.c(_SAFE_MAX[k.f]))
+    # |z| past sqrt(max)/8, or a NaN part: 1/z's real part, and +-pi/2; as in XLA, a NaN
+    # counts as negative for both signs (so atanh(NaN + iy) = NaN - i pi/2 sign(y) ... and
+    # atanh(NaN + i inf) = -0 + i pi/2)
+    huge = k.cmp("uge", k.op("arith.maximumf", ax, k.abs(y)), k.c(_SAFE_MAX[k.f]))
     r = _cabs(k, k.make(ax, y))
-    tiny = k.sel(k.cmp("oeq", r, k.c(float("inf"))), k.c(0.0), k.div(k.div(ax, r), r))
+    inf = k.c(float("inf"))
+    infinite = k.op("arith.ori", k.cmp("oeq", r, inf), k.op("arith.ori", k.cmp("oeq", ax, inf),
+                                                          k.cmp("oeq", k.abs(y), inf)))
+    tiny = k.sel(infinite, k.c(0.0), k.div(k.div(ax, r), r))
     re = k.sel(huge, tiny, re)
-    im = k.sel(huge, _signed(k, k.c(math.pi / 2), y), im)
-    return _signed(k, re, x), im
+    im = k.sel(huge, _signed_nan_negative(k, k.c(math.pi / 2), y), im)
+    return _signed_nan_negative(k, re, x), im
+
+
+def _signed_nan_negative(k: C, v, of):
+    """v with the sign of `of` as XLA's atanh takes it: -0 positive, NaN negative."""
+    return k.sel(k.cmp("oge", of, k.c(0.0)), v, k.neg(v))
 
 
 def _atanh(k: C, a, b, z):

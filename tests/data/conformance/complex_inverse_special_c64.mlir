@@ -1,12 +1,12 @@
 module @jit__lambda attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
-  func.func public @main(%arg0: tensor<49xcomplex<f32>>, %arg1: tensor<36xcomplex<f32>>) -> (tensor<49xcomplex<f32>> {jax.result_info = "result[0]"}, tensor<49xcomplex<f32>> {jax.result_info = "result[1]"}, tensor<49xcomplex<f32>> {jax.result_info = "result[2]"}, tensor<49xcomplex<f32>> {jax.result_info = "result[3]"}, tensor<36xcomplex<f32>> {jax.result_info = "result[4]"}, tensor<36xcomplex<f32>> {jax.result_info = "result[5]"}) {
+  func.func public @main(%arg0: tensor<49xcomplex<f32>>) -> (tensor<49xcomplex<f32>> {jax.result_info = "result[0]"}, tensor<49xcomplex<f32>> {jax.result_info = "result[1]"}, tensor<49xcomplex<f32>> {jax.result_info = "result[2]"}, tensor<49xcomplex<f32>> {jax.result_info = "result[3]"}, tensor<49xcomplex<f32>> {jax.result_info = "result[4]"}, tensor<49xcomplex<f32>> {jax.result_info = "result[5]"}) {
     %0 = chlo.asin %arg0 : tensor<49xcomplex<f32>> -> tensor<49xcomplex<f32>>
     %1 = chlo.acos %arg0 : tensor<49xcomplex<f32>> -> tensor<49xcomplex<f32>>
-    %2 = chlo.asinh %arg0 : tensor<49xcomplex<f32>> -> tensor<49xcomplex<f32>>
-    %3 = call @arccosh(%arg0) : (tensor<49xcomplex<f32>>) -> tensor<49xcomplex<f32>>
-    %4 = chlo.atan %arg1 : tensor<36xcomplex<f32>> -> tensor<36xcomplex<f32>>
-    %5 = chlo.atanh %arg1 : tensor<36xcomplex<f32>> -> tensor<36xcomplex<f32>>
-    return %0, %1, %2, %3, %4, %5 : tensor<49xcomplex<f32>>, tensor<49xcomplex<f32>>, tensor<49xcomplex<f32>>, tensor<49xcomplex<f32>>, tensor<36xcomplex<f32>>, tensor<36xcomplex<f32>>
+    %2 = chlo.atan %arg0 : tensor<49xcomplex<f32>> -> tensor<49xcomplex<f32>>
+    %3 = chlo.asinh %arg0 : tensor<49xcomplex<f32>> -> tensor<49xcomplex<f32>>
+    %4 = call @arccosh(%arg0) : (tensor<49xcomplex<f32>>) -> tensor<49xcomplex<f32>>
+    %5 = chlo.atanh %arg0 : tensor<49xcomplex<f32>> -> tensor<49xcomplex<f32>>
+    return %0, %1, %2, %3, %4, %5 : tensor<49xcomplex<f32>>, tensor<49xcomplex<f32>>, tensor<49xcomplex<f32>>, tensor<49xcomplex<f32>>, tensor<49xcomplex<f32>>, tensor<49xcomplex<f32>>
   }
   func.func private @arccosh(%arg0: tensor<49xcomplex<f32>>) -> tensor<49xcomplex<f32>> {
     %0 = chlo.acosh %arg0 : tensor<49xcomplex<f32>> -> tensor<49xcomplex<f32>>

@@ -1059,10 +1059,8 @@ case("complex_inverse_c64", lambda x: tuple(f(x) for f in _INV),
      expect=["chlo.asin", "chlo.acos", "chlo.atan ", "chlo.asinh", "chlo.acosh", "chlo.atanh"])
 case("complex_inverse_c128", lambda x: tuple(f(x) for f in _INV), CX((3, 5), dtype=C128), x64=True,
      expect=["chlo.asin", "chlo.atanh", "complex<f64>"])
-_CX_NO_NAN = _CX_SPECIAL[~np.isnan(_CX_SPECIAL.real) & ~np.isnan(_CX_SPECIAL.imag)]
-case("complex_inverse_special_c64", lambda x, y: (
-    jnp.arcsin(x), jnp.arccos(x), jnp.arcsinh(x), jnp.arccosh(x), jnp.arctan(y), jnp.arctanh(y)),
-     _CX_SPECIAL, _CX_NO_NAN, expect=["chlo.asin", "chlo.acosh", "chlo.atanh"])
+case("complex_inverse_special_c64", lambda x: tuple(f(x) for f in _INV), _CX_SPECIAL,
+     expect=["chlo.asin", "chlo.acosh", "chlo.atanh"])
 case("complex_conv_c64", lambda x, w: lax.conv_general_dilated(
     x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")),
      CX((1, 5, 5, 2)), CX((3, 3, 2, 3)), expect=["stablehlo.convolution"])
