@@ -59,6 +59,11 @@ VOID = ir.VoidType()
 # siblings) and KC x NR (B panel, in L1, one of the NB/NR in a packed B block) the packed
 # slices; MC x NC the largest tile of C one task owns.
 PARALLEL_MIN_FLOPS = 1 << 23  # multiply-adds; below this a product stays on the calling thread
+# A task with at most this many MR-row panels of C reads row-major B in place: packing B
+# costs a pass over it that so few rows cannot pay back (a matrix-vector product at batch 1).
+SMALL_M_PANELS = 2
+# Micro-kernels for fewer rows than MR, so that M = 1 or 2 computes no padding rows.
+ROW_VARIANTS = (1, 2)
 
 # The task context: i64 slots, in this order (pointers as integers).
 SLOTS = ("batch", "m", "n", "k", "a", "a_batch", "a_row", "a_col", "b", "b_batch", "b_row",
@@ -140,6 +145,8 @@ class _Emitter:
         self.st = I16 if self.pairs else t  # the operands' element type
         self.kp = self.kc // 2 if self.pairs else self.kc
         self.madd_intrinsic = p.madd
+        self.small_m = SMALL_M_PANELS * self.mr
+        self.row_variants = [r for r in ROW_VARIANTS if r < self.mr]
 
     def fn(self, suffix, ftype):
         f = ir.Function(self.mod, ftype, name=f"{self.name}.{suffix}")
@@ -183,13 +190,17 @@ class _Emitter:
         return b.call(f, [x, y, z])
 
     # ------------------------------------------------------------------ micro-kernel
-    def micro_kernel(self):
-        """(kc, a_panel, b_panel, c, ldc, rows, cols, accumulate): C[rows, cols] (+)= A B,
-        kc k's deep (pairs of k's for the pair kernel)."""
-        mr, nr, vec, t, vt = self.mr, self.nr, self.vec, self.t, self.vt
+    def micro_kernel(self, mr: int):
+        """(kc, a_panel, b_panel, ldb, c, ldc, rows, cols, accumulate): C[rows, cols] (+)= A B,
+        kc k's deep (pairs of k's for the pair kernel), for the first `mr` rows of the
+        A panel (MR wide; a variant with fewer rows computes no padding rows when M is
+        small). B's k-th row is at b_panel + k * ldb: NR in a packed panel, B's row stride
+        when B is read in place."""
+        nr, vec, t, vt = self.nr, self.vec, self.t, self.vt
         nv = nr // vec
-        f = self.fn("micro_kernel", ir.FunctionType(VOID, [I64, PTR, PTR, PTR, I64, I64, I64, I1]))
-        kc, ap, bp, c, ldc, rows, cols, accumulate = f.args
+        f = self.fn(f"micro_kernel{mr}",
+                    ir.FunctionType(VOID, [I64, PTR, PTR, I64, PTR, I64, I64, I64, I1]))
+        kc, ap, bp, ldb, c, ldc, rows, cols, accumulate = f.args
         for p in (ap, bp, c):
             p.add_attribute("noalias")
         b = ir.IRBuilder(f.append_basic_block("entry"))
@@ -201,7 +212,7 @@ class _Emitter:
             for a in row:
                 b.store(zero, a)
         with _for(b, _i(0), kc, "k") as k:  # kc: pairs of k's for the pair kernel
-            self.k_step(b, k, ap, bp, accs)
+            self.k_step(b, k, ap, bp, ldb, accs)
         full = b.and_(b.icmp_signed("==", rows, _i(mr)), b.icmp_signed("==", cols, _i(nr)))
         with b.if_else(full) as (whole, edge):
             with whole:  # the common case: vector loads and stores straight into C
@@ -229,16 +240,16 @@ class _Emitter:
         b.ret_void()
         return f
 
-    def k_step(self, b, k, ap, bp, accs):
+    def k_step(self, b, k, ap, bp, ldb, accs):
         """One k (one pair of k's for the pair kernel): a broadcast of A per row times
         NR/VEC vectors of B, added into the tile."""
         mr, nr, vec, t, vt = self.mr, self.nr, self.vec, self.t, self.vt
         nv = nr // vec
-        bk = b.mul(k, _i(nr))
-        bv = [b.load(self.at(b, bp, b.add(bk, _i(v * vec))), typ=vt, align=vec * self.size)
+        bk = b.mul(k, ldb)
+        bv = [b.load(self.at(b, bp, b.add(bk, _i(v * vec))), typ=vt, align=self.size)
               for v in range(nv)]
         ak = b.mul(k, _i(mr))
-        for r in range(mr):
+        for r in range(len(accs)):
             x = b.load(self.at(b, ap, b.add(ak, _i(r))), typ=t)
             splat = b.shuffle_vector(b.insert_element(ir.Constant(vt, ir.Undefined), x, _i(0)),
                                      ir.Constant(vt, ir.Undefined),
@@ -250,8 +261,23 @@ class _Emitter:
                 else:
                     b.store(self.fmuladd(b, splat, bv[v], b.load(accs[r][v])), accs[r][v])
 
+    def micro_kernels(self):
+        """{rows: micro-kernel}: the full MR-row one and the fewer-row variants."""
+        return {r: self.micro_kernel(r) for r in sorted({*self.row_variants, self.mr})}
+
+    def call_micro(self, b, micros, sizes, rows, args):
+        """The micro-kernel with the fewest rows >= `rows` (of `sizes`, ascending) on `args`."""
+        if len(sizes) == 1:
+            b.call(micros[sizes[0]], args)
+            return
+        with b.if_else(b.icmp_signed("<=", rows, _i(sizes[0]))) as (fits, more):
+            with fits:
+                b.call(micros[sizes[0]], args)
+            with more:
+                self.call_micro(b, micros, sizes[1:], rows, args)
+
     # ------------------------------------------------------------------ task
-    def task(self, micro):
+    def task(self, micros):
         """void task(ctx, begin, end): the output tiles numbered [begin, end)."""
         mr, nr, t = self.mr, self.nr, self.t
         f = self.fn("task", ir.FunctionType(VOID, [PTR, I64, I64]))
@@ -285,6 +311,10 @@ class _Emitter:
             bi = b.sdiv(rest, s["tiles_m"])
             i0, j0 = b.mul(it, s["tile_m"]), b.mul(jt, s["tile_n"])
             mc, nc = _min(b, s["tile_m"], b.sub(m, i0)), _min(b, s["tile_n"], b.sub(n, j0))
+            small_m = b.and_(b.icmp_signed("<=", mc, _i(self.small_m)),
+                             b.icmp_signed("==", s["b_col"], _i(1)))
+            if self.pairs:  # B's pairs interleave two rows: always packed
+                small_m = ir.Constant(I1, 0)
             a_base = self.src(b, A, b.mul(bi, s["a_batch"]))
             b_base = self.src(b, B, b.mul(bi, s["b_batch"]))
             c_base = self.at(b, C, b.add(b.mul(bi, b.mul(m, n)), b.add(b.mul(i0, n), j0)))
@@ -295,11 +325,15 @@ class _Emitter:
                 pack_a, pack_b = ((self.pack_a_pairs, self.pack_b_pairs) if self.pairs
                                   else (self.pack_a, self.pack_b))
                 # B block by B block (packed once per task and K block), then the tile's rows
-                # in A blocks of MC (MR at a time without the scratch)
+                # in A blocks of MC (MR at a time without the scratch). A task with few rows
+                # and row-major B reads B's whole NR-column panels in place (packing them
+                # would cost more than the product); the last, cut one is packed.
                 with _for(b, _i(0), _ceil_div_v(b, nc, block_cols), "bb") as bb:
                     c0 = b.mul(bb, block_cols)
                     block_nc = _min(b, block_cols, b.sub(nc, c0))
-                    pack_b(b, b_base, b_pack, s, p0, kc, b.add(j0, c0), block_nc)
+                    in_place = b.select(small_m, b.sdiv(block_nc, _i(nr)), _i(0))
+                    pack_b(b, b_base, b_pack, s, p0, kc, b.add(j0, b.add(c0, b.mul(in_place, _i(nr)))),
+                           b.sub(block_nc, b.mul(in_place, _i(nr))))
                     with _for(b, _i(0), _ceil_div_v(b, mc, block_rows), "ab") as ab:
                         r0 = b.mul(ab, block_rows)
                         m_panels = _ceil_div(b, _min(b, block_rows, b.sub(mc, r0)), mr)
@@ -307,15 +341,20 @@ class _Emitter:
                             pack_a(b, a_base, a_pack, s, pa, b.add(i0, r0), p0, kc)
                         with _for(b, _i(0), _ceil_div(b, block_nc, nr), "pb") as pb:
                             cols = _min(b, _i(nr), b.sub(block_nc, b.mul(pb, _i(nr))))
-                            b_panel = self.at(b, b_pack, b.mul(pb, b.mul(_i(nr), depth)))
+                            direct = b.icmp_signed("<", pb, in_place)
+                            b_panel = b.select(direct, self.src(b, b_base, b.add(
+                                b.mul(p0, s["b_row"]), b.add(j0, b.add(c0, b.mul(pb, _i(nr)))))),
+                                self.at(b, b_pack, b.mul(b.sub(pb, in_place), b.mul(_i(nr), depth))))
+                            ldb = b.select(direct, s["b_row"], _i(nr))
                             with _for(b, _i(0), m_panels, "mk") as pa:
                                 row = b.add(r0, b.mul(pa, _i(mr)))
                                 rows = _min(b, _i(mr), b.sub(mc, row))
                                 a_panel = self.at(b, a_pack, b.mul(pa, b.mul(_i(mr), depth)))
                                 c_tile = self.at(b, c_base, b.add(b.mul(row, n),
                                                                   b.add(c0, b.mul(pb, _i(nr)))))
-                                b.call(micro, [depth, a_panel, b_panel, c_tile, n, rows, cols,
-                                               b.icmp_signed(">", kb, _i(0))])
+                                self.call_micro(b, micros, sorted(micros), rows,
+                                                [depth, a_panel, b_panel, ldb, c_tile, n, rows,
+                                                 cols, b.icmp_signed(">", kb, _i(0))])
                         # the last K block finished this A block x B block of C: its
                         # epilogue runs now, while the block is in cache
                         last = b.icmp_signed("==", kb, b.sub(k_blocks, _i(1)))
@@ -566,4 +605,4 @@ def gemm_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, blocking)
     e = _Emitter(mod, elem, t, name, blocking)
     get_threads = (mod.globals.get("aot_get_num_threads")
                    or ir.Function(mod, ir.FunctionType(ir.IntType(32), []), name="aot_get_num_threads"))
-    return e.entry(e.task(e.micro_kernel()), parallel_for, get_threads)
+    return e.entry(e.task(e.micro_kernels()), parallel_for, get_threads)
