@@ -15,8 +15,9 @@ spelled out here with llvmlite:
   the reads stream; once for all the task's rows), then for each MC-row block
   of its rows packs MC x KC of A into MR-row panels (k-major, rows past M padded
   with zeros), which stay in L2, and runs the micro-kernel over every (A panel,
-  B panel) pair: the B panel stays in L1 meanwhile. Both
-  blocks live in the thread's heap scratch (`aot_thread_scratch`), not on the
+  B panel) pair: the B panel stays in L1 meanwhile. (A task with few rows reads
+  row-major B in place, one with few columns row-major A: packing them would cost
+  about as much as the product.) Both blocks live in the thread's heap scratch (`aot_thread_scratch`), not on the
   stack; without it the task goes MR rows by NR columns through stack panels.
 - The micro-kernel keeps an MR x NR tile of C in MR * NR/VEC vector registers
   (6 x 16 f32 = 12 ymm with AVX2) and does one broadcast of A and NR/VEC
@@ -64,6 +65,11 @@ PARALLEL_MIN_FLOPS = 1 << 23  # multiply-adds; below this a product stays on the
 SMALL_M_PANELS = 2
 # Micro-kernels for fewer rows than MR, so that M = 1 or 2 computes no padding rows.
 ROW_VARIANTS = (1, 2)
+# A task with at most this many NR-column panels reads row-major A in place (no A panels):
+# each A element then feeds few multiply-adds, and its packing cost about as much as they
+# do (8192x288 @ 288x32, a 3x3 convolution's im2col product: 2.2 -> 1.8 ms; no change
+# measured at N = 256 ... 1024, where packing pays for itself but reading in place too).
+A_IN_PLACE_PANELS = 8
 
 # The task context: i64 slots, in this order (pointers as integers).
 SLOTS = ("batch", "m", "n", "k", "a", "a_batch", "a_row", "a_col", "b", "b_batch", "b_row",
@@ -191,19 +197,21 @@ class _Emitter:
 
     # ------------------------------------------------------------------ micro-kernel
     def micro_kernel(self, mr: int):
-        """(kc, a_panel, b_panel, ldb, c, ldc, rows, cols, accumulate): C[rows, cols] (+)= A B,
-        kc k's deep (pairs of k's for the pair kernel), for the first `mr` rows of the
-        A panel (MR wide; a variant with fewer rows computes no padding rows when M is
-        small). B's k-th row is at b_panel + k * ldb: NR in a packed panel, B's row stride
-        when B is read in place."""
+        """(kc, a_panel, a_k, a_r, b_panel, ldb, c, ldc, rows, cols, accumulate):
+        C[rows, cols] (+)= A B, kc k's deep (pairs of k's for the pair kernel), for `mr`
+        rows (a variant with fewer rows than MR computes no padding rows when M is small).
+        A's row r, k is at a_panel + k * a_k + r * a_r (rows past `rows` read the last
+        one): (MR, 1) in a packed panel, (1, A's row stride) when A is read in place. B's
+        k-th row is at b_panel + k * ldb: NR in a packed panel, B's row stride in place."""
         nr, vec, t, vt = self.nr, self.vec, self.t, self.vt
         nv = nr // vec
         f = self.fn(f"micro_kernel{mr}",
-                    ir.FunctionType(VOID, [I64, PTR, PTR, I64, PTR, I64, I64, I64, I1]))
-        kc, ap, bp, ldb, c, ldc, rows, cols, accumulate = f.args
+                    ir.FunctionType(VOID, [I64, PTR, I64, I64, PTR, I64, PTR, I64, I64, I64, I1]))
+        kc, ap, a_k, a_r, bp, ldb, c, ldc, rows, cols, accumulate = f.args
         for p in (ap, bp, c):
             p.add_attribute("noalias")
         b = ir.IRBuilder(f.append_basic_block("entry"))
+        a_rows = [self.at(b, ap, b.mul(_min(b, _i(r), b.sub(rows, _i(1))), a_r)) for r in range(mr)]
         accs = [[b.alloca(vt) for _ in range(nv)] for _ in range(mr)]
         tile = b.alloca(t, size=_i(mr * nr))
         tile.align = 64
@@ -212,7 +220,7 @@ class _Emitter:
             for a in row:
                 b.store(zero, a)
         with _for(b, _i(0), kc, "k") as k:  # kc: pairs of k's for the pair kernel
-            self.k_step(b, k, ap, bp, ldb, accs)
+            self.k_step(b, k, a_rows, a_k, bp, ldb, accs)
         full = b.and_(b.icmp_signed("==", rows, _i(mr)), b.icmp_signed("==", cols, _i(nr)))
         with b.if_else(full) as (whole, edge):
             with whole:  # the common case: vector loads and stores straight into C
@@ -240,7 +248,7 @@ class _Emitter:
         b.ret_void()
         return f
 
-    def k_step(self, b, k, ap, bp, ldb, accs):
+    def k_step(self, b, k, a_rows, a_k, bp, ldb, accs):
         """One k (one pair of k's for the pair kernel): a broadcast of A per row times
         NR/VEC vectors of B, added into the tile."""
         mr, nr, vec, t, vt = self.mr, self.nr, self.vec, self.t, self.vt
@@ -248,9 +256,9 @@ class _Emitter:
         bk = b.mul(k, ldb)
         bv = [b.load(self.at(b, bp, b.add(bk, _i(v * vec))), typ=vt, align=self.size)
               for v in range(nv)]
-        ak = b.mul(k, _i(mr))
+        ak = b.mul(k, a_k)
         for r in range(len(accs)):
-            x = b.load(self.at(b, ap, b.add(ak, _i(r))), typ=t)
+            x = b.load(self.at(b, a_rows[r], ak), typ=t)
             splat = b.shuffle_vector(b.insert_element(ir.Constant(vt, ir.Undefined), x, _i(0)),
                                      ir.Constant(vt, ir.Undefined),
                                      ir.Constant(ir.VectorType(ir.IntType(32), vec), [0] * vec))
@@ -313,8 +321,10 @@ class _Emitter:
             mc, nc = _min(b, s["tile_m"], b.sub(m, i0)), _min(b, s["tile_n"], b.sub(n, j0))
             small_m = b.and_(b.icmp_signed("<=", mc, _i(self.small_m)),
                              b.icmp_signed("==", s["b_col"], _i(1)))
-            if self.pairs:  # B's pairs interleave two rows: always packed
-                small_m = ir.Constant(I1, 0)
+            a_in_place = b.and_(b.icmp_signed("<=", nc, _i(A_IN_PLACE_PANELS * nr)),
+                                b.icmp_signed("==", s["a_col"], _i(1)))
+            if self.pairs:  # pairs interleave two rows or two k's: always packed
+                small_m = a_in_place = ir.Constant(I1, 0)
             a_base = self.src(b, A, b.mul(bi, s["a_batch"]))
             b_base = self.src(b, B, b.mul(bi, s["b_batch"]))
             c_base = self.at(b, C, b.add(b.mul(bi, b.mul(m, n)), b.add(b.mul(i0, n), j0)))
@@ -327,7 +337,8 @@ class _Emitter:
                 # B block by B block (packed once per task and K block), then the tile's rows
                 # in A blocks of MC (MR at a time without the scratch). A task with few rows
                 # and row-major B reads B's whole NR-column panels in place (packing them
-                # would cost more than the product); the last, cut one is packed.
+                # would cost more than the product); the last, cut one is packed. A task
+                # with few columns and row-major A reads A in place.
                 with _for(b, _i(0), _ceil_div_v(b, nc, block_cols), "bb") as bb:
                     c0 = b.mul(bb, block_cols)
                     block_nc = _min(b, block_cols, b.sub(nc, c0))
@@ -337,7 +348,7 @@ class _Emitter:
                     with _for(b, _i(0), _ceil_div_v(b, mc, block_rows), "ab") as ab:
                         r0 = b.mul(ab, block_rows)
                         m_panels = _ceil_div(b, _min(b, block_rows, b.sub(mc, r0)), mr)
-                        with _for(b, _i(0), m_panels, "pa") as pa:
+                        with _for(b, _i(0), b.select(a_in_place, _i(0), m_panels), "pa") as pa:
                             pack_a(b, a_base, a_pack, s, pa, b.add(i0, r0), p0, kc)
                         with _for(b, _i(0), _ceil_div(b, block_nc, nr), "pb") as pb:
                             cols = _min(b, _i(nr), b.sub(block_nc, b.mul(pb, _i(nr))))
@@ -349,11 +360,15 @@ class _Emitter:
                             with _for(b, _i(0), m_panels, "mk") as pa:
                                 row = b.add(r0, b.mul(pa, _i(mr)))
                                 rows = _min(b, _i(mr), b.sub(mc, row))
-                                a_panel = self.at(b, a_pack, b.mul(pa, b.mul(_i(mr), depth)))
+                                a_panel = b.select(a_in_place, self.src(b, a_base, b.add(
+                                    b.mul(b.add(i0, row), s["a_row"]), p0)),
+                                    self.at(b, a_pack, b.mul(pa, b.mul(_i(mr), depth))))
                                 c_tile = self.at(b, c_base, b.add(b.mul(row, n),
                                                                   b.add(c0, b.mul(pb, _i(nr)))))
                                 self.call_micro(b, micros, sorted(micros), rows,
-                                                [depth, a_panel, b_panel, ldb, c_tile, n, rows,
+                                                [depth, a_panel, b.select(a_in_place, _i(1), _i(mr)),
+                                                 b.select(a_in_place, s["a_row"], _i(1)),
+                                                 b_panel, ldb, c_tile, n, rows,
                                                  cols, b.icmp_signed(">", kb, _i(0))])
                         # the last K block finished this A block x B block of C: its
                         # epilogue runs now, while the block is in cache
