@@ -24,6 +24,7 @@ LOOP_OPS = {
     "aot.check": "(cond, values...): fail the call with `message` (printf-style) unless cond",
     "aot.switch": "(index) -> results: runs region `index` (the last when out of range)",
     "aot.gemm": "(lhs, rhs, out, captured...): the packed matmul; its region is the epilogue",
+    "aot.conv": "(input, kernel, out): the CPU's direct 2-D convolution (NHWC, HWIO)",
     "gpu.blas_gemm_takes": "(lhs, rhs, out) -> index: 1 when the runtime's cuBLAS runs this "
                            "strided-batched matmul, 0 when the kernel must (host only)",
     "gpu.blas_gemm": "(lhs, rhs, out): out = lhs x rhs per batch index, through cuBLAS (host only)",
@@ -40,7 +41,8 @@ LOOP_OPS = {
 
 AOT_ATTRS = {
     "aot.kernel": "on a func.func: a kernel taking only buffers; the value names its op",
-    "aot.aliased": "on a kernel: some of its buffer arguments are the same buffer (in place)",
+    "aot.aliased": "on a kernel whose arguments are not all distinct (in place): per argument, "
+                   "the position of the first that is the same value",
     "aot.writes": "on a call: operand positions the kernel writes",
     "aot.parallel": "on a kernel, its loop and its call: the outer loop may be split over "
                     "threads (on the call: the operand whose dim 0 is the extent)",

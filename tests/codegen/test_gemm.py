@@ -286,6 +286,43 @@ def test_convolution_through_the_packed_matmul():
                                        err_msg=f"trial {trial}")
 
 
+def test_direct_convolution():
+    """NHWC x HWIO -> NHWC f32/f64 convolutions with >= 16 input features and whole NR
+    panels of output features run as the direct convolution (aot.conv: no im2col): window
+    rows in the padding skipped, positions whose column is in the padding left out of a
+    call, whole window rows in one call; strides, dilation, padding (negative too), windows
+    bigger than the input, 1 and 2 threads, a dynamic batch."""
+    from conv_reference import conv_text, np_conv
+    rng = np.random.default_rng(5)
+    dn = ((0, 3, [1, 2]), (2, 3, [0, 1]), (0, 3, [1, 2]))
+    cases = [((2, 9, 13), (3, 3), (1, 1), (1, 1), ((1, 1), (1, 1)), 16, 32, "f32"),
+             ((1, 7, 8), (3, 2), (2, 1), (1, 2), ((0, 2), (-1, 1)), 32, 16, "f32"),
+             ((3, 5, 6), (2, 3), (1, 2), (2, 1), ((2, 0), (2, 2)), 48, 16, "f64"),
+             ((1, 2, 3), (3, 3), (1, 1), (1, 1), ((2, 2), (2, 2)), 16, 16, "f32"),
+             ((2, 12, 12), (1, 1), (1, 1), (1, 1), ((0, 0), (0, 0)), 24, 48, "f32")]
+    for i, (shape, ksize, strides, dil, pads, cin, cout, elem) in enumerate(cases):
+        dt = np.float32 if elem == "f32" else np.float64
+        x = rng.uniform(-1, 1, shape + (cin,)).astype(dt)
+        w = rng.uniform(-1, 1, ksize + (cin, cout)).astype(dt)
+        want = np_conv(x, w, dn, strides, pads, (1, 1), dil, (False, False), 1, 1)
+        text = conv_text(x.shape, w.shape, want.shape, dn, strides, pads, (1, 1), dil,
+                         (False, False), 1, 1).replace("xf32>", f"x{elem}>")
+        if i == 0:  # one library for every batch size
+            for dims in (x.shape, want.shape):
+                text = text.replace("tensor<" + "x".join(map(str, dims)), "tensor<?x"
+                                    + "x".join(map(str, dims[1:])))
+        loops = print_module(run_pipeline(parse_module(text, "conv.mlir"), "loops"))
+        assert '"aot.conv"' in loops and '"aot.gemm"' not in loops, i
+        lib = aot.compile(text, name=f"direct_conv_{i}")
+        tol = 1e-5 if elem == "f32" else 1e-12
+        for threads in (1, 2):
+            lib.set_num_threads(threads)
+            np.testing.assert_allclose(lib.main(x, w), want, rtol=tol, atol=tol, err_msg=f"case {i}")
+        if i == 0:
+            np.testing.assert_allclose(lib.main(x[:1], w), want[:1], rtol=tol, atol=tol)
+            assert lib.main(x[:0], w).shape == (0,) + want.shape[1:]
+
+
 # ----------------------------------------------------------------------------- i16 x i16 -> i32
 
 def int_program(lhs, rhs, out, dims):

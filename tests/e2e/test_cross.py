@@ -184,6 +184,25 @@ def test_packed_matmul_under_qemu(tmp_path, arch, elem, rhs):
         np.testing.assert_array_equal(one, two)  # tiles do not depend on the thread count
 
 
+@pytest.mark.parametrize("arch", ["aarch64", "riscv64"])
+def test_direct_convolution_under_qemu(tmp_path, arch):
+    """The direct convolution (aot.conv) with each target's tile: 48 output features are
+    whole panels of 12 (AArch64) and 4 (rv64gc); padding cuts window rows and columns."""
+    from conv_reference import conv_text, np_conv
+    cross = require(arch)
+    dn = ((0, 3, [1, 2]), (2, 3, [0, 1]), (0, 3, [1, 2]))
+    rng = np.random.default_rng(3)
+    x = rng.uniform(-1, 1, (2, 7, 9, 16)).astype(np.float32)
+    w = rng.uniform(-1, 1, (3, 3, 16, 48)).astype(np.float32)
+    want = np_conv(x, w, dn, (1, 2), ((1, 1), (2, 0)), (1, 1), (1, 1), (False, False), 1, 1)
+    text = conv_text(x.shape, w.shape, want.shape, dn, (1, 2), ((1, 1), (2, 0)), (1, 1), (1, 1),
+                     (False, False), 1, 1)
+    exe = build(text, "conv.mlir", "direct_conv", cross, str(tmp_path))
+    for threads in (1, 2):
+        got, = call(cross, exe, [x, w], str(tmp_path), threads=threads)
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
 # ------------------------------------------------------------------ the conformance corpus
 
 # A fixed sample for `make test`: matmuls (plain, batched and transposed, attention, im2col

@@ -270,8 +270,10 @@ class _Emitter:
                     b.store(self.fmuladd(b, splat, bv[v], b.load(accs[r][v])), accs[r][v])
 
     def micro_kernels(self):
-        """{rows: micro-kernel}: the full MR-row one and the fewer-row variants."""
-        return {r: self.micro_kernel(r) for r in sorted({*self.row_variants, self.mr})}
+        """{rows: micro-kernel}: the full MR-row one and the fewer-row variants (the
+        module's own when the matmul or the direct convolution made them already)."""
+        return {r: self.mod.globals.get(f"{self.name}.micro_kernel{r}") or self.micro_kernel(r)
+                for r in sorted({*self.row_variants, self.mr})}
 
     def call_micro(self, b, micros, sizes, rows, args):
         """The micro-kernel with the fewest rows >= `rows` (of `sizes`, ascending) on `args`."""

@@ -103,8 +103,8 @@ def check_device_ops(module: Module, target) -> None:
                     f"'{op.name}' in the kernel of '{func.attrs['aot.kernel']}' has no device "
                     f"version yet: the {target.name} target has no libm; the device has inline "
                     f"versions of {inline} (and logistic)", op.loc)
-            if op.name == "aot.gemm":
-                raise CompileError(f"'aot.gemm' (the CPU's packed matmul) in a {target.name} "
+            if op.name in ("aot.gemm", "aot.conv"):
+                raise CompileError(f"'{op.name}' (the CPU's packed matmul) in a {target.name} "
                                    "kernel", op.loc)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from llvmlite import ir
 
+from lowering.codegen.cpu import conv_direct
 from lowering.codegen.cpu.gemm import EPILOGUE_T, gemm_function
 from lowering.codegen.cpu.gemm import SLOTS as GEMM_SLOTS
 from lowering.codegen.llvm.types import (
@@ -235,6 +236,19 @@ def _epilogue(g, b, op, captured):
     return b.ptrtoint(fn, I64), b.ptrtoint(ctx, I64)
 
 
+def _slots(b, names, values: dict):
+    """An i64 array on the stack (allocated in the entry block) holding values[name] for
+    each of `names` in order (pointers as integers, 0 where absent)."""
+    with b.goto_entry_block():
+        b.position_at_start(b.function.entry_basic_block)
+        ctx = b.alloca(ir.ArrayType(I64, len(names)))
+    for i, name in enumerate(names):
+        v = values.get(name, ir.Constant(I64, 0))
+        slot = b.gep(ctx, [ir.Constant(I64, 0), ir.Constant(I32, i)], inbounds=True)
+        b.store(b.ptrtoint(v, I64) if isinstance(v.type, ir.PointerType) else v, slot)
+    return ctx
+
+
 def _gemm(g, b, op, args):
     """out = lhs @ rhs by the packed matmul of lowering/codegen/cpu/gemm.py, its operands given by sizes
     and strides (see loops.gemm_groups)."""
@@ -248,25 +262,40 @@ def _gemm(g, b, op, args):
         batch = rhs_batch
     _, b_row = _dims_run(b, rhs, rr[2], rr[3])
     n, b_col = _dims_run(b, rhs, rr[4], rr[5])
-    with b.goto_entry_block():
-        b.position_at_start(b.function.entry_basic_block)
-        ctx = b.alloca(ir.ArrayType(I64, len(GEMM_SLOTS)))
     values = {"batch": batch, "m": m, "n": n, "k": k, "a": lhs.ptr, "a_batch": a_batch,
               "a_row": a_row, "a_col": a_col, "b": rhs.ptr, "b_batch": b_batch, "b_row": b_row,
               "b_col": b_col, "c": out.ptr}
     if op.regions:  # fused consumers, run on each finished tile
         values["epi"], values["epi_ctx"] = _epilogue(g, b, op, args[3:])
-    for i, name in enumerate(GEMM_SLOTS):
-        v = values.get(name, ir.Constant(I64, 0))
-        slot = b.gep(ctx, [ir.Constant(I64, 0), ir.Constant(I32, i)], inbounds=True)
-        b.store(b.ptrtoint(v, I64) if isinstance(v.type, ir.PointerType) else v, slot)
+    ctx = _slots(b, GEMM_SLOTS, values)
     run = gemm_function(g.mod, out.elem, llvm_type(out.elem),
                         g.declare("aot_parallel_for", VOID, [I64, PTR, PTR]),
                         g.target.blocking(out.elem))
     b.call(run, [ctx])
 
 
+def _conv(g, b, op, args):
+    """out = conv(input, kernel) by conv_direct.py: (batch, h, w, c) input, (kh, kw, c, f)
+    kernel, (batch, oh, ow, f) result; the window's stride, dilation and low padding from
+    the op's attributes."""
+    inp, ker, out = args
+    values = {"input": inp.ptr, "kernel": ker.ptr, "out": out.ptr}
+    for name, v in zip(("batch", "h", "w", "c"), inp.dims):
+        values[name] = v
+    values["oh"], values["ow"], values["f"] = out.dims[1], out.dims[2], out.dims[3]
+    values["kh"], values["kw"] = ker.dims[0], ker.dims[1]
+    for attr, names in (("stride", ("sh", "sw")), ("dilation", ("dh", "dw")), ("pad", ("ph", "pw"))):
+        for name, v in zip(names, op.attrs[attr]):
+            values[name] = ir.Constant(I64, v)
+    ctx = _slots(b, conv_direct.SLOTS, values)
+    run = conv_direct.conv_function(g.mod, out.elem, llvm_type(out.elem),
+                                    g.declare("aot_parallel_for", VOID, [I64, PTR, PTR]),
+                                    g.target.blocking(out.elem))
+    b.call(run, [ctx])
+
+
 EMITTERS = {
+    "aot.conv": _conv,
     "aot.gemm": _gemm,
     "arith.constant": _constant,
     "arith.addf": _binop("fadd"), "arith.subf": _binop("fsub"), "arith.mulf": _binop("fmul"),

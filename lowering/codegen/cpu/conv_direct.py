@@ -1,0 +1,126 @@
+"""Direct 2-D convolution on the packed matmul's micro-kernel: no im2col buffer.
+
+For a (batch, height, width, feature) input, a (kh, kw, in, out) kernel and a (batch,
+height, width, out) result, the MR output positions ow0 ... ow0 + MR - 1 of one output row
+read, for one window position (kh, kw), MR input rows of features that lie `stride * C`
+elements apart:
+
+    out[b, oh, ow0 + r, f] += sum over c of in[b, ih, (ow0 + r) sw + kw dw - pw, c]
+                                            * w[kh, kw, c, f],   ih = oh sh + kh dh - ph
+
+which is the micro-kernel's C[r, f] += A[r, c] B[c, f] with A read in place (k stride 1,
+row stride sw C) and B the kernel's rows for (kh, kw) in place (row stride: the out
+features). So a tile of MR positions x NR features is zeroed, then takes one micro-kernel
+call per window position; positions whose input column falls in the padding are left out
+of that call (a shorter run of rows), window rows in the padding are skipped. The kernel's
+NR-feature panel stays in L1 while the row's tiles go by. Tasks are output rows (batch,
+oh), on the thread pool when the product is big enough.
+
+conv_gemm.py routes the convolutions this layout allows here (`takes`); the rest keep
+im2col and the packed matmul.
+"""
+from __future__ import annotations
+
+from llvmlite import ir
+
+from lowering.codegen.cpu.gemm import (I64, PARALLEL_MIN_FLOPS, PTR, VOID, _Emitter, _for, _i,
+                                       _max, _min)
+
+SLOTS = ("input", "kernel", "out", "batch", "h", "w", "c", "oh", "ow", "f", "kh", "kw",
+         "sh", "sw", "dh", "dw", "ph", "pw")
+
+
+def _ceil_div_signed(b, x, n):
+    """ceil(x / n) for n > 0 and any x."""
+    q = b.sdiv(x, n)
+    return b.add(q, b.zext(b.and_(b.icmp_signed(">", x, b.mul(q, n)),
+                                   b.icmp_signed(">", x, _i(0))), I64))
+
+
+def conv_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, blocking) -> ir.Function:
+    """The module's `void run(i64 *slots)` (SLOTS) direct convolution for `elem`, emitted
+    on first use, sharing the packed matmul's micro-kernels."""
+    name = f"aot.gemm.{elem}"
+    existing = mod.globals.get(f"{name}.conv_run")
+    if existing is not None:
+        return existing
+    e = _Emitter(mod, elem, t, name, blocking)
+    task = _task(e, e.micro_kernels())
+    f = e.fn("conv_run", ir.FunctionType(VOID, [PTR]))
+    (ctx,) = f.args
+    b = ir.IRBuilder(f.append_basic_block("entry"))
+    s = {n: b.load(b.gep(ctx, [_i(i)], inbounds=True, source_etype=I64), typ=I64)
+         for i, n in enumerate(SLOTS)}
+    rows = b.mul(s["batch"], s["oh"])
+    flops = b.mul(b.mul(b.mul(rows, s["ow"]), b.mul(s["f"], s["c"])), b.mul(s["kh"], s["kw"]))
+    with b.if_else(b.icmp_signed(">=", flops, _i(PARALLEL_MIN_FLOPS))) as (threaded, serial):
+        with threaded:
+            b.call(parallel_for, [rows, task, ctx])
+        with serial:
+            b.call(task, [ctx, _i(0), rows])
+    b.ret_void()
+    return f
+
+
+def _task(e: _Emitter, micros: dict) -> ir.Function:
+    """void task(ctx, begin, end): output rows (batch, oh) [begin, end)."""
+    mr, nr, vt = e.mr, e.nr, e.vt
+    f = e.fn("conv_task", ir.FunctionType(VOID, [PTR, I64, I64]))
+    ctx, begin, end = f.args
+    b = ir.IRBuilder(f.append_basic_block("entry"))
+    s = {n: b.load(b.gep(ctx, [_i(i)], inbounds=True, source_etype=I64), typ=I64)
+         for i, n in enumerate(SLOTS)}
+    inp, ker, out = (b.inttoptr(s[x], PTR) for x in ("input", "kernel", "out"))
+    c, f_out, w = s["c"], s["f"], s["w"]
+    zero = ir.Constant(vt, None)
+    with _for(b, begin, end, "row") as row:
+        bi, oh = b.sdiv(row, s["oh"]), b.srem(row, s["oh"])
+        # the window rows inside the input: 0 <= oh sh + kh dh - ph < h
+        y0 = b.sub(b.mul(oh, s["sh"]), s["ph"])
+        kh_lo = _min(b, _max(b, _ceil_div_signed(b, b.sub(_i(0), y0), s["dh"]), _i(0)), s["kh"])
+        kh_hi = _max(b, _min(b, _ceil_div_signed(b, b.sub(s["h"], y0), s["dh"]), s["kh"]), kh_lo)
+        out_row = e.at(b, out, b.mul(row, b.mul(s["ow"], f_out)))
+        with _for(b, _i(0), b.sdiv(f_out, _i(nr)), "fp") as fp:
+            f0 = b.mul(fp, _i(nr))
+            with _for(b, _i(0), b.sdiv(b.add(s["ow"], _i(mr - 1)), _i(mr)), "ot") as ot:
+                ow0 = b.mul(ot, _i(mr))
+                rows = _min(b, _i(mr), b.sub(s["ow"], ow0))
+                tile = e.at(b, out_row, b.add(b.mul(ow0, f_out), f0))
+                with _for(b, _i(0), rows, "zr") as r:
+                    for v in range(nr // e.vec):
+                        b.store(zero, e.vat(b, tile, b.add(b.mul(r, f_out), _i(v * e.vec))),
+                                align=e.size)
+                # with dw = 1, where every window column of every position is inside, a
+                # window row's kw x c run is contiguous in the input and in the kernel:
+                # one call for the whole window row
+                x_first = b.sub(b.mul(ow0, s["sw"]), s["pw"])
+                x_last = b.add(b.add(x_first, b.mul(b.sub(rows, _i(1)), s["sw"])),
+                               b.sub(s["kw"], _i(1)))
+                whole_rows = b.and_(b.icmp_signed("==", s["dw"], _i(1)),
+                                    b.and_(b.icmp_signed(">=", x_first, _i(0)),
+                                           b.icmp_signed("<", x_last, w)))
+                with _for(b, kh_lo, kh_hi, "kh") as kh:
+                    ih = b.add(y0, b.mul(kh, s["dh"]))
+                    in_row = e.at(b, inp, b.mul(b.add(b.mul(bi, s["h"]), ih), b.mul(w, c)))
+                    with b.if_then(whole_rows):
+                        e.call_micro(b, micros, sorted(micros), rows,
+                                     [b.mul(s["kw"], c), e.at(b, in_row, b.mul(x_first, c)),
+                                      _i(1), b.mul(s["sw"], c),
+                                      e.at(b, ker, b.add(b.mul(b.mul(b.mul(kh, s["kw"]), c), f_out), f0)),
+                                      f_out, tile, f_out, rows, _i(nr), ir.Constant(ir.IntType(1), 1)])
+                    with _for(b, _i(0), b.select(whole_rows, _i(0), s["kw"]), "kw") as kw:
+                        # positions r whose input column x0 + r sw is inside: [r_lo, r_hi)
+                        x0 = b.sub(b.add(b.mul(ow0, s["sw"]), b.mul(kw, s["dw"])), s["pw"])
+                        r_lo = _max(b, _ceil_div_signed(b, b.sub(_i(0), x0), s["sw"]), _i(0))
+                        r_hi = _min(b, _ceil_div_signed(b, b.sub(w, x0), s["sw"]), rows)
+                        with b.if_then(b.icmp_signed("<", r_lo, r_hi)):
+                            a = e.at(b, in_row, b.mul(b.add(x0, b.mul(r_lo, s["sw"])), c))
+                            k0 = b.mul(b.add(b.mul(kh, s["kw"]), kw), c)
+                            bp = e.at(b, ker, b.add(b.mul(k0, f_out), f0))
+                            n = b.sub(r_hi, r_lo)
+                            e.call_micro(b, micros, sorted(micros), n,
+                                         [c, a, _i(1), b.mul(s["sw"], c), bp, f_out,
+                                          e.at(b, tile, b.mul(r_lo, f_out)), f_out, n, _i(nr),
+                                          ir.Constant(ir.IntType(1), 1)])
+    b.ret_void()
+    return f
