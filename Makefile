@@ -45,6 +45,14 @@ test-asan: $(STAMP)
 	$(PY) tests/tooling/run_sanitized.py $(PY) -m pytest -q -n 2 $(ASAN_TESTS)
 	$(PY) tests/tooling/run_sanitized.py $(PY) -m pytest -q tests/e2e/test_conformance.py
 
+.PHONY: test-exhaustive
+
+# The inline f32 exp, log, tanh, logistic, expm1 and log1p on every one of the 2^32 inputs
+# against their ulp bounds (lowering/codegen/llvm/fastmath.py's MAX_ULP): about 5 minutes
+# per op on one core. `make test` checks them on millions of sampled inputs.
+test-exhaustive: $(STAMP)
+	AOTC_EXHAUSTIVE=1 $(PY) -m pytest -q tests/codegen/test_fastmath.py -k test_f32_exhaustive
+
 .PHONY: test-cross cross-tools
 
 # Cross-compilation: every conformance case built for aarch64 and riscv64 and run under
