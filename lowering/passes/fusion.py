@@ -9,9 +9,10 @@ A reduction over the last dim whose result its consumers read only per row joins
 their kernel (still kInput, with an elementwise root): the kernel walks each row
 once per reduction and once for the result while the row is in cache, as softmax
 and layernorm want, instead of reading the input from memory once per kernel.
-kOutput: a dot with the elementwise ops that consume its result (bias, activation,
-residual): the packed matmul runs them on each tile of its output as soon as the
-tile is complete, while it is in cache, instead of in a second pass over memory.
+kOutput: a dot (or a convolution) with the elementwise ops that consume its result
+(bias, activation, residual): the packed matmul (the direct convolution) runs them on
+each tile (output row) as soon as it is complete, while it is in cache, instead of in
+a second pass over memory.
 Every elemental op ends up in exactly one fusion, so later stages see only
 fusions and library-like kernels (dot).
 """
@@ -59,15 +60,16 @@ def cheap_to_duplicate(op: Operation) -> bool:
     return False
 
 
-DOTS = ("dot_general", "dot")
+# Ops whose kernels read their operands from buffers and may root a kOutput fusion.
+OUTPUT_ROOTS = ("dot_general", "dot", "convolution")
 
 
-def joins_as_matmul(dot: Operation, group: dict, target) -> bool:
-    """A dot may root the epilogue of its consumers' kLoop group when the target's dot kernel
-    runs epilogues on it (the CPU's packed matmul) and every op between it and the group's
-    root is elementwise on the dot's shape: each output element then needs only the same
-    element of the product. The result must have the product's type, since the product is
-    written into it first."""
+def joins_as_output(dot: Operation, group: dict, target) -> bool:
+    """A dot or convolution may root the epilogue of its consumers' kLoop group when the
+    target's kernel for it runs epilogues (the CPU's packed matmul and direct convolution)
+    and every op between it and the group's root is elementwise on its result's shape:
+    each output element then needs only the same element of the product. The result must
+    have the product's type, since the product is written into it first."""
     if group["kind"] != "kLoop" or registry.rule(dot, "epilogue", target) is None:
         return False
     root, product = group["root"], dot.results[0]
@@ -123,7 +125,7 @@ def joins_as_row_reduction(red: Operation, group: dict, target) -> bool:
 
 
 # Kernel ops that may join their consumers' kernel: op key -> (test, the kernel's new kind).
-JOINS = {"dot_general": (joins_as_matmul, "kOutput"), "dot": (joins_as_matmul, "kOutput"),
+JOINS = {**{k: (joins_as_output, "kOutput") for k in OUTPUT_ROOTS},
          "reduce": (joins_as_row_reduction, "kInput")}
 
 
@@ -135,8 +137,9 @@ def unfused_reason(op: Operation, consumers: list, consumer_groups: dict) -> str
     """Why an elemental op roots a kernel instead of joining its consumers'."""
     if not consumers:
         return "its result is not used"
-    if any(u.key in DOTS for u in consumers):
-        return "its result is an operand of a dot, which reads its operands from memory"
+    reader = next((u.key for u in consumers if u.key in OUTPUT_ROOTS), None)
+    if reader is not None:
+        return f"its result is an operand of a {reader}, which reads its operands from memory"
     outside = [u for u in consumers if consumer_groups.get(id(u)) is None]
     if outside:
         names = sorted({u.name for u in outside})
@@ -159,7 +162,7 @@ def fuse_block(block: Block, target, report: list | None = None) -> None:
 
     for op in reversed(body):
         joins = JOINS.get(op.key)
-        if joins is not None:  # a dot or a reduce may join the one kernel its users are in
+        if joins is not None:  # a dot, conv or reduce may join the one kernel its users are in
             consumers = [u for r in op.results for u in users.get(r, [])]
             groups_of_users = {id(group_of.get(u)): group_of.get(u) for u in consumers}
             group = next(iter(groups_of_users.values())) if len(groups_of_users) == 1 else None
@@ -190,7 +193,7 @@ def fuse_block(block: Block, target, report: list | None = None) -> None:
             continue
         consumers = [u for r in op.results for u in users.get(r, [])]
         # a matmul's operands are read from buffers: their producers are not fused into it
-        consumer_groups = {id(g): g for g in (group_of.get(u) if u.key not in DOTS else None
+        consumer_groups = {id(g): g for g in (group_of.get(u) if u.key not in OUTPUT_ROOTS else None
                                               for u in consumers)}
         if consumers and None not in consumer_groups.values() and len(consumer_groups) == 1:
             group = next(iter(consumer_groups.values()))

@@ -27,6 +27,7 @@ from lowering.ir.core import (
 )
 from lowering.ops import registry
 from lowering.ops.elemental import Elemental, apply_region, combine_lanes, fusion_dims
+from lowering.passes.fusion import OUTPUT_ROOTS
 
 # ----------------------------------------------------------------------------- kernels
 
@@ -98,10 +99,10 @@ class KernelEmitter:
 
 
 def library_subject(op: Operation) -> Operation:
-    """The op whose library routine may do a kernel's work: a kOutput fusion's dot, else
+    """The op whose library routine may do a kernel's work: a kOutput fusion's dot or conv, else
     the kernel's own op."""
     if op.key == "fusion" and op.attrs.get("fusion_kind") == "kOutput":
-        return next(o for o in op.regions[0].blocks[0].ops if o.key in ("dot_general", "dot"))
+        return next(o for o in op.regions[0].blocks[0].ops if o.key in OUTPUT_ROOTS)
     return op
 
 
@@ -156,8 +157,8 @@ def emit_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
     if op.attrs.get("fusion_kind") == "kInput":
         return emit_row_fusion(b, region_block, inputs, outs[0], env)
     if op.attrs.get("fusion_kind") == "kOutput":
-        dot = next(o for o in region_block.ops if o.key in ("dot_general", "dot"))
-        epilogue = registry.rule(dot, "epilogue", b.target)
+        subject = next(o for o in region_block.ops if o.key in OUTPUT_ROOTS)
+        epilogue = registry.rule(subject, "epilogue", b.target)
         return epilogue(b, region_block, inputs, outs[0], env)
     out = outs[0]
     with loop_nest(b, dims_of(b, out)) as (inner, ivs):

@@ -323,6 +323,44 @@ def test_direct_convolution():
             assert lib.main(x[:0], w).shape == (0,) + want.shape[1:]
 
 
+CONV_EPILOGUE = """func.func @main(%x: tensor<?x6x7x16xf32>, %w: tensor<3x3x16x32xf32>, %b: tensor<32xf32>, %r: tensor<?x6x7x32xf32>) -> tensor<?x6x7x32xf32> {
+  %y = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<?x6x7x16xf32>, tensor<3x3x16x32xf32>) -> tensor<?x6x7x32xf32>
+  %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x6x7x16xf32>) -> tensor<i32>
+  %n1 = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>
+  %rest = stablehlo.constant dense<[6, 7, 32]> : tensor<3xi32>
+  %s = stablehlo.concatenate %n1, %rest, dim = 0 : (tensor<1xi32>, tensor<3xi32>) -> tensor<4xi32>
+  %bb = stablehlo.dynamic_broadcast_in_dim %b, %s, dims = [3] : (tensor<32xf32>, tensor<4xi32>) -> tensor<?x6x7x32xf32>
+  %z = stablehlo.add %y, %bb : tensor<?x6x7x32xf32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %zb = stablehlo.dynamic_broadcast_in_dim %zero, %s, dims = [] : (tensor<f32>, tensor<4xi32>) -> tensor<?x6x7x32xf32>
+  %a = stablehlo.maximum %z, %zb : tensor<?x6x7x32xf32>
+  %o = stablehlo.add %a, %r : tensor<?x6x7x32xf32>
+  return %o : tensor<?x6x7x32xf32>
+}"""  # noqa: E501
+
+
+def test_direct_convolution_runs_its_consumers_per_row():
+    """Bias, relu and a residual add after a direct convolution are one kOutput kernel: the
+    conv runs them on each finished output row (aot.conv with a region), no second pass."""
+    from conv_reference import np_conv
+    loops = print_module(run_pipeline(parse_module(CONV_EPILOGUE, "conv.mlir"), "loops"))
+    assert loops.count('"aot.conv"') == 1 and "kOutput" in print_module(
+        run_pipeline(parse_module(CONV_EPILOGUE, "conv.mlir"), "fused"))
+    lib = aot.compile(CONV_EPILOGUE, name="direct_conv_epilogue")
+    rng = np.random.default_rng(9)
+    dn = ((0, 3, [1, 2]), (2, 3, [0, 1]), (0, 3, [1, 2]))
+    for n in (3, 1):
+        x = rng.uniform(-1, 1, (n, 6, 7, 16)).astype(np.float32)
+        w = rng.uniform(-1, 1, (3, 3, 16, 32)).astype(np.float32)
+        bias = rng.uniform(-1, 1, 32).astype(np.float32)
+        r = rng.uniform(-1, 1, (n, 6, 7, 32)).astype(np.float32)
+        conv = np_conv(x, w, dn, (1, 1), ((1, 1), (1, 1)), (1, 1), (1, 1), (False, False), 1, 1)
+        want = np.maximum(conv + bias, 0) + r
+        for threads in (1, 2):
+            lib.set_num_threads(threads)
+            np.testing.assert_allclose(lib.main(x, w, bias, r), want, rtol=1e-5, atol=1e-5)
+
+
 # ----------------------------------------------------------------------------- i16 x i16 -> i32
 
 def int_program(lhs, rhs, out, dims):

@@ -14,7 +14,8 @@ features). So a tile of MR positions x NR features is zeroed, then takes one mic
 call per window position; positions whose input column falls in the padding are left out
 of that call (a shorter run of rows), window rows in the padding are skipped. The kernel's
 NR-feature panel stays in L1 while the row's tiles go by. Tasks are output rows (batch,
-oh), on the thread pool when the product is big enough.
+oh), on the thread pool when the product is big enough. A finished row goes through the
+fused consumers' epilogue (a kOutput fusion: bias, activation, residual), if any.
 
 conv_gemm.py routes the convolutions this layout allows here (`takes`); the rest keep
 im2col and the packed matmul.
@@ -23,11 +24,11 @@ from __future__ import annotations
 
 from llvmlite import ir
 
-from lowering.codegen.cpu.gemm import (I64, PARALLEL_MIN_FLOPS, PTR, VOID, _Emitter, _for, _i,
-                                       _max, _min)
+from lowering.codegen.cpu.gemm import (EPILOGUE_T, I64, PARALLEL_MIN_FLOPS, PTR, VOID, _Emitter,
+                                       _for, _i, _max, _min)
 
 SLOTS = ("input", "kernel", "out", "batch", "h", "w", "c", "oh", "ow", "f", "kh", "kw",
-         "sh", "sw", "dh", "dw", "ph", "pw")
+         "sh", "sw", "dh", "dw", "ph", "pw", "epi", "epi_ctx")
 
 
 def _ceil_div_signed(b, x, n):
@@ -122,5 +123,10 @@ def _task(e: _Emitter, micros: dict) -> ir.Function:
                                          [c, a, _i(1), b.mul(s["sw"], c), bp, f_out,
                                           e.at(b, tile, b.mul(r_lo, f_out)), f_out, n, _i(nr),
                                           ir.Constant(ir.IntType(1), 1)])
+        # the row is finished: its fused consumers run now, while it is in cache
+        with b.if_then(b.icmp_signed("!=", s["epi"], _i(0))):
+            first = b.mul(row, s["ow"])
+            b.call(b.inttoptr(s["epi"], EPILOGUE_T.as_pointer()),
+                   [b.inttoptr(s["epi_ctx"], PTR), _i(0), first, b.add(first, s["ow"]), _i(0), f_out])
     b.ret_void()
     return f

@@ -32,7 +32,7 @@ kernel of ops/windows.py. Registered as the CPU's override of that kernel.
 """
 from __future__ import annotations
 
-from lowering.codegen.cpu.matmul import packed_kind
+from lowering.codegen.cpu.matmul import epilogue_tile, packed_kind
 from lowering.ir.builder import Ix, loop_nest
 from lowering.ir.core import Operation, ScalarType, TensorType
 from lowering.ops import registry
@@ -232,10 +232,23 @@ def direct(target, op: Operation) -> bool:
             and isinstance(outs, int) and outs % target.blocking(lhs.elem).nr == 0)
 
 
-def emit_direct(k, op: Operation, b, args: list) -> None:
+def _direct_attrs(op: Operation) -> dict:
     w = Conv(op).window
-    b.op("aot.conv", args[:3], attrs={"stride": list(w.stride), "dilation": list(w.win_dil),
-                                      "pad": [p[0] for p in w.pad]})
+    return {"stride": list(w.stride), "dilation": list(w.win_dil), "pad": [p[0] for p in w.pad]}
+
+
+def emit_direct(k, op: Operation, b, args: list) -> None:
+    b.op("aot.conv", args[:3], attrs=_direct_attrs(op))
+
+
+def emit_direct_epilogue(b, region_block, inputs: dict, out, env: dict) -> None:
+    """A kOutput fusion of a direct convolution: its region runs on each finished output
+    row (batch, oh), all its positions and features (matmul.epilogue_tile, rows over
+    (batch, oh, ow), columns the features)."""
+    conv = next(o for o in region_block.ops if o.key == "convolution")
+    region, captured = epilogue_tile(b, conv, region_block, inputs, out, env, 0, 3)
+    lhs, rhs = (inputs[v] for v in conv.operands)
+    b.op("aot.conv", [lhs, rhs, out] + captured, attrs=_direct_attrs(conv), regions=[region])
 
 
 registry.override("convolution", "scratch", _scratch, target="cpu", when=takes)
@@ -243,3 +256,4 @@ registry.override("convolution", "kernel", emit, target="cpu",
                   when=lambda target, op: takes(target, op) and bool(op.attrs.get("aot.scratch")))
 registry.override("convolution", "scratch", lambda *args: [], target="cpu", when=direct)
 registry.override("convolution", "kernel", emit_direct, target="cpu", when=direct)
+registry.override("convolution", "epilogue", emit_direct_epilogue, target="cpu", when=direct)

@@ -44,15 +44,15 @@ def packed_runs(op, target) -> dict | None:
     return {"lhs_runs": [x for r in lhs for x in r], "rhs_runs": [x for r in rhs for x in r]}
 
 
-def emit_matmul_epilogue(b: LoopBuilder, region_block: Block, inputs: dict, out, env: dict):
-    """A kOutput fusion: the packed matmul writes the product into the result buffer, and
-    its region, run on each finished tile [i0, i1) x [j0, j1) of batch index `bi`,
-    overwrites the tile with the fused consumers' value (fusion.joins_as_matmul). The
-    region's uses of kernel values from outside become the op's extra operands."""
-    dot = next(o for o in region_block.ops if o.key in ("dot_general", "dot"))
-    product, root_value = dot.results[0], region_block.ops[-1].operands[0]
-    runs = packed_runs(dot, b.target)
-    nb, nm = runs["lhs_runs"][1] - runs["lhs_runs"][0], runs["lhs_runs"][3] - runs["lhs_runs"][2]
+def epilogue_tile(b: LoopBuilder, subject, region_block: Block, inputs: dict, out, env: dict,
+                  nb: int, nm: int):
+    """(region, captured): a kOutput fusion's region as a tile callback (bi, i0, i1, j0, j1)
+    that overwrites rows [i0, i1) x columns [j0, j1) of batch index `bi` of `out` (its
+    first nb dims the batch, the next nm the rows, a last one the columns, each group
+    flattened) with the fused consumers' value of `subject`'s product, already in `out`
+    (fusion.joins_as_output). Kernel values the region uses from outside are `captured`,
+    to become the library op's extra operands."""
+    product, root_value = subject.results[0], region_block.ops[-1].operands[0]
     tile = Block([INDEX] * 5)
     eb = LoopBuilder(tile, b.loc, b.target)
     bi, i0, i1, j0, j1 = tile.args
@@ -83,8 +83,18 @@ def emit_matmul_epilogue(b: LoopBuilder, region_block: Block, inputs: dict, out,
             for v in inner.operands:
                 if v not in inside and v not in captured:
                     captured.append(v)
+    return Region([tile]), captured
+
+
+def emit_matmul_epilogue(b: LoopBuilder, region_block: Block, inputs: dict, out, env: dict):
+    """A kOutput fusion: the packed matmul writes the product into the result buffer, and
+    its region runs on each finished tile of C (epilogue_tile)."""
+    dot = next(o for o in region_block.ops if o.key in ("dot_general", "dot"))
+    runs = packed_runs(dot, b.target)
+    nb, nm = runs["lhs_runs"][1] - runs["lhs_runs"][0], runs["lhs_runs"][3] - runs["lhs_runs"][2]
+    region, captured = epilogue_tile(b, dot, region_block, inputs, out, env, nb, nm)
     lhs, rhs = (inputs[v] for v in dot.operands)
-    b.op("aot.gemm", [lhs, rhs, out] + captured, attrs=runs, regions=[Region([tile])])
+    b.op("aot.gemm", [lhs, rhs, out] + captured, attrs=runs, regions=[region])
 
 
 def emit_packed_dot(k, op, b: LoopBuilder, args: list):

@@ -234,7 +234,7 @@ def emit_epilogue_of_product(b: LoopBuilder, op, dot, args: list):
 
 def emit_tiled_epilogue(b: LoopBuilder, region_block, inputs: dict, out, env: dict):
     """A kOutput fusion: each result goes through the fused consumers (which read the product
-    only at the result's own index, fusion.joins_as_matmul) on its way to memory."""
+    only at the result's own index, fusion.joins_as_output) on its way to memory."""
     dot = next(o for o in region_block.ops if o.key in ("dot_general", "dot"))
     product, root_value = dot.results[0], region_block.ops[-1].operands[0]
     lhs, rhs = (inputs[v] for v in dot.operands)

@@ -277,9 +277,11 @@ def _gemm(g, b, op, args):
 def _conv(g, b, op, args):
     """out = conv(input, kernel) by conv_direct.py: (batch, h, w, c) input, (kh, kw, c, f)
     kernel, (batch, oh, ow, f) result; the window's stride, dilation and low padding from
-    the op's attributes."""
-    inp, ker, out = args
+    the op's attributes; its region, if any, the epilogue of each output row."""
+    inp, ker, out = args[:3]
     values = {"input": inp.ptr, "kernel": ker.ptr, "out": out.ptr}
+    if op.regions:  # fused consumers, run on each finished output row
+        values["epi"], values["epi_ctx"] = _epilogue(g, b, op, args[3:])
     for name, v in zip(("batch", "h", "w", "c"), inp.dims):
         values[name] = v
     values["oh"], values["ow"], values["f"] = out.dims[1], out.dims[2], out.dims[3]
