@@ -210,6 +210,17 @@ case("conv2d_padding_asymmetric", _conv(padding=((1, 2), (0, 1))), U((1, 5, 6, 2
      U((2, 3, 2, 3), -0.5, 0.5), expect=["stablehlo.convolution", "pad = [[1, 2], [0, 1]]"])
 case("conv2d_rhs_dilation", _conv(padding="SAME", rhs_dil=(2, 2)), U((1, 7, 7, 2)),
      U((3, 3, 2, 2), -0.5, 0.5), expect=["stablehlo.convolution", "rhs_dilate = [2, 2]"])
+# 16+ input features and whole panels of output features: the CPU's direct convolution, a
+# residual block with its bias/relu/residual fused into each output row; strided and dilated
+def _resblock(x, w1, b1, w2):
+    y = jax.nn.relu(_conv(padding="SAME")(x, w1) + b1)
+    return jax.nn.relu(_conv(padding="SAME")(y, w2) + y)
+
+
+case("conv2d_direct_resblock", _resblock, U((2, 7, 9, 16)), U((3, 3, 16, 16), -0.2, 0.2),
+     U((16,)), U((3, 3, 16, 16), -0.2, 0.2), expect=["stablehlo.convolution"])
+case("conv2d_direct_strided_dilated", _conv(strides=(2, 1), padding=((1, 2), (2, 0)), rhs_dil=(1, 2)),
+     U((1, 8, 9, 32)), U((3, 2, 32, 16), -0.2, 0.2), expect=["stablehlo.convolution", "stride = [2, 1]"])
 case("conv2d_lhs_dilation", _conv(padding=((1, 1), (1, 1)), lhs_dil=(2, 2)), U((1, 4, 4, 2)),
      U((3, 3, 2, 3), -0.5, 0.5), expect=["stablehlo.convolution", "lhs_dilate = [2, 2]"])
 case("conv2d_transpose",
