@@ -214,7 +214,8 @@ SAMPLE = {
                 "lgamma_f64", "model_lstm_scan", "while_newton_converge", "sort_key_value",
                 "scatter_add_duplicates", "gather_take_rows", "elementwise_int_mix",
                 "jnp_unique_fixed_size", "reduce_window_sum_2x2", "complex_special_values_c64"],
-    "riscv64": ["model_mlp", "dot_general_batched_transposed", "conv2d_nhwc_same", "bf16_softmax",
+    "riscv64": ["model_mlp", "dot_general_batched_transposed", "conv2d_nhwc_same",
+                "conv2d_direct_resblock", "bf16_softmax",
                 "lgamma_f64", "model_lstm_scan", "sort_key_value", "elementwise_int_mix",
                 "complex_matmul_batched_c128"],
 }
