@@ -237,11 +237,19 @@ class Compilation:
         if emit in ("llvm", "asm", "ptx"):
             tm, _, optimized, _ = self.llvm()
             return _write(output, str(optimized) if emit == "llvm" else tm.emit_assembly(optimized))
-        if self.target.name == "cuda":
-            tm, optimized, entries = self.cuda_host()
-        else:
-            tm, optimized, entries = self.cpu_model()
-        return self.build_binary(output, tm, optimized, entries)
+        runtime = None
+        if self.opts.runtime:  # compiled meanwhile, on a core the model's compile leaves free
+            from .toolchain import start_runtime_objects
+            runtime = start_runtime_objects(cache_dir(), self.target.name, self.toolchain)
+        try:
+            if self.target.name == "cuda":
+                tm, optimized, entries = self.cuda_host()
+            else:
+                tm, optimized, entries = self.cpu_model()
+            return self.build_binary(output, tm, optimized, entries, runtime)
+        finally:
+            if runtime is not None:
+                runtime.close()
 
     def check_toolchain(self) -> None:
         from .toolchain import ToolchainError
@@ -280,7 +288,7 @@ class Compilation:
         text, entries = generate_host(self.loops(), self.opts.name, host_tm, self.target, ptx, suffix)
         return host_tm, optimize(text, host_tm), entries
 
-    def build_binary(self, output: str, tm, optimized, entries) -> dict:
+    def build_binary(self, output: str, tm, optimized, entries, runtime=None) -> dict:
         from abi.header import generate_header, runtime_header_path
 
         from . import toolchain
@@ -299,7 +307,8 @@ class Compilation:
                     f.write(tm.emit_object(optimized))
             objects = [model_obj] + self.data_objects(tmp)
             if self.opts.runtime:
-                objects += toolchain.runtime_objects(cache_dir(), self.target.name, self.toolchain)
+                objects += (runtime or toolchain.start_runtime_objects(
+                    cache_dir(), self.target.name, self.toolchain)).wait()
             if self.opts.target == "cuda,cpu":
                 cpu_tm, cpu_module = self.cpu_fallback()
                 objects.append(os.path.join(tmp, f"{self.opts.name}.cpu.o"))

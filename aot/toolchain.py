@@ -22,6 +22,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import tempfile
 from dataclasses import dataclass
 
 import abi
@@ -268,6 +269,14 @@ def runtime_sources(device: str = "cpu") -> list[str]:
 def runtime_objects(cache_dir: str, device: str = "cpu", tc: Toolchain | None = None) -> list[str]:
     """Compile runtime_c/*.c (and the target's device part) once per source content,
     compiler and flags (the sanitizers' included)."""
+    return start_runtime_objects(cache_dir, device, tc).wait()
+
+
+def start_runtime_objects(cache_dir: str, device: str = "cpu",
+                          tc: Toolchain | None = None) -> RuntimeBuild:
+    """runtime_objects, its compilers started and not waited for: a build starts them before
+    the model's own compile, whose Python and LLVM leave a core free at times (a fresh
+    cache's runtime is 0.4 s of C)."""
     tc = tc or find_toolchain()
     sources = runtime_sources(device)
     cflags = tc.runtime_cflags()
@@ -283,7 +292,7 @@ def runtime_objects(cache_dir: str, device: str = "cpu", tc: Toolchain | None = 
         return not any(elf_problem(o, ET_REL) for o in objs) and \
             len({elf_machine(o) for o in objs}) == 1
     if whole():
-        return objs
+        return RuntimeBuild(objs)
     if os.path.isdir(out_dir) and not whole():  # damaged, not just installed: set aside
         stale = out_dir + f".stale{os.getpid()}"
         try:
@@ -294,14 +303,49 @@ def runtime_objects(cache_dir: str, device: str = "cpu", tc: Toolchain | None = 
     tmp = out_dir + f".tmp{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)  # a dead process's of the same pid
     os.makedirs(tmp)
-    for src in sources:
-        run([*tc.cc, *cflags, "-I", RUNTIME_DIR, "-c", src, "-o",
-             os.path.join(tmp, os.path.basename(src)[:-2] + ".o")])
-    try:
-        os.replace(tmp, out_dir)
-    except OSError:  # another process won the race; its objects are the same
-        shutil.rmtree(tmp, ignore_errors=True)
-    return objs
+    build = RuntimeBuild(objs, tmp=tmp)
+    for src in sources:  # all at once: each is one core's work
+        cmd = [*tc.cc, *cflags, "-I", RUNTIME_DIR, "-c", src, "-o",
+               os.path.join(tmp, os.path.basename(src)[:-2] + ".o")]
+        err = tempfile.TemporaryFile()
+        build.jobs.append((cmd, subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err), err))
+    return build
+
+
+@dataclass
+class RuntimeBuild:
+    """The runtime's objects, and the compilers still making them into `tmp`."""
+    objects: list
+    tmp: str | None = None
+    jobs: list = dataclasses.field(default_factory=list)  # (command, process, its stderr)
+
+    def wait(self) -> list[str]:
+        """The objects, once every compiler is done; raises ToolchainError if one failed."""
+        failed = []
+        for cmd, proc, err in self.jobs:
+            if proc.wait() != 0:
+                err.seek(0)
+                failed.append(f"command failed: {' '.join(cmd)}\n"
+                              f"{err.read().decode(errors='replace').strip()}")
+            err.close()
+        self.jobs, tmp, self.tmp = [], self.tmp, None
+        if tmp is not None and failed:
+            shutil.rmtree(tmp, ignore_errors=True)
+        if failed:
+            raise ToolchainError(failed[0])
+        if tmp is not None:
+            try:
+                os.replace(tmp, os.path.dirname(self.objects[0]))
+            except OSError:  # another process won the race; its objects are the same
+                shutil.rmtree(tmp, ignore_errors=True)
+        return self.objects
+
+    def close(self) -> None:
+        """Wait, errors and all, when the build stopped before it needed the objects."""
+        try:
+            self.wait()
+        except ToolchainError:
+            pass
 
 
 def write_runtime_sources(out_dir: str, device: str = "cpu") -> str:

@@ -51,7 +51,8 @@ class KernelEmitter:
             "function_type": FunctionType(tuple(v.type for v in buffers), ()),
             "aot.kernel": op.short_name}, [Region([block])], op.loc)
         if len(set(buffers)) < len(buffers):  # an in-place result: arguments alias
-            fn.attrs["aot.aliased"] = True
+            first = {}
+            fn.attrs["aot.aliased"] = tuple(first.setdefault(v, i) for i, v in enumerate(buffers))
         self.kernels.append(fn)
         return fn, LoopBuilder(block, op.loc, self.target), block.args
 

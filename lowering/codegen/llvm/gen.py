@@ -206,16 +206,22 @@ class LLVMGen:
         block = func.regions[0].blocks[0]
         values = {}
         i = 0
-        for arg in block.args:
+        # an argument that is the same buffer as an earlier one (in place) is read and written
+        # through the earlier one's pointer: the pointers used are distinct buffers, noalias,
+        # and LLVM neither checks overlaps at run time nor keeps a scalar copy of each loop
+        same_as = func.attrs.get("aot.aliased") or range(len(block.args))
+        for k, arg in enumerate(block.args):
             if not isinstance(arg.type, MemRefType):  # a run-time dim
                 values[arg] = fn.args[i]
                 i += 1
                 continue
             ptr = fn.args[i]
-            if not func.attrs.get("aot.aliased"):  # distinct buffers, unless written in place
+            if same_as[k] != k:
+                values[arg] = values[block.args[same_as[k]]]
+            else:
                 ptr.add_attribute("noalias")
-            dims = list(fn.args[i + 1:i + 1 + arg.type.rank])
-            values[arg] = MemRef(ptr, dims, arg.type.elem)
+                dims = list(fn.args[i + 1:i + 1 + arg.type.rank])
+                values[arg] = MemRef(ptr, dims, arg.type.elem)
             i += 1 + arg.type.rank
         b = ir.IRBuilder(fn.append_basic_block("entry"))
         self.parallel_range = (fn.args[-2], fn.args[-1]) if func.attrs.get("aot.parallel") else None
