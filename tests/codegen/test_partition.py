@@ -86,6 +86,29 @@ def test_partitions_keep_units_whole_and_host_first(partitioned):
         machine.optimize(t, tm)  # each is a whole module LLVM accepts
 
 
+def test_only_functions_called_across_partitions_are_hidden(partitioned):
+    """A function another partition calls (or takes the address of) is hidden; one only its
+    own partition refers to stays internal, so LLVM drops it where it was inlined (the
+    matmul's micro-kernels): after optimisation no partition defines one twice over."""
+    from lowering.codegen.llvm.gen import generate_parts
+    comp = Compilation(LAYERS, "layers.mlir", Options(name="layers"))
+    tm = machine.target_machine(comp.target)
+    texts, hidden, _ = generate_parts(comp.loops(), "layers", tm, comp.target, 2)
+    defines = [{name: linkage.strip() for linkage, name in
+                re.findall(r'^define (internal |hidden )?[^@]*@"([^"]+)"', t, re.M)} for t in texts]
+    for i, d in enumerate(defines):
+        others = "".join(t for j, t in enumerate(texts) if j != i)
+        for name, linkage in d.items():
+            if linkage in ("internal", "hidden"):
+                called = re.search(rf'(call|ptrtoint)[^\n]*@"{re.escape(name)}"', others) is not None
+                assert (linkage == "hidden") == called == (name in hidden), name
+    micro = [n for d in defines for n in d if n.startswith("aot.gemm.") and "micro_kernel" in n]
+    assert micro and not set(micro) & set(hidden)
+    optimized = [{f.name for f in machine.optimize(t, tm).functions if not f.is_declaration}
+                 for t in texts]
+    assert not any(n in o for o in optimized for n in micro)  # inlined into the task, dropped
+
+
 def test_partitioned_library_matches_and_exports_the_same_symbols(tmp_path, partitioned):
     comp = Compilation(LAYERS, "layers.mlir", Options(name="layers"))
     assert isinstance(comp.cpu_model()[1], Partitions)

@@ -259,3 +259,25 @@ def test_damaged_runtime_objects_are_built_again(built, tmp_path, monkeypatch, d
     np.testing.assert_array_equal(lib.main(X), EXPECTED)
     assert elf_problem(str(obj), ET_REL) is None
     assert [p.name for p in cache.iterdir() if p.name.startswith("runtime-")] == [obj.parent.name]
+
+
+def test_runtime_objects_compile_in_the_background_and_errors_say_why(tmp_path):
+    """start_runtime_objects starts one compiler per source and returns at once; wait()
+    gives the objects, then cached (a second start has nothing to run). A compiler that
+    fails is a ToolchainError with its message at wait(), and leaves nothing in the cache;
+    close() (a build that stopped first) waits without raising."""
+    from aot.toolchain import Toolchain, ToolchainError, find_toolchain, start_runtime_objects
+    build = start_runtime_objects(str(tmp_path / "good"), "cpu", find_toolchain())
+    assert len(build.jobs) == len(build.objects) > 1
+    objects = build.wait()
+    assert all(elf_problem(o, ET_REL) is None for o in objects)
+    again = start_runtime_objects(str(tmp_path / "good"), "cpu", find_toolchain())
+    assert again.jobs == [] and again.wait() == objects
+    cc = tmp_path / "failing-cc"
+    cc.write_text("#!/bin/sh\necho 'no such header: sorry' >&2\nexit 1\n")
+    cc.chmod(0o755)
+    bad = Toolchain(cc=(str(cc),), machine="", ar="ar")
+    with pytest.raises(ToolchainError, match="no such header: sorry"):
+        start_runtime_objects(str(tmp_path / "bad"), "cpu", bad).wait()
+    start_runtime_objects(str(tmp_path / "bad"), "cpu", bad).close()
+    assert os.listdir(tmp_path / "bad") == []

@@ -120,6 +120,43 @@ func.func @main(%x: tensor<?xf32>) -> tensor<1000xf32> {
         lib.set_memory_limit(0)
 
 
+def test_a_call_failing_at_any_allocation_frees_the_buffers_before_it():
+    """The entry's failure exit frees every temporary allocated so far (one table of slots
+    it loops over, host.py): the limit is raised step by step so that the call fails at
+    each of its allocations in turn, and nothing is left in use after any of them."""
+    import numpy as np
+    dot = ("stablehlo.dot_general {}, %w, contracting_dims = [1] x [0] : "
+           "(tensor<?x64xf32>, tensor<64x64xf32>) -> tensor<?x64xf32>")
+    lib = aot.compile(f"""
+func.func @main(%x: tensor<?x64xf32>, %w: tensor<64x64xf32>) -> tensor<?x64xf32> {{
+  %a = {dot.format("%x")}
+  %b = stablehlo.tanh %a : tensor<?x64xf32>
+  %c = {dot.format("%b")}
+  %d = stablehlo.tanh %c : tensor<?x64xf32>
+  %e = {dot.format("%d")}
+  %f = stablehlo.add %e, %a : tensor<?x64xf32>
+  return %f : tensor<?x64xf32>
+}}
+""", name="memory_limit_chain")
+    x, w = np.ones((100, 64), np.float32), np.full((64, 64), 0.01, np.float32)
+    failed_after = set()
+    try:
+        for limit in range(1 << 14, 1 << 20, 1 << 14):
+            lib.release_cached_memory()
+            lib.set_memory_limit(limit)
+            lib.reset_alloc_stats()
+            try:
+                lib.main(x, w)
+                break
+            except Exception as e:  # noqa: BLE001
+                assert "out of memory" in str(e)
+                failed_after.add(lib.alloc_stats()["num_allocs"])
+            assert lib.alloc_stats()["bytes_in_use"] == 0, limit
+    finally:
+        lib.set_memory_limit(0)
+    assert len(failed_after) >= 3, failed_after  # failures after 0, 1, 2... allocations
+
+
 @pytest.mark.parametrize("text, limit", [("4096", 4096), ("64k", 64 << 10), ("3M", 3 << 20),
                                          ("2g", 2 << 30), ("", 0), ("lots", 0), ("-5", 0),
                                          ("12kb", 0)])

@@ -10,13 +10,15 @@ as several modules, each defining a share of the functions and declaring the res
   (entries, shape queries, metadata: every function that is not internal) is one unit and
   always in the first partition, which the caller links the manifest into.
 - Units go to the partition with the least work so far, biggest first. Work is counted in
-  LLVM instructions, a kernel's as KERNEL_COST host ones: its loops are what LLVM vectorises,
-  unrolls and schedules (measured on the benchmark models: 230-3500 us per instruction of a
-  kernel, 45-70 us per instruction of the straight-line host code).
-- A function called across partitions cannot stay `internal`: every internal function is
-  printed `hidden` (defined in its partition, declared in the others). `promoted` lists them,
-  so that after the partitions' objects are linked into one the caller makes them local
-  again (`objcopy --localize-symbols`): the artifact's symbols are the single module's.
+  LLVM instructions, those of an internal function with loops (more than one block) as
+  KERNEL_COST host ones: loops are what LLVM vectorises, unrolls and schedules (measured on
+  the benchmark models: 200-600 us per instruction of such a function, the packed matmul's
+  included, 3700 for a reduction LLVM unrolls fully; 45 us per instruction of host code, and
+  of a kernel that only calls the matmul).
+- A function called across partitions cannot stay `internal`: such a function is printed
+  `hidden` (defined in its partition, declared in the others). `promoted` lists them, so
+  that after the partitions' objects are linked into one the caller makes them local again
+  (`objcopy --localize-symbols`): the artifact's symbols are the single module's.
 - Globals are all private constants (names, shapes, small tables): each partition carries
   them, and LLVM drops those it does not use.
 """
@@ -25,15 +27,15 @@ from __future__ import annotations
 from llvmlite import ir
 
 INTERNAL = ("internal", "private")
-KERNEL_COST = 6
-# Below this much work (about 0.45 s of LLVM here) one module is quicker: a partition costs a
+KERNEL_COST = 10
+# Below this much work (about 0.35 s of LLVM here) one module is quicker: a partition costs a
 # fork, and joining them an `ld -r` and an objcopy (about 40 ms together).
 PARALLEL_MIN_WORK = 8000
 
 
 def work(fn: ir.Function) -> int:
     n = sum(len(block.instructions) for block in fn.blocks)
-    return n * KERNEL_COST if fn.linkage in INTERNAL else n
+    return n * KERNEL_COST if fn.linkage in INTERNAL and len(fn.blocks) > 1 else n
 
 
 def _unit(name: str, defined: set) -> str:
@@ -67,18 +69,32 @@ def split(mod: ir.Module, parts: int) -> tuple[list[str], list[str]]:
     used = sorted(set(owner.values()))
     if len(used) < 2 or sum(load) < PARALLEL_MIN_WORK:
         return [str(mod)], []
-    return [_print(mod, {n for n, i in owner.items() if i == p}) for p in used], sorted(names)
+    shared = _shared(mod, functions, internal, owner)
+    return [_print(mod, {n for n, i in owner.items() if i == p}, shared) for p in used], sorted(shared)
 
 
-def _print(mod: ir.Module, defines: set) -> str:
-    """The module with the functions not in `defines` printed as declarations, and every
-    internal function hidden instead."""
+def _shared(mod: ir.Module, functions: list, internal: list, owner: dict) -> set:
+    """The internal functions that code in another partition refers to (a call, a task's
+    address) or a global does (each partition has every global). The others stay internal,
+    so that LLVM drops those it inlined everywhere: a matmul's micro-kernels are otherwise
+    compiled twice, in the task and alone."""
+    texts = {}
+    for f in functions:
+        texts[owner[f.name]] = texts.get(owner[f.name], "") + str(f)
+    globals_text = "".join(str(g) for g in mod.globals.values() if isinstance(g, ir.GlobalVariable))
+    return {f.name for f in internal if f.get_reference() in globals_text
+            or any(f.get_reference() in t for p, t in texts.items() if p != owner[f.name])}
+
+
+def _print(mod: ir.Module, defines: set, shared: set) -> str:
+    """The module with the functions not in `defines` printed as declarations, and the
+    internal functions in `shared` hidden instead."""
     saved = []
     for g in mod.globals.values():
         if not (isinstance(g, ir.Function) and g.blocks):
             continue
         saved.append((g, g.blocks, g.linkage))
-        if g.linkage in INTERNAL:
+        if g.linkage in INTERNAL and g.name in shared:
             g.linkage = "hidden"
         if g.name not in defines:
             g.blocks = []
