@@ -24,8 +24,7 @@ from __future__ import annotations
 
 from llvmlite import ir
 
-from lowering.codegen.cpu.gemm import (EPILOGUE_T, I64, PARALLEL_MIN_FLOPS, PTR, VOID, _Emitter,
-                                       _for, _i, _max, _min)
+from lowering.codegen.cpu.gemm import EPILOGUE_T, I64, PTR, VOID, _Emitter, _for, _i, _max, _min, run_tasks
 
 SLOTS = ("input", "kernel", "out", "batch", "h", "w", "c", "oh", "ow", "f", "kh", "kw",
          "sh", "sw", "dh", "dw", "ph", "pw", "epi", "epi_ctx")
@@ -54,11 +53,7 @@ def conv_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, blocking)
          for i, n in enumerate(SLOTS)}
     rows = b.mul(s["batch"], s["oh"])
     flops = b.mul(b.mul(b.mul(rows, s["ow"]), b.mul(s["f"], s["c"])), b.mul(s["kh"], s["kw"]))
-    with b.if_else(b.icmp_signed(">=", flops, _i(PARALLEL_MIN_FLOPS))) as (threaded, serial):
-        with threaded:
-            b.call(parallel_for, [rows, task, ctx])
-        with serial:
-            b.call(task, [ctx, _i(0), rows])
+    run_tasks(b, flops, rows, task, ctx, parallel_for)
     b.ret_void()
     return f
 

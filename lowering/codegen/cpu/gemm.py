@@ -17,8 +17,9 @@ spelled out here with llvmlite:
   with zeros), which stay in L2, and runs the micro-kernel over every (A panel,
   B panel) pair: the B panel stays in L1 meanwhile. (A task with few rows reads
   row-major B in place, one with few columns row-major A: packing them would cost
-  about as much as the product.) Both blocks live in the thread's heap scratch (`aot_thread_scratch`), not on the
-  stack; without it the task goes MR rows by NR columns through stack panels.
+  about as much as the product.) Both blocks live in the thread's heap scratch
+  (`aot_thread_scratch`), not on the stack; without it the task goes MR rows by NR
+  columns through stack panels.
 - The micro-kernel keeps an MR x NR tile of C in MR * NR/VEC vector registers
   (6 x 16 f32 = 12 ymm with AVX2) and does one broadcast of A and NR/VEC
   multiply-adds per row and k. It writes C on the first K block and adds to it
@@ -251,7 +252,7 @@ class _Emitter:
     def k_step(self, b, k, a_rows, a_k, bp, ldb, accs):
         """One k (one pair of k's for the pair kernel): a broadcast of A per row times
         NR/VEC vectors of B, added into the tile."""
-        mr, nr, vec, t, vt = self.mr, self.nr, self.vec, self.t, self.vt
+        nr, vec, t, vt = self.nr, self.vec, self.t, self.vt
         nv = nr // vec
         bk = b.mul(k, ldb)
         bv = [b.load(self.at(b, bp, b.add(bk, _i(v * vec))), typ=vt, align=self.size)
@@ -601,15 +602,20 @@ class _Emitter:
         for name, v in (("tiles_m", tiles_m), ("tiles_n", tiles_n), ("tile_m", tile_m),
                         ("tile_n", tile_n)):
             b.store(v, slot(name))
-        tiles = b.mul(batch, b.mul(tiles_m, tiles_n))
-        flops = b.mul(b.mul(b.mul(batch, m), n), k)
-        with b.if_else(b.icmp_signed(">=", flops, _i(PARALLEL_MIN_FLOPS))) as (threaded, serial):
-            with threaded:
-                b.call(parallel_for, [tiles, task, ctx])
-            with serial:
-                b.call(task, [ctx, _i(0), tiles])
+        run_tasks(b, b.mul(b.mul(b.mul(batch, m), n), k), b.mul(batch, b.mul(tiles_m, tiles_n)),
+                  task, ctx, parallel_for)
         b.ret_void()
         return f
+
+
+def run_tasks(b, flops, tasks, task, ctx, parallel_for) -> None:
+    """task(ctx, 0, tasks) on the thread pool when the work (multiply-adds) is worth it,
+    else on the calling thread."""
+    with b.if_else(b.icmp_signed(">=", flops, _i(PARALLEL_MIN_FLOPS))) as (threaded, serial):
+        with threaded:
+            b.call(parallel_for, [tasks, task, ctx])
+        with serial:
+            b.call(task, [ctx, _i(0), tasks])
 
 
 def gemm_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, blocking) -> ir.Function:
