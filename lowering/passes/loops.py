@@ -158,8 +158,7 @@ def emit_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
     if op.attrs.get("fusion_kind") == "kInput":
         return emit_row_fusion(b, region_block, inputs, outs[0], env)
     if op.attrs.get("fusion_kind") == "kOutput":
-        subject = next(o for o in region_block.ops if o.key in OUTPUT_ROOTS)
-        epilogue = registry.rule(subject, "epilogue", b.target)
+        epilogue = registry.rule(library_subject(op), "epilogue", b.target)
         return epilogue(b, region_block, inputs, outs[0], env)
     out = outs[0]
     with loop_nest(b, dims_of(b, out)) as (inner, ivs):

@@ -24,7 +24,20 @@ from __future__ import annotations
 
 from llvmlite import ir
 
-from lowering.codegen.cpu.gemm import EPILOGUE_T, I64, PTR, VOID, _Emitter, _for, _i, _max, _min, run_tasks
+from lowering.codegen.cpu.gemm import (
+    EPILOGUE_T,
+    I1,
+    I64,
+    PTR,
+    VOID,
+    _Emitter,
+    _for,
+    _i,
+    _max,
+    _min,
+    load_slots,
+    run_tasks,
+)
 
 SLOTS = ("input", "kernel", "out", "batch", "h", "w", "c", "oh", "ow", "f", "kh", "kw",
          "sh", "sw", "dh", "dw", "ph", "pw", "epi", "epi_ctx")
@@ -49,8 +62,7 @@ def conv_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, blocking)
     f = e.fn("conv_run", ir.FunctionType(VOID, [PTR]))
     (ctx,) = f.args
     b = ir.IRBuilder(f.append_basic_block("entry"))
-    s = {n: b.load(b.gep(ctx, [_i(i)], inbounds=True, source_etype=I64), typ=I64)
-         for i, n in enumerate(SLOTS)}
+    s = load_slots(b, ctx, SLOTS)
     rows = b.mul(s["batch"], s["oh"])
     flops = b.mul(b.mul(b.mul(rows, s["ow"]), b.mul(s["f"], s["c"])), b.mul(s["kh"], s["kw"]))
     run_tasks(b, flops, rows, task, ctx, parallel_for)
@@ -64,11 +76,17 @@ def _task(e: _Emitter, micros: dict) -> ir.Function:
     f = e.fn("conv_task", ir.FunctionType(VOID, [PTR, I64, I64]))
     ctx, begin, end = f.args
     b = ir.IRBuilder(f.append_basic_block("entry"))
-    s = {n: b.load(b.gep(ctx, [_i(i)], inbounds=True, source_etype=I64), typ=I64)
-         for i, n in enumerate(SLOTS)}
+    s = load_slots(b, ctx, SLOTS)
     inp, ker, out = (b.inttoptr(s[x], PTR) for x in ("input", "kernel", "out"))
     c, f_out, w = s["c"], s["f"], s["w"]
     zero = ir.Constant(vt, None)
+
+    def accumulate(rows, depth, a, k0, f0, c_tile):
+        """c_tile[rows, NR] += A B: A's rows in place `sw c` apart from `a`, depth k's from
+        the kernel's row k0 (its feature panel f0 in place)."""
+        e.call_micro(b, micros, rows, [depth, a, _i(1), b.mul(s["sw"], c),
+                                       e.at(b, ker, b.add(b.mul(k0, f_out), f0)), f_out,
+                                       c_tile, f_out, rows, _i(nr), ir.Constant(I1, 1)])
     with _for(b, begin, end, "row") as row:
         bi, oh = b.sdiv(row, s["oh"]), b.srem(row, s["oh"])
         # the window rows inside the input: 0 <= oh sh + kh dh - ph < h
@@ -99,25 +117,18 @@ def _task(e: _Emitter, micros: dict) -> ir.Function:
                     ih = b.add(y0, b.mul(kh, s["dh"]))
                     in_row = e.at(b, inp, b.mul(b.add(b.mul(bi, s["h"]), ih), b.mul(w, c)))
                     with b.if_then(whole_rows):
-                        e.call_micro(b, micros, sorted(micros), rows,
-                                     [b.mul(s["kw"], c), e.at(b, in_row, b.mul(x_first, c)),
-                                      _i(1), b.mul(s["sw"], c),
-                                      e.at(b, ker, b.add(b.mul(b.mul(b.mul(kh, s["kw"]), c), f_out), f0)),
-                                      f_out, tile, f_out, rows, _i(nr), ir.Constant(ir.IntType(1), 1)])
+                        accumulate(rows, b.mul(s["kw"], c), e.at(b, in_row, b.mul(x_first, c)),
+                                   b.mul(b.mul(kh, s["kw"]), c), f0, tile)
                     with _for(b, _i(0), b.select(whole_rows, _i(0), s["kw"]), "kw") as kw:
                         # positions r whose input column x0 + r sw is inside: [r_lo, r_hi)
                         x0 = b.sub(b.add(b.mul(ow0, s["sw"]), b.mul(kw, s["dw"])), s["pw"])
                         r_lo = _max(b, _ceil_div_signed(b, b.sub(_i(0), x0), s["sw"]), _i(0))
                         r_hi = _min(b, _ceil_div_signed(b, b.sub(w, x0), s["sw"]), rows)
                         with b.if_then(b.icmp_signed("<", r_lo, r_hi)):
-                            a = e.at(b, in_row, b.mul(b.add(x0, b.mul(r_lo, s["sw"])), c))
-                            k0 = b.mul(b.add(b.mul(kh, s["kw"]), kw), c)
-                            bp = e.at(b, ker, b.add(b.mul(k0, f_out), f0))
-                            n = b.sub(r_hi, r_lo)
-                            e.call_micro(b, micros, sorted(micros), n,
-                                         [c, a, _i(1), b.mul(s["sw"], c), bp, f_out,
-                                          e.at(b, tile, b.mul(r_lo, f_out)), f_out, n, _i(nr),
-                                          ir.Constant(ir.IntType(1), 1)])
+                            accumulate(b.sub(r_hi, r_lo), c,
+                                       e.at(b, in_row, b.mul(b.add(x0, b.mul(r_lo, s["sw"])), c)),
+                                       b.mul(b.add(b.mul(kh, s["kw"]), kw), c), f0,
+                                       e.at(b, tile, b.mul(r_lo, f_out)))
         # the row is finished: its fused consumers run now, while it is in cache
         with b.if_then(b.icmp_signed("!=", s["epi"], _i(0))):
             first = b.mul(row, s["ow"])

@@ -276,8 +276,9 @@ class _Emitter:
         return {r: self.mod.globals.get(f"{self.name}.micro_kernel{r}") or self.micro_kernel(r)
                 for r in sorted({*self.row_variants, self.mr})}
 
-    def call_micro(self, b, micros, sizes, rows, args):
-        """The micro-kernel with the fewest rows >= `rows` (of `sizes`, ascending) on `args`."""
+    def call_micro(self, b, micros, rows, args, sizes=None):
+        """The micro-kernel of `micros` with the fewest rows >= `rows` on `args`."""
+        sizes = sizes or sorted(micros)
         if len(sizes) == 1:
             b.call(micros[sizes[0]], args)
             return
@@ -285,7 +286,7 @@ class _Emitter:
             with fits:
                 b.call(micros[sizes[0]], args)
             with more:
-                self.call_micro(b, micros, sizes[1:], rows, args)
+                self.call_micro(b, micros, rows, args, sizes[1:])
 
     # ------------------------------------------------------------------ task
     def task(self, micros):
@@ -309,9 +310,7 @@ class _Emitter:
         b_pack = b.select(have_scratch, self.at(b, scratch, _i(a_bytes // self.size)), b_panel_only)
         block_rows = b.select(have_scratch, _i(self.mc), _i(mr))
         block_cols = b.select(have_scratch, _i(self.nb), _i(nr))
-        s = {}
-        for i, name in enumerate(SLOTS):
-            s[name] = b.load(b.gep(ctx, [_i(i)], inbounds=True, source_etype=I64), typ=I64)
+        s = load_slots(b, ctx, SLOTS)
         A, B, C = (b.inttoptr(s[x], PTR) for x in ("a", "b", "c"))
         m, n, k = s["m"], s["n"], s["k"]
         k_blocks = b.select(b.icmp_signed(">", k, _i(0)), _ceil_div(b, k, self.kc), _i(1))
@@ -368,7 +367,7 @@ class _Emitter:
                                     self.at(b, a_pack, b.mul(pa, b.mul(_i(mr), depth))))
                                 c_tile = self.at(b, c_base, b.add(b.mul(row, n),
                                                                   b.add(c0, b.mul(pb, _i(nr)))))
-                                self.call_micro(b, micros, sorted(micros), rows,
+                                self.call_micro(b, micros, rows,
                                                 [depth, a_panel, b.select(a_in_place, _i(1), _i(mr)),
                                                  b.select(a_in_place, s["a_row"], _i(1)),
                                                  b_panel, ldb, c_tile, n, rows,
@@ -606,6 +605,12 @@ class _Emitter:
                   task, ctx, parallel_for)
         b.ret_void()
         return f
+
+
+def load_slots(b, ctx, names) -> dict:
+    """{name: the i64 at ctx[i]} for the task context's slot names."""
+    return {n: b.load(b.gep(ctx, [_i(i)], inbounds=True, source_etype=I64), typ=I64)
+            for i, n in enumerate(names)}
 
 
 def run_tasks(b, flops, tasks, task, ctx, parallel_for) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from llvmlite import ir
 
 from abi.dtypes import dtype as abi_dtype
-from lowering.codegen.llvm.types import I1, I8, I32, I64, PTR, VOID, MemRef
+from lowering.codegen.llvm.types import I1, I8, I32, I64, PTR, VOID, MemRef, loop_hint
 
 
 class HostState:
@@ -83,14 +83,6 @@ class HostState:
         """`mem` (a loop's carried value, a branch's result) owns its pointer from here."""
         b.store(mem.ptr, self.slot(mem, free=free))
 
-    def _no_unroll(self):
-        """Loop metadata asking LLVM not to unroll the loop."""
-        mod = self.gen.mod
-        inner = mod.add_metadata([ir.MetaDataString(mod, "llvm.loop.unroll.disable")])
-        loop = mod.add_metadata([inner, inner])
-        loop.operands = (loop, inner)
-        return loop
-
     def finish(self):
         fb = self.fail_builder
         for free, (table, n) in self.tables.items():
@@ -107,7 +99,8 @@ class HostState:
             nxt = fb.add(i, ir.Constant(I64, 1))
             i.add_incoming(nxt, loop)
             back = fb.cbranch(fb.icmp_unsigned("<", nxt, ir.Constant(I64, n)), loop, done)
-            back.set_metadata("llvm.loop", self._no_unroll())  # unrolled, SROA splits it again
+            # unrolled, SROA would split the array into SSA values again
+            back.set_metadata("llvm.loop", loop_hint(self.gen.mod, "llvm.loop.unroll.disable"))
             fb.position_at_end(done)
         unprepare = self.gen.declare(self.unprepare_name, VOID, [PTR, I32, I32])
         for j, owned in self.owned:

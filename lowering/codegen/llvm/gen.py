@@ -15,7 +15,20 @@ from lowering.codegen.cpu import entry_abi
 from lowering.codegen.cpu.host import HOST_EMITTERS, emit_task
 from lowering.codegen.llvm.emitters import EMITTERS
 from lowering.codegen.llvm.partition import split
-from lowering.codegen.llvm.types import F32, I1, I8, I16, I32, I64, PTR, VOID, MemRef, llvm_type, storage_type
+from lowering.codegen.llvm.types import (
+    F32,
+    I1,
+    I8,
+    I16,
+    I32,
+    I64,
+    PTR,
+    VOID,
+    MemRef,
+    llvm_type,
+    loop_hint,
+    storage_type,
+)
 from lowering.frontend.printer import print_op
 from lowering.ir.core import (
     CompileError,
@@ -37,15 +50,6 @@ from lowering.ir.core import (
 # with 1 and 21 ms with 4 (2 gave 30 ms), one thread, AVX-512 on this machine.
 LONG_BODY = 60
 LONG_BODY_INTERLEAVE = 4
-
-
-def _loop_interleave(module, count: int):
-    """A loop ID (self-referential, as LLVM wants) asking for `count` interleaved vectors."""
-    inner = module.add_metadata([ir.MetaDataString(module, "llvm.loop.interleave.count"),
-                                 ir.Constant(ir.IntType(32), count)])
-    loop = module.add_metadata([inner, inner])
-    loop.operands = (loop, inner)
-    return loop
 
 
 class LLVMGen:
@@ -288,7 +292,8 @@ class LLVMGen:
             p.add_incoming(y, latch)
         br = b.branch(header)
         if len(block.ops) > LONG_BODY and not any(o.regions for o in block.ops):
-            br.set_metadata("llvm.loop", _loop_interleave(b.module, LONG_BODY_INTERLEAVE))
+            br.set_metadata("llvm.loop", loop_hint(b.module, "llvm.loop.interleave.count",
+                                                   ir.Constant(I32, LONG_BODY_INTERLEAVE)))
         b.position_at_end(exit_)
         for r, p in zip(op.results, phis):
             values[r] = p

@@ -78,12 +78,17 @@ def _shared(mod: ir.Module, functions: list, internal: list, owner: dict) -> set
     address) or a global does (each partition has every global). The others stay internal,
     so that LLVM drops those it inlined everywhere: a matmul's micro-kernels are otherwise
     compiled twice, in the task and alone."""
-    texts = {}
-    for f in functions:
-        texts[owner[f.name]] = texts.get(owner[f.name], "") + str(f)
-    globals_text = "".join(str(g) for g in mod.globals.values() if isinstance(g, ir.GlobalVariable))
-    return {f.name for f in internal if f.get_reference() in globals_text
-            or any(f.get_reference() in t for p, t in texts.items() if p != owner[f.name])}
+    names = {f.name for f in internal}
+    shared = set()
+    for f in functions:  # a callee or an address is an instruction's operand
+        for block in f.blocks:
+            for ins in block.instructions:
+                for o in ins.operands:
+                    if isinstance(o, ir.Function) and o.name in names and owner[o.name] != owner[f.name]:
+                        shared.add(o.name)
+    pointers = "".join(str(g) for g in mod.globals.values()
+                       if isinstance(g, ir.GlobalVariable) and "ptr" in str(g.value_type))
+    return shared | {f.name for f in internal if f.get_reference() in pointers}
 
 
 def _print(mod: ir.Module, defines: set, shared: set) -> str:

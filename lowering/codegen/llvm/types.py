@@ -17,6 +17,15 @@ VOID = ir.VoidType()
 F32 = ir.FloatType()
 
 
+def loop_hint(module: ir.Module, name: str, *values) -> ir.MDValue:
+    """A loop ID (self-referential, as LLVM wants) carrying one hint, e.g.
+    ("llvm.loop.interleave.count", i32 4) or ("llvm.loop.unroll.disable",)."""
+    inner = module.add_metadata([ir.MetaDataString(module, name), *values])
+    loop = module.add_metadata([inner, inner])
+    loop.operands = (loop, inner)
+    return loop
+
+
 def llvm_type(elem: str) -> ir.Type:
     """Register type of an element; bf16 lives in an i16 (llvmlite has no bfloat); a complex
     number is a {re, im} struct, so in memory it is the interleaved pair numpy and C99 use
