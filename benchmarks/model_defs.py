@@ -8,6 +8,7 @@ JAX is never a dependency of the compiler: this file is imported only where JAX 
 from __future__ import annotations
 
 import os
+from functools import partial
 
 import numpy as np
 
@@ -15,12 +16,13 @@ DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 
 # GPT: vocabulary, context, width, heads, layers
 GPT = dict(vocab=512, seq=128, d=256, heads=4, layers=4)
+# the same decoder with 100 MB of weights: issue 15's frozen-model compile-time goal
+GPT_100MB = dict(GPT, d=512, heads=8, layers=8)
 # CNN: 32x32x3 images, channels per stage, residual blocks per stage, classes
 CNN = dict(hw=32, channels=(32, 64), blocks=2, classes=10)
 
 
-def gpt_weights(rng) -> dict:
-    g = GPT
+def gpt_weights(rng, g=GPT) -> dict:
     d, v = g["d"], g["vocab"]
 
     def w(*shape):
@@ -51,11 +53,10 @@ def cnn_weights(rng) -> dict:
     return p
 
 
-def gpt_forward(p: dict, tokens):
+def gpt_forward(p: dict, tokens, g=GPT):
     """Token embedding gather, causal attention, layernorm, GELU MLP, tied output projection."""
     import jax
     import jax.numpy as jnp
-    g = GPT
     d, h = g["d"], g["heads"]
     t = tokens.shape[-1]
 
@@ -105,6 +106,8 @@ MODELS = {
     # name: (weights, forward, example input maker)
     "gpt_decoder": (gpt_weights, gpt_forward,
                     lambda rng: rng.integers(0, GPT["vocab"], GPT["seq"]).astype(np.int32)),
+    "gpt_decoder_100mb": (partial(gpt_weights, g=GPT_100MB), partial(gpt_forward, g=GPT_100MB),
+                          lambda rng: rng.integers(0, GPT["vocab"], GPT["seq"]).astype(np.int32)),
     "resnet_cnn": (cnn_weights, cnn_forward,
                    lambda rng: rng.standard_normal((8, CNN["hw"], CNN["hw"], 3)).astype(np.float32)),
 }

@@ -1,7 +1,8 @@
-"""Whole models against XLA: the GPT-style decoder and ResNet-style CNN of model_defs.py, with
-their weights as arguments and frozen in as constants, compiled by this project and (when
-JAX is installed) by `jax.jit`, in one run. Prints the model table (run time, ratio to XLA)
-and the compile-time table (this compiler's stages, XLA's compile). A benchmark, not a test:
+"""Whole models against XLA: the GPT-style decoder (also scaled to 100 MB of weights) and
+ResNet-style CNN of model_defs.py, with their weights as arguments and frozen in as
+constants, compiled by this project and (when JAX is installed) by `jax.jit`, in one run.
+Prints the model table (run time, ratio to XLA) and the compile-time table (this compiler's
+stages and peak memory, XLA's compile). A benchmark, not a test:
 it asserts nothing about time; the libraries' results are checked against XLA's.
 
     python benchmarks/models.py [--reps 20] [--models gpt_decoder,resnet_cnn]
@@ -51,11 +52,11 @@ def freeze(text: str, weights: list) -> str:
 
 
 STAGES = """
-import json, sys, time
+import json, resource, sys, time
 from aot.driver import Compilation, Options
+from lowering.frontend.source import read_source
 text_path, name, out = sys.argv[1:]
-with open(text_path) as f:
-    comp = Compilation(f.read(), f"<{name}>", Options(name=name, emit="shared"))
+comp = Compilation(read_source(text_path), text_path, Options(name=name, emit="shared"))
 stages, t = {}, time.perf_counter()
 comp.module  # parsed now
 stages["parse"], t = time.perf_counter() - t, time.perf_counter()
@@ -63,7 +64,10 @@ comp.loops()
 stages["to loops"], t = time.perf_counter() - t, time.perf_counter()
 comp.build(out)  # LLVM IR, then optimisation and code generation on every core, and link
 stages["LLVM + link"] = time.perf_counter() - t
-print(json.dumps(stages))
+# this process's high-water mark (ru_maxrss would carry the benchmark's own across the exec)
+with open("/proc/self/status") as f:
+    own = next(int(line.split()[1]) for line in f if line.startswith("VmHWM")) / 1024
+print(json.dumps([stages, own, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024]))
 """
 
 
@@ -71,16 +75,20 @@ ALL_CPUS = os.sched_getaffinity(0)  # before main() pins the timed calls to one 
 
 
 def compile_stages(text: str, name: str, out_dir: str) -> tuple:
-    """(library, {stage: seconds}): parse, HLO passes to the loop IR, then LLVM (IR, its
-    optimisation and code generation, on every core) and link. Run in a fresh process, as
-    `aotc` runs: one with JAX loaded compiles on one core (machine.parallel_jobs)."""
+    """(library, {stage: seconds}, (peak MB, children's peak MB)): parse, HLO passes to the
+    loop IR, then LLVM (IR, its optimisation and code generation, on every core) and link. Run
+    in a fresh process reading the file as `aotc` does (a large one mapped, its hex constants
+    set aside): one with JAX loaded compiles on one core (machine.parallel_jobs). The peaks are
+    the largest resident sets of the compiler process and of its largest child (LLVM's forked
+    workers, which share the parent's pages, the C compiler, the linker)."""
     path = f"{out_dir}/lib{name}.so"
     with open(f"{out_dir}/{name}.mlir", "w") as f:
         f.write(text)
     run = subprocess.run([sys.executable, "-c", STAGES, f.name, name, path], cwd=bench_env.ROOT,
                          capture_output=True, text=True, check=True,
                          preexec_fn=lambda: os.sched_setaffinity(0, ALL_CPUS))  # not pinned
-    return Library(path), json.loads(run.stdout.splitlines()[-1])
+    stages, own, child = json.loads(run.stdout.splitlines()[-1])
+    return Library(path), stages, (own, child)
 
 
 def main():
@@ -103,6 +111,7 @@ def main():
         x = make_input(rng)
         names = sorted(p)
         weights = [p[k] for k in names]
+        weights_mb = sum(w.nbytes for w in weights) / 1e6
         if jax:
             text = model_defs.export_text(name)
         else:
@@ -125,7 +134,7 @@ def main():
                 ("weights as arguments", text, weights + [x], xla, xla_compile if jax else None),
                 ("frozen", frozen, [x], xla_frozen, xla_frozen_compile if jax else None)):
             with tempfile.TemporaryDirectory() as tmp:
-                lib, stages = compile_stages(src, name, tmp)
+                lib, stages, peak_mb = compile_stages(src, name, tmp)
                 got = lib.main(*call_args)
                 if jax:
                     np.testing.assert_allclose(got, want, rtol=2e-3, atol=2e-3,
@@ -134,18 +143,20 @@ def main():
                 xla_ms = (bench_env.median_ms(lambda: xla_fn(*call_args).block_until_ready(), args.reps)
                           if jax else None)
             run_rows.append((name, form, aot_ms, xla_ms))
-            compile_rows.append((name, form, len(src) / 1e6, stages, xla_c))
+            compile_rows.append((name, form, len(src) / 1e6, weights_mb, stages, peak_mb, xla_c))
 
     print("\n| model | form | aotc ms | XLA ms | XLA / aotc |\n|---|---|---|---|---|")
     for name, form, a, x in run_rows:
         ratio = f"{x / a:.2f}x" if x else "-"
         print(f"| {name} | {form} | {a:.2f} | {f'{x:.2f}' if x else '-'} | {ratio} |")
     print("\n| model | form | text MB | parse s | to loops s | LLVM + link s "
-          "| aotc total s | XLA compile s |\n|---|---|---|---|---|---|---|---|")
-    for name, form, mb, st, xc in compile_rows:
+          "| aotc total s | XLA compile s | aotc peak MB (frozen: / weights) | largest child MB |\n"
+          "|---|---|---|---|---|---|---|---|---|---|")
+    for name, form, mb, wmb, st, peak, xc in compile_rows:
         total = sum(st.values())
         print(f"| {name} | {form} | {mb:.1f} | " + " | ".join(f"{v:.2f}" for v in st.values())
-              + f" | {total:.2f} | {f'{xc:.2f}' if xc else '-'} |")
+              + f" | {total:.2f} | {f'{xc:.2f}' if xc else '-'} | {peak[0]:.0f}"
+              + (f" ({peak[0] / wmb:.1f}x)" if form == "frozen" else "") + f" | {peak[1]:.0f} |")
 
 
 if __name__ == "__main__":
