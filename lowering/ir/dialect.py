@@ -57,6 +57,9 @@ AOT_ATTRS = {
     "aot.scratch": "on an LHLO kernel op: its last N operands are temporaries",
     "aot.arg_bounds": "on an entry function: upper bounds of its arguments' dims ({arg: [bound "
                       "or None per dim]}), checked on every call (bounded dynamism)",
+    "aot.packed_b": "on memref.global: [K, N, row stride, column stride, KC, NR], its bytes "
+                    "are a matmul's B as packed panels (passes/prepack.py); on aot.gemm: B is "
+                    "such a constant",
     "aot.external_data": "on memref.global: its bytes are assembled into an object of their own "
                          "(.incbin), not written into the LLVM module (big constants)",
     "aot.smallest": "on top_k: the k smallest, ascending (ApproxTopK with a < comparator)",

@@ -15,6 +15,7 @@ from lowering.passes.fusion import fuse
 from lowering.passes.import_lhlo import import_lhlo, is_buffer_level
 from lowering.passes.legalize import legalize
 from lowering.passes.loops import lower_to_loops
+from lowering.passes.prepack import prepack_constant_weights
 from lowering.passes.shape_query import add_shape_queries
 from lowering.target import Target, host_target
 
@@ -23,7 +24,8 @@ STAGES = [
     ("hlo", lambda m, t: legalize(m)),  # parse result -> canonical, verified HLO
     ("fused", fuse),  # elementwise chains and reductions grouped into kernels
     ("lhlo", bufferize),  # tensors -> buffers
-    ("loops", lambda m, t: verify_loops(add_shape_queries(lower_to_loops(m, t)))),  # loop nests
+    ("loops", lambda m, t: verify_loops(prepack_constant_weights(  # loop nests
+        add_shape_queries(lower_to_loops(m, t)), t))),
 ]
 STAGE_NAMES = [name for name, _ in STAGES]
 

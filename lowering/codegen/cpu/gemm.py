@@ -74,7 +74,7 @@ A_IN_PLACE_PANELS = 8
 
 # The task context: i64 slots, in this order (pointers as integers).
 SLOTS = ("batch", "m", "n", "k", "a", "a_batch", "a_row", "a_col", "b", "b_batch", "b_row",
-         "b_col", "c", "epi", "epi_ctx", "tiles_m", "tiles_n", "tile_m", "tile_n")
+         "b_col", "c", "epi", "epi_ctx", "tiles_m", "tiles_n", "tile_m", "tile_n", "b_packed")
 EPILOGUE_T = ir.FunctionType(VOID, [PTR, I64, I64, I64, I64, I64])
 
 
@@ -322,6 +322,10 @@ class _Emitter:
         A, B, C = (b.inttoptr(s[x], PTR) for x in ("a", "b", "c"))
         m, n, k = s["m"], s["n"], s["k"]
         k_blocks = b.select(b.icmp_signed(">", k, _i(0)), _ceil_div(b, k, self.kc), _i(1))
+        # B packed at compile time (pack_constant_b): its K block at p0 starts at p0 * n_pad,
+        # and holds the panels of all N columns, each kc x NR
+        b_packed = b.icmp_signed("!=", s["b_packed"], _i(0))
+        n_pad = b.mul(_ceil_div(b, n, nr), _i(nr))
         with _for(b, begin, end, "tile") as tile:
             jt = b.srem(tile, s["tiles_n"])
             rest = b.sdiv(tile, s["tiles_n"])
@@ -331,6 +335,7 @@ class _Emitter:
             mc, nc = _min(b, s["tile_m"], b.sub(m, i0)), _min(b, s["tile_n"], b.sub(n, j0))
             small_m = b.and_(b.icmp_signed("<=", mc, _i(self.small_m)),
                              b.icmp_signed("==", s["b_col"], _i(1)))
+            small_m = b.and_(small_m, b.not_(b_packed))  # packed B beats B in place
             a_in_place = b.and_(b.icmp_signed("<=", nc, _i(A_IN_PLACE_PANELS * nr)),
                                 b.icmp_signed("==", s["a_col"], _i(1)))
             if self.pairs:  # pairs interleave two rows or two k's: always packed
@@ -353,8 +358,12 @@ class _Emitter:
                     c0 = b.mul(bb, block_cols)
                     block_nc = _min(b, block_cols, b.sub(nc, c0))
                     in_place = b.select(small_m, b.sdiv(block_nc, _i(nr)), _i(0))
-                    pack_b(b, b_base, b_pack, s, p0, kc, b.add(j0, b.add(c0, b.mul(in_place, _i(nr)))),
-                           b.sub(block_nc, b.mul(in_place, _i(nr))))
+                    with b.if_then(b.not_(b_packed)):
+                        pack_b(b, b_base, b_pack, s, p0, kc,
+                               b.add(j0, b.add(c0, b.mul(in_place, _i(nr)))),
+                               b.sub(block_nc, b.mul(in_place, _i(nr))))
+                    prepacked = self.src(b, b_base, b.add(b.mul(p0, n_pad), b.mul(
+                        b.add(j0, c0), kc)))  # j0 + c0 is a multiple of NR
                     with _for(b, _i(0), _ceil_div_v(b, mc, block_rows), "ab") as ab:
                         r0 = b.mul(ab, block_rows)
                         m_panels = _ceil_div(b, _min(b, block_rows, b.sub(mc, r0)), mr)
@@ -365,7 +374,8 @@ class _Emitter:
                             direct = b.icmp_signed("<", pb, in_place)
                             b_panel = b.select(direct, self.src(b, b_base, b.add(
                                 b.mul(p0, s["b_row"]), b.add(j0, b.add(c0, b.mul(pb, _i(nr)))))),
-                                self.at(b, b_pack, b.mul(b.sub(pb, in_place), b.mul(_i(nr), depth))))
+                                self.at(b, b.select(b_packed, prepacked, b_pack),
+                                        b.mul(b.sub(pb, in_place), b.mul(_i(nr), depth))))
                             ldb = b.select(direct, s["b_row"], _i(nr))
                             with _for(b, _i(0), m_panels, "mk") as pa:
                                 row = b.add(r0, b.mul(pa, _i(mr)))
@@ -618,6 +628,23 @@ class _Emitter:
                   task, ctx, parallel_for)
         b.ret_void()
         return f
+
+
+def pack_constant_b(matrix, kc_max: int, nr: int):
+    """A constant B (K x N, numpy) in the layout the task reads when its `b_packed` slot is
+    set: for each K block of KC rows (kc of them in the last), the NR-column panels of all N
+    columns (zeros past N), each kc x NR, k-major; block p0 starts at p0 * N rounded up to
+    NR. That is the layout pack_b gives one task's block at run time, laid out for every
+    column at once, so any cut of the columns into tasks (multiples of NR) finds its panels
+    in place: frozen weights are packed once, when the model is compiled."""
+    import numpy as np
+    k, n = matrix.shape
+    panels = -(-n // nr)
+    padded = np.zeros((k, panels * nr), matrix.dtype)
+    padded[:, :n] = matrix
+    blocks = [padded[p0:p0 + kc_max].reshape(-1, panels, nr).transpose(1, 0, 2).ravel()
+              for p0 in range(0, k, kc_max)]
+    return np.concatenate(blocks) if blocks else padded.ravel()
 
 
 def load_slots(b, ctx, names) -> dict:

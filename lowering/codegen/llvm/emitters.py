@@ -265,6 +265,8 @@ def _gemm(g, b, op, args):
     values = {"batch": batch, "m": m, "n": n, "k": k, "a": lhs.ptr, "a_batch": a_batch,
               "a_row": a_row, "a_col": a_col, "b": rhs.ptr, "b_batch": b_batch, "b_row": b_row,
               "b_col": b_col, "c": out.ptr}
+    if op.attrs.get("aot.packed_b"):  # B is a constant stored as its panels
+        values["b_packed"] = ir.Constant(I64, 1)
     if op.regions:  # fused consumers, run on each finished tile
         values["epi"], values["epi_ctx"] = _epilogue(g, b, op, args[3:])
     ctx = _slots(b, GEMM_SLOTS, values)

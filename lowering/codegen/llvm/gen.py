@@ -12,6 +12,7 @@ import numpy as np
 from llvmlite import ir
 
 from lowering.codegen.cpu import entry_abi
+from lowering.codegen.cpu.gemm import pack_constant_b
 from lowering.codegen.cpu.host import HOST_EMITTERS, emit_task
 from lowering.codegen.llvm.emitters import EMITTERS
 from lowering.codegen.llvm.partition import split
@@ -409,6 +410,11 @@ def global_bytes(op: Operation) -> bytes:
     arr = np.ascontiguousarray(value.array).astype(numpy_dtype(value.type.elem))
     if value.type.elem == "i1":
         arr = arr.astype(np.uint8)
+    if "aot.packed_b" in op.attrs:  # a matmul's B, stored as its panels (passes/prepack.py)
+        k, n, row, col, kc, nr = op.attrs["aot.packed_b"]
+        flat = arr.ravel()
+        matrix = flat[np.arange(k)[:, None] * row + np.arange(n)[None, :] * col]
+        arr = pack_constant_b(matrix, kc, nr)
     return arr.tobytes()
 
 
