@@ -83,8 +83,8 @@ def test_a_constant_read_elsewhere_stays_as_it_is():
 
 
 def test_weights_as_arguments_are_not_packed():
-    text = """func.func @main(%x: tensor<?x8xf32>, %w: tensor<8x4xf32>) -> tensor<?x4xf32> {
-  %y = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<?x8xf32>, tensor<8x4xf32>) -> tensor<?x4xf32>
-  return %y : tensor<?x4xf32>
-}"""
+    text = ("func.func @main(%x: tensor<?x8xf32>, %w: tensor<8x4xf32>) -> tensor<?x4xf32> {\n"
+            "  %y = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : "
+            "(tensor<?x8xf32>, tensor<8x4xf32>) -> tensor<?x4xf32>\n"
+            "  return %y : tensor<?x4xf32>\n}")
     assert "aot.packed_b" not in loops_text(text)
