@@ -5,13 +5,31 @@ Prints the model table (run time, ratio to XLA) and the compile-time table (this
 stages and peak memory, XLA's compile). A benchmark, not a test:
 it asserts nothing about time; the libraries' results are checked against XLA's.
 
-    python benchmarks/models.py [--reps 20] [--models gpt_decoder,resnet_cnn]
+    python benchmarks/models.py [--reps 20] [--models gpt_decoder,resnet_cnn] [--threads 2]
 
 Without JAX, the models' StableHLO comes from benchmarks/data/ and the XLA columns say so.
 """
 from __future__ import annotations
 
-import bench_env  # noqa: F401  one thread everywhere; must come before numpy and jax
+import sys
+
+from threads import configure_threads
+
+
+def _threads(argv) -> int:
+    """--threads N (1 by default), read before numpy and jax are imported."""
+    for i, a in enumerate(argv):
+        if a == "--threads" and i + 1 < len(argv):
+            return int(argv[i + 1])
+        if a.startswith("--threads="):
+            return int(a.split("=", 1)[1])
+    return 1
+
+
+THREADS = _threads(sys.argv)
+PINNED = configure_threads(THREADS) if THREADS > 1 else None
+
+import bench_env  # noqa: E402  one thread everywhere unless fixed above; before numpy and jax
 
 # isort: split
 
@@ -20,7 +38,6 @@ import json  # noqa: E402
 import os  # noqa: E402
 import re  # noqa: E402
 import subprocess  # noqa: E402
-import sys  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 
@@ -97,10 +114,12 @@ def main():
     ap.add_argument("--models", default=",".join(model_defs.MODELS))
     ap.add_argument("--no-pin", action="store_true", help="do not pin to one CPU (XLA's runtime "
                     "may then use a second core despite its flags)")
+    ap.add_argument("--threads", type=int, default=1, help="threads of both compilers' "
+                    "run times (and CPUs the process may use)")
     args = ap.parse_args()
-    pinned = bench_env.pin_to_one_cpu(not args.no_pin)
+    pinned = PINNED or bench_env.pin_to_one_cpu(not args.no_pin)
     jax = _jax()
-    print(f"# whole models, 1 thread, pinned: {pinned}, {bench_env.cpu_name()}, load "
+    print(f"# whole models, {THREADS} thread(s), pinned: {pinned}, {bench_env.cpu_name()}, load "
           f"{bench_env.loadavg()}; XLA: "
           f"{'jax ' + jax.__version__ if jax else 'not installed (pip install jax for its columns)'}")
     run_rows, compile_rows = [], []
