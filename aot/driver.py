@@ -159,7 +159,8 @@ class Compilation:
         else:
             for op in self.external_data():
                 op.attrs["aot.external_data"] = True
-            text, entries = generate(module, self.opts.name, tm, self.target)
+            text, entries = generate(module, self.opts.name, tm, self.target,
+                                     helpers=self.helpers())
         self.dump("llvm", text)
         optimized = optimize(text, tm)
         self.dump("llvm-opt", str(optimized))
@@ -180,10 +181,24 @@ class Compilation:
         tm = target_machine(self.target)
         for op in self.external_data():
             op.attrs["aot.external_data"] = True
-        texts, hidden, entries = generate_parts(self.loops(), self.opts.name, tm, self.target, jobs)
+        texts, hidden, entries = generate_parts(self.loops(), self.opts.name, tm, self.target, jobs,
+                                                helpers=self.helpers())
         if len(texts) == 1:
             return tm, optimize(texts[0], tm), entries
         return tm, Partitions(texts, hidden), entries
+
+    @functools.cache  # noqa: B019
+    def helpers(self):
+        """The matmul and convolution helpers as cached objects (cpu/helpers.py) for the cpu
+        target's libraries (None: in the module itself). Not for `--emit obj`: one merged
+        object would define them globally, and two models' objects would clash; an archive
+        member is only pulled in where no earlier one defined them."""
+        if self.target.name != "cpu" or self.opts.emit not in ("static", "shared"):
+            return None
+        from lowering.codegen.cpu.helpers import HelperObjects
+
+        from .version import compiler_fingerprint
+        return HelperObjects(self.target, compiler_fingerprint())
 
     def can_partition(self) -> bool:
         """Partitions are joined with the toolchain's `ld -r` and objcopy, and LLVM stage
@@ -295,6 +310,8 @@ class Compilation:
         out_dir = os.path.dirname(os.path.abspath(output))
         os.makedirs(out_dir, exist_ok=True)
         paths = {}
+        if self.helpers() is not None:  # the missing ones compile beside the model
+            self.helpers().start(tm)
         with tempfile.TemporaryDirectory() as tmp:
             model_obj = os.path.join(tmp, f"{self.opts.name}.model.o")
             from .manifest import embed
@@ -306,6 +323,8 @@ class Compilation:
                 with open(model_obj, "wb") as f:
                     f.write(tm.emit_object(optimized))
             objects = [model_obj] + self.data_objects(tmp)
+            if self.helpers() is not None:
+                objects += self.helpers().objects(tm)
             if self.opts.runtime:
                 objects += (runtime or toolchain.start_runtime_objects(
                     cache_dir(), self.target.name, self.toolchain)).wait()

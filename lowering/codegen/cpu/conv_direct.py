@@ -50,10 +50,11 @@ def _ceil_div_signed(b, x, n):
                                    b.icmp_signed(">", x, _i(0))), I64))
 
 
-def conv_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, blocking) -> ir.Function:
-    """The module's `void run(i64 *slots)` (SLOTS) direct convolution for `elem`, emitted
-    on first use, sharing the packed matmul's micro-kernels."""
-    name = f"aot.gemm.{elem}"
+def conv_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, blocking,
+                  name: str | None = None) -> ir.Function:
+    """The module's `void NAME.conv_run(i64 *slots)` (SLOTS) direct convolution for `elem`,
+    emitted on first use, sharing the packed matmul's micro-kernels (NAME: aot.gemm.ELEM)."""
+    name = name or f"aot.gemm.{elem}"
     existing = mod.globals.get(f"{name}.conv_run")
     if existing is not None:
         return existing

@@ -52,6 +52,8 @@ from contextlib import contextmanager
 
 from llvmlite import ir
 
+from lowering.codegen.llvm.types import loop_hint
+
 I1, I16, I32, I64 = ir.IntType(1), ir.IntType(16), ir.IntType(32), ir.IntType(64)
 PTR = ir.PointerType()
 VOID = ir.VoidType()
@@ -106,8 +108,9 @@ def _i(n: int) -> ir.Constant:
 
 
 @contextmanager
-def _for(b: ir.IRBuilder, start, stop, name="gemm"):
-    """for (iv = start; iv < stop; iv++) with the body emitted in the `with` block."""
+def _for(b: ir.IRBuilder, start, stop, name="gemm", scalar=False):
+    """for (iv = start; iv < stop; iv++) with the body emitted in the `with` block; a
+    `scalar` loop is one LLVM must not vectorise (an edge case not worth the code)."""
     pre = b.block
     head = b.append_basic_block(f"{name}.head")
     body = b.append_basic_block(f"{name}.body")
@@ -120,7 +123,10 @@ def _for(b: ir.IRBuilder, start, stop, name="gemm"):
     b.position_at_end(body)
     yield iv
     iv.add_incoming(b.add(iv, _i(1)), b.block)
-    b.branch(head)
+    back = b.branch(head)
+    if scalar:
+        back.set_metadata("llvm.loop", loop_hint(b.module, "llvm.loop.vectorize.enable",
+                                                 ir.Constant(I1, 0)))
     b.position_at_end(end)
 
 
@@ -252,8 +258,8 @@ class _Emitter:
                     for v in range(nv):
                         b.store(b.load(accs[r][v]), self.vat(b, tile, _i(r * nr + v * vec)),
                                 align=self.size)
-                with _for(b, _i(0), rows, "er") as r:
-                    with _for(b, _i(0), cols, "ec") as j:
+                with _for(b, _i(0), rows, "er", scalar=True) as r:
+                    with _for(b, _i(0), cols, "ec", scalar=True) as j:
                         x = b.load(self.at(b, tile, b.add(b.mul(r, _i(nr)), j)), typ=t)
                         p = self.at(b, c, b.add(b.mul(r, ldc), j))
                         old = b.load(p, typ=t)
@@ -284,11 +290,15 @@ class _Emitter:
 
     def micro_kernels(self, packed: bool = False):
         """{rows: micro-kernel}: the full MR-row one and the fewer-row variants (the
-        module's own when the matmul or the direct convolution made them already)."""
-        suffix = "_packed" if packed else ""
-        return {r: (self.mod.globals.get(f"{self.name}.micro_kernel{r}{suffix}")
-                    or self.micro_kernel(r, packed))
-                for r in sorted({*self.row_variants, self.mr})}
+        module's own when the matmul or the direct convolution made them already). With
+        `packed`, the MR-row one is the packed variant: the fewer-row ones, which run on
+        the edges, are not worth their compile time (each kernel adds ~0.15 s to a module)."""
+        kernels = {}
+        for r in sorted({*self.row_variants, self.mr}):
+            suffix = "_packed" if packed and r == self.mr else ""
+            kernels[r] = (self.mod.globals.get(f"{self.name}.micro_kernel{r}{suffix}")
+                          or self.micro_kernel(r, bool(suffix)))
+        return kernels
 
     def call_micro(self, b, micros, rows, args, sizes=None):
         """The micro-kernel of `micros` with the fewest rows >= `rows` on `args`."""
@@ -673,10 +683,11 @@ def run_tasks(b, flops, tasks, task, ctx, parallel_for) -> None:
             b.call(task, [ctx, _i(0), tasks])
 
 
-def gemm_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, blocking) -> ir.Function:
-    """The module's `void run(i64 *slots)` for element type `elem` with the target's
+def gemm_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, blocking,
+                  name: str | None = None) -> ir.Function:
+    """The module's `void NAME.run(i64 *slots)` for element type `elem` with the target's
     `blocking` (a lowering.target.GemmBlocking), emitted on first use."""
-    name = f"aot.gemm.{elem}"
+    name = name or f"aot.gemm.{elem}"
     existing = mod.globals.get(f"{name}.run")
     if existing is not None:
         return existing

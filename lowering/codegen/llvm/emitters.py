@@ -11,7 +11,7 @@ from __future__ import annotations
 from llvmlite import ir
 
 from lowering.codegen.cpu import conv_direct
-from lowering.codegen.cpu.gemm import EPILOGUE_T, gemm_function
+from lowering.codegen.cpu.gemm import EPILOGUE_T
 from lowering.codegen.cpu.gemm import SLOTS as GEMM_SLOTS
 from lowering.codegen.llvm.types import (
     F32,
@@ -20,7 +20,6 @@ from lowering.codegen.llvm.types import (
     I32,
     I64,
     PTR,
-    VOID,
     MemRef,
     llvm_type,
     mangle,
@@ -270,10 +269,7 @@ def _gemm(g, b, op, args):
     if op.regions:  # fused consumers, run on each finished tile
         values["epi"], values["epi_ctx"] = _epilogue(g, b, op, args[3:])
     ctx = _slots(b, GEMM_SLOTS, values)
-    run = gemm_function(g.mod, out.elem, llvm_type(out.elem),
-                        g.declare("aot_parallel_for", VOID, [I64, PTR, PTR]),
-                        g.target.blocking(out.elem))
-    b.call(run, [ctx])
+    b.call(g.cpu_helper("gemm", out.elem), [ctx])
 
 
 def _conv(g, b, op, args):
@@ -292,10 +288,7 @@ def _conv(g, b, op, args):
         for name, v in zip(names, op.attrs[attr]):
             values[name] = ir.Constant(I64, v)
     ctx = _slots(b, conv_direct.SLOTS, values)
-    run = conv_direct.conv_function(g.mod, out.elem, llvm_type(out.elem),
-                                    g.declare("aot_parallel_for", VOID, [I64, PTR, PTR]),
-                                    g.target.blocking(out.elem))
-    b.call(run, [ctx])
+    b.call(g.cpu_helper("conv", out.elem), [ctx])
 
 
 EMITTERS = {

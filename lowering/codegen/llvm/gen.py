@@ -13,6 +13,7 @@ from llvmlite import ir
 
 from lowering.codegen.cpu import entry_abi
 from lowering.codegen.cpu.gemm import pack_constant_b
+from lowering.codegen.cpu.helpers import MAKERS
 from lowering.codegen.cpu.host import HOST_EMITTERS, emit_task
 from lowering.codegen.llvm.emitters import EMITTERS
 from lowering.codegen.llvm.partition import split
@@ -76,8 +77,19 @@ class LLVMGen:
         self.entry_suffix = ""
         self.metadata = True
         self.dispatch_suffix = None  # on the CPU build: the device entries' suffix
+        self.helpers = None  # a cpu/helpers.HelperObjects: matmul and convolution as objects
 
     # helpers ---------------------------------------------------------------------------
+    def cpu_helper(self, kind: str, elem: str) -> ir.Function:
+        """The entry of the CPU's packed matmul ("gemm") or direct convolution ("conv") for
+        `elem`: declared, when the module's helpers are cached objects (cpu/helpers.py),
+        else emitted into the module."""
+        if self.helpers is not None:
+            return self.helpers.declare(self.mod, kind, elem)
+        return MAKERS[kind](self.mod, elem, llvm_type(elem),
+                            self.declare("aot_parallel_for", VOID, [I64, PTR, PTR]),
+                            self.target.blocking(elem))
+
     def declare(self, name, ret, args):
         if name in self.mod.globals:
             return self.mod.globals[name]
@@ -438,20 +450,24 @@ def global_symbol(name: str, op: Operation) -> str:
     return f"{name}.{op.attrs['sym_name']}"
 
 
-def generate(module: Module, name: str, tm, target, dispatch_suffix: str | None = None) -> tuple[str, list]:
+def generate(module: Module, name: str, tm, target, dispatch_suffix: str | None = None,
+             helpers=None) -> tuple[str, list]:
     """LLVM IR text of a loop-stage module for `target`, and the entry signatures. With
     `dispatch_suffix`, each entry NAME_F runs a device build's NAME_F<suffix> instead when
-    the runtime finds the device (`aot_gpu_use_device`)."""
-    texts, _, entries = generate_parts(module, name, tm, target, 1, dispatch_suffix)
+    the runtime finds the device (`aot_gpu_use_device`). With `helpers` (a
+    cpu/helpers.HelperObjects), the matmul and convolution helpers are only declared, and
+    `helpers` lists the objects to link."""
+    texts, _, entries = generate_parts(module, name, tm, target, 1, dispatch_suffix, helpers)
     return texts[0], entries
 
 
 def generate_parts(module: Module, name: str, tm, target, parts: int,
-                   dispatch_suffix: str | None = None) -> tuple[list, list, list]:
+                   dispatch_suffix: str | None = None, helpers=None) -> tuple[list, list, list]:
     """([IR text of each partition], [functions made hidden to cross them], entries): the
     module cut into at most `parts` modules for as many cores (llvm/partition.py)."""
     gen = LLVMGen(module, name, target)
     gen.dispatch_suffix = dispatch_suffix
+    gen.helpers = helpers
     mod = gen.run()
     mod.triple = tm.triple
     mod.data_layout = str(tm.target_data)

@@ -74,20 +74,20 @@ func.func @main(%x: tensor<4x8xf32>, %s: tensor<f32>) -> tensor<4x8xf32> {
 //         %15 = "arith.constant"() {value = -104.0 : f64} : () -> f32
 //         %16 = "arith.select"(%14, %15, %12) : (i1, f32, f32) -> f32
 //         %17 = "arith.constant"() {value = 1.4426950408889634 : f64} : () -> f32
-//         %18 = "arith.mulf"(%16, %17) : (f32, f32) -> f32
-//         %19 = "arith.constant"() {value = 12582912.0 : f64} : () -> f32
-//         %20 = "arith.addf"(%18, %19) : (f32, f32) -> f32
-//         %21 = "arith.bitcast"(%20) : (f32) -> i32
-//         %22 = "arith.constant"() {value = 1262485504 : i64} : () -> i32
-//         %23 = "arith.subi"(%21, %22) : (i32, i32) -> i32
-//         %24 = "arith.constant"() {value = 12582912.0 : f64} : () -> f32
-//         %25 = "arith.subf"(%20, %24) : (f32, f32) -> f32
-//         %26 = "arith.constant"() {value = 0.693359375 : f64} : () -> f32
-//         %27 = "arith.mulf"(%25, %26) : (f32, f32) -> f32
-//         %28 = "arith.subf"(%16, %27) : (f32, f32) -> f32
-//         %29 = "arith.constant"() {value = -0.00021219444 : f64} : () -> f32
-//         %30 = "arith.mulf"(%25, %29) : (f32, f32) -> f32
-//         %31 = "arith.subf"(%28, %30) : (f32, f32) -> f32
+//         %18 = "arith.constant"() {value = 12582912.0 : f64} : () -> f32
+//         %19 = "arith.mulf"(%16, %17) {fastmath = "contract"} : (f32, f32) -> f32
+//         %20 = "arith.addf"(%19, %18) {fastmath = "contract"} : (f32, f32) -> f32
+//         %21 = "arith.constant"() {value = 12582912.0 : f64} : () -> f32
+//         %22 = "arith.subf"(%20, %21) : (f32, f32) -> f32
+//         %23 = "arith.constant"() {value = -0.693359375 : f64} : () -> f32
+//         %24 = "arith.mulf"(%22, %23) {fastmath = "contract"} : (f32, f32) -> f32
+//         %25 = "arith.addf"(%24, %16) {fastmath = "contract"} : (f32, f32) -> f32
+//         %26 = "arith.bitcast"(%20) : (f32) -> i32
+//         %27 = "arith.constant"() {value = 1262485504 : i64} : () -> i32
+//         %28 = "arith.subi"(%26, %27) : (i32, i32) -> i32
+//         %29 = "arith.constant"() {value = 0.00021219444 : f64} : () -> f32
+//         %30 = "arith.mulf"(%22, %29) {fastmath = "contract"} : (f32, f32) -> f32
+//         %31 = "arith.addf"(%30, %25) {fastmath = "contract"} : (f32, f32) -> f32
 //         %32 = "arith.mulf"(%31, %31) : (f32, f32) -> f32
 //         %33 = "arith.constant"() {value = 0.0013814490521326661 : f64} : () -> f32
 //         %34 = "arith.constant"() {value = 0.008368736132979393 : f64} : () -> f32
@@ -107,8 +107,8 @@ func.func @main(%x: tensor<4x8xf32>, %s: tensor<f32>) -> tensor<4x8xf32> {
 //         %48 = "arith.constant"() {value = 1.0 : f64} : () -> f32
 //         %49 = "arith.addf"(%47, %48) : (f32, f32) -> f32
 //         %50 = "arith.constant"() {value = 1 : i64} : () -> i32
-//         %51 = "arith.shrsi"(%23, %50) : (i32, i32) -> i32
-//         %52 = "arith.subi"(%23, %51) : (i32, i32) -> i32
+//         %51 = "arith.shrsi"(%28, %50) : (i32, i32) -> i32
+//         %52 = "arith.subi"(%28, %51) : (i32, i32) -> i32
 //         %53 = "arith.constant"() {value = 127 : i64} : () -> i32
 //         %54 = "arith.addi"(%51, %53) : (i32, i32) -> i32
 //         %55 = "arith.constant"() {value = 23 : i64} : () -> i32

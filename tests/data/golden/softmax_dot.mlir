@@ -142,20 +142,20 @@ func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {
 //         %24 = "arith.constant"() {value = -104.0 : f64} : () -> f32
 //         %25 = "arith.select"(%23, %24, %21) : (i1, f32, f32) -> f32
 //         %26 = "arith.constant"() {value = 1.4426950408889634 : f64} : () -> f32
-//         %27 = "arith.mulf"(%25, %26) : (f32, f32) -> f32
-//         %28 = "arith.constant"() {value = 12582912.0 : f64} : () -> f32
-//         %29 = "arith.addf"(%27, %28) : (f32, f32) -> f32
-//         %30 = "arith.bitcast"(%29) : (f32) -> i32
-//         %31 = "arith.constant"() {value = 1262485504 : i64} : () -> i32
-//         %32 = "arith.subi"(%30, %31) : (i32, i32) -> i32
-//         %33 = "arith.constant"() {value = 12582912.0 : f64} : () -> f32
-//         %34 = "arith.subf"(%29, %33) : (f32, f32) -> f32
-//         %35 = "arith.constant"() {value = 0.693359375 : f64} : () -> f32
-//         %36 = "arith.mulf"(%34, %35) : (f32, f32) -> f32
-//         %37 = "arith.subf"(%25, %36) : (f32, f32) -> f32
-//         %38 = "arith.constant"() {value = -0.00021219444 : f64} : () -> f32
-//         %39 = "arith.mulf"(%34, %38) : (f32, f32) -> f32
-//         %40 = "arith.subf"(%37, %39) : (f32, f32) -> f32
+//         %27 = "arith.constant"() {value = 12582912.0 : f64} : () -> f32
+//         %28 = "arith.mulf"(%25, %26) {fastmath = "contract"} : (f32, f32) -> f32
+//         %29 = "arith.addf"(%28, %27) {fastmath = "contract"} : (f32, f32) -> f32
+//         %30 = "arith.constant"() {value = 12582912.0 : f64} : () -> f32
+//         %31 = "arith.subf"(%29, %30) : (f32, f32) -> f32
+//         %32 = "arith.constant"() {value = -0.693359375 : f64} : () -> f32
+//         %33 = "arith.mulf"(%31, %32) {fastmath = "contract"} : (f32, f32) -> f32
+//         %34 = "arith.addf"(%33, %25) {fastmath = "contract"} : (f32, f32) -> f32
+//         %35 = "arith.bitcast"(%29) : (f32) -> i32
+//         %36 = "arith.constant"() {value = 1262485504 : i64} : () -> i32
+//         %37 = "arith.subi"(%35, %36) : (i32, i32) -> i32
+//         %38 = "arith.constant"() {value = 0.00021219444 : f64} : () -> f32
+//         %39 = "arith.mulf"(%31, %38) {fastmath = "contract"} : (f32, f32) -> f32
+//         %40 = "arith.addf"(%39, %34) {fastmath = "contract"} : (f32, f32) -> f32
 //         %41 = "arith.mulf"(%40, %40) : (f32, f32) -> f32
 //         %42 = "arith.constant"() {value = 0.0013814490521326661 : f64} : () -> f32
 //         %43 = "arith.constant"() {value = 0.008368736132979393 : f64} : () -> f32
@@ -175,8 +175,8 @@ func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {
 //         %57 = "arith.constant"() {value = 1.0 : f64} : () -> f32
 //         %58 = "arith.addf"(%56, %57) : (f32, f32) -> f32
 //         %59 = "arith.constant"() {value = 1 : i64} : () -> i32
-//         %60 = "arith.shrsi"(%32, %59) : (i32, i32) -> i32
-//         %61 = "arith.subi"(%32, %60) : (i32, i32) -> i32
+//         %60 = "arith.shrsi"(%37, %59) : (i32, i32) -> i32
+//         %61 = "arith.subi"(%37, %60) : (i32, i32) -> i32
 //         %62 = "arith.constant"() {value = 127 : i64} : () -> i32
 //         %63 = "arith.addi"(%60, %62) : (i32, i32) -> i32
 //         %64 = "arith.constant"() {value = 23 : i64} : () -> i32

@@ -1,0 +1,110 @@
+"""The packed matmul and the direct convolution as objects built once and cached.
+
+Their code (gemm.py, conv_direct.py: task, micro-kernels, entry) depends on the element type,
+the target and its blocking, never on the model, yet LLVM took ~0.4 s over it in every
+module that has a matmul: a third of the GPT benchmark's compile. For binary artifacts the
+model's module only declares the entry `PREFIX.run` (hidden), and the helper is an object of its own,
+compiled on first use into the cache, keyed (and named) by the compiler's fingerprint, the
+target machine and the blocking, so two compilers or two blockings never share a symbol.
+`--emit llvm/asm` keeps them in the module, where a reader wants them.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+
+from llvmlite import ir
+
+from lowering.cache import cache_dir
+from lowering.codegen.cpu.conv_direct import conv_function
+from lowering.codegen.cpu.gemm import gemm_function
+
+VOID, PTR, I64 = ir.VoidType(), ir.PointerType(), ir.IntType(64)
+MAKERS = {"gemm": gemm_function, "conv": conv_function}
+ENTRY = {"gemm": "run", "conv": "conv_run"}  # the entry's name after the prefix
+
+
+class HelperObjects:
+    """The helpers one module calls, each to be linked as its cached object. `fingerprint`
+    is the compiler's (aot.version): a changed compiler never reuses an old object."""
+
+    def __init__(self, target, fingerprint: str):
+        self.target, self.fingerprint = target, fingerprint
+        self.used = {}  # prefix -> (kind, elem)
+        self.children = []  # pids compiling missing helpers (start)
+
+    def prefix(self, kind: str, elem: str) -> str:
+        """A helper's symbol prefix: kind, element type and a hash of what its code depends on."""
+        t = self.target
+        key = "|".join([self.fingerprint, kind, elem, t.triple, t.cpu, t.features,
+                        repr(t.blocking(elem))])
+        return f"aot.{kind}.{elem}.{hashlib.sha256(key.encode()).hexdigest()[:16]}"
+
+    def declare(self, mod: ir.Module, kind: str, elem: str) -> ir.Function:
+        """`void PREFIX.ENTRY(i64 *slots)` in `mod`, defined in the helper's object."""
+        prefix = self.prefix(kind, elem)
+        self.used[prefix] = (kind, elem)
+        name = f"{prefix}.{ENTRY[kind]}"
+        if name in mod.globals:
+            return mod.globals[name]
+        f = ir.Function(mod, ir.FunctionType(VOID, [PTR]), name=name)
+        f.linkage = "hidden"  # `declare hidden`: a shared library does not export it
+        return f
+
+    def start(self, tm) -> None:
+        """Compile the used helpers missing from the cache in forked children, while the
+        model compiles (where forking is safe: machine.parallel_jobs)."""
+        from lowering.codegen.llvm.machine import parallel_jobs
+        if parallel_jobs() == 1:
+            return
+        for prefix, (kind, elem) in sorted(self.used.items()):
+            if os.path.exists(_path(prefix)):
+                continue
+            pid = os.fork()
+            if pid == 0:  # the child: the object into the cache, then out without Python's exit
+                status = 0
+                try:
+                    _cached_object(prefix, kind, elem, self.target, tm)
+                except BaseException:  # noqa: BLE001  (the parent compiles it again, and says why)
+                    status = 1
+                os._exit(status)
+            self.children.append(pid)
+
+    def objects(self, tm) -> list:
+        """The paths of the used helpers' objects in the cache, compiled there if missing."""
+        for pid in self.children:
+            os.waitpid(pid, 0)
+        self.children = []
+        return [_cached_object(prefix, kind, elem, self.target, tm)
+                for prefix, (kind, elem) in sorted(self.used.items())]
+
+
+def helper_text(kind: str, elem: str, prefix: str, target, tm) -> str:
+    """The helper's module: its `run` hidden and external, the rest internal."""
+    from lowering.codegen.llvm.types import llvm_type
+    mod = ir.Module(name=prefix)
+    mod.triple = tm.triple
+    mod.data_layout = str(tm.target_data)
+    parallel_for = ir.Function(mod, ir.FunctionType(VOID, [I64, PTR, PTR]), name="aot_parallel_for")
+    run = MAKERS[kind](mod, elem, llvm_type(elem), parallel_for, target.blocking(elem),
+                       name=prefix)
+    run.linkage = "hidden"
+    return str(mod)
+
+
+def _path(prefix: str) -> str:
+    return os.path.join(cache_dir(), "helpers", prefix + ".o")
+
+
+def _cached_object(prefix: str, kind: str, elem: str, target, tm) -> str:
+    from lowering.codegen.llvm.machine import optimize
+    path = _path(prefix)
+    if os.path.exists(path):
+        return path
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    obj = tm.emit_object(optimize(helper_text(kind, elem, prefix, target, tm), tm))
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "wb") as f:
+        f.write(obj)
+    os.replace(tmp, path)  # whole or absent, for a compile running beside this one
+    return path
