@@ -121,6 +121,7 @@ BENCH_PY ?= $(PY)
 bench: $(STAMP)
 	$(BENCH_PY) benchmarks/elementwise_chain.py && $(BENCH_PY) benchmarks/dynamic_shapes.py
 	$(BENCH_PY) benchmarks/cpu_workloads.py && $(BENCH_PY) benchmarks/models.py
+	$(BENCH_PY) benchmarks/models.py --threads 2 --models gpt_decoder,resnet_cnn
 	$(BENCH_PY) benchmarks/quantized.py
 
 # On a machine with an NVIDIA GPU (and jax[cuda] for the comparison): never run here.
