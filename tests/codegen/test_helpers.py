@@ -77,3 +77,26 @@ def test_text_outputs_and_objects_keep_them_inline():
     assert "micro_kernel" in text
     _, text, _, _ = Compilation(MATMUL_CONV, "mc.mlir", Options(name="mc")).llvm()
     assert "micro_kernel" not in text and 'declare hidden void @"aot.gemm.f32.' in text
+
+
+def test_a_damaged_helper_object_is_built_again(tmp_path, monkeypatch):
+    """An emptied or cut object in the cache (a full disk, a user's cleanup) is rebuilt,
+    not linked: the library still builds and computes."""
+    monkeypatch.setenv("AOTC_CACHE_DIR", str(tmp_path / "cache"))
+    text = MATMUL_CONV
+    Compilation(text, "mc.mlir", Options(name="mc")).build(str(tmp_path / "a" / "libmc.so"))
+    helpers = tmp_path / "cache" / "helpers"
+    objects = sorted(helpers.iterdir())
+    whole = objects[0].read_bytes()
+    objects[0].write_bytes(whole[:len(whole) // 2])  # cut
+    objects[1].write_bytes(b"")  # emptied
+    Compilation(text, "mc.mlir", Options(name="mc3")).build(str(tmp_path / "b" / "libmc3.so"))
+    assert objects[0].read_bytes() == whole and objects[1].stat().st_size > 0
+    lib = Library(str(tmp_path / "b" / "libmc3.so"))
+    rng = np.random.default_rng(1)
+    args = [rng.standard_normal(s) for s in ((4, 40), (40, 24), (2, 9, 9, 16), (3, 3, 16, 16),
+                                             (5, 7), (7, 3))]
+    args = [a.astype(np.float32) for a in args[:4]] + args[4:]
+    y, _, z = lib.main(*args)
+    np.testing.assert_allclose(y, args[0].astype(np.float64) @ args[1], rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(z, args[4] @ args[5], rtol=1e-12)

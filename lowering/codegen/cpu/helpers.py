@@ -58,7 +58,7 @@ class HelperObjects:
         if parallel_jobs() == 1:
             return
         for prefix, (kind, elem) in sorted(self.used.items()):
-            if os.path.exists(_path(prefix)):
+            if _whole(_path(prefix)):
                 continue
             pid = os.fork()
             if pid == 0:  # the child: the object into the cache, then out without Python's exit
@@ -96,10 +96,31 @@ def _path(prefix: str) -> str:
     return os.path.join(cache_dir(), "helpers", prefix + ".o")
 
 
+# ELF class -> where e_shoff, e_shentsize and e_shnum are in the header
+_ELF_SECTION_TABLE = {1: ((32, 36), (46, 48), (48, 50)), 2: ((40, 48), (58, 60), (60, 62))}
+
+
+def _whole(path: str) -> bool:
+    """An object file there, not an emptied or cut one: its section table, which comes
+    last, lies within the file."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(64)
+            size = os.fstat(f.fileno()).st_size
+    except OSError:
+        return False
+    fields = _ELF_SECTION_TABLE.get(head[4]) if len(head) >= 52 and head[:4] == b"\x7fELF" else None
+    if fields is None or len(head) < fields[2][1]:
+        return False
+    order = "little" if head[5] == 1 else "big"
+    shoff, shentsize, shnum = (int.from_bytes(head[a:b], order) for a, b in fields)
+    return shnum > 0 and shoff + shentsize * shnum <= size
+
+
 def _cached_object(prefix: str, kind: str, elem: str, target, tm) -> str:
     from lowering.codegen.llvm.machine import optimize
     path = _path(prefix)
-    if os.path.exists(path):
+    if _whole(path):  # else (a damaged cache) built again
         return path
     os.makedirs(os.path.dirname(path), exist_ok=True)
     obj = tm.emit_object(optimize(helper_text(kind, elem, prefix, target, tm), tm))
