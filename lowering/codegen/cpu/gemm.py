@@ -34,7 +34,8 @@ operands and several batch dims cost nothing but the packing. The product is
 computed with `llvm.fmuladd` (fused on targets with FMA) and summed in blocks of
 KC, so it rounds differently from a naive dot product, as every BLAS does.
 
-The code is emitted once per module and element type (`gemm_function`).
+The code is emitted once per module and element type (`gemm_function`); a shared library or
+archive links it as an object compiled once into the cache instead (cpu/helpers.py).
 
 The i16 x i16 -> i32 product (element type "i32", operands i16: the integer path of
 quantized dot/conv, lowering/ops/quantized.py) is the same structure on pairs: A and B are
