@@ -17,24 +17,12 @@ from __future__ import annotations
 import os
 import sys
 
-from threads import configure_threads
+from threads import configure_threads, threads_arg
 
 RESULT_TAG = "@@cpu_workloads@@ "
 
 
-def _child_threads(argv) -> int | None:
-    """The thread count of a child run (`--child W --threads N`), None in the parent."""
-    if "--child" not in argv:
-        return None
-    for i, a in enumerate(argv):
-        if a == "--threads" and i + 1 < len(argv):
-            return int(argv[i + 1])
-        if a.startswith("--threads="):
-            return int(a.split("=", 1)[1])
-    return 1
-
-
-_CHILD_THREADS = _child_threads(sys.argv)
+_CHILD_THREADS = threads_arg(sys.argv) if "--child" in sys.argv else None  # a child run's
 _PINNED = configure_threads(_CHILD_THREADS) if _CHILD_THREADS else None
 
 import bench_env  # noqa: E402  thread variables (already fixed in a child) + sys.path

@@ -13,20 +13,9 @@ from __future__ import annotations
 
 import sys
 
-from threads import configure_threads
+from threads import configure_threads, threads_arg
 
-
-def _threads(argv) -> int:
-    """--threads N (1 by default), read before numpy and jax are imported."""
-    for i, a in enumerate(argv):
-        if a == "--threads" and i + 1 < len(argv):
-            return int(argv[i + 1])
-        if a.startswith("--threads="):
-            return int(a.split("=", 1)[1])
-    return 1
-
-
-THREADS = _threads(sys.argv)
+THREADS = threads_arg(sys.argv)
 PINNED = configure_threads(THREADS) if THREADS > 1 else None
 
 import bench_env  # noqa: E402  one thread everywhere unless fixed above; before numpy and jax

@@ -3,6 +3,17 @@ imports neither): cpu_workloads.py's children and `models.py --threads N`."""
 import os
 
 
+def threads_arg(argv) -> int:
+    """The N of `--threads N` (or `--threads=N`) in argv, 1 without it: read before numpy
+    and jax are imported, so before argparse runs."""
+    for i, a in enumerate(argv):
+        if a == "--threads" and i + 1 < len(argv):
+            return int(argv[i + 1])
+        if a.startswith("--threads="):
+            return int(a.split("=", 1)[1])
+    return 1
+
+
 def configure_threads(n: int) -> str:
     """Fix every thread count to n before numpy/jax are imported, and restrict the process to
     n CPUs. XLA: on one thread its Eigen pool is turned off (--xla_cpu_multi_thread_eigen=false;

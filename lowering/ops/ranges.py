@@ -98,8 +98,7 @@ def value_range(v, depth: int = DEPTH) -> tuple:
     if depth == 0 or not isinstance(op, Operation) or not is_float(v.type.elem):
         return FULL
     rule = RANGES.get(op.key)
-    if rule is None or any(not is_float(x.type.elem) for x in op.operands[:3]
-                           if op.key != "constant"):
+    if rule is None:
         return FULL
     ranges = [value_range(x, depth - 1) for x in op.operands]
     lo, hi = rule(op, ranges)

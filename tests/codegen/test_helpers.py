@@ -31,6 +31,18 @@ def _conv(x, k):
     return out
 
 
+def _check_results(lib, rows: int, seed: int) -> None:
+    """MATMUL_CONV's three results against numpy, its dynamic dim `rows`."""
+    rng = np.random.default_rng(seed)
+    args = [rng.standard_normal(s) for s in ((rows, 40), (40, 24), (2, 9, 9, 16), (3, 3, 16, 16),
+                                             (5, 7), (7, 3))]
+    args = [a.astype(np.float32) for a in args[:4]] + args[4:]
+    y, c, z = lib.main(*args)
+    np.testing.assert_allclose(y, args[0].astype(np.float64) @ args[1], rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(c, _conv(args[2], args[3]), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(z, args[4] @ args[5], rtol=1e-12)
+
+
 def test_libraries_link_the_cached_helpers(tmp_path, monkeypatch):
     monkeypatch.setenv("AOTC_CACHE_DIR", str(tmp_path / "cache"))
     comp = Compilation(MATMUL_CONV, "mc.mlir", Options(name="mc"))
@@ -47,15 +59,7 @@ def test_libraries_link_the_cached_helpers(tmp_path, monkeypatch):
     nm = subprocess.run(["nm", "-D", "--defined-only", str(tmp_path / "one" / "libmc.so")],
                         capture_output=True, text=True, check=True).stdout
     assert "aot.gemm" not in nm and "aot.conv" not in nm
-    lib = Library(str(tmp_path / "two" / "libmc2.so"))
-    rng = np.random.default_rng(0)
-    args = [rng.standard_normal(s) for s in ((33, 40), (40, 24), (2, 9, 9, 16), (3, 3, 16, 16),
-                                             (5, 7), (7, 3))]
-    args = [a.astype(np.float32) for a in args[:4]] + args[4:]
-    y, c, z = lib.main(*args)
-    np.testing.assert_allclose(y, args[0].astype(np.float64) @ args[1], rtol=1e-4, atol=1e-4)
-    np.testing.assert_allclose(c, _conv(args[2], args[3]), rtol=1e-4, atol=1e-4)
-    np.testing.assert_allclose(z, args[4] @ args[5], rtol=1e-12)
+    _check_results(Library(str(tmp_path / "two" / "libmc2.so")), rows=33, seed=0)
 
 
 def test_the_name_follows_what_the_code_depends_on():
@@ -83,20 +87,12 @@ def test_a_damaged_helper_object_is_built_again(tmp_path, monkeypatch):
     """An emptied or cut object in the cache (a full disk, a user's cleanup) is rebuilt,
     not linked: the library still builds and computes."""
     monkeypatch.setenv("AOTC_CACHE_DIR", str(tmp_path / "cache"))
-    text = MATMUL_CONV
-    Compilation(text, "mc.mlir", Options(name="mc")).build(str(tmp_path / "a" / "libmc.so"))
+    Compilation(MATMUL_CONV, "mc.mlir", Options(name="mc")).build(str(tmp_path / "a" / "libmc.so"))
     helpers = tmp_path / "cache" / "helpers"
     objects = sorted(helpers.iterdir())
     whole = objects[0].read_bytes()
     objects[0].write_bytes(whole[:len(whole) // 2])  # cut
     objects[1].write_bytes(b"")  # emptied
-    Compilation(text, "mc.mlir", Options(name="mc3")).build(str(tmp_path / "b" / "libmc3.so"))
+    Compilation(MATMUL_CONV, "mc.mlir", Options(name="mc3")).build(str(tmp_path / "b" / "libmc3.so"))
     assert objects[0].read_bytes() == whole and objects[1].stat().st_size > 0
-    lib = Library(str(tmp_path / "b" / "libmc3.so"))
-    rng = np.random.default_rng(1)
-    args = [rng.standard_normal(s) for s in ((4, 40), (40, 24), (2, 9, 9, 16), (3, 3, 16, 16),
-                                             (5, 7), (7, 3))]
-    args = [a.astype(np.float32) for a in args[:4]] + args[4:]
-    y, _, z = lib.main(*args)
-    np.testing.assert_allclose(y, args[0].astype(np.float64) @ args[1], rtol=1e-4, atol=1e-4)
-    np.testing.assert_allclose(z, args[4] @ args[5], rtol=1e-12)
+    _check_results(Library(str(tmp_path / "b" / "libmc3.so")), rows=4, seed=1)

@@ -96,25 +96,10 @@ def _path(prefix: str) -> str:
     return os.path.join(cache_dir(), "helpers", prefix + ".o")
 
 
-# ELF class -> where e_shoff, e_shentsize and e_shnum are in the header
-_ELF_SECTION_TABLE = {1: ((32, 36), (46, 48), (48, 50)), 2: ((40, 48), (58, 60), (60, 62))}
-
-
 def _whole(path: str) -> bool:
-    """An object file there, not an emptied or cut one: its section table, which comes
-    last, lies within the file."""
-    try:
-        with open(path, "rb") as f:
-            head = f.read(64)
-            size = os.fstat(f.fileno()).st_size
-    except OSError:
-        return False
-    fields = _ELF_SECTION_TABLE.get(head[4]) if len(head) >= 52 and head[:4] == b"\x7fELF" else None
-    if fields is None or len(head) < fields[2][1]:
-        return False
-    order = "little" if head[5] == 1 else "big"
-    shoff, shentsize, shnum = (int.from_bytes(head[a:b], order) for a, b in fields)
-    return shnum > 0 and shoff + shentsize * shnum <= size
+    """A whole object file there, not an emptied or cut one (a damaged cache)."""
+    from abi.elf import ET_REL, elf_problem
+    return elf_problem(path, ET_REL) is None
 
 
 def _cached_object(prefix: str, kind: str, elem: str, target, tm) -> str:
