@@ -41,7 +41,7 @@ from lowering.codegen.cpu.gemm import (
 )
 
 SLOTS = ("input", "kernel", "out", "batch", "h", "w", "c", "oh", "ow", "f", "kh", "kw",
-         "sh", "sw", "dh", "dw", "ph", "pw", "epi", "epi_ctx", "packed_kernel")
+         "sh", "sw", "dh", "dw", "ph", "pw", "epi", "epi_ctx", "packed_kernel", "transformed")
 
 
 def _ceil_div_signed(b, x, n):

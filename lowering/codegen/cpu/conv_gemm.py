@@ -32,6 +32,7 @@ kernel of ops/windows.py. Registered as the CPU's override of that kernel.
 """
 from __future__ import annotations
 
+from lowering.codegen.cpu import conv_winograd
 from lowering.codegen.cpu.matmul import epilogue_tile, packed_kind
 from lowering.ir.builder import Ix, loop_nest
 from lowering.ir.core import Operation, ScalarType, TensorType
@@ -232,13 +233,20 @@ def direct(target, op: Operation) -> bool:
             and isinstance(outs, int) and outs % target.blocking(lhs.elem).nr == 0)
 
 
-def _direct_attrs(op: Operation) -> dict:
-    w = Conv(op).window
-    return {"stride": list(w.stride), "dilation": list(w.win_dil), "pad": [p[0] for p in w.pad]}
+def _direct_attrs(target, op: Operation) -> dict:
+    """aot.conv's window; `winograd` where conv_winograd.py computes it (3x3, stride 1)."""
+    c = Conv(op)
+    w = c.window
+    attrs = {"stride": list(w.stride), "dilation": list(w.win_dil), "pad": [p[0] for p in w.pad]}
+    ksize = tuple(op.operands[1].type.shape[d] for d in c.ksp)
+    if conv_winograd.takes(ksize, w.stride, w.win_dil, op.operands[0].type.shape[c.lf],
+                           target.blocking(op.operands[0].type.elem).vec):
+        attrs["winograd"] = True
+    return attrs
 
 
 def emit_direct(k, op: Operation, b, args: list) -> None:
-    b.op("aot.conv", args[:3], attrs=_direct_attrs(op))
+    b.op("aot.conv", args[:3], attrs=_direct_attrs(b.target, op))
 
 
 def emit_direct_epilogue(b, region_block, inputs: dict, out, env: dict) -> None:
@@ -248,7 +256,8 @@ def emit_direct_epilogue(b, region_block, inputs: dict, out, env: dict) -> None:
     conv = next(o for o in region_block.ops if o.key == "convolution")
     region, captured = epilogue_tile(b, conv, region_block, inputs, out, env, 0, 3)
     lhs, rhs = (inputs[v] for v in conv.operands)
-    b.op("aot.conv", [lhs, rhs, out] + captured, attrs=_direct_attrs(conv), regions=[region])
+    b.op("aot.conv", [lhs, rhs, out] + captured, attrs=_direct_attrs(b.target, conv),
+         regions=[region])
 
 
 registry.override("convolution", "scratch", _scratch, target="cpu", when=takes)

@@ -17,11 +17,12 @@ from llvmlite import ir
 
 from lowering.cache import cache_dir
 from lowering.codegen.cpu.conv_direct import conv_function
+from lowering.codegen.cpu.conv_winograd import winograd_function
 from lowering.codegen.cpu.gemm import gemm_function
 
 VOID, PTR, I64 = ir.VoidType(), ir.PointerType(), ir.IntType(64)
-MAKERS = {"gemm": gemm_function, "conv": conv_function}
-ENTRY = {"gemm": "run", "conv": "conv_run"}  # the entry's name after the prefix
+MAKERS = {"gemm": gemm_function, "conv": conv_function, "winograd": winograd_function}
+ENTRY = {"gemm": "run", "conv": "conv_run", "winograd": "winograd_run"}  # the entry's name after the prefix
 
 
 class HelperObjects:

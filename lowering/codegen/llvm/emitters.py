@@ -288,7 +288,7 @@ def _conv(g, b, op, args):
         for name, v in zip(names, op.attrs[attr]):
             values[name] = ir.Constant(I64, v)
     ctx = _slots(b, conv_direct.SLOTS, values)
-    b.call(g.cpu_helper("conv", out.elem), [ctx])
+    b.call(g.cpu_helper("winograd" if op.attrs.get("winograd") else "conv", out.elem), [ctx])
 
 
 EMITTERS = {

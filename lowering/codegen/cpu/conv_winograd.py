@@ -1,0 +1,324 @@
+"""Winograd F(2x2, 3x3) convolution: 3x3 windows at stride 1 in 2.25x fewer multiply-adds.
+
+A 3x3 convolution's output tile of 2x2 positions reads a 4x4 patch d of its input. With
+B^T d B (the patch transformed), G g G^T (the kernel's 3x3 window g transformed, once per
+call) and the output transform A^T m A (Lavin & Gray, "Fast Algorithms for Convolutional
+Neural Networks", 2015),
+
+    B^T = [1  0 -1  0]      G = [1    0    0 ]      A^T = [1  1  1  0]
+          [0  1  1  0]          [1/2  1/2  1/2]            [0  1 -1 -1]
+          [0 -1  1  0]          [1/2 -1/2  1/2]
+          [0  1  0 -1]          [0    0    1 ]
+
+the tile is y = A^T [sum over c of (G g_c,f G^T) * (B^T d_c B)] A: each of the 16
+transformed positions xi is a matmul of (tiles x C) by (C x F). Here those products run on
+the packed matmul's micro-kernel: for a block of MR tiles, their transformed patches (V[xi],
+MR rows of C, in the thread's scratch) times the transformed kernel's NR-feature panel
+(U[xi], C x NR) give M[xi] (MR x NR, scratch), 16 calls, then the output transform writes
+the block's 2x2 positions of those NR features. 16 products of depth C per 4 outputs against
+9 C per output: 2.25x fewer multiply-adds, plus the transforms (about 10 % of the direct
+convolution's time on an 8x32x32x32 -> 32 one; a third of it on the whole).
+
+Tasks are tile rows (batch, oh / 2), cut into chunks of CHUNK_ROWS(TW) tile rows whose tiles
+are numbered through, so every block has MR tiles even where a row's tile count is not a
+multiple of MR; a chunk's output rows go through the fused consumers' epilogue when it is
+done, as the direct convolution's rows do. The patches' positions outside the input read a
+zero row (the padding, and the fourth row or column of a tile that overhangs an odd output).
+
+Each tile's value depends only on its own patch and the kernel, so results do not depend on
+the thread count. The transforms' roundings (adds, and halves that are exact) differ from the
+direct convolution's sums: f32 results agree with a float64 reference to ~1e-6 relative to
+the terms' magnitudes, as the direct form's do to ~3e-7 (tests/codegen/test_gemm.py).
+
+Without scratch (AOT_KERNEL_SCRATCH=off, or none to be had) the call, or a task, falls back
+to the direct convolution (conv_direct.py), which is in the same module.
+"""
+from __future__ import annotations
+
+from math import gcd
+
+from llvmlite import ir
+
+from lowering.codegen.cpu.conv_direct import SLOTS, conv_function
+from lowering.codegen.cpu.gemm import (
+    EPILOGUE_T,
+    I1,
+    I64,
+    PTR,
+    VOID,
+    _Emitter,
+    _for,
+    _i,
+    _min,
+    load_slots,
+    run_tasks,
+)
+
+XI = 16  # transformed positions of a 4x4 patch
+
+
+def takes(window: tuple, stride: tuple, dilation: tuple, features: int, vec: int) -> bool:
+    """Whether a direct convolution (conv_gemm.direct: 16 or more input features) runs as
+    Winograd's: a 3x3 window at stride and dilation 1, input features in whole vectors (the
+    transforms' loads). 8 x 32x32 images to 32 features, one AVX2 core, direct against
+    Winograd: 16 features 1.03 / 0.67 ms, 24: 1.42 / 0.83, 32: 1.83 / 1.04; 8 x 16x16 x 64
+    to 64: 2.01 / 1.05 ms."""
+    return (tuple(window) == (3, 3) and tuple(stride) == (1, 1) and tuple(dilation) == (1, 1)
+            and features % vec == 0)
+
+
+def chunk_rows(tw: int, mr: int) -> int:
+    """Tile rows per chunk: the fewest whose tiles fill whole MR-tile blocks (at most MR)."""
+    return mr // gcd(tw, mr) if tw > 0 else 1
+
+
+def _2d(transform, x):
+    """transform applied to each row of x (a list of lists), then to each column."""
+    rows = [transform(r) for r in x]
+    cols = [transform([r[j] for r in rows]) for j in range(len(rows[0]))]
+    return [[c[i] for c in cols] for i in range(len(cols[0]))]
+
+
+class _Vectors:
+    """The transforms' arithmetic on vectors of the element type."""
+
+    def __init__(self, b, e: _Emitter):
+        self.b, self.e = b, e
+        self.half = ir.Constant(e.vt, [ir.Constant(e.t, 0.5)] * e.vec)
+
+    def add(self, x, y):
+        return self.b.fadd(x, y)
+
+    def sub(self, x, y):
+        return self.b.fsub(x, y)
+
+    def input(self, d):
+        """B^T applied to 4 values."""
+        return [self.sub(d[0], d[2]), self.add(d[1], d[2]), self.sub(d[2], d[1]),
+                self.sub(d[1], d[3])]
+
+    def kernel(self, g):
+        """G applied to 3 values."""
+        s = self.add(g[0], g[2])
+        return [g[0], self.b.fmul(self.add(s, g[1]), self.half),
+                self.b.fmul(self.sub(s, g[1]), self.half), g[2]]
+
+    def output(self, m):
+        """A^T applied to 4 values."""
+        return [self.add(self.add(m[0], m[1]), m[2]), self.sub(self.sub(m[1], m[2]), m[3])]
+
+
+def winograd_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, blocking,
+                      name: str | None = None) -> ir.Function:
+    """The module's `void NAME.winograd_run(i64 *slots)` (conv_direct.SLOTS) for `elem`,
+    emitted on first use with the direct convolution it falls back to."""
+    name = name or f"aot.gemm.{elem}"
+    existing = mod.globals.get(f"{name}.winograd_run")
+    if existing is not None:
+        return existing
+    direct = conv_function(mod, elem, t, parallel_for, blocking, name)
+    e = _Emitter(mod, elem, t, name, blocking)
+    task = _task(e, e.micro_kernels(), mod.globals[f"{name}.conv_task"])
+    f = e.fn("winograd_run", ir.FunctionType(VOID, [PTR]))
+    (ctx,) = f.args
+    b = ir.IRBuilder(f.append_basic_block("entry"))
+    s = load_slots(b, ctx, SLOTS)
+    u_elems = b.mul(_i(XI), b.mul(s["c"], s["f"]))
+    scratch = b.call(_scratch_fn(mod), [b.mul(b.add(u_elems, _task_elems(e, b, s["c"])),
+                                              _i(e.size))])
+    with b.if_else(b.icmp_unsigned("==", scratch, ir.Constant(PTR, None))) as (none, have):
+        with none:
+            b.call(direct, [ctx])
+        with have:
+            _transform_kernel(e, b, s, scratch)
+            b.store(b.ptrtoint(scratch, I64), b.gep(ctx, [_i(SLOTS.index("transformed"))],
+                                                   inbounds=True, source_etype=I64))
+            tiles_h = b.sdiv(b.add(s["oh"], _i(1)), _i(2))
+            flops = b.mul(b.mul(b.mul(s["batch"], s["oh"]), s["ow"]),
+                          b.mul(b.mul(s["f"], s["c"]), _i(4)))
+            run_tasks(b, flops, b.mul(s["batch"], tiles_h), task, ctx, parallel_for)
+    b.ret_void()
+    return f
+
+
+def _scratch_fn(mod):
+    return (mod.globals.get("aot_thread_scratch")
+            or ir.Function(mod, ir.FunctionType(PTR, [I64]), name="aot_thread_scratch"))
+
+
+def _task_elems(e: _Emitter, b, c):
+    """A task's scratch, in elements: a zero row of C, V (XI x MR x C) and M (XI x MR x NR)."""
+    return b.add(b.mul(c, _i(1 + XI * e.mr)), _i(XI * e.mr * e.nr))
+
+
+def _transform_kernel(e: _Emitter, b, s, u) -> None:
+    """U[xi][panel][c][NR] = (G g G^T)[xi] for each input feature c and NR-feature panel of
+    the (3, 3, C, F) kernel g: the micro-kernel's B panels, C deep, for every xi."""
+    c, fo, nr, vec = s["c"], s["f"], e.nr, e.vec
+    ker = b.inttoptr(s["kernel"], PTR)
+    panels = b.sdiv(fo, _i(nr))
+    ops = _Vectors(b, e)
+    with _for(b, _i(0), c, "wc") as ci:
+        with _for(b, _i(0), panels, "wp") as fp:
+            for v in range(nr // vec):
+                f0 = b.add(b.mul(fp, _i(nr)), _i(v * vec))
+                g = [[b.load(e.vat(b, ker, b.add(b.mul(b.add(b.mul(_i(3 * kh + kw), c), ci), fo),
+                                                 f0)), typ=e.vt, align=e.size)
+                      for kw in range(3)] for kh in range(3)]
+                tu = _2d(ops.kernel, g)
+                for xi in range(XI):
+                    at = b.add(b.mul(b.add(b.mul(b.add(b.mul(_i(xi), panels), fp), c), ci), _i(nr)),
+                               _i(v * vec))
+                    b.store(tu[xi // 4][xi % 4], e.vat(b, u, at), align=e.size)
+
+
+def _task(e: _Emitter, micros: dict, direct_task) -> ir.Function:
+    """void task(ctx, begin, end): tile rows (batch, oh / 2) [begin, end)."""
+    f = e.fn("winograd_task", ir.FunctionType(VOID, [PTR, I64, I64]))
+    ctx, begin, end = f.args
+    b = ir.IRBuilder(f.append_basic_block("entry"))
+    s = load_slots(b, ctx, SLOTS)
+    inp, out = b.inttoptr(s["input"], PTR), b.inttoptr(s["out"], PTR)
+    c, fo, oh, ow = s["c"], s["f"], s["oh"], s["ow"]
+    tiles_h = b.sdiv(b.add(oh, _i(1)), _i(2))
+    tiles_w = b.sdiv(b.add(ow, _i(1)), _i(2))
+    u = b.inttoptr(s["transformed"], PTR)
+    # The calling thread's scratch holds U and, after it, this task's buffers (asking it for
+    # less than it has returns it unchanged); another thread's scratch is its own.
+    got = b.call(_scratch_fn(e.mod), [b.mul(_task_elems(e, b, c), _i(e.size))])
+    buf = b.select(b.icmp_unsigned("==", got, u), e.at(b, u, b.mul(_i(XI), b.mul(c, fo))), got)
+
+    def out_row(tile_row):
+        """The first output row of a tile row, flattened over (batch, oh)."""
+        return b.add(b.mul(b.sdiv(tile_row, tiles_h), oh), b.mul(b.srem(tile_row, tiles_h), _i(2)))
+
+    first_row = out_row(begin)
+    last = b.sub(end, _i(1))
+    end_row = _min(b, b.add(out_row(last), _i(2)),
+                   b.mul(b.add(b.sdiv(last, tiles_h), _i(1)), oh))
+    with b.if_else(b.icmp_unsigned("==", buf, ir.Constant(PTR, None))) as (none, have):
+        with none:  # no scratch: these rows by the direct convolution
+            b.call(direct_task, [ctx, first_row, end_row])
+        with have:
+            _tile_rows(e, b, s, micros, inp, out, u, buf, begin, end, tiles_h, tiles_w, out_row)
+    b.ret_void()
+    return f
+
+
+def _tile_rows(e: _Emitter, b, s, micros, inp, out, u, buf, begin, end, tiles_h, tiles_w,
+               out_row) -> None:
+    mr, nr, vec, vt = e.mr, e.nr, e.vec, e.vt
+    c, fo, oh, ow = s["c"], s["f"], s["oh"], s["ow"]
+    zeros = buf
+    v_buf = e.at(b, buf, c)
+    m_buf = e.at(b, v_buf, b.mul(c, _i(XI * mr)))
+    zero = ir.Constant(vt, None)
+    with _for(b, _i(0), b.sdiv(c, _i(vec)), "wz") as cv:
+        b.store(zero, e.vat(b, zeros, b.mul(cv, _i(vec))), align=e.size)
+    ops = _Vectors(b, e)
+    panels = b.sdiv(fo, _i(nr))
+    rows_per_chunk = _chunk_rows_ir(b, tiles_w, mr)
+    chunks = b.sdiv(b.add(b.sub(end, begin), b.sub(rows_per_chunk, _i(1))), rows_per_chunk)
+    with _for(b, _i(0), chunks, "wk") as k:
+        row0 = b.add(begin, b.mul(k, rows_per_chunk))
+        row1 = _min(b, b.add(row0, rows_per_chunk), end)
+        n_tiles = b.mul(b.sub(row1, row0), tiles_w)
+        with _for(b, _i(0), b.sdiv(b.add(n_tiles, _i(mr - 1)), _i(mr)), "wb") as blk:
+            t0 = b.mul(blk, _i(mr))
+            rows = _min(b, _i(mr), b.sub(n_tiles, t0))
+            where = []  # per tile of the block: (batch, tile y, tile x), None past `rows`
+            for r in range(mr):
+                t = b.add(t0, _i(r))
+                tr = b.add(row0, b.sdiv(t, tiles_w))
+                where.append((b.sdiv(tr, tiles_h), b.srem(tr, tiles_h), b.srem(t, tiles_w)))
+            # the block's patches transformed into V[xi][r][c]; rows past `rows` zeroed
+            for r in range(mr):
+                bi, ty, tx = where[r]
+                with b.if_else(b.icmp_signed("<", _i(r), rows)) as (tile, pad):
+                    with tile:
+                        _transform_patch(e, b, ops, s, inp, zeros, v_buf, r, bi, ty, tx)
+                    with pad:
+                        with _for(b, _i(0), b.sdiv(c, _i(vec)), "wq") as cv:
+                            for xi in range(XI):
+                                at = b.add(b.mul(_i(xi * mr + r), c), b.mul(cv, _i(vec)))
+                                b.store(zero, e.vat(b, v_buf, at), align=e.size)
+            with _for(b, _i(0), panels, "wf") as fp:
+                for xi in range(XI):
+                    e.call_micro(b, micros, _i(mr), [
+                        c, e.at(b, v_buf, b.mul(_i(xi * mr), c)), _i(1), c,
+                        e.at(b, u, b.mul(b.add(b.mul(_i(xi), panels), fp), b.mul(c, _i(nr)))),
+                        _i(nr), e.at(b, m_buf, _i(xi * mr * nr)), _i(nr), _i(mr), _i(nr),
+                        ir.Constant(I1, 0)])
+                for r in range(mr):
+                    bi, ty, tx = where[r]
+                    with b.if_then(b.icmp_signed("<", _i(r), rows)):
+                        _transform_output(e, b, ops, s, out, m_buf, r, bi, ty, tx, fp)
+        # the chunk's output rows are finished: their fused consumers run now
+        with b.if_then(b.icmp_signed("!=", s["epi"], _i(0))):
+            last = b.sub(row1, _i(1))
+            stop = _min(b, b.add(out_row(last), _i(2)),
+                        b.mul(b.add(b.sdiv(last, tiles_h), _i(1)), oh))
+            b.call(b.inttoptr(s["epi"], EPILOGUE_T.as_pointer()),
+                   [b.inttoptr(s["epi_ctx"], PTR), _i(0), b.mul(out_row(row0), ow),
+                    b.mul(stop, ow), _i(0), fo])
+
+
+def _chunk_rows_ir(b, tiles_w, mr: int):
+    """chunk_rows(tiles_w, mr) at run time: MR / gcd(TW, MR), MR's divisors tried in turn."""
+    rows = _i(mr)
+    for d in sorted(x for x in range(2, mr + 1) if mr % x == 0):
+        rows = b.select(b.icmp_signed("==", b.srem(tiles_w, _i(d)), _i(0)), _i(mr // d), rows)
+    return rows
+
+
+def _transform_patch(e: _Emitter, b, ops, s, inp, zeros, v_buf, r, bi, ty, tx) -> None:
+    """V[xi][r][:] = (B^T d B)[xi] for the 4x4 patch at (2 ty - ph, 2 tx - pw) of image bi;
+    positions outside the input read the zero row."""
+    mr, vec = e.mr, e.vec
+    c, h, w = s["c"], s["h"], s["w"]
+    y0 = b.sub(b.mul(ty, _i(2)), s["ph"])
+    x0 = b.sub(b.mul(tx, _i(2)), s["pw"])
+    row_ok = [_inside(b, b.add(y0, _i(p)), h) for p in range(4)]
+    col_ok = [_inside(b, b.add(x0, _i(q)), w) for q in range(4)]
+    base = []
+    for p in range(4):
+        for q in range(4):
+            ok = b.and_(row_ok[p], col_ok[q])
+            pos = b.add(b.mul(b.add(b.mul(bi, h), b.add(y0, _i(p))), w), b.add(x0, _i(q)))
+            base.append(b.select(ok, e.at(b, inp, b.mul(b.select(ok, pos, _i(0)), c)), zeros))
+    with _for(b, _i(0), b.sdiv(c, _i(vec)), "wv") as cv:
+        off = b.mul(cv, _i(vec))
+        d = [[b.load(e.vat(b, base[4 * p + q], off), typ=e.vt, align=e.size) for q in range(4)]
+             for p in range(4)]
+        tv = _2d(ops.input, d)
+        for xi in range(XI):
+            at = b.add(b.mul(_i(xi * mr + r), c), off)
+            b.store(tv[xi // 4][xi % 4], e.vat(b, v_buf, at), align=e.size)
+
+
+def _inside(b, x, n):
+    return b.and_(b.icmp_signed(">=", x, _i(0)), b.icmp_signed("<", x, n))
+
+
+def _transform_output(e: _Emitter, b, ops, s, out, m_buf, r, bi, ty, tx, fp) -> None:
+    """The 2x2 outputs (A^T m A) of tile r for feature panel fp, those inside the result."""
+    mr, nr, vec = e.mr, e.nr, e.vec
+    fo, oh, ow = s["f"], s["oh"], s["ow"]
+    y0, x0 = b.mul(ty, _i(2)), b.mul(tx, _i(2))
+    more_y = b.icmp_signed("<", b.add(y0, _i(1)), oh)
+    more_x = b.icmp_signed("<", b.add(x0, _i(1)), ow)
+    for v in range(nr // vec):
+        m = [[b.load(e.vat(b, m_buf, _i((4 * i + j) * mr * nr + r * nr + v * vec)),
+                     typ=e.vt, align=e.size) for j in range(4)] for i in range(4)]
+        y = _2d(ops.output, m)
+        for dy in range(2):
+            for dx in range(2):
+                pos = b.add(b.mul(b.add(b.mul(bi, oh), b.add(y0, _i(dy))), ow), b.add(x0, _i(dx)))
+                at = b.add(b.mul(pos, fo), b.add(b.mul(fp, _i(nr)), _i(v * vec)))
+                ok = {(0, 0): None, (0, 1): more_x, (1, 0): more_y,
+                      (1, 1): b.and_(more_x, more_y)}[(dy, dx)]
+                if ok is None:
+                    b.store(y[dy][dx], e.vat(b, out, at), align=e.size)
+                else:
+                    with b.if_then(ok):
+                        b.store(y[dy][dx], e.vat(b, out, at), align=e.size)
