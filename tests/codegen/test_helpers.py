@@ -1,7 +1,7 @@
-"""The packed matmul and the direct convolution as cached objects (lowering/codegen/cpu/
-helpers.py): a library declares them and links the object compiled once into the cache; the
-object's name follows everything its code depends on; text outputs keep them inline; the
-symbols stay inside the library."""
+"""The packed matmul and the direct and Winograd convolutions as cached objects
+(lowering/codegen/cpu/helpers.py): a library declares them and links the object compiled
+once into the cache; the object's name follows everything its code depends on; text outputs
+keep them inline; the symbols stay inside the library."""
 import dataclasses
 import os
 import subprocess
@@ -48,9 +48,10 @@ def test_libraries_link_the_cached_helpers(tmp_path, monkeypatch):
     comp = Compilation(MATMUL_CONV, "mc.mlir", Options(name="mc"))
     comp.build(str(tmp_path / "one" / "libmc.so"))
     helpers = sorted(os.listdir(tmp_path / "cache" / "helpers"))
-    # the f32 matmul, the f32 convolution and the f64 matmul, each an object of its own
+    # the f32 matmul, the f32 convolution (3x3 at stride 1: Winograd's, with the direct one
+    # it falls back to) and the f64 matmul, each an object of its own
     assert len(helpers) == 3 and all(h.endswith(".o") for h in helpers)
-    assert {h.split(".")[1] for h in helpers} == {"gemm", "conv"}
+    assert {h.split(".")[1] for h in helpers} == {"gemm", "winograd"}
     stamps = {h: os.stat(tmp_path / "cache" / "helpers" / h).st_mtime_ns for h in helpers}
     Compilation(MATMUL_CONV, "mc.mlir", Options(name="mc2")).build(str(tmp_path / "two" / "libmc2.so"))
     assert {h: os.stat(tmp_path / "cache" / "helpers" / h).st_mtime_ns for h in helpers} == stamps
@@ -58,7 +59,7 @@ def test_libraries_link_the_cached_helpers(tmp_path, monkeypatch):
     # inside the library, not exported from it
     nm = subprocess.run(["nm", "-D", "--defined-only", str(tmp_path / "one" / "libmc.so")],
                         capture_output=True, text=True, check=True).stdout
-    assert "aot.gemm" not in nm and "aot.conv" not in nm
+    assert "aot.gemm" not in nm and "aot.conv" not in nm and "aot.winograd" not in nm
     _check_results(Library(str(tmp_path / "two" / "libmc2.so")), rows=33, seed=0)
 
 

@@ -1,6 +1,7 @@
-"""The packed matmul and the direct convolution as objects built once and cached.
+"""The packed matmul and the direct and Winograd convolutions as objects built once and cached.
 
-Their code (gemm.py, conv_direct.py: task, micro-kernels, entry) depends on the element type,
+Their code (gemm.py, conv_direct.py, conv_winograd.py: tasks, micro-kernels, entry; the
+Winograd object has the direct convolution it falls back to) depends on the element type,
 the target and its blocking, never on the model, yet LLVM took ~0.4 s over it in every
 module that has a matmul: a third of the GPT benchmark's compile. For binary artifacts the
 model's module only declares the entry `PREFIX.run` (hidden), and the helper is an object of its own,

@@ -81,9 +81,9 @@ class LLVMGen:
 
     # helpers ---------------------------------------------------------------------------
     def cpu_helper(self, kind: str, elem: str) -> ir.Function:
-        """The entry of the CPU's packed matmul ("gemm") or direct convolution ("conv") for
-        `elem`: declared, when the module's helpers are cached objects (cpu/helpers.py),
-        else emitted into the module."""
+        """The entry of the CPU's packed matmul ("gemm"), direct or Winograd convolution ("conv",
+        "winograd") for `elem`: declared, when the module's helpers are cached objects
+        (cpu/helpers.py), else emitted into the module."""
         if self.helpers is not None:
             return self.helpers.declare(self.mod, kind, elem)
         return MAKERS[kind](self.mod, elem, llvm_type(elem),
