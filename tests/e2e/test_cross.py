@@ -185,22 +185,34 @@ def test_packed_matmul_under_qemu(tmp_path, arch, elem, rhs):
 
 
 @pytest.mark.parametrize("arch", ["aarch64", "riscv64"])
-def test_direct_convolution_under_qemu(tmp_path, arch):
+@pytest.mark.parametrize("kind, strides", [("direct", (1, 2)), ("winograd", (1, 1))])
+def test_direct_convolution_under_qemu(tmp_path, arch, kind, strides):
     """The direct convolution (aot.conv) with each target's tile: 48 output features are
-    whole panels of 12 (AArch64) and 4 (rv64gc); padding cuts window rows and columns."""
+    whole panels of 12 (AArch64) and 4 (rv64gc); padding cuts window rows and columns. At
+    stride 1 the 3x3 window runs as Winograd's (MR tiles of 8 and 4, vectors of 4 and 1)."""
     from conv_reference import conv_text, np_conv
+    from lowering.frontend.parser import parse_module
+    from lowering.frontend.printer import print_module
+    from lowering.passes.pipeline import run_pipeline
+    from lowering.target import host_target
     cross = require(arch)
     dn = ((0, 3, [1, 2]), (2, 3, [0, 1]), (0, 3, [1, 2]))
     rng = np.random.default_rng(3)
     x = rng.uniform(-1, 1, (2, 7, 9, 16)).astype(np.float32)
     w = rng.uniform(-1, 1, (3, 3, 16, 48)).astype(np.float32)
-    want = np_conv(x, w, dn, (1, 2), ((1, 1), (2, 0)), (1, 1), (1, 1), (False, False), 1, 1)
-    text = conv_text(x.shape, w.shape, want.shape, dn, (1, 2), ((1, 1), (2, 0)), (1, 1), (1, 1),
+    want = np_conv(x, w, dn, strides, ((1, 1), (2, 0)), (1, 1), (1, 1), (False, False), 1, 1)
+    text = conv_text(x.shape, w.shape, want.shape, dn, strides, ((1, 1), (2, 0)), (1, 1), (1, 1),
                      (False, False), 1, 1)
-    exe = build(text, "conv.mlir", "direct_conv", cross, str(tmp_path))
+    loops = print_module(run_pipeline(parse_module(text, "conv.mlir"), "loops",
+                                      target=host_target(cross.triple)))
+    assert ("winograd = true" in loops) == (kind == "winograd")
+    exe = build(text, "conv.mlir", f"{kind}_conv", cross, str(tmp_path))
+    results = []
     for threads in (1, 2):
         got, = call(cross, exe, [x, w], str(tmp_path), threads=threads)
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+        results.append(got)
+    np.testing.assert_array_equal(*results)
 
 
 # ------------------------------------------------------------------ the conformance corpus
