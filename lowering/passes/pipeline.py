@@ -1,7 +1,8 @@
 """The pass pipeline: one named step per stage, each printable with `--emit`.
 
     hlo    spellings canonical, calls inlined, verified with shape inference
-    fused  kLoop / kInput fusions
+    fused  transposes folded into the dots that read them, then kLoop / kInput / kOutput
+           fusions
     lhlo   buffers: allocated before, freed after the kernel that needs them
     loops  kernels outlined as loop nests over buffers; host code calls them
 """
@@ -17,12 +18,13 @@ from lowering.passes.legalize import legalize
 from lowering.passes.loops import lower_to_loops
 from lowering.passes.prepack import prepack_constant_weights
 from lowering.passes.shape_query import add_shape_queries
+from lowering.passes.transpose_folding import fold_transposes
 from lowering.target import Target, host_target
 
 # Each step takes the module and the Target.
 STAGES = [
     ("hlo", lambda m, t: legalize(m)),  # parse result -> canonical, verified HLO
-    ("fused", fuse),  # elementwise chains and reductions grouped into kernels
+    ("fused", lambda m, t: fuse(fold_transposes(m, t), t)),  # ops grouped into kernels
     ("lhlo", bufferize),  # tensors -> buffers
     ("loops", lambda m, t: verify_loops(prepack_constant_weights(  # loop nests
         add_shape_queries(lower_to_loops(m, t)), t))),
