@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from lowering.ir.core import Block, Module, Operation, uses
 from lowering.ops import registry
-from lowering.ops.contraction import dot_general_dims
 
 
 def fold_transposes(module: Module, target) -> Module:
@@ -50,13 +49,13 @@ def _fold(dot: Operation, side: int, transpose: Operation, target) -> bool:
     """Make `dot` read `transpose`'s operand in its place, if that keeps the result's order
     and leaves the dot to a target kernel; says whether it did."""
     perm = list(transpose.attrs["permutation"])
-    lb, rb, lc, rc = dot_general_dims(dot)
-    batch, contract = (lb, lc) if side == 0 else (rb, rc)
+    prefix = ("lhs", "rhs")[side]
+    old_dims, old_operand = dot.attrs["dot_dimension_numbers"], dot.operands[side]
+    batch = old_dims[f"{prefix}_batching_dimensions"]
+    contract = old_dims[f"{prefix}_contracting_dimensions"]
     free = [d for d in range(len(perm)) if d not in batch and d not in contract]
     if [perm[d] for d in free] != sorted(perm[d] for d in free):
         return False
-    prefix = ("lhs", "rhs")[side]
-    old_dims, old_operand = dot.attrs["dot_dimension_numbers"], dot.operands[side]
     dot.attrs["dot_dimension_numbers"] = {
         **old_dims, f"{prefix}_batching_dimensions": tuple(perm[d] for d in batch),
         f"{prefix}_contracting_dimensions": tuple(perm[d] for d in contract)}
