@@ -2,7 +2,8 @@
 at stride 1 with input features in whole vectors, checked against numpy in float64 on
 shapes whose tiles overhang odd outputs and padding, whose tile rows do not fill whole
 blocks of MR tiles, and big enough to go on the thread pool; results the same bits on 1 and
-2 threads; the direct convolution's fallback without scratch; which convolutions take it."""
+2 threads; the direct convolution run instead for calls with few tiles and without scratch;
+which convolutions take it."""
 import os
 import subprocess
 import sys
@@ -37,13 +38,14 @@ def loops_text(text):
     return print_module(run_pipeline(parse_module(text, "conv.mlir"), "loops"))
 
 
-# (batch, h, w), input features, output features, padding, element type
+# (batch, h, w), input features, output features, padding, element type; each with at least
+# conv_winograd.MIN_TILES 2x2 tiles
 CASES = {
     "resnet_block": ((2, 16, 16), 32, 32, ((1, 1), (1, 1)), "f32"),
     "odd_output": ((1, 9, 13), 16, 32, ((1, 1), (1, 1)), "f32"),  # tiles overhang 9 x 13
     "no_padding": ((3, 7, 10), 24, 16, ((0, 0), (0, 0)), "f32"),  # 5 x 8 output
-    "uneven_padding": ((2, 6, 5), 16, 48, ((2, 0), (0, 3)), "f32"),
-    "tiles_past_the_input": ((1, 2, 3), 16, 16, ((2, 2), (2, 2)), "f32"),
+    "uneven_padding": ((4, 6, 5), 16, 48, ((2, 0), (0, 3)), "f32"),
+    "tiles_past_the_input": ((6, 2, 3), 16, 16, ((2, 2), (2, 2)), "f32"),
     "seven_tiles_a_row": ((2, 14, 14), 64, 16, ((1, 1), (1, 1)), "f32"),  # chunks of 6 rows
     "threaded": ((8, 20, 20), 32, 32, ((1, 1), (1, 1)), "f32"),  # > 2^23 multiply-adds
     "f64": ((2, 11, 8), 16, 16, ((1, 1), (1, 1)), "f64"),
@@ -71,24 +73,33 @@ def test_winograd_matches_float64(name):
     assert np.array_equal(results[0], results[1]), "results depend on the thread count"
 
 
-def test_dynamic_batch():
+def test_few_tiles_run_the_direct_convolution(monkeypatch):
+    """A dynamic batch: 25 tiles an image, so one image (below MIN_TILES) runs the direct
+    convolution (its very bits) and three run Winograd's (other bits, as close)."""
+    from lowering.codegen.cpu import conv_winograd
     text, x, w, want, bound = case((3, 10, 10), 32, 16, ((1, 1), (1, 1)))
-    text = text.replace("tensor<3x", "tensor<?x")
+    text = text.replace("tensor<3x10x10x", "tensor<?x10x10x")  # the input and the result
+    assert "winograd = true" in loops_text(text)
     lib = aot.compile(text, name="winograd_dynamic")
+    monkeypatch.setattr(conv_winograd, "takes", lambda *args: False)
+    direct = aot.compile(text, name="winograd_dynamic_direct")
+    assert "winograd" not in loops_text(text)
     for n in (3, 1, 0):
         got = lib.main(x[:n], w)
         assert got.shape == want[:n].shape
         assert (np.abs(got - want[:n]) <= 8 * np.finfo(np.float32).eps * bound[:n]).all(), n
+        assert np.array_equal(got, direct.main(x[:n], w)) == (n < 3), n
 
 
-@pytest.mark.parametrize("why, ksize, strides, dil, cin", [
-    ("stride 2", (3, 3), (2, 2), (1, 1), 32),
-    ("5x5 window", (5, 5), (1, 1), (1, 1), 32),
-    ("dilated window", (3, 3), (1, 1), (2, 2), 32),
-    ("features not in whole vectors", (3, 3), (1, 1), (1, 1), 20),
+@pytest.mark.parametrize("why, ksize, strides, dil, cin, cout", [
+    ("stride 2", (3, 3), (2, 2), (1, 1), 32, 16),
+    ("5x5 window", (5, 5), (1, 1), (1, 1), 32, 16),
+    ("dilated window", (3, 3), (1, 1), (2, 2), 32, 16),
+    ("features not in whole vectors", (3, 3), (1, 1), (1, 1), 20, 16),
+    ("transformed kernel over 4 MiB", (3, 3), (1, 1), (1, 1), 256, 288),
 ])
-def test_other_convolutions_stay_direct(why, ksize, strides, dil, cin):
-    text, x, w, want, bound = case((1, 12, 12), cin, 16, ((1, 1), (1, 1)), ksize=ksize,
+def test_other_convolutions_stay_direct(why, ksize, strides, dil, cin, cout):
+    text, x, w, want, bound = case((1, 12, 12), cin, cout, ((1, 1), (1, 1)), ksize=ksize,
                                    strides=strides, dil=dil)
     loops = loops_text(text)
     assert '"aot.conv"' in loops and "winograd" not in loops, why

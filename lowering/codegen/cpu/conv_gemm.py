@@ -35,7 +35,7 @@ from __future__ import annotations
 from lowering.codegen.cpu import conv_winograd
 from lowering.codegen.cpu.matmul import epilogue_tile, packed_kind
 from lowering.ir.builder import Ix, loop_nest
-from lowering.ir.core import Operation, ScalarType, TensorType
+from lowering.ir.core import Operation, ScalarType, TensorType, numpy_dtype
 from lowering.ops import registry
 from lowering.ops.windows import Conv, buffer_dims, when_nonempty, window_position
 
@@ -238,9 +238,10 @@ def _direct_attrs(target, op: Operation) -> dict:
     c = Conv(op)
     w = c.window
     attrs = {"stride": list(w.stride), "dilation": list(w.win_dil), "pad": [p[0] for p in w.pad]}
-    ksize = tuple(op.operands[1].type.shape[d] for d in c.ksp)
-    if conv_winograd.takes(ksize, w.stride, w.win_dil, op.operands[0].type.shape[c.lf],
-                           target.blocking(op.operands[0].type.elem).vec):
+    lhs, rhs = op.operands[0].type, op.operands[1].type
+    if conv_winograd.takes(tuple(rhs.shape[d] for d in c.ksp), w.stride, w.win_dil,
+                           lhs.shape[c.lf], rhs.shape[c.ko], numpy_dtype(lhs.elem).itemsize,
+                           target.blocking(lhs.elem).vec):
         attrs["winograd"] = True
     return attrs
 

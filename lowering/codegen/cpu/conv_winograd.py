@@ -32,8 +32,9 @@ closely: against a float64 reference, the largest error over uniform random oper
 1.03 (Winograd) and 1.28 (direct) f32 epsilons times the sum of the terms' magnitudes
 (tests/codegen/test_conv_winograd.py allows 8).
 
-Without scratch (AOT_KERNEL_SCRATCH=off, or none to be had) the call, or a task, falls back
-to the direct convolution (conv_direct.py), which is in the same module.
+A call with fewer than MIN_TILES tiles, or without scratch (AOT_KERNEL_SCRATCH=off, or none
+to be had), runs the direct convolution (conv_direct.py, in the same module), as does a task
+that finds no scratch.
 """
 from __future__ import annotations
 
@@ -57,14 +58,26 @@ from lowering.codegen.cpu.gemm import (
 XI = 16  # transformed positions of a 4x4 patch
 
 
-def takes(window: tuple, stride: tuple, dilation: tuple, features: int, vec: int) -> bool:
+# The transformed kernel U (16 C F elements) is streamed once per block of MR tiles: past
+# this size it comes from memory each time and the product loses to the direct form's (one
+# AVX2 core, batch 4 x 7x7, 512 features to 512: 15.6 ms direct, 17.0 Winograd; batch 1 x
+# 14x14, 256 to 256, U 4 MiB: 3.04 / 2.45 ms).
+MAX_TRANSFORMED_BYTES = 4 << 20
+# Below this many 2x2 tiles in a call, transforming the kernel costs more than the products
+# save, and the call runs the direct convolution (64 features to 64: 4 tiles 0.73x the
+# direct form's speed, 16 tiles 1.02x, 32 tiles 1.24x; 128 to 128, 9 tiles: 0.65x).
+MIN_TILES = 32
+
+
+def takes(window: tuple, stride: tuple, dilation: tuple, features: int, outs: int,
+          elem_bytes: int, vec: int) -> bool:
     """Whether a direct convolution (conv_gemm.direct: 16 or more input features) runs as
     Winograd's: a 3x3 window at stride and dilation 1, input features in whole vectors (the
-    transforms' loads). 8 x 32x32 images to 32 features, one AVX2 core, direct against
-    Winograd: 16 features 1.03 / 0.67 ms, 24: 1.42 / 0.83, 32: 1.83 / 1.04; 8 x 16x16 x 64
-    to 64: 2.01 / 1.05 ms."""
+    transforms' loads), a transformed kernel of at most MAX_TRANSFORMED_BYTES. 8 x 32x32
+    images to 32 features, one AVX2 core, direct against Winograd: 16 features 1.03 / 0.67
+    ms, 24: 1.42 / 0.83, 32: 1.83 / 1.04; 8 x 16x16 x 64 to 64: 2.01 / 1.05 ms."""
     return (tuple(window) == (3, 3) and tuple(stride) == (1, 1) and tuple(dilation) == (1, 1)
-            and features % vec == 0)
+            and features % vec == 0 and XI * features * outs * elem_bytes <= MAX_TRANSFORMED_BYTES)
 
 
 def _2d(transform, x):
@@ -118,11 +131,14 @@ def winograd_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, block
     (ctx,) = f.args
     b = ir.IRBuilder(f.append_basic_block("entry"))
     s = load_slots(b, ctx, SLOTS)
+    tiles = b.mul(s["batch"], b.mul(b.sdiv(b.add(s["oh"], _i(1)), _i(2)),
+                                    b.sdiv(b.add(s["ow"], _i(1)), _i(2))))
+    few = b.icmp_signed("<", tiles, _i(MIN_TILES))
     u_elems = b.mul(_i(XI), b.mul(s["c"], s["f"]))
-    scratch = b.call(_scratch_fn(mod), [b.mul(b.add(u_elems, _task_elems(e, b, s["c"])),
-                                              _i(e.size))])
+    scratch = b.select(few, ir.Constant(PTR, None), b.call(_scratch_fn(mod), [
+        b.mul(b.add(u_elems, _task_elems(e, b, s["c"])), _i(e.size))]))
     with b.if_else(b.icmp_unsigned("==", scratch, ir.Constant(PTR, None))) as (none, have):
-        with none:
+        with none:  # few tiles, or no scratch: the direct convolution
             b.call(direct, [ctx])
         with have:
             _transform_kernel(e, b, s, scratch)
