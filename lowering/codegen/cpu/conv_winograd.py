@@ -131,24 +131,25 @@ def winograd_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, block
     (ctx,) = f.args
     b = ir.IRBuilder(f.append_basic_block("entry"))
     s = load_slots(b, ctx, SLOTS)
-    tiles = b.mul(s["batch"], b.mul(b.sdiv(b.add(s["oh"], _i(1)), _i(2)),
-                                    b.sdiv(b.add(s["ow"], _i(1)), _i(2))))
-    few = b.icmp_signed("<", tiles, _i(MIN_TILES))
-    u_elems = b.mul(_i(XI), b.mul(s["c"], s["f"]))
-    scratch = b.select(few, ir.Constant(PTR, None), b.call(_scratch_fn(mod), [
-        b.mul(b.add(u_elems, _task_elems(e, b, s["c"])), _i(e.size))]))
-    with b.if_else(b.icmp_unsigned("==", scratch, ir.Constant(PTR, None))) as (none, have):
-        with none:  # few tiles, or no scratch: the direct convolution
+    tiles_h = b.sdiv(b.add(s["oh"], _i(1)), _i(2))
+    tiles = b.mul(b.mul(s["batch"], tiles_h), b.sdiv(b.add(s["ow"], _i(1)), _i(2)))
+    with b.if_else(b.icmp_signed("<", tiles, _i(MIN_TILES))) as (few, enough):
+        with few:
             b.call(direct, [ctx])
-        with have:
-            _transform_kernel(e, b, s, scratch)
-            b.store(b.ptrtoint(scratch, I64), b.gep(ctx, [_i(SLOTS.index("transformed"))],
-                                                   inbounds=True, source_etype=I64))
-            tasks = b.mul(s["batch"], b.sdiv(b.add(s["oh"], _i(1)), _i(2)))
-            flops = b.mul(b.mul(b.mul(s["batch"], s["oh"]), s["ow"]),
-                          b.mul(b.mul(s["f"], s["c"]), _i(4)))
-            with b.if_then(b.icmp_signed(">", tasks, _i(0))):  # (tile rows divide by oh)
-                run_tasks(b, flops, tasks, task, ctx, parallel_for)
+        with enough:
+            u_elems = b.mul(_i(XI), b.mul(s["c"], s["f"]))
+            scratch = b.call(_scratch_fn(mod), [b.mul(b.add(u_elems, _task_elems(e, b, s["c"])),
+                                                      _i(e.size))])
+            with b.if_else(b.icmp_unsigned("==", scratch, ir.Constant(PTR, None))) as (none, have):
+                with none:
+                    b.call(direct, [ctx])
+                with have:
+                    _transform_kernel(e, b, s, scratch)
+                    b.store(b.ptrtoint(scratch, I64), b.gep(
+                        ctx, [_i(SLOTS.index("transformed"))], inbounds=True, source_etype=I64))
+                    flops = b.mul(b.mul(b.mul(s["batch"], s["oh"]), s["ow"]),
+                                  b.mul(b.mul(s["f"], s["c"]), _i(4)))
+                    run_tasks(b, flops, b.mul(s["batch"], tiles_h), task, ctx, parallel_for)
     b.ret_void()
     return f
 
