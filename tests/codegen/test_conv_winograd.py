@@ -3,7 +3,7 @@ at stride 1 with input features in whole vectors, checked against numpy in float
 shapes whose tiles overhang odd outputs and padding, whose tile rows do not fill whole
 blocks of MR tiles, and big enough to go on the thread pool; results the same bits on 1 and
 2 threads; the direct convolution run instead for calls with few tiles and without scratch;
-which convolutions take it."""
+which convolutions take it; a fixed sample of random shapes."""
 import os
 import subprocess
 import sys
@@ -137,3 +137,30 @@ def test_without_scratch_the_direct_convolution_runs(tmp_path):
         assert run.returncode == 0, run.stderr
         outs[scratch] = run.stdout.strip()
     assert outs["on"] != outs["off"], "the fallback did not run (same bits as Winograd's)"
+
+
+def test_random_shapes():
+    """A fixed sample of random batches, sizes, paddings (negative too), feature counts and
+    types; most have MIN_TILES tiles or more, the rest run the direct convolution."""
+    from lowering.codegen.cpu.conv_winograd import MIN_TILES
+    rng = np.random.default_rng(11)
+    ran = 0
+    for i in range(12):
+        n, h, w = (int(v) for v in rng.integers((1, 4, 4), (9, 26, 26)))
+        pads = tuple(tuple(int(p) for p in rng.integers(-1, 4, 2)) for _ in range(2))
+        oh, ow = h + sum(pads[0]) - 2, w + sum(pads[1]) - 2
+        if oh < 1 or ow < 1:
+            continue
+        elem = "f64" if i % 4 == 3 else "f32"
+        text, x, wt, want, bound = case((n, h, w), int(rng.choice([16, 24, 32, 40])),
+                                        int(rng.choice([16, 32, 48])), pads, elem, seed=i)
+        assert "winograd = true" in loops_text(text)
+        ran += n * ((oh + 1) // 2) * ((ow + 1) // 2) >= MIN_TILES
+        lib = aot.compile(text, name=f"winograd_random_{i}")
+        outs = []
+        for threads in (1, 2):
+            lib.set_num_threads(threads)
+            outs.append(lib.main(x, wt))
+            assert (np.abs(outs[-1] - want) <= 8 * np.finfo(x.dtype).eps * bound).all(), (i, pads)
+        assert np.array_equal(*outs), i
+    assert ran >= 6, ran
