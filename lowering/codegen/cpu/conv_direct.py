@@ -38,6 +38,7 @@ from lowering.codegen.cpu.gemm import (
     _min,
     load_slots,
     run_tasks,
+    thread_scratch,
 )
 
 SLOTS = ("input", "kernel", "out", "batch", "h", "w", "c", "oh", "ow", "f", "kh", "kw",
@@ -81,9 +82,7 @@ def _pack_kernel(e: _Emitter, b, ctx, s) -> None:
     16x16x64 -> 64 convolution at 74 GFLOP/s on one AVX2 core against 85 for 32x32x32 -> 32)."""
     nr, vec, vt = e.nr, e.vec, e.vt
     depth = b.mul(b.mul(s["kh"], s["kw"]), s["c"])
-    scratch_fn = (e.mod.globals.get("aot_thread_scratch")
-                  or ir.Function(e.mod, ir.FunctionType(PTR, [I64]), name="aot_thread_scratch"))
-    packed = b.call(scratch_fn, [b.mul(b.mul(depth, s["f"]), _i(e.size))])
+    packed = b.call(thread_scratch(e.mod), [b.mul(b.mul(depth, s["f"]), _i(e.size))])
     with b.if_then(b.icmp_unsigned("!=", packed, ir.Constant(PTR, None))):
         ker = b.inttoptr(s["kernel"], PTR)
         with _for(b, _i(0), b.sdiv(s["f"], _i(nr)), "kp") as fp:

@@ -53,6 +53,7 @@ from lowering.codegen.cpu.gemm import (
     _min,
     load_slots,
     run_tasks,
+    thread_scratch,
 )
 
 XI = 16  # transformed positions of a 4x4 patch
@@ -138,7 +139,7 @@ def winograd_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, block
             b.call(direct, [ctx])
         with enough:
             u_elems = b.mul(_i(XI), b.mul(s["c"], s["f"]))
-            scratch = b.call(_scratch_fn(mod), [b.mul(b.add(u_elems, _task_elems(e, b, s["c"])),
+            scratch = b.call(thread_scratch(mod), [b.mul(b.add(u_elems, _task_elems(e, b, s["c"])),
                                                       _i(e.size))])
             with b.if_else(b.icmp_unsigned("==", scratch, ir.Constant(PTR, None))) as (none, have):
                 with none:
@@ -152,11 +153,6 @@ def winograd_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, block
                     run_tasks(b, flops, b.mul(s["batch"], tiles_h), task, ctx, parallel_for)
     b.ret_void()
     return f
-
-
-def _scratch_fn(mod):
-    return (mod.globals.get("aot_thread_scratch")
-            or ir.Function(mod, ir.FunctionType(PTR, [I64]), name="aot_thread_scratch"))
 
 
 def _task_elems(e: _Emitter, b, c):
@@ -198,7 +194,7 @@ def _task(e: _Emitter, micros: dict, direct_task) -> ir.Function:
     u = b.inttoptr(s["transformed"], PTR)
     # The calling thread's scratch holds U and, after it, this task's buffers (asking it for
     # less than it has returns it unchanged); another thread's scratch is its own.
-    got = b.call(_scratch_fn(e.mod), [b.mul(_task_elems(e, b, c), _i(e.size))])
+    got = b.call(thread_scratch(e.mod), [b.mul(_task_elems(e, b, c), _i(e.size))])
     buf = b.select(b.icmp_unsigned("==", got, u), e.at(b, u, b.mul(_i(XI), b.mul(c, fo))), got)
 
     with b.if_else(b.icmp_unsigned("==", buf, ir.Constant(PTR, None))) as (none, have):
@@ -323,6 +319,7 @@ def _transform_output(e: _Emitter, b, ops, s, out, m_buf, r, bi, ty, tx, fp) -> 
     y0, x0 = b.mul(ty, _i(2)), b.mul(tx, _i(2))
     more_y = b.icmp_signed("<", b.add(y0, _i(1)), oh)
     more_x = b.icmp_signed("<", b.add(x0, _i(1)), ow)
+    inside = {(0, 0): None, (0, 1): more_x, (1, 0): more_y, (1, 1): b.and_(more_x, more_y)}
     for v in range(nr // vec):
         m = [[b.load(e.vat(b, m_buf, _i((4 * i + j) * mr * nr + r * nr + v * vec)),
                      typ=e.vt, align=e.size) for j in range(4)] for i in range(4)]
@@ -331,8 +328,7 @@ def _transform_output(e: _Emitter, b, ops, s, out, m_buf, r, bi, ty, tx, fp) -> 
             for dx in range(2):
                 pos = b.add(b.mul(b.add(b.mul(bi, oh), b.add(y0, _i(dy))), ow), b.add(x0, _i(dx)))
                 at = b.add(b.mul(pos, fo), b.add(b.mul(fp, _i(nr)), _i(v * vec)))
-                ok = {(0, 0): None, (0, 1): more_x, (1, 0): more_y,
-                      (1, 1): b.and_(more_x, more_y)}[(dy, dx)]
+                ok = inside[(dy, dx)]
                 if ok is None:
                     b.store(y[dy][dx], e.vat(b, out, at), align=e.size)
                 else:

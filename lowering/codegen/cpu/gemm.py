@@ -326,8 +326,7 @@ class _Emitter:
         a_panel_only = b.alloca(t, size=_i(mr * self.kp))
         b_panel_only = b.alloca(t, size=_i(self.kp * nr))
         a_panel_only.align = b_panel_only.align = 64
-        scratch_fn = (self.mod.globals.get("aot_thread_scratch")
-                      or ir.Function(self.mod, ir.FunctionType(PTR, [I64]), name="aot_thread_scratch"))
+        scratch_fn = thread_scratch(self.mod)
         a_bytes = self.mc * self.kp * self.size
         scratch = b.call(scratch_fn, [_i(a_bytes + self.kp * self.nb * self.size)])
         have_scratch = b.icmp_unsigned("!=", scratch, ir.Constant(PTR, None))
@@ -666,6 +665,13 @@ def pack_constant_b(matrix, kc_max: int, nr: int):
     blocks = [padded[p0:p0 + kc_max].reshape(-1, panels, nr).transpose(1, 0, 2).ravel()
               for p0 in range(0, k, kc_max)]
     return np.concatenate(blocks) if blocks else padded.ravel()
+
+
+def thread_scratch(mod: ir.Module) -> ir.Function:
+    """The runtime's `void *aot_thread_scratch(i64 bytes)`, declared in `mod`: the calling
+    thread's kernel workspace, kept and grown by the thread (NULL when there is none)."""
+    return (mod.globals.get("aot_thread_scratch")
+            or ir.Function(mod, ir.FunctionType(PTR, [I64]), name="aot_thread_scratch"))
 
 
 def load_slots(b, ctx, names) -> dict:
