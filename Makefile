@@ -120,6 +120,7 @@ lint: $(STAMP)
 BENCH_PY ?= $(PY)
 bench: $(STAMP)
 	$(BENCH_PY) benchmarks/elementwise_chain.py && $(BENCH_PY) benchmarks/dynamic_shapes.py
+	$(BENCH_PY) benchmarks/elementwise_chain.py --threads 2 --no-inspect --workloads chain6,chain6+mix
 	$(BENCH_PY) benchmarks/cpu_workloads.py && $(BENCH_PY) benchmarks/models.py
 	$(BENCH_PY) benchmarks/models.py --threads 2 --models gpt_decoder,resnet_cnn
 	$(BENCH_PY) benchmarks/quantized.py

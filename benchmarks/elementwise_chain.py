@@ -1,7 +1,7 @@
 """Benchmark: a fused chain of six elementwise ops on 2^24 f32 elements.
 
     .venv/bin/python benchmarks/elementwise_chain.py [--reps 15] [--warmup 2]
-                                                      [--no-pin] [--no-inspect]
+                                                      [--no-pin] [--no-inspect] [--threads 2]
 
 A benchmark, not a test: it prints numbers and asserts nothing about time.
 It compares, in one process and one run,
@@ -20,13 +20,22 @@ for five workloads: the plain chain (mul, add, max, sub, abs, mul), the
 same chain with `abs` replaced by one transcendental (tanh, exp or logistic),
 and with it replaced by logistic(exp(tanh(.))), issue 15's transcendental chain.  It also
 measures the machine's copy bandwidth with `np.copyto` and reports each
-row's bandwidth as a fraction of it.  See benchmarks/README.md.
+row's bandwidth as a fraction of it.  With `--threads N` the library and XLA run on N
+threads (the process held to N CPUs) and the copy that sets %copy is N threads copying a
+slice each, so the fraction reads against the N cores' bandwidth (numpy's rows stay one
+thread).  See benchmarks/README.md.
 """
 from __future__ import annotations
 
 import os
+import sys
 
-import bench_env  # noqa: E402,F401  one thread everywhere; must come before numpy and jax
+from threads import configure_threads, threads_arg
+
+THREADS = threads_arg(sys.argv)
+PINNED = configure_threads(THREADS) if THREADS > 1 else None
+
+import bench_env  # noqa: E402,F401  one thread everywhere unless fixed above; before numpy and jax
 
 # isort: split
 
@@ -35,6 +44,7 @@ import gc  # noqa: E402
 import re  # noqa: E402
 import statistics  # noqa: E402
 import tempfile  # noqa: E402
+import threading  # noqa: E402
 import time  # noqa: E402
 
 import numpy as np  # noqa: E402
@@ -147,6 +157,23 @@ def jax_fn(jnp, fifth: str):
     return run
 
 
+def threaded_copy(dst: np.ndarray, src: np.ndarray, threads: int):
+    """np.copyto by `threads` threads, a contiguous slice each (numpy releases the GIL for
+    the copy): the memory bandwidth that many cores reach, which %copy is read against."""
+    if threads == 1:
+        return lambda: np.copyto(dst, src)
+    cuts = np.linspace(0, src.size, threads + 1).astype(int)
+
+    def run():
+        ts = [threading.Thread(target=np.copyto, args=(dst[a:b], src[a:b]))
+              for a, b in zip(cuts[:-1], cuts[1:])]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+    return run
+
+
 def prealloc_call(lib, x: np.ndarray, out: np.ndarray):
     """lib.main writing into a caller-owned result buffer: the public
     `lib.main(x, out=buf)` (no allocation on the call).  Returns None when
@@ -249,15 +276,18 @@ def main() -> None:
     ap.add_argument("--no-pin", action="store_true", help="do not pin the process to one CPU")
     ap.add_argument("--no-inspect", action="store_true",
                     help="skip dumping the optimised IR / assembly of each kernel")
+    ap.add_argument("--threads", type=int, default=1,
+                    help="threads of the library, XLA and the reference copy (default 1)")
     ap.add_argument("--workloads", default=",".join(FIFTH),
                     help=f"comma-separated subset of {', '.join(FIFTH)}")
     args = ap.parse_args()
 
-    pinned = bench_env.pin_to_one_cpu(not args.no_pin)
+    pinned = PINNED or bench_env.pin_to_one_cpu(not args.no_pin)
     jax, jnp, jax_note = bench_env.probe_jax("XLA rows")
     bench_env.print_header("elementwise_chain benchmark", pinned, jax_note)
     print(f"load average at start: {bench_env.loadavg()} "
           f"(other processes on these cores add noise; see the min column)")
+    print(f"threads: {args.threads} (the library and XLA; numpy's rows: 1)")
     print(f"n = 2^24 = {N} f32 ({4 * N / 2**20:.0f} MiB in, {4 * N / 2**20:.0f} MiB out); "
           f"reps = {args.reps}, warmup = {args.warmup}, statistic = median")
     print(f"AOTC cache: {aot.driver.cache_dir()}")
@@ -271,11 +301,12 @@ def main() -> None:
     # --- memory bandwidth reference --------------------------------------------------
     dst = np.empty_like(x)
     dst.fill(0)
-    copy = timeit(lambda: np.copyto(dst, x), args.reps, args.warmup)
+    copy = timeit(threaded_copy(dst, x, args.threads), args.reps, args.warmup)
     copy_bw = BYTES / copy["median"] / 1e9
     fresh = timeit(lambda: np.copy(x), args.reps, args.warmup)
     alloc_ms = (fresh["median"] - copy["median"]) * 1e3
-    print(f"memory bandwidth (np.copyto, 64 MiB -> 64 MiB, preallocated): "
+    print(f"memory bandwidth (np.copyto on {args.threads} thread(s), 64 MiB -> 64 MiB, "
+          f"preallocated): "
           f"{copy['median'] * 1e3:.2f} ms = {copy_bw:.2f} GB/s (read + write)")
     print(f"np.copy into a fresh array: {fresh['median'] * 1e3:.2f} ms -> allocating and "
           f"first-touching a 64 MiB result costs ~{alloc_ms:.1f} ms per call")
@@ -295,7 +326,7 @@ def main() -> None:
         compile_s = time.perf_counter() - t0
         if hasattr(lib, "set_num_threads"):
             try:
-                lib.set_num_threads(1)
+                lib.set_num_threads(args.threads)
             except Exception:
                 pass
 
@@ -367,8 +398,9 @@ def main() -> None:
     print()
     print("GB/s = (4 B read + 4 B written) * 2^24 / median time, the traffic of one fused pass "
           "for every row;")
-    print("%copy = that as a fraction of np.copyto bandwidth; vs numpy / vs XLA = median of "
-          "'numpy natural' / 'jax.jit (XLA)' over this row's (>1: this row is faster).")
+    print(f"%copy = that as a fraction of np.copyto's bandwidth on {args.threads} thread(s); "
+          "vs numpy / vs XLA = median of 'numpy natural' / 'jax.jit (XLA)' over this row's "
+          "(>1: this row is faster).")
     print("'aot lib.main(x)' gets its 64 MiB result from the runtime's caching allocator each "
           "call (as users call it: the block a dropped result gave back); 'aot, prealloc out' "
           "is the same kernel writing into the caller's buffer.")
