@@ -21,9 +21,9 @@ same chain with `abs` replaced by one transcendental (tanh, exp or logistic),
 and with it replaced by logistic(exp(tanh(.))), issue 15's transcendental chain.  It also
 measures the machine's copy bandwidth with `np.copyto` and reports each
 row's bandwidth as a fraction of it.  With `--threads N` the library and XLA run on N
-threads (the process held to N CPUs) and the copy that sets %copy is N threads copying a
-slice each, so the fraction reads against the N cores' bandwidth (numpy's rows stay one
-thread).  See benchmarks/README.md.
+threads (the process held to N CPUs), and %copy reads against what N cores copy: a
+compiled `y = -x` on N threads, since numpy does not copy on N threads from Python reliably
+(numpy's rows stay one thread).  See benchmarks/README.md.
 """
 from __future__ import annotations
 
@@ -44,7 +44,6 @@ import gc  # noqa: E402
 import re  # noqa: E402
 import statistics  # noqa: E402
 import tempfile  # noqa: E402
-import threading  # noqa: E402
 import time  # noqa: E402
 
 import numpy as np  # noqa: E402
@@ -157,21 +156,20 @@ def jax_fn(jnp, fifth: str):
     return run
 
 
-def threaded_copy(dst: np.ndarray, src: np.ndarray, threads: int):
-    """np.copyto by `threads` threads, a contiguous slice each (numpy releases the GIL for
-    the copy): the memory bandwidth that many cores reach, which %copy is read against."""
+def copy_reference(dst: np.ndarray, src: np.ndarray, threads: int):
+    """(what, fn): the copy %copy is read against. One thread: np.copyto. N threads: numpy
+    cannot copy on N threads from Python reliably (np.copyto and ufuncs run the slices one
+    after the other about half the time here), so a compiled `y = -x` (one read and one
+    write per element, the same traffic as a copy) on the library's N threads stands in."""
     if threads == 1:
-        return lambda: np.copyto(dst, src)
-    cuts = np.linspace(0, src.size, threads + 1).astype(int)
-
-    def run():
-        ts = [threading.Thread(target=np.copyto, args=(dst[a:b], src[a:b]))
-              for a, b in zip(cuts[:-1], cuts[1:])]
-        for t in ts:
-            t.start()
-        for t in ts:
-            t.join()
-    return run
+        return "np.copyto", lambda: np.copyto(dst, src)
+    lib = aot.compile(f"""func.func @main(%x: {T}) -> {T} {{
+  %y = stablehlo.negate %x : {T}
+  return %y : {T}
+}}
+""", name="copy_reference")
+    lib.set_num_threads(threads)
+    return f"y = -x compiled here, {threads} threads", lambda: lib.main(src, out=dst)
 
 
 def prealloc_call(lib, x: np.ndarray, out: np.ndarray):
@@ -301,12 +299,12 @@ def main() -> None:
     # --- memory bandwidth reference --------------------------------------------------
     dst = np.empty_like(x)
     dst.fill(0)
-    copy = timeit(threaded_copy(dst, x, args.threads), args.reps, args.warmup)
+    copy_what, copy_fn = copy_reference(dst, x, args.threads)
+    copy = timeit(copy_fn, args.reps, args.warmup)
     copy_bw = BYTES / copy["median"] / 1e9
     fresh = timeit(lambda: np.copy(x), args.reps, args.warmup)
     alloc_ms = (fresh["median"] - copy["median"]) * 1e3
-    print(f"memory bandwidth (np.copyto on {args.threads} thread(s), 64 MiB -> 64 MiB, "
-          f"preallocated): "
+    print(f"memory bandwidth ({copy_what}, 64 MiB -> 64 MiB, preallocated): "
           f"{copy['median'] * 1e3:.2f} ms = {copy_bw:.2f} GB/s (read + write)")
     print(f"np.copy into a fresh array: {fresh['median'] * 1e3:.2f} ms -> allocating and "
           f"first-touching a 64 MiB result costs ~{alloc_ms:.1f} ms per call")
@@ -398,7 +396,7 @@ def main() -> None:
     print()
     print("GB/s = (4 B read + 4 B written) * 2^24 / median time, the traffic of one fused pass "
           "for every row;")
-    print(f"%copy = that as a fraction of np.copyto's bandwidth on {args.threads} thread(s); "
+    print(f"%copy = that as a fraction of the copy's bandwidth ({copy_what}); "
           "vs numpy / vs XLA = median of 'numpy natural' / 'jax.jit (XLA)' over this row's "
           "(>1: this row is faster).")
     print("'aot lib.main(x)' gets its 64 MiB result from the runtime's caching allocator each "
