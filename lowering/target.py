@@ -85,6 +85,9 @@ class Target:
     column_chunks: int = 8  # row chunks of a split column reduction (0: never split)
     f16_in_hardware: bool = True  # else the module defines the f16 conversions LLVM calls
     #   (codegen/llvm/softhalf.py): an old libgcc for such a CPU lacks them
+    unroll_body_limit: int = 0  # innermost loops of more ops are marked never to unroll (0:
+    #   no mark), for an assembler that unrolls them anyway: ptxas -O3 unrolled the FFT's
+    #   270-op twiddle loop and took 40-120 s per architecture (0.3 s without)
 
     def blocking(self, elem: str) -> GemmBlocking | None:
         return self.gemm.get(elem)
@@ -152,6 +155,11 @@ def cpu_target(triple: str, cpu: str = "", features: str = "") -> Target:
 
 
 GPU_ARCHS = ("sm_80", "sm_86", "sm_89", "sm_90")
+# A loop body this long gains nothing measurable from unrolling (its branch is one op in
+# hundreds), and ptxas -O3 spends minutes unrolling and scheduling such bodies: the loops
+# of more ops carry `llvm.loop.unroll.disable`, which LLVM honours and prints as
+# `.pragma "nounroll"` for ptxas.
+UNROLL_BODY_LIMIT = 200
 PTX_VERSION = "+ptx80"  # PTX ISA 8.0: what LLVM's NVPTX backend and CUDA 12+ drivers read
 
 
@@ -163,7 +171,7 @@ def cuda_target(arch: str = "sm_80") -> Target:
         raise ValueError(f"unknown GPU architecture '{arch}' (known: {', '.join(GPU_ARCHS)})")
     return Target(name="cuda", triple="nvptx64-nvidia-cuda", cpu=arch, features=PTX_VERSION,
                   threads=True, vector_bytes=16, warp_size=32, stack_limit=0, math="inline", gemm={},
-                  memory_order_columns=False, column_chunks=0)
+                  memory_order_columns=False, column_chunks=0, unroll_body_limit=UNROLL_BODY_LIMIT)
 
 
 def _check_triple(triple: str) -> None:

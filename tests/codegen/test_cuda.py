@@ -141,3 +141,47 @@ def test_python_compile_for_cuda_builds_a_library(tmp_path):
     with pytest.raises(ValueError, match="no device allocator"):
         cpu.alloc_stats(device=True)
     assert cuda.alloc_stats(device=True)["num_allocs"] == 0
+
+
+def _erf_chain(k):
+    """Row sums of erf(...erf(x + x)...), k deep: the reduction's loop body holds k inline
+    erfs (~130 ops each)."""
+    ops = "\n".join(f"  %{i + 1} = chlo.erf %{i} : tensor<?x1000xf32>" for i in range(k))
+    return f"""func.func @main(%x: tensor<?x1000xf32>) -> tensor<?xf32> {{
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %0 = stablehlo.add %x, %x : tensor<?x1000xf32>
+{ops}
+  %r = stablehlo.reduce(%{k} init: %z) applies stablehlo.add across dimensions = [1]
+    : (tensor<?x1000xf32>, tensor<f32>) -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}}"""
+
+
+def test_long_loop_bodies_are_not_unrolled_on_the_gpu(tmp_path):
+    """Past Target.unroll_body_limit ops a loop is marked never to unroll, which reaches ptxas
+    as `.pragma "nounroll"` (ptxas -O3 took 40-120 s unrolling such a loop); short loops and
+    the CPU target are left to the unrollers."""
+    def ptx(k):
+        c = Compilation(_erf_chain(k), "t.mlir", Options(name="t", emit="ptx", target="cuda"))
+        return c.ptx()
+    assert '.pragma "nounroll"' not in ptx(1)
+    long_ptx = ptx(3)
+    assert '.pragma "nounroll"' in long_ptx
+    out = tmp_path / "long.ptx"
+    out.write_text(long_ptx)
+    assert ptxas(str(out), "sm_80").returncode == 0
+
+    def cpu_marks(k):
+        c = Compilation(_erf_chain(k), "t.mlir", Options(name="t", emit="llvm", target="cpu"))
+        return c.llvm()[1].count("llvm.loop.unroll.disable")
+    assert cpu_marks(3) == cpu_marks(1)
+
+
+def test_long_fft_assembles(tmp_path):
+    """Bluestein's FFT of 1009 points: its twiddle table loop (~270 ops) carries the
+    no-unroll mark, and ptxas accepts the kernel (in about a second, not minutes)."""
+    out = str(tmp_path / "fft.ptx")
+    compile_ptx(os.path.join(CORPUS, "fft_prime_length_c64.mlir"), "sm_80", out)
+    assert '.pragma "nounroll"' in open(out).read()
+    r = ptxas(out, "sm_80")
+    assert r.returncode == 0, r.stderr

@@ -304,7 +304,10 @@ class LLVMGen:
         for p, y in zip(phis, yielded):
             p.add_incoming(y, latch)
         br = b.branch(header)
-        if len(block.ops) > LONG_BODY and not any(o.regions for o in block.ops):
+        innermost = not any(o.regions for o in block.ops)
+        if innermost and 0 < self.target.unroll_body_limit < len(block.ops):
+            br.set_metadata("llvm.loop", loop_hint(b.module, "llvm.loop.unroll.disable"))
+        elif innermost and len(block.ops) > LONG_BODY:
             br.set_metadata("llvm.loop", loop_hint(b.module, "llvm.loop.interleave.count",
                                                    ir.Constant(I32, LONG_BODY_INTERLEAVE)))
         b.position_at_end(exit_)
