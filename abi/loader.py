@@ -526,17 +526,25 @@ class Library:
     def get_num_threads(self) -> int:
         return self._lib.aot_get_num_threads()
 
-    def set_memory_limit(self, nbytes: int) -> None:
+    def set_memory_limit(self, nbytes: int, device: bool = False) -> None:
         """Caps the bytes this library's host allocator holds, live plus cached (0 or less:
         no cap; the default is env AOT_MEMORY_LIMIT). A call that needs more fails with
-        AotRuntimeError code 2, "out of memory: needs N bytes for ..."."""
-        self._lib.aot_set_memory_limit(nbytes)
+        AotRuntimeError code 2, "out of memory: needs N bytes for ...". With device=True,
+        a cuda build's device allocator (default: env AOT_GPU_MEMORY_LIMIT)."""
+        if device:
+            self._device_call("aot_gpu_set_memory_limit")(nbytes)
+        else:
+            self._lib.aot_set_memory_limit(nbytes)
 
-    def get_memory_limit(self) -> int:
-        """The cap set by set_memory_limit or AOT_MEMORY_LIMIT; 0 when there is none."""
+    def get_memory_limit(self, device: bool = False) -> int:
+        """The cap set by set_memory_limit or the environment; 0 when there is none."""
+        if device:
+            return self._device_call("aot_gpu_get_memory_limit")()
         return self._lib.aot_get_memory_limit()
 
-    def held_bytes(self) -> int:
-        """Bytes the host allocator holds as the cap counts them: live blocks (at their
-        size-class capacity) plus the blocks cached for reuse."""
+    def held_bytes(self, device: bool = False) -> int:
+        """Bytes the host allocator (device=True: the device allocator) holds as the cap
+        counts them: live blocks (at their size-class capacity) plus the cached ones."""
+        if device:
+            return self._device_call("aot_gpu_get_held_bytes")()
         return self._lib.aot_get_held_bytes()

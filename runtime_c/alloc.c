@@ -62,7 +62,7 @@ static void lock_for_fork(void) { pthread_mutex_lock(&lock); }
 static void unlock_after_fork(void) { pthread_mutex_unlock(&lock); }
 
 /* "1048576", "512k", "64M", "2g" (powers of 1024); 0 when unset or unreadable. */
-static int64_t parse_limit(const char *text) {
+int64_t aot__parse_limit(const char *text) {
     if (!text || !*text) return 0;
     char *end = NULL;
     long long n = strtoll(text, &end, 10);
@@ -77,7 +77,7 @@ static int64_t parse_limit(const char *text) {
 static void read_mode(void) {
     const char *mode = getenv("AOT_ALLOCATOR");
     use_cache = !(mode && strcmp(mode, "system") == 0);
-    memory_limit = parse_limit(getenv("AOT_MEMORY_LIMIT"));
+    memory_limit = aot__parse_limit(getenv("AOT_MEMORY_LIMIT"));
     pthread_atfork(lock_for_fork, unlock_after_fork, unlock_after_fork);
 }
 

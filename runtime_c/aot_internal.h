@@ -51,6 +51,10 @@ typedef struct aot__memory {
  * one) as the calling thread's error: the host's explain_oom (alloc.c). */
 void aot__explain_oom(int64_t nbytes, const char *what);
 
+/* A memory limit as AOT_MEMORY_LIMIT spells it ("4096", "512k", "64M", "2g": powers of
+ * 1024); 0 for none, an empty or malformed text, or one that does not fit int64. */
+int64_t aot__parse_limit(const char *text);
+
 int aot__prepare_result(const aot__memory *m, aot_tensor *results, int32_t index,
                         const aot_value_info *info, const char *entry, const int64_t *dims,
                         int32_t *owned);

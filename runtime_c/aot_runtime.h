@@ -195,6 +195,17 @@ const char *aot_gpu_blas_library(void);
 /* Returns the device blocks the caching allocator keeps for reuse to the driver. */
 void aot_gpu_release_cached_memory(void);
 
+/* The device allocator's memory limit, as aot_set_memory_limit's on the host: caps the
+ * device memory it holds (live blocks at their size class, plus the cached ones). The
+ * default is env AOT_GPU_MEMORY_LIMIT (bytes, or 512k, 64M, 2g: powers of 1024, read
+ * once); 0 or less removes it. An allocation that would pass it gives the cached blocks
+ * back to the driver, then takes its exact size, then fails the call with
+ * AOT_ERR_OUT_OF_MEMORY: "out of device memory: needs N bytes (device memory limit L
+ * bytes, H held)". aot_gpu_get_held_bytes: what the limit counts now. */
+void aot_gpu_set_memory_limit(int64_t bytes);
+int64_t aot_gpu_get_memory_limit(void);
+int64_t aot_gpu_get_held_bytes(void);
+
 /* Each entry NAME_F of a cuda (or cuda,cpu) artifact also has a device entry
  *
  *   int NAME_F_device(const aot_tensor *args, aot_tensor *results, void *stream);

@@ -17,7 +17,13 @@
  * The allocator keeps freed blocks in power-of-two size bins (cuMemAlloc costs
  * milliseconds, and a model allocates the same sizes on every call). A block freed by one
  * thread's stream is handed to another thread only after the first stream has finished
- * with it. AOT_ALLOCATOR=system turns the cache off, as on the host. */
+ * with it. AOT_ALLOCATOR=system turns the cache off, as on the host.
+ *
+ * A device memory limit (AOT_GPU_MEMORY_LIMIT=bytes, read once, or aot_gpu_set_memory_limit)
+ * caps what the allocator holds on the device, as AOT_MEMORY_LIMIT does on the host: the
+ * capacity of every live block plus the cached ones. An allocation that would pass it
+ * first gives the cached blocks back to the driver, then takes its exact size uncached,
+ * then fails with "out of device memory: needs N bytes (device memory limit ...)". */
 #include "../aot_internal.h"
 
 #include <dlfcn.h>
@@ -206,6 +212,46 @@ static live *live_blocks; /* device blocks handed out, for their sizes at free *
 static int64_t cached_bytes;
 static aot_alloc_stats device_stats;
 static int use_cache = -1;
+static int64_t live_capacity; /* capacity of the device blocks handed out and not yet freed */
+static int64_t device_limit;  /* 0: none; else live_capacity + cached_bytes stays below */
+static int limit_read;        /* AOT_GPU_MEMORY_LIMIT has been read (under alloc_lock) */
+
+static void read_settings(void) { /* caller holds alloc_lock */
+    if (use_cache < 0) {
+        const char *mode = getenv("AOT_ALLOCATOR");
+        use_cache = !(mode && strcmp(mode, "system") == 0);
+    }
+    if (!limit_read) {
+        device_limit = aot__parse_limit(getenv("AOT_GPU_MEMORY_LIMIT"));
+        limit_read = 1;
+    }
+}
+
+/* Every cached block, taken out of the bins (cached_bytes updated); caller holds alloc_lock. */
+static cached *take_all_cached(void) {
+    cached *all = NULL;
+    for (int b = 0; b < NUM_BINS; b++) {
+        while (bins[b]) {
+            cached *c = bins[b];
+            bins[b] = c->next;
+            c->next = all;
+            all = c;
+        }
+    }
+    cached_bytes = 0;
+    return all;
+}
+
+/* Blocks taken out of the cache, back to the driver once their streams are done. */
+static void free_cached(cached *all) {
+    while (all) {
+        cached *c = all;
+        all = c->next;
+        if (c->stream) cu.StreamSynchronize(c->stream);
+        cu.MemFree(c->ptr);
+        free(c);
+    }
+}
 
 static int bin_of(int64_t bytes, int64_t *capacity) {
     int b = 8; /* 256 bytes: the driver's own alignment */
@@ -221,11 +267,10 @@ void *aot_gpu_alloc(int64_t bytes) {
     int b = bin_of(bytes, &capacity);
     CUdeviceptr ptr = 0;
     CUstream other = NULL;
+    cached *dropped = NULL;
     pthread_mutex_lock(&alloc_lock);
-    if (use_cache < 0) {
-        const char *mode = getenv("AOT_ALLOCATOR");
-        use_cache = !(mode && strcmp(mode, "system") == 0);
-    }
+    read_settings();
+    if (!use_cache || b < 0) capacity = bytes;
     if (use_cache && b >= 0 && bins[b]) {
         cached *c = bins[b];
         bins[b] = c->next;
@@ -233,12 +278,29 @@ void *aot_gpu_alloc(int64_t bytes) {
         cached_bytes -= capacity;
         free(c);
         device_stats.cache_hits++;
+    } else if (device_limit > 0 && live_capacity + cached_bytes + capacity > device_limit) {
+        dropped = take_all_cached(); /* room first from the cache, then from the size rounding */
+        if (live_capacity + capacity > device_limit) capacity = bytes;
+        if (live_capacity + capacity > device_limit) {
+            int64_t limit = device_limit, held = live_capacity;
+            pthread_mutex_unlock(&alloc_lock);
+            free_cached(dropped);
+            aot_set_error(AOT_ERR_OUT_OF_MEMORY,
+                          "out of device memory: needs %lld bytes (device memory limit %lld bytes, "
+                          "%lld held)", (long long)bytes, (long long)limit, (long long)held);
+            return NULL;
+        }
     }
+    live_capacity += capacity; /* reserved, so that racing threads stay under the limit */
     pthread_mutex_unlock(&alloc_lock);
+    free_cached(dropped);
     if (ptr && other && other != stream_now()) cu.StreamSynchronize(other); /* its last user is done */
     if (!ptr) {
-        CUresult rc = cu.MemAlloc(&ptr, (size_t)(b >= 0 && use_cache ? capacity : bytes));
+        CUresult rc = cu.MemAlloc(&ptr, (size_t)capacity);
         if (rc != 0) {
+            pthread_mutex_lock(&alloc_lock);
+            live_capacity -= capacity;
+            pthread_mutex_unlock(&alloc_lock);
             aot_set_error(AOT_ERR_OUT_OF_MEMORY, "out of device memory allocating %lld bytes (CUDA error %d)",
                           (long long)bytes, rc);
             return NULL;
@@ -247,11 +309,14 @@ void *aot_gpu_alloc(int64_t bytes) {
     live *l = malloc(sizeof *l);
     if (!l) {
         cu.MemFree(ptr);
+        pthread_mutex_lock(&alloc_lock);
+        live_capacity -= capacity;
+        pthread_mutex_unlock(&alloc_lock);
         aot_set_error(AOT_ERR_OUT_OF_MEMORY, "out of host memory");
         return NULL;
     }
     pthread_mutex_lock(&alloc_lock);
-    *l = (live){ptr, bytes, b >= 0 && use_cache ? capacity : bytes, NULL, live_blocks};
+    *l = (live){ptr, bytes, capacity, NULL, live_blocks};
     live_blocks = l;
     device_stats.num_allocs++;
     device_stats.bytes_in_use += bytes;
@@ -275,6 +340,7 @@ void aot_gpu_free(void *p) {
     *at = l->next;
     device_stats.num_frees++;
     device_stats.bytes_in_use -= l->size;
+    live_capacity -= l->capacity;
     int64_t capacity;
     int b = bin_of(l->capacity, &capacity);
     cached *c = use_cache && b >= 0 && capacity == l->capacity &&
@@ -304,24 +370,33 @@ static void forget_stream(CUstream stream) {
 
 void aot_gpu_release_cached_memory(void) {
     pthread_mutex_lock(&alloc_lock);
-    cached *all = NULL;
-    for (int b = 0; b < NUM_BINS; b++) {
-        while (bins[b]) {
-            cached *c = bins[b];
-            bins[b] = c->next;
-            c->next = all;
-            all = c;
-        }
-    }
-    cached_bytes = 0;
+    cached *all = take_all_cached();
     pthread_mutex_unlock(&alloc_lock);
-    while (all) {
-        cached *c = all;
-        all = c->next;
-        if (c->stream) cu.StreamSynchronize(c->stream);
-        cu.MemFree(c->ptr);
-        free(c);
-    }
+    free_cached(all);
+}
+
+void aot_gpu_set_memory_limit(int64_t bytes) {
+    pthread_mutex_lock(&alloc_lock);
+    read_settings();
+    device_limit = bytes > 0 ? bytes : 0;
+    cached *all = device_limit > 0 && live_capacity + cached_bytes > device_limit ? take_all_cached() : NULL;
+    pthread_mutex_unlock(&alloc_lock);
+    free_cached(all);
+}
+
+int64_t aot_gpu_get_memory_limit(void) {
+    pthread_mutex_lock(&alloc_lock);
+    read_settings();
+    int64_t limit = device_limit;
+    pthread_mutex_unlock(&alloc_lock);
+    return limit;
+}
+
+int64_t aot_gpu_get_held_bytes(void) {
+    pthread_mutex_lock(&alloc_lock);
+    int64_t held = live_capacity + cached_bytes;
+    pthread_mutex_unlock(&alloc_lock);
+    return held;
 }
 
 void aot_gpu_get_alloc_stats(aot_alloc_stats *out) {

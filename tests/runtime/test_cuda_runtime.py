@@ -119,6 +119,79 @@ def test_faults_are_errors_and_leave_nothing_behind(lib, monkeypatch, fault, mes
     np.testing.assert_allclose(t, expected(x, w)[0], rtol=1e-5, atol=1e-6)
 
 
+def test_device_memory_limit(lib):
+    """lib.set_memory_limit(n, device=True) caps what the device allocator holds: a limit
+    below what a call needs fails it with the sizes (the cache given back, nothing left
+    live), twice the call's peak (room for every power-of-two class) passes, and the host's
+    limit is a separate one."""
+    x, w = inputs()
+    lib.main(x, w)
+    lib.reset_alloc_stats(device=True)
+    lib.main(x, w)
+    peak = lib.alloc_stats(device=True)["peak_bytes_in_use"]
+    assert lib.get_memory_limit(device=True) == 0
+    caching = os.environ.get("AOT_ALLOCATOR") != "system"  # `make test-asan` turns it off
+    assert (lib.held_bytes(device=True) >= peak) if caching else lib.held_bytes(device=True) == 0
+    on_device = double().aot_cuda_double_live()
+    try:
+        lib.set_memory_limit(peak // 2, device=True)
+        assert lib.get_memory_limit(device=True) == peak // 2 and lib.get_memory_limit() == 0
+        assert lib.held_bytes(device=True) == 0  # over the new limit: the cache went back
+        assert double().aot_cuda_double_live() <= on_device
+        with pytest.raises(Exception, match=rf"out of device memory: needs \d+ bytes \(device "
+                                            rf"memory limit {peak // 2} bytes, \d+ held\)"):
+            lib.main(x, w)
+        assert lib.alloc_stats(device=True)["bytes_in_use"] == 0
+        assert lib.held_bytes(device=True) <= peak // 2
+        lib.set_memory_limit(2 * peak, device=True)
+        t, s = lib.main(x, w)
+        np.testing.assert_allclose(t, expected(x, w)[0], rtol=1e-5, atol=1e-6)
+        assert lib.held_bytes(device=True) <= 2 * peak
+    finally:
+        lib.set_memory_limit(0, device=True)
+    assert lib.get_memory_limit(device=True) == 0
+    t, _ = lib.main(x, w)
+    np.testing.assert_allclose(t, expected(x, w)[0], rtol=1e-5, atol=1e-6)
+
+
+def test_device_memory_limit_takes_exact_sizes(tmp_path):
+    """Two 12000-byte buffers (argument and result, each of the 16384-byte class) under a
+    limit of 16384 + 12000: the second one fits only at its exact size, which it then takes;
+    one byte less and the call fails."""
+    neg = build_emulated("""func.func @main(%x: tensor<3000xf32>) -> tensor<3000xf32> {
+  %0 = stablehlo.negate %x : tensor<3000xf32>
+  return %0 : tensor<3000xf32>
+}""", "neg", str(tmp_path))
+    x = np.arange(3000, dtype=np.float32)
+    # without the cache (`make test-asan`) every block has its exact size from the start
+    first = 12000 if os.environ.get("AOT_ALLOCATOR") == "system" else 16384
+    neg.release_cached_memory()
+    neg.set_memory_limit(first + 12000 - 1, device=True)
+    with pytest.raises(Exception, match="out of device memory: needs 12000 bytes"):
+        neg.main(x)
+    neg.set_memory_limit(first + 12000, device=True)
+    np.testing.assert_array_equal(neg.main(x), -x)
+    neg.set_memory_limit(0, device=True)
+
+
+def test_device_memory_limit_from_the_environment(lib):
+    """AOT_GPU_MEMORY_LIMIT, read at the first device allocation, in its own process."""
+    script = ("import numpy as np, aot, sys\n"
+              f"lib = aot.load({lib.path!r})\n"
+              "print(lib.get_memory_limit(device=True), lib.get_memory_limit())\n"
+              "try:\n"
+              "    lib.main(np.ones((70, 20), np.float32), np.ones((20, 9), np.float32))\n"
+              "except Exception as e:\n"
+              "    print(e)\n")
+    env = {**os.environ, "AOT_GPU_MEMORY_LIMIT": "1k", "PYTHONPATH": ROOT}
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    first, second = r.stdout.splitlines()[:2]
+    assert first == "1024 0"
+    assert "out of device memory: needs" in second and "device memory limit 1024 bytes" in second
+
+
 def test_a_module_the_driver_rejects_shows_its_log(tmp_path, monkeypatch):
     lib = build_emulated(PROGRAM.replace("tanh", "exponential"), "rejected", str(tmp_path))
     x, w = inputs()
