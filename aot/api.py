@@ -5,6 +5,7 @@ import hashlib
 import os
 import sys
 
+from lowering.cache import touch
 from lowering.frontend.source import read_source
 
 from .driver import Compilation, Options, cache_dir, sanitize_name
@@ -76,7 +77,9 @@ def compile(source, name: str | None = None, *, output_dir: str | None = None,
         build()
         return load(so_path)
     try:
-        return load(so_path)
+        lib = load(so_path)
+        touch(out_dir)  # used now: `aotc cache --prune` keeps it
+        return lib
     except LoadError:  # a damaged cache entry (truncated, emptied, overwritten): built again
         build()
         return load(so_path)

@@ -55,6 +55,13 @@ def main(argv=None) -> int:
                                        "metadata, without loading it")
     i.add_argument("artifact", help="a library, archive or object aotc built")
     i.add_argument("--json", action="store_true", help="the metadata as JSON")
+    k = sub.add_parser("cache", help="what the compile cache holds ($AOTC_CACHE_DIR, else "
+                                     "~/.cache/aotc), and removing it")
+    drop = k.add_mutually_exclusive_group()
+    drop.add_argument("--prune", type=float, metavar="DAYS",
+                      help="remove libraries, runtime and helper objects no compile has used "
+                           "for DAYS days")
+    drop.add_argument("--clear", action="store_true", help="remove everything in the cache")
     t = sub.add_parser("import-tf", help="a TensorFlow SavedModel's signature as tf dialect "
                                          "MLIR, variables frozen (needs TensorFlow)")
     from .import_tf import add_arguments as import_tf_arguments
@@ -63,6 +70,8 @@ def main(argv=None) -> int:
     if args.command == "import-tf":
         from .import_tf import run as import_tf
         return import_tf(args)
+    if args.command == "cache":
+        return cache_main(args.prune, args.clear)
     if args.command == "inspect":
         from .manifest import inspect_main
         return inspect_main(args.artifact, as_json=args.json)
@@ -129,5 +138,22 @@ def main(argv=None) -> int:
     return 0
 
 
+def cache_main(prune_days: float | None, clear: bool) -> int:
+    """`aotc cache`: the cache's location and contents by kind; --prune / --clear remove."""
+    from lowering import cache
+    root = cache.cache_dir()
+    if prune_days is not None and prune_days < 0:
+        print("aotc cache: --prune takes a number of days, 0 or more", file=sys.stderr)
+        return 2
+    if clear or prune_days is not None:
+        count, freed = cache.prune(None if clear else prune_days, root)
+        print(f"removed {count} entries, {freed / 2**20:.1f} MiB, from {root}")
+    print(root)
+    for what, count, size in cache.usage(root):
+        print(f"  {size / 2**20:9.1f} MiB  {what}" + (f" ({count})" if count else ""))
+    return 0
+
+
 if __name__ == "__main__":
     sys.exit(main())
+

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import abi
 import runtime_c
+from lowering.cache import touch
 
 RUNTIME_DIR = os.path.dirname(runtime_c.__file__)
 CFLAGS = ["-O2", "-fPIC", "-std=c11", "-pthread", "-fvisibility=default"]
@@ -292,6 +293,7 @@ def start_runtime_objects(cache_dir: str, device: str = "cpu",
         return not any(elf_problem(o, ET_REL) for o in objs) and \
             len({elf_machine(o) for o in objs}) == 1
     if whole():
+        touch(out_dir)  # used now: `aotc cache --prune` keeps it
         return RuntimeBuild(objs)
     if os.path.isdir(out_dir) and not whole():  # damaged, not just installed: set aside
         stale = out_dir + f".stale{os.getpid()}"

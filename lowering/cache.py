@@ -1,9 +1,20 @@
 """Where the compiler keeps what it builds once and reuses: `$AOTC_CACHE_DIR`, else
-`$XDG_CACHE_HOME/aotc` (`~/.cache/aotc`). Built libraries, runtime objects and the parser's
-tables live there."""
+`$XDG_CACHE_HOME/aotc` (`~/.cache/aotc`). Built libraries, runtime objects, helper objects
+and the parser's tables live there.
+
+Each entry's modification time is when it was last used (`touch` on every reuse), so
+`prune` (`aotc cache --prune DAYS`) can drop what no compile has used for a while: the
+libraries of programs compiled once, and the runtime and helper objects of earlier compiler
+versions, which nothing asks for again."""
 from __future__ import annotations
 
 import os
+import shutil
+import time
+
+# Top-level names in the cache and what they hold, for `aotc cache`
+KINDS = (("build", "compiled libraries"), ("runtime-", "runtime objects"),
+         ("helpers", "matmul and convolution helper objects"))
 
 
 def cache_dir() -> str:
@@ -11,3 +22,87 @@ def cache_dir() -> str:
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "aotc")
     os.makedirs(d, exist_ok=True)
     return d
+
+
+def touch(path: str) -> None:
+    """Marks a cache entry as used now (its mtime), which pruning goes by; never fails
+    a compile (a read-only cache is only never pruned)."""
+    try:
+        os.utime(path)
+    except OSError:
+        pass
+
+
+def _size(path: str) -> int:
+    if not os.path.isdir(path):
+        return os.path.getsize(path) if os.path.exists(path) else 0
+    total = 0
+    for root, _, files in os.walk(path):
+        for f in files:
+            try:
+                total += os.path.getsize(os.path.join(root, f))
+            except OSError:  # removed meanwhile by a compile beside us
+                pass
+    return total
+
+
+def entries(root: str | None = None) -> list[tuple[str, str, int, float]]:
+    """(kind, path, bytes, last use) of every prunable entry: each library's build
+    directory, each runtime-object directory, each helper object."""
+    root = root or cache_dir()
+    found = []
+    for name in sorted(os.listdir(root)):
+        path = os.path.join(root, name)
+        if name == "build" and os.path.isdir(path):
+            found += [("build", os.path.join(path, d)) for d in sorted(os.listdir(path))]
+        elif name == "helpers" and os.path.isdir(path):
+            found += [("helpers", os.path.join(path, f)) for f in sorted(os.listdir(path))]
+        elif name.startswith("runtime-") and os.path.isdir(path):
+            found.append(("runtime-", path))
+    out = []
+    for kind, path in found:
+        try:
+            out.append((kind, path, _size(path), os.path.getmtime(path)))
+        except OSError:  # removed meanwhile
+            pass
+    return out
+
+
+def prune(max_age_days: float | None = None, root: str | None = None) -> tuple[int, int]:
+    """Removes the entries not used for `max_age_days` (None: everything in the cache);
+    returns (entries removed, bytes freed). A compile running meanwhile rebuilds what it
+    finds missing."""
+    root = root or cache_dir()
+    if max_age_days is None:
+        freed = sum(_size(os.path.join(root, n)) for n in os.listdir(root))
+        count = len(entries(root))
+        for name in os.listdir(root):
+            path = os.path.join(root, name)
+            shutil.rmtree(path, ignore_errors=True) if os.path.isdir(path) else _remove(path)
+        return count, freed
+    cutoff = time.time() - max_age_days * 86400
+    count = freed = 0
+    for _, path, size, used in entries(root):
+        if used < cutoff:
+            shutil.rmtree(path, ignore_errors=True) if os.path.isdir(path) else _remove(path)
+            count, freed = count + 1, freed + size
+    return count, freed
+
+
+def _remove(path: str) -> None:
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+
+
+def usage(root: str | None = None) -> list[tuple[str, int, int]]:
+    """(what, entries, bytes) per kind, then everything else under the cache (parser tables,
+    test tools' objects) as one line."""
+    root = root or cache_dir()
+    listed = entries(root)
+    rows = [(label, sum(1 for k, *_ in listed if k == kind),
+             sum(b for k, _, b, _ in listed if k == kind)) for kind, label in KINDS]
+    total = sum(_size(os.path.join(root, n)) for n in os.listdir(root))
+    rows.append(("other files", 0, total - sum(b for _, _, b in rows)))
+    return rows

@@ -130,3 +130,51 @@ def test_fusion_report(tmp_path):
             in r.stdout and "mhlo.reduce (11:8), mhlo.broadcast_in_dim (12:9), mhlo.divide (13:8)"
             in r.stdout)
     assert "root mhlo.dot_general: not an elemental op" in r.stdout
+
+
+def test_cache_command_lists_prunes_and_clears(tmp_path):
+    """`aotc cache` shows what aot.compile keeps; a reused library counts as used (its mtime),
+    so `--prune DAYS` drops only what nothing used for that long; `--clear` empties the cache,
+    and the next compile builds again."""
+    cache = tmp_path / "cache"
+    env = dict(os.environ, PYTHONPATH=ROOT, AOTC_CACHE_DIR=str(cache))
+
+    def run(*args):
+        return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env)
+
+    compile_two = ("import aot, os, numpy as np\n"
+                   f"text = {ADD!r}\n"
+                   "x = np.ones(4, np.float32)\n"
+                   "for name in ('old', 'kept'):\n"
+                   "    assert (aot.compile(text, name=name).main(x, x) == 2).all()\n")
+    r = run("-c", compile_two)
+    assert r.returncode == 0, r.stderr
+    r = run("-m", "aot.cli", "cache")
+    assert r.returncode == 0, r.stderr
+    assert str(cache) in r.stdout and "compiled libraries (2)" in r.stdout
+    assert "runtime objects (1)" in r.stdout
+
+    builds = {p.name: p for p in (cache / "build").iterdir()}
+    old = next(p for p in builds.values() if (p / "libold.so").exists())
+    kept = next(p for p in builds.values() if (p / "libkept.so").exists())
+    month = 30 * 86400
+    for p in (old, kept, *cache.glob("runtime-*")):
+        os.utime(p, (p.stat().st_atime - month, p.stat().st_mtime - month))
+    # a cache hit uses 'kept' now; building 'fresh' uses the runtime objects
+    r = run("-c", "import aot, numpy as np\n"
+                  f"x = np.ones(4, np.float32)\nassert (aot.compile({ADD!r}, name='kept')"
+                  ".main(x, x) == 2).all()\n"
+                  f"assert (aot.compile({ADD!r}, name='fresh').main(x, x) == 2).all()\n")
+    assert r.returncode == 0, r.stderr
+    r = run("-m", "aot.cli", "cache", "--prune", "7")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("removed 1 entries")
+    assert not old.exists() and (kept / "libkept.so").exists() and list(cache.glob("runtime-*"))
+
+    r = run("-m", "aot.cli", "cache", "--clear")
+    assert r.returncode == 0, r.stderr
+    assert cache.is_dir() and not any(cache.iterdir())
+    r = run("-c", compile_two)  # everything built again
+    assert r.returncode == 0, r.stderr
+    r = run("-m", "aot.cli", "cache", "--prune", "-1")
+    assert r.returncode == 2 and "--prune takes a number of days" in r.stderr

@@ -16,7 +16,7 @@ import os
 
 from llvmlite import ir
 
-from lowering.cache import cache_dir
+from lowering.cache import cache_dir, touch
 from lowering.codegen.cpu.conv_direct import conv_function
 from lowering.codegen.cpu.conv_winograd import winograd_function
 from lowering.codegen.cpu.gemm import gemm_function
@@ -108,6 +108,7 @@ def _cached_object(prefix: str, kind: str, elem: str, target, tm) -> str:
     from lowering.codegen.llvm.machine import optimize
     path = _path(prefix)
     if _whole(path):  # else (a damaged cache) built again
+        touch(path)  # used now: `aotc cache --prune` keeps it
         return path
     os.makedirs(os.path.dirname(path), exist_ok=True)
     obj = tm.emit_object(optimize(helper_text(kind, elem, prefix, target, tm), tm))
