@@ -33,8 +33,8 @@ def main(argv=None) -> int:
                                 "aarch64-linux-gnu-gcc)")
     c.add_argument("--sanitize", metavar="LIST",
                    help="build the runtime's C with these sanitizers and link a shared library "
-                        "with them: address,undefined (default: $AOTC_SANITIZE; the model's own "
-                        "code is not instrumented)")
+                        "with them: address,undefined or thread (default: $AOTC_SANITIZE; the "
+                        "model's own code is not instrumented)")
     c.add_argument("--no-runtime", action="store_true",
                    help="with --emit obj: the model's object alone, the runtime as C sources "
                         "in aot_runtime/ beside it")

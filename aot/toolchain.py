@@ -32,7 +32,7 @@ from lowering.cache import touch
 RUNTIME_DIR = os.path.dirname(runtime_c.__file__)
 CFLAGS = ["-O2", "-fPIC", "-std=c11", "-pthread", "-fvisibility=default"]
 LINK_LIBS = ["-lm", "-lpthread", "-ldl"]
-SANITIZERS = ("address", "undefined", "leak")  # what --sanitize / AOTC_SANITIZE may name
+SANITIZERS = ("address", "undefined", "leak", "thread")  # what --sanitize / AOTC_SANITIZE may name
 
 
 class ToolchainError(RuntimeError):
@@ -122,6 +122,9 @@ def parse_sanitize(spec: str | None) -> tuple:
     bad = [n for n in names if n not in SANITIZERS]
     if bad:
         raise ToolchainError(f"unknown sanitizer '{bad[0]}' (known: {', '.join(SANITIZERS)})")
+    if "thread" in names and {"address", "leak"} & set(names):
+        raise ToolchainError("the thread sanitizer cannot be combined with address or leak "
+                             "(GCC and Clang refuse it): build with one or the other")
     return names
 
 

@@ -11,6 +11,7 @@ every block the runtime hands out, each its own malloc under AOT_ALLOCATOR=syste
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 
 import pytest
@@ -240,3 +241,121 @@ int main(int argc, char **argv) {
         proc = subprocess.run([exe, arg], capture_output=True, text=True, env=sanitize.run_env())
         assert proc.returncode != 0 and what in proc.stderr and sanitize.findings(proc.stderr), \
             (arg, proc.stderr)
+
+
+POOL = """func.func @main(%x: tensor<?x256xf32>, %w: tensor<256x64xf32>) -> (tensor<?x64xf32>, tensor<?x256xf32>) {
+  %0 = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<?x256xf32>, tensor<256x64xf32>) -> tensor<?x64xf32>
+  %1 = stablehlo.tanh %0 : tensor<?x64xf32>
+  %2 = stablehlo.exponential %x : tensor<?x256xf32>
+  %3 = stablehlo.add %2, %x : tensor<?x256xf32>
+  return %1, %3 : tensor<?x64xf32>, tensor<?x256xf32>
+}
+"""  # noqa: E501
+
+POOL_MAIN = r'''
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "pool.h"
+
+#define CALLERS 3
+static float w[256 * 64];
+static int failures;
+static pthread_mutex_t report = PTHREAD_MUTEX_INITIALIZER;
+
+static void fail(const char *what) {
+    pthread_mutex_lock(&report);
+    failures++;
+    printf("%s\n", what);
+    pthread_mutex_unlock(&report);
+}
+
+/* Each caller runs the model on its own row counts (so its buffers are allocated and freed
+ * every call, by the pool's threads and its own), one of them also changes the pool's size
+ * between calls, and every one makes a call that fails (aot_last_error is per thread). */
+static void *caller(void *arg) {
+    int id = (int)(long)arg;
+    for (int rep = 0; rep < 12; rep++) {
+        int64_t rows = 64 + 37 * ((rep + id) % 5);
+        float *x = malloc(sizeof(float) * (size_t)rows * 256);
+        for (int64_t i = 0; i < rows * 256; i++) x[i] = (float)((i + id) % 7) * 0.01f;
+        int64_t dx[2] = {rows, 256}, dw[2] = {256, 64};
+        aot_tensor args[2] = {{x, dx, 2, AOT_F32}, {w, dw, 2, AOT_F32}};
+        aot_tensor res[2] = {{NULL, NULL, 0, 0}, {NULL, NULL, 0, 0}};
+        if (id == 0) aot_set_num_threads(1 + rep % 2);
+        if (pool_main(args, res)) {
+            fail(aot_last_error());
+        } else {
+            float *t = res[0].data, *e = res[1].data;
+            double want = 0; /* row 0 of tanh(x @ w), column 0; w is all 0.001 */
+            for (int k = 0; k < 256; k++) want += x[k] * 0.001;
+            if (fabs(t[0] - tanh(want)) > 1e-5 || fabs(e[5] - (exp(x[5]) + x[5])) > 1e-5)
+                fail("wrong result");
+            aot_tensor_free(&res[0]);
+            aot_tensor_free(&res[1]);
+        }
+        int64_t bad[2] = {rows, 255};
+        args[0].dims = bad;
+        if (pool_main(args, res) == 0 || !aot_last_error()[0]) fail("a wrong shape passed");
+        free(x);
+    }
+    return NULL;
+}
+
+int main(void) {
+    for (int i = 0; i < 256 * 64; i++) w[i] = 0.001f;
+    pthread_t threads[CALLERS];
+    for (long i = 0; i < CALLERS; i++) pthread_create(&threads[i], NULL, caller, (void *)i);
+    for (int i = 0; i < CALLERS; i++) pthread_join(threads[i], NULL);
+    aot_alloc_stats stats;
+    aot_get_alloc_stats(&stats);
+    printf("failures=%d bytes_in_use=%lld\n", failures, (long long)stats.bytes_in_use);
+    aot_release_cached_memory();
+    return failures != 0;
+}
+'''
+
+
+def test_threads_under_thread_sanitizer(tmp_path):
+    """The runtime built with ThreadSanitizer (--sanitize thread), in a C program built with it
+    too: three threads call a model that runs on the thread pool (a matmul and an elementwise
+    kernel over a dynamic row count), each allocating and freeing its buffers, one changing
+    the pool's size meanwhile, each with a failing call. No data race may be reported in the
+    runtime's C (the pool, the allocator and its cache, per-thread errors); the model's own
+    code is LLVM's and not instrumented."""
+    probe = tmp_path / "probe.c"
+    probe.write_text("int main(void) { return 0; }\n")
+    if subprocess.run(["cc", "-fsanitize=thread", str(probe), "-o", str(tmp_path / "probe")],
+                      capture_output=True).returncode:
+        pytest.skip("cc cannot build with -fsanitize=thread (install libtsan)")
+    mlir = tmp_path / "pool.mlir"
+    mlir.write_text(POOL)
+    artifact = str(tmp_path / "libpool.a")
+    Compilation(POOL, str(mlir), Options(name="pool", emit="static", sanitize="thread")).build(artifact)
+    src = tmp_path / "pool_main.c"
+    src.write_text(POOL_MAIN)
+    exe = str(tmp_path / "pool_main")
+    proc = subprocess.run(["cc", "-O1", "-Wall", "-Werror", "-fsanitize=thread", "-g", "-o", exe,
+                           str(src), "-I", str(tmp_path), artifact, "-lm", "-lpthread", "-ldl"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    for allocator in ("cache", "system"):
+        run = subprocess.run([exe], capture_output=True, text=True, timeout=300,
+                             env=dict(os.environ, AOT_NUM_THREADS="2", AOT_ALLOCATOR=allocator,
+                                      TSAN_OPTIONS="halt_on_error=1"))
+        assert "ThreadSanitizer" not in run.stderr, run.stderr[-6000:]
+        assert run.returncode == 0, run.stdout + run.stderr[-3000:]
+        assert run.stdout.strip().endswith("failures=0 bytes_in_use=0"), run.stdout
+
+
+@pytest.mark.parametrize("spec, error", [
+    ("address,thread", "cannot be combined with address or leak"),
+    ("thread,leak", "cannot be combined with address or leak"),
+    ("memory", "unknown sanitizer 'memory' (known: address, undefined, leak, thread)"),
+])
+def test_sanitizer_names_are_checked(spec, error):
+    from aot.toolchain import ToolchainError, parse_sanitize
+    assert parse_sanitize("thread,undefined") == ("thread", "undefined")
+    with pytest.raises(ToolchainError, match=re.escape(error)):
+        parse_sanitize(spec)
