@@ -23,7 +23,9 @@
  * caps what the allocator holds on the device, as AOT_MEMORY_LIMIT does on the host: the
  * capacity of every live block plus the cached ones. An allocation that would pass it
  * first gives the cached blocks back to the driver, then takes its exact size uncached,
- * then fails with "out of device memory: needs N bytes (device memory limit ...)". */
+ * then fails with "out of device memory: needs N bytes (device memory limit ...)". A
+ * cuMemAlloc that fails likewise gives the cached blocks back and tries once more: blocks
+ * cached for other sizes must not make a call fail on a device they fill. */
 #include "../aot_internal.h"
 
 #include <dlfcn.h>
@@ -297,6 +299,15 @@ void *aot_gpu_alloc(int64_t bytes) {
     if (ptr && other && other != stream_now()) cu.StreamSynchronize(other); /* its last user is done */
     if (!ptr) {
         CUresult rc = cu.MemAlloc(&ptr, (size_t)capacity);
+        if (rc != 0) { /* the device is short: give back what the cache holds, try once more */
+            pthread_mutex_lock(&alloc_lock);
+            cached *all = take_all_cached();
+            pthread_mutex_unlock(&alloc_lock);
+            if (all) {
+                free_cached(all);
+                rc = cu.MemAlloc(&ptr, (size_t)capacity);
+            }
+        }
         if (rc != 0) {
             pthread_mutex_lock(&alloc_lock);
             live_capacity -= capacity;

@@ -174,6 +174,29 @@ def test_device_memory_limit_takes_exact_sizes(tmp_path):
     neg.set_memory_limit(0, device=True)
 
 
+def test_a_full_device_takes_back_the_cache(lib, monkeypatch):
+    """A device with room for a call's blocks but not for those and the blocks cached from
+    calls of other sizes: the allocation that fails gives the cache back to the driver and
+    is tried again, so the call runs."""
+    if os.environ.get("AOT_ALLOCATOR") == "system":
+        pytest.skip("nothing is cached without the cache (make test-asan)")
+    small, big = inputs(rows=70), inputs(rows=3000, seed=1)
+    lib.release_cached_memory()
+    lib.main(*big)
+    need = lib.held_bytes(device=True)  # every block the big call took, now cached
+    lib.release_cached_memory()
+    lib.main(*small)
+    cached = lib.held_bytes(device=True)
+    assert cached > 0
+    dev = double()
+    dev.aot_cuda_double_live_bytes.restype = ctypes.c_longlong
+    free_room = need - cached // 2  # the big call fits only if the cache goes back
+    monkeypatch.setenv("AOT_CUDA_DOUBLE_MEMORY", str(dev.aot_cuda_double_live_bytes() + free_room))
+    t, s = lib.main(*big)
+    np.testing.assert_allclose(t, expected(*big)[0], rtol=1e-5, atol=1e-6)
+    assert lib.held_bytes(device=True) <= need
+
+
 def test_device_memory_limit_from_the_environment(lib):
     """AOT_GPU_MEMORY_LIMIT, read at the first device allocation, in its own process."""
     script = ("import numpy as np, aot, sys\n"

@@ -13,8 +13,10 @@
  * Faults, for the error paths of the runtime: AOT_CUDA_DOUBLE_FAIL=init|load|launch|oom
  * makes cuInit, cuModuleLoadDataEx, cuLaunchKernel or cuMemAlloc fail (read on every call,
  * so a test sets it for one call and the next call works). AOT_CUDA_DOUBLE_DEVICES=0 makes a
- * machine without a GPU. `aot_cuda_double_live()` counts the device blocks not yet freed,
- * for leak checks, and `aot_cuda_double_streams_destroyed()` the streams destroyed. */
+ * machine without a GPU. AOT_CUDA_DOUBLE_MEMORY=bytes makes a device of that size:
+ * cuMemAlloc fails past it. `aot_cuda_double_live()` counts the device blocks not yet freed,
+ * for leak checks, `aot_cuda_double_live_bytes()` their bytes, and
+ * `aot_cuda_double_streams_destroyed()` the streams destroyed. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdatomic.h>
@@ -37,8 +39,11 @@ static int failing(const char *what) {
 }
 
 static _Atomic long live_blocks, streams_destroyed; /* for the tests' leak checks */
+static _Atomic long long live_bytes;                 /* for AOT_CUDA_DOUBLE_MEMORY */
+#define HEADER 256 /* each block's size sits before it, keeping the driver's 256-byte alignment */
 
 long aot_cuda_double_live(void) { return live_blocks; }
+long long aot_cuda_double_live_bytes(void) { return live_bytes; }
 long aot_cuda_double_streams_destroyed(void) { return streams_destroyed; }
 
 CUresult cuInit(unsigned flags) { (void)flags; return failing("init") ? ERROR_NO_DEVICE : SUCCESS; }
@@ -133,17 +138,31 @@ CUresult cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigne
 
 CUresult cuMemAlloc_v2(CUdeviceptr *out, size_t bytes) {
     if (failing("oom")) return ERROR_OUT_OF_MEMORY;
-    void *p = aligned_alloc(256, (bytes + 255) / 256 * 256);
-    if (!p) return ERROR_OUT_OF_MEMORY;
-    memset(p, 0xA5, bytes); /* device memory starts as garbage, not zeros */
+    const char *size = getenv("AOT_CUDA_DOUBLE_MEMORY");
+    long long total = atomic_fetch_add(&live_bytes, (long long)bytes) + (long long)bytes;
+    if (size && total > atoll(size)) {
+        live_bytes -= (long long)bytes;
+        return ERROR_OUT_OF_MEMORY;
+    }
+    char *p = aligned_alloc(256, HEADER + (bytes + 255) / 256 * 256);
+    if (!p) {
+        live_bytes -= (long long)bytes;
+        return ERROR_OUT_OF_MEMORY;
+    }
+    memcpy(p, &bytes, sizeof bytes);
+    memset(p + HEADER, 0xA5, bytes); /* device memory starts as garbage, not zeros */
     live_blocks++;
-    *out = (CUdeviceptr)(uintptr_t)p;
+    *out = (CUdeviceptr)(uintptr_t)(p + HEADER);
     return SUCCESS;
 }
 
 CUresult cuMemFree_v2(CUdeviceptr p) {
     if (!p) return SUCCESS;
-    free((void *)(uintptr_t)p);
+    char *block = (char *)(uintptr_t)p - HEADER;
+    size_t bytes;
+    memcpy(&bytes, block, sizeof bytes);
+    live_bytes -= (long long)bytes;
+    free(block);
     live_blocks--;
     return SUCCESS;
 }
