@@ -490,9 +490,13 @@ void *aot_gpu_constant(const void *host, int64_t bytes) {
 
 /* ---- modules and launches ------------------------------------------------------------- */
 
+/* m's loaded module, or NULL: read without the lock by every launch, so an acquire load that
+ * pairs with load_module's release store (the module's handle is whole when seen). */
+static CUmodule module_of(aot_gpu_module *m) { return __atomic_load_n(&m->module, __ATOMIC_ACQUIRE); }
+
 static int load_module(aot_gpu_module *m) {
     pthread_mutex_lock(&module_lock);
-    if (m->module) {
+    if (module_of(m)) {
         pthread_mutex_unlock(&module_lock);
         return AOT_OK;
     }
@@ -501,7 +505,7 @@ static int load_module(aot_gpu_module *m) {
     void *values[] = {log, (void *)(uintptr_t)sizeof log};
     CUmodule module = NULL;
     CUresult r = cu.ModuleLoadDataEx(&module, m->ptx, 2, options, values);
-    if (r == 0) m->module = module;
+    if (r == 0) __atomic_store_n(&m->module, module, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&module_lock);
     if (r == 0) return AOT_OK;
     log[sizeof log - 1] = '\0';
@@ -512,11 +516,11 @@ static int load_module(aot_gpu_module *m) {
 int aot_gpu_launch(aot_gpu_module *m, const char *name, int64_t *params, int32_t n, int64_t blocks,
                    int32_t threads) {
     int rc = ready();
-    if (rc == AOT_OK && !m->module) rc = load_module(m);
+    if (rc == AOT_OK && !module_of(m)) rc = load_module(m);
     if (rc != AOT_OK) return rc;
     /* a kernel's handle is looked up on every launch: cheap next to the launch itself */
     CUfunction f = NULL;
-    CUresult r = cu.ModuleGetFunction(&f, (CUmodule)m->module, name);
+    CUresult r = cu.ModuleGetFunction(&f, module_of(m), name);
     if (r != 0) return aot_set_error(AOT_ERR_RUNTIME, "kernel '%s' is not in this library's PTX (CUDA error %d)",
                                      name, r);
     void *args[n > 0 ? n : 1];

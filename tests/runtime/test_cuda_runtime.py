@@ -441,3 +441,96 @@ def test_gpu_benchmark_script_runs_through_the_double():
     assert r.returncode == 0, r.stdout + r.stderr
     lines = [ln.split()[0] for ln in r.stdout.splitlines()]
     assert "softmax" in lines and "mlp" in lines and "WRONG" not in r.stdout
+
+
+THREADED_MAIN = r'''
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "rtt.h"
+
+static int failures;
+static pthread_mutex_t report = PTHREAD_MUTEX_INITIALIZER;
+
+static void fail(const char *what) {
+    pthread_mutex_lock(&report);
+    failures++;
+    printf("%s\n", what);
+    pthread_mutex_unlock(&report);
+}
+
+/* Each thread (its own stream) calls with its own sizes, so device blocks are allocated,
+ * cached, handed between streams and freed; thread 0 also changes the device memory limit
+ * and gives the cache back meanwhile; every thread makes a failing call. */
+static void *caller(void *arg) {
+    int id = (int)(long)arg;
+    for (int rep = 0; rep < 8; rep++) {
+        int64_t rows = 5 + 7 * ((rep + id) % 4), inner = 6, cols = 3;
+        float x[33 * 6], w[6 * 3];
+        for (int i = 0; i < rows * inner; i++) x[i] = (float)((i + id) % 5) * 0.1f;
+        for (int i = 0; i < inner * cols; i++) w[i] = 0.2f;
+        int64_t dx[2] = {rows, inner}, dw[2] = {inner, cols};
+        aot_tensor args[2] = {{x, dx, 2, AOT_F32}, {w, dw, 2, AOT_F32}};
+        aot_tensor res[2] = {{NULL, NULL, 0, 0}, {NULL, NULL, 0, 0}};
+        if (id == 0) {
+            aot_gpu_set_memory_limit(rep % 2 ? 0 : (int64_t)1 << 20);
+            if (rep == 5) aot_gpu_release_cached_memory();
+        }
+        if (rtt_main(args, res)) {
+            fail(aot_last_error());
+        } else {
+            double dot = 0;
+            for (int k = 0; k < inner; k++) dot += x[k] * 0.2;
+            if (fabs(((float *)res[0].data)[0] - tanh(dot)) > 1e-5) fail("wrong result");
+            aot_tensor_free(&res[0]);
+            aot_tensor_free(&res[1]);
+        }
+        int64_t bad[2] = {inner + 1, cols};
+        args[1].dims = bad;
+        if (rtt_main(args, res) == 0) fail("a wrong shape passed");
+    }
+    return NULL;
+}
+
+int main(void) {
+    pthread_t threads[3];
+    for (long i = 0; i < 3; i++) pthread_create(&threads[i], NULL, caller, (void *)i);
+    for (int i = 0; i < 3; i++) pthread_join(threads[i], NULL);
+    aot_alloc_stats stats;
+    aot_gpu_get_alloc_stats(&stats);
+    printf("failures=%d device bytes_in_use=%lld\n", failures, (long long)stats.bytes_in_use);
+    aot_gpu_release_cached_memory();
+    return failures != 0;
+}
+'''
+
+
+def test_gpu_runtime_threads_under_thread_sanitizer(tmp_path):
+    """The GPU runtime built with ThreadSanitizer, in a C program built with it: three threads,
+    each with its stream, call a cuda artifact through the driver double with their own sizes
+    while one changes the device memory limit and releases the cache. No data race may be
+    reported in the runtime's C (streams, the device allocator and its cross-stream cache,
+    the module load); the kernels and the double are not instrumented."""
+    probe = tmp_path / "probe.c"
+    probe.write_text("int main(void) { return 0; }\n")
+    if subprocess.run(["cc", "-fsanitize=thread", str(probe), "-o", str(tmp_path / "probe")],
+                      capture_output=True).returncode:
+        pytest.skip("cc cannot build with -fsanitize=thread (install libtsan)")
+    out = str(tmp_path)
+    c = Compilation(PROGRAM, "rtt.mlir", Options(name="rtt", emit="static", target="cuda",
+                                                 sanitize="thread"))
+    c.build(os.path.join(out, "librtt.a"))
+    build_companion(c)
+    use_driver_double()
+    src = tmp_path / "main.c"
+    src.write_text(THREADED_MAIN)
+    exe = os.path.join(out, "main")
+    subprocess.run(["cc", "-O1", "-Wall", "-Werror", "-fsanitize=thread", "-g", "-o", exe,
+                    str(src), "-I", out, os.path.join(out, "librtt.a"), "-lm", "-lpthread",
+                    "-ldl"], check=True, capture_output=True)
+    run = subprocess.run([exe], capture_output=True, text=True, timeout=300,
+                         env=dict(os.environ, TSAN_OPTIONS="halt_on_error=1"))
+    assert "ThreadSanitizer" not in run.stderr, run.stderr[-6000:]
+    assert run.returncode == 0, run.stdout + run.stderr[-3000:]
+    assert run.stdout.strip().endswith("failures=0 device bytes_in_use=0"), run.stdout
