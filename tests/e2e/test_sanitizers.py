@@ -324,11 +324,9 @@ def test_threads_under_thread_sanitizer(tmp_path):
     the pool's size meanwhile, each with a failing call. No data race may be reported in the
     runtime's C (the pool, the allocator and its cache, per-thread errors); the model's own
     code is LLVM's and not instrumented."""
-    probe = tmp_path / "probe.c"
-    probe.write_text("int main(void) { return 0; }\n")
-    if subprocess.run(["cc", "-fsanitize=thread", str(probe), "-o", str(tmp_path / "probe")],
-                      capture_output=True).returncode:
-        pytest.skip("cc cannot build with -fsanitize=thread (install libtsan)")
+    why = sanitize.thread_unavailable()
+    if why:
+        pytest.skip(why)
     mlir = tmp_path / "pool.mlir"
     mlir.write_text(POOL)
     artifact = str(tmp_path / "libpool.a")
@@ -342,8 +340,7 @@ def test_threads_under_thread_sanitizer(tmp_path):
     assert proc.returncode == 0, proc.stderr
     for allocator in ("cache", "system"):
         run = subprocess.run([exe], capture_output=True, text=True, timeout=300,
-                             env=dict(os.environ, AOT_NUM_THREADS="2", AOT_ALLOCATOR=allocator,
-                                      TSAN_OPTIONS="halt_on_error=1"))
+                             env=sanitize.thread_env(AOT_NUM_THREADS="2", AOT_ALLOCATOR=allocator))
         assert "ThreadSanitizer" not in run.stderr, run.stderr[-6000:]
         assert run.returncode == 0, run.stdout + run.stderr[-3000:]
         assert run.stdout.strip().endswith("failures=0 bytes_in_use=0"), run.stdout

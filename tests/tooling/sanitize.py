@@ -97,3 +97,33 @@ def python_env(base: dict | None = None) -> dict:
     env["ASAN_OPTIONS"] = ASAN_OPTIONS_PYTHON
     env["UBSAN_OPTIONS"] = UBSAN_OPTIONS
     return env
+
+
+def thread_env(**extra) -> dict:
+    """The environment for a program built with ThreadSanitizer: any race ends it, and no
+    other sanitizer's runtime preloaded (`make test-asan` preloads ASan's into Python, and
+    so into its children; with TSan's that crashes the program at start)."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS")}
+    env["TSAN_OPTIONS"] = "halt_on_error=1"
+    env.update(extra)
+    return env
+
+
+@functools.lru_cache(maxsize=None)
+def thread_unavailable(cc: str = "cc") -> str | None:
+    """Why `cc` cannot build and run a program with ThreadSanitizer, or None when it can."""
+    with tempfile.TemporaryDirectory() as d:
+        src, exe = os.path.join(d, "probe.c"), os.path.join(d, "probe")
+        with open(src, "w") as f:
+            f.write("int main(void) { return 0; }\n")
+        proc = subprocess.run([cc, "-fsanitize=thread", src, "-o", exe], capture_output=True,
+                              text=True, env=thread_env())
+        if proc.returncode:
+            return f"{cc} cannot build with -fsanitize=thread (install libtsan): " \
+                   f"{proc.stderr.strip()[-300:]}"
+        run = subprocess.run([exe], capture_output=True, text=True, env=thread_env(), timeout=60)
+        if run.returncode:
+            return f"a ThreadSanitizer program does not run here: {run.stderr[-300:]}"
+    return None
+
