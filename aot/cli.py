@@ -95,6 +95,7 @@ def main(argv=None) -> int:
                    dump_after=dump, dump_dir=args.dump_dir, cc=args.cc,
                    runtime=not args.no_runtime, cpp_class=args.cpp_class, sanitize=args.sanitize,
                    feeds=args.feed, fetches=args.fetch, freeze=args.freeze)
+    from lowering.cache import CacheError
     from lowering.ir.core import CompileError
 
     from .toolchain import ToolchainError
@@ -119,7 +120,7 @@ def main(argv=None) -> int:
     except CompileError as e:
         print(e.render(), file=sys.stderr)
         return 1
-    except ToolchainError as e:
+    except (ToolchainError, CacheError) as e:
         print(f"aotc: error: {e}", file=sys.stderr)
         return 1
     except RecursionError:
@@ -141,7 +142,11 @@ def main(argv=None) -> int:
 def cache_main(prune_days: float | None, clear: bool) -> int:
     """`aotc cache`: the cache's location and contents by kind; --prune / --clear remove."""
     from lowering import cache
-    root = cache.cache_dir()
+    try:
+        root = cache.cache_dir()
+    except cache.CacheError as e:
+        print(f"aotc: error: {e}", file=sys.stderr)
+        return 1
     if prune_days is not None and prune_days < 0:
         print("aotc cache: --prune takes a number of days, 0 or more", file=sys.stderr)
         return 2

@@ -17,10 +17,21 @@ KINDS = (("build", "compiled libraries"), ("runtime-", "runtime objects"),
          ("helpers", "matmul and convolution helper objects"))
 
 
+class CacheError(OSError):
+    """The cache directory cannot be made or used (a file in its place, no permission)."""
+
+
 def cache_dir() -> str:
-    d = os.environ.get("AOTC_CACHE_DIR") or os.path.join(
+    named = os.environ.get("AOTC_CACHE_DIR")
+    d = named or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "aotc")
-    os.makedirs(d, exist_ok=True)
+    try:
+        os.makedirs(d, exist_ok=True)
+    except OSError as e:
+        where = f"AOTC_CACHE_DIR={d}" if named else d
+        why = "it is not a directory" if os.path.exists(d) else e.strerror or str(e)
+        raise CacheError(f"the compile cache {where} cannot be used: {why} "
+                         "(set AOTC_CACHE_DIR to a directory this user can write)") from None
     return d
 
 

@@ -178,3 +178,21 @@ def test_cache_command_lists_prunes_and_clears(tmp_path):
     assert r.returncode == 0, r.stderr
     r = run("-m", "aot.cli", "cache", "--prune", "-1")
     assert r.returncode == 2 and "--prune takes a number of days" in r.stderr
+
+
+def test_a_cache_that_cannot_be_used_is_one_message(tmp_path, add_file):
+    """AOTC_CACHE_DIR naming a file: `aotc compile` and `aotc cache` say so and exit 1, and
+    aot.compile raises an OSError saying the same; never a traceback."""
+    not_a_dir = tmp_path / "file"
+    not_a_dir.write_text("x")
+    env = dict(os.environ, PYTHONPATH=ROOT, AOTC_CACHE_DIR=str(not_a_dir))
+    want = f"the compile cache AOTC_CACHE_DIR={not_a_dir} cannot be used: it is not a directory"
+    for args in (["compile", str(add_file), "-o", str(tmp_path / "libadd.so")], ["cache"]):
+        r = subprocess.run([sys.executable, "-m", "aot.cli", *args], capture_output=True,
+                           text=True, env=env)
+        assert r.returncode == 1 and r.stderr.strip() == f"aotc: error: {want} (set " \
+            "AOTC_CACHE_DIR to a directory this user can write)", r.stderr
+    r = subprocess.run([sys.executable, "-c", "import aot\ntry:\n"
+                        f"    aot.compile({ADD!r})\nexcept OSError as e:\n    print(e)\n"],
+                       capture_output=True, text=True, env=env)
+    assert r.returncode == 0 and want in r.stdout, r.stdout + r.stderr
