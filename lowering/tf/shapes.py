@@ -572,10 +572,19 @@ def mirror_pad(e, op, args):
 
 # ---------------------------------------------------------------- images
 
+# Resizing builds its source-pixel tables at compile time, an entry per output pixel along
+# each axis: beyond this many a wrong size (a fuzzed 2^31) would take gigabytes to refuse.
+RESIZE_MAX = 1 << 24
+
 def _resize_axes(e, op, x, size_v):
     if x.type.rank != 4:
         raise e.error(f"images must be 4-D (NHWC), got {x.type}")
     out = e.int_list(size_v, "the output size")
+    if len(out) != 2 or any(o < 1 for o in out):
+        raise e.error(f"the output size must be 2 positive numbers (height, width), got {out}")
+    if max(out) > RESIZE_MAX:
+        raise e.error(f"the output size {out} is past {RESIZE_MAX} pixels along an axis, the "
+                      "most the compile-time source-pixel tables are built for")
     ins = list(x.type.shape[1:3])
     if any(d is None for d in ins):
         raise e.error("resizing needs static image height and width")

@@ -118,6 +118,29 @@ def test_unsupported_is_a_located_error(body, where, message):
     assert (e.loc.file, e.loc.line, e.loc.col) == ("m.mlir", *where), str(e)
 
 
+@pytest.mark.parametrize("op", ["ResizeBilinear", "ResizeNearestNeighbor"])
+@pytest.mark.parametrize("size, message", [
+    ([2, 2143289344], "the output size [2, 2143289344] is past 16777216 pixels along an axis"),
+    ([0, 3], "the output size must be 2 positive numbers (height, width), got [0, 3]"),
+    ([4], "the output size must be 2 positive numbers (height, width), got [4]"),
+], ids=["huge (a fuzzer's)", "zero", "one number"])
+def test_resize_sizes_are_checked(op, size, message):
+    """A resize's output size is checked before its compile-time tables are built: the
+    fuzzer's 2^31 took a MemoryError, a 0 would divide by zero."""
+    n = len(size)
+    text = f"""module {{
+  func.func @main(%x: tensor<1x4x6x2xf32>) -> tensor<*xf32> {{
+    %s = "tf.Const"() <{{value = dense<{size}> : tensor<{n}xi32>}}> : () -> tensor<{n}xi32>
+    %0 = "tf.{op}"(%x, %s) <{{align_corners = false, half_pixel_centers = false}}> : (tensor<1x4x6x2xf32>, tensor<{n}xi32>) -> tensor<*xf32>
+    return %0 : tensor<*xf32>
+  }}
+}}
+"""  # noqa: E501
+    e = error(text)
+    assert message in e.message, e.message
+    assert (e.loc.line, e.loc.col) == (4, 10), str(e)
+
+
 def test_v1_control_flow_becomes_functional():
     """The TF1 graph's Switch/Merge cond and Enter/Merge/Switch/LoopCond/NextIteration/Exit
     loop become tf.If and tf.While over new functions, then mhlo if and while."""
