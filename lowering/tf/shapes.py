@@ -4,6 +4,7 @@ get_dimension_size and concatenate, slices of `?` dims are `real_dynamic_slice`)
 data-dependent ops (`tf.Where`, `tf.Unique`) the DHLO ops that size their results exactly."""
 from __future__ import annotations
 
+import math
 import re
 
 import numpy as np
@@ -360,16 +361,23 @@ def pad(e, op, args):
                                     "interior_padding": (0,) * r})]
 
 
+# A constant Range longer than this is computed at run time instead: an int32 limit of 2^31
+# would otherwise be 16 GiB of compile-time constant (a fuzzer's), in the artifact too.
+CONSTANT_RANGE_MAX = 1 << 20
+
+
 @tf_op("Range", group=G)
 def range_(e, op, args):
-    """A constant when start, limit and delta are; else start + iota * delta over
-    ceil((limit - start) / delta) elements, computed at run time."""
+    """A constant when start, limit and delta are (up to CONSTANT_RANGE_MAX elements); else
+    start + iota * delta over ceil((limit - start) / delta) elements, computed at run time."""
     start, limit, delta = args
     vals = [e.constant_of(v) for v in args]
     elem = start.type.elem
-    if all(v is not None for v in vals):
-        arr = np.arange(vals[0].item(), vals[1].item(), vals[2].item())
-        return [e.const(arr, elem, arr.shape)]
+    if all(v is not None for v in vals) and vals[2].item() != 0:
+        lo, hi, step = (v.item() for v in vals)
+        if math.ceil((hi - lo) / step) <= CONSTANT_RANGE_MAX:
+            arr = np.arange(lo, hi, step)
+            return [e.const(arr, elem, arr.shape)]
     span = e.v("subtract", [limit, start])
     if elem in ("f16", "bf16", "f32", "f64"):
         n = e.convert(e.v("ceil", [e.v("divide", [span, delta])]), "i32")

@@ -141,6 +141,35 @@ def test_resize_sizes_are_checked(op, size, message):
     assert (e.loc.line, e.loc.col) == (4, 10), str(e)
 
 
+def _range_program(limit: int, result: str) -> str:
+    return f"""module {{
+  func.func @main(%x: tensor<{result}xi32>) -> tensor<{result}xi32> {{
+    %a = "tf.Const"() <{{value = dense<0> : tensor<i32>}}> : () -> tensor<i32>
+    %b = "tf.Const"() <{{value = dense<{limit}> : tensor<i32>}}> : () -> tensor<i32>
+    %c = "tf.Const"() <{{value = dense<1> : tensor<i32>}}> : () -> tensor<i32>
+    %r = "tf.Range"(%a, %b, %c) : (tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<{result}xi32>
+    %s = "tf.AddV2"(%r, %x) : (tensor<{result}xi32>, tensor<{result}xi32>) -> tensor<{result}xi32>
+    return %s : tensor<{result}xi32>
+  }}
+}}
+"""
+
+
+def test_long_constant_ranges_are_computed_at_run_time(tmp_path):
+    """A constant tf.Range of more than CONSTANT_RANGE_MAX elements is an iota at run time,
+    not a compile-time constant (a fuzzer's limit of 2^31 was 16 GiB of it); shorter ones
+    stay constants, and both give the same numbers."""
+    import aot
+    from lowering.tf.shapes import CONSTANT_RANGE_MAX
+    assert "dynamic_iota" in hlo(_range_program(0x7FC00000, "?"))
+    short = hlo(_range_program(5, "5"))
+    assert "iota" not in short and "dense<[0, 1, 2, 3, 4]>" in short
+    n = CONSTANT_RANGE_MAX + 5
+    lib = aot.compile(_range_program(n, str(n)), name="long_range", output_dir=str(tmp_path))
+    y = lib.main(np.ones(n, np.int32))
+    np.testing.assert_array_equal(y, np.arange(1, n + 1, dtype=np.int32))
+
+
 def test_v1_control_flow_becomes_functional():
     """The TF1 graph's Switch/Merge cond and Enter/Merge/Switch/LoopCond/NextIteration/Exit
     loop become tf.If and tf.While over new functions, then mhlo if and while."""
