@@ -396,6 +396,8 @@ def one_hot(e, op, args):
     """indices == iota along the new axis, selecting on_value or off_value."""
     idx, depth_v, on, off = args
     (depth,) = e.int_list(depth_v, "OneHot's depth")
+    if depth < 0:  # TensorFlow refuses it too; it would be a negative dim at run time
+        raise e.error(f"OneHot's depth must be 0 or more, got {depth}")
     r = idx.type.rank + 1
     axis = int(op.attrs.get("axis", -1)) % r
     dims = e.dims(idx)

@@ -104,7 +104,11 @@ def test_where_and_unique_are_the_dhlo_ops():
      "TensorFlow op 'tf.FooBar' is not supported"),
     ('%0 = "tf.Sum"(%x, %x) <{keep_dims = false}> : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>',
      (3, 10), "'tf.Sum': the reduction axes must be a constant"),
-], ids=["unknown op", "computed axes"])
+    ('%d = "tf.Const"() <{value = dense<-3> : tensor<i32>}> : () -> tensor<i32>\n'
+     '    %0 = "tf.OneHot"(%x, %d, %x, %x) <{axis = -1 : i64}> : (tensor<4xf32>, tensor<i32>, '
+     'tensor<4xf32>, tensor<4xf32>) -> tensor<*xf32>', (4, 10),
+     "OneHot's depth must be 0 or more, got -3"),
+], ids=["unknown op", "computed axes", "negative one_hot depth"])
 def test_unsupported_is_a_located_error(body, where, message):
     text = f"""module {{
   func.func @main(%x: tensor<4xf32>) -> tensor<*xf32> {{
