@@ -308,11 +308,19 @@ def _norm(e, i, d, clamp=True):
     return v
 
 
+def _non_negative(e, values: list, what: str) -> list:
+    """values, after checking that the constant ones are 0 or more, as TensorFlow checks them
+    (a negative one would be a negative dim at run time, or stablehlo's cropping pad)."""
+    if any(isinstance(v, int) and v < 0 for v in values):
+        raise e.error(f"{what} must be 0 or more, got {[v if isinstance(v, int) else '?' for v in values]}")
+    return values
+
+
 def _fill_dims(e, shape_v):
     n = shape_v.type.shape[0] if shape_v.type.rank == 1 else None
     if n is None:
         raise e.error(f"the shape operand must be a 1-D tensor of static length, got {shape_v.type}")
-    return _shape_entries(e, shape_v, n)
+    return _non_negative(e, _shape_entries(e, shape_v, n), "the dims")
 
 
 @tf_op("Fill", group=G)
@@ -341,7 +349,7 @@ def zeros_like(e, op, args):
 def tile(e, op, args):
     """x broadcast to [m0, d0, m1, d1, ...], then reshaped to [m0*d0, m1*d1, ...]."""
     x, mult_v = args
-    mult = e.int_list(mult_v, "Tile's multiples")
+    mult = _non_negative(e, e.int_list(mult_v, "Tile's multiples"), "Tile's multiples")
     dims = e.dims(x)
     wide = []
     for m, d in zip(mult, dims):
@@ -353,7 +361,7 @@ def tile(e, op, args):
 @tf_op("Pad", "PadV2", group=G)
 def pad(e, op, args):
     x, pads_v = args[:2]
-    flat = e.int_list(pads_v, "the paddings")
+    flat = _non_negative(e, e.int_list(pads_v, "the paddings"), "the paddings")
     value = args[2] if len(args) > 2 else e.const(0, x.type.elem, ())
     r = x.type.rank
     return [e.v("pad", [x, value], {"edge_padding_low": tuple(flat[0::2][:r]),
@@ -547,7 +555,7 @@ def mirror_pad(e, op, args):
     """Each dim padded with its own edge rows reversed (REFLECT leaves the edge out,
     SYMMETRIC repeats it), dim by dim: slices, reverse, concatenate."""
     x, pads_v = args
-    flat = e.int_list(pads_v, "the paddings")
+    flat = _non_negative(e, e.int_list(pads_v, "the paddings"), "the paddings")
     mode = op.attrs.get("mode", "REFLECT")
     if mode not in ("REFLECT", "SYMMETRIC"):
         raise e.error(f"mode {mode!r} is not supported")

@@ -145,6 +145,30 @@ def test_resize_sizes_are_checked(op, size, message):
     assert (e.loc.line, e.loc.col) == (4, 10), str(e)
 
 
+@pytest.mark.parametrize("const, op, message", [
+    ("dense<[-1, 3]> : tensor<2xi32>", '"tf.Fill"(%c, %s) : (tensor<2xi32>, tensor<f32>)',
+     "'tf.Fill': the dims must be 0 or more, got [-1, 3]"),
+    ("dense<[-2]> : tensor<1xi32>", '"tf.Tile"(%x, %c) : (tensor<4xf32>, tensor<1xi32>)',
+     "'tf.Tile': Tile's multiples must be 0 or more, got [-2]"),
+    ("dense<[[-1, 2]]> : tensor<1x2xi32>", '"tf.Pad"(%x, %c) : (tensor<4xf32>, tensor<1x2xi32>)',
+     "'tf.Pad': the paddings must be 0 or more, got [-1, 2]"),
+], ids=["fill", "tile", "pad"])
+def test_negative_sizes_are_located_errors(const, op, message):
+    """Negative constant dims, multiples and paddings, which TensorFlow refuses: Fill and Tile
+    compiled and failed every call ('computed as f32[-1,3]'), Pad cropped (stablehlo's
+    meaning of a negative padding)."""
+    ctype = const.split(" : ")[1]
+    e = error(f"""module {{
+  func.func @main(%x: tensor<4xf32>, %s: tensor<f32>) -> tensor<*xf32> {{
+    %c = "tf.Const"() <{{value = {const}}}> : () -> {ctype}
+    %0 = {op} -> tensor<*xf32>
+    return %0 : tensor<*xf32>
+  }}
+}}
+""")
+    assert message in str(e) and (e.loc.line, e.loc.col) == (4, 10), str(e)
+
+
 def _range_program(limit: int, result: str) -> str:
     return f"""module {{
   func.func @main(%x: tensor<{result}xi32>) -> tensor<{result}xi32> {{
