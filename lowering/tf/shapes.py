@@ -109,6 +109,12 @@ def reshape(e, op, args):
 
 def _axis(e, v, rank):
     (a,) = e.int_list(v, "the axis")
+    return _axis_in(e, a, rank)
+
+
+def _axis_in(e, a: int, rank: int) -> int:
+    """An axis attribute or constant in [-rank, rank), as TensorFlow requires, made
+    non-negative; any other is a located error (never wrapped around)."""
     if not -rank <= a < max(rank, 1):
         raise e.error(f"axis {a} out of range for rank {rank}")
     return a % rank if rank else 0
@@ -170,7 +176,7 @@ def pack(e, op, args):
     """Each operand given a dim of 1 at `axis`, then concatenated along it (constants
     folded: the raw import leaves Pack(Const) nodes where rules need constants)."""
     r = args[0].type.rank + 1
-    a = int(op.attrs.get("axis", 0)) % r
+    a = _axis_in(e, int(op.attrs.get("axis", 0)), r)
     consts = [e.constant_of(x) for x in args]
     if all(c is not None for c in consts):
         arr = np.stack(consts, axis=a)
@@ -187,7 +193,7 @@ def pack(e, op, args):
 def unpack(e, op, args):
     x = args[0]
     r = x.type.rank
-    a = int(op.attrs.get("axis", 0)) % r
+    a = _axis_in(e, int(op.attrs.get("axis", 0)), r)
     n = x.type.shape[a]
     if n is None:
         raise e.error("unpacking a dynamic dim is not supported")
@@ -407,7 +413,7 @@ def one_hot(e, op, args):
     if depth < 0:  # TensorFlow refuses it too; it would be a negative dim at run time
         raise e.error(f"OneHot's depth must be 0 or more, got {depth}")
     r = idx.type.rank + 1
-    axis = int(op.attrs.get("axis", -1)) % r
+    axis = _axis_in(e, int(op.attrs.get("axis", -1)), r)
     dims = e.dims(idx)
     dims.insert(axis, depth)
     shape = e.static_dims(dims)
@@ -501,6 +507,11 @@ def split_v(e, op, args):
     x, sizes_v, axis_v = args
     axis = _axis(e, axis_v, x.type.rank)
     sizes = e.int_list(sizes_v, "SplitV's sizes")
+    if sizes.count(-1) > 1 or any(s < -1 for s in sizes):
+        raise e.error(f"SplitV's sizes must be 0 or more, with at most one -1, got {sizes}")
+    d = x.type.shape[axis]
+    if d is not None and (sum(sizes) != d if -1 not in sizes else sum(sizes) + 1 > d):
+        raise e.error(f"SplitV's sizes {sizes} do not split dim {axis} of size {d}")
     if -1 in sizes:  # the rest (at run time along a ? dim)
         d = e.dims(x)[axis]
         rest = sum(s for s in sizes if s != -1)

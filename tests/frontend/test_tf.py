@@ -169,6 +169,33 @@ def test_negative_sizes_are_located_errors(const, op, message):
     assert message in str(e) and (e.loc.line, e.loc.col) == (4, 10), str(e)
 
 
+@pytest.mark.parametrize("body, message", [
+    ('%c = "tf.Const"() <{value = dense<[1, 1]> : tensor<2xi32>}> : () -> tensor<2xi32>\n'
+     '    %a = "tf.Const"() <{value = dense<0> : tensor<i32>}> : () -> tensor<i32>\n'
+     '    %0:2 = "tf.SplitV"(%x, %c, %a) : (tensor<4xf32>, tensor<2xi32>, tensor<i32>) -> '
+     '(tensor<*xf32>, tensor<*xf32>)', "SplitV's sizes [1, 1] do not split dim 0 of size 4"),
+    ('%0 = "tf.Pack"(%x, %x) <{axis = 7 : i64}> : (tensor<4xf32>, tensor<4xf32>) -> '
+     'tensor<*xf32>', "'tf.Pack': axis 7 out of range for rank 2"),
+    ('%0:4 = "tf.Unpack"(%x) <{axis = 3 : i64}> : (tensor<4xf32>) -> (tensor<*xf32>, '
+     'tensor<*xf32>, tensor<*xf32>, tensor<*xf32>)', "'tf.Unpack': axis 3 out of range for rank 1"),
+    ('%c = "tf.Const"() <{value = dense<3> : tensor<i32>}> : () -> tensor<i32>\n'
+     '    %i = "tf.Cast"(%x) : (tensor<4xf32>) -> tensor<4xi32>\n'
+     '    %0 = "tf.OneHot"(%i, %c, %s, %s) <{axis = 5 : i64}> : (tensor<4xi32>, tensor<i32>, '
+     'tensor<f32>, tensor<f32>) -> tensor<*xf32>', "'tf.OneHot': axis 5 out of range for rank 2"),
+], ids=["splitv sizes", "pack axis", "unpack axis", "one_hot axis"])
+def test_axes_and_sizes_tensorflow_refuses_are_errors(body, message):
+    """Each compiled before, as another program: SplitV kept its first pieces and dropped
+    the rest, and Pack, Unpack and OneHot wrapped the axis around the rank."""
+    e = error(f"""module {{
+  func.func @main(%x: tensor<4xf32>, %s: tensor<f32>) -> tensor<*xf32> {{
+    {body}
+    return {"%0#0" if "%0:" in body else "%0"} : tensor<*xf32>
+  }}
+}}
+""")
+    assert message in str(e), str(e)
+
+
 def _range_program(limit: int, result: str) -> str:
     return f"""module {{
   func.func @main(%x: tensor<{result}xi32>) -> tensor<{result}xi32> {{
