@@ -137,7 +137,7 @@ def squeeze(e, op, args):
     """The listed dims (all static 1s when none are) removed."""
     x = args[0]
     r = x.type.rank
-    axes = [int(a) % r for a in op.attrs.get("squeeze_dims", [])]
+    axes = [_axis_in(e, int(a), r) for a in op.attrs.get("squeeze_dims", [])]
     if not axes:
         axes = [i for i, d in enumerate(x.type.shape) if d == 1]
     for a in axes:
@@ -356,6 +356,8 @@ def tile(e, op, args):
     """x broadcast to [m0, d0, m1, d1, ...], then reshaped to [m0*d0, m1*d1, ...]."""
     x, mult_v = args
     mult = _non_negative(e, e.int_list(mult_v, "Tile's multiples"), "Tile's multiples")
+    if len(mult) != x.type.rank:
+        raise e.error(f"Tile's multiples {mult} must have one entry per dim of {x.type}")
     dims = e.dims(x)
     wide = []
     for m, d in zip(mult, dims):

@@ -182,10 +182,16 @@ def test_negative_sizes_are_located_errors(const, op, message):
      '    %i = "tf.Cast"(%x) : (tensor<4xf32>) -> tensor<4xi32>\n'
      '    %0 = "tf.OneHot"(%i, %c, %s, %s) <{axis = 5 : i64}> : (tensor<4xi32>, tensor<i32>, '
      'tensor<f32>, tensor<f32>) -> tensor<*xf32>', "'tf.OneHot': axis 5 out of range for rank 2"),
-], ids=["splitv sizes", "pack axis", "unpack axis", "one_hot axis"])
+    ('%c = "tf.Const"() <{value = dense<[2, 2]> : tensor<2xi32>}> : () -> tensor<2xi32>\n'
+     '    %0 = "tf.Tile"(%x, %c) : (tensor<4xf32>, tensor<2xi32>) -> tensor<*xf32>',
+     "Tile's multiples [2, 2] must have one entry per dim of tensor<4xf32>"),
+    ('%0 = "tf.Squeeze"(%x) <{squeeze_dims = [3]}> : (tensor<4xf32>) -> tensor<*xf32>',
+     "'tf.Squeeze': axis 3 out of range for rank 1"),
+], ids=["splitv sizes", "pack axis", "unpack axis", "one_hot axis", "tile length", "squeeze axis"])
 def test_axes_and_sizes_tensorflow_refuses_are_errors(body, message):
     """Each compiled before, as another program: SplitV kept its first pieces and dropped
-    the rest, and Pack, Unpack and OneHot wrapped the axis around the rank."""
+    the rest, Tile used as many multiples as the rank, and Pack, Unpack and OneHot wrapped
+    the axis around the rank (Squeeze's said 'cannot squeeze dim 0' for axis 3)."""
     e = error(f"""module {{
   func.func @main(%x: tensor<4xf32>, %s: tensor<f32>) -> tensor<*xf32> {{
     {body}
