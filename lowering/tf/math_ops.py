@@ -310,16 +310,29 @@ def _same_padding(e, size, k, s, d, what):
 
 
 def _padding(e, op, x, spatial, ksizes, strides, dilations):
+    """(low, high) per spatial dim. A window larger than the padded input along a static
+    dim is an error, as in TensorFlow ("output size would be negative"); stablehlo would
+    give an empty result."""
     kind = op.attrs.get("padding", "VALID")
     if kind == "VALID":
-        return [(0, 0)] * len(spatial)
-    if kind == "SAME":
-        return [_same_padding(e, x.type.shape[d], k, s, dl, f"dim {d}")
+        pads = [(0, 0)] * len(spatial)
+    elif kind == "SAME":
+        pads = [_same_padding(e, x.type.shape[d], k, s, dl, f"dim {d}")
                 for d, k, s, dl in zip(spatial, ksizes, strides, dilations)]
-    if kind == "EXPLICIT":
+    elif kind == "EXPLICIT":
         flat = [int(v) for v in op.attrs.get("explicit_paddings", [])]
-        return [(flat[2 * d], flat[2 * d + 1]) for d in spatial]
-    raise e.error(f"padding {kind!r} is not supported")
+        if len(flat) != 2 * x.type.rank or any(v < 0 for v in flat):
+            raise e.error(f"explicit_paddings must be 2 numbers, 0 or more, per dim of "
+                          f"{x.type}, got {flat}")
+        pads = [(flat[2 * d], flat[2 * d + 1]) for d in spatial]
+    else:
+        raise e.error(f"padding {kind!r} is not supported")
+    for d, k, dl, (lo, hi) in zip(spatial, ksizes, dilations, pads):
+        size = x.type.shape[d]
+        if size is not None and size + lo + hi < (k - 1) * dl + 1:
+            raise e.error(f"the window spans {(k - 1) * dl + 1} elements along dim {d} (its "
+                          f"dilation included), more than the padded input's {size + lo + hi}")
+    return pads
 
 
 def _ints(op, key, default):

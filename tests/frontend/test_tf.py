@@ -187,13 +187,28 @@ def test_negative_sizes_are_located_errors(const, op, message):
      "Tile's multiples [2, 2] must have one entry per dim of tensor<4xf32>"),
     ('%0 = "tf.Squeeze"(%x) <{squeeze_dims = [3]}> : (tensor<4xf32>) -> tensor<*xf32>',
      "'tf.Squeeze': axis 3 out of range for rank 1"),
-], ids=["splitv sizes", "pack axis", "unpack axis", "one_hot axis", "tile length", "squeeze axis"])
+    ('%k = "tf.Const"() <{value = dense<1.0> : tensor<3x1x1x1xf32>}> : () -> tensor<3x1x1x1xf32>\n'
+     '    %m = "tf.Reshape"(%x, %r) : (tensor<4xf32>, tensor<4xi32>) -> tensor<1x2x2x1xf32>\n'
+     '    %0 = "tf.Conv2D"(%m, %k) <{strides = [1, 1, 1, 1], padding = "VALID", '
+     'data_format = "NHWC", dilations = [1, 1, 1, 1], explicit_paddings = []}> : '
+     '(tensor<1x2x2x1xf32>, tensor<3x1x1x1xf32>) -> tensor<*xf32>',
+     "the window spans 3 elements along dim 1 (its dilation included), more than the padded "
+     "input's 2"),
+    ('%m = "tf.Reshape"(%x, %r) : (tensor<4xf32>, tensor<4xi32>) -> tensor<1x2x2x1xf32>\n'
+     '    %0 = "tf.MaxPool"(%m) <{ksize = [1, 1, 1, 1], strides = [1, 1, 1, 1], '
+     'padding = "EXPLICIT", data_format = "NHWC", explicit_paddings = [0, 0, -1, 0, 0, 0, 0, 0]}>'
+     ' : (tensor<1x2x2x1xf32>) -> tensor<*xf32>',
+     "explicit_paddings must be 2 numbers, 0 or more, per dim of tensor<1x2x2x1xf32>"),
+], ids=["splitv sizes", "pack axis", "unpack axis", "one_hot axis", "tile length", "squeeze axis",
+        "conv window past the input", "negative explicit padding"])
 def test_axes_and_sizes_tensorflow_refuses_are_errors(body, message):
     """Each compiled before, as another program: SplitV kept its first pieces and dropped
     the rest, Tile used as many multiples as the rank, and Pack, Unpack and OneHot wrapped
-    the axis around the rank (Squeeze's said 'cannot squeeze dim 0' for axis 3)."""
+    the axis around the rank (Squeeze's said 'cannot squeeze dim 0' for axis 3), and a
+    window past its input or a negative explicit padding gave an empty result."""
     e = error(f"""module {{
   func.func @main(%x: tensor<4xf32>, %s: tensor<f32>) -> tensor<*xf32> {{
+    %r = "tf.Const"() <{{value = dense<[1, 2, 2, 1]> : tensor<4xi32>}}> : () -> tensor<4xi32>
     {body}
     return {"%0#0" if "%0:" in body else "%0"} : tensor<*xf32>
   }}
