@@ -506,6 +506,8 @@ def _arg_reduce(direction, kind):
         if len(axes) != 1:
             raise e.error("needs one axis")
         axis = axes[0]
+        if x.type.shape[axis] == 0:  # no element to pick: TensorFlow refuses it too
+            raise e.error(f"the reduction axis {axis} of {x.type} is empty")
         idx = result_elem(op, 0, "i64")
         dims = e.dims(x)
         it = TensorType(x.type.shape, idx)

@@ -199,13 +199,18 @@ def test_negative_sizes_are_located_errors(const, op, message):
      'padding = "EXPLICIT", data_format = "NHWC", explicit_paddings = [0, 0, -1, 0, 0, 0, 0, 0]}>'
      ' : (tensor<1x2x2x1xf32>) -> tensor<*xf32>',
      "explicit_paddings must be 2 numbers, 0 or more, per dim of tensor<1x2x2x1xf32>"),
+    ('%e = "tf.Const"() <{value = dense<> : tensor<0xf32>}> : () -> tensor<0xf32>\n'
+     '    %a = "tf.Const"() <{value = dense<0> : tensor<i32>}> : () -> tensor<i32>\n'
+     '    %0 = "tf.ArgMax"(%e, %a) : (tensor<0xf32>, tensor<i32>) -> tensor<*xf32>',
+     "'tf.ArgMax': the reduction axis 0 of tensor<0xf32> is empty"),
 ], ids=["splitv sizes", "pack axis", "unpack axis", "one_hot axis", "tile length", "squeeze axis",
-        "conv window past the input", "negative explicit padding"])
+        "conv window past the input", "negative explicit padding", "argmax of nothing"])
 def test_axes_and_sizes_tensorflow_refuses_are_errors(body, message):
     """Each compiled before, as another program: SplitV kept its first pieces and dropped
     the rest, Tile used as many multiples as the rank, and Pack, Unpack and OneHot wrapped
     the axis around the rank (Squeeze's said 'cannot squeeze dim 0' for axis 3), and a
-    window past its input or a negative explicit padding gave an empty result."""
+    window past its input or a negative explicit padding gave an empty result (ArgMax of
+    an empty axis: 0)."""
     e = error(f"""module {{
   func.func @main(%x: tensor<4xf32>, %s: tensor<f32>) -> tensor<*xf32> {{
     %r = "tf.Const"() <{{value = dense<[1, 2, 2, 1]> : tensor<4xi32>}}> : () -> tensor<4xi32>
