@@ -45,6 +45,15 @@ test-asan: $(STAMP)
 	$(PY) tests/tooling/run_sanitized.py $(PY) -m pytest -q -n 2 $(ASAN_TESTS)
 	$(PY) tests/tooling/run_sanitized.py $(PY) -m pytest -q tests/e2e/test_conformance.py
 
+# The runtime built with ThreadSanitizer (AOTC_SANITIZE=thread, TSan's runtime preloaded into
+# Python): the thread and stress tests and the runtime's C test; any race reported fails. The
+# fork tests are left out: TSan ends a child that starts threads after a multi-threaded fork.
+# `make test` runs C programs under TSan (tests/e2e/test_sanitizers.py, the GPU runtime's).
+.PHONY: test-tsan
+TSAN_TESTS := tests/e2e/test_threads.py tests/e2e/test_stress.py tests/runtime/test_runtime_c.py
+test-tsan: $(STAMP)
+	$(PY) tests/tooling/run_sanitized.py --thread $(PY) -m pytest -q -k "not fork" $(TSAN_TESTS)
+
 .PHONY: test-exhaustive
 
 # The inline f32 exp, log, tanh, logistic, expm1 and log1p on every one of the 2^32 inputs

@@ -99,6 +99,27 @@ def python_env(base: dict | None = None) -> dict:
     return env
 
 
+def python_thread_env(log_path: str, base: dict | None = None) -> dict:
+    """The environment for a Python process that loads libraries whose runtime is built with
+    ThreadSanitizer (`make test-tsan`): TSan's runtime preloaded, AOTC_SANITIZE=thread for
+    every build, reports written to `log_path`.PID (pytest would hide them in passing tests)
+    and the process's exit status non-zero when there are any (TSan's own exitcode).
+    numpy's BLAS runs on one thread: its worker threads are not instrumented, and TSan
+    reported their own hand-off of buffers as races."""
+    env = {k: v for k, v in (os.environ if base is None else base).items()
+           if k not in ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS")}
+    cc = toolchain.find_toolchain(sanitize="").cc
+    path = subprocess.run([*cc, "-print-file-name=libtsan.so"], capture_output=True,
+                          text=True).stdout.strip()
+    if not os.path.isabs(path):
+        raise RuntimeError(f"{' '.join(cc)} has no libtsan.so: install it (libtsan2 on Debian)")
+    env["LD_PRELOAD"] = path
+    env["AOTC_SANITIZE"] = "thread"
+    env["OPENBLAS_NUM_THREADS"] = "1"
+    env["TSAN_OPTIONS"] = f"halt_on_error=0 log_path={log_path}"
+    return env
+
+
 def thread_env(**extra) -> dict:
     """The environment for a program built with ThreadSanitizer: any race ends it, and no
     other sanitizer's runtime preloaded (`make test-asan` preloads ASan's into Python, and
