@@ -161,4 +161,3 @@ def cache_main(prune_days: float | None, clear: bool) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
-

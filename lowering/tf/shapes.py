@@ -511,14 +511,14 @@ def split_v(e, op, args):
     sizes = e.int_list(sizes_v, "SplitV's sizes")
     if sizes.count(-1) > 1 or any(s < -1 for s in sizes):
         raise e.error(f"SplitV's sizes must be 0 or more, with at most one -1, got {sizes}")
+    known = sum(s for s in sizes if s != -1)
     d = x.type.shape[axis]
-    if d is not None and (sum(sizes) != d if -1 not in sizes else sum(sizes) + 1 > d):
+    if d is not None and (known > d if -1 in sizes else known != d):
         raise e.error(f"SplitV's sizes {sizes} do not split dim {axis} of size {d}")
     if -1 in sizes:  # the rest (at run time along a ? dim)
         d = e.dims(x)[axis]
-        rest = sum(s for s in sizes if s != -1)
-        sizes[sizes.index(-1)] = d - rest if isinstance(d, int) else \
-            e.v("subtract", [d, e.const(rest, "i32", ())])
+        sizes[sizes.index(-1)] = d - known if isinstance(d, int) else \
+            e.v("subtract", [d, e.const(known, "i32", ())])
     return _split(e, x, axis, sizes)
 
 

@@ -253,23 +253,10 @@ POOL = """func.func @main(%x: tensor<?x256xf32>, %w: tensor<256x64xf32>) -> (ten
 """  # noqa: E501
 
 POOL_MAIN = r'''
-#include <math.h>
-#include <pthread.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include "pool.h"
 
 #define CALLERS 3
 static float w[256 * 64];
-static int failures;
-static pthread_mutex_t report = PTHREAD_MUTEX_INITIALIZER;
-
-static void fail(const char *what) {
-    pthread_mutex_lock(&report);
-    failures++;
-    printf("%s\n", what);
-    pthread_mutex_unlock(&report);
-}
 
 /* Each caller runs the model on its own row counts (so its buffers are allocated and freed
  * every call, by the pool's threads and its own), one of them also changes the pool's size
@@ -331,19 +318,10 @@ def test_threads_under_thread_sanitizer(tmp_path):
     mlir.write_text(POOL)
     artifact = str(tmp_path / "libpool.a")
     Compilation(POOL, str(mlir), Options(name="pool", emit="static", sanitize="thread")).build(artifact)
-    src = tmp_path / "pool_main.c"
-    src.write_text(POOL_MAIN)
-    exe = str(tmp_path / "pool_main")
-    proc = subprocess.run(["cc", "-O1", "-Wall", "-Werror", "-fsanitize=thread", "-g", "-o", exe,
-                           str(src), "-I", str(tmp_path), artifact, "-lm", "-lpthread", "-ldl"],
-                          capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stderr
+    exe = sanitize.build_thread_program(str(tmp_path), "pool_main", POOL_MAIN, artifact)
     for allocator in ("cache", "system"):
-        run = subprocess.run([exe], capture_output=True, text=True, timeout=300,
-                             env=sanitize.thread_env(AOT_NUM_THREADS="2", AOT_ALLOCATOR=allocator))
-        assert "ThreadSanitizer" not in run.stderr, run.stderr[-6000:]
-        assert run.returncode == 0, run.stdout + run.stderr[-3000:]
-        assert run.stdout.strip().endswith("failures=0 bytes_in_use=0"), run.stdout
+        out = sanitize.run_thread_clean(exe, AOT_NUM_THREADS="2", AOT_ALLOCATOR=allocator)
+        assert out.strip().endswith("failures=0 bytes_in_use=0"), out
 
 
 @pytest.mark.parametrize("spec, error", [

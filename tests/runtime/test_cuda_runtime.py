@@ -444,21 +444,7 @@ def test_gpu_benchmark_script_runs_through_the_double():
 
 
 THREADED_MAIN = r'''
-#include <math.h>
-#include <pthread.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include "rtt.h"
-
-static int failures;
-static pthread_mutex_t report = PTHREAD_MUTEX_INITIALIZER;
-
-static void fail(const char *what) {
-    pthread_mutex_lock(&report);
-    failures++;
-    printf("%s\n", what);
-    pthread_mutex_unlock(&report);
-}
 
 /* Each thread (its own stream) calls with its own sizes, so device blocks are allocated,
  * cached, handed between streams and freed; thread 0 also changes the device memory limit
@@ -524,14 +510,6 @@ def test_gpu_runtime_threads_under_thread_sanitizer(tmp_path):
     c.build(os.path.join(out, "librtt.a"))
     build_companion(c)
     use_driver_double()
-    src = tmp_path / "main.c"
-    src.write_text(THREADED_MAIN)
-    exe = os.path.join(out, "main")
-    subprocess.run(["cc", "-O1", "-Wall", "-Werror", "-fsanitize=thread", "-g", "-o", exe,
-                    str(src), "-I", out, os.path.join(out, "librtt.a"), "-lm", "-lpthread",
-                    "-ldl"], check=True, capture_output=True)
-    run = subprocess.run([exe], capture_output=True, text=True, timeout=300,
-                         env=sanitize.thread_env())
-    assert "ThreadSanitizer" not in run.stderr, run.stderr[-6000:]
-    assert run.returncode == 0, run.stdout + run.stderr[-3000:]
-    assert run.stdout.strip().endswith("failures=0 device bytes_in_use=0"), run.stdout
+    exe = sanitize.build_thread_program(out, "main", THREADED_MAIN, os.path.join(out, "librtt.a"))
+    stdout = sanitize.run_thread_clean(exe)
+    assert stdout.strip().endswith("failures=0 device bytes_in_use=0"), stdout

@@ -131,6 +131,48 @@ def thread_env(**extra) -> dict:
     return env
 
 
+# The start of the tests' threaded C programs: their headers, and fail(), which counts and
+# prints a failure from any thread.
+THREADED_C_PRELUDE = r"""
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int failures;
+static pthread_mutex_t report = PTHREAD_MUTEX_INITIALIZER;
+
+static void fail(const char *what) {
+    pthread_mutex_lock(&report);
+    failures++;
+    printf("%s\n", what);
+    pthread_mutex_unlock(&report);
+}
+"""
+
+
+def build_thread_program(directory: str, name: str, program: str, archive: str) -> str:
+    """THREADED_C_PRELUDE + `program` built with ThreadSanitizer against `archive` (an
+    artifact built with --sanitize thread, its header in `directory`); the executable."""
+    src, exe = os.path.join(directory, f"{name}.c"), os.path.join(directory, name)
+    with open(src, "w") as f:
+        f.write(THREADED_C_PRELUDE + program)
+    proc = subprocess.run(["cc", "-O1", "-Wall", "-Werror", "-fsanitize=thread", "-g", "-o", exe,
+                           src, "-I", directory, archive, "-lm", "-lpthread", "-ldl"],
+                          capture_output=True, text=True, env=thread_env())
+    assert proc.returncode == 0, proc.stderr
+    return exe
+
+
+def run_thread_clean(exe: str, **env) -> str:
+    """Runs a ThreadSanitizer program; it must exit 0 with no race reported. Its stdout."""
+    run = subprocess.run([exe], capture_output=True, text=True, timeout=300,
+                         env=thread_env(**env))
+    assert "ThreadSanitizer" not in run.stderr, run.stderr[-6000:]
+    assert run.returncode == 0, run.stdout + run.stderr[-3000:]
+    return run.stdout
+
+
 @functools.lru_cache(maxsize=None)
 def thread_unavailable(cc: str = "cc") -> str | None:
     """Why `cc` cannot build and run a program with ThreadSanitizer, or None when it can."""
