@@ -213,20 +213,17 @@ static cached *bins[NUM_BINS];
 static live *live_blocks; /* device blocks handed out, for their sizes at free */
 static int64_t cached_bytes;
 static aot_alloc_stats device_stats;
-static int use_cache = -1;
+static int use_cache;
 static int64_t live_capacity; /* capacity of the device blocks handed out and not yet freed */
 static int64_t device_limit;  /* 0: none; else live_capacity + cached_bytes stays below */
-static int limit_read;        /* AOT_GPU_MEMORY_LIMIT has been read (under alloc_lock) */
+static int settings_read;     /* AOT_ALLOCATOR and AOT_GPU_MEMORY_LIMIT read (under alloc_lock) */
 
 static void read_settings(void) { /* caller holds alloc_lock */
-    if (use_cache < 0) {
-        const char *mode = getenv("AOT_ALLOCATOR");
-        use_cache = !(mode && strcmp(mode, "system") == 0);
-    }
-    if (!limit_read) {
-        device_limit = aot__parse_limit(getenv("AOT_GPU_MEMORY_LIMIT"));
-        limit_read = 1;
-    }
+    if (settings_read) return;
+    const char *mode = getenv("AOT_ALLOCATOR");
+    use_cache = !(mode && strcmp(mode, "system") == 0);
+    device_limit = aot__parse_limit(getenv("AOT_GPU_MEMORY_LIMIT"));
+    settings_read = 1;
 }
 
 /* Every cached block, taken out of the bins (cached_bytes updated); caller holds alloc_lock. */
