@@ -57,10 +57,9 @@ def _size(path: str) -> int:
     return total
 
 
-def entries(root: str | None = None) -> list[tuple[str, str, int, float]]:
-    """(kind, path, bytes, last use) of every prunable entry: each library's build
-    directory, each runtime-object directory, each helper object."""
-    root = root or cache_dir()
+def _entry_paths(root: str) -> list[tuple[str, str]]:
+    """(kind, path) of every prunable entry: each library's build directory, each
+    runtime-object directory, each helper object."""
     found = []
     for name in sorted(os.listdir(root)):
         path = os.path.join(root, name)
@@ -70,8 +69,14 @@ def entries(root: str | None = None) -> list[tuple[str, str, int, float]]:
             found += [("helpers", os.path.join(path, f)) for f in sorted(os.listdir(path))]
         elif name.startswith("runtime-") and os.path.isdir(path):
             found.append(("runtime-", path))
+    return found
+
+
+def entries(root: str | None = None) -> list[tuple[str, str, int, float]]:
+    """(kind, path, bytes, last use) of every prunable entry (_entry_paths)."""
+    root = root or cache_dir()
     out = []
-    for kind, path in found:
+    for kind, path in _entry_paths(root):
         try:
             out.append((kind, path, _size(path), os.path.getmtime(path)))
         except OSError:  # removed meanwhile
@@ -86,7 +91,7 @@ def prune(max_age_days: float | None = None, root: str | None = None) -> tuple[i
     root = root or cache_dir()
     if max_age_days is None:
         freed = sum(_size(os.path.join(root, n)) for n in os.listdir(root))
-        count = len(entries(root))
+        count = len(_entry_paths(root))
         for name in os.listdir(root):
             path = os.path.join(root, name)
             shutil.rmtree(path, ignore_errors=True) if os.path.isdir(path) else _remove(path)
