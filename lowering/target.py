@@ -68,6 +68,43 @@ PAIR_MADD = {4: "llvm.x86.sse2.pmadd.wd", 8: "llvm.x86.avx2.pmadd.wd"}
 
 
 @dataclass(frozen=True)
+class GpuDevice:
+    """A GPU's published figures (vendor data sheets, SXM parts), for the per-kernel time
+    model (codegen/cuda/timing.py). Nothing here was measured: no GPU was at hand."""
+    name: str
+    sms: int
+    hbm_gbps: float  # DRAM bandwidth, GB/s
+    fp32_tflops: float  # CUDA-core FP32 (an FMA is 2 FLOPs)
+    tf32_tflops: float  # dense tensor-core TF32
+    launch_us: float  # a kernel's fixed cost on a busy stream (launch and ramp), microseconds
+    threads_per_sm: int = 2048
+    blocks_per_sm: int = 32
+    registers_per_sm: int = 65536
+    shared_per_sm: int = 167936  # bytes a block may take of the SM's shared memory
+
+
+GPU_DEVICES = {
+    "A100": GpuDevice("A100 SXM4 80GB", sms=108, hbm_gbps=2039, fp32_tflops=19.5, tf32_tflops=156,
+                      launch_us=3.0),
+    "H100": GpuDevice("H100 SXM5 80GB", sms=132, hbm_gbps=3350, fp32_tflops=67, tf32_tflops=495,
+                      launch_us=2.5, shared_per_sm=233472),
+}
+
+
+@dataclass(frozen=True)
+class GpuLimits:
+    """What a GPU target's schedules and launches may assume: the block size they use unless
+    they ask for another, the hardware's limits on blocks and grids, and the device the time
+    model predicts for (codegen/cuda/launch.py reads these; nothing else spells them)."""
+    block_threads: int = 256  # threads per block of the grid-stride and block schedules
+    max_block_threads: int = 1024
+    max_blocks: int = 8192  # grid-stride loops cover the rest; enough to fill any current GPU
+    max_grid: tuple = (2 ** 31 - 1, 65535, 65535)  # blocks along x, y, z
+    max_dynamic_shared: int = 48 * 1024  # bytes of dynamic shared memory without an opt-in
+    device: str = "A100"  # GPU_DEVICES entry the time model predicts for
+
+
+@dataclass(frozen=True)
 class Target:
     """Everything a pass or an emitter may ask about the machine it compiles for."""
     name: str  # "cpu"; the kind of device, for per-target kernel overrides in the op registry
@@ -88,6 +125,7 @@ class Target:
     unroll_body_limit: int = 0  # innermost loops of more ops are marked never to unroll (0:
     #   no mark), for an assembler that unrolls them anyway: ptxas -O3 unrolled the FFT's
     #   270-op twiddle loop and took 40-120 s per architecture (0.3 s without)
+    gpu: GpuLimits | None = None  # a GPU's block and grid limits (None: not a GPU)
 
     def blocking(self, elem: str) -> GemmBlocking | None:
         return self.gemm.get(elem)
@@ -171,7 +209,8 @@ def cuda_target(arch: str = "sm_80") -> Target:
         raise ValueError(f"unknown GPU architecture '{arch}' (known: {', '.join(GPU_ARCHS)})")
     return Target(name="cuda", triple="nvptx64-nvidia-cuda", cpu=arch, features=PTX_VERSION,
                   threads=True, vector_bytes=16, warp_size=32, stack_limit=0, math="inline", gemm={},
-                  memory_order_columns=False, column_chunks=0, unroll_body_limit=UNROLL_BODY_LIMIT)
+                  memory_order_columns=False, column_chunks=0, unroll_body_limit=UNROLL_BODY_LIMIT,
+                  gpu=GpuLimits(device="H100" if arch == "sm_90" else "A100"))
 
 
 def _check_triple(triple: str) -> None:
