@@ -7,11 +7,16 @@ complex-to-real pass last; intermediate passes go through complex scratch buffer
 twiddles w^t = exp(-+2 pi i t / n) come from a table of cos and sin computed once per pass at
 their exact angles (indices reduced mod n in integers, so no angle is ever rounded).
 
-A complex pass of a power-of-two length is radix-2 Cooley-Tukey (a bit-reversed copy, then
-log2(n) stages of butterflies in place, in the element's precision: O(n log n) work, O(log n)
-ulps of error). Other lengths past DIRECT_MAX, and real passes of a power-of-two length, go
-line by line through f64 radix-2 transforms of a power-of-two length (complex<f32> too):
-the line itself for a power of two, else Bluestein's chirp-z algorithm, the DFT as a cyclic
+Every pass computes in f64, and a transform of f32 parts keeps its intermediate results in
+complex<f64> buffers, so an f32 result is the f64 transform rounded once: within 1 ulp of
+each element of numpy's f64 FFT, not only of the largest output. (Passes in f32 with f32
+buffers between them were within 1 ulp of the largest output but, on outputs near zero,
+160,000 ulps of their own value from XLA's: 14x15x16x17 IRFFT over [15, 16, 32], issue 31.)
+A complex<f64> pass of a power-of-two length is radix-2 Cooley-Tukey in place (a
+bit-reversed copy, then log2(n) stages of butterflies: O(n log n) work, O(log n) ulps of
+error). Other lengths past DIRECT_MAX, and the power-of-two passes of complex<f32> and real
+transforms, go line by line through f64 radix-2 transforms of a power-of-two length: the
+line itself for a power of two, else Bluestein's chirp-z algorithm, the DFT as a cyclic
 convolution of length >= 2n - 1 (O(n log n) work, O(log n) ulps of the largest output,
 measured). Short other lengths are the DFT by its definition, X[k] = sum_j x[j] w^(jk),
 summed in f64. IFFT and IRFFT scale by 1/n per dim, as numpy and XLA do; IRFFT reads the
@@ -108,12 +113,13 @@ def _complex_shape(op, shapes, results):
     return op.results[0].type, list(results[0]) if results else list(shapes[0])
 
 
-def _line_length(n: int, mode: str) -> int:
-    """The power-of-two length of a pass's f64 line transforms: n itself for a real pass of a
-    power-of-two length, the padded convolution of Bluestein's algorithm for other lengths
-    past DIRECT_MAX; 0 where the pass needs no line (radix-2 in place, or the direct DFT)."""
+def _line_length(n: int, mode: str, in_place: bool) -> int:
+    """The power-of-two length of a pass's f64 line transforms: n itself for a power of two
+    (unless the pass is radix-2 in place, `in_place`: complex<f64> in and out), the padded
+    convolution of Bluestein's algorithm for other lengths past DIRECT_MAX; 0 where the pass
+    needs no line (radix-2 in place, or the direct DFT)."""
     if _is_pow2(n):
-        return 0 if mode == "c2c" or n == 1 else n
+        return 0 if (mode == "c2c" and in_place) or n == 1 else n
     return 0 if n <= DIRECT_MAX else 1 << (2 * n - 2).bit_length()
 
 
@@ -126,6 +132,14 @@ def _passes(kind: str, lengths: tuple) -> list:
     return [(m - 1, "r2c" if kind == "RFFT" else "c2c")] + [(i, "c2c") for i in reversed(range(m - 1))]
 
 
+def _steps(kind: str, lengths: tuple, src_elem: str, dst_elem: str) -> list:
+    """(index into lengths, mode, in place) of each pass: a pass may be radix-2 in place when
+    its source and destination are both complex<f64> (the buffers between passes are)."""
+    order = _passes(kind, lengths)
+    elems = [src_elem] + ["complex<f64>"] * (len(order) - 1) + [dst_elem]
+    return [(d, mode, elems[i] == elems[i + 1] == "complex<f64>") for i, (d, mode) in enumerate(order)]
+
+
 def _fft_scratch(op, shapes, hs=None, results=None):
     """The twiddle table (cos, sin of each angle, f64), up to two complex buffers for the
     passes between the first and the last, and for line transforms a table (the line's
@@ -136,8 +150,9 @@ def _fft_scratch(op, shapes, hs=None, results=None):
     entries = 2 * max(lengths)  # fft lengths are positive
     table = (TensorType((entries,), "f64"), [entries])
     between = min(len(lengths) - 1, 2)
-    scratch = [table] + [(TensorType(t.shape, t.elem), shape)] * between
-    lines = [(_line_length(lengths[i], mode), lengths[i]) for i, mode in _passes(fft_type(op), lengths)]
+    scratch = [table] + [(TensorType(t.shape, "complex<f64>"), shape)] * between
+    steps = _steps(fft_type(op), lengths, op.operands[0].type.elem, op.results[0].type.elem)
+    lines = [(_line_length(lengths[i], mode, in_place), lengths[i]) for i, mode, in_place in steps]
     big = max(m for m, _ in lines)
     if big:
         chirp = max(2 * n for m, n in lines if m)
@@ -157,7 +172,7 @@ def _is_pow2(n: int) -> bool:
 def _dft_pass(b, src, dst, axis: int, n: int, inverse: bool, mode: str, table, lines) -> None:
     """One 1-D DFT of length n along `axis`, src to dst. mode: "c2c"; "r2c" (src real, dst the
     first dst-dim frequencies); "c2r" (src the half-spectrum, dst real)."""
-    if _line_length(n, mode):
+    if _line_length(n, mode, src.type.elem == dst.type.elem == "complex<f64>"):
         _line_pass(b, src, dst, axis, n, inverse, mode, *lines)
         return
     _fill_twiddles(b, n, n, table)
@@ -294,7 +309,7 @@ def _line_pass(b, src, dst, axis: int, n: int, inverse: bool, mode: str, table, 
     a cyclic convolution of length M >= 2n - 1 done as two radix-2 transforms and a product
     with the chirp's transform (made once per pass): O(M log M) work per line instead of
     the direct DFT's n^2. The lines live in one scratch buffer, so lines run one at a time."""
-    size = _line_length(n, mode)
+    size = _line_length(n, mode, False)
     bluestein = size != n
     bits = size.bit_length() - 1
     first, second, filt = 0, size, 2 * size  # offsets in `work`: two lines, the chirp's transform

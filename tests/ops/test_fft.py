@@ -170,3 +170,38 @@ def test_errors_are_located(kind, si, so, ein, eout, lengths, message):
     with pytest.raises(CompileError, match=message) as e:
         aot.compile(program(kind, si, so, ein, eout, lengths), name="fft_bad")
     assert e.value.loc.line == 2
+
+
+def _ulps_f32(got, want):
+    """Per element: how many f32 ulps of the exact (f64) value `got` is from it."""
+    return np.abs(got - want) / np.spacing(np.abs(want).astype(np.float32)).astype(np.float64)
+
+
+@pytest.mark.parametrize("kind, shape, lengths", [
+    ("IRFFT", (14, 15, 16, 17), [15, 16, 32]),  # issue 31: 86,141 ulps when passes were f32
+    ("FFT", (3, 12, 16, 17), [12, 16, 17]),
+    ("FFT", (4, 64), [64]),
+    ("IFFT", (2, 8, 100), [8, 100]),
+    ("RFFT", (5, 16, 45), [16, 45]),
+])
+def test_f32_results_are_the_f64_transform_rounded_once(kind, shape, lengths, tmp_path):
+    """Every pass in f64 with complex<f64> buffers between passes: each f32 output is within
+    1 ulp of its own exact value (numpy's f64 FFT), near-zero outputs included, and not only
+    within an ulp of the largest output; the f64 error allowed on top is 4 eps64 log2(n)
+    of the largest output."""
+    m = len(lengths)
+    ein = "f32" if kind == "RFFT" else "complex<f32>"
+    eout = "f32" if kind == "IRFFT" else "complex<f32>"
+    so = shape[:-1] + ((lengths[-1] // 2 + 1) if kind == "RFFT" else lengths[-1],)
+    lib = aot.compile(program(kind, shape, so, ein, eout, lengths), name=f"fft_once_{kind}_{len(shape)}",
+                      output_dir=str(tmp_path))
+    x = _input(shape, ein) * 3
+    axes = tuple(range(len(shape) - m, len(shape)))
+    ref = {"FFT": np.fft.fftn, "IFFT": np.fft.ifftn, "RFFT": np.fft.rfftn,
+           "IRFFT": lambda v, axes: np.fft.irfftn(v, s=lengths, axes=axes)}[kind]
+    want = ref(x.astype(np.complex128 if ein != "f32" else np.float64), axes=axes)
+    got = lib.main(x)
+    slack = 4 * np.finfo(np.float64).eps * math.log2(max(np.prod(lengths), 2)) * np.max(np.abs(want))
+    for g, w in ((got.real, want.real), (got.imag, want.imag)) if eout != "f32" else ((got, want),):
+        assert np.all(np.abs(g - w) <= np.spacing(np.abs(w).astype(np.float32)) + slack), \
+            (kind, lengths, _ulps_f32(g, w).max())
