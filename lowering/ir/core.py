@@ -244,17 +244,112 @@ UNIT = _Unit()  # a present-without-value attribute (`{has_side_effect}`)
 
 
 class Value:
-    """An SSA value: an op result or a block argument."""
-    __slots__ = ("type", "owner", "index", "hint")
+    """An SSA value: an op result or a block argument. It knows its uses, as (op, operand
+    index) pairs, so replacing it touches only its users (MLIR's and xDSL's use-def chains):
+    an op's operand list registers each slot with the value it holds."""
+    __slots__ = ("type", "owner", "index", "hint", "_uses")
 
     def __init__(self, type: Type, owner: Any = None, index: int = 0, hint: str = ""):
         self.type = type
         self.owner = owner  # Operation (result) or Block (argument)
         self.index = index
         self.hint = hint
+        self._uses: dict = {}  # (op, operand index) -> None, in the order they were made
+
+    @property
+    def uses(self) -> list:
+        """The (op, operand index) pairs that read this value. An op dropped from its block
+        without `erase()` still counts until it is erased or its operands change."""
+        return list(self._uses)
+
+    @property
+    def users(self) -> list:
+        """The ops that read this value, each once, in the order their uses were made."""
+        return list(dict.fromkeys(op for op, _ in self._uses))
+
+    def replace_all_uses_with(self, new: "Value") -> None:
+        """Point every use of this value at `new`: work in the number of uses only."""
+        if new is self:
+            return
+        for op, i in list(self._uses):
+            op.operands[i] = new
 
     def __repr__(self):
         return f"<Value {self.hint or '?'}: {self.type}>"
+
+
+def _reslotting(method):
+    """Wrap a list method that moves operands between slots: unregister every slot, run it,
+    register them again."""
+    def wrapped(self, *args, **kwargs):
+        self._unregister(0)
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            self._register(0)
+    wrapped.__name__ = method.__name__
+    return wrapped
+
+
+class Operands(list):
+    """An op's operand list: a list whose every change keeps the values' use lists right.
+    Reads are plain list reads; a write re-registers the slots it moved."""
+    __slots__ = ("op",)
+
+    def __init__(self, op: "Operation", values=()):
+        super().__init__(values)
+        self.op = op
+        self._register(0)
+
+    def _register(self, start: int) -> None:
+        op = self.op
+        for i in range(start, len(self)):
+            v = list.__getitem__(self, i)
+            if isinstance(v, Value):
+                v._uses[(op, i)] = None
+
+    def _unregister(self, start: int) -> None:
+        op = self.op
+        for i in range(start, len(self)):
+            v = list.__getitem__(self, i)
+            if isinstance(v, Value):
+                v._uses.pop((op, i), None)
+
+    def __setitem__(self, key, value):
+        if isinstance(key, int):
+            i = key + len(self) if key < 0 else key
+            old = list.__getitem__(self, i)
+            if isinstance(old, Value):
+                old._uses.pop((self.op, i), None)
+            list.__setitem__(self, i, value)
+            if isinstance(value, Value):
+                value._uses[(self.op, i)] = None
+            return
+        self._unregister(0)
+        list.__setitem__(self, key, value)
+        self._register(0)
+
+    __delitem__ = _reslotting(list.__delitem__)
+    __iadd__ = _reslotting(list.__iadd__)
+    insert = _reslotting(list.insert)
+    pop = _reslotting(list.pop)
+    remove = _reslotting(list.remove)
+    clear = _reslotting(list.clear)
+    reverse = _reslotting(list.reverse)
+    sort = _reslotting(list.sort)
+
+    def append(self, value) -> None:
+        list.append(self, value)
+        if isinstance(value, Value):
+            value._uses[(self.op, len(self) - 1)] = None
+
+    def extend(self, values) -> None:
+        start = len(self)
+        list.extend(self, values)
+        self._register(start)
+
+    def __imul__(self, n):
+        raise TypeError("an op's operands cannot be repeated in place")
 
 
 class Operation:
@@ -263,7 +358,7 @@ class Operation:
     def __init__(self, name: str, operands=(), result_types=(), attrs=None, regions=(),
                  loc: Location = UNKNOWN_LOC):
         self.name = name
-        self.operands: list[Value] = list(operands)
+        self._operands = Operands(self, operands)
         self.results: list[Value] = [Value(t, self, i) for i, t in enumerate(result_types)]
         self.attrs: dict = dict(attrs or {})
         self.regions: list[Region] = list(regions)
@@ -271,6 +366,30 @@ class Operation:
         self.parent: Optional[Block] = None
         for r in self.regions:
             r.parent = self
+
+    @property
+    def operands(self) -> Operands:
+        return self._operands
+
+    @operands.setter
+    def operands(self, values) -> None:
+        """Assigning a new operand list drops the old slots' uses and registers the new."""
+        self._operands._unregister(0)
+        self._operands = Operands(self, values)
+
+    def drop_uses(self) -> None:
+        """Unregister the uses this op and the ops in its regions make (before it is
+        discarded), so its operands' use lists count live users only."""
+        for op in self.walk():
+            op._operands._unregister(0)
+            op._operands = Operands(op)
+
+    def erase(self) -> None:
+        """Drop this op's uses and take it out of its block (its results should be unused)."""
+        self.drop_uses()
+        if self.parent is not None and self in self.parent.ops:
+            self.parent.ops.remove(self)
+        self.parent = None
 
     @property
     def result(self) -> Value:
@@ -370,11 +489,9 @@ def func_type(func: Operation) -> FunctionType:
     return func.attrs["function_type"]
 
 
-def replace_all_uses(root_ops, old: Value, new: Value) -> None:
-    """Point every use of `old` inside `root_ops` (recursively) at `new`."""
-    for top in root_ops:
-        for op in top.walk():
-            op.operands = [new if v is old else v for v in op.operands]
+def replace_all_uses(old: Value, new: Value) -> None:
+    """Point every use of `old` at `new`, through its use list."""
+    old.replace_all_uses_with(new)
 
 
 def uses(root_ops) -> dict:

@@ -407,7 +407,7 @@ class _Rewrite:
         final_type = r.type  # the result's storage type, or its float type
         deq = Operation("mhlo.uniform_dequantize", [], [final_type],
                         _params_attrs(plan.accumulator), loc=op.loc)
-        replace_all_uses(block.ops, r, deq.results[0])
+        replace_all_uses(r, deq.results[0])
         r.type = TensorType(r.type.shape, "i32")
         at = block.ops.index(op) + 1
         params = _params_operands(block, at, plan.accumulator, op.loc)
@@ -475,7 +475,7 @@ class _Rewrite:
         new = qop.results[0]
         self.quant[new] = q
         self.quant.pop(r, None)
-        replace_all_uses(block.ops, r, new)
+        replace_all_uses(r, new)
         r.type = float_type
         params = _params_operands(block, block.ops.index(op) + 1, q, op.loc)
         qop.operands = [r] + params

@@ -245,7 +245,7 @@ def build_fusion(group: dict, block: Block) -> Operation:
     fusion = Operation("mhlo.fusion", inputs, [r.type for r in root.results],
                        {"fusion_kind": group["kind"]}, [Region([region_block])], root.loc)
     for old, new in zip(root.results, fusion.results):
-        replace_all_uses(block.ops, old, new)
+        replace_all_uses(old, new)
     return fusion
 
 

@@ -156,7 +156,7 @@ def inline_calls(module: Module) -> None:
             for old, new in zip(op.results, returned):
                 if old.type != new.type:
                     raise op.error(f"@{callee_name} returns {new.type}, the call expects {old.type}")
-                replace_all_uses(block.ops, old, new)
+                replace_all_uses(old, new)
             for n in new_ops:
                 n.parent = block
             block.ops[i:i + 1] = new_ops
@@ -182,7 +182,7 @@ def forward_tuples(module: Module) -> None:
                     i = op.attrs.get("index")
                     if not isinstance(i, int) or not 0 <= i < len(src.operands):
                         raise op.error(f"tuple index {i} out of range")
-                    replace_all_uses(block.ops, op.result, src.operands[i])
+                    replace_all_uses(op.result, src.operands[i])
         for dead_kind in ("get_tuple_element", "tuple"):  # extractions first, then tuples
             used = {v for op in block.ops for inner in op.walk() for v in inner.operands}
             block.ops = [op for op in block.ops if op.key != dead_kind or len(op.results) != 1
@@ -241,7 +241,7 @@ def forward_optimization_barriers(module) -> None:
                         raise op.error(f"result type {r.type} differs from operand type {v.type}")
                 block = op.parent
                 for old, new in zip(op.results, op.operands):
-                    replace_all_uses(func.regions[0].blocks[0].ops, old, new)
+                    replace_all_uses(old, new)
                 block.ops.remove(op)
 
 

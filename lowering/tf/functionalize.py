@@ -333,7 +333,7 @@ class Functionalizer:
         self.block.ops.insert(i, new)
         new.parent = self.block
         for old, v in zip(olds, news):
-            replace_all_uses(self.block.ops, old, v)
+            replace_all_uses(old, v)
 
 
 def functionalize_v1(module: Module, func: Operation) -> None:

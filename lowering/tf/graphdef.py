@@ -70,7 +70,7 @@ def apply_feeds_fetches(module: Module, feeds=(), fetches=()) -> Module:
                                "ranked shape (give the placeholder its shape)", op.loc)
         arg = block.add_arg(value.type)
         arg.hint = _split(name)[0]
-        replace_all_uses(block.ops, value, arg)
+        replace_all_uses(value, arg)
         fed.append(op)
     fetched = [output(name, "fetch")[1] for name in fetches]
     block.ops = [op for op in block.ops if op not in fed or op.name != "tf.Placeholder"]
@@ -133,7 +133,7 @@ def freeze_variables(module: Module, values: dict) -> Module:
             raise CompileError(f"--freeze names variable '{key}', which the graph does not "
                                f"have (its variables: {known})", func.loc)
         const = _constant(values[key], op.loc, f"variable '{key}'")
-        replace_all_uses(block.ops, op.result, const.result)
+        replace_all_uses(op.result, const.result)
         const.parent = block
         block.ops[block.ops.index(op)] = const
     values = {k: v for k, v in values.items() if k not in named}
@@ -152,7 +152,7 @@ def freeze_variables(module: Module, values: dict) -> Module:
             raise CompileError(f"--freeze {key}: argument {i} is {a.type}, not a resource "
                                "variable", func.loc)
         const = _constant(values[key], func.loc, key)
-        replace_all_uses(block.ops, a, const.result)
+        replace_all_uses(a, const.result)
         consts.append(const)
     for c in consts:
         c.parent = block

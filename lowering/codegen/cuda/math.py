@@ -39,4 +39,4 @@ def inline_device_math(module: Module, target) -> None:
             for new in scratch.block.ops:
                 new.parent = block
             block.ops[at:at + 1] = scratch.block.ops
-            replace_all_uses(func.regions[0].blocks[0].ops, op.results[0], value)
+            replace_all_uses(op.results[0], value)
