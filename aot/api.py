@@ -12,9 +12,14 @@ from .driver import Compilation, Options, cache_dir, sanitize_name
 from .version import COMPILER_VERSION, compiler_fingerprint  # noqa: F401  (aot.api's names)
 
 
-def _read_source(source) -> tuple[str, str, str | None]:
-    """(text, filename, default name) of MLIR text, a file path, or an object whose
-    `mlir_module()` returns MLIR text (a `jax.export.Exported`)."""
+def _read_source(source, params_as_args: bool = False) -> tuple[str, str, str | None]:
+    """(text, filename, default name) of MLIR text, a file path, an object whose
+    `mlir_module()` returns MLIR text (a `jax.export.Exported`), or a PyTorch program (a
+    `.pt2` path or its bytes, a `torch.export.ExportedProgram`: aot/import_torch.py)."""
+    from .import_torch import default_name, is_exported_program, is_pt2, torch_to_mlir
+    if is_exported_program(source) or is_pt2(source):
+        text, filename = torch_to_mlir(source, params_as_args=params_as_args)
+        return text, filename, default_name(source)
     mlir_module = getattr(source, "mlir_module", None)
     if callable(mlir_module):
         text = mlir_module()
@@ -25,8 +30,9 @@ def _read_source(source) -> tuple[str, str, str | None]:
         return text, f"<{type(source).__name__}.mlir_module()>", \
             fun_name if isinstance(fun_name, str) and fun_name else "model"
     if not isinstance(source, str):
-        raise TypeError("aot.compile takes MLIR text, a path to it, or an object with an "
-                        "mlir_module() method such as a jax.export.Exported; got "
+        raise TypeError("aot.compile takes MLIR text, a path to it, an object with an "
+                        "mlir_module() method such as a jax.export.Exported, or a PyTorch "
+                        "program (.pt2 path or bytes, ExportedProgram); got "
                         f"{type(source).__name__}")
     if "\n" not in source and len(source) < 4096 and os.path.exists(source):
         # not UTF-8: a located CompileError
@@ -36,10 +42,13 @@ def _read_source(source) -> tuple[str, str, str | None]:
 
 def compile(source, name: str | None = None, *, output_dir: str | None = None,
             target: str = "cpu", target_cpu: str | None = None, dump_after=(),
-            dump_dir: str | None = None, feeds=(), fetches=(), freeze: str | None = None):
-    """Compile MLIR text, a file path, or an exported JAX function (anything whose
+            dump_dir: str | None = None, feeds=(), fetches=(), freeze: str | None = None,
+            params_as_args: bool = False):
+    """Compile MLIR text, a file path, an exported JAX function (anything whose
     `mlir_module()` returns MLIR text: `aot.compile(jax.export.export(jax.jit(f))(*specs))`)
-    into a shared library and load it. `feeds`/`fetches` name the nodes of a TensorFlow
+    or a PyTorch program (`torch.export.ExportedProgram`, a `.pt2` path or its bytes; its
+    parameters and buffers frozen in as constants, or leading arguments with
+    `params_as_args=True`) into a shared library and load it. `feeds`/`fetches` name the nodes of a TensorFlow
     GraphDef import that become its arguments and results (`aotc --feed/--fetch`); `freeze`
     is a .npz of a TF function's resource arguments' values (`argN`), made constants.
 
@@ -52,7 +61,7 @@ def compile(source, name: str | None = None, *, output_dir: str | None = None,
     built again, once.
     """
     from abi.loader import LoadError
-    text, filename, default_name = _read_source(source)
+    text, filename, default_name = _read_source(source, params_as_args)
     name = sanitize_name(name if name is not None else default_name)
     key = hashlib.sha256("\0".join([compiler_fingerprint(), name, target, str(target_cpu),
                                     os.environ.get("AOTC_SANITIZE", ""), ",".join(feeds),
@@ -113,6 +122,22 @@ def compile_jax(fn, *example_args, dynamic: dict | None = None, name: str | None
     if name is None:
         name = getattr(fn, "__name__", None) or getattr(exported, "fun_name", None) or "model"
     return compile(exported, name, **options)
+
+
+def compile_torch(model, *example_args, dynamic_shapes=None, name: str | None = None,
+                  strict: bool = False, **options):
+    """Export a `torch.nn.Module` (or function) with `torch.export` and compile it:
+    `aot.compile_torch(model, x, dynamic_shapes={"x": {0: torch.export.Dim("batch",
+    max=64)}})`. A Dim is a `?` dim of the library, its range checked on every call.
+    `name` defaults to the model's class name; other keywords are `aot.compile`'s
+    (`params_as_args=True`: weights as leading arguments). Needs PyTorch, which aotc
+    never requires."""
+    from .import_torch import export_torch
+    ep = export_torch(model, example_args, dynamic_shapes, strict)
+    if name is None:
+        name = type(model).__name__ if hasattr(model, "forward") else \
+            getattr(model, "__name__", "model")
+    return compile(ep, name, **options)
 
 
 def _jax_specs(jax, jax_export, fn, example_args, dynamic: dict) -> list:

@@ -1,0 +1,109 @@
+"""What every ATen rule builds with: the TF front end's Emitter (mhlo ops appended to a block,
+result types from the op registry's rules, numpy broadcasting, run-time dims as scalar
+values), its errors naming the ATen op and the model's source line, plus PyTorch's habits:
+negative axes, scalars as 0-d tensors, reductions that keep their dims."""
+from __future__ import annotations
+
+import numpy as np
+
+from lowering.ir.core import Block, CompileError, Location, TensorType, Value, numpy_dtype
+from lowering.tf.emitter import FLOATS, Emitter
+
+INTS = ("i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64")
+
+
+class TorchLoweringError(CompileError):
+    """An ATen node the front end cannot lower; located at the model's source line."""
+
+
+class TorchEmitter(Emitter):
+    """Builds mhlo ops for the ATen node `target` recorded at `loc` (model file:line)."""
+
+    def __init__(self, block: Block, loc: Location, target: str, code: str = ""):
+        super().__init__(block, loc)
+        self.target, self.code = target, code
+
+    def error(self, message: str) -> CompileError:
+        return TorchLoweringError(f"{self.target}: {message}", self.loc, self.code)
+
+    def scalar(self, value, elem: str) -> Value:
+        """A Python number, or a scalar value (a symbolic size), as a 0-d `elem` tensor."""
+        if isinstance(value, Value):
+            return self.convert(value, elem)
+        if elem == "i1":
+            value = bool(value)
+        elif elem not in FLOATS:
+            value = int(value)
+        return self.const(value, elem, ())
+
+    def operand(self, value, elem: str) -> Value:
+        """A tensor converted to `elem`, or a scalar made an `elem` tensor."""
+        return self.convert(value, elem) if isinstance(value, Value) and value.type.rank else \
+            self.scalar(value, elem)
+
+    def axis(self, a: int, rank: int) -> int:
+        if not -max(rank, 1) <= a < max(rank, 1):
+            raise self.error(f"dim {a} is out of range for rank {rank}")
+        return a % rank if rank else 0
+
+    def axes(self, dims, rank: int) -> list:
+        """A dim list (None or [] meaning every dim) as sorted non-negative axes."""
+        if dims is None or (isinstance(dims, list) and not dims):
+            return list(range(rank))
+        dims = dims if isinstance(dims, list) else [dims]
+        return sorted({self.axis(int(d), rank) for d in dims})
+
+    def broadcast_all(self, values: list) -> list:
+        """Tensors broadcast numpy style to one shape (a static size other than 1 wins, else a
+        run-time size; `?` against `?` is taken to be equal, as the elementwise ops check)."""
+        r = max(v.type.rank for v in values)
+        dims = []
+        for i in range(r):
+            static = [v.type.shape[i - r + v.type.rank] for v in values if i - r + v.type.rank >= 0]
+            sizes = [s for s in static if s is not None and s != 1]
+            if sizes:
+                dims.append(sizes[0])
+            elif None in static:
+                v = next(v for v in values if i - r + v.type.rank >= 0
+                         and v.type.shape[i - r + v.type.rank] is None)
+                dims.append(self.v("get_dimension_size", [v], {"dimension": i - r + v.type.rank}))
+            else:
+                dims.append(1)
+        return [self.fit(v, dims) if v.type.rank == r else self.broadcast_to(v, dims)
+                for v in values]
+
+    def keep_dims(self, reduced: Value, x: Value, axes: list) -> Value:
+        """A reduction's result given back its reduced axes as 1s (keepdim=True)."""
+        dims = self.dims(x)
+        return self.reshape(reduced, [1 if i in axes else d for i, d in enumerate(dims)])
+
+    def spread(self, reduced: Value, x: Value, axes: list) -> Value:
+        """A reduction's result broadcast back over x's shape along the reduced axes."""
+        keep = tuple(i for i in range(x.type.rank) if i not in axes)
+        return self.broadcast_to(reduced, self.dims(x), x.type.shape, mapping=keep)
+
+    def iota(self, dims: list, axis: int, elem: str) -> Value:
+        shape = self.static_dims(dims)
+        t = TensorType(shape, elem)
+        if all(d is not None for d in shape):
+            return self.v("iota", [], {"iota_dimension": axis}, t)
+        return self.v("dynamic_iota", [self.shape_tensor(dims)], {"iota_dimension": axis}, t)
+
+    def init(self, kind: str, elem: str):
+        """The identity of a max/min reduction for elem."""
+        if elem in FLOATS:
+            return -np.inf if kind == "max" else np.inf
+        if elem == "i1":
+            return kind != "max"
+        info = np.iinfo(numpy_dtype(elem))
+        return info.min if kind == "max" else info.max
+
+
+def promote(*elems: str) -> str:
+    """The element type of an arithmetic op on tensors of these types (a float wins; else
+    the widest)."""
+    floats = [x for x in elems if x in FLOATS]
+    pool = floats or [x for x in elems if x != "i1"] or ["i1"]
+    order = ["i1", "ui8", "i8", "i16", "ui16", "i32", "ui32", "i64", "ui64", "f16", "bf16",
+             "f32", "f64"]
+    return max(pool, key=order.index)

@@ -1,0 +1,356 @@
+"""An exported PyTorch program (archive.Program, read without torch) lowered to one mhlo
+function, `@main`, the module the rest of the compiler takes.
+
+The function's arguments are the program's user inputs, in the signature's order and named
+by it (parameters and buffers are constants, or leading arguments with `params_as_args`).
+Each node of the graph is lowered by its rule in table.ATEN_OPS with its tensor arguments
+already lowered; a node without a rule is an error naming the ATen op and the model's source
+line PyTorch recorded in the node's stack trace. A symbolic dim (`torch.export.Dim`) is a `?`
+dim; its range constraint becomes shape checks on every call (`@shape_assertion`, reported by
+input name and bound), and inputs sharing a symbol are checked to agree. Each result is held
+to the shape and element type PyTorch recorded for it (a static dim PyTorch knows is
+restored by a checked reshape; a disagreement is an internal error at the node)."""
+from __future__ import annotations
+
+import os
+import re
+
+import numpy as np
+
+import lowering.ops  # noqa: F401  (the registry's result-type rules, used by the emitter)
+import lowering.torch.rules  # noqa: F401  (fills the table)
+from lowering.ir.core import (
+    Block,
+    CompileError,
+    DenseAttr,
+    FunctionType,
+    Location,
+    Module,
+    Operation,
+    Region,
+    TensorType,
+    Value,
+)
+from lowering.torch.archive import Program, Pt2Error, elem_of
+from lowering.torch.emitter import TorchEmitter, TorchLoweringError
+from lowering.torch.table import ATEN_OPS, NOT_LOWERED
+
+# What a rule raises on arguments it did not expect: a located error, never a traceback.
+MALFORMED = (IndexError, KeyError, TypeError, ValueError, AttributeError, ZeroDivisionError,
+             OverflowError)
+_FRAME = re.compile(r'File "([^"]+)", line (\d+)')
+_SYMBOL = re.compile(r"Symbol\('(\w+)'[^()]*\)")
+_TORCH_DIR = os.sep + "torch" + os.sep
+_MISSING = object()
+
+
+def node_location(metadata: dict, default: Location) -> tuple[Location, str]:
+    """The innermost frame of the node's stack trace in the model's own code (not in torch's
+    modules), and its source line; else the innermost frame; else `default`."""
+    lines = (metadata or {}).get("stack_trace", "").split("\n")
+    frames = []
+    for i, line in enumerate(lines):
+        m = _FRAME.search(line)
+        if m:
+            code = lines[i + 1].strip() if i + 1 < len(lines) and not _FRAME.search(lines[i + 1]) else ""
+            frames.append((m.group(1), int(m.group(2)), code))
+    if not frames:
+        return default, ""
+    own = [f for f in frames if _TORCH_DIR not in f[0]]
+    file, line, code = (own or frames)[-1]
+    return Location(file, line, 0), code
+
+
+def tensor_meta(graph: dict, name: str) -> tuple[tuple, str]:
+    """(shape, element type) PyTorch recorded for tensor `name`; a symbolic dim is None."""
+    tv = graph["tensor_values"][name]
+    shape = tuple(s["as_int"] if "as_int" in s else None for s in tv["sizes"])
+    return shape, elem_of(tv["dtype"], f"tensor '{name}'")
+
+
+class Node:
+    """One graph node as its rule sees it: arguments by schema name, output metadata."""
+
+    def __init__(self, raw: dict, env: dict, graph: dict, e: TorchEmitter):
+        self.raw, self.env, self.graph, self.e = raw, env, graph, e
+        self.name = raw.get("name", "")
+        self.inputs = {i["name"]: i["arg"] for i in raw.get("inputs", [])}
+        self.outputs = flat_outputs(raw.get("outputs", []))
+
+    def arg(self, name: str, default=_MISSING):
+        if name not in self.inputs:
+            if default is _MISSING:
+                raise self.e.error(f"argument '{name}' is missing")
+            return default
+        return resolve(self.inputs[name], self.env, self.e)
+
+    def meta(self, i: int = 0) -> tuple[tuple, str]:
+        name = self.outputs[i]
+        if name is None or name not in self.graph["tensor_values"]:
+            raise self.e.error(f"output {i} has no tensor metadata")
+        return tensor_meta(self.graph, name)
+
+    def out_elem(self, i: int = 0) -> str:
+        return self.meta(i)[1]
+
+
+def flat_outputs(outputs: list) -> list:
+    """The names a node's outputs bind, in order (None for an output bound to nothing)."""
+    names = []
+    for out in outputs:
+        (kind, body), = out.items()
+        if kind == "as_tensor":
+            names.append(body["name"])
+        elif kind == "as_tensors":
+            names += [t["name"] for t in body]
+        elif kind in ("as_sym_int", "as_sym_float", "as_sym_bool"):
+            names.append(body.get("as_name"))
+        elif kind == "as_optional_tensors":
+            names += [t.get("as_tensor", {}).get("name") for t in body]
+        else:
+            names.append(None)
+    return names
+
+
+def resolve(arg: dict, env: dict, e: TorchEmitter):
+    """A serialized argument as the rules take it: tensors as lowered values, symbolic ints
+    as ints or scalar values, dtypes as element types, other constants as Python values."""
+    value = _resolve(arg, env, e)
+    for v in value if isinstance(value, list) else [value]:
+        if isinstance(v, Unavailable):
+            raise e.error(f"uses output {v.i} of node '{v.node}', which is not computed "
+                          "(not supported yet)")
+    return value
+
+
+def _resolve(arg: dict, env: dict, e: TorchEmitter):
+    (kind, body), = arg.items()
+    if kind == "as_none":
+        return None
+    if kind == "as_tensor":
+        return env[body["name"]]
+    if kind == "as_tensors":
+        return [env[t["name"]] for t in body]
+    if kind == "as_optional_tensors":
+        return [env[t["as_tensor"]["name"]] if "as_tensor" in t else None for t in body]
+    if kind == "as_optional_tensor":
+        return env[body["as_tensor"]["name"]] if "as_tensor" in body else None
+    if kind in ("as_sym_int", "as_sym_float", "as_sym_bool"):
+        return _sym(body, env)
+    if kind in ("as_sym_ints", "as_sym_floats", "as_sym_bools"):
+        return [_sym(s, env) for s in body]
+    if kind == "as_scalar_type":
+        return elem_of(body, "a dtype argument")
+    if kind in ("as_int", "as_ints", "as_float", "as_floats", "as_bool", "as_bools",
+                "as_string", "as_strings", "as_int_lists", "as_float_lists"):
+        return body
+    if kind in ("as_memory_format", "as_layout", "as_device"):
+        return body  # placement and layout: nothing to compute
+    if kind == "as_graph":
+        raise e.error("a subgraph argument (torch.cond, torch.while_loop, ...) is not supported yet")
+    raise e.error(f"an argument of kind '{kind}' is not supported")
+
+
+def _sym(body: dict, env: dict):
+    if "as_name" in body:
+        return env[body["as_name"]]
+    (_, value), = body.items()
+    return value
+
+
+class Lowerer:
+    """Builds @main from a Program: arguments, constants, shape checks, the nodes, results."""
+
+    def __init__(self, prog: Program, params_as_args: bool):
+        self.prog, self.graph, self.params_as_args = prog, prog.graph, params_as_args
+        self.block = Block()
+        self.env: dict = {}
+        self.arg_labels: list = []
+        self.loc = Location(prog.filename, 0, 0)
+        self.entry = TorchEmitter(self.block, self.loc, "input")
+        self.symbols: dict = {}  # symbol -> (value, input name, dim)
+
+    def function(self, name: str) -> Operation:
+        for spec in self.prog.signature.get("input_specs", []):
+            self.input(spec)
+        for raw in self.graph.get("nodes", []):
+            self.node(raw)
+        results, labels = [], []
+        for spec in self.prog.signature.get("output_specs", []):
+            (kind, body), = spec.items()
+            if kind != "user_output":
+                raise TorchLoweringError(f"the program has a '{kind}' output (it mutates a "
+                                         "buffer or an input, or trains): not supported; export "
+                                         "the model in eval mode without in-place updates", self.loc)
+            arg = body["arg"]
+            if "as_tensor" not in arg:
+                raise TorchLoweringError(f"output {len(results)} is not a tensor ({next(iter(arg))})",
+                                         self.loc)
+            results.append(self.env[arg["as_tensor"]["name"]])
+            labels.append(arg["as_tensor"]["name"])
+        self.block.append(Operation("func.return", results, (), {}, (), self.loc))
+        drop_unused(self.block)
+        ftype = FunctionType(tuple(a.type for a in self.block.args), tuple(r.type for r in results))
+        attrs = {"sym_name": name, "function_type": ftype,
+                 "arg_attrs": [{"jax.arg_info": label} for label in self.arg_labels],
+                 "res_attrs": [{"jax.result_info": label} for label in labels]}
+        return Operation("func.func", [], [], attrs, [Region([self.block])], self.loc)
+
+    # ---------------------------------------------------------------- inputs
+
+    def input(self, spec: dict) -> None:
+        (kind, body), = spec.items()
+        if kind == "user_input":
+            arg = body["arg"]
+            if "as_tensor" not in arg:
+                raise TorchLoweringError(f"a user input of kind '{next(iter(arg))}' (not a "
+                                         "tensor) is not supported", self.loc)
+            self.argument(arg["as_tensor"]["name"], arg["as_tensor"]["name"])
+        elif kind in ("parameter", "buffer"):
+            target = body.get("parameter_name") or body.get("buffer_name")
+            name = body["arg"]["name"]
+            if self.params_as_args:
+                self.argument(name, target)
+            else:
+                self.env[name] = self.constant(target, self.prog.weights, self.prog.constants)
+        elif kind == "tensor_constant":
+            self.env[body["arg"]["name"]] = self.constant(body["tensor_constant_name"],
+                                                          self.prog.constants, {})
+        elif kind == "constant_input":
+            (_, value), = body["value"].items()
+            self.env[body["name"]] = value
+        else:
+            raise TorchLoweringError(f"an input of kind '{kind}' is not supported", self.loc)
+
+    def argument(self, name: str, label: str) -> None:
+        shape, elem = tensor_meta(self.graph, name)
+        v = self.block.add_arg(TensorType(shape, elem))
+        self.env[name] = v
+        self.arg_labels.append(label)
+        sizes = self.graph["tensor_values"][name]["sizes"]
+        for d, size in enumerate(sizes):
+            m = _SYMBOL.fullmatch(size.get("as_expr", {}).get("expr_str", ""))
+            if m:  # a derived dim (2*s) is `?`, unchecked: its symbol is bound elsewhere
+                self.bind(m.group(1), v, label, d)
+
+    def bind(self, symbol: str, v: Value, label: str, d: int) -> None:
+        """The symbol's first input dim is its value, checked against its range; a later one
+        is checked equal to it."""
+        e = self.entry
+        size = e.v("get_dimension_size", [v], {"dimension": d})
+        if symbol in self.symbols:
+            first, first_label, first_dim = self.symbols[symbol]
+            self.check(e.compare(size, first, "EQ"), [size, first],
+                       f"input '{label}' dim {d} is {{0}}, but input '{first_label}' dim "
+                       f"{first_dim} is {{1}}: the exported program has them equal "
+                       f"(symbol {symbol})")
+            return
+        self.symbols[symbol] = (size, label, d)
+        rng = self.prog.range_constraints.get(symbol, {})
+        lo, hi = rng.get("min_val"), rng.get("max_val")
+        if isinstance(lo, int):
+            self.check(e.compare(size, e.const(lo, "i32", ()), "GE"), [size],
+                       f"input '{label}' dim {d} is {{0}}, below its minimum {lo} "
+                       f"(torch.export Dim {symbol}: {lo}..{hi})")
+        if isinstance(hi, int) and hi < (1 << 31) - 1:
+            self.check(e.compare(size, e.const(hi, "i32", ()), "LE"), [size],
+                       f"input '{label}' dim {d} is {{0}}, above its maximum {hi} "
+                       f"(torch.export Dim {symbol}: {lo}..{hi})")
+
+    def check(self, pred: Value, values: list, message: str) -> None:
+        self.block.append(Operation("mhlo.custom_call", [pred] + values, (), {
+            "call_target_name": "shape_assertion", "error_message": message,
+            "has_side_effect": True, "api_version": 2}, (), self.loc))
+
+    def constant(self, target: str, *tables) -> Value:
+        for table in tables:
+            if target in table:
+                arr = np.ascontiguousarray(table[target])
+                t = TensorType(arr.shape, _elem_of_array(arr, target))
+                return self.entry.v("constant", [], {"value": DenseAttr(arr, t)}, t)
+        raise Pt2Error(f"{self.prog.filename}: the weights hold no tensor '{target}'")
+
+    # ---------------------------------------------------------------- nodes
+
+    def node(self, raw: dict) -> None:
+        target = raw.get("target", "?")
+        target = target[len("torch.ops."):] if target.startswith("torch.ops.aten.") else target
+        loc, code = node_location(raw.get("metadata"), self.loc)
+        e = TorchEmitter(self.block, loc, target, code)
+        op = ATEN_OPS.get(target)
+        if op is None:
+            why = NOT_LOWERED.get(target, "no rule lowers it yet (docs/pytorch.md lists the "
+                                          "ATen ops that are supported)")
+            raise TorchLoweringError(f"ATen op {target} (node '{raw.get('name')}') is not "
+                                     f"supported: {why}", loc, code)
+        n = Node(raw, self.env, self.graph, e)
+        try:
+            out = op.rule(e, n)
+        except CompileError:
+            raise
+        except MALFORMED as ex:
+            raise e.error(f"cannot lower node '{n.name}': {type(ex).__name__}: {ex}") from None
+        out = list(out) if isinstance(out, (list, tuple)) else [out]
+        if len(out) < len(n.outputs):
+            out += [None] * (len(n.outputs) - len(out))
+        for i, (name, v) in enumerate(zip(n.outputs, out)):
+            if name is None:
+                continue
+            if v is None:
+                self.env[name] = Unavailable(n.name, i)
+                continue
+            if isinstance(v, Value) and name in self.graph["tensor_values"]:
+                v = refine(e, v, *tensor_meta(self.graph, name))
+            self.env[name] = v
+
+
+class Unavailable:
+    """An output a rule does not compute (max_pool2d's indices): an error where it is used."""
+
+    def __init__(self, node: str, i: int):
+        self.node, self.i = node, i
+
+
+def refine(e: TorchEmitter, v: Value, shape: tuple, elem: str) -> Value:
+    """v held to PyTorch's recorded type: its element type, and static dims it lacks."""
+    t = v.type
+    if not isinstance(t, TensorType) or t.rank != len(shape):
+        raise e.error(f"internal: the lowering made {t}, PyTorch recorded rank {len(shape)} "
+                      f"({shape})")
+    for ours, theirs in zip(t.shape, shape):
+        if ours is not None and theirs is not None and ours != theirs:
+            raise e.error(f"internal: the lowering made {t}, PyTorch recorded {shape}")
+    if t.elem != elem:
+        v = e.convert(v, elem)
+    if any(ours is None and theirs is not None for ours, theirs in zip(t.shape, shape)):
+        dims = [theirs if theirs is not None else d for theirs, d in zip(shape, e.dims(v))]
+        v = e.reshape(v, dims)
+    return v
+
+
+def _elem_of_array(arr: np.ndarray, what: str) -> str:
+    from lowering.torch.archive import NUMPY
+    for elem, dt in NUMPY.items():
+        if arr.dtype == np.dtype(dt):
+            return elem
+    raise Pt2Error(f"tensor '{what}' has dtype {arr.dtype}, not supported")
+
+
+def drop_unused(block: Block) -> None:
+    """Ops none of whose results is used (sizes a rule read and did not need) are dropped;
+    ops without results (the shape checks) stay."""
+    while True:
+        used = {v for op in block.ops for inner in op.walk() for v in inner.operands}
+        keep = [op for op in block.ops if not op.results or any(r in used for r in op.results)]
+        if len(keep) == len(block.ops):
+            return
+        block.ops = keep
+
+
+def lower_program(prog: Program, name: str = "main", params_as_args: bool = False) -> Module:
+    """The program as a module of one function, `@name`."""
+    try:
+        func = Lowerer(prog, params_as_args).function(name)
+    except KeyError as ex:  # a name the graph uses and never defines: a damaged program
+        raise Pt2Error(f"{prog.filename}: the program refers to {ex} and never defines it") from None
+    return Module(ops=[func], filename=prog.filename)

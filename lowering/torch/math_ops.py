@@ -1,0 +1,461 @@
+"""ATen's elementwise math, comparisons, activations, normalizations and reductions, each
+lowered to the mhlo ops that compute it. Arithmetic runs in the element type PyTorch
+recorded for the result (its type promotion already applied: `int / int` is a float)."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from lowering.ir.core import TensorType
+from lowering.tf.emitter import FLOATS
+from lowering.torch.emitter import TorchEmitter, promote
+from lowering.torch.table import aten
+
+# ---------------------------------------------------------------- elementwise
+
+UNARY = {
+    "abs": "abs", "neg": "negate", "exp": "exponential", "log": "log", "log1p": "log_plus_one",
+    "expm1": "exponential_minus_one", "sqrt": "sqrt", "rsqrt": "rsqrt", "tanh": "tanh",
+    "sigmoid": "logistic", "sin": "sine", "cos": "cosine", "tan": "tan", "floor": "floor",
+    "ceil": "ceil", "round": "round_nearest_even", "sign": "sign", "erf": "erf",
+    "asin": "asin", "acos": "acos", "atan": "atan", "sinh": "sinh", "cosh": "cosh",
+    "asinh": "asinh", "acosh": "acosh", "atanh": "atanh", "lgamma": "lgamma",
+    "digamma": "digamma", "erfinv": "erf_inv", "trunc": None, "reciprocal": None,
+}
+BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "div": "divide",
+          "maximum": "maximum", "minimum": "minimum", "atan2": "atan2",
+          "fmod": "remainder", "bitwise_and": "and", "bitwise_or": "or", "bitwise_xor": "xor"}
+COMPARE = {"eq": "EQ", "ne": "NE", "lt": "LT", "le": "LE", "gt": "GT", "ge": "GE"}
+LOGICAL = {"logical_and": "and", "logical_or": "or", "logical_xor": "xor"}
+G = "elementwise math"
+
+
+def _unary(hlo):
+    def rule(e: TorchEmitter, n):
+        x = e.operand(n.arg("self"), n.out_elem())
+        if hlo is not None:
+            return e.v(hlo, [x])
+        if e.target.startswith("aten.trunc"):
+            return e.v("select", [e.compare(x, e.const(0, x.type.elem, x.type.shape), "GE")
+                                  if x.type.is_static else _ge0(e, x),
+                                  e.v("floor", [x]), e.v("ceil", [x])])
+        return e.binary("divide", e.const(1, x.type.elem, ()), x)  # reciprocal
+    return rule
+
+
+def _ge0(e, x):
+    return e.compare(x, e.scalar(0, x.type.elem), "GE")
+
+
+for _name, _hlo in UNARY.items():
+    aten(f"{_name}.default", group=G)(_unary(_hlo))
+
+
+def _binary(hlo):
+    def rule(e: TorchEmitter, n):
+        """self (op) other, with `alpha` scaling other for add/sub; Python scalars become
+        0-d tensors of the result's type."""
+        elem = n.out_elem()
+        a = e.operand(n.arg("self"), elem)
+        b = e.operand(n.arg("other", None) if "other" in n.inputs else n.arg("exponent"), elem)
+        alpha = n.arg("alpha", 1)
+        if alpha != 1:
+            b = e.binary("multiply", b, e.scalar(alpha, elem))
+        mode = n.arg("rounding_mode", None)
+        if hlo == "divide" and elem not in FLOATS and mode is None:
+            raise e.error("true division of integers into an integer result")
+        out = e.binary(hlo, a, b)
+        if mode == "floor" and elem in FLOATS:
+            out = e.v("floor", [out])
+        elif mode == "trunc" and elem in FLOATS:
+            out = e.v("select", [_ge0(e, out), e.v("floor", [out]), e.v("ceil", [out])])
+        elif mode == "floor":  # integer floor division: round toward -inf
+            rem = e.binary("remainder", a, b)
+            b_sign = e.v("sign", [e.broadcast_pair(b, rem)[0]])
+            wrong = e.v("and", [e.compare(rem, e.scalar(0, elem), "NE"),
+                                e.compare(e.v("sign", [rem]), b_sign, "NE")])
+            out = e.v("select", [wrong, e.binary("subtract", out, e.scalar(1, elem)), out])
+        return out
+    return rule
+
+
+for _name, _hlo in BINARY.items():
+    aten(f"{_name}.Tensor", f"{_name}.Scalar", group=G)(_binary(_hlo))
+aten("div.Tensor_mode", "div.Scalar_mode", group=G)(_binary("divide"))
+aten("pow.Tensor_Scalar", "pow.Tensor_Tensor", group=G)(_binary("power"))
+aten("remainder.Tensor", "remainder.Scalar", group=G)(_binary("remainder"))
+
+
+@aten("pow.Scalar", group=G)
+def pow_scalar(e, n):
+    elem = n.out_elem()
+    return e.binary("power", e.scalar(n.arg("self"), elem), e.operand(n.arg("exponent"), elem))
+
+
+@aten("rsub.Scalar", "rsub.Tensor", group=G)
+def rsub(e, n):
+    elem = n.out_elem()
+    b = e.operand(n.arg("self"), elem)
+    alpha = n.arg("alpha", 1)
+    if alpha != 1:
+        b = e.binary("multiply", b, e.scalar(alpha, elem))
+    return e.binary("subtract", e.operand(n.arg("other"), elem), b)
+
+
+@aten("clamp.default", "clamp.Tensor", "clamp_min.default", "clamp_max.default",
+      "clamp_min.Tensor", "clamp_max.Tensor", "hardtanh.default", group=G)
+def clamp(e, n):
+    elem = n.out_elem()
+    x = e.operand(n.arg("self"), elem)
+    tanh = "hardtanh" in e.target
+    lo = n.arg("min", None) if "min" in n.inputs else n.arg("min_val", -1.0 if tanh else None)
+    hi = n.arg("max", None) if "max" in n.inputs else n.arg("max_val", 1.0 if tanh else None)
+    if e.target.startswith("aten.clamp_max"):
+        lo, hi = None, n.arg("max")
+    if lo is not None:
+        x = e.binary("maximum", x, e.operand(lo, elem))
+    if hi is not None:
+        x = e.binary("minimum", x, e.operand(hi, elem))
+    return x
+
+
+def _compare(direction):
+    def rule(e: TorchEmitter, n):
+        a, b = n.arg("self"), n.arg("other")
+        elems = [v.type.elem for v in (a, b) if hasattr(v, "type")]
+        elems += ["f32" if isinstance(v, float) else "i64" for v in (a, b) if not hasattr(v, "type")]
+        elem = promote(*elems) if not all(hasattr(v, "type") for v in (a, b)) or \
+            a.type.elem != b.type.elem else a.type.elem
+        if hasattr(a, "type") and not hasattr(b, "type") and a.type.elem in FLOATS:
+            elem = a.type.elem  # a float tensor against a Python number keeps its type
+        return e.compare(e.operand(a, elem), e.operand(b, elem), direction)
+    return rule
+
+
+for _name, _dir in COMPARE.items():
+    aten(f"{_name}.Tensor", f"{_name}.Scalar", group="comparison and logic")(_compare(_dir))
+
+
+def _logical(hlo):
+    def rule(e, n):
+        a, b = (e.operand(n.arg(k), "i1") if n.arg(k).type.elem == "i1" else
+                e.compare(n.arg(k), e.scalar(0, n.arg(k).type.elem), "NE") for k in ("self", "other"))
+        return e.binary(hlo, a, b)
+    return rule
+
+
+for _name, _hlo in LOGICAL.items():
+    aten(f"{_name}.default", group="comparison and logic")(_logical(_hlo))
+
+
+@aten("logical_not.default", "bitwise_not.default", group="comparison and logic")
+def logical_not(e, n):
+    x = n.arg("self")
+    if e.target.startswith("aten.logical_not") and x.type.elem != "i1":
+        return e.compare(x, e.scalar(0, x.type.elem), "EQ")
+    return e.v("not", [x])
+
+
+@aten("isnan.default", group="comparison and logic")
+def isnan(e, n):
+    x = n.arg("self")
+    return e.compare(x, x, "NE")
+
+
+@aten("where.self", "where.ScalarSelf", "where.ScalarOther", "where.Scalar", group="comparison and logic")
+def where(e, n):
+    elem = n.out_elem()
+    c, a, b = n.arg("condition"), n.arg("self"), n.arg("other")
+    a = e.operand(a, elem)
+    b = e.operand(b, elem)
+    if c.type.elem != "i1":
+        c = e.compare(c, e.scalar(0, c.type.elem), "NE")
+    c, a, b = e.broadcast_all([c, a, b])
+    return e.v("select", [c, a, b])
+
+
+# ---------------------------------------------------------------- activations
+
+A = "activations"
+
+
+@aten("relu.default", group=A)
+def relu(e, n):
+    x = n.arg("self")
+    return e.binary("maximum", x, e.scalar(0, x.type.elem))
+
+
+@aten("gelu.default", group=A)
+def gelu(e, n):
+    """0.5 x (1 + erf(x / sqrt 2)), or with approximate='tanh' 0.5 x (1 + tanh(sqrt(2/pi)
+    (x + 0.044715 x^3)))."""
+    x = n.arg("self")
+    el = x.type.elem
+
+    def c(v):
+        return e.scalar(v, el)
+    if n.arg("approximate", "none") == "tanh":
+        inner = e.binary("multiply", e.binary("add", x, e.binary(
+            "multiply", c(0.044715), e.binary("multiply", x, e.binary("multiply", x, x)))),
+            c(math.sqrt(2 / math.pi)))
+        t = e.v("tanh", [inner])
+    else:
+        t = e.v("erf", [e.binary("multiply", x, c(1 / math.sqrt(2)))])
+    return e.binary("multiply", e.binary("multiply", x, c(0.5)), e.binary("add", t, c(1.0)))
+
+
+@aten("silu.default", group=A)
+def silu(e, n):
+    x = n.arg("self")
+    return e.v("multiply", [x, e.v("logistic", [x])])
+
+
+@aten("leaky_relu.default", group=A)
+def leaky_relu(e, n):
+    x = n.arg("self")
+    slope = e.scalar(n.arg("negative_slope", 0.01), x.type.elem)
+    return e.v("select", [_ge0(e, x), x, e.binary("multiply", x, slope)])
+
+
+@aten("elu.default", group=A)
+def elu(e, n):
+    x = n.arg("self")
+    el = x.type.elem
+    alpha, scale, in_scale = (n.arg(k, 1.0) for k in ("alpha", "scale", "input_scale"))
+    scaled = e.binary("multiply", x, e.scalar(in_scale, el))
+    neg = e.binary("multiply", e.v("exponential_minus_one", [scaled]), e.scalar(alpha, el))
+    return e.binary("multiply", e.v("select", [_ge0(e, x), x, neg]), e.scalar(scale, el))
+
+
+@aten("hardsigmoid.default", "hardswish.default", group=A)
+def hard(e, n):
+    """relu6(x + 3) / 6, times x for hardswish."""
+    x = n.arg("self")
+    el = x.type.elem
+    h = e.binary("minimum", e.binary("maximum", e.binary("add", x, e.scalar(3, el)), e.scalar(0, el)),
+                 e.scalar(6, el))
+    h = e.binary("divide", h, e.scalar(6, el))
+    return e.v("multiply", [x, h]) if "hardswish" in e.target else h
+
+
+def softmax_of(e: TorchEmitter, x, axis: int, log: bool):
+    m = e.spread(e.reduce(x, [axis], "maximum", -np.inf), x, [axis])
+    s = e.v("subtract", [x, m])
+    z = e.v("exponential", [s])
+    total = e.spread(e.reduce(z, [axis], "add", 0), x, [axis])
+    if log:
+        return e.v("subtract", [s, e.v("log", [total])])
+    return e.v("divide", [z, total])
+
+
+@aten("_softmax.default", "_log_softmax.default", group=A)
+def softmax(e, n):
+    """exp(x - max) / sum along `dim` (log: x - max - log sum)."""
+    x = e.convert(n.arg("self"), n.out_elem())
+    return softmax_of(e, x, e.axis(n.arg("dim"), x.type.rank), "log" in e.target)
+
+
+# ---------------------------------------------------------------- normalization
+
+N = "normalization"
+
+
+@aten("native_layer_norm.default", group=N)
+def layer_norm(e, n):
+    """(x - mean) * rsqrt(var + eps) * weight + bias over the trailing normalized dims;
+    also the mean and rstd (kept dims), as ATen returns them."""
+    x = n.arg("input")
+    k = len(n.arg("normalized_shape"))
+    axes = list(range(x.type.rank - k, x.type.rank))
+    mean, rstd, y = _normalize(e, x, axes, n.arg("eps"))
+    w, b = n.arg("weight", None), n.arg("bias", None)
+    if w is not None:
+        y = e.binary("multiply", y, w)
+    if b is not None:
+        y = e.binary("add", y, b)
+    return [y, e.keep_dims(mean, x, axes), e.keep_dims(rstd, x, axes)]
+
+
+def _normalize(e, x, axes, eps):
+    el = x.type.elem
+    dims = e.dims(x)
+    count = e.product([dims[a] for a in axes])
+    cnt = e.scalar(count, el)
+    mean = e.binary("divide", e.reduce(x, axes, "add", 0), cnt)
+    centered = e.v("subtract", [x, e.spread(mean, x, axes)])
+    var = e.binary("divide", e.reduce(e.v("multiply", [centered, centered]), axes, "add", 0), cnt)
+    rstd = e.v("rsqrt", [e.binary("add", var, e.scalar(eps, el))])
+    return mean, rstd, e.v("multiply", [centered, e.spread(rstd, x, axes)])
+
+
+@aten("_native_batch_norm_legit_no_training.default", group=N)
+def batch_norm(e, n):
+    """Eval-mode batch norm with the running statistics: x * scale + shift per channel
+    (dim 1), scale = weight * rsqrt(var + eps), shift = bias - mean * scale."""
+    x = n.arg("input")
+    el = x.type.elem
+    mean, var = n.arg("running_mean"), n.arg("running_var")
+    scale = e.v("rsqrt", [e.binary("add", var, e.scalar(n.arg("eps"), el))])
+    w, b = n.arg("weight", None), n.arg("bias", None)
+    if w is not None:
+        scale = e.v("multiply", [scale, w])
+    shift = e.v("negate", [e.v("multiply", [mean, scale])])
+    if b is not None:
+        shift = e.v("add", [shift, b])
+    dims = e.dims(x)
+    y = e.v("multiply", [x, e.broadcast_to(scale, dims, x.type.shape, mapping=(1,))])
+    y = e.v("add", [y, e.broadcast_to(shift, dims, x.type.shape, mapping=(1,))])
+    empty = e.const(np.zeros(0), el, (0,))
+    return [y, empty, empty]
+
+
+@aten("native_group_norm.default", group=N)
+def group_norm(e, n):
+    """x [N, C, *] as [N, G, C/G * rest], normalized over the last, then weight and bias
+    per channel."""
+    x = n.arg("input")
+    g = n.arg("group")
+    dims = e.dims(x)
+    c = dims[1]
+    if not isinstance(c, int):
+        raise e.error("the channel dim must be static")
+    rest = e.product(dims[2:])
+    grouped = e.reshape(x, [dims[0], g, e.product([c // g, rest]) if not isinstance(rest, int)
+                            else c // g * rest])
+    mean, rstd, y = _normalize(e, grouped, [2], n.arg("eps"))
+    y = e.reshape(y, dims)
+    w, b = n.arg("weight", None), n.arg("bias", None)
+    if w is not None:
+        y = e.v("multiply", [y, e.broadcast_to(w, dims, x.type.shape, mapping=(1,))])
+    if b is not None:
+        y = e.v("add", [y, e.broadcast_to(b, dims, x.type.shape, mapping=(1,))])
+    return [y, mean, rstd]
+
+
+# ---------------------------------------------------------------- reductions
+
+R = "reductions"
+
+
+def _reduce_rule(body, init, mean=False):
+    def rule(e: TorchEmitter, n):
+        x = n.arg("self")
+        elem = n.out_elem()
+        if body == "add":
+            x = e.convert(x, elem)
+        axes = e.axes(n.arg("dim", None), x.type.rank)
+        start = init if not callable(init) else init(e, x.type.elem)
+        out = e.reduce(x, axes, body, start)
+        if mean:
+            dims = e.dims(x)
+            out = e.binary("divide", out, e.scalar(e.product([dims[a] for a in axes]), elem))
+        return e.keep_dims(out, x, axes) if n.arg("keepdim", False) else out
+    return rule
+
+
+aten("sum.dim_IntList", "sum.default", group=R)(_reduce_rule("add", 0))
+aten("mean.dim", "mean.default", group=R)(_reduce_rule("add", 0, mean=True))
+aten("amax.default", "max.default", group=R)(_reduce_rule("maximum", lambda e, el: e.init("max", el)))
+aten("amin.default", "min.default", group=R)(_reduce_rule("minimum", lambda e, el: e.init("min", el)))
+aten("prod.dim_int", "prod.default", group=R)(_reduce_rule("multiply", 1))
+
+
+@aten("any.dim", "any.dims", "any.default", "all.dim", "all.dims", "all.default", group=R)
+def any_all(e, n):
+    x = n.arg("self")
+    if x.type.elem != "i1":
+        x = e.compare(x, e.scalar(0, x.type.elem), "NE")
+    is_any = e.target.startswith("aten.any")
+    axes = e.axes(n.arg("dim", None), x.type.rank)
+    out = e.reduce(x, axes, "or" if is_any else "and", not is_any)
+    return e.keep_dims(out, x, axes) if n.arg("keepdim", False) else out
+
+
+@aten("var.correction", "var_mean.correction", group=R)
+def var(e, n):
+    """The sum of squared deviations over (count - correction); var_mean adds the mean."""
+    x = n.arg("self")
+    axes = e.axes(n.arg("dim", None), x.type.rank)
+    el = x.type.elem
+    dims = e.dims(x)
+    count = e.product([dims[a] for a in axes])
+    mean = e.binary("divide", e.reduce(x, axes, "add", 0), e.scalar(count, el))
+    c = e.v("subtract", [x, e.spread(mean, x, axes)])
+    corr = n.arg("correction", 1)
+    corr = 1 if corr is None else corr
+    denom = e.binary("subtract", e.scalar(count, el), e.scalar(corr, el))
+    v = e.binary("divide", e.reduce(e.v("multiply", [c, c]), axes, "add", 0), denom)
+    keep = n.arg("keepdim", False)
+    out = [e.keep_dims(v, x, axes) if keep else v]
+    if "var_mean" in e.target:
+        out.append(e.keep_dims(mean, x, axes) if keep else mean)
+    return out
+
+
+def arg_reduce(e: TorchEmitter, x, axis: int, kind: str):
+    """(values, i64 indices) of a reduce of (value, iota) pairs keeping the extreme value's
+    first index; NaN wins, as in PyTorch."""
+    from lowering.ir.core import Block, Operation, Region
+    from lowering.tf.emitter import Emitter
+    el, idx = x.type.elem, "i64"
+    t, ti = TensorType((), el), TensorType((), idx)
+    block = Block([t, ti, t, ti])
+    a, ia, b, ib = block.args
+    inner = Emitter(block, e.loc)
+    better = inner.compare(a, b, "GT" if kind == "max" else "LT")
+    if el in FLOATS:
+        better = inner.v("or", [better, inner.compare(a, a, "NE")])
+    tie = inner.v("and", [inner.compare(a, b, "EQ"), inner.compare(ia, ib, "LT")])
+    block.append(Operation("mhlo.return", [inner.v("select", [better, a, b]),
+                                           inner.v("select", [inner.v("or", [better, tie]), ia, ib])],
+                           (), {}, (), e.loc))
+    iota = e.iota(e.dims(x), axis, idx)
+    init = [e.const(e.init(kind, el), el, ()), e.const(0, idx, ())]
+    red = e.op("reduce", [x, iota] + init, {"dimensions": (axis,)}, regions=[Region([block])], n=2)
+    return red.results[0], red.results[1]
+
+
+@aten("max.dim", "min.dim", group=R)
+def max_dim(e, n):
+    x = n.arg("self")
+    axis = e.axis(n.arg("dim"), x.type.rank)
+    vals, idx = arg_reduce(e, x, axis, "max" if e.target.startswith("aten.max") else "min")
+    if n.arg("keepdim", False):
+        return [e.keep_dims(vals, x, [axis]), e.keep_dims(idx, x, [axis])]
+    return [vals, idx]
+
+
+@aten("argmax.default", "argmin.default", group=R)
+def argmax(e, n):
+    x = n.arg("self")
+    dim = n.arg("dim", None)
+    keep = n.arg("keepdim", False)
+    src = x
+    if dim is None:
+        src = e.reshape(x, [e.product(e.dims(x))])
+        axis = 0
+    else:
+        axis = e.axis(dim, x.type.rank)
+    _, idx = arg_reduce(e, src, axis, "max" if "argmax" in e.target else "min")
+    if keep and dim is not None:
+        return e.keep_dims(idx, x, [axis])
+    if keep:
+        return e.reshape(idx, [1] * x.type.rank)
+    return idx
+
+
+@aten("cumsum.default", group=R)
+def cumsum(e, n):
+    """A reduce_window over the (static) axis, padded in front by n - 1."""
+    x = e.convert(n.arg("self"), n.out_elem())
+    axis = e.axis(n.arg("dim"), x.type.rank)
+    size = x.type.shape[axis]
+    if size is None:
+        raise e.error("a cumulative sum along a dynamic dim is not supported yet")
+    r = x.type.rank
+    window = tuple(size if i == axis else 1 for i in range(r))
+    pad = [[size - 1, 0] if i == axis else [0, 0] for i in range(r)]
+    return e.op("reduce_window", [x, e.const(0, x.type.elem, ())],
+                {"window_dimensions": window, "window_strides": (1,) * r, "padding": pad},
+                regions=[e.scalar_region(x.type.elem, "add")]).result

@@ -1,0 +1,184 @@
+"""ATen's contractions and windows: matrix products as dot_general, convolution with
+PyTorch's NCHW / OIHW layouts, max and average pools as reduce_window."""
+from __future__ import annotations
+
+import numpy as np
+
+from lowering.torch.emitter import TorchEmitter
+from lowering.torch.table import aten
+
+W = "contractions and windows"
+
+
+def dot(e: TorchEmitter, a, b, batch: int):
+    """a @ b over `batch` leading batch dims (contracting a's last with b's second last)."""
+    dn = {"lhs_batching_dimensions": tuple(range(batch)),
+          "rhs_batching_dimensions": tuple(range(batch)),
+          "lhs_contracting_dimensions": (a.type.rank - 1,),
+          "rhs_contracting_dimensions": (b.type.rank - 2,)}
+    return e.v("dot_general", [a, b], {"dot_dimension_numbers": dn})
+
+
+@aten("mm.default", group=W)
+def mm(e, n):
+    return dot(e, n.arg("self"), n.arg("mat2"), 0)
+
+
+@aten("bmm.default", group=W)
+def bmm(e, n):
+    return dot(e, n.arg("self"), n.arg("mat2"), 1)
+
+
+@aten("addmm.default", group=W)
+def addmm(e, n):
+    """beta * self + alpha * (mat1 @ mat2)."""
+    p = dot(e, n.arg("mat1"), n.arg("mat2"), 0)
+    el = p.type.elem
+    alpha, beta = n.arg("alpha", 1), n.arg("beta", 1)
+    if alpha != 1:
+        p = e.binary("multiply", p, e.scalar(alpha, el))
+    c = n.arg("self")
+    if beta == 0:
+        return p
+    if beta != 1:
+        c = e.binary("multiply", c, e.scalar(beta, el))
+    return e.binary("add", p, c)
+
+
+@aten("matmul.default", group=W)
+def matmul(e, n):
+    """Rank-2 or batched (equal batch dims) products; a vector operand is a matrix of one
+    row or column."""
+    a, b = n.arg("self"), n.arg("other")
+    if a.type.rank == 1:
+        a = e.reshape(a, [1] + e.dims(a))
+    if b.type.rank == 1:
+        b = e.reshape(b, e.dims(b) + [1])
+    if a.type.rank != b.type.rank:
+        raise e.error("matmul of operands of different ranks is not supported (export with "
+                      "run_decompositions(), which expands it)")
+    out = dot(e, a, b, a.type.rank - 2)
+    return e.reshape(out, [d for d in e.dims(out)][:len(n.meta()[0])]) \
+        if out.type.rank != len(n.meta()[0]) else out
+
+
+def _pairs(v, k: int) -> list:
+    v = list(v) if isinstance(v, (list, tuple)) else [v]
+    return v * k if len(v) == 1 else v
+
+
+@aten("convolution.default", group=W)
+def convolution(e, n):
+    """N-d convolution [b, f, spatial...] x [o, i, spatial...]; grouped by `groups`; the
+    bias added per output channel. Transposed convolutions are not supported yet."""
+    x, w, bias = n.arg("input"), n.arg("weight"), n.arg("bias", None)
+    if n.arg("transposed", False):
+        raise e.error("transposed convolution is not supported yet")
+    k = x.type.rank - 2
+    stride, pad, dil = (_pairs(n.arg(a), k) for a in ("stride", "padding", "dilation"))
+    sp = ", ".join(str(i) for i in range(k))
+    out = e.v("convolution", [x, e.convert(w, x.type.elem)], {
+        "dimension_numbers": f"[b, f, {sp}]x[o, i, {sp}]->[b, f, {sp}]",
+        "window_strides": tuple(stride), "padding": [[p, p] for p in pad],
+        "lhs_dilation": (1,) * k, "rhs_dilation": tuple(dil),
+        "feature_group_count": int(n.arg("groups", 1)), "batch_group_count": 1})
+    if bias is not None:
+        out = e.v("add", [out, e.broadcast_to(bias, e.dims(out), out.type.shape, mapping=(1,))])
+    return out
+
+
+def _spatial_rank(e) -> int:
+    """1, 2 or 3: the dims a pool named `..._pool2d...` slides over."""
+    return next(k for k in (1, 2, 3) if f"{k}d" in e.target)
+
+
+def _window(e, x, kernel, stride, pad, ceil_mode, dil=None):
+    """reduce_window attributes over x's trailing len(kernel) dims; ceil_mode pads the high
+    side so a last partial window is kept (it must start inside the input or left padding)."""
+    k = len(kernel)
+    r = x.type.rank
+    stride = _pairs(stride, k) if stride else list(kernel)
+    pad = _pairs(pad, k)
+    dil = _pairs(dil or 1, k)
+    lo = list(pad)
+    hi = list(pad)
+    if ceil_mode:
+        for i in range(k):
+            size = x.type.shape[r - k + i]
+            if size is None:
+                raise e.error("ceil_mode along a dynamic dim is not supported yet")
+            span = size + 2 * pad[i] - dil[i] * (kernel[i] - 1) - 1
+            out = -(-span // stride[i]) + 1
+            if (out - 1) * stride[i] >= size + pad[i]:
+                out -= 1
+            hi[i] = max(pad[i], (out - 1) * stride[i] + dil[i] * (kernel[i] - 1) + 1 - size - pad[i])
+    lead = r - k
+    return {"window_dimensions": (1,) * lead + tuple(kernel),
+            "window_strides": (1,) * lead + tuple(stride),
+            "window_dilations": (1,) * lead + tuple(dil),
+            "padding": [[0, 0]] * lead + [[a, b] for a, b in zip(lo, hi)]}
+
+
+@aten("max_pool2d_with_indices.default", "max_pool1d_with_indices.default",
+      "max_pool3d_with_indices.default", "max_pool2d.default", group=W)
+def max_pool(e, n):
+    """The window maxima (padding never wins); the indices output is not computed."""
+    x = n.arg("self")
+    attrs = _window(e, x, _pairs(n.arg("kernel_size"), _spatial_rank(e)), n.arg("stride", []),
+                    n.arg("padding", 0), n.arg("ceil_mode", False), n.arg("dilation", 1))
+    out = e.op("reduce_window", [x, e.const(e.init("max", x.type.elem), x.type.elem, ())], attrs,
+               regions=[e.scalar_region(x.type.elem, "maximum")]).result
+    return [out, None]
+
+
+@aten("avg_pool2d.default", "avg_pool1d.default", "avg_pool3d.default", group=W)
+def avg_pool(e, n):
+    """Window sums over the window size (count_include_pad, the default), or over the count
+    of input elements each window covers; `divisor_override` if given."""
+    x = n.arg("self")
+    kernel = _pairs(n.arg("kernel_size"), _spatial_rank(e))
+    attrs = _window(e, x, kernel, n.arg("stride", []), n.arg("padding", 0),
+                    n.arg("ceil_mode", False))
+    el = x.type.elem
+    s = e.op("reduce_window", [x, e.const(0, el, ())], attrs,
+             regions=[e.scalar_region(el, "add")]).result
+    div = n.arg("divisor_override", None)
+    if div is not None:
+        return e.binary("divide", s, e.scalar(div, el))
+    if n.arg("count_include_pad", True) and not n.arg("ceil_mode", False):
+        return e.binary("divide", s, e.scalar(int(np.prod(kernel)), el))
+    k = len(kernel)
+    shape = [1] * (x.type.rank - k) + list(x.type.shape[-k:])
+    if any(d is None for d in shape):
+        raise e.error("average pooling that counts only covered elements needs static spatial dims")
+    ones = e.const(1, el, shape)
+    if n.arg("count_include_pad", True):  # ceil_mode: padding counts, the overhang does not
+        lo = [p[0] for p in attrs["padding"]]
+        ones = e.v("pad", [ones, e.const(1, el, ())], {
+            "edge_padding_low": tuple(lo), "edge_padding_high": tuple(lo),
+            "interior_padding": (0,) * x.type.rank})
+        attrs = dict(attrs, padding=[[0, p[1] - p[0]] for p in attrs["padding"]])
+    counts = e.op("reduce_window", [ones, e.const(0, el, ())],
+                  dict(attrs, window_dimensions=tuple(attrs["window_dimensions"])),
+                  regions=[e.scalar_region(el, "add")]).result
+    return e.binary("divide", s, counts)
+
+
+@aten("_adaptive_avg_pool2d.default", "adaptive_avg_pool2d.default",
+      "_adaptive_avg_pool1d.default", group=W)
+def adaptive_avg_pool(e, n):
+    """An average pool whose window and stride are input // output, where the output size
+    divides the (static) input size."""
+    x = n.arg("self")
+    out = _pairs(n.arg("output_size"), 1)
+    k = len(out)
+    sizes = list(x.type.shape[-k:])
+    if any(s is None or o is None or s % o for s, o in zip(sizes, out)):
+        raise e.error(f"adaptive pooling of spatial dims {sizes} to {out} needs static sizes "
+                      "that the output divides")
+    kernel = [s // o for s, o in zip(sizes, out)]
+    attrs = _window(e, x, kernel, kernel, 0, False)
+    el = x.type.elem
+    s = e.op("reduce_window", [x, e.const(0, el, ())], attrs,
+             regions=[e.scalar_region(el, "add")]).result
+    return e.binary("divide", s, e.scalar(int(np.prod(kernel)), el))

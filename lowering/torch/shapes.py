@@ -1,0 +1,384 @@
+"""ATen's views and copies, indexing, tensor creation and the arithmetic of symbolic sizes,
+lowered to mhlo. A size is an int, or a scalar i32 value where PyTorch has a symbol (read
+from the input's dims, `aten.sym_size.int`, and combined by `_operator.*` nodes): ops whose
+sizes are values become their dynamic forms (dynamic_reshape, dynamic_broadcast_in_dim,
+real_dynamic_slice, dynamic_iota)."""
+from __future__ import annotations
+
+import numpy as np
+
+from lowering.ir.core import TensorType, Value
+from lowering.torch.emitter import TorchEmitter
+from lowering.torch.table import aten
+
+S = "shapes and data movement"
+I64_MAX = (1 << 63) - 1
+
+
+def _sizes(e: TorchEmitter, sizes: list, x: Value | None = None) -> list:
+    """A view's sizes: ints and values, a -1 solved from x's element count."""
+    sizes = list(sizes)
+    holes = [i for i, s in enumerate(sizes) if isinstance(s, int) and s == -1]
+    if len(holes) > 1:
+        raise e.error(f"sizes {sizes} have more than one -1")
+    if holes:
+        total = e.product(e.dims(x))
+        known = e.product([s for i, s in enumerate(sizes) if i != holes[0]])
+        if isinstance(total, int) and isinstance(known, int):
+            sizes[holes[0]] = total // known if known else 0
+        else:
+            sizes[holes[0]] = e.v("divide", [e.scalar(total, "i32"), e.scalar(known, "i32")])
+    return sizes
+
+
+@aten("view.default", "_unsafe_view.default", "reshape.default", "view_copy.default", group=S)
+def view(e, n):
+    x = n.arg("self")
+    return e.reshape(x, _sizes(e, n.arg("size"), x))
+
+
+@aten("permute.default", "permute_copy.default", group=S)
+def permute(e, n):
+    x = n.arg("self")
+    perm = tuple(e.axis(d, x.type.rank) for d in n.arg("dims"))
+    return e.v("transpose", [x], {"permutation": perm})
+
+
+@aten("transpose.int", group=S)
+def transpose(e, n):
+    x = n.arg("self")
+    r = x.type.rank
+    a, b = e.axis(n.arg("dim0"), r), e.axis(n.arg("dim1"), r)
+    perm = list(range(r))
+    perm[a], perm[b] = b, a
+    return e.v("transpose", [x], {"permutation": tuple(perm)})
+
+
+@aten("t.default", group=S)
+def t(e, n):
+    x = n.arg("self")
+    return x if x.type.rank < 2 else e.v("transpose", [x], {"permutation": (1, 0)})
+
+
+@aten("unsqueeze.default", group=S)
+def unsqueeze(e, n):
+    x = n.arg("self")
+    dims = e.dims(x)
+    d = e.axis(n.arg("dim"), x.type.rank + 1)
+    return e.reshape(x, dims[:d] + [1] + dims[d:])
+
+
+@aten("squeeze.dims", "squeeze.dim", "squeeze.default", group=S)
+def squeeze(e, n):
+    x = n.arg("self")
+    r = x.type.rank
+    dims = n.arg("dim", None) if "dim" in n.inputs else n.arg("dims", None)
+    axes = e.axes(dims, r) if dims is not None else list(range(r))
+    sizes = e.dims(x)
+    keep = [d for i, d in enumerate(sizes) if not (i in axes and d == 1)]
+    return e.reshape(x, keep)
+
+
+@aten("expand.default", "expand_copy.default", group=S)
+def expand(e, n):
+    x = n.arg("self")
+    sizes = list(n.arg("size"))
+    r = len(sizes)
+    own = e.dims(x)
+    lead = r - x.type.rank
+    dims = [own[i - lead] if isinstance(s, int) and s == -1 else s for i, s in enumerate(sizes)]
+    if x.type.rank == r and all(isinstance(a, int) and isinstance(b, int) and a == b
+                                for a, b in zip(own, dims)):
+        return x
+    return e.broadcast_to(x, dims)
+
+
+@aten("clone.default", "alias.default", "lift_fresh_copy.default", "detach.default",
+      "contiguous.default", "_to_copy.default", "to.dtype", "_to_dim_order_copy.default",
+      group=S)
+def copy(e, n):
+    """A copy or a cast: values are immutable here, so only the element type matters."""
+    return e.convert(n.arg("self"), n.out_elem())
+
+
+@aten("cat.default", "concat.default", group=S)
+def cat(e, n):
+    xs = [x for x in n.arg("tensors") if not (x.type.rank == 1 and x.type.shape[0] == 0)]
+    elem = n.out_elem()
+    xs = [e.convert(x, elem) for x in xs]
+    if len(xs) == 1:
+        return xs[0]
+    return e.v("concatenate", xs, {"dimension": e.axis(n.arg("dim", 0), xs[0].type.rank)})
+
+
+def _norm_index(e, i, d, clamp: bool):
+    """Index i of a dim of size d (ints or values): negative counts from the end; clamped to
+    [0, d] when `clamp` (a slice's bounds), as PyTorch does."""
+    if isinstance(i, int) and isinstance(d, int):
+        i = i + d if i < 0 else i
+        return min(max(i, 0), d) if clamp else i
+    if isinstance(i, int) and i >= 0:
+        return e.v("minimum", [e.scalar(i, "i32"), e.scalar(d, "i32")]) if clamp and i > 0 else i
+    if isinstance(i, int):  # negative, dynamic dim
+        return e.v("maximum", [e.v("add", [e.scalar(d, "i32"), e.scalar(i, "i32")]), e.scalar(0, "i32")])
+    iv = e.scalar(i, "i32")
+    dv = e.scalar(d, "i32")
+    neg = e.compare(iv, e.scalar(0, "i32"), "LT")
+    iv = e.v("select", [neg, e.v("add", [iv, dv]), iv])
+    return e.v("clamp", [e.scalar(0, "i32"), iv, dv]) if clamp else iv
+
+
+def slice_dim(e: TorchEmitter, x: Value, axis: int, start, end, step: int) -> Value:
+    dims = e.dims(x)
+    d = dims[axis]
+    start = _norm_index(e, 0 if start is None else start, d, True)
+    end = d if end is None or (isinstance(end, int) and end >= I64_MAX // 2) else \
+        _norm_index(e, end, d, True)
+    if isinstance(start, int) and isinstance(end, int):
+        end = max(end, start)
+    elif not (isinstance(start, int) and start == 0):
+        end = e.v("maximum", [e.scalar(end, "i32"), e.scalar(start, "i32")])
+    if isinstance(start, int) and start == 0 and end is d and step == 1:
+        return x
+    r = x.type.rank
+    starts = [start if i == axis else 0 for i in range(r)]
+    limits = [end if i == axis else dims[i] for i in range(r)]
+    strides = [step if i == axis else 1 for i in range(r)]
+    if all(isinstance(v, int) for v in starts + limits) and x.type.is_static:
+        return e.v("slice", [x], {"start_indices": tuple(starts), "limit_indices": tuple(limits),
+                                  "strides": tuple(strides)})
+    shape = tuple(-(-(lim - s) // st) if isinstance(s, int) and isinstance(lim, int) else None
+                  for s, lim, st in zip(starts, limits, strides))
+    return e.v("real_dynamic_slice", [x, e.shape_tensor(starts), e.shape_tensor(limits),
+                                      e.shape_tensor(strides)],
+               result_type=TensorType(shape, x.type.elem))
+
+
+@aten("slice.Tensor", "slice_copy.Tensor", group=S)
+def slice_(e, n):
+    x = n.arg("self")
+    step = n.arg("step", 1)
+    if not isinstance(step, int) or step <= 0:
+        raise e.error(f"slice step must be a positive constant, got {step}")
+    return slice_dim(e, x, e.axis(n.arg("dim", 0), x.type.rank), n.arg("start", None),
+                     n.arg("end", None), step)
+
+
+@aten("select.int", "select_copy.int", group=S)
+def select(e, n):
+    x = n.arg("self")
+    axis = e.axis(n.arg("dim"), x.type.rank)
+    d = e.dims(x)[axis]
+    i = _norm_index(e, n.arg("index"), d, False)
+    one = i + 1 if isinstance(i, int) else e.v("add", [i, e.scalar(1, "i32")])
+    piece = slice_dim(e, x, axis, i, one, 1)
+    return e.reshape(piece, [s for k, s in enumerate(e.dims(piece)) if k != axis])
+
+
+@aten("split_with_sizes.default", "split.Tensor", "split_with_sizes_copy.default", group=S)
+def split(e, n):
+    x = n.arg("self")
+    axis = e.axis(n.arg("dim", 0), x.type.rank)
+    d = e.dims(x)[axis]
+    if "split_sizes" in n.inputs:
+        sizes = n.arg("split_sizes")
+    else:
+        size = n.arg("split_size")
+        if not isinstance(d, int):
+            raise e.error("split by a size along a dynamic dim is not supported yet")
+        sizes = [min(size, d - s) for s in range(0, d, size)]
+    out, start = [], 0
+    for s in sizes:
+        end = start + s if isinstance(start, int) and isinstance(s, int) else \
+            e.v("add", [e.scalar(start, "i32"), e.scalar(s, "i32")])
+        out.append(slice_dim(e, x, axis, start, end, 1))
+        start = end
+    return out
+
+
+@aten("flip.default", group=S)
+def flip(e, n):
+    x = n.arg("self")
+    return e.v("reverse", [x], {"dimensions": tuple(e.axes(n.arg("dims"), x.type.rank))})
+
+
+@aten("constant_pad_nd.default", group=S)
+def constant_pad(e, n):
+    """pad = [last_lo, last_hi, prev_lo, prev_hi, ...]; negative amounts crop."""
+    x = n.arg("self")
+    pads = n.arg("pad")
+    r = x.type.rank
+    lo, hi = [0] * r, [0] * r
+    for k in range(len(pads) // 2):
+        lo[r - 1 - k], hi[r - 1 - k] = pads[2 * k], pads[2 * k + 1]
+    return e.v("pad", [x, e.scalar(n.arg("value", 0), x.type.elem)],
+               {"edge_padding_low": tuple(lo), "edge_padding_high": tuple(hi),
+                "interior_padding": (0,) * r})
+
+
+@aten("repeat.default", group=S)
+def repeat(e, n):
+    """x tiled: broadcast to [r0, d0, r1, d1, ...] then merged pairwise."""
+    x = n.arg("self")
+    reps = n.arg("repeats")
+    lead = len(reps) - x.type.rank
+    dims = [1] * lead + e.dims(x)
+    x = e.reshape(x, dims)
+    wide = []
+    for r, d in zip(reps, dims):
+        wide += [r, d]
+    b = e.broadcast_to(x, wide, mapping=tuple(range(1, 2 * len(dims), 2)))
+    return e.reshape(b, [e.product([r, d]) for r, d in zip(reps, dims)])
+
+
+# ---------------------------------------------------------------- indexing
+
+X = "indexing"
+
+
+def gather_axis(e: TorchEmitter, params: Value, idx: Value, axis: int) -> Value:
+    """params indexed along `axis` by every element of idx (negative indices wrap)."""
+    d = e.dims(params)[axis]
+    neg = e.compare(idx, e.scalar(0, idx.type.elem), "LT")
+    idx = e.v("select", [neg, e.binary("add", idx, e.scalar(d, idx.type.elem)), idx])
+    ir, pr = idx.type.rank, params.type.rank
+    dn = {"offset_dims": tuple(list(range(axis)) + list(range(axis + ir, pr + ir - 1))),
+          "collapsed_slice_dims": (axis,), "start_index_map": (axis,), "index_vector_dim": ir}
+    dims = e.dims(params)
+    sizes = [1 if i == axis else s for i, s in enumerate(dims)]
+    shape = tuple(list(params.type.shape[:axis]) + list(idx.type.shape)
+                  + list(params.type.shape[axis + 1:]))
+    t = TensorType(shape, params.type.elem)
+    if all(isinstance(s, int) for s in sizes):
+        return e.v("gather", [params, idx], {"dimension_numbers": dn, "slice_sizes": tuple(sizes)}, t)
+    return e.v("dynamic_gather", [params, idx, e.shape_tensor(sizes)], {"dimension_numbers": dn}, t)
+
+
+@aten("embedding.default", group=X)
+def embedding(e, n):
+    return gather_axis(e, n.arg("weight"), n.arg("indices"), 0)
+
+
+@aten("index_select.default", group=X)
+def index_select(e, n):
+    x = n.arg("self")
+    return gather_axis(e, x, n.arg("index"), e.axis(n.arg("dim"), x.type.rank))
+
+
+@aten("index.Tensor", group=X)
+def index(e, n):
+    """x[..., idx, ...] with one index tensor (the dims before it taken whole)."""
+    x = n.arg("self")
+    indices = n.arg("indices")
+    given = [i for i, t in enumerate(indices) if t is not None]
+    if len(given) != 1:
+        raise e.error("indexing with more than one index tensor is not supported yet")
+    idx = indices[given[0]]
+    if idx.type.elem == "i1":
+        raise e.error("indexing with a boolean mask (a data-dependent size) is not supported yet")
+    return gather_axis(e, x, idx, given[0])
+
+
+@aten("gather.default", group=X)
+def gather(e, n):
+    """out[i][j][k] = x[i][index[i][j][k]][k] (dim 1): a gather whose start indices are the
+    iotas of index's shape with `index` at `dim`."""
+    x, idx = n.arg("self"), n.arg("index")
+    axis = e.axis(n.arg("dim"), x.type.rank)
+    r = x.type.rank
+    dims = e.dims(idx)
+    idx = e.convert(idx, "i64")
+    cols = [idx if k == axis else e.iota(dims, k, "i64") for k in range(r)]
+    coords = e.v("concatenate", [e.reshape(c, dims + [1]) for c in cols], {"dimension": r})
+    dn = {"offset_dims": (), "collapsed_slice_dims": tuple(range(r)),
+          "start_index_map": tuple(range(r)), "index_vector_dim": r}
+    return e.v("gather", [x, coords], {"dimension_numbers": dn, "slice_sizes": (1,) * r},
+               TensorType(idx.type.shape, x.type.elem))
+
+
+# ---------------------------------------------------------------- creation
+
+C = "creation"
+
+
+@aten("full.default", "zeros.default", "ones.default", "empty.memory_format", group=C)
+def full(e, n):
+    elem = n.out_elem()
+    value = n.arg("fill_value", 1 if "ones" in e.target else 0)
+    dims = list(n.arg("size"))
+    return e.broadcast_to(e.scalar(value, elem), dims)
+
+
+@aten("full_like.default", "zeros_like.default", "ones_like.default", "empty_like.default",
+      group=C)
+def full_like(e, n):
+    x = n.arg("self")
+    value = n.arg("fill_value", 1 if "ones" in e.target else 0)
+    return e.broadcast_to(e.scalar(value, n.out_elem()), e.dims(x), x.type.shape)
+
+
+@aten("scalar_tensor.default", group=C)
+def scalar_tensor(e, n):
+    return e.scalar(n.arg("s"), n.out_elem())
+
+
+@aten("arange.start_step", "arange.default", "arange.start", group=C)
+def arange(e, n):
+    """A constant when the bounds are; else start + step * iota over ceil((end - start) /
+    step) elements, counted at run time."""
+    elem = n.out_elem()
+    start, end, step = n.arg("start", 0), n.arg("end"), n.arg("step", 1)
+    if all(not isinstance(v, Value) for v in (start, end, step)):
+        arr = np.arange(start, end, step)
+        return e.const(arr, elem, arr.shape)
+    if isinstance(step, Value) or (isinstance(start, float) or isinstance(end, float)):
+        raise e.error("a dynamic arange needs integer bounds and a constant step")
+    span = e.v("subtract", [e.scalar(end, "i32"), e.scalar(start, "i32")])
+    count = e.v("divide", [e.v("add", [span, e.scalar(step - 1 if step > 0 else step + 1, "i32")]),
+                           e.scalar(step, "i32")])
+    count = e.v("maximum", [count, e.scalar(0, "i32")])
+    iota = e.iota([count], 0, elem)
+    out = e.binary("multiply", iota, e.scalar(step, elem)) if step != 1 else iota
+    return out if isinstance(start, int) and start == 0 else e.binary("add", out, e.scalar(start, elem))
+
+
+# ---------------------------------------------------------------- symbolic sizes
+
+Y = "symbolic sizes"
+
+
+@aten("sym_size.int", group=Y)
+def sym_size(e, n):
+    x = n.arg("self")
+    d = e.dims(x)[e.axis(n.arg("dim"), x.type.rank)]
+    return d
+
+
+@aten("sym_numel.default", group=Y)
+def sym_numel(e, n):
+    return e.product(e.dims(n.arg("self")))
+
+
+def _sym(fold, hlo):
+    def rule(e, n):
+        a, b = n.arg("a"), n.arg("b")
+        if isinstance(a, int) and isinstance(b, int):
+            return fold(a, b)
+        return e.v(hlo, [e.scalar(a, "i32"), e.scalar(b, "i32")])  # sizes: non-negative
+    return rule
+
+
+aten("_operator.mul", group=Y)(_sym(lambda a, b: a * b, "multiply"))
+aten("_operator.add", group=Y)(_sym(lambda a, b: a + b, "add"))
+aten("_operator.sub", group=Y)(_sym(lambda a, b: a - b, "subtract"))
+aten("_operator.floordiv", group=Y)(_sym(lambda a, b: a // b, "divide"))
+aten("_operator.mod", group=Y)(_sym(lambda a, b: a % b, "remainder"))
+
+
+# ---------------------------------------------------------------- no-ops
+
+@aten("_assert_tensor_metadata.default", "_assert_scalar.default", "sym_constrain_range.default",
+      "sym_constrain_range_for_size.default", "_assert_async.msg", group="no-ops")
+def nothing(e, n):
+    """Checks PyTorch made at export; the shape checks at the inputs stand for them."""
+    return []

@@ -1,0 +1,218 @@
+"""Export the PyTorch corpus: small models written here (torchvision does not import beside the
+CPU torch, see docs/pytorch.md), each saved with `torch.export.save` after
+`run_decompositions()` (core ATen ops) as NAME.pt2, with inputs and PyTorch's eager outputs
+as NAME.npz. The default tests compile the .pt2 files without torch installed.
+
+PyTorch is NOT a dependency of the compiler: only this script (and `make test-torch`) imports
+it. Run with torch installed (`pip install '.[torch]'`):
+
+    .venv/bin/python tests/data/torch/export.py            # all cases
+    .venv/bin/python tests/data/torch/export.py NAME ...   # some cases
+
+NAME.npz holds, per size set k, sK_argI (the user inputs) and sK_outJ (eager outputs). Inputs
+come from numpy.random.default_rng(crc32("NAME/sK")); weights from torch.manual_seed(crc32).
+"""
+import os
+import sys
+import zlib
+
+import numpy as np
+import torch.nn.functional as F
+
+import torch
+from torch import nn
+from torch.export import Dim
+
+OUT = os.path.dirname(os.path.abspath(__file__))
+
+
+class MLP(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1, self.fc2, self.fc3 = nn.Linear(16, 32), nn.Linear(32, 32), nn.Linear(32, 10)
+        self.norm = nn.LayerNorm(32)
+
+    def forward(self, x):
+        h = F.gelu(self.fc1(x))
+        h = self.norm(F.silu(self.fc2(h)) + h)
+        return torch.softmax(self.fc3(torch.relu(h)), dim=-1)
+
+
+class CNN(nn.Module):
+    """conv + frozen batch norm + relu, max and avg pools, adaptive pool, flatten, linear."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1, self.b1 = nn.Conv2d(3, 8, 3, padding=1), nn.BatchNorm2d(8)
+        self.c2, self.b2 = nn.Conv2d(8, 16, 3, stride=2, padding=1, bias=False), nn.BatchNorm2d(16)
+        self.c3 = nn.Conv2d(16, 16, 1, groups=4)
+        self.fc = nn.Linear(32, 5)
+
+    def forward(self, x):
+        h = F.max_pool2d(torch.relu(self.b1(self.c1(x))), 2)
+        h = torch.relu(self.b2(self.c2(h)))
+        h = F.avg_pool2d(self.c3(h), 2, stride=1, padding=1) + h[:, :, :1, :1].mean()
+        a = torch.flatten(F.adaptive_avg_pool2d(h, 1), 1)
+        m = torch.amax(h, dim=(2, 3))
+        return self.fc(torch.cat([a, m], dim=1))
+
+
+class Attention(nn.Module):
+    def __init__(self, d, heads):
+        super().__init__()
+        self.heads, self.qkv, self.proj = heads, nn.Linear(d, 3 * d), nn.Linear(d, d)
+
+    def forward(self, x):
+        b, t, d = x.shape
+        q, k, v = self.qkv(x).split(d, dim=2)
+        q, k, v = (z.view(b, t, self.heads, d // self.heads).transpose(1, 2) for z in (q, k, v))
+        y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        return self.proj(y.transpose(1, 2).reshape(b, t, d))
+
+
+class GPT(nn.Module):
+    """A one-block GPT: embeddings, causal attention, an MLP, tied-free head."""
+
+    def __init__(self, vocab=50, d=32, heads=4, max_len=64):
+        super().__init__()
+        self.tok, self.pos = nn.Embedding(vocab, d), nn.Embedding(max_len, d)
+        self.ln1, self.ln2, self.lnf = nn.LayerNorm(d), nn.LayerNorm(d), nn.LayerNorm(d)
+        self.attn = Attention(d, heads)
+        self.mlp = nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(approximate="tanh"), nn.Linear(4 * d, d))
+        self.head = nn.Linear(d, vocab, bias=False)
+
+    def forward(self, ids):
+        pos = torch.arange(ids.shape[1], device=ids.device)
+        x = self.tok(ids) + self.pos(pos)[None]
+        x = x + self.attn(self.ln1(x))
+        x = x + self.mlp(self.ln2(x))
+        return self.head(self.lnf(x))
+
+
+class Encoder(nn.Module):
+    """BERT-like: a padding mask from the ids, masked attention written out with matmul,
+    where, and a pooled first token."""
+
+    def __init__(self, vocab=40, d=16):
+        super().__init__()
+        self.emb = nn.Embedding(vocab, d)
+        self.q, self.k, self.v = nn.Linear(d, d), nn.Linear(d, d), nn.Linear(d, d)
+        self.ln = nn.LayerNorm(d)
+        self.pool = nn.Linear(d, d)
+
+    def forward(self, ids):
+        x = self.emb(ids)
+        mask = (ids != 0)[:, None, :]  # [b, 1, t]
+        s = torch.matmul(self.q(x), self.k(x).transpose(-1, -2)) / 4.0
+        s = torch.where(mask, s, torch.full_like(s, -1e9))
+        x = self.ln(x + torch.softmax(s, -1) @ self.v(x))
+        return torch.tanh(self.pool(x[:, 0])), x.sum(dim=1)
+
+
+class Misc(nn.Module):
+    """Data movement and elementwise odds: expand, slice with step, index_select, gather
+    by an index tensor, clamp, pow, rsqrt, comparisons, cumsum-free reductions."""
+
+    def forward(self, x, idx):
+        y = x.permute(0, 2, 1).contiguous()[:, ::2, 1:]  # [b, 3, 4]
+        z = torch.index_select(x, 2, idx)  # [b, 5, 2]
+        w = x[:, idx]  # [b, 2, 6]
+        e = x[:, :1, :].expand(-1, 5, 6)
+        s = torch.clamp(x, -0.5, 0.5) ** 2 + torch.rsqrt(x.abs() + 1) - torch.exp(-x) * torch.sigmoid(x)
+        m = (x > 0).float() * x.max(dim=1, keepdim=True).values - x.min() + x.var(dim=2, keepdim=True)
+        return y.sum(-1), z, w, e + s + m, torch.argmax(x, dim=2)
+
+
+class Unknown(nn.Module):
+    """An op the compiler has no rule for (the error test)."""
+
+    def forward(self, x):
+        return torch.special.bessel_j0(x) + 1
+
+
+class RNN(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lstm, self.gru = nn.LSTM(4, 8, batch_first=True), nn.GRU(8, 6, batch_first=True)
+
+    def forward(self, x):
+        h, _ = self.lstm(x)
+        y, _ = self.gru(h)
+        return y
+
+
+def f32(*shape):
+    return lambda rng, d: rng.standard_normal([d.get(s, s) for s in shape]).astype(np.float32)
+
+
+def ints(hi, *shape, lo=0):
+    return lambda rng, d: rng.integers(lo, hi, [d.get(s, s) for s in shape]).astype(np.int64)
+
+
+def consts(*values):
+    return lambda rng, d: np.array(values, np.int64)
+
+
+BATCH = Dim("batch", min=1, max=64)
+SEQ = Dim("seq", min=2, max=64)
+
+# name -> (model class, input makers, dynamic_shapes or None, size sets)
+CASES = {
+    "mlp": (MLP, [f32("b", 16)], {"x": {0: BATCH}}, [{"b": 2}, {"b": 1}, {"b": 5}, {"b": 17}]),
+    "mlp_static": (MLP, [f32(3, 16)], None, [{}]),
+    "cnn": (CNN, [f32("b", 3, 16, 16)], {"x": {0: BATCH}}, [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 6}]),
+    "gpt": (GPT, [ints(50, "b", "t")], {"ids": {0: BATCH, 1: SEQ}},
+            [{"b": 2, "t": 5}, {"b": 1, "t": 2}, {"b": 3, "t": 9}, {"b": 2, "t": 33}]),
+    "encoder": (Encoder, [ints(40, "b", "t")], {"ids": {0: BATCH, 1: SEQ}},
+                [{"b": 2, "t": 6}, {"b": 1, "t": 3}, {"b": 4, "t": 7}, {"b": 3, "t": 12}]),
+    "misc": (Misc, [f32("b", 5, 6), consts(4, 1)], {"x": {0: BATCH}, "idx": None},
+             [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 8}]),
+    "unknown_op": (Unknown, [f32(3)], None, [{}]),
+    "rnn": (RNN, [f32("b", 7, 4)], {"x": {0: BATCH}}, [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 5}]),
+}
+
+
+def seed(name, tag):
+    return zlib.crc32(f"{name}/{tag}".encode())
+
+
+def inputs(name, k):
+    _, makers, _, sizes = CASES[name]
+    rng = np.random.default_rng(seed(name, f"s{k}"))
+    return [m(rng, sizes[k]) for m in makers]
+
+
+def export_case(name):
+    cls, makers, dynamic, sizes = CASES[name]
+    torch.manual_seed(seed(name, "weights"))
+    model = cls().eval()
+    for m in model.modules():  # batch norm statistics that are not the identity
+        if isinstance(m, nn.BatchNorm2d):
+            m.running_mean.uniform_(-0.5, 0.5)
+            m.running_var.uniform_(0.5, 2.0)
+    example = tuple(torch.from_numpy(a) for a in inputs(name, 0))
+    ep = torch.export.export(model, example, dynamic_shapes=dynamic).run_decompositions()
+    torch.export.save(ep, os.path.join(OUT, f"{name}.pt2"))
+    data = {}
+    for k in range(len(sizes)):
+        args = inputs(name, k)
+        with torch.no_grad():
+            outs = model(*(torch.from_numpy(a) for a in args))
+        outs = outs if isinstance(outs, tuple) else (outs,)
+        data.update({f"s{k}_arg{i}": a for i, a in enumerate(args)})
+        data.update({f"s{k}_out{i}": o.numpy() for i, o in enumerate(outs)})
+    np.savez(os.path.join(OUT, f"{name}.npz"), **data)
+    return ep
+
+
+def main(argv):
+    for name in argv or list(CASES):
+        try:
+            export_case(name)
+            print("exported", name)
+        except Exception as e:  # an export that fails is reported, the others still run
+            print(f"{name}: export failed: {type(e).__name__}: {e}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
