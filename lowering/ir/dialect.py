@@ -53,6 +53,9 @@ AOT_ATTRS = {
     "aot.parallel_lanes": "on a call: the parallel loop's threads per iteration (its lanes)",
     "aot.tiles": "on a device kernel's parallel loop: it steps over tiles of this size per dim",
     "aot.parallel_tiles": "on a call: the parallel output's tile per iteration (extent: the tiles)",
+    "aot.block_shape": "on a device kernel's parallel loop: the block its schedule asks for (x, y, z "
+                       "threads; default: the Target's block size)",
+    "aot.dynamic_shared": "on a device kernel's parallel loop: bytes of dynamic shared memory per block",
     "aot.transposed": "on gpu.blas_gemm(_takes): (lhs, rhs) stored [k, m] / [n, k]",
     "aot.scratch": "on an LHLO kernel op: its last N operands are temporaries",
     "aot.arg_bounds": "on an entry function: upper bounds of its arguments' dims ({arg: [bound "
