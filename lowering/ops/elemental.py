@@ -4,7 +4,18 @@ intermediate values never touch memory, as XLA's elemental IR emitter does."""
 from __future__ import annotations
 
 from lowering.ir.builder import Ix, LoopBuilder
-from lowering.ir.core import INDEX, Block, Region, ScalarType, Value
+from lowering.ir.core import (
+    INDEX,
+    Block,
+    Operation,
+    Region,
+    ScalarType,
+    Value,
+    bit_width,
+    is_complex,
+    is_float,
+    is_unsigned,
+)
 from lowering.ops import registry
 
 
@@ -60,15 +71,100 @@ class Elemental:
         return rule(self, op, idx)
 
 
-def combine_lanes(b: LoopBuilder, region: Region, accs: list, lanes: int) -> list:
-    """A warp's partial results combined with a reduction's body by butterfly shuffles
-    (offsets lanes/2 ... 1): every lane ends with the combination of all."""
-    offset = lanes // 2
-    while offset:
-        others = [b.v("gpu.shuffle_xor", [a], a.type, offset=offset) for a in accs]
-        accs = apply_region(b, region, list(accs) + others)
-        offset //= 2
-    return accs
+def _extreme(elem: str, highest: bool):
+    """The largest (or smallest) value of a float or integer type: min's (max's) identity."""
+    if is_float(elem):
+        return float("inf") if highest else float("-inf")
+    if elem == "i1":
+        return highest
+    bits = bit_width(elem)
+    if is_unsigned(elem):
+        return (1 << bits) - 1 if highest else 0
+    return (1 << (bits - 1)) - 1 if highest else -(1 << (bits - 1))
+
+
+IDENTITIES = {  # a single-op body's identity for an element type (None: not a combiner of it)
+    "add": lambda e: (-0.0 if is_float(e) else False if e == "i1" else 0),  # -0.0 + -0.0 stays -0.0
+    "multiply": lambda e: True if e == "i1" else 1,
+    "maximum": lambda e: None if is_complex(e) else _extreme(e, False),
+    "minimum": lambda e: None if is_complex(e) else _extreme(e, True),
+    "or": lambda e: None if is_float(e) or is_complex(e) else False if e == "i1" else 0,
+    "xor": lambda e: None if is_float(e) or is_complex(e) else False if e == "i1" else 0,
+    "and": lambda e: (None if is_float(e) or is_complex(e) else True if e == "i1"
+                      else _extreme(e, True) if is_unsigned(e) else -1),
+}
+
+
+def body_identity(root: Operation):
+    """The identity of a one-result reduce's body when it is one op of IDENTITIES on its two
+    arguments, else None."""
+    block = root.regions[0].blocks[0]
+    if len(block.args) != 2 or len(block.ops) != 2:
+        return None
+    op, ret = block.ops
+    if op.key not in IDENTITIES or set(op.operands) != set(block.args) \
+            or list(ret.operands) != list(op.results):
+        return None
+    return IDENTITIES[op.key](root.operands[1].type.elem)
+
+
+class Partial:
+    """A thread's partial result of a reduce, without the init: a state of values carried
+    through loops, shuffles and shared memory. With the body's identity known, the state is
+    the accumulators, started from the identity; else it is the accumulators and an i1 flag
+    (does it hold an element yet?), started from placeholders (the init values) and false,
+    the first element taking the placeholder's place. `finish` joins the init once."""
+
+    def __init__(self, root: Operation, inits: list):
+        self.region, self.inits = root.regions[0], inits
+        self.identity = body_identity(root)
+
+    def seed(self, b: LoopBuilder) -> list:
+        if self.identity is not None:
+            return [b.const(self.identity, self.inits[0].type.name)]
+        return list(self.inits) + [b.const(False, "i1")]
+
+    def _split(self, state):
+        return (state, None) if self.identity is not None else (state[:-1], state[-1])
+
+    def fold(self, b: LoopBuilder, state: list, xs: list) -> list:
+        """The state with elements xs folded in."""
+        accs, flag = self._split(state)
+        both = apply_region(b, self.region, list(accs) + xs)
+        if flag is None:
+            return both
+        return [b.v("arith.select", [flag, v, x], x.type) for v, x in zip(both, xs)] + [b.const(True, "i1")]
+
+    def join(self, b: LoopBuilder, one: list, other: list) -> list:
+        """Two states combined (one's elements first)."""
+        a, fa = self._split(one)
+        c, fc = self._split(other)
+        both = apply_region(b, self.region, list(a) + list(c))
+        if fa is None:
+            return both
+        i1 = ScalarType("i1")
+        full = b.v("arith.andi", [fa, fc], i1)
+        either = [b.v("arith.select", [fa, x, y], x.type) for x, y in zip(a, c)]
+        return ([b.v("arith.select", [full, v, e], v.type) for v, e in zip(both, either)]
+                + [b.v("arith.ori", [fa, fc], i1)])
+
+    def finish(self, b: LoopBuilder, state: list) -> list:
+        """The results: the init joined once with the partial (the init alone if empty)."""
+        accs, flag = self._split(state)
+        out = apply_region(b, self.region, list(self.inits) + list(accs))
+        if flag is None:
+            return out
+        return [b.v("arith.select", [flag, v, i], v.type) for v, i in zip(out, self.inits)]
+
+    def across_lanes(self, b: LoopBuilder, state: list, lanes: int) -> list:
+        """A warp's states combined by butterfly shuffles (offsets lanes/2 ... 1): every lane
+        ends with the combination of all."""
+        offset = lanes // 2
+        while offset:
+            others = [b.v("gpu.shuffle_xor", [v], v.type, offset=offset) for v in state]
+            state = self.join(b, state, others)
+            offset //= 2
+        return state
 
 
 def apply_region(b: LoopBuilder, region: Region, args: list) -> list:

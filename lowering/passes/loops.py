@@ -26,7 +26,7 @@ from lowering.ir.core import (
     Value,
 )
 from lowering.ops import registry
-from lowering.ops.elemental import Elemental, apply_region, combine_lanes, fusion_dims
+from lowering.ops.elemental import Elemental, Partial, apply_region, fusion_dims
 from lowering.passes.fusion import OUTPUT_ROOTS
 
 # ----------------------------------------------------------------------------- kernels
@@ -174,7 +174,8 @@ def emit_row_fusion(b: LoopBuilder, region_block: Block, inputs: dict, out, env:
     which is the row a broadcast reads (the same one, or row 0 of a size-1 dim); later
     reductions and the elements read its value as a scalar. On a target whose rows go to a
     warp (`Target.warp_size` lanes), lane l takes columns l, l + lanes, ... and each
-    reduction's partial results are combined across the lanes by shuffles."""
+    reduction's partial results are combined across the lanes by shuffles, the init joining
+    once (elemental.Partial)."""
     ret = region_block.ops[-1]
     out_dims = dims_of(b, out)
     lanes = b.target.warp_size if len(out_dims) > 1 else 1  # lanes share a row of a row loop
@@ -196,17 +197,18 @@ def emit_row_fusion(b: LoopBuilder, region_block: Block, inputs: dict, out, env:
                    for iv, n, m in zip(rivs, in_dims[:-1], out.type.shape[:-1])]
             e = Elemental(rows, inputs, scalars, env)
             start = rows.index(0) if lane is None else lane
-            loop, body, c, (acc,) = rows.for_(start, Ix(rows).val(in_dims[-1]), [e.at(init, [])],
-                                              step=lanes)
+            part = Partial(red, [e.at(init, [])]) if lane is not None else None
+            loop, body, c, cur = rows.for_(start, Ix(rows).val(in_dims[-1]),
+                                           part.seed(rows) if part else [e.at(init, [])], step=lanes)
             inner = Elemental(body, inputs, scalars, env)
             value = inner.at(x, row + [c])
             if x is kept:  # the result row holds it until the last walk reads it back
                 body.op("memref.store", [value, out] + rivs + [c])  # (each lane its own columns)
-            (new,) = apply_reduction_body(body, red, [acc, value])
-            body.yield_([new])
+            body.yield_(part.fold(body, list(cur), [value]) if part
+                        else apply_reduction_body(body, red, list(cur) + [value]))
             total = list(loop.results)
-            if lanes > 1:
-                total = combine_lanes(rows, red.regions[0], total, lanes)
+            if part:
+                total = part.finish(rows, part.across_lanes(rows, total, lanes))
             scalars[red.results[0]] = total[0]
         values = {**inputs, kept: out} if kept is not None else inputs
         if lane is None:

@@ -4,8 +4,11 @@ whole-tensor reduction, a block per 32 columns.
 Each is the cuda target's override of reduce's `kernel` (its schedule as a kInput fusion's
 root); the fused producers are read through the elemental emitter. Partial results are
 always combined in a fixed tree, so a result does not depend on scheduling (float sums are
-reassociated, as on the CPU); every thread starts from the init value, which the reduce's
-semantics make an identity.
+reassociated, as on the CPU). The init value joins once, at the end, as on the CPU (an add
+with init 3 adds 3 once, not once per thread): each thread's partial starts from the body's
+identity when the body is a known combiner (add, multiply, maximum, minimum, and, or, xor),
+else from its first element, with a flag carried along saying whether it has one
+(elemental.Partial).
 
 - Row reduction (the last dim reduced, others kept): the parallel loop goes over the kept
   dims, an iteration per warp (`aot.lanes_per_iteration` = WARP). Lane l folds the row's
@@ -28,7 +31,7 @@ from __future__ import annotations
 from lowering.ir.builder import Ix, LoopBuilder, loop_nest
 from lowering.ir.core import INDEX, MemRefType, Operation
 from lowering.ops import registry
-from lowering.ops.elemental import Elemental, apply_region, combine_lanes
+from lowering.ops.elemental import Elemental, Partial
 
 WARP = 32  # cuda_target().warp_size
 BLOCK = 256  # device.THREADS_PER_BLOCK: threads sharing an iteration of the block schedules
@@ -97,43 +100,42 @@ def emit_warp_row_reduction(b: LoopBuilder, root: Operation, inputs: dict, outs:
         parallel = next(op for op in b.block.ops[first:] if op.name == "scf.for")
         parallel.attrs["aot.lanes_per_iteration"] = WARP  # a warp per iteration, lanes in step
         e = Elemental(outer, inputs, dims=env)
-        accs = [e.at(v, []) for v in inits]
+        part = Partial(root, [e.at(v, []) for v in inits])
         lane = outer.v("gpu.lane_id", [], INDEX)
-        loop, body, j, cur = outer.for_(lane, dims[-1], accs, step=WARP)
+        loop, body, j, cur = outer.for_(lane, dims[-1], part.seed(outer), step=WARP)
         xs = [Elemental(body, inputs, dims=env).at(v, list(rows) + [j]) for v in ins]
-        body.yield_(apply_region(body, root.regions[0], list(cur) + xs))
-        accs = combine_lanes(outer, root.regions[0], list(loop.results), WARP)
-        for v, out in zip(accs, outs):
+        body.yield_(part.fold(body, list(cur), xs))
+        state = part.across_lanes(outer, list(loop.results), WARP)
+        for v, out in zip(part.finish(outer, state), outs):
             outer.op("memref.store", [v, out] + list(rows))
 
 
 def emit_block_full_reduction(b: LoopBuilder, root: Operation, inputs: dict, outs: list, env: dict):
     ins, inits, in_dims = _parts(root, env)
-    region = root.regions[0]
     total = Ix(b).val(_product(Ix(b), in_dims))
     loop, body, _, _ = b.for_(b.index(0), b.index(1))
     loop.attrs["aot.lanes_per_iteration"] = BLOCK  # one block, one iteration
     loop.attrs["aot.tiles"] = ()
     bx = Ix(body)
     tid = body.v("gpu.thread_id", [], INDEX)
-    accs = [Elemental(body, inputs, dims=env).at(v, []) for v in inits]
-    fold, fb, i, cur = body.for_(tid, total, accs, step=BLOCK)
+    part = Partial(root, [Elemental(body, inputs, dims=env).at(v, []) for v in inits])
+    fold, fb, i, cur = body.for_(tid, total, part.seed(body), step=BLOCK)
     idx = _unflatten(Ix(fb), i, in_dims)
     xs = [Elemental(fb, inputs, dims=env).at(v, idx) for v in ins]
-    fb.yield_(apply_region(fb, region, list(cur) + xs))
-    accs = combine_lanes(body, region, list(fold.results), WARP)
-    shared = [body.v("gpu.shared", [], MemRefType((WARPS,), a.type.name)) for a in accs]
+    fb.yield_(part.fold(fb, list(cur), xs))
+    state = part.across_lanes(body, list(fold.results), WARP)
+    shared = [body.v("gpu.shared", [], MemRefType((WARPS,), a.type.name)) for a in state]
     lead = _when(body, bx.cmp("eq", bx.rem(tid, WARP), 0))
-    for a, s in zip(accs, shared):
+    for a, s in zip(state, shared):
         lead.op("memref.store", [a, s, Ix(lead).div(tid, WARP)])
     lead.yield_()
     body.op("gpu.barrier", [])
     last = _when(body, bx.cmp("eq", tid, 0))
-    vals = [last.v("memref.load", [s, last.index(0)], a.type) for a, s in zip(accs, shared)]
+    vals = [last.v("memref.load", [s, last.index(0)], a.type) for a, s in zip(state, shared)]
     for w in range(1, WARPS):
-        others = [last.v("memref.load", [s, last.index(w)], a.type) for a, s in zip(accs, shared)]
-        vals = apply_region(last, region, vals + others)
-    for v, out in zip(vals, outs):
+        others = [last.v("memref.load", [s, last.index(w)], a.type) for a, s in zip(state, shared)]
+        vals = part.join(last, vals, others)
+    for v, out in zip(part.finish(last, vals), outs):
         last.op("memref.store", [v, out])
     last.yield_()
     body.yield_()
@@ -141,7 +143,6 @@ def emit_block_full_reduction(b: LoopBuilder, root: Operation, inputs: dict, out
 
 def emit_tiled_column_reduction(b: LoopBuilder, root: Operation, inputs: dict, outs: list, env: dict):
     ins, inits, in_dims = _parts(root, env)
-    region = root.regions[0]
     red = sorted(root.attrs["dimensions"])
     lo, hi = red[0], red[-1] + 1
     out_dims = in_dims[:lo] + in_dims[hi:]
@@ -158,21 +159,22 @@ def emit_tiled_column_reduction(b: LoopBuilder, root: Operation, inputs: dict, o
     tx, ty = bx.rem(tid, COLS), bx.div(tid, COLS)
     at[-1] = bx.add(bx.mul(at[-1], COLS), tx)
     inside = bx.cmp("slt", at[-1], out_dims[-1])
-    accs = [Elemental(body, inputs, dims=env).at(v, []) for v in inits]
-    fold, fb, r, cur = body.for_(ty, bx.select(inside, rows, 0), accs, step=ROWS)
+    part = Partial(root, [Elemental(body, inputs, dims=env).at(v, []) for v in inits])
+    fold, fb, r, cur = body.for_(ty, bx.select(inside, rows, 0), part.seed(body), step=ROWS)
     idx = at[:lo] + _unflatten(Ix(fb), r, in_dims[lo:hi]) + at[lo:]
     xs = [Elemental(fb, inputs, dims=env).at(v, idx) for v in ins]
-    fb.yield_(apply_region(fb, region, list(cur) + xs))
-    shared = [body.v("gpu.shared", [], MemRefType((ROWS, COLS), a.type.name)) for a in fold.results]
-    for a, s in zip(fold.results, shared):
+    fb.yield_(part.fold(fb, list(cur), xs))
+    state = list(fold.results)
+    shared = [body.v("gpu.shared", [], MemRefType((ROWS, COLS), a.type.name)) for a in state]
+    for a, s in zip(state, shared):
         body.op("memref.store", [a, s, ty, tx])
     body.op("gpu.barrier", [])
     top = _when(body, bx.and_(bx.cmp("eq", ty, 0), inside))
-    vals = [top.v("memref.load", [s, top.index(0), tx], a.type) for a, s in zip(accs, shared)]
+    vals = [top.v("memref.load", [s, top.index(0), tx], a.type) for a, s in zip(state, shared)]
     for row in range(1, ROWS):
-        others = [top.v("memref.load", [s, top.index(row), tx], a.type) for a, s in zip(accs, shared)]
-        vals = apply_region(top, region, vals + others)
-    for v, out in zip(vals, outs):
+        others = [top.v("memref.load", [s, top.index(row), tx], a.type) for a, s in zip(state, shared)]
+        vals = part.join(top, vals, others)
+    for v, out in zip(part.finish(top, vals), outs):
         top.op("memref.store", [v, out] + at)
     top.yield_()
     body.op("gpu.barrier", [])  # the next tile's partials wait until these are read
