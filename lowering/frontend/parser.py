@@ -456,21 +456,48 @@ class Builder:
         return Location(self.filename, n, len(self.lines[n - 1].rstrip()) + 1 if self.lines else 1)
 
     def module(self, raws: list) -> Module:
+        """The file's ops, with nested modules flattened into one symbol table: a module
+        inside the top one (as StableHLO's tests and some exporters write) contributes its
+        functions, public ones compiled as entries. Refused, with both places named: two
+        modules defining one symbol (MLIR scopes symbols per module; this compiler has one
+        table), and nested symbol references (@inner::@f) across modules."""
         top = [r for r in raws if isinstance(r, RawOp)]
         self.loc_aliases = {r[1]: r[2] for r in raws if isinstance(r, tuple) and r[0] == "alias"}
         module = Module(filename=self.filename)
-        if len(top) == 1 and top[0].kind == "module":
+        if len(top) == 1 and _is_module(top[0]):
             module.attrs = {k: v for k, v in top[0].attrs.items() if k != "sym_name"}
             module.name = top[0].attrs.get("sym_name", "")
             body = top[0].regions[0].blocks[0][2]
         else:
             body = top
         scope = _Scope()
-        for raw in body:
-            if raw.kind == "module":
-                raise self.error("nested modules are not supported", raw.tok)
-            module.ops.append(self.op(raw, scope))
+        defined: dict = {}  # symbol -> the token of its first definition
+        for raw in self._flatten_modules(body, module):
+            op = self.op(raw, scope)
+            sym = op.attrs.get("sym_name")
+            if isinstance(sym, str):
+                if sym in defined:
+                    first = self.loc(defined[sym])
+                    raise self.error(f"@{sym} is defined twice (first at line {first.line}): nested modules "
+                                     "share one symbol table here, so their symbols must differ", raw.tok)
+                defined[sym] = raw.tok
+            module.ops.append(op)
         return module
+
+    def _flatten_modules(self, body: list, module: Module) -> list:
+        """The ops of `body` with each nested module replaced by its own ops (recursively);
+        a nested module's attributes fill in those the outer ones lack."""
+        ops = []
+        for raw in body:
+            if not _is_module(raw):
+                ops.append(raw)
+                continue
+            for k, v in raw.attrs.items():
+                if k != "sym_name":
+                    module.attrs.setdefault(k, v)
+            if raw.regions and raw.regions[0].blocks:
+                ops += self._flatten_modules(raw.regions[0].blocks[0][2], module)
+        return ops
 
     def op(self, raw: RawOp, scope: _Scope) -> Operation:
         try:
@@ -665,6 +692,10 @@ def _unshift(shifts: list, line: int, column: int) -> int:
     return column + sum(removed for ln, col, removed in shifts if ln == line and col <= column)
 
 
+def _is_module(raw: RawOp) -> bool:
+    return raw.kind == "module" or raw.name == "builtin.module"
+
+
 def parse_module(text: str, filename: str = "<input>") -> Module:
     """Parse MLIR text into a Module; raises CompileError with file:line:col."""
     builder = Builder(filename, text)
@@ -713,6 +744,12 @@ def _syntax_error(builder: Builder, text: str, e) -> CompileError:
     if tok.type == "$END":
         return builder.error(f"unexpected end of input; expected {expected}", loc=builder.end())
     loc = Location(builder.filename, tok.line, tok.column)
+    around = text[max(tok.start_pos - 1, 0):tok.start_pos + 3] if tok.start_pos is not None else ""
+    if str(tok) == ":" and "::@" in around:  # pointed at the reference's first '@'
+        at = text.rfind("@", 0, tok.start_pos)
+        loc = Location(builder.filename, tok.line, max(tok.column - (tok.start_pos - at), 1))
+        return builder.error("nested symbol references (@module::@symbol) are not supported: nested "
+                             "modules share one symbol table here, so name the symbol alone", loc=loc)
     if str(tok) == "<" and tok.start_pos is not None:
         word = text[:tok.start_pos].rstrip().rsplit(None, 1)[-1:]
         word = word[0].lstrip("(:,[{=") if word else ""

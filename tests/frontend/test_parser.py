@@ -158,3 +158,63 @@ def test_syntax_errors_are_located(text, line, col, message):
     rendered = err.render()
     assert rendered.startswith(f"bad.mlir:{line}:{col}: error:")
     assert rendered.splitlines()[-1].strip() == "^"
+
+
+NESTED = """module @outer attributes {mhlo.num_replicas = 1 : i32} {
+  module @inner {
+    func.func private @twice(%x: tensor<2xf32>) -> tensor<2xf32> {
+      %0 = stablehlo.add %x, %x : tensor<2xf32>
+      return %0 : tensor<2xf32>
+    }
+    module @deeper attributes {mhlo.num_partitions = 1 : i32} {
+      func.func public @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+        %0 = func.call @twice(%x) : (tensor<2xf32>) -> tensor<2xf32>
+        return %0 : tensor<2xf32>
+      }
+    }
+  }
+  func.func public @neg(%x: tensor<2xf32>) -> tensor<2xf32> {
+    %0 = stablehlo.negate %x : tensor<2xf32>
+    return %0 : tensor<2xf32>
+  }
+}
+"""
+
+GENERIC_MODULE = """"builtin.module"() <{sym_name = "jit_main"}> ({
+  "func.func"() <{function_type = (tensor<2xf32>) -> tensor<2xf32>, sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<2xf32>):
+    %0 = "stablehlo.multiply"(%arg0, %arg0) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    "func.return"(%0) : (tensor<2xf32>) -> ()
+  }) : () -> ()
+}) {mhlo.num_partitions = 1 : i32} : () -> ()
+"""  # noqa: E501
+
+
+def test_nested_modules_are_flattened(tmp_path):
+    """Issue 31: the inner modules' functions join one symbol table (calls across the levels
+    by plain name), public ones at any depth are entries, attributes merge (outer first)."""
+    import aot
+    m = parse_module(NESTED, "n.mlir")
+    assert [f.attrs["sym_name"] for f in m.functions()] == ["twice", "main", "neg"]
+    assert m.name == "outer" and set(m.attrs) == {"mhlo.num_replicas", "mhlo.num_partitions"}
+    lib = aot.compile(NESTED, name="nested", output_dir=str(tmp_path))
+    x = np.array([1.5, -2], np.float32)
+    np.testing.assert_array_equal(lib.main(x), 2 * x)
+    np.testing.assert_array_equal(lib.neg(x), -x)
+    gen = aot.compile(GENERIC_MODULE, name="generic_module", output_dir=str(tmp_path))
+    np.testing.assert_array_equal(gen.main(x), x * x)
+
+
+@pytest.mark.parametrize("text, line, col, message", [
+    ("module {\n  module @a {\n    func.func @f() {\n      return\n    }\n  }\n"
+     "  module @b {\n    func.func @f() {\n      return\n    }\n  }\n}\n", 8, 5,
+     "@f is defined twice (first at line 3)"),
+    ("module {\n  module @a {\n    func.func private @f() {\n      return\n    }\n  }\n"
+     "  func.func @main() {\n    func.call @a::@f() : () -> ()\n    return\n  }\n}\n", 8, 15,
+     "nested symbol references (@module::@symbol) are not supported"),
+])
+def test_nested_module_limits_are_located(text, line, col, message):
+    with pytest.raises(CompileError) as info:
+        parse_module(text, "n.mlir")
+    assert (info.value.loc.line, info.value.loc.col) == (line, col), info.value.render()
+    assert message in info.value.message
