@@ -22,6 +22,14 @@ test: $(STAMP)
 	$(PY) -m pytest -q -n 2 tests --ignore=tests/e2e/test_conformance.py
 	$(PY) -m pytest -q tests/e2e/test_conformance.py
 
+# PyTorch's front door with torch installed (the `torch` extra: torch==2.13.0, CPU): the tests
+# that export live from torch and the heavier saved .pt2 cases (`make test` runs the others
+# from tests/data/torch without torch).
+.PHONY: test-torch
+test-torch: $(STAMP)
+	$(PY) -m pip install -q -e '.[torch]'
+	AOTC_TEST_TORCH=1 $(PY) -m pytest -q tests/e2e/test_torch.py tests/e2e/test_torch_live.py
+
 # The GPU target without a GPU: every conformance case as PTX through ptxas (sm_80, sm_90),
 # then run on the emulated grid against JAX's outputs. A fixed sample of both is in `test`.
 test-gpu: $(STAMP)
