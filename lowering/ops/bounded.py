@@ -99,3 +99,30 @@ def _set_dimension_size_at(e, op, idx):
 registry.define("set_dimension_size", "elemental", "dynamic shapes", attrs=("dimension",),
                 arity=2, infer=infer_set_dimension_size, shape_rule=_set_dimension_size_dims,
                 shape_operands=(1,), elemental=_set_dimension_size_at)
+
+
+def infer_tensor_cast(op):
+    """tensor.cast between types that differ only in which dims are static (and, before
+    drop_bounds, in their bounds): same rank and element type, static dims agreeing."""
+    src, dst = op.operands[0].type, op.results[0].type
+    if src.rank != dst.rank or src.elem != dst.elem:
+        raise ShapeError(f"tensor.cast changes more than static dims and bounds: {src} to {dst}")
+    for d, (a, b) in enumerate(zip(src.shape, dst.shape)):
+        if a is not None and b is not None and a != b:
+            raise ShapeError(f"tensor.cast of dim {d}: {a} is never {b}")
+    return [dst]
+
+
+def _tensor_cast_dims(hs, op, shapes, bufs):
+    """Where the cast narrows, the host checks: a dim made static has that size, a dim given
+    a bound (attribute `bounds`) is within it."""
+    out = [hs.require_equal(d, n, op, f"dim {i} must be {n}") if n is not None else d
+           for i, (d, n) in enumerate(zip(shapes[0], op.results[0].type.shape))]
+    for i, bound in enumerate(op.attrs.get("bounds") or ()):
+        if bound is not None:
+            hs.require("sle", out[i], bound, op, f"dim {i} exceeds its bound {bound}")
+    return [out]
+
+
+registry.define("dhlo.cast", "elemental", "dynamic shapes", arity=1, infer=infer_tensor_cast,
+                shape_rule=_tensor_cast_dims, elemental=lambda e, op, idx: e.at(op.operands[0], idx))

@@ -141,3 +141,22 @@ def extract(e: Emitter, op, args):
         raise e.error("extract from a tensor of dynamic shape is not supported")
     return [e.reshape(s, [])]
 
+
+
+@tf_op("tensor.cast", group=G)
+def tensor_cast(e: Emitter, op, args):
+    """Between types differing only in static dims and bounds (TF's export of tf.where:
+    tensor<?x2xi64, #stablehlo.bounds<12, ?>> to tensor<?x2xi64>): the same values, with
+    the host checking, where the cast narrows, a dim made static or given a bound."""
+    from lowering.ops.bounded import bounds_of
+    dst = op.results[0].type
+    if not isinstance(dst, TensorType) or not isinstance(args[0].type, TensorType):
+        raise e.error(f"tensor.cast to {dst} is not supported (ranked tensors are)")
+    try:
+        bounds = bounds_of(dst)
+    except ValueError as err:
+        raise e.error(str(err)) from None
+    plain = TensorType(dst.shape, dst.elem)
+    if plain == TensorType(args[0].type.shape, args[0].type.elem) and not bounds:
+        return [args[0]]
+    return [e.v("dhlo.cast", [args[0]], {"bounds": bounds} if bounds else {}, plain)]

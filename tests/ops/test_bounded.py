@@ -52,3 +52,45 @@ def test_set_dimension_size_dim_out_of_range():
 }"""
     with pytest.raises(CompileError, match="dimension 1 out of range"):
         aot.compile(text, name="sds_bad")
+
+
+TF_WHERE = """func.func @main(%x: tensor<?x2xi64, #stablehlo.bounds<12, ?>>) -> tensor<?x2xi64> {
+  %0 = tensor.cast %x : tensor<?x2xi64, #stablehlo.bounds<12, ?>> to tensor<?x2xi64>
+  %1 = stablehlo.add %0, %0 : tensor<?x2xi64>
+  return %1 : tensor<?x2xi64>
+}"""
+
+NARROWING = """func.func @main(%x: tensor<?x2xf32>, %y: tensor<3x?xf32>) -> (tensor<3x2xf32>, tensor<?x?xf32>) {
+  %0 = tensor.cast %x : tensor<?x2xf32> to tensor<3x2xf32>
+  %1 = tensor.cast %y : tensor<3x?xf32> to tensor<?x?xf32, #stablehlo.bounds<?, 4>>
+  %2 = stablehlo.negate %1 : tensor<?x?xf32, #stablehlo.bounds<?, 4>>
+  %3 = tensor.cast %2 : tensor<?x?xf32, #stablehlo.bounds<?, 4>> to tensor<?x?xf32>
+  return %0, %3 : tensor<3x2xf32>, tensor<?x?xf32>
+}"""  # noqa: E501
+
+
+def test_tensor_cast_between_static_dims_and_bounds(tmp_path):
+    """Issue 31: TF's StableHLO export of tf.where casts a bounded type to an unbounded one;
+    a cast that makes a dim static, or gives it a bound, is checked on the host."""
+    lib = aot.compile(TF_WHERE, name="tf_where_cast", output_dir=str(tmp_path))
+    x = np.arange(10, dtype=np.int64).reshape(5, 2)
+    np.testing.assert_array_equal(lib.main(x), 2 * x)
+    lib = aot.compile(NARROWING, name="narrowing_cast", output_dir=str(tmp_path))
+    x, y = np.ones((3, 2), np.float32), np.arange(12, dtype=np.float32).reshape(3, 4)
+    a, b = lib.main(x, y)
+    np.testing.assert_array_equal(a, x)
+    np.testing.assert_array_equal(b, -y)
+    with pytest.raises(AotRuntimeError, match=r"'dhlo.cast' at <string>:2:8: dim 0 must be 3: 4 != 3"):
+        lib.main(np.ones((4, 2), np.float32), y)
+    with pytest.raises(AotRuntimeError, match=r"dim 1 exceeds its bound 4 \(5 vs 4\)"):
+        lib.main(x, np.ones((3, 5), np.float32))
+
+
+def test_tensor_cast_of_anything_else_is_a_located_error():
+    text = """func.func @main(%x: tensor<?x2xf32>) -> tensor<?x2xf64> {
+  %0 = tensor.cast %x : tensor<?x2xf32> to tensor<?x2xf64>
+  return %0 : tensor<?x2xf64>
+}"""
+    with pytest.raises(CompileError, match="changes more than static dims and bounds") as info:
+        aot.compile(text, name="bad_cast")
+    assert info.value.loc.line == 2
