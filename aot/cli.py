@@ -12,7 +12,8 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="aotc", description="Ahead-of-time compiler for HLO-family MLIR")
     sub = p.add_subparsers(dest="command", required=True)
     c = sub.add_parser("compile", help="compile an MLIR file")
-    c.add_argument("input", help="StableHLO / MHLO / LHLO text (.mlir)")
+    c.add_argument("input", help="StableHLO / MHLO / LHLO text (.mlir), or a PyTorch program "
+                                 "written by torch.export.save (.pt2; torch not needed)")
     c.add_argument("-o", "--output", help="output path ('-' for stdout with text stages)")
     c.add_argument("--emit", choices=EMIT_KINDS, default="shared")
     c.add_argument("--name", help="artifact name, the prefix of every exported symbol "
@@ -48,6 +49,9 @@ def main(argv=None) -> int:
     c.add_argument("--freeze", metavar="VARS.npz",
                    help="values of a TensorFlow function's resource (variable) arguments, "
                         "keyed argN by position: they become constants")
+    c.add_argument("--params-as-args", action="store_true",
+                   help="a .pt2 program's parameters and buffers as leading arguments "
+                        "(default: frozen into the library as constants)")
     c.add_argument("--cpp-class", metavar="NS::CLASS",
                    help="also write NAME.hpp: a header-only C++ class per entry, tfcompile "
                         "style (the main entry's is CLASS, entry F's CLASS_F)")
@@ -105,7 +109,12 @@ def main(argv=None) -> int:
             print(f"aotc: error: no such file: {args.input}", file=sys.stderr)
             return 2
         from lowering.frontend.source import read_source
-        text = read_source(args.input)  # not UTF-8: a located CompileError
+
+        from .import_torch import is_pt2, torch_to_mlir
+        if is_pt2(args.input):  # read and lowered without torch (lowering/torch)
+            text, _ = torch_to_mlir(args.input, params_as_args=args.params_as_args)
+        else:
+            text = read_source(args.input)  # not UTF-8: a located CompileError
         comp = Compilation(text, args.input, opts)
         from .driver import default_output
         paths = comp.build(args.output or default_output(opts))

@@ -1,0 +1,168 @@
+"""PyTorch programs in, without torch: the `.pt2` files tests/data/torch/export.py saved
+(torch.export + run_decompositions, small models written there) compile and match PyTorch's
+eager outputs saved beside them, static and with dynamic batch (and sequence) dims at three
+sizes or more from one library; a dim outside its torch.export.Dim range is an error naming
+the input and the bound; an ATen op without a rule is a compile error naming the op and the
+model's file:line. The heavier corpus cases (gpt, rnn) run in `make test-torch`
+(tests/e2e/test_torch_live.py), with the tests that export live from torch."""
+import functools
+import io
+import os
+import pickle
+import subprocess
+import sys
+import zipfile
+
+import numpy as np
+import pytest
+
+import aot
+from lowering.ir.core import CompileError
+from lowering.torch.archive import Pt2Error, _strided, load_torch_save, read_pt2
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DATA = os.path.join(ROOT, "tests", "data", "torch")
+DEFAULT_CASES = ["mlp", "cnn", "misc", "encoder"]
+SLOW_CASES = ["gpt", "rnn", "mlp_static"]  # make test-torch
+
+
+@functools.cache
+def library(name: str, params_as_args: bool = False):
+    return aot.compile(os.path.join(DATA, f"{name}.pt2"), params_as_args=params_as_args)
+
+
+def size_sets(name: str) -> list:
+    """[(inputs, eager outputs)] per size set the export saved."""
+    data = np.load(os.path.join(DATA, f"{name}.npz"))
+    out, k = [], 0
+    while f"s{k}_arg0" in data:
+        args = [data[f"s{k}_arg{i}"] for i in range(8) if f"s{k}_arg{i}" in data]
+        outs = [data[f"s{k}_out{i}"] for i in range(8) if f"s{k}_out{i}" in data]
+        out.append((args, outs))
+        k += 1
+    return out
+
+
+def check_case(name: str) -> None:
+    lib = library(name)
+    for args, want in size_sets(name):
+        got = lib.main(*args)
+        got = list(got) if isinstance(got, (list, tuple)) else [got]
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            assert g.shape == w.shape and g.dtype == w.dtype, (name, g.shape, w.shape)
+            np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-5, err_msg=f"{name} {args[0].shape}")
+
+
+@pytest.mark.parametrize("name", DEFAULT_CASES)
+def test_corpus_matches_eager(name):
+    """Each saved model at every saved size (batch 1 and three more; misc and encoder take
+    integer and index inputs, encoder and gpt a dynamic sequence too)."""
+    assert len(size_sets(name)) >= 4
+    check_case(name)
+
+
+def test_dim_range_is_checked_by_name():
+    lib = library("mlp")
+    with pytest.raises(RuntimeError, match=r"input 'x' dim 0 is 0, below its minimum 1"):
+        lib.main(np.zeros((0, 16), np.float32))
+    with pytest.raises(RuntimeError, match=r"input 'x' dim 0 is 65, above its maximum 64"):
+        lib.main(np.zeros((65, 16), np.float32))
+    assert lib.main(np.zeros((64, 16), np.float32)).shape == (64, 10)  # the bound itself runs
+
+
+def test_dynamic_sequence_range_is_checked():
+    lib = library("encoder")
+    with pytest.raises(RuntimeError, match=r"input 'ids' dim 1 is 1, below its minimum 2"):
+        lib.main(np.ones((2, 1), np.int64))
+
+
+def test_unknown_op_names_the_aten_op_and_model_line():
+    line = next(i for i, text in enumerate(open(os.path.join(DATA, "export.py")), 1)
+                if "torch.special.bessel_j0(x)" in text)
+    with pytest.raises(CompileError) as info:
+        aot.compile(os.path.join(DATA, "unknown_op.pt2"))
+    message = str(info.value)
+    assert "aten.special_bessel_j0.default" in message
+    assert f"export.py:{line}:" in message
+    assert "torch.special.bessel_j0(x) + 1" in message  # the model's source line
+
+
+def test_header_and_inspect_use_the_signature_names():
+    lib = library("encoder")
+    from abi.naming import program_labels  # noqa: F401  (the header reads the same labels)
+    out = subprocess.run([sys.executable, "-m", "aot.cli", "inspect", lib.path],
+                         capture_output=True, text=True, cwd=ROOT, check=True).stdout
+    assert "main(ids: i64[?,?])" in out
+
+
+def test_cli_compiles_pt2_without_torch(tmp_path):
+    """`aotc compile model.pt2` in a process where importing torch fails."""
+    code = ("import sys; sys.modules['torch'] = None; from aot.cli import main; "
+            f"sys.exit(main(['compile', {os.path.join(DATA, 'mlp.pt2')!r}, '--emit', 'hlo', "
+            f"'-o', {str(tmp_path / 'mlp.hlo.mlir')!r}]))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    assert "dot_general" in (tmp_path / "mlp.hlo.mlir").read_text()
+
+
+def test_params_as_leading_arguments():
+    """With params_as_args the weights are arguments, in the signature's order, named by
+    their module paths; fed the saved weights, the result is the frozen library's."""
+    prog = read_pt2(os.path.join(DATA, "mlp.pt2"))
+    lib = library("mlp", params_as_args=True)
+    names = [s["parameter"]["parameter_name"] for s in prog.signature["input_specs"]
+             if "parameter" in s]
+    weights = [prog.weights[n] for n in names]
+    (args, want), = size_sets("mlp")[:1]
+    np.testing.assert_allclose(lib.main(*weights, *args), want[0], rtol=1e-4, atol=1e-5)
+    out = subprocess.run([sys.executable, "-m", "aot.cli", "inspect", lib.path],
+                         capture_output=True, text=True, cwd=ROOT, check=True).stdout
+    assert "main(fc1.weight: f32[32,16], fc1.bias: f32[32]" in out
+
+
+def test_weights_are_strided_views_of_their_storage():
+    """Tensors sharing one storage file: each read at its offset with its strides."""
+    data = np.arange(12, dtype="<f4").tobytes()
+    meta = {"dtype": 7, "sizes": [{"as_int": 2}, {"as_int": 3}],
+            "strides": [{"as_int": 1}, {"as_int": 2}], "storage_offset": {"as_int": 5}}
+    np.testing.assert_array_equal(_strided(data, meta, "w"), [[5, 7, 9], [6, 8, 10]])
+    meta["storage_offset"] = {"as_int": 8}
+    with pytest.raises(Pt2Error, match="reach past"):
+        _strided(data, meta, "w")
+
+
+def test_pickled_weights_refuse_other_globals():
+    """A torch.save archive whose pickle names anything but a tensor's parts is refused."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("archive/data.pkl", pickle.dumps(os.system))
+    with pytest.raises(Pt2Error, match="refused"):
+        load_torch_save(buf.getvalue(), "evil")
+
+
+def test_not_a_pt2_is_a_clear_error(tmp_path):
+    bad = tmp_path / "bad.pt2"
+    bad.write_bytes(b"PK\x03\x04 not really")
+    with pytest.raises(Pt2Error, match="not a .pt2 archive"):
+        aot.compile(str(bad))
+
+
+def test_c_program_calls_the_dynamic_library(tmp_path):
+    """A C program, no Python inside, calls the .pt2's library at two batch sizes (the
+    result allocated by the runtime) and sees a batch of 0 refused by name."""
+    lib = library("mlp")
+    folder = os.path.dirname(lib.path)
+    exe = str(tmp_path / "mlp_main")
+    subprocess.run(["cc", "-O1", "-Wall", "-Werror", "-o", exe, os.path.join(DATA, "mlp_main.c"),
+                    "-I", folder, lib.path, f"-Wl,-rpath,{folder}", "-lm", "-lpthread", "-ldl"],
+                   check=True, capture_output=True)
+    for args, (want,) in size_sets("mlp")[1:3]:
+        x = args[0]
+        x.tofile(tmp_path / "x.bin")
+        run = subprocess.run([exe, str(len(x)), str(tmp_path / "x.bin"), str(tmp_path / "y.bin")],
+                             capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        got = np.fromfile(tmp_path / "y.bin", np.float32).reshape(want.shape)
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+        assert "refused: input 'x' dim 0 is 0, below its minimum 1" in run.stdout

@@ -1,0 +1,73 @@
+"""PyTorch's front door with torch installed (`make test-torch`, which installs the `torch`
+extra, torch==2.13.0 CPU, and sets AOTC_TEST_TORCH=1): `aot.compile_torch` and
+`aot.compile(ExportedProgram)` against eager PyTorch at several sizes from one library, a
+tensor `torch.save` pickled read back without torch, and the heavier saved corpus cases
+(a GPT block with dynamic batch and sequence, an LSTM+GRU, a static MLP)."""
+import os
+
+import numpy as np
+import pytest
+
+import aot
+
+if not os.environ.get("AOTC_TEST_TORCH"):
+    pytest.skip("PyTorch's live tests run in `make test-torch`", allow_module_level=True)
+
+import torch  # noqa: E402
+from e2e.test_torch import SLOW_CASES, check_case  # noqa: E402
+from lowering.torch.archive import load_torch_save  # noqa: E402
+from torch import nn  # noqa: E402
+from torch.export import Dim  # noqa: E402
+
+
+@pytest.mark.parametrize("name", SLOW_CASES)
+def test_saved_corpus_heavier_cases(name):
+    check_case(name)
+
+
+class Block(nn.Module):
+    """conv1d over a sequence, GELU, a residual linear, a mean over time."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv1d(6, 8, 3, padding=1)
+        self.fc = nn.Linear(8, 8)
+
+    def forward(self, x):  # [b, 6, t]
+        h = torch.nn.functional.gelu(self.conv(x)).transpose(1, 2)  # [b, t, 8]
+        return (h + self.fc(h)).mean(dim=1)
+
+
+def test_compile_torch_dynamic_batch_and_sequence():
+    torch.manual_seed(0)
+    model = Block().eval()
+    b, t = Dim("b", min=1, max=16), Dim("t", min=3, max=40)
+    lib = aot.compile_torch(model, torch.randn(2, 6, 5), dynamic_shapes={"x": {0: b, 2: t}})
+    for shape in [(1, 6, 3), (4, 6, 17), (16, 6, 40)]:
+        x = torch.randn(*shape)
+        with torch.no_grad():
+            want = model(x).numpy()
+        np.testing.assert_allclose(lib.main(x.numpy()), want, rtol=1e-4, atol=1e-5)
+    with pytest.raises(RuntimeError, match="input 'x' dim 2 is 41, above its maximum 40"):
+        lib.main(np.zeros((2, 6, 41), np.float32))
+
+
+def test_compile_exported_program_with_params_as_args():
+    torch.manual_seed(1)
+    model = nn.Sequential(nn.Linear(4, 5), nn.ReLU(), nn.Linear(5, 3)).eval()
+    ep = torch.export.export(model, (torch.randn(2, 4),))
+    lib = aot.compile(ep, "seq", params_as_args=True)
+    x = torch.randn(2, 4)
+    params = [p.detach().numpy() for p in model.parameters()]
+    with torch.no_grad():
+        want = model(x).numpy()
+    np.testing.assert_allclose(lib.main(*params, x.numpy()), want, rtol=1e-5, atol=1e-6)
+
+
+def test_torch_save_tensor_read_without_torch(tmp_path):
+    """A strided view (its storage larger than the tensor) round-trips through torch.save."""
+    base = torch.arange(24, dtype=torch.float32).reshape(4, 6)
+    view = base[1:, ::2].t()
+    path = tmp_path / "t.pt"
+    torch.save(view, path)
+    np.testing.assert_array_equal(load_torch_save(path.read_bytes(), "t"), view.numpy())
