@@ -13,7 +13,7 @@ values never touch memory.
 """
 from __future__ import annotations
 
-from lowering.ir.builder import Ix, LoopBuilder, dims_of, loop_nest
+from lowering.ir.builder import Ix, LoopBuilder, dims_of, element_loop, loop_nest
 from lowering.ir.core import (
     INDEX,
     Block,
@@ -161,6 +161,11 @@ def emit_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
         epilogue = registry.rule(library_subject(op), "epilogue", b.target)
         return epilogue(b, region_block, inputs, outs[0], env)
     out = outs[0]
+    if b.target.gpu is not None:  # a thread per output element, consecutive ones side by side
+        inner, ivs = element_loop(b, dims_of(b, out))
+        inner.op("memref.store", [Elemental(inner, inputs, dims=env).at(ret.operands[0], ivs), out] + ivs)
+        inner.yield_()
+        return
     with loop_nest(b, dims_of(b, out)) as (inner, ivs):
         e = Elemental(inner, inputs, dims=env)
         value = e.at(ret.operands[0], ivs)
