@@ -287,16 +287,20 @@ void aot_parallel_for(int64_t n, void (*fn)(void *ctx, int64_t begin, int64_t en
  * GPU when the CUDA driver loads and has a device. Decided once. */
 int aot_gpu_use_device(void);
 
-/* An artifact's PTX and, once the driver loaded it, its module. */
+/* An artifact's PTX, once the driver loaded it its module, and a slot per
+ * kernel for its function handle (looked up once per load). */
 typedef struct aot_gpu_module {
     const char *ptx;
     void *module;
+    void **functions;
 } aot_gpu_module;
 
-/* Launches kernel `name` of m's PTX (loaded on first use) on the calling
- * thread's stream: blocks x threads, its parameters as n 64-bit slots. */
-int aot_gpu_launch(aot_gpu_module *m, const char *name, int64_t *params, int32_t n,
-                   int64_t blocks, int32_t threads);
+/* Launches kernel number `kernel`, named `name`, of m's PTX (loaded on first
+ * use) on the calling thread's stream: its parameters as n 64-bit slots;
+ * shape[0..2] the grid's blocks along x, y, z, shape[3..5] the block's
+ * threads along x, y, z, shape[6] its dynamic shared memory in bytes. */
+int aot_gpu_launch(aot_gpu_module *m, int32_t kernel, const char *name, int64_t *params, int32_t n,
+                   const int64_t *shape);
 
 /* A strided-batched row-major matmul on device buffers through cuBLAS:
  * out[b] = lhs[b] (m x k, or k x m when lhs_transposed) times rhs[b] (k x n,

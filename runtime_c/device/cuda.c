@@ -10,7 +10,8 @@
  *
  * Generated host code sees device buffers as plain pointers (CUdeviceptr values): it
  * allocates them with aot_gpu_alloc right before the kernel that needs them and frees them
- * right after, copies with aot_gpu_copy_*, and launches with aot_gpu_launch. All work of a
+ * right after, copies with aot_gpu_copy_*, and launches with aot_gpu_launch (the grid, block
+ * and dynamic shared memory of the kernel's launch record). All work of a
  * calling thread goes to that thread's stream, in order; copies to the host wait for it. The
  * stream is destroyed when its thread exits.
  *
@@ -510,19 +511,32 @@ static int load_module(aot_gpu_module *m) {
                          log[0] ? ": " : "", log);
 }
 
-int aot_gpu_launch(aot_gpu_module *m, const char *name, int64_t *params, int32_t n, int64_t blocks,
-                   int32_t threads) {
+/* Kernel `index`'s handle: looked up in the loaded module on its first launch, then kept in
+ * the artifact's slot (one cuModuleGetFunction per kernel per load, not one per launch). */
+static CUfunction function_of(aot_gpu_module *m, int32_t index, const char *name) {
+    CUfunction f = __atomic_load_n((CUfunction *)&m->functions[index], __ATOMIC_ACQUIRE);
+    if (f) return f;
+    CUresult r = cu.ModuleGetFunction(&f, module_of(m), name);
+    if (r != 0) {
+        aot_set_error(AOT_ERR_RUNTIME, "kernel '%s' is not in this library's PTX (CUDA error %d)", name, r);
+        return NULL;
+    }
+    __atomic_store_n((CUfunction *)&m->functions[index], f, __ATOMIC_RELEASE); /* racers store the same */
+    return f;
+}
+
+int aot_gpu_launch(aot_gpu_module *m, int32_t kernel, const char *name, int64_t *params, int32_t n,
+                   const int64_t *shape) {
     int rc = ready();
     if (rc == AOT_OK && !module_of(m)) rc = load_module(m);
     if (rc != AOT_OK) return rc;
-    /* a kernel's handle is looked up on every launch: cheap next to the launch itself */
-    CUfunction f = NULL;
-    CUresult r = cu.ModuleGetFunction(&f, module_of(m), name);
-    if (r != 0) return aot_set_error(AOT_ERR_RUNTIME, "kernel '%s' is not in this library's PTX (CUDA error %d)",
-                                     name, r);
+    CUfunction f = function_of(m, kernel, name);
+    if (!f) return AOT_ERR_RUNTIME;
     void *args[n > 0 ? n : 1];
     for (int32_t i = 0; i < n; i++) args[i] = &params[i]; /* pointers and dims: 8 bytes each */
-    r = cu.LaunchKernel(f, (unsigned)blocks, 1, 1, (unsigned)threads, 1, 1, 0, stream_now(), args, NULL);
+    CUresult r = cu.LaunchKernel(f, (unsigned)shape[0], (unsigned)shape[1], (unsigned)shape[2], (unsigned)shape[3],
+                                 (unsigned)shape[4], (unsigned)shape[5], (unsigned)shape[6], stream_now(), args,
+                                 NULL);
     return r ? driver_error(r, "kernel launch") : AOT_OK;
 }
 

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from aot.driver import Compilation, Options
-from lowering.codegen.cuda.device import MAX_BLOCKS, THREADS_PER_BLOCK, DeviceKernel
+from lowering.codegen.cuda.launch import Launch
 from lowering.ir.core import CompileError
 from tooling.ptxas import ptxas
 
@@ -74,8 +74,9 @@ def test_nvptx_ir_is_a_grid_stride_loop_over_the_parallel_loop():
     _, text, optimized, kernels = c.llvm()
     assert 'target triple = "nvptx64-nvidia-cuda"' in text
     assert 'define ptx_kernel void @"t_main_kernel_0"' in text
-    for sreg in ("tid.x", "ctaid.x", "ntid.x", "nctaid.x"):
+    for sreg in ("tid.x", "ctaid.x", "nctaid.x"):
         assert f"llvm.nvvm.read.ptx.sreg.{sreg}" in text
+    assert '!"reqntidx", i32 256' in text  # the block is the launch record's, fixed
     assert "expf" not in str(optimized) and "llvm.exp." not in str(optimized)  # inline exp
     (k,) = kernels
     # x (pointer, 2 dims), the result (pointer, 2 dims), then the run-time dims the fusion needs
@@ -84,11 +85,17 @@ def test_nvptx_ir_is_a_grid_stride_loop_over_the_parallel_loop():
 
 
 def test_launch_rule():
-    k = DeviceKernel("k", ["ptr", "i64"], extent_param=1)
-    assert k.launch(1) == (1, THREADS_PER_BLOCK)
-    assert k.launch(THREADS_PER_BLOCK + 1) == (2, THREADS_PER_BLOCK)
-    assert k.launch(10 ** 9) == (MAX_BLOCKS, THREADS_PER_BLOCK)
-    assert DeviceKernel("s", ["ptr"], extent_param=None).launch(10 ** 6) == (1, 1)
+    rows = Launch("k", "rows", (256, 1, 1), extent_param=1)
+    assert rows.grid([1]) == (1, 1, 1) and rows.grid([257]) == (2, 1, 1)
+    assert rows.grid([10 ** 9]) == (8192, 1, 1)  # capped: the grid-stride loop covers the rest
+    flat = Launch("e", "tiles", (256, 1, 1), tiles=(1, 1), extent_param=1)
+    assert flat.elementwise and flat.grid([4, 1024]) == (16, 1, 1)
+    assert flat.threads_launched([4, 1024]) == 4096
+    # a block per 64 x 64 tile of a batched matmul's output: a 3-D grid, x the columns' tiles
+    tiled = Launch("m", "tiles", (256, 1, 1), lanes=256, tiles=(1, 64, 64), extent_param=1)
+    assert tiled.multi_grid and tiled.grid([3, 128, 200]) == (4, 2, 3)
+    assert tiled.grid([70000, 64, 64]) == (8192, 1, 1)  # past the limits: 1-D, grid-stride
+    assert Launch("s", "thread", (1, 1, 1)).grid([10 ** 6]) == (1, 1, 1)
 
 
 CBRT = """func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {
@@ -128,7 +135,7 @@ def test_report_prints_each_kernels_launch_and_resources(tmp_path):
               "ptx", "-o", str(tmp_path / "mlp.ptx"), "--report")
     assert r.returncode == 0, r.stderr
     lines = [ln for ln in r.stdout.splitlines() if ln.startswith("mlp_main_kernel_")]
-    assert lines and all("threads per block" in ln or "1 thread" in ln for ln in lines)
+    assert lines and all("threads launched" in ln or "1 thread launched" in ln for ln in lines)
     assert all("registers" in ln and "(ptxas)" in ln for ln in lines)
 
 

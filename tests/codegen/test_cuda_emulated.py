@@ -93,7 +93,7 @@ def test_row_reductions_go_one_warp_per_row(tmp_path):
     c = Compilation(ROW_REDUCTIONS, "r.mlir", Options(name="r", emit="ptx", target="cuda"))
     tm, _, optimized, kernels = c.llvm()
     assert "shfl.sync.bfly" in tm.emit_assembly(optimized)
-    assert {k.lanes for k in kernels} == {32}
+    assert {k.launch.lanes for k in kernels} == {32}
     lib = build_emulated(ROW_REDUCTIONS, "rows", str(tmp_path))
     rng = np.random.default_rng(3)
     for rows, cols in [(0, 4), (1, 1), (3, 31), (2, 33), (70, 100), (40, 1000)]:

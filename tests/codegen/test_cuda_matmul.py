@@ -24,8 +24,8 @@ def test_one_kernel_with_its_epilogue_every_shape(tmp_path):
     second kernel is the same epilogue over cuBLAS's product, for when there is cuBLAS.)"""
     c = Compilation(EPILOGUE, "e.mlir", Options(name="e", emit="ptx", target="cuda"))
     tm, _, optimized, kernels = c.llvm()
-    assert len(kernels) == 2 and kernels[0].tiles == (64, 64) and kernels[0].lanes == 256
-    assert kernels[1].tiles == (1, 1) and kernels[1].lanes == 1
+    assert len(kernels) == 2 and kernels[0].launch.tiles == (64, 64) and kernels[0].launch.lanes == 256
+    assert kernels[1].launch.tiles == (1, 1) and kernels[1].launch.lanes == 1
     ptx = tm.emit_assembly(optimized)
     assert "bar.sync" in ptx and "ld.shared" in ptx and "st.shared" in ptx
     lib = build_emulated(EPILOGUE, "e", str(tmp_path))

@@ -110,10 +110,11 @@ def kernels_of(text):
 
 def test_full_reductions_are_one_block_of_shuffles_and_a_barrier():
     ptx, kernels = kernels_of(FULL)
-    assert [k.tiles for k in kernels] == [()] * 4 and {k.lanes for k in kernels} == {256}
+    assert [k.launch.tiles for k in kernels] == [()] * 4 and {k.launch.lanes for k in kernels} == {256}
     assert "bar.sync" in ptx and "shfl.sync.bfly" in ptx
-    assert all(k.launch(1) == (1, 256) for k in kernels)
-    assert "1 block of 256 threads" in kernels[0].describe()
+    assert all(k.launch.grid([]) == (1, 1, 1) and k.launch.block == (256, 1, 1) for k in kernels)
+    text = kernels[0].describe()
+    assert "grid 1x1x1, block 256x1x1: the one iteration of a rank-0 output, 256 threads" in text
 
 
 def test_the_cpu_keeps_its_loops():
@@ -168,10 +169,10 @@ def test_full_argmax_of_a_matrix(tmp_path):
 
 def test_column_reductions_are_tiles_of_32_columns():
     ptx, kernels = kernels_of(COLUMNS)
-    assert sorted(k.tiles for k in kernels) == [(1, 32), (32,), (32,), (32,), (32,)]
-    assert {k.lanes for k in kernels} == {256}
+    assert sorted(k.launch.tiles for k in kernels) == [(1, 32), (32,), (32,), (32,), (32,)]
+    assert {k.launch.lanes for k in kernels} == {256}
     assert "bar.sync" in ptx and "st.shared" in ptx and "ld.shared" in ptx
-    assert "tiles" in kernels[0].describe()
+    assert "a block per tile of 32 of the output" in kernels[0].describe()
 
 
 def test_a_few_known_rows_keep_a_thread_per_column():
@@ -184,7 +185,7 @@ def test_a_few_known_rows_keep_a_thread_per_column():
   return %s, %t : tensor<?xf32>, tensor<?x?xf32>
 }"""  # noqa: E501
     _, kernels = kernels_of(few)
-    assert [(k.tiles, k.lanes) for k in kernels] == [(None, 1), ((1, 32), 256)]
+    assert [(k.launch.tiles, k.launch.lanes) for k in kernels] == [(None, 1), ((1, 32), 256)]
 
 
 @pytest.mark.parametrize("rows,cols", [(0, 5), (1, 1), (5, 0), (31, 33), (256, 32), (257, 31),

@@ -67,7 +67,8 @@ def test_segment_lengths_f32_with_nan_and_signed_zero(tmp_path):
     text = sort_program(["?"], ["f32"], 0, JAX_LT)
     c = Compilation(text, "s.mlir", Options(name="s", emit="ptx", target="cuda"))
     tm, _, optimized, kernels = c.llvm()
-    assert len(kernels) == 1 and kernels[0].lanes == 256 and kernels[0].tiles == (1 << 62,)  # a block
+    (k,) = kernels
+    assert k.launch.lanes == 256 and k.launch.tiles == (1 << 62,)  # a block
     assert "bar.sync" in tm.emit_assembly(optimized)
     lib = build_emulated(text, "s", str(tmp_path))
     rng = np.random.default_rng(0)

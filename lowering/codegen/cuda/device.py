@@ -5,15 +5,17 @@ the same scalar and memory emitters), into a module for `nvptx64-nvidia-cuda`; a
 one `ptx_kernel` entry per kernel spreads the body over the grid:
 
 - a kernel whose outermost loop the loop pass marked parallel (its iterations write
-  disjoint parts of the output: elementwise fusions, row reductions, dots) runs that loop
-  as a grid-stride loop, one iteration per thread at a time;
+  disjoint parts of the output: elementwise fusions, a thread per element; row reductions,
+  a warp per row; dots, a block per tile) runs that loop as a grid-stride loop, as its
+  launch record (launch.py) maps iterations onto threads;
 - any other kernel (a column reduction, a sort, a scatter...) runs on the grid's first
   thread alone: correct, not fast, until it gets a schedule of its own.
 
 Entry parameters are flat: each buffer is a pointer and one i64 per dim, each run-time dim
-an i64, never a descriptor to copy. `DeviceKernel.launch(extent)` is the launch rule
-(`--report` prints it). Math the device has no instruction for and the inline library does
-not cover is a compile-time error naming the op, never a silent CPU fallback.
+an i64, never a descriptor to copy. Each entry's block is fixed by `.reqntid` (a launch with
+another block fails, on the GPU as on the emulated grid). Math the device has no
+instruction for and the inline library does not cover is a compile-time error naming the
+op, never a silent CPU fallback.
 """
 from __future__ import annotations
 
@@ -21,14 +23,14 @@ from dataclasses import dataclass
 
 from llvmlite import ir
 
+from abi.dtypes import dtype as abi_dtype
+from lowering.codegen.cuda.launch import Launch, launch_of, static_dims
 from lowering.codegen.cuda.math import INLINE, inline_device_math
 from lowering.codegen.llvm.emitters import EMITTERS
 from lowering.codegen.llvm.gen import LLVMGen
 from lowering.codegen.llvm.types import I32, I64, PTR, VOID, MemRef, storage_type
-from lowering.ir.core import CompileError, MemRefType, Module, Operation
+from lowering.ir.core import CompileError, Module, Operation
 
-THREADS_PER_BLOCK = 256
-MAX_BLOCKS = 8192  # a grid-stride loop covers the rest; enough to fill any current GPU
 # Loop-stage math ops NVPTX has instructions for; the rest (libm's cbrt, the chlo
 # special functions...) need device versions first.
 DEVICE_MATH = {"math.sqrt", "math.floor", "math.ceil", "math.round", "math.roundeven",
@@ -39,46 +41,25 @@ WARP = 32
 
 @dataclass
 class DeviceKernel:
-    """One PTX entry: its name, parameter types ("ptr" or "i64"), and for a grid-stride
-    kernel the parameter holding its extent's dim and the rows each iteration covers."""
+    """One PTX entry: its name, parameter types ("ptr" or "i64"), its launch record, and the
+    parallel output's dims when the compile knows them (for the report's grid)."""
     name: str
     params: list
-    extent_param: int | None  # None: the kernel runs on one thread
-    rows_per_iteration: int = 1
-    lanes: int = 1  # threads per iteration: a warp's or a block's, for the shared schedules
-    tiles: tuple | None = None  # an output tile per iteration: its size along each leading dim
+    launch: Launch
+    dims: tuple | None = None
+
+    @property
+    def extent_param(self) -> int | None:
+        return self.launch.extent_param
 
     def describe(self) -> str:
-        """The launch rule in words, as `--report` prints it."""
-        if self.extent_param is None:
-            return "1 block of 1 thread (no parallel loop)"
-        if self.tiles == ():  # a rank-0 output: its one tile is the only iteration
-            return f"1 block of {THREADS_PER_BLOCK} threads sharing the one iteration (a rank-0 output)"
-        rows = self.rows_per_iteration
-        per_block = THREADS_PER_BLOCK * rows // self.lanes
-        what = ("a block per iteration" if self.lanes == THREADS_PER_BLOCK else
-                f"{self.lanes} threads (a warp) per iteration" if self.lanes > 1 else
-                f"in steps of {rows} rows" if rows > 1 else "one iteration per thread")
-        over = f"the extent in parameter #{self.extent_param}"
-        if self.tiles is not None:
-            over = (f"the {' x '.join(map(str, self.tiles))} tiles of the buffer whose dims start "
-                    f"at parameter #{self.extent_param}")
-        return (f"grid-stride over {over} ({what}): {THREADS_PER_BLOCK} threads per block, "
-                f"ceil(iterations / {per_block}) blocks, at most {MAX_BLOCKS}")
-
-    def launch(self, extent: int | None = None) -> tuple:
-        """(blocks, threads per block) for a run whose parallel output has `extent` rows in dim 0
-        (for a tiled kernel: `extent` tiles), as the host code computes it at run time."""
-        if self.extent_param is None:
-            return 1, 1
-        per_block = THREADS_PER_BLOCK * self.rows_per_iteration // self.lanes
-        blocks = -(-max(extent or 0, 1) // per_block)
-        return min(blocks, MAX_BLOCKS), THREADS_PER_BLOCK
+        """The launch in words, as `--report` prints it."""
+        return self.launch.describe(self.dims)
 
 
-def launch_report(kernels: list, resources: dict | None) -> str:
-    """One line per PTX entry: its launch rule and, when ptxas was there to ask, its registers
-    and shared memory."""
+def launch_report(kernels: list, resources: dict | None, timing: dict | None = None) -> str:
+    """One line per PTX entry: its launch and, when ptxas was there to ask, its registers
+    and shared memory; with `timing` (entry -> text), the time model's estimate."""
     lines = []
     for k in kernels:
         use = ""
@@ -86,6 +67,8 @@ def launch_report(kernels: list, resources: dict | None) -> str:
             regs, smem = resources[k.name]
             use = f"; {regs} registers, {smem} bytes shared memory (ptxas)"
         lines.append(f"{k.name}: {k.describe()}{use}")
+        if timing and k.name in timing:
+            lines.append(f"  {timing[k.name]}")
     if resources is None:
         lines.append("(ptxas not found: registers and shared memory not shown)")
     return "\n".join(lines) + "\n"
@@ -156,7 +139,20 @@ def _shuffle_xor(g, b, op, args):
 
 
 def _thread_id(g, b, op, args):
-    return _sreg(g, b, "tid.x")
+    """The thread's place in its block: tid.x, or x fastest over a 2-D/3-D block."""
+    return _linear(g, b, "tid", getattr(g, "block_shape", (1, 1, 1)))
+
+
+def _linear(g, b, reg: str, shape: tuple):
+    """`reg`.x + n`reg`.x * (`reg`.y + n`reg`.y * `reg`.z), the dims of size 1 in `shape`
+    left out (their index is 0)."""
+    x = _sreg(g, b, f"{reg}.x")
+    if shape[1] == 1 and shape[2] == 1:
+        return x
+    yz = _sreg(g, b, f"{reg}.y")
+    if shape[2] != 1:
+        yz = b.add(yz, b.mul(_sreg(g, b, f"n{reg}.y"), _sreg(g, b, f"{reg}.z")))
+    return b.add(x, b.mul(_sreg(g, b, f"n{reg}.x"), yz))
 
 
 def _barrier(g, b, op, args):
@@ -200,17 +196,65 @@ DEVICE_EMITTERS = {**EMITTERS, "gpu.lane_id": _lane_id, "gpu.shuffle_xor": _shuf
 BLOCK_OPS = ("gpu.thread_id", "gpu.barrier", "gpu.shared")  # need a whole block per iteration
 
 
-def emit_entry(g: LLVMGen, func: Operation, body: ir.Function, call_attrs) -> DeviceKernel:
-    """The `ptx_kernel` around `body`: a grid-stride loop over its parallel loop, or one
-    thread."""
-    parallel = call_attrs is not None and func.attrs.get("aot.parallel")
+# ---- counting: the emulated grid's build for the time model (timing.py) -------------------
+
+FLOPS = {"arith.addf": 1, "arith.subf": 1, "arith.mulf": 1, "arith.divf": 1, "arith.remf": 1,
+         "arith.negf": 1, "arith.maximumf": 1, "arith.minimumf": 1, "math.fma": 2, "math.sqrt": 1,
+         "math.absf": 1}
+
+
+def _in_shared(mem) -> bool:
+    return getattr(mem.ptr, "opname", "") == "addrspacecast"
+
+
+def _counted_access(emit, store: bool):
+    """`emit`, after reporting the element's address and size to the emulated grid
+    (`aot_emu_access(site, address, bytes, store)`): global memory only, each access site of
+    the module numbered."""
+    def counted(g, b, op, args):
+        mem, idx = (args[1], args[2:]) if store else (args[0], args[1:])
+        if not _in_shared(mem):
+            g.access_sites = getattr(g, "access_sites", 0) + 1
+            report = g.declare("aot_emu_access", VOID, [I32, PTR, I32, I32])
+            size = max(abi_dtype(mem.elem).size, 1)
+            b.call(report, [ir.Constant(I32, g.access_sites - 1), g.element_ptr(b, mem, idx),
+                            ir.Constant(I32, size), ir.Constant(I32, int(store))])
+        return emit(g, b, op, args)
+    return counted
+
+
+def _counted_flops(emit, n: int):
+    def counted(g, b, op, args):
+        b.call(g.declare("aot_emu_flops", VOID, [I32]), [ir.Constant(I32, n)])
+        return emit(g, b, op, args)
+    return counted
+
+
+COUNTING_EMITTERS = {**DEVICE_EMITTERS, "memref.load": _counted_access(DEVICE_EMITTERS["memref.load"], False),
+                     "memref.store": _counted_access(DEVICE_EMITTERS["memref.store"], True),
+                     **{name: _counted_flops(DEVICE_EMITTERS[name], n) for name, n in FLOPS.items()
+                        if name in DEVICE_EMITTERS}}
+
+
+def emit_entry(g: LLVMGen, func: Operation, body: ir.Function, launch: Launch,
+               counting: bool = False) -> DeviceKernel:
+    """The `ptx_kernel` around `body`: a grid-stride loop over its parallel loop's iterations
+    as `launch` maps them onto the grid, or one thread. Its block is fixed (`.reqntid`), so
+    the threads per block are a constant here."""
+    parallel = launch.space != "thread"
     params = body.function_type.args[:-2] if parallel else body.function_type.args
-    entry = ir.Function(g.mod, ir.FunctionType(VOID, params), name=f"{g.name}_{func.attrs['sym_name']}")
+    entry = ir.Function(g.mod, ir.FunctionType(VOID, params), name=launch.name)
     entry.calling_convention = "ptx_kernel"
+    for axis, n in zip("xyz", launch.block):  # the launch must use this block (ptxas may rely on it)
+        g.mod.add_named_metadata("nvvm.annotations", [entry, f"reqntid{axis}", ir.Constant(I32, n)])
     b = ir.IRBuilder(entry.append_basic_block("entry"))
-    gid = b.add(b.mul(_sreg(g, b, "ctaid.x"), _sreg(g, b, "ntid.x")), _sreg(g, b, "tid.x"))
+    threads = ir.Constant(I64, launch.threads_per_block)
+    grid = (2, 2, 2) if launch.multi_grid else (2, 1, 1)  # which grid dims may exceed 1
+    block_id, tid = _linear(g, b, "ctaid", grid), _linear(g, b, "tid", launch.block)
+    gid = b.add(b.mul(block_id, threads), tid)
     args = list(entry.args)
     kinds = ["ptr" if isinstance(t, ir.PointerType) else "i64" for t in params]
+    kernel = DeviceKernel(entry.name, kinds, launch)
     if not parallel:
         first = entry.append_basic_block("first_thread")
         done = entry.append_basic_block("done")
@@ -220,48 +264,50 @@ def emit_entry(g: LLVMGen, func: Operation, body: ir.Function, call_attrs) -> De
         b.branch(done)
         b.position_at_end(done)
         b.ret_void()
-        return DeviceKernel(entry.name, kinds, None)
-    # the parallel output's dim 0 (in blocks of rows) is the loop's extent
-    offsets, k = [], 0
-    for t in func.attrs["function_type"].inputs:
-        offsets.append(k)
-        k += 1 + t.rank if isinstance(t, MemRefType) else 1
-    extent_param = offsets[call_attrs["aot.parallel"]] + 1
-    rows = call_attrs.get("aot.parallel_block", 1)
-    lanes = call_attrs.get("aot.parallel_lanes", 1)
-    tiles = call_attrs.get("aot.parallel_tiles")
-    extent = iteration_count(b, args[extent_param:], call_attrs)
-    stride = b.mul(_sreg(g, b, "nctaid.x"), _sreg(g, b, "ntid.x"))
-    if lanes > 1:  # the lanes of a warp take the same iteration
-        gid = b.udiv(gid, ir.Constant(I64, lanes))
-        stride = b.udiv(stride, ir.Constant(I64, lanes))
+        return kernel
+    extent = iteration_count(b, args[launch.extent_param:], launch)
+    blocks = _sreg(g, b, "nctaid.x")
+    if launch.multi_grid:
+        blocks = b.mul(blocks, b.mul(_sreg(g, b, "nctaid.y"), _sreg(g, b, "nctaid.z")))
+    stride = b.mul(blocks, threads)
+    if launch.lanes > 1:  # the lanes of a warp (or block) take the same iteration
+        gid = b.udiv(gid, ir.Constant(I64, launch.lanes))
+        stride = b.udiv(stride, ir.Constant(I64, launch.lanes))
     head, loop, done = (entry.append_basic_block(n) for n in ("head", "loop", "done"))
     start = b.block
     b.branch(head)
     b.position_at_end(head)
     i = b.phi(I64, name="i")
     i.add_incoming(gid, start)
-    b.cbranch(b.icmp_unsigned("<", i, extent), loop, done)
+    more = b.icmp_unsigned("<", i, extent)
+    if counting:  # the emulated grid may stop each thread early, and scales what it counted
+        take = b.call(g.declare("aot_emu_iteration", I32, [I64]), [extent])
+        more = b.and_(more, b.icmp_unsigned("!=", take, ir.Constant(I32, 0)))
+    b.cbranch(more, loop, done)
     b.position_at_end(loop)
     b.call(body, args + [i, b.add(i, ir.Constant(I64, 1))])
     i.add_incoming(b.add(i, stride), loop)
     b.branch(head)
     b.position_at_end(done)
     b.ret_void()
-    return DeviceKernel(entry.name, kinds, extent_param, rows, lanes, tiles)
+    return kernel
 
 
-def iteration_count(b: ir.IRBuilder, dims: list, call_attrs: dict):
-    """The parallel loop's iterations from the parallel output's dims (i64 values): dim 0 in
-    blocks of rows, or with `aot.parallel_tiles` the product of its tiles per dim. The host's
-    grid and the device's grid-stride loop both follow it."""
-    tiles = call_attrs.get("aot.parallel_tiles")
-    if tiles is None:
-        return ceil_div(b, dims[0], call_attrs.get("aot.parallel_block", 1))
-    extent = ir.Constant(I64, 1)
-    for d, size in zip(dims, tiles):
-        extent = b.mul(extent, ceil_div(b, d, size))
+def iteration_count(b: ir.IRBuilder, dims: list, launch: Launch):
+    """The parallel loop's iterations from the parallel output's dims (i64 values), by
+    `launch.counts`'s rule. The host's grid and the device's grid-stride loop both follow it."""
+    counts = iteration_counts(b, dims, launch)
+    extent = counts[0] if counts else ir.Constant(I64, 1)  # a rank-0 output's one tile
+    for n in counts[1:]:
+        extent = b.mul(extent, n)
     return extent
+
+
+def iteration_counts(b: ir.IRBuilder, dims: list, launch: Launch) -> list:
+    """Iterations along each dim of the space (Launch.counts) as i64 values."""
+    if launch.space == "rows":
+        return [ceil_div(b, dims[0], launch.rows)]
+    return [ceil_div(b, d, size) for d, size in zip(dims, launch.tiles)]
 
 
 def ceil_div(b: ir.IRBuilder, n, size: int):
@@ -271,22 +317,42 @@ def ceil_div(b: ir.IRBuilder, n, size: int):
     return b.udiv(b.add(n, ir.Constant(I64, size - 1)), ir.Constant(I64, size))
 
 
-def generate_device(module: Module, name: str, target) -> tuple[str, list]:
-    """NVPTX LLVM IR text of every kernel of a loop-stage module, and their DeviceKernels."""
+def launches(module: Module, name: str, target) -> dict:
+    """Kernel symbol -> (its launch record, the parallel output's static dims or None)."""
+    calls = _parallel_calls(module)
+    out = {}
+    for f in module.functions():
+        if "aot.kernel" in f.attrs:
+            sym = f.attrs["sym_name"]
+            out[sym] = (launch_of(f"{name}_{sym}", f, calls.get(sym), target.gpu),
+                        static_dims(f, calls.get(sym)))
+    return out
+
+
+def generate_device(module: Module, name: str, target, counting: bool = False) -> tuple[str, list]:
+    """NVPTX LLVM IR text of every kernel of a loop-stage module, and their DeviceKernels. With
+    `counting`, the build the emulated grid runs for the time model: every global access and
+    floating-point op reported to it (never PTX: the calls are the emulator's)."""
     inline_device_math(module, target)
     check_device_ops(module, target)
-    g = LLVMGen(module, name, target, emitters=DEVICE_EMITTERS)
+    g = LLVMGen(module, name, target, emitters=COUNTING_EMITTERS if counting else DEVICE_EMITTERS)
     g.mod.triple = target.triple
-    calls = _parallel_calls(module)
+    records = launches(module, name, target)
     kernels = [f for f in module.functions() if "aot.kernel" in f.attrs]
     bodies = [g.declare_kernel(f) for f in kernels]
     for f in kernels:
+        launch = records[f.attrs["sym_name"]][0]
+        g.block_shape = launch.block  # gpu.thread_id's linearization
         g.emit_kernel(f)
-    for f in kernels:  # lane and block code is right only where lanes share each iteration
-        lanes = (calls.get(f.attrs["sym_name"]) or {}).get("aot.parallel_lanes", 1)
-        used = {op.name for op in f.walk()}
-        if used & set(BLOCK_OPS) and lanes != THREADS_PER_BLOCK or "gpu.lane_id" in used and lanes % WARP:
+        used = {op.name for op in f.walk()}  # lane and block code: right only where lanes share iterations
+        if used & set(BLOCK_OPS) and launch.lanes != launch.threads_per_block or \
+                "gpu.lane_id" in used and launch.lanes % WARP:
             raise CompileError(f"internal: the kernel of '{f.attrs['aot.kernel']}' shares iterations "
-                               f"between threads but is launched with {lanes} per iteration", f.loc)
-    out = [emit_entry(g, f, body, calls.get(f.attrs["sym_name"])) for f, body in zip(kernels, bodies)]
+                               f"between threads but is launched with {launch.lanes} per iteration", f.loc)
+    out = []
+    for f, body in zip(kernels, bodies):
+        launch, dims = records[f.attrs["sym_name"]]
+        kernel = emit_entry(g, f, body, launch, counting)
+        kernel.dims = dims
+        out.append(kernel)
     return str(g.mod), out

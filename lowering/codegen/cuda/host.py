@@ -2,31 +2,37 @@
 with every buffer in device memory and each kernel call a launch of its PTX entry.
 
 The runtime calls (runtime_c/device/cuda.c):
-- `aot_gpu_launch(&module, entry, int64_t *params, n, blocks, threads)`: the entry's flat
-  parameters as 64-bit slots (pointers as integers), the grid from `device.DeviceKernel`'s
-  rule, computed here at run time; `module` is this artifact's {PTX text, loaded module}.
+- `aot_gpu_launch(&module, kernel, entry, int64_t *params, n, int64_t *shape)`: the entry's
+  flat parameters as 64-bit slots (pointers as integers); `shape` the grid (x, y, z), block
+  (x, y, z) and dynamic shared bytes of the kernel's launch record (launch.py), the grid
+  computed here at run time by the record's rule; `module` is this artifact's {PTX text,
+  loaded module, a handle slot per kernel (`kernel` its index), resolved once per load}.
 - `aot_gpu_alloc` / `aot_gpu_free` for the buffers the host code allocates right before
   the kernel that needs them and frees right after; `aot_gpu_constant` for a device copy of
   a constant; `aot_gpu_copy` between buffers.
 - `aot_gpu_gemm_takes` / `aot_gpu_gemm` for gpu.blas_gemm_takes / gpu.blas_gemm: whether
   the runtime's cuBLAS runs a dot (matmul.blas_call), and the GEMM.
-- An element the host code itself reads or writes (a shape tensor's value, a loop's
-  predicate, a data-dependent count) is one small copy to or from the device.
+- An element the host code itself writes is one small copy to the device. One it reads (a
+  shape tensor's value, a loop's predicate, a data-dependent count) comes from a host copy
+  of its whole buffer (up to MIRROR_BYTES) made by one copy on the first read after the
+  last device write (launch, GEMM, copy or store): the values the host needs after a kernel
+  come back together, once.
 
 `DeviceTransfers` makes the entry points take host pointers, as a drop-in for the CPU build:
 arguments are copied to the device after their checks, results back before returning.
 """
 from __future__ import annotations
 
+import numpy as np
 from llvmlite import ir
 
 from abi.dtypes import dtype as abi_dtype
 from lowering.codegen.cpu.host import HOST_EMITTERS, buffer_text, checked_byte_size
-from lowering.codegen.cuda.device import MAX_BLOCKS, THREADS_PER_BLOCK, ceil_div, iteration_count
+from lowering.codegen.cuda.device import ceil_div, iteration_count, iteration_counts, launches
 from lowering.codegen.llvm.gen import LLVMGen
 from lowering.codegen.llvm.types import I32, I64, PTR, VOID, MemRef, storage_type
 
-MODULE_T = ir.LiteralStructType([PTR, PTR])  # aot_gpu_module: the PTX, the loaded module
+MODULE_T = ir.LiteralStructType([PTR, PTR, PTR])  # aot_gpu_module: PTX, module, handle slots
 
 
 def byte_size(b, mem: MemRef):
@@ -100,19 +106,73 @@ def _copy(g, b, op, values, host):
     """Copies the destination's size: a prefix when the source is an upper-bound buffer."""
     src, dst = (values[v] for v in op.operands)
     _copy_checked(g, host, b, "aot_gpu_copy", [dst.ptr, src.ptr, byte_size(b, dst)])
+    _device_writes(host, b)
 
 
 def _element(g, b, mem, idx):
     return g.element_ptr(b, mem, idx), storage_type(mem.elem)
 
 
+MIRROR_BYTES = 1024  # device buffers the host reads this small come back whole, once
+
+
+def _device_writes(host, b=None):
+    """This call's count of device writes so far (an entry-block slot, 0 at entry); with `b`,
+    one more: a launch, a GEMM, a copy or a store may have changed any device buffer."""
+    if getattr(host, "device_writes", None) is None:
+        eb = host.entry_builder
+        with eb.goto_entry_block():
+            eb.position_at_start(host.fn.entry_basic_block)
+            host.device_writes = eb.alloca(I64)
+            eb.store(ir.Constant(I64, 0), host.device_writes)
+    if b is not None:
+        b.store(b.add(b.load(host.device_writes, typ=I64), ir.Constant(I64, 1)), host.device_writes)
+    return host.device_writes
+
+
+def _mirror(g, b, host, op, mem, n: int):
+    """A host copy of the small static device buffer `mem`, made by one copy the first time
+    the host reads it after the last device write, then read from the host: a kernel's
+    shape values, predicates and counts are one copy, not one per element."""
+    t = storage_type(mem.elem)
+    copies = getattr(host, "mirrors", None)
+    if copies is None:
+        copies = host.mirrors = {}
+    key = id(op.operands[0])
+    if key not in copies:  # (its host copy, the device buffer and write count it holds)
+        eb = host.entry_builder
+        with eb.goto_entry_block():
+            eb.position_at_start(host.fn.entry_basic_block)
+            of = eb.alloca(PTR)
+            eb.store(ir.Constant(PTR, None), of)
+            at = eb.alloca(I64)
+        copies[key] = (host.entry_alloca(t, size=max(n, 1)), of, at)
+    data, of, at = copies[key]
+    writes = b.load(_device_writes(host), typ=I64)
+    stale = b.or_(b.icmp_unsigned("!=", b.load(of, typ=PTR), mem.ptr),
+                  b.icmp_unsigned("!=", b.load(at, typ=I64), writes))
+    with b.if_then(stale, likely=False):
+        size = ir.Constant(I64, max(abi_dtype(mem.elem).size, 1) * n)
+        _copy_checked(g, host, b, "aot_gpu_copy_to_host", [data, mem.ptr, size])
+        b.store(mem.ptr, of)
+        b.store(writes, at)
+    return MemRef(data, mem.dims, mem.elem)
+
+
 def _load(g, b, op, values, host):
     mem = values[op.operands[0]]
-    ptr, t = _element(g, b, mem, [values[v] for v in op.operands[1:]])
-    tmp = host.entry_alloca(t)
-    size = ir.Constant(I64, max(abi_dtype(mem.elem).size, 1))
-    _copy_checked(g, host, b, "aot_gpu_copy_to_host", [tmp, ptr, size])
-    v = b.load(tmp, typ=t)
+    shape = op.operands[0].type.shape
+    idx = [values[v] for v in op.operands[1:]]
+    n = None if None in shape else int(np.prod(shape, dtype=np.int64))
+    if n is not None and n * max(abi_dtype(mem.elem).size, 1) <= MIRROR_BYTES:
+        ptr, t = _element(g, b, _mirror(g, b, host, op, mem, n), idx)
+        v = b.load(ptr, typ=t)
+    else:  # a big or dynamic buffer: the one element
+        ptr, t = _element(g, b, mem, idx)
+        tmp = host.entry_alloca(t)
+        size = ir.Constant(I64, max(abi_dtype(mem.elem).size, 1))
+        _copy_checked(g, host, b, "aot_gpu_copy_to_host", [tmp, ptr, size])
+        v = b.load(tmp, typ=t)
     return b.trunc(v, ir.IntType(1)) if mem.elem == "i1" else v
 
 
@@ -123,6 +183,7 @@ def _store(g, b, op, values, host):
     b.store(b.zext(value, t) if mem.elem == "i1" else value, tmp)
     size = ir.Constant(I64, max(abi_dtype(mem.elem).size, 1))
     _copy_checked(g, host, b, "aot_gpu_copy_to_device", [ptr, tmp, size])
+    _device_writes(host, b)
 
 
 def _gemm_sizes(b, op, values):
@@ -148,6 +209,31 @@ def _blas_gemm(g, b, op, values, host):
     gemm = g.declare("aot_gpu_gemm", I32, [I32, I32, I32, I64, I64, I64, I64, PTR, PTR, PTR])
     host.fail_if_nonzero(b, b.call(gemm, [code, ir.Constant(I32, lhs_t), ir.Constant(I32, rhs_t), *sizes,
                                           lhs.ptr, rhs.ptr, out.ptr]))
+    _device_writes(host, b)
+
+
+def _grid(b, launch, dims):
+    """(x, y, z) blocks as i64 values: Launch.grid's rule on the run's dims."""
+    one = ir.Constant(I64, 1)
+
+    def clamp(n, low, high):
+        n = b.select(b.icmp_unsigned("<", n, ir.Constant(I64, low)), ir.Constant(I64, low), n)
+        return b.select(b.icmp_unsigned(">", n, ir.Constant(I64, high)), ir.Constant(I64, high), n)
+    blocks = clamp(ceil_div(b, iteration_count(b, dims, launch), launch.iterations_per_block), 1,
+                   launch.max_blocks)
+    if not launch.multi_grid:
+        return blocks, one, one
+    counts = iteration_counts(b, dims, launch)
+    x, y = counts[-1], counts[-2]
+    z = one
+    for c in counts[:-2]:
+        z = b.mul(z, c)
+    total = b.mul(b.mul(x, y), z)
+    fits = b.and_(b.and_(b.icmp_unsigned(">", total, ir.Constant(I64, 0)),
+                         b.icmp_unsigned("<=", total, ir.Constant(I64, launch.max_blocks))),
+                  b.and_(b.icmp_unsigned("<=", y, ir.Constant(I64, launch.max_grid[1])),
+                         b.icmp_unsigned("<=", z, ir.Constant(I64, launch.max_grid[2]))))
+    return b.select(fits, x, blocks), b.select(fits, y, one), b.select(fits, z, one)
 
 
 def _launch(g, b, op, values, host):
@@ -157,19 +243,17 @@ def _launch(g, b, op, values, host):
         m = values[v]
         args += [m.ptr] + list(m.dims) if isinstance(m, MemRef) else [m]
     slots = host.int64_slots(b, args)
-    if "aot.parallel" in op.attrs:
-        iterations = iteration_count(b, values[op.operands[op.attrs["aot.parallel"]]].dims, op.attrs)
-        blocks = ceil_div(b, iterations, THREADS_PER_BLOCK // op.attrs.get("aot.parallel_lanes", 1))
-        blocks = b.select(b.icmp_unsigned("<", blocks, ir.Constant(I64, 1)), ir.Constant(I64, 1), blocks)
-        blocks = b.select(b.icmp_unsigned(">", blocks, ir.Constant(I64, MAX_BLOCKS)),
-                          ir.Constant(I64, MAX_BLOCKS), blocks)
-        threads = ir.Constant(I32, THREADS_PER_BLOCK)
+    launch = g.launches[name][0]
+    if launch.space == "thread":
+        grid = [ir.Constant(I64, 1)] * 3
     else:
-        blocks, threads = ir.Constant(I64, 1), ir.Constant(I32, 1)
-    launch = g.declare("aot_gpu_launch", I32, [PTR, PTR, PTR, I32, I64, I32])
-    entry = g.string(f"{g.name}_{name}")
-    rc = b.call(launch, [g.gpu_module, entry, slots, ir.Constant(I32, len(args)), blocks, threads])
+        grid = list(_grid(b, launch, values[op.operands[op.attrs["aot.parallel"]]].dims))
+    shape = host.int64_slots(b, grid + [ir.Constant(I64, n) for n in (*launch.block, launch.shared_bytes)])
+    fn = g.declare("aot_gpu_launch", I32, [PTR, I32, PTR, PTR, I32, PTR])
+    kernel = ir.Constant(I32, list(g.launches).index(name))
+    rc = b.call(fn, [g.gpu_module, kernel, g.string(launch.name), slots, ir.Constant(I32, len(args)), shape])
     host.fail_if_nonzero(b, rc)
+    _device_writes(host, b)
 
 
 HOST_EMITTERS_CUDA = {**HOST_EMITTERS, "func.call": _launch, "memref.alloc": _alloc,
@@ -269,9 +353,13 @@ def generate_host(module, name: str, host_tm, target, ptx: str, entry_suffix: st
     text = ir.GlobalVariable(gen.mod, ir.ArrayType(ir.IntType(8), len(data)), name=f"{name}.ptx")
     text.global_constant, text.linkage = True, "private"
     text.initializer = ir.Constant(text.value_type, data)
+    gen.launches = launches(module, name, target)
+    handles_t = ir.ArrayType(PTR, max(len(gen.launches), 1))
+    handles = ir.GlobalVariable(gen.mod, handles_t, name=f"{name}.gpu_functions")
+    handles.linkage, handles.initializer = "internal", ir.Constant(handles_t, None)
     gen.gpu_module = ir.GlobalVariable(gen.mod, MODULE_T, name=f"{name}.gpu_module")
     gen.gpu_module.linkage = "internal"
-    gen.gpu_module.initializer = ir.Constant(MODULE_T, [text, ir.Constant(PTR, None)])
+    gen.gpu_module.initializer = ir.Constant(MODULE_T, [text, ir.Constant(PTR, None), handles])
     gen.transfers_factory = DeviceTransfers
     mod = gen.run(emit_kernels=False)
     for func in module.functions():

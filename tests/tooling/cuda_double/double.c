@@ -16,7 +16,12 @@
  * machine without a GPU. AOT_CUDA_DOUBLE_MEMORY=bytes makes a device of that size:
  * cuMemAlloc fails past it. `aot_cuda_double_live()` counts the device blocks not yet freed,
  * for leak checks, `aot_cuda_double_live_bytes()` their bytes, and
- * `aot_cuda_double_streams_destroyed()` the streams destroyed. */
+ * `aot_cuda_double_streams_destroyed()` the streams destroyed,
+ * `aot_cuda_double_function_lookups()` the cuModuleGetFunction calls,
+ * `aot_cuda_double_copies_to_host()` the copies to the host, and
+ * `aot_cuda_double_last_launch(unsigned[7])` the calling thread's last launch (grid x, y, z,
+ * block x, y, z, dynamic shared bytes). A launch past a GPU's limits, or with another block
+ * than the kernel's `.reqntid`, fails as on a GPU (CUDA_ERROR_INVALID_VALUE). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdatomic.h>
@@ -70,7 +75,7 @@ CUresult cuStreamDestroy_v2(void *stream) {
     return SUCCESS;
 }
 
-typedef int (*emu_launch_fn)(const char *, int64_t *, int64_t, int32_t);
+typedef int (*emu_launch_fn)(const char *, int64_t *, const uint32_t *, uint32_t);
 typedef int32_t (*emu_params_fn)(const char *);
 typedef struct { emu_launch_fn launch; emu_params_fn params; } module;
 typedef struct { module *m; char *name; int32_t params; } function;
@@ -114,8 +119,15 @@ CUresult cuModuleLoadDataEx(void **out, const void *image, unsigned n, const int
     return SUCCESS;
 }
 
+static _Atomic long function_lookups; /* cuModuleGetFunction calls, for the tests */
+static _Thread_local unsigned last_launch[7]; /* this thread's last launch: grid, block, shared bytes */
+
+long aot_cuda_double_function_lookups(void) { return function_lookups; }
+void aot_cuda_double_last_launch(unsigned out[7]) { memcpy(out, last_launch, sizeof last_launch); }
+
 CUresult cuModuleGetFunction(void **out, void *mod, const char *name) {
     module *m = mod;
+    function_lookups++;
     int32_t params = m->params(name);
     if (params < 0) return ERROR_NOT_FOUND;
     function *f = malloc(sizeof *f);
@@ -125,15 +137,22 @@ CUresult cuModuleGetFunction(void **out, void *mod, const char *name) {
     return SUCCESS;
 }
 
+/* A GPU's limits (compute capability 8.x/9.x): 1024 threads a block (64 along z), grids of
+ * 2^31-1 x 65535 x 65535 blocks, 48 KiB of dynamic shared memory without an opt-in. */
 CUresult cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                         unsigned bz, unsigned shared, void *stream, void **params, void **extra) {
-    (void)shared, (void)stream, (void)extra;
+    (void)stream, (void)extra;
     function *f = fn;
     if (failing("launch")) return ERROR_LAUNCH_FAILED;
-    if (gy != 1 || gz != 1 || by != 1 || bz != 1 || gx == 0 || bx == 0) return ERROR_INVALID_VALUE;
+    unsigned dims[7] = {gx, gy, gz, bx, by, bz, shared};
+    memcpy(last_launch, dims, sizeof dims);
+    if (!gx || !gy || !gz || !bx || !by || !bz || gx > 0x7FFFFFFFu || gy > 65535 || gz > 65535 || bz > 64 ||
+        (unsigned long long)bx * by * bz > 1024 || shared > 48 * 1024)
+        return ERROR_INVALID_VALUE;
     int64_t slots[f->params > 0 ? f->params : 1];
     for (int32_t i = 0; i < f->params; i++) memcpy(&slots[i], params[i], 8);
-    return f->m->launch(f->name, slots, gx, (int32_t)bx) ? ERROR_LAUNCH_FAILED : SUCCESS;
+    int rc = f->m->launch(f->name, slots, dims, shared);
+    return rc == 3 ? ERROR_INVALID_VALUE : rc ? ERROR_LAUNCH_FAILED : SUCCESS;
 }
 
 CUresult cuMemAlloc_v2(CUdeviceptr *out, size_t bytes) {
@@ -173,8 +192,12 @@ CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t n, void *
     return SUCCESS;
 }
 
+static _Atomic long copies_to_host; /* cuMemcpyDtoH calls, for the tests */
+long aot_cuda_double_copies_to_host(void) { return copies_to_host; }
+
 CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t n, void *s) {
     (void)s;
+    copies_to_host++;
     memcpy(dst, (const void *)(uintptr_t)src, n);
     return SUCCESS;
 }

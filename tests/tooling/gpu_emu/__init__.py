@@ -37,14 +37,14 @@ def hostify(device_ir: str, triple: str, layout: str) -> str:
     t = device_ir.replace('target triple = "nvptx64-nvidia-cuda"', f'target triple = "{triple}"')
     t = re.sub(r'target datalayout = "[^"]*"', f'target datalayout = "{layout}"', t, count=1)
     t = t.replace("define ptx_kernel void", "define void")
-    t = re.sub(r"llvm\.nvvm\.read\.ptx\.sreg\.(\w+)\.x", r"aot_emu_\1_x", t)
+    t = re.sub(r"llvm\.nvvm\.read\.ptx\.sreg\.(\w+)\.([xyz])", r"aot_emu_\1_\2", t)
     t = t.replace("llvm.nvvm.shfl.sync.bfly.i32", "aot_emu_shfl_bfly_i32")
     return t.replace("llvm.nvvm.barrier.cta.sync.aligned.all", "aot_emu_barrier")
 
 
 def launch_table(kernels, triple: str, layout: str) -> str:
     """`void NAME_emu(i64 *slots)` per entry, and `aot_emu_kernels[]` = {name, trampoline,
-    parameter count}."""
+    parameter count, the block its launch record fixes (x, y, z)}."""
     mod = ir.Module(name="emu_table")
     mod.triple, mod.data_layout = triple, layout
     rows = []
@@ -62,8 +62,9 @@ def launch_table(kernels, triple: str, layout: str) -> str:
         data = bytearray(k.name.encode() + b"\0")
         name = ir.GlobalVariable(mod, ir.ArrayType(ir.IntType(8), len(data)), name=k.name + ".name")
         name.global_constant, name.initializer = True, ir.Constant(name.value_type, data)
-        rows.append(ir.Constant.literal_struct([name, tramp, ir.Constant(I32, len(k.params))]))
-    row_t = ir.LiteralStructType([PTR, PTR, I32])
+        block = [ir.Constant(I32, n) for n in k.launch.block]
+        rows.append(ir.Constant.literal_struct([name, tramp, ir.Constant(I32, len(k.params)), *block]))
+    row_t = ir.LiteralStructType([PTR, PTR, I32, I32, I32, I32])
     table = ir.GlobalVariable(mod, ir.ArrayType(row_t, len(rows)), name="aot_emu_kernels")
     table.global_constant, table.initializer = True, ir.Constant(table.value_type, rows)
     count = ir.GlobalVariable(mod, I32, name="aot_emu_kernel_count")

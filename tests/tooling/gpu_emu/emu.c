@@ -3,11 +3,13 @@
  * (tests/tooling/cuda_double) calls from cuLaunchKernel.
  *
  * A launch runs the kernel's entry (the NVPTX-flavoured IR compiled for the host, its special
- * registers renamed to the functions below) block after block; the threads of a block are
+ * registers renamed to the functions below) block after block (a grid of up to three dims,
+ * blocks of up to three dims); the threads of a block are
  * separate OS threads, started together and free to interleave as a GPU's warps may, so a
  * missing barrier or a race shows up as a wrong number. The grid is capped at
  * AOT_EMU_MAX_BLOCKS blocks (default 4): the entries' grid-stride loops cover any extent with
- * any grid, so a smaller grid changes how work is shared, not what is computed. Warp
+ * any grid, so a smaller grid changes how work is shared, not what is computed. A launch
+ * whose block is not the kernel's own (its `.reqntid`, in the launch table) fails, as on a GPU. Warp
  * shuffles exchange values through per-warp slots between two waits of the warp's lanes. Shared
  * memory is the kernels' own addrspace(3) globals, one copy: blocks run one after another. */
 #define _GNU_SOURCE
@@ -17,33 +19,41 @@
 #include <string.h>
 
 typedef void (*aot_emu_entry)(int64_t *params);
-typedef struct { const char *name; aot_emu_entry entry; int32_t params; } aot_emu_kernel;
+typedef struct { const char *name; aot_emu_entry entry; int32_t params; uint32_t block[3]; } aot_emu_kernel;
 
 extern const aot_emu_kernel aot_emu_kernels[]; /* the emulated device object's table */
 extern const int32_t aot_emu_kernel_count;
 
-static __thread uint32_t tid_x, ntid_x, ctaid_x, nctaid_x;
+/* The special registers: this thread's place (tid), its block's size (ntid), the block's
+ * place in the grid (ctaid) and the grid's size (nctaid), each along x, y, z. */
+static __thread uint32_t tid[3], ntid[3], ctaid[3], nctaid[3];
 static pthread_barrier_t block_barrier;
 
+#define SREG(reg, axis, i) \
+    uint32_t aot_emu_##reg##_##axis(void) { return reg[i]; }
+SREG(tid, x, 0) SREG(tid, y, 1) SREG(tid, z, 2) SREG(ntid, x, 0) SREG(ntid, y, 1) SREG(ntid, z, 2)
+SREG(ctaid, x, 0) SREG(ctaid, y, 1) SREG(ctaid, z, 2) SREG(nctaid, x, 0) SREG(nctaid, y, 1) SREG(nctaid, z, 2)
+#undef SREG
+
+void aot_emu_barrier(int32_t id) { (void)id; pthread_barrier_wait(&block_barrier); }
+
 /* Warp shuffles: each lane posts its value, the warp's lanes wait for each other, each reads
- * its partner's, and they wait again before the slots are reused. */
+ * its partner's, and they wait again before the slots are reused. Lanes are numbered by the
+ * thread's linear place in its block (x fastest), as on a GPU. */
 #define WARP 32
 #define MAX_THREADS 1024
 static int32_t shuffle_slots[MAX_THREADS];
 static pthread_barrier_t warp_barriers[MAX_THREADS / WARP];
 
-uint32_t aot_emu_tid_x(void) { return tid_x; }
-uint32_t aot_emu_ntid_x(void) { return ntid_x; }
-uint32_t aot_emu_ctaid_x(void) { return ctaid_x; }
-uint32_t aot_emu_nctaid_x(void) { return nctaid_x; }
-void aot_emu_barrier(int32_t id) { (void)id; pthread_barrier_wait(&block_barrier); }
+static uint32_t linear_tid(void) { return tid[0] + ntid[0] * (tid[1] + ntid[1] * tid[2]); }
 
 int32_t aot_emu_shfl_bfly_i32(int32_t mask, int32_t value, int32_t lane_mask, int32_t clamp) {
     (void)mask, (void)clamp;
-    uint32_t warp = tid_x / WARP, lane = tid_x % WARP, src = lane ^ (uint32_t)lane_mask;
-    shuffle_slots[tid_x] = value;
+    uint32_t t = linear_tid(), n = ntid[0] * ntid[1] * ntid[2];
+    uint32_t warp = t / WARP, lane = t % WARP, src = lane ^ (uint32_t)lane_mask;
+    shuffle_slots[t] = value;
     pthread_barrier_wait(&warp_barriers[warp]);
-    int32_t out = warp * WARP + src < ntid_x ? shuffle_slots[warp * WARP + src] : value;
+    int32_t out = warp * WARP + src < n ? shuffle_slots[warp * WARP + src] : value;
     pthread_barrier_wait(&warp_barriers[warp]);
     return out;
 }
@@ -51,36 +61,52 @@ int32_t aot_emu_shfl_bfly_i32(int32_t mask, int32_t value, int32_t lane_mask, in
 typedef struct {
     aot_emu_entry entry;
     int64_t *params;
-    uint32_t tid, ntid, ctaid, nctaid;
+    uint32_t tid[3], ntid[3], ctaid[3], nctaid[3];
 } emu_thread;
 
 static void *run_thread(void *p) {
     emu_thread *t = p;
-    tid_x = t->tid, ntid_x = t->ntid, ctaid_x = t->ctaid, nctaid_x = t->nctaid;
+    memcpy(tid, t->tid, sizeof tid), memcpy(ntid, t->ntid, sizeof ntid);
+    memcpy(ctaid, t->ctaid, sizeof ctaid), memcpy(nctaid, t->nctaid, sizeof nctaid);
     pthread_barrier_wait(&block_barrier); /* every thread of the block starts together */
     t->entry(t->params);
     return NULL;
 }
 
-/* The grid: `blocks` blocks of `threads` OS threads each, one block after another (one
- * launch at a time). 0, or 1 with no such kernel, 2 when the grid cannot be made. */
 static pthread_mutex_t launch_lock = PTHREAD_MUTEX_INITIALIZER;
 
-int32_t aot_emu_params(const char *name) {
+static const aot_emu_kernel *find(const char *name) {
     for (int32_t i = 0; i < aot_emu_kernel_count; i++)
-        if (strcmp(aot_emu_kernels[i].name, name) == 0) return aot_emu_kernels[i].params;
-    return -1;
+        if (strcmp(aot_emu_kernels[i].name, name) == 0) return &aot_emu_kernels[i];
+    return NULL;
 }
 
-int aot_emu_launch(const char *name, int64_t *params, int64_t blocks, int32_t threads) {
-    aot_emu_entry entry = NULL;
-    for (int32_t i = 0; i < aot_emu_kernel_count; i++)
-        if (strcmp(aot_emu_kernels[i].name, name) == 0) entry = aot_emu_kernels[i].entry;
-    if (!entry) return 1;
+int32_t aot_emu_params(const char *name) {
+    const aot_emu_kernel *k = find(name);
+    return k ? k->params : -1;
+}
+
+/* The grid: dims[0..2] blocks along x, y, z of dims[3..5] threads (OS threads, started
+ * together), one block after another (one launch at a time); `shared` bytes of dynamic
+ * shared memory (no kernel reads any yet). A grid of more than AOT_EMU_MAX_BLOCKS blocks runs
+ * as that many blocks along x: the entries' grid-stride loops take any grid. 0, or 1 with no
+ * such kernel, 2 when the grid cannot be made, 3 for a block other than the kernel's own. */
+int aot_emu_launch(const char *name, int64_t *params, const uint32_t *dims, uint32_t shared) {
+    (void)shared;
+    const aot_emu_kernel *k = find(name);
+    if (!k) return 1;
+    if (dims[3] != k->block[0] || dims[4] != k->block[1] || dims[5] != k->block[2]) return 3;
+    uint32_t grid[3] = {dims[0], dims[1], dims[2]}, block[3] = {dims[3], dims[4], dims[5]};
+    int64_t blocks = (int64_t)grid[0] * grid[1] * grid[2];
     const char *cap = getenv("AOT_EMU_MAX_BLOCKS");
     int64_t max_blocks = cap ? atoll(cap) : 4;
-    if (max_blocks > 0 && blocks > max_blocks) blocks = max_blocks;
-    if (threads < 1 || threads > MAX_THREADS) return 2;
+    if (max_blocks > 0 && blocks > max_blocks) {
+        blocks = max_blocks;
+        grid[0] = (uint32_t)max_blocks, grid[1] = grid[2] = 1;
+    }
+    int64_t threads64 = (int64_t)block[0] * block[1] * block[2];
+    if (threads64 < 1 || threads64 > MAX_THREADS) return 2;
+    int32_t threads = (int32_t)threads64;
     emu_thread *ts = calloc((size_t)threads, sizeof *ts);
     pthread_t *ids = calloc((size_t)threads, sizeof *ids);
     if (!ts || !ids) { free(ts); free(ids); return 2; }
@@ -90,10 +116,16 @@ int aot_emu_launch(const char *name, int64_t *params, int64_t blocks, int32_t th
         for (int32_t w = 0; w * WARP < threads; w++)
             pthread_barrier_init(&warp_barriers[w], NULL,
                                  (unsigned)(threads - w * WARP < WARP ? threads - w * WARP : WARP));
+        uint32_t at[3] = {(uint32_t)(b % grid[0]), (uint32_t)(b / grid[0] % grid[1]),
+                          (uint32_t)(b / grid[0] / grid[1])};
         for (int32_t t = 0; t < threads; t++) {
-            ts[t] = (emu_thread){entry, params, (uint32_t)t, (uint32_t)threads, (uint32_t)b,
-                                 (uint32_t)blocks};
-            pthread_create(&ids[t], NULL, run_thread, &ts[t]);
+            emu_thread *e = &ts[t];
+            *e = (emu_thread){.entry = k->entry, .params = params};
+            e->tid[0] = (uint32_t)t % block[0], e->tid[1] = (uint32_t)t / block[0] % block[1];
+            e->tid[2] = (uint32_t)t / block[0] / block[1];
+            memcpy(e->ntid, block, sizeof block), memcpy(e->ctaid, at, sizeof at);
+            memcpy(e->nctaid, grid, sizeof grid);
+            pthread_create(&ids[t], NULL, run_thread, e);
         }
         for (int32_t t = 0; t < threads; t++) pthread_join(ids[t], NULL);
         pthread_barrier_destroy(&block_barrier);
