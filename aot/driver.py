@@ -367,7 +367,8 @@ class Compilation:
 
 
     def launch_report(self) -> str:
-        """For a cuda build: each kernel's launch rule, registers and shared memory."""
+        """For a cuda build: each kernel's launch, registers and shared memory, and the time
+        model's estimate (codegen/cuda/timing.py)."""
         from lowering.codegen.cuda import ptxas
         from lowering.codegen.cuda.device import launch_report
         tm, _, optimized, kernels = self.llvm()
@@ -378,7 +379,9 @@ class Compilation:
                 with open(path, "w") as f:
                     f.write(tm.emit_assembly(optimized))
                 resources = ptxas.resources(ptxas.assemble(path, self.target.cpu).stderr)
-        return launch_report(kernels, resources)
+        from lowering.codegen.cuda.timing import report_estimates
+        timing = report_estimates(self.loops(), self.opts.name, kernels, resources, self.target)
+        return launch_report(kernels, resources, timing)
 
 
 @dataclass
