@@ -6,6 +6,7 @@ benchmark, not a test: only the compiled library's results are checked (float64 
 
     python benchmarks/gpu_workloads.py [--reps N] [--workloads softmax,mlp]
     python benchmarks/gpu_workloads.py --smoke   # tiny sizes, through the driver double
+    python benchmarks/gpu_workloads.py --model   # predicted time per kernel (no GPU: estimates)
 
 Never run on a real GPU yet: no machine of this project has one. `--smoke` checks the script
 itself on a GPU-less machine (tiny shapes, the CUDA driver double of tests/tooling, no JAX);
@@ -131,12 +132,76 @@ def jax_gpu():
         return None, f"{type(e).__name__}: {e}".splitlines()[0]
 
 
+def ptxas_resources(c) -> dict:
+    """Kernel -> (registers, shared bytes) from ptxas, or {} without it."""
+    import tempfile
+
+    from lowering.codegen.cuda import ptxas
+    if ptxas.find_ptxas() is None:
+        return {}
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "k.ptx")
+        with open(path, "w") as f:
+            f.write(c.ptx())
+        return ptxas.resources(ptxas.assemble(path, c.target.cpu).stderr)
+
+
+def model(names: list) -> int:
+    """--model: each workload at its full size run once on the emulated grid with counting
+    kernels (each thread stopping after a few iterations, the counts scaled to the whole
+    grid), and every launch's predicted time on an A100 and an H100 (codegen/cuda/timing.py)
+    against the roofline floor of the same work. Estimates: nothing runs on a GPU."""
+    sys.path.insert(0, os.path.join(bench_env.ROOT, "tests"))
+    import tempfile
+
+    from lowering.codegen.cuda.timing import predict
+    from lowering.target import GPU_DEVICES
+    from tooling.gpu_emu import build_counting, count_launches
+    scratch = tempfile.mkdtemp(prefix="gpu_model_")
+    devices = [GPU_DEVICES["A100"], GPU_DEVICES["H100"]]
+    print("predicted per kernel launch (an estimate from the time model: nothing ran on a GPU; "
+          "our own kernels, no cuBLAS)")
+    print(f"{'workload':11s} {'kernel':10s} {'blocks x block':>15s} {'threads':>9s} {'MB':>8s} {'GFLOP':>7s} "
+          f"{'sect/req':>8s} {'A100 us':>8s} {'floor':>7s} {'H100 us':>8s} {'floor':>7s}"
+          f" {'/floor':>6s} bound")
+    rng = np.random.default_rng(0)
+    for name in names:
+        make, make_inputs = WORKLOADS[name][:2]
+        counts = os.path.join(scratch, f"{name}.counts")
+        os.environ["AOT_EMU_COUNT"] = counts
+        lib, c = build_counting(make(), f"model_{name}", scratch)
+        lib.main(*make_inputs(rng))  # partial results: only the counts matter
+        resources = ptxas_resources(c)
+        total = [0.0] * 4
+        for k, work in count_launches(counts, c):
+            regs, smem = resources.get(k.name, (32, 0))
+            a, h = (predict(work, k.launch, d, regs, smem) for d in devices)
+            total = [t + v for t, v in zip(total, (a.time_us, a.floor_us, h.time_us, h.floor_us))]
+            shape = f"{-(-work.threads // k.launch.threads_per_block)}x{k.launch.threads_per_block}"
+            coalescing = work.sectors * 128 / work.bytes_accessed if work.bytes_accessed else float("nan")
+            kernel = "kernel " + k.name.rsplit("_", 1)[-1]
+            print(f"{name:11s} {kernel:>10s} {shape:>15s} {work.threads:9d} "
+                  f"{work.dram_bytes / 1e6:8.2f} {(work.flops or 0) / 1e9:7.3f} {coalescing:8.1f} "
+                  f"{a.time_us:8.1f} {a.floor_us:7.1f} {h.time_us:8.1f} {h.floor_us:7.1f} "
+                  f"{h.time_us / max(h.floor_us, 1e-9):6.1f} {h.bound}")
+        print(f"{name:11s} {'total':>10s} {'':>15s} {'':>9s} {'':>8s} {'':>7s} {'':>8s} {total[0]:8.1f} "
+              f"{total[1]:7.1f} {total[2]:8.1f} {total[3]:7.1f} {total[2] / max(total[3], 1e-9):6.1f}")
+    os.environ.pop("AOT_EMU_COUNT", None)
+    print("sect/req: 32-byte sectors touched per 128 bytes requested (4: coalesced); MB: DRAM bytes; "
+          "floor: max(bytes / HBM bandwidth, FLOPs / FP32 peak), no launch cost")
+    return 0
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--reps", type=int, default=20)
     p.add_argument("--workloads", default="")
     p.add_argument("--smoke", action="store_true", help="tiny sizes through the driver double")
+    p.add_argument("--model", action="store_true",
+                   help="predicted time per kernel from the time model (no GPU needed; an estimate)")
     args = p.parse_args()
+    if args.model:
+        return model([n for n in args.workloads.split(",") if n] or list(WORKLOADS))
     table, build = WORKLOADS, lambda text, name: aot.compile(text, name=name, target="cuda")
     if args.smoke:  # the artifact and the host build of its kernels, for the driver double
         sys.path.insert(0, os.path.join(bench_env.ROOT, "tests"))

@@ -20,6 +20,7 @@ import re
 import subprocess
 import tempfile
 
+import numpy as np
 from llvmlite import ir
 
 from abi.loader import Library
@@ -117,12 +118,16 @@ def kernels_dir() -> str:
     return d
 
 
-def build_companion(c: Compilation) -> str:
+def build_companion(c: Compilation, counting: bool = False) -> str:
     """The host build of a cuda compilation's kernels, where the driver double finds it:
-    kernels_dir()/<hash of the PTX>.so."""
+    kernels_dir()/<hash of the PTX>.so. With `counting`, the build that reports what each
+    kernel does to the emulated grid (`count_launches`)."""
     host_tm = target_machine(host_target())
     triple, layout = host_tm.triple, str(host_tm.target_data)
     _, device_ir, _, kernels = c.llvm()
+    if counting:
+        from lowering.codegen.cuda.device import generate_device
+        device_ir, _ = generate_device(c.loops(), c.opts.name, c.target, counting=True)
     out = os.path.join(kernels_dir(), ptx_hash(c.ptx()) + ".so")
     with tempfile.TemporaryDirectory() as tmp:
         objects = []
@@ -179,3 +184,53 @@ def builds_per_type(tmp_path_factory, program, prefix: str):
             libs[dt] = build_emulated(program(dt), f"{prefix}_{dt}", str(tmp_path_factory.mktemp(dt)))
         return libs[dt]
     return get
+
+
+def build_counting(text: str, name: str, out_dir: str):
+    """(the artifact, its Compilation) with the companion that counts: calls of the library
+    append to $AOT_EMU_COUNT a line per launch (emu.c), read back by `count_launches`. The
+    companion goes to a directory of its own (out_dir/counting), which this process's driver
+    double then reads: call it before the first call of any cuda artifact."""
+    os.makedirs(out_dir, exist_ok=True)
+    c = Compilation(text, "<string>", Options(name=name, emit="shared", target="cuda"))
+    out = os.path.join(out_dir, f"lib{name}.so")
+    c.build(out)
+    os.environ["AOT_CUDA_DOUBLE_KERNELS"] = os.path.join(out_dir, "counting")
+    build_companion(c, counting=True)
+    use_driver_double()
+    return Library(out), c
+
+
+def count_launches(path: str, c: Compilation) -> list:
+    """[(DeviceKernel, timing.Work)] per launch the counting run wrote to `path`: its counts
+    scaled from the iterations run to the whole iteration space, its buffers' bytes from its
+    parameters (each buffer once)."""
+    from abi.dtypes import dtype as abi_dtype
+    from lowering.codegen.cuda.timing import Work
+    from lowering.ir.core import MemRefType
+    by_name = {k.name: k for k in c.llvm()[3]}
+    funcs = {f"{c.opts.name}_{f.attrs['sym_name']}": f for f in c.loops().functions()
+             if "aot.kernel" in f.attrs}
+    out = []
+    for line in open(path).read().splitlines():
+        name, *fields = line.split()
+        k = by_name[name]
+        gx, gy, gz, bx, by, bz, iterations, extent, accesses, nbytes, flops = map(int, fields[:11])
+        sectors, params = float(fields[11]), [int(v) for v in fields[12:]]
+        done = iterations / k.launch.lanes
+        scale = extent / done if k.launch.space != "thread" and done else 1.0
+        footprint, seen, i = 0, set(), 0
+        for t in funcs[name].attrs["function_type"].inputs:
+            if isinstance(t, MemRefType):
+                dims = params[i + 1:i + 1 + t.rank]
+                n = int(np.prod(dims, dtype=np.int64)) * max(abi_dtype(t.elem).size, 1)
+                if params[i] not in seen:
+                    seen.add(params[i])
+                    footprint += n
+                i += 1 + t.rank
+            else:
+                i += 1
+        threads = gx * gy * gz * bx * by * bz
+        out.append((k, Work(threads, round(nbytes * scale), footprint, round(flops * scale),
+                            round(sectors * scale))))
+    return out

@@ -14,6 +14,7 @@
  * memory is the kernels' own addrspace(3) globals, one copy: blocks run one after another. */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,14 +59,19 @@ int32_t aot_emu_shfl_bfly_i32(int32_t mask, int32_t value, int32_t lane_mask, in
     return out;
 }
 
+struct thread_counts;
+static void set_counts(struct thread_counts *c);
+
 typedef struct {
     aot_emu_entry entry;
     int64_t *params;
     uint32_t tid[3], ntid[3], ctaid[3], nctaid[3];
+    struct thread_counts *counts;
 } emu_thread;
 
 static void *run_thread(void *p) {
     emu_thread *t = p;
+    set_counts(t->counts);
     memcpy(tid, t->tid, sizeof tid), memcpy(ntid, t->ntid, sizeof ntid);
     memcpy(ctaid, t->ctaid, sizeof ctaid), memcpy(nctaid, t->nctaid, sizeof nctaid);
     pthread_barrier_wait(&block_barrier); /* every thread of the block starts together */
@@ -74,6 +80,101 @@ static void *run_thread(void *p) {
 }
 
 static pthread_mutex_t launch_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* ---- counting, for the time model (lowering/codegen/cuda/timing.py) --------------------
+ * A companion built with counting (device.generate_device(counting=True)) reports each global
+ * access (its site in the module, address and size) and each floating-point op, and asks
+ * before each iteration of its grid-stride loop whether to go on. With AOT_EMU_COUNT=file set,
+ * each thread stops after AOT_EMU_COUNT_ITERATIONS iterations (default 16: its results are then
+ * partial, only the counts matter) and each launch appends one line to the file:
+ *   name grid_x grid_y grid_z block_x block_y block_z thread_iterations extent accesses bytes
+ *   flops sectors params...
+ * `sectors` are the 32-byte sectors the warps' accesses touch: at every site, the first
+ * SAMPLES accesses of each lane are grouped by warp (lanes of a warp taking their k-th access
+ * together, as on a GPU) and their distinct sectors counted; a site's sectors per lane access
+ * times its accesses gives its share. */
+#define SITES 512
+#define SAMPLES 4
+
+typedef struct thread_counts {
+    uint64_t iterations, accesses, bytes, flops;
+    uint32_t taken[SITES];
+    uint64_t sector[SITES][SAMPLES];
+} thread_counts;
+
+static __thread thread_counts *counts; /* NULL: not counting */
+static void set_counts(struct thread_counts *c) { counts = c; }
+static int64_t iteration_limit, extent_seen;
+static int32_t sites_used;
+
+int32_t aot_emu_iteration(int64_t extent) {
+    if (!counts) return 1;
+    __atomic_store_n(&extent_seen, extent, __ATOMIC_RELAXED);
+    if ((int64_t)counts->iterations >= iteration_limit) return 0;
+    counts->iterations++;
+    return 1;
+}
+
+void aot_emu_access(int32_t site, const void *p, int32_t bytes, int32_t store) {
+    (void)store;
+    if (!counts) return;
+    counts->accesses++, counts->bytes += (uint64_t)bytes;
+    if (site >= SITES) return;
+    if (site >= __atomic_load_n(&sites_used, __ATOMIC_RELAXED)) __atomic_store_n(&sites_used, site + 1, __ATOMIC_RELAXED);
+    uint32_t k = counts->taken[site]++;
+    if (k < SAMPLES) counts->sector[site][k] = (uintptr_t)p / 32;
+}
+
+void aot_emu_flops(int32_t n) {
+    if (counts) counts->flops += (uint64_t)n;
+}
+
+typedef struct {
+    uint64_t iterations, accesses, bytes, flops;
+    double site_total[SITES], site_sectors[SITES], site_lanes[SITES];
+} launch_counts;
+
+/* One block's threads' counts into the launch's, warp by warp. */
+static void add_block(launch_counts *l, thread_counts *t, int32_t threads) {
+    for (int32_t i = 0; i < threads; i++) {
+        l->iterations += t[i].iterations, l->accesses += t[i].accesses;
+        l->bytes += t[i].bytes, l->flops += t[i].flops;
+    }
+    for (int32_t s = 0; s < sites_used; s++) {
+        for (int32_t w = 0; w * WARP < threads; w++) {
+            int32_t end = w * WARP + WARP < threads ? w * WARP + WARP : threads;
+            for (int32_t i = w * WARP; i < end; i++) l->site_total[s] += t[i].taken[s];
+            for (int k = 0; k < SAMPLES; k++) {
+                uint64_t seen[WARP];
+                int32_t n = 0, lanes = 0;
+                for (int32_t i = w * WARP; i < end; i++) {
+                    if (t[i].taken[s] <= (uint32_t)k) continue;
+                    lanes++;
+                    uint64_t sec = t[i].sector[s][k];
+                    int32_t j = 0;
+                    while (j < n && seen[j] != sec) j++;
+                    if (j == n) seen[n++] = sec;
+                }
+                l->site_sectors[s] += n, l->site_lanes[s] += lanes;
+            }
+        }
+    }
+}
+
+static void write_counts(const char *path, const char *name, const uint32_t *dims, launch_counts *l,
+                         const int64_t *params, int32_t n) {
+    double sectors = 0;
+    for (int32_t s = 0; s < sites_used; s++)
+        if (l->site_lanes[s] > 0) sectors += l->site_total[s] * l->site_sectors[s] / l->site_lanes[s];
+    FILE *f = fopen(path, "a");
+    if (!f) return;
+    fprintf(f, "%s %u %u %u %u %u %u %llu %lld %llu %llu %llu %.0f", name, dims[0], dims[1], dims[2], dims[3],
+            dims[4], dims[5], (unsigned long long)l->iterations, (long long)extent_seen,
+            (unsigned long long)l->accesses, (unsigned long long)l->bytes, (unsigned long long)l->flops, sectors);
+    for (int32_t i = 0; i < n; i++) fprintf(f, " %lld", (long long)params[i]);
+    fputc('\n', f);
+    fclose(f);
+}
 
 static const aot_emu_kernel *find(const char *name) {
     for (int32_t i = 0; i < aot_emu_kernel_count; i++)
@@ -110,8 +211,20 @@ int aot_emu_launch(const char *name, int64_t *params, const uint32_t *dims, uint
     emu_thread *ts = calloc((size_t)threads, sizeof *ts);
     pthread_t *ids = calloc((size_t)threads, sizeof *ids);
     if (!ts || !ids) { free(ts); free(ids); return 2; }
+    const char *count_path = getenv("AOT_EMU_COUNT");
+    thread_counts *tc = NULL;
+    launch_counts *lc = NULL;
+    if (count_path && *count_path) {
+        tc = malloc((size_t)threads * sizeof *tc);
+        lc = calloc(1, sizeof *lc);
+        if (!tc || !lc) { free(tc); free(lc); free(ts); free(ids); return 2; }
+        const char *limit = getenv("AOT_EMU_COUNT_ITERATIONS");
+        iteration_limit = limit ? atoll(limit) : 16;
+    }
     pthread_mutex_lock(&launch_lock);
+    extent_seen = 0, sites_used = 0;
     for (int64_t b = 0; b < blocks; b++) {
+        if (tc) memset(tc, 0, (size_t)threads * sizeof *tc);
         pthread_barrier_init(&block_barrier, NULL, (unsigned)threads);
         for (int32_t w = 0; w * WARP < threads; w++)
             pthread_barrier_init(&warp_barriers[w], NULL,
@@ -120,7 +233,7 @@ int aot_emu_launch(const char *name, int64_t *params, const uint32_t *dims, uint
                           (uint32_t)(b / grid[0] / grid[1])};
         for (int32_t t = 0; t < threads; t++) {
             emu_thread *e = &ts[t];
-            *e = (emu_thread){.entry = k->entry, .params = params};
+            *e = (emu_thread){.entry = k->entry, .params = params, .counts = tc ? &tc[t] : NULL};
             e->tid[0] = (uint32_t)t % block[0], e->tid[1] = (uint32_t)t / block[0] % block[1];
             e->tid[2] = (uint32_t)t / block[0] / block[1];
             memcpy(e->ntid, block, sizeof block), memcpy(e->ctaid, at, sizeof at);
@@ -130,8 +243,12 @@ int aot_emu_launch(const char *name, int64_t *params, const uint32_t *dims, uint
         for (int32_t t = 0; t < threads; t++) pthread_join(ids[t], NULL);
         pthread_barrier_destroy(&block_barrier);
         for (int32_t w = 0; w * WARP < threads; w++) pthread_barrier_destroy(&warp_barriers[w]);
+        if (lc) add_block(lc, tc, threads);
     }
+    if (lc) write_counts(count_path, name, dims, lc, params, k->params);
     pthread_mutex_unlock(&launch_lock);
+    free(tc);
+    free(lc);
     free(ts);
     free(ids);
     return 0;

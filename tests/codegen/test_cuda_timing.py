@@ -1,0 +1,98 @@
+"""The per-kernel time model (lowering/codegen/cuda/timing.py): what the emulated grid counts
+(bytes, FLOPs, the sectors warps touch), the estimate's arithmetic, and `--report`'s lines.
+Estimates only: nothing here ran on a GPU."""
+import os
+
+import numpy as np
+import pytest
+
+from aot.driver import Compilation, Options
+from lowering.codegen.cuda.launch import Launch
+from lowering.codegen.cuda.timing import Work, blocks_per_sm, predict, static_flops
+from lowering.target import GPU_DEVICES
+from tooling.gpu_emu import build_counting, count_launches
+
+ELEMENTWISE = """func.func @main(%x: tensor<8x8x256x64xf32>, %y: tensor<8x8x256x64xf32>) -> tensor<8x8x256x64xf32> {
+  %0 = stablehlo.multiply %x, %y : tensor<8x8x256x64xf32>
+  %1 = stablehlo.add %0, %x : tensor<8x8x256x64xf32>
+  return %1 : tensor<8x8x256x64xf32>
+}"""  # noqa: E501
+
+TRANSPOSE = """func.func @main(%x: tensor<512x512xf32>) -> tensor<512x512xf32> {
+  %0 = stablehlo.transpose %x, dims = [1, 0] : (tensor<512x512xf32>) -> tensor<512x512xf32>
+  %1 = stablehlo.negate %0 : tensor<512x512xf32>
+  return %1 : tensor<512x512xf32>
+}"""
+
+A100 = GPU_DEVICES["A100"]
+FLAT = Launch("k", "tiles", (256, 1, 1), tiles=(1,), extent_param=1)
+
+
+def test_the_estimate_of_a_streaming_kernel():
+    mb12 = 12 * 2 ** 20
+    est = predict(Work(threads=2 ** 20, bytes_accessed=mb12, footprint=mb12, flops=2 ** 20), FLAT, A100)
+    assert est.bound == "memory" and est.occupancy == 1.0
+    assert est.time_us == pytest.approx(A100.launch_us + mb12 / (A100.hbm_gbps * 1e3))
+    assert est.floor_us == pytest.approx(mb12 / (A100.hbm_gbps * 1e3))
+    # uncoalesced: 8x the sectors, more L2 traffic than HBM can hide behind, same DRAM bytes
+    strided = predict(Work(2 ** 20, mb12, mb12, 0, sectors=8 * mb12 // 32), FLAT, A100)
+    assert strided.bound == "L2" and strided.time_us > est.time_us
+    # a handful of threads: the launch cost
+    assert predict(Work(256, 4096, 4096, 0), FLAT, A100).bound == "launch"
+    assert "nothing ran on a GPU" in est.text()
+
+
+def test_occupancy_follows_registers_and_shared_memory():
+    assert blocks_per_sm(A100, 256, 32, 0) == 8  # 2048 threads
+    assert blocks_per_sm(A100, 256, 128, 0) == 2  # 65536 registers
+    assert blocks_per_sm(A100, 256, 32, 64 * 1024) == 2  # 164 KiB of shared memory
+
+
+def test_flops_on_the_loop_ir():
+    c = Compilation(ELEMENTWISE, "t.mlir", Options(name="t", emit="loops", target="cuda"))
+    (kernel,) = [f for f in c.run_stages("loops").functions() if "aot.kernel" in f.attrs]
+    assert static_flops(kernel) == 2 * 8 * 8 * 256 * 64
+
+
+@pytest.fixture(scope="module")
+def counted(tmp_path_factory):
+    """Both programs run once with counting kernels."""
+    out, kernels_dir = {}, os.environ.get("AOT_CUDA_DOUBLE_KERNELS")
+    for name, text, shape in (("ew", ELEMENTWISE, (8, 8, 256, 64)), ("tr", TRANSPOSE, (512, 512))):
+        d = tmp_path_factory.mktemp(name)
+        os.environ["AOT_EMU_COUNT"] = str(d / "counts")
+        lib, c = build_counting(text, name, str(d))
+        x = np.ones(shape, np.float32)
+        lib.main(*([x, x] if name == "ew" else [x]))
+        out[name] = count_launches(str(d / "counts"), c)
+    os.environ.pop("AOT_EMU_COUNT")
+    if kernels_dir:  # build_counting pointed the driver double at its own companions
+        os.environ["AOT_CUDA_DOUBLE_KERNELS"] = kernels_dir
+    else:
+        os.environ.pop("AOT_CUDA_DOUBLE_KERNELS")
+    return out
+
+
+def test_the_emulated_grid_counts_a_coalesced_kernel(counted):
+    ((k, work),) = counted["ew"]
+    n = 8 * 8 * 256 * 64
+    assert work.threads == n and work.flops == 2 * n
+    assert work.bytes_accessed == 4 * n * 3 and work.footprint == 4 * n * 3  # x twice, y, the result
+    assert work.sectors == 4 * n * 3 // 32  # every warp access: 128 bytes, 4 sectors
+
+
+def test_the_emulated_grid_sees_a_transposed_read(counted):
+    ((k, work),) = counted["tr"]
+    n = 512 * 512
+    # the write: 4 sectors a warp; the read walks a column: 32 lanes, 32 sectors
+    assert work.sectors == pytest.approx(n // 32 * 4 + n, rel=0.02)
+    est = predict(work, k.launch, A100)
+    assert est.time_us > predict(Work(work.threads, work.bytes_accessed, work.footprint, work.flops),
+                                 k.launch, A100).time_us
+
+
+def test_report_prints_each_kernels_estimate():
+    c = Compilation(ELEMENTWISE, "t.mlir", Options(name="t", emit="ptx", target="cuda"))
+    report = c.launch_report()
+    assert "1048576 threads launched" in report and "predicted" in report and "us on A100" in report
+    assert f"{2 * 8 * 8 * 256 * 64} FLOPs" in report
