@@ -212,34 +212,47 @@ def _emit_channels_first(b, c, lhs, rhs, out, wmat, cols, ld, rd, od, spatial_in
 # 3x3 convolutions of 8x32x32 images to 32 features, im2col against direct, one thread:
 # 3 features 0.23 / 0.46 ms, 8: 0.52 / 0.67, 16: 1.0 / 1.0, 32: 2.2 / 1.8.
 DIRECT_MIN_FEATURES = 16
+# A 1-D convolution's window row (kw x features, contiguous in the input) is one micro-kernel
+# call where the window is inside: wav2vec2's first convolution, 1 feature x 10, 2 threads,
+# 8 x 16000 samples to 128 features: 5.3 ms direct against 8.8 ms for im2col (a loaded
+# machine; 3 x 2000: 0.15 / 0.17 ms).
+DIRECT_MIN_WINDOW_ROW = 8
 
 
 def direct(target, op: Operation) -> bool:
-    """Whether a convolution runs as conv_direct.py's direct convolution: 2-D, input and
-    result (batch, h, w, feature), kernel (h, w, in, out) not reversed, no input dilation,
-    a static window, f32/f64, at least DIRECT_MIN_FEATURES input features and output
-    features in whole NR-wide panels (the kernel is read in place)."""
+    """Whether a convolution runs as conv_direct.py's direct convolution: 1-D or 2-D, input
+    and result (batch, spatial..., feature), kernel (spatial..., in, out) not reversed, no
+    input dilation, a static window, f32/f64, output features in whole NR-wide panels (the
+    kernel is read in place), and at least DIRECT_MIN_FEATURES input features; a 1-D
+    convolution a window row (kw x features) of DIRECT_MIN_WINDOW_ROW."""
     if not takes(target, op) or op.operands[0].type.elem not in ("f32", "f64"):
         return False
     c = Conv(op)
     w = c.window
     lhs, rhs = op.operands[0].type, op.operands[1].type
-    natural = [0, 1, 2, 3]
+    natural = list(range(c.n + 2))
     features, outs = lhs.shape[c.lf], rhs.shape[c.ko]
-    return (c.n == 2 and [c.lb] + c.lsp + [c.lf] == natural and c.ksp + [c.ki, c.ko] == natural
+    run, least = features, DIRECT_MIN_FEATURES if c.n == 2 else DIRECT_MIN_WINDOW_ROW
+    if c.n == 1 and isinstance(features, int) and isinstance(rhs.shape[c.ksp[0]], int):
+        run = features * rhs.shape[c.ksp[0]]
+    return (c.n in (1, 2) and [c.lb] + c.lsp + [c.lf] == natural
+            and c.ksp + [c.ki, c.ko] == natural
             and _natural_output(c) and not any(w.reverse) and all(d == 1 for d in w.base_dil)
             and all(isinstance(v, int) for v in w.stride + w.win_dil + [p[0] for p in w.pad])
-            and isinstance(features, int) and features >= DIRECT_MIN_FEATURES
+            and isinstance(features, int) and run >= least
             and isinstance(outs, int) and outs % target.blocking(lhs.elem).nr == 0)
 
 
 def _direct_attrs(target, op: Operation) -> dict:
-    """aot.conv's window; `winograd` where conv_winograd.py computes it (3x3, stride 1)."""
+    """aot.conv's window (a 1-D one as 2-D of height 1); `winograd` where conv_winograd.py
+    computes it (3x3, stride 1)."""
     c = Conv(op)
     w = c.window
-    attrs = {"stride": list(w.stride), "dilation": list(w.win_dil), "pad": [p[0] for p in w.pad]}
+    high = [1] * (2 - c.n)  # the height of a 1-D convolution: stride and dilation 1, no padding
+    attrs = {"stride": high + list(w.stride), "dilation": high + list(w.win_dil),
+             "pad": [0] * (2 - c.n) + [p[0] for p in w.pad]}
     lhs, rhs = op.operands[0].type, op.operands[1].type
-    if conv_winograd.takes(tuple(rhs.shape[d] for d in c.ksp), w.stride, w.win_dil,
+    if c.n == 2 and conv_winograd.takes(tuple(rhs.shape[d] for d in c.ksp), w.stride, w.win_dil,
                            lhs.shape[c.lf], rhs.shape[c.ko], numpy_dtype(lhs.elem).itemsize,
                            target.blocking(lhs.elem).vec):
         attrs["winograd"] = True
@@ -251,14 +264,55 @@ def emit_direct(k, op: Operation, b, args: list) -> None:
 
 
 def emit_direct_epilogue(b, region_block, inputs: dict, out, env: dict) -> None:
-    """A kOutput fusion of a direct convolution: its region runs on each finished output
-    row (batch, oh), all its positions and features (matmul.epilogue_tile, rows over
-    (batch, oh, ow), columns the features)."""
+    """A kOutput fusion of a direct convolution: its region runs on each finished chunk of
+    an output row (matmul.epilogue_tile, rows over (batch, spatial...), columns the
+    features)."""
     conv = next(o for o in region_block.ops if o.key == "convolution")
-    region, captured = epilogue_tile(b, conv, region_block, inputs, out, env, 0, 3)
+    region, captured = epilogue_tile(b, conv, region_block, inputs, out, env, 0,
+                                     Conv(conv).n + 1)
     lhs, rhs = (inputs[v] for v in conv.operands)
     b.op("aot.conv", [lhs, rhs, out] + captured, attrs=_direct_attrs(b.target, conv),
          regions=[region])
+
+
+def pointwise(target, op: Operation) -> bool:
+    """Whether a convolution is a plain matmul of its input as is: a 1x1 (x1...) window at
+    stride 1 without padding or dilation, in (batch, spatial..., feature) layouts, kernel
+    (spatial..., in, out). Then out[(b, p...), f] = in[(b, p...), :] @ w[:, f] is the packed
+    matmul over every output position at once, the kernel a matmul's B (packed once at compile
+    time when frozen, passes/prepack.py), positions tiled across rows and images alike, the
+    threads splitting M x N: DenseNet's bottlenecks and ResNet's projections."""
+    if not takes(target, op):
+        return False
+    c = Conv(op)
+    w = c.window
+    rhs = op.operands[1].type
+    natural = list(range(c.n + 2))
+    return ([c.lb] + c.lsp + [c.lf] == natural and c.ksp + [c.ki, c.ko] == natural
+            and _natural_output(c) and all(rhs.shape[d] == 1 for d in c.ksp)
+            and all(v == 1 for v in w.stride + w.base_dil)
+            and all(p == (0, 0) for p in map(tuple, w.pad)))
+
+
+def _pointwise_runs(op: Operation) -> dict:
+    """The matmul's view: rows every dim but the features, k the input (and kernel's 1x1...)
+    features, columns the output features."""
+    n = Conv(op).n
+    return {"lhs_runs": [0, 0, 0, n + 1, n + 1, n + 2], "rhs_runs": [0, 0, 0, n + 1, n + 1, n + 2]}
+
+
+def emit_pointwise(k, op: Operation, b, args: list) -> None:
+    b.op("aot.gemm", args[:3], attrs=_pointwise_runs(op))
+
+
+def emit_pointwise_epilogue(b, region_block, inputs: dict, out, env: dict) -> None:
+    """A kOutput fusion of a pointwise convolution: its region runs on each finished tile of
+    the matmul (rows over (batch, spatial...), columns the features)."""
+    conv = next(o for o in region_block.ops if o.key == "convolution")
+    region, captured = epilogue_tile(b, conv, region_block, inputs, out, env, 0,
+                                     Conv(conv).n + 1)
+    lhs, rhs = (inputs[v] for v in conv.operands)
+    b.op("aot.gemm", [lhs, rhs, out] + captured, attrs=_pointwise_runs(conv), regions=[region])
 
 
 registry.override("convolution", "scratch", _scratch, target="cpu", when=takes)
@@ -267,3 +321,6 @@ registry.override("convolution", "kernel", emit, target="cpu",
 registry.override("convolution", "scratch", lambda *args: [], target="cpu", when=direct)
 registry.override("convolution", "kernel", emit_direct, target="cpu", when=direct)
 registry.override("convolution", "epilogue", emit_direct_epilogue, target="cpu", when=direct)
+registry.override("convolution", "scratch", lambda *args: [], target="cpu", when=pointwise)
+registry.override("convolution", "kernel", emit_pointwise, target="cpu", when=pointwise)
+registry.override("convolution", "epilogue", emit_pointwise_epilogue, target="cpu", when=pointwise)

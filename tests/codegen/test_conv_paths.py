@@ -1,0 +1,149 @@
+"""The CPU's convolution routes of lowering/codegen/cpu/conv_gemm.py beyond 2-D im2col: 1-D
+convolutions as the direct convolution of height 1 (aot.conv, the input read in place), 1x1
+convolutions as one packed matmul over every position (aot.gemm), and direct convolutions
+with too few output rows for the threads cut into chunks of tiles. Each checked against the
+float64 numpy reference of tests/conv_reference.py, static and with a `?` batch and length,
+odd sizes, f32 and f64, with a fused bias where the route runs epilogues."""
+import numpy as np
+import pytest
+
+import aot
+from conv_reference import np_conv
+from lowering.frontend.parser import parse_module
+from lowering.frontend.printer import print_module
+from lowering.passes.pipeline import run_pipeline
+
+NWC = ((0, 2, [1]), (1, 2, [0]), (0, 2, [1]))  # (batch, w, f) x (w, i, o) -> (batch, w, f)
+NHWC = ((0, 3, [1, 2]), (2, 3, [0, 1]), (0, 3, [1, 2]))
+
+
+def conv_program(x_shape, w_shape, out_shape, stride, pads, elem, bias=False):
+    """A convolution (plus a bias along the features) as StableHLO text; None dims are `?`."""
+    n = len(w_shape) - 2
+    t = lambda s: "tensor<" + "x".join("?" if d is None else str(d) for d in s) + f"x{elem}>"  # noqa: E731
+    labels = "[b, " + ", ".join(map(str, range(n))) + ", f]"
+    kernel = "[" + ", ".join(map(str, range(n))) + ", i, o]"
+    pad = ", ".join(f"[{lo}, {hi}]" for lo, hi in pads)
+    f = w_shape[-1]
+    args = f"%x: {t(x_shape)}, %w: {t(w_shape)}" + (f", %b: {t((f,))}" if bias else "")
+    window = f"stride = [{', '.join(map(str, stride))}], pad = [{pad}]"
+    body = (f"  %y = stablehlo.convolution(%x, %w) dim_numbers = {labels}x{kernel}->{labels}, "
+            f"window = {{{window}}} {{batch_group_count = 1 : i64, feature_group_count = 1 : i64}}"
+            f" : ({t(x_shape)}, {t(w_shape)}) -> {t(out_shape)}\n")
+    result = "%y"
+    if bias:
+        rank = len(out_shape)
+        if all(d is not None for d in out_shape):
+            body += (f"  %bb = stablehlo.broadcast_in_dim %b, dims = [{rank - 1}] : "
+                     f"({t((f,))}) -> {t(out_shape)}\n")
+        else:
+            for d in range(rank):  # the result's shape, as jax.export builds it
+                body += (f"  %d{d} = stablehlo.get_dimension_size %y, dim = {d} : "
+                         f"({t(out_shape)}) -> tensor<i32>\n"
+                         f"  %r{d} = stablehlo.reshape %d{d} : (tensor<i32>) -> tensor<1xi32>\n")
+            parts = ", ".join(f"%r{d}" for d in range(rank))
+            body += (f"  %shape = stablehlo.concatenate {parts}, dim = 0 : "
+                     f"({', '.join(['tensor<1xi32>'] * rank)}) -> tensor<{rank}xi32>\n"
+                     f"  %bb = stablehlo.dynamic_broadcast_in_dim %b, %shape, dims = [{rank - 1}] "
+                     f": ({t((f,))}, tensor<{rank}xi32>) -> {t(out_shape)}\n")
+        body += f"  %z = stablehlo.add %y, %bb : {t(out_shape)}\n"
+        result = "%z"
+    return (f"func.func @main({args}) -> {t(out_shape)} {{\n{body}"
+            f"  return {result} : {t(out_shape)}\n}}\n")
+
+
+def loops(text):
+    return print_module(run_pipeline(parse_module(text, "conv.mlir"), "loops"))
+
+
+def check(lib, x, w, dn, stride, pads, elem, bias=None):
+    want = np_conv(x, w, dn, stride, pads, [1] * len(stride), [1] * len(stride),
+                   [False] * len(stride), 1, 1)
+    args = (x, w) if bias is None else (x, w, bias)
+    if bias is not None:
+        want = want + bias
+    tol = 1e-4 if elem == "f32" else 1e-10
+    got = lib.main(*args)
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=tol, atol=tol * np.sqrt(w[..., 0].size))
+
+
+def arrays(rng, x_shape, w_shape, elem):
+    dt = np.float32 if elem == "f32" else np.float64
+    return (rng.uniform(-1, 1, x_shape).astype(dt), rng.uniform(-1, 1, w_shape).astype(dt),
+            rng.uniform(-1, 1, w_shape[-1]).astype(dt))
+
+
+# 1-D: (input features, kernel, stride, padding, output features, lengths to run, type)
+CONV1D = {
+    "wav2vec2_first": (1, 10, 5, (0, 0), 32, (10, 57, 1203), "f32"),  # window rows of 10
+    "wav2vec2_second": (32, 3, 2, (0, 0), 32, (3, 4, 239), "f32"),
+    "padded_odd": (17, 4, 3, (2, 1), 16, (1, 2, 45), "f32"),  # edge tiles column by column
+    "padded_odd_f64": (17, 4, 3, (2, 1), 24, (1, 2, 45), "f64"),  # f64 panels: 8 wide
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONV1D))
+def test_1d_convolution_runs_direct(name):
+    """1-D convolutions run as aot.conv (no im2col scratch), static and with a `?` batch and
+    length in one library, with a fused bias."""
+    cin, k, s, pad, cout, lengths, elem = CONV1D[name]
+    rng = np.random.default_rng(len(name))
+    text = conv_program((None, None, cin), (k, cin, cout), (None, None, cout), (s,), [pad],
+                        elem, bias=True)
+    lowered = loops(text)
+    assert '"aot.conv"' in lowered and "im2col" not in lowered, lowered
+    lib = aot.compile(text, name=f"conv1d_{name}_{elem}")
+    for batch, n in zip((1, 3, 2), lengths):
+        x, w, b = arrays(rng, (batch, n, cin), (k, cin, cout), elem)
+        check(lib, x, w, NWC, (s,), [pad], elem, b)
+    # the static form of the longest
+    x, w, b = arrays(rng, (2, lengths[-1], cin), (k, cin, cout), elem)
+    want_shape = np_conv(x, w, NWC, (s,), [pad], [1], [1], [False], 1, 1).shape
+    static = aot.compile(conv_program(x.shape, w.shape, want_shape, (s,), [pad], elem, bias=True),
+                         name=f"conv1d_{name}_{elem}_static")
+    check(static, x, w, NWC, (s,), [pad], elem, b)
+
+
+@pytest.mark.parametrize("elem, batch", [("f32", None), ("f64", 3)])
+def test_1x1_convolution_is_one_matmul(elem, batch):
+    """A 1x1 stride-1 convolution without padding is one aot.gemm over every position (no
+    im2col, no aot.conv), its bias fused into the matmul's tiles; `?` batch and static."""
+    rng = np.random.default_rng(7)
+    cin, cout = 13, 40  # not whole panels either way
+    static = batch is not None
+    text = conv_program((batch, 5, 7, cin), (1, 1, cin, cout), (batch, 5, 7, cout), (1, 1),
+                        [(0, 0), (0, 0)], elem, bias=True)
+    lowered = loops(text)
+    assert lowered.count('"aot.gemm"') == 1 and '"aot.conv"' not in lowered, lowered
+    lib = aot.compile(text, name=f"conv1x1_{elem}_{'static' if static else 'dynamic'}")
+    for b in ((3,) if static else (1, 2, 5)):
+        x, w, bias = arrays(rng, (b, 5, 7, cin), (1, 1, cin, cout), elem)
+        check(lib, x, w, NHWC, (1, 1), [(0, 0), (0, 0)], elem, bias)
+
+
+def test_1x1_with_padding_or_stride_is_not_a_plain_matmul():
+    """Padding or a stride makes a 1x1 convolution read other than its input as is: it keeps
+    the windowed routes, and is still right."""
+    rng = np.random.default_rng(8)
+    for stride, pads in (((2, 1), [(0, 0), (0, 0)]), ((1, 1), [(1, 0), (0, 1)])):
+        x, w, _ = arrays(rng, (2, 6, 5, 16), (1, 1, 16, 16), "f32")
+        want_shape = np_conv(x, w, NHWC, stride, pads, (1, 1), (1, 1), (False, False), 1, 1).shape
+        text = conv_program(x.shape, w.shape, want_shape, stride, pads, "f32")
+        assert '"aot.gemm"' not in loops(text) or "im2col" in loops(text)
+        lib = aot.compile(text, name=f"conv1x1_windowed_{stride[0]}_{pads[0][0]}")
+        check(lib, x, w, NHWC, stride, pads, "f32")
+
+
+def test_batch_one_direct_convolution_on_threads():
+    """A batch-1 direct convolution with few output rows (14) but more than 2^23
+    multiply-adds runs on the pool in chunks of each row's tiles; with its bias fused, each
+    chunk's epilogue covers only its positions."""
+    rng = np.random.default_rng(9)
+    x, w, b = arrays(rng, (1, 14, 23, 64), (3, 3, 64, 256), "f32")  # stride 2 in w: no Winograd
+    pads = [(1, 1), (1, 1)]
+    want_shape = np_conv(x, w, NHWC, (1, 2), pads, (1, 1), (1, 1), (False, False), 1, 1).shape
+    text = conv_program(x.shape, w.shape, want_shape, (1, 2), pads, "f32", bias=True)
+    assert '"aot.conv"' in loops(text)
+    lib = aot.compile(text, name="conv_batch1_threads")
+    check(lib, x, w, NHWC, (1, 2), pads, "f32", b)
