@@ -274,16 +274,17 @@ def _gemm(g, b, op, args):
 
 def _conv(g, b, op, args):
     """out = conv(input, kernel) by conv_direct.py: (batch, h, w, c) input, (kh, kw, c, f)
-    kernel, (batch, oh, ow, f) result; the window's stride, dilation and low padding from
-    the op's attributes; its region, if any, the epilogue of each output row."""
+    kernel, (batch, oh, ow, f) result (1-D: h, kh, oh 1); the window's stride, dilation and
+    low padding from the op's attributes; its region, if any, the epilogue of each output row."""
     inp, ker, out = args[:3]
     values = {"input": inp.ptr, "kernel": ker.ptr, "out": out.ptr}
     if op.regions:  # fused consumers, run on each finished output row
         values["epi"], values["epi_ctx"] = _epilogue(g, b, op, args[3:])
-    for name, v in zip(("batch", "h", "w", "c"), inp.dims):
+    one = [ir.Constant(I64, 1)] * (4 - len(inp.dims))  # a 1-D convolution: height 1
+    for name, v in zip(("batch", "h", "w", "c"), [inp.dims[0]] + one + list(inp.dims[1:])):
         values[name] = v
-    values["oh"], values["ow"], values["f"] = out.dims[1], out.dims[2], out.dims[3]
-    values["kh"], values["kw"] = ker.dims[0], ker.dims[1]
+    values["oh"], values["ow"], values["f"] = (one + list(out.dims[1:]))[:3]
+    values["kh"], values["kw"] = (one + list(ker.dims[:-2]))[:2]
     for attr, names in (("stride", ("sh", "sw")), ("dilation", ("dh", "dw")), ("pad", ("ph", "pw"))):
         for name, v in zip(names, op.attrs[attr]):
             values[name] = ir.Constant(I64, v)
