@@ -96,27 +96,66 @@ def test_dynamic_shapes_one_library():
 
 
 @pytest.mark.parametrize("elem", ["f32", "f64"])
-def test_few_rows_read_b_in_place(elem):
-    """Products of few rows (M up to 2 MR panels: the 1- and 2-row micro-kernels, B's whole
-    NR panels read in place, its cut last panel packed) across K blocks, and with a
-    transposed B (packed as before), equal the numpy product for M = 1 ... 40."""
+def test_few_rows_at_every_m(elem):
+    """Every M from 1 to 17 (the few-row kernels up to FEW_ROWS_MAX, each row count of their
+    last group, then the register tile with its row variants) with odd K and N (K blocks cut
+    short, column strips, single vectors and single columns), A row-major and transposed
+    (read with a column stride), B row-major (read in place) and transposed (packed), on 1 and
+    2 threads with the same bits, equal the float64 numpy product."""
     dt = elem.replace("f", "float")
-    plain = aot.compile(program(["?", "?"], ["?", "?"], ["?", "?"], MATMUL, elem), name=f"gemm_few_{elem}")
-    bt = aot.compile(program(["?", "?"], ["?", "?"], ["?", "?"], "contracting_dims = [1] x [1]", elem),
-                     name=f"gemm_few_t_{elem}")
+    dyn = ["?", "?"]
+    libs = {"plain": aot.compile(program(dyn, dyn, dyn, MATMUL, elem), name=f"gemm_few_{elem}"),
+            "a_t": aot.compile(program(dyn, dyn, dyn, "contracting_dims = [0] x [0]", elem),
+                               name=f"gemm_few_at_{elem}"),
+            "b_t": aot.compile(program(dyn, dyn, dyn, "contracting_dims = [1] x [1]", elem),
+                               name=f"gemm_few_bt_{elem}")}
+    operands = {"plain": lambda a, b: (a, b), "a_t": lambda a, b: (np.ascontiguousarray(a.T), b),
+                "b_t": lambda a, b: (a, np.ascontiguousarray(b.T))}
     rng = np.random.default_rng(7)
     tol = 1e-4 if elem == "f32" else 1e-12
-    for m in (1, 2, 3, 5, 8, 13, 17, 40):
-        for k, n in ((1, 1), (300, 70), (1100, 129)):
+    for m in range(1, 18):
+        for k, n in ((1, 1), (3, 7), (13, 37), (300, 201), (1031, 129)):
             a = rng.standard_normal((m, k)).astype(dt)
             b = rng.standard_normal((k, n)).astype(dt)
             want = a.astype(np.float64) @ b
-            for threads in (1, 2):
-                plain.set_num_threads(threads)
-                np.testing.assert_allclose(plain.main(a, b), want, rtol=tol, atol=tol * np.sqrt(k),
-                                           err_msg=f"m={m} k={k} n={n}")
-            np.testing.assert_allclose(bt.main(a, np.ascontiguousarray(b.T)), want, rtol=tol,
-                                       atol=tol * np.sqrt(k), err_msg=f"B transposed, m={m} k={k}")
+            for form, lib in libs.items():
+                got = []
+                for threads in (1, 2):
+                    lib.set_num_threads(threads)
+                    got.append(lib.main(*operands[form](a, b)))
+                    np.testing.assert_allclose(got[-1], want, rtol=tol, atol=tol * np.sqrt(k),
+                                               err_msg=f"{form} m={m} k={k} n={n}")
+                np.testing.assert_array_equal(got[0], got[1], err_msg=f"{form} m={m} k={k} n={n}")
+
+
+def test_few_rows_batched_with_epilogue_and_packed_weights():
+    """The few-row kernels per batch index, with a fused bias + tanh epilogue on the whole
+    tile; and with B a constant (packed at compile time: the register tile and its row
+    variants at every M), for M = 1 ... 17."""
+    rng = np.random.default_rng(11)
+    w = rng.standard_normal((45, 67)).astype(np.float32) / 6
+    bias = rng.standard_normal(67).astype(np.float32)
+    hexw = "0x" + w.tobytes().hex()
+    text = f"""func.func @main(%x: tensor<3x?x45xf32>, %v: tensor<3x45x67xf32>, %c: tensor<67xf32>) -> (tensor<3x?x67xf32>, tensor<?x67xf32>) {{
+  %p = stablehlo.dot_general %x, %v, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<3x?x45xf32>, tensor<3x45x67xf32>) -> tensor<3x?x67xf32>
+  %cb = stablehlo.broadcast_in_dim %c, dims = [2] : (tensor<67xf32>, tensor<3x?x67xf32>) -> tensor<3x?x67xf32>
+  %s = stablehlo.add %p, %cb : tensor<3x?x67xf32>
+  %t = stablehlo.tanh %s : tensor<3x?x67xf32>
+  %w = stablehlo.constant dense<"{hexw}"> : tensor<45x67xf32>
+  %x0 = stablehlo.slice %x [0:1, 0:?, 0:45] : (tensor<3x?x45xf32>) -> tensor<1x?x45xf32>
+  %x1 = stablehlo.reshape %x0 : (tensor<1x?x45xf32>) -> tensor<?x45xf32>
+  %q = stablehlo.dot_general %x1, %w, contracting_dims = [1] x [0] : (tensor<?x45xf32>, tensor<45x67xf32>) -> tensor<?x67xf32>
+  return %t, %q : tensor<3x?x67xf32>, tensor<?x67xf32>
+}}"""  # noqa: E501
+    lib = aot.compile(text, name="gemm_few_batched")
+    v = rng.standard_normal((3, 45, 67)).astype(np.float32) / 6
+    for m in range(1, 18):
+        x = rng.standard_normal((3, m, 45)).astype(np.float32)
+        t, q = lib.main(x, v, bias)
+        np.testing.assert_allclose(t, np.tanh(np.einsum("bmk,bkn->bmn", x.astype(np.float64), v) + bias),
+                                   rtol=1e-5, atol=1e-5, err_msg=f"m={m}")
+        np.testing.assert_allclose(q, x[0].astype(np.float64) @ w, rtol=1e-4, atol=1e-4,
+                                   err_msg=f"m={m}")
 
 
 def test_inner_dim_mismatch_is_reported():
@@ -312,7 +351,10 @@ def test_direct_convolution():
                 text = text.replace("tensor<" + "x".join(map(str, dims)), "tensor<?x"
                                     + "x".join(map(str, dims[1:])))
         loops = print_module(run_pipeline(parse_module(text, "conv.mlir"), "loops"))
-        assert '"aot.conv"' in loops and '"aot.gemm"' not in loops, i
+        if ksize == (1, 1):  # a 1x1 window is one matmul (conv_gemm.pointwise)
+            assert '"aot.gemm"' in loops and '"aot.conv"' not in loops, i
+        else:
+            assert '"aot.conv"' in loops and '"aot.gemm"' not in loops, i
         lib = aot.compile(text, name=f"direct_conv_{i}")
         tol = 1e-5 if elem == "f32" else 1e-12
         for threads in (1, 2):
