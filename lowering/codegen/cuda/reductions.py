@@ -34,7 +34,7 @@ from lowering.ops import registry
 from lowering.ops.elemental import Elemental, Partial
 
 WARP = 32  # cuda_target().warp_size
-BLOCK = 256  # device.THREADS_PER_BLOCK: threads sharing an iteration of the block schedules
+BLOCK = 256  # threads sharing an iteration of the block schedules (their launch records' block)
 WARPS = BLOCK // WARP
 COLS = WARP  # output columns per tile of a column reduction
 ROWS = BLOCK // COLS  # threads per column
