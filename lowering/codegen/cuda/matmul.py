@@ -29,7 +29,7 @@ from lowering.ops.elementwise import Scalars
 
 TILE = 64  # rows and columns of an output tile
 DEPTH = 16  # contracting elements staged in shared memory per step
-SIDE = 16  # the block's threads as a SIDE x SIDE square (device.THREADS_PER_BLOCK)
+SIDE = 16  # the block's threads as a SIDE x SIDE square (its launch record's block: SIDE * SIDE)
 PER = TILE // SIDE  # each thread's results per row and per column
 THREADS = SIDE * SIDE
 

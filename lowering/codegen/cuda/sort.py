@@ -42,7 +42,7 @@ from lowering.ops.elemental import apply_region
 from lowering.ops.elementwise import Scalars
 from lowering.ops.sort import sort_dimension, top_k_direction
 
-THREADS = 256  # device.THREADS_PER_BLOCK: a block per segment
+THREADS = 256  # a block per segment (its launch record's block: these threads)
 PERM = "i32"
 SPAN = 1 << 62  # a tile length covering any dynamic sort dim: one tile (one block) along it
 
