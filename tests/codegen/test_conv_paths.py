@@ -17,7 +17,7 @@ NWC = ((0, 2, [1]), (1, 2, [0]), (0, 2, [1]))  # (batch, w, f) x (w, i, o) -> (b
 NHWC = ((0, 3, [1, 2]), (2, 3, [0, 1]), (0, 3, [1, 2]))
 
 
-def conv_program(x_shape, w_shape, out_shape, stride, pads, elem, bias=False):
+def conv_program(x_shape, w_shape, out_shape, stride, pads, elem, bias=False, groups=1):
     """A convolution (plus a bias along the features) as StableHLO text; None dims are `?`."""
     n = len(w_shape) - 2
     t = lambda s: "tensor<" + "x".join("?" if d is None else str(d) for d in s) + f"x{elem}>"  # noqa: E731
@@ -28,7 +28,7 @@ def conv_program(x_shape, w_shape, out_shape, stride, pads, elem, bias=False):
     args = f"%x: {t(x_shape)}, %w: {t(w_shape)}" + (f", %b: {t((f,))}" if bias else "")
     window = f"stride = [{', '.join(map(str, stride))}], pad = [{pad}]"
     body = (f"  %y = stablehlo.convolution(%x, %w) dim_numbers = {labels}x{kernel}->{labels}, "
-            f"window = {{{window}}} {{batch_group_count = 1 : i64, feature_group_count = 1 : i64}}"
+            f"window = {{{window}}} {{batch_group_count = 1 : i64, feature_group_count = {groups} : i64}}"
             f" : ({t(x_shape)}, {t(w_shape)}) -> {t(out_shape)}\n")
     result = "%y"
     if bias:
@@ -56,9 +56,9 @@ def loops(text):
     return print_module(run_pipeline(parse_module(text, "conv.mlir"), "loops"))
 
 
-def check(lib, x, w, dn, stride, pads, elem, bias=None):
+def check(lib, x, w, dn, stride, pads, elem, bias=None, groups=1):
     want = np_conv(x, w, dn, stride, pads, [1] * len(stride), [1] * len(stride),
-                   [False] * len(stride), 1, 1)
+                   [False] * len(stride), groups, 1)
     args = (x, w) if bias is None else (x, w, bias)
     if bias is not None:
         want = want + bias
@@ -147,3 +147,25 @@ def test_batch_one_direct_convolution_on_threads():
     assert '"aot.conv"' in loops(text)
     lib = aot.compile(text, name="conv_batch1_threads")
     check(lib, x, w, NHWC, (1, 2), pads, "f32", b)
+
+
+@pytest.mark.parametrize("dn, x_shape, w_shape, stride, pads, groups, elem", [
+    # wav2vec2's positional convolution: 16 groups of 2 features, an even kernel, `?` b and n
+    (NWC, (None, None, 32), (6, 2, 32), (1,), [(3, 3)], 16, "f32"),
+    # depthwise 3x3 at stride 2, odd sizes, f64
+    (NHWC, (None, 7, 9, 5), (3, 3, 1, 5), (2, 2), [(1, 1), (0, 1)], 5, "f64"),
+])
+def test_grouped_convolution_is_a_batch_of_matmuls(dn, x_shape, w_shape, stride, pads, groups,
+                                                   elem):
+    """Feature groups run as one batched aot.gemm (a matmul per group), not the loop kernel."""
+    rng = np.random.default_rng(groups)
+    n = len(stride)
+    out_shape = (None,) * (n + 1) + (w_shape[-1],) if n == 1 else (None, None, None, w_shape[-1])
+    text = conv_program(x_shape, w_shape, out_shape, stride, pads, elem, groups=groups)
+    lowered = loops(text)
+    assert lowered.count('"aot.gemm"') == 1 and '"aot.conv"' not in lowered, lowered
+    lib = aot.compile(text, name=f"conv_grouped_{groups}_{elem}")
+    for batch, size in ((1, 5), (3, 17)):
+        shape = (batch, size) + tuple(x_shape[2:]) if n == 1 else (batch,) + x_shape[1:]
+        x, w, _ = arrays(rng, shape, w_shape, elem)
+        check(lib, x, w, dn, stride, pads, elem, groups=groups)

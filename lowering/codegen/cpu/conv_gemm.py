@@ -1,7 +1,7 @@
 """Convolution as a packed matmul (im2col), so convolutions run at the matmul's speed.
 
-A convolution with one feature group and one batch group, all of one float type the
-packed matmul takes (f32, f64), computes
+A convolution with one batch group, all of one float type the packed matmul takes (f32,
+f64), computes
 
     out[b, o..., f] = sum over k..., i of in[b, o*stride + k*dil - pad ..., i] * w[k..., i, f]
 
@@ -21,13 +21,17 @@ other way round instead, in place: out[b] = W[f, (i, k...)] @ A_b[(i, k...), p] 
 each batch index, A_b's rows being shifted copies of input rows, so its writes and the
 input's reads both run along the last spatial dim.
 
-A 2-D convolution in (batch, h, w, feature) layouts with enough input features skips
+A convolution of G > 1 feature groups is G such products, one batch of the packed matmul
+(A [G, M, K/G...], B [G, K, N/G], C [G, M, N/G] copied into the result): grouped and
+depthwise convolutions at the matmul's speed instead of the direct loop (`_emit_grouped`).
+
+A 1-D or 2-D convolution in (batch, spatial..., feature) layouts with enough input features skips
 im2col: `aot.conv`, the direct convolution of conv_direct.py, reads the input in place
 (`direct`).
 
 The integer path of quantized convolutions (i16 x i16 -> i32, lowering/ops/quantized.py)
 takes the same route: A and B in i16, C in i32, the packed matmul's pair kernel. Other
-convolutions (feature or batch groups, other integer or 16-bit types) keep the direct loop
+convolutions (batch groups, other integer or 16-bit types) keep the direct loop
 kernel of ops/windows.py. Registered as the CPU's override of that kernel.
 """
 from __future__ import annotations
@@ -46,7 +50,9 @@ def takes(target, op: Operation) -> bool:
     if packed_kind(target, op.operands[0].type.elem, op.operands[1].type.elem, out.elem) is None:
         return False
     c = Conv(op)
-    return c.G == 1 and c.B == 1
+    rhs = op.operands[1].type
+    return c.B == 1 and (c.G == 1 or isinstance(rhs.shape[c.ki], int)
+                         and isinstance(rhs.shape[c.ko], int))
 
 
 def _natural_output(c) -> bool:
@@ -75,6 +81,8 @@ def _scratch(op: Operation, shapes: list, hs, results):
 
     def t(*dims, elem=elem):
         return TensorType(tuple(d if isinstance(d, int) else None for d in dims), elem), list(dims)
+    if c.G > 1:  # per group g: A[g] [M, K], B[g] [K, N / G], C[g] [M, N / G]
+        return [t(c.G, m, k), t(c.G, k, n // c.G), t(c.G, m, n // c.G, elem=out_elem)]
     if _channels_first(c):  # W [N, K] and, per batch index, A_b [K, positions]
         positions = 1
         for s in range(c.n):
@@ -104,6 +112,9 @@ def emit(k, op: Operation, b, args: list) -> None:
             idx = ix.add(ix.mul(idx, d), iv)
         return idx
 
+    if c.G > 1:
+        return _emit_grouped(b, c, lhs, rhs, out, a, bmat, args[5], ld, rd, od, spatial_in,
+                             ksizes, features, flat)
     if _channels_first(c):  # a: W, bmat: the batched A_b
         return _emit_channels_first(b, c, lhs, rhs, out, a, bmat, ld, rd, od, spatial_in, ksizes,
                                     features, flat)
@@ -155,6 +166,66 @@ def emit(k, op: Operation, b, args: list) -> None:
         ix = Ix(cb)
         m = flat(ix, [ivs[c.ob]] + [ivs[s] for s in c.osp], [od[c.ob]] + [od[s] for s in c.osp])
         y = cb.v("memref.load", [target, Ix(cb).val(m), ivs[c.of]], ScalarType(out.type.elem))
+        cb.op("memref.store", [y, out] + ivs)
+
+
+def _emit_grouped(b, c, lhs, rhs, out, a, bmat, cmat, ld, rd, od, spatial_in, ksizes, features,
+                  flat):
+    """A convolution of G feature groups as G matmuls, one batch of the packed matmul:
+    A[g] the im2col of group g's input features, B[g] its kernel, C[g] its output features,
+    copied into the result's layout (wav2vec2's grouped positional convolution, 16 groups)."""
+    w = c.window
+    elem = lhs.type.elem
+    groups, fg = c.G, rd[c.ko] // c.G
+    out_pos = [od[c.ob]] + [od[s] for s in c.osp]
+
+    def im2col(eb, can_load):
+        with loop_nest(eb, [Ix(eb).val(d) for d in [groups] + out_pos]) as (rows, rivs):
+            g, rivs = rivs[0], rivs[1:]
+            with loop_nest(rows, [Ix(rows).val(d) for d in ksizes + [features]]) as (win, kivs):
+                ix = Ix(win)
+                m = flat(ix, rivs, out_pos)
+                kk = flat(ix, kivs, ksizes + [features])
+                zero = win.const(0, elem)
+                value = zero
+                if can_load:
+                    valid, lidx = None, [None] * len(ld)
+                    for s in range(c.n):
+                        ok, q = window_position(ix, w, s, rivs[1 + s], kivs[s], spatial_in[s])
+                        valid = ix.and_(valid, ok)
+                        lidx[c.lsp[s]] = q
+                    lidx[c.lb], lidx[c.lf] = rivs[0], ix.add(ix.mul(g, features), kivs[c.n])
+                    if valid is not None:
+                        lidx = [ix.select(valid, q, 0) if d in c.lsp else q for d, q in enumerate(lidx)]
+                    value = win.v("memref.load", [lhs] + [Ix(win).val(q) for q in lidx], ScalarType(elem))
+                    if valid is not None:
+                        value = ix.select(valid, value, zero, ScalarType(elem))
+                win.op("memref.store", [value, a, g, Ix(win).val(m), Ix(win).val(kk)])
+    when_nonempty(b, spatial_in, im2col)
+
+    # B[g, kk, f] = w[k..., i, g fg + f], the window reversed where asked
+    with loop_nest(b, [Ix(b).val(d) for d in [groups] + ksizes + [features, fg]]) as (kb, kivs):
+        ix = Ix(kb)
+        g, kivs = kivs[0], kivs[1:]
+        ridx = [None] * len(rd)
+        for s in range(c.n):
+            kpos = kivs[s]
+            if w.reverse[s]:
+                kpos = ix.sub(ix.sub(ksizes[s], 1), kpos)
+            ridx[c.ksp[s]] = kpos
+        ridx[c.ki], ridx[c.ko] = kivs[c.n], ix.add(ix.mul(g, fg), kivs[c.n + 1])
+        x = kb.v("memref.load", [rhs] + [Ix(kb).val(q) for q in ridx], ScalarType(elem))
+        kk = flat(ix, kivs[:c.n + 1], ksizes + [features])
+        kb.op("memref.store", [x, bmat, g, Ix(kb).val(kk), kivs[c.n + 1]])
+
+    b.op("aot.gemm", [a, bmat, cmat],
+         attrs={"lhs_runs": [0, 1, 1, 2, 2, 3], "rhs_runs": [0, 1, 1, 2, 2, 3]})
+    with loop_nest(b, [Ix(b).val(d) for d in od]) as (cb, ivs):
+        ix = Ix(cb)
+        m = flat(ix, [ivs[c.ob]] + [ivs[s] for s in c.osp], out_pos)
+        f = ivs[c.of]
+        y = cb.v("memref.load", [cmat, Ix(cb).val(ix.div(f, fg)), Ix(cb).val(m),
+                                 Ix(cb).val(ix.rem(f, fg))], ScalarType(out.type.elem))
         cb.op("memref.store", [y, out] + ivs)
 
 
@@ -231,6 +302,8 @@ def direct(target, op: Operation) -> bool:
     w = c.window
     lhs, rhs = op.operands[0].type, op.operands[1].type
     natural = list(range(c.n + 2))
+    if c.G > 1:
+        return False
     features, outs = lhs.shape[c.lf], rhs.shape[c.ko]
     run, least = features, DIRECT_MIN_FEATURES if c.n == 2 else DIRECT_MIN_WINDOW_ROW
     if c.n == 1 and isinstance(features, int) and isinstance(rhs.shape[c.ksp[0]], int):
@@ -285,6 +358,8 @@ def pointwise(target, op: Operation) -> bool:
     if not takes(target, op):
         return False
     c = Conv(op)
+    if c.G > 1:
+        return False
     w = c.window
     rhs = op.operands[1].type
     natural = list(range(c.n + 2))
