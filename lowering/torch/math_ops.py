@@ -84,7 +84,18 @@ for _name, _hlo in BINARY.items():
     aten(f"{_name}.Tensor", f"{_name}.Scalar", group=G)(_binary(_hlo))
 aten("div.Tensor_mode", "div.Scalar_mode", group=G)(_binary("divide"))
 aten("pow.Tensor_Scalar", "pow.Tensor_Tensor", group=G)(_binary("power"))
-aten("remainder.Tensor", "remainder.Scalar", group=G)(_binary("remainder"))
+
+
+@aten("remainder.Tensor", "remainder.Scalar", group=G)
+def remainder(e, n):
+    """Python's modulo: the sign of the divisor (mhlo's remainder has the dividend's)."""
+    elem = n.out_elem()
+    a, b = e.broadcast_pair(e.operand(n.arg("self"), elem), e.operand(n.arg("other"), elem))
+    r = e.v("remainder", [a, b])
+    zero = e.scalar(0, elem)
+    off = e.v("and", [e.compare(r, zero, "NE"),
+                      e.compare(e.compare(r, zero, "LT"), e.compare(b, zero, "LT"), "NE")])
+    return e.v("select", [off, e.v("add", [r, b]), r])
 
 
 @aten("pow.Scalar", group=G)

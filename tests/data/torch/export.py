@@ -123,6 +123,33 @@ class Misc(nn.Module):
         return y.sum(-1), z, w, e + s + m, torch.argmax(x, dim=2)
 
 
+class Ops(nn.Module):
+    """The rest of the rule table's common ops: activations, group norm, pools with
+    ceil_mode and padding not counted, adaptive pooling, conv1d, cumsum, gather, flip,
+    repeat, pad, rounding divisions, log_softmax, prod, any/all, argmin."""
+
+    def __init__(self):
+        super().__init__()
+        self.gn = nn.GroupNorm(2, 4)
+        self.conv = nn.Conv1d(4, 4, 3, padding=2, dilation=2, groups=2)
+
+    def forward(self, x, ix):  # x [b, 4, 6, 6], ix [b, 4] int64 in [0, 6)
+        a = F.elu(x) + F.hardswish(x) + F.leaky_relu(x, 0.2) + F.hardsigmoid(x) + torch.trunc(x * 3)
+        g = self.gn(a)
+        p = F.max_pool2d(g, 3, stride=2, ceil_mode=True) + F.avg_pool2d(
+            g, 3, stride=3, padding=1, ceil_mode=True, count_include_pad=False)  # [b, 4, 3, 3]
+        q = F.adaptive_avg_pool2d(g, 2).flatten(2)  # [b, 4, 4]
+        r = self.conv(g.mean(dim=3))  # [b, 4, 6]
+        c = torch.cumsum(r, dim=2) + torch.gather(r, 2, ix[:, :, None].expand(-1, -1, 2))[..., :1]
+        f = torch.flip(c, [2]).repeat(1, 2, 1)  # [b, 8, 6]
+        z = F.pad(f, (1, 2), value=0.5)  # [b, 8, 9]
+        d = torch.div(z, 0.3, rounding_mode="floor") + torch.div(z, -0.7, rounding_mode="trunc")
+        n = torch.div(ix, 4, rounding_mode="floor") + torch.remainder(ix - 3, 4)
+        s = F.log_softmax(d, dim=1).prod(dim=2) + z.amin(dim=2)
+        flags = ((x > 1).any(dim=3) & (x > -3).all(dim=3)).float().sum(-1)  # [b, 4]
+        return p.flatten(1), q, s, n, torch.argmin(z, dim=2), torch.min(z, dim=1).values, flags
+
+
 class Unknown(nn.Module):
     """An op the compiler has no rule for (the error test)."""
 
@@ -167,6 +194,8 @@ CASES = {
                 [{"b": 2, "t": 6}, {"b": 1, "t": 3}, {"b": 4, "t": 7}, {"b": 3, "t": 12}]),
     "misc": (Misc, [f32("b", 5, 6), consts(4, 1)], {"x": {0: BATCH}, "idx": None},
              [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 8}]),
+    "ops": (Ops, [f32("b", 4, 6, 6), ints(6, "b", 4)], {"x": {0: BATCH}, "ix": {0: BATCH}},
+            [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 5}]),
     "unknown_op": (Unknown, [f32(3)], None, [{}]),
     "rnn": (RNN, [f32("b", 7, 4)], {"x": {0: BATCH}}, [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 5}]),
 }
