@@ -23,6 +23,7 @@ FORBIDDEN = {
     "lowering.frontend": ("lowering.ops", "lowering.passes", "lowering.codegen"),
     "lowering.ops": ("lowering.passes", "lowering.frontend"),
     "lowering.tf": ("lowering.passes", "lowering.frontend", "lowering.codegen") + FAMILIES,
+    "lowering.torch": ("lowering.passes", "lowering.frontend", "lowering.codegen") + FAMILIES,
     "lowering.passes": FAMILIES + ("lowering.codegen",),
     "lowering.codegen.llvm": ("lowering.passes",),
     "lowering.codegen.cpu": ("lowering.passes",),
