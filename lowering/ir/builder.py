@@ -162,6 +162,15 @@ def buffer_dims(b, buf) -> list:
             for d, n in enumerate(buf.type.shape)]
 
 
+@contextmanager
+def element_nest(b: LoopBuilder, dims: list):
+    """`with element_nest(b, dims) as (body, idx):` element_loop, closed when the block ends:
+    a device kernel's rows as one flat parallel loop (all leading dims, not dim 0 alone)."""
+    body, idx = element_loop(b, dims)
+    yield body, idx
+    body.yield_()
+
+
 def element_loop(b: LoopBuilder, dims: list):
     """A device kernel's parallel loop: one iteration per element of `dims` (row-major,
     `aot.tiles` of ones: a thread per element). Returns its body and the element's index;
