@@ -28,7 +28,7 @@ else from its first element, with a flag carried along saying whether it has one
 """
 from __future__ import annotations
 
-from lowering.ir.builder import Ix, LoopBuilder, loop_nest
+from lowering.ir.builder import Ix, LoopBuilder, element_nest
 from lowering.ir.core import INDEX, MemRefType, Operation
 from lowering.ops import registry
 from lowering.ops.elemental import Elemental, Partial
@@ -96,7 +96,7 @@ def emit_warp_row_reduction(b: LoopBuilder, root: Operation, inputs: dict, outs:
     ins, inits, in_dims = _parts(root, env)
     dims = [b.index(d) if isinstance(d, int) else d for d in in_dims]
     first = len(b.block.ops)
-    with loop_nest(b, dims[:-1]) as (outer, rows):
+    with element_nest(b, dims[:-1]) as (outer, rows):  # a warp per row, over every leading dim
         parallel = next(op for op in b.block.ops[first:] if op.name == "scf.for")
         parallel.attrs["aot.lanes_per_iteration"] = WARP  # a warp per iteration, lanes in step
         e = Elemental(outer, inputs, dims=env)
