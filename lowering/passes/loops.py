@@ -13,7 +13,7 @@ values never touch memory.
 """
 from __future__ import annotations
 
-from lowering.ir.builder import Ix, LoopBuilder, dims_of, element_loop, loop_nest
+from lowering.ir.builder import Ix, LoopBuilder, dims_of, element_loop, element_nest, loop_nest
 from lowering.ir.core import (
     INDEX,
     Block,
@@ -185,7 +185,8 @@ def emit_row_fusion(b: LoopBuilder, region_block: Block, inputs: dict, out, env:
     out_dims = dims_of(b, out)
     lanes = b.target.warp_size if len(out_dims) > 1 else 1  # lanes share a row of a row loop
     first = len(b.block.ops)
-    with loop_nest(b, out_dims[:-1]) as (rows, rivs):
+    nest = element_nest if lanes > 1 else loop_nest  # a device: a warp per row, every leading dim
+    with nest(b, out_dims[:-1]) as (rows, rivs):
         if lanes > 1:
             parallel = next(op for op in b.block.ops[first:] if op.name == "scf.for")
             parallel.attrs["aot.lanes_per_iteration"] = lanes
