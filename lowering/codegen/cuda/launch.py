@@ -104,6 +104,8 @@ class Launch:
             return f"the one iteration of a rank-0 output, {self.lanes} threads"
         if self.elementwise:
             return "a thread per output element (flattened, consecutive threads on consecutive elements)"
+        if self.space == "tiles" and set(self.tiles) == {1} and self.lanes == WARP:
+            return f"a warp per row: per element of the output's first {len(self.tiles)} dims (flattened)"
         per = ("a block" if self.lanes == self.threads_per_block else
                f"{self.lanes} threads (a warp)" if self.lanes == WARP else
                f"{self.lanes} threads" if self.lanes > 1 else "a thread")
