@@ -215,9 +215,10 @@ def fuse_block(block: Block, target, report: list | None = None) -> None:
     fused_ids = {id(op) for g in groups for op in g["ops"]}
     new_ops = []
     fusions = {id(g["root"]): g for g in groups}
+    order = {id(op): i for i, op in enumerate(block.ops)}
     for op in block.ops:
         if id(op) in fusions:
-            new_ops.append(build_fusion(fusions[id(op)], block))
+            new_ops.append(build_fusion(fusions[id(op)], order))
         elif id(op) not in fused_ids:
             new_ops.append(op)
     block.ops = []
@@ -225,16 +226,12 @@ def fuse_block(block: Block, target, report: list | None = None) -> None:
         block.append(op)
 
 
-def build_fusion(group: dict, block: Block) -> Operation:
-    """An `mhlo.fusion` whose region holds the group's ops in program order."""
-    order = {id(op): i for i, op in enumerate(block.ops)}
+def build_fusion(group: dict, order: dict) -> Operation:
+    """An `mhlo.fusion` whose region holds the group's ops in program order (`order`: each
+    op's position in the block, by id)."""
     members = sorted({id(op): op for op in group["ops"]}.values(), key=lambda o: order[id(o)])
     inside = {r for op in members for r in op.results}
-    inputs = []
-    for op in members:
-        for v in op.operands:
-            if v not in inside and v not in inputs:
-                inputs.append(v)
+    inputs = list(dict.fromkeys(v for op in members for v in op.operands if v not in inside))
     root = group["root"]
     region_block = Block([v.type for v in inputs])
     mapping = dict(zip(inputs, region_block.args))

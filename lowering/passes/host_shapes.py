@@ -16,6 +16,7 @@ from lowering.ir.core import INDEX, Operation, ScalarType, Value
 from lowering.ops.registry import op_text as _op_text
 
 I1 = ScalarType("i1")
+COMMUTATIVE = ("arith.addi", "arith.muli", "arith.maxsi", "arith.minsi")
 
 
 MAX_BUFFER_BYTES = 2 ** 62  # a buffer past this is refused before its size could wrap int64
@@ -34,6 +35,17 @@ class HostShapes:
         self.entry = entry
         self.consts: dict = {}
         self.data_derived: dict = {}  # Value -> whether data (a loaded element) decides it
+        self.known: dict = {}  # buffer -> its elements as dims (a shape tensor folded here)
+        self.exprs: dict = {}  # (op name, operands) -> the Value computed once for them
+        self.scaled: dict = {}  # Value -> (Value, k): it is that Value times the constant k
+
+    def save(self) -> tuple:
+        """What the tables know, to restore after emitting into a region: the Values made
+        inside it do not exist outside."""
+        return dict(self.consts), dict(self.known), dict(self.exprs), dict(self.scaled)
+
+    def restore(self, saved: tuple) -> None:
+        self.consts, self.known, self.exprs, self.scaled = saved
 
     def from_data(self, v) -> bool:
         """Whether dim `v` comes from a value read out of a buffer (a shape operand's
@@ -82,9 +94,16 @@ class HostShapes:
         return self.index(d) if isinstance(d, int) else d
 
     def _arith(self, name, a, b, fold):
+        """`a name b`, folded when both are known, else emitted once per distinct operands
+        (commutative ones in one order), so equal expressions are the same Value."""
         if isinstance(a, int) and isinstance(b, int):
             return fold(a, b)
-        return self.emit(name, [self.value(a), self.value(b)], [INDEX], {}).result
+        if name in COMMUTATIVE and isinstance(a, int):
+            a, b = b, a
+        key = (name, a, b)
+        if key not in self.exprs:
+            self.exprs[key] = self.emit(name, [self.value(a), self.value(b)], [INDEX], {}).result
+        return self.exprs[key]
 
     def add(self, a, b):
         if b == 0:
@@ -97,10 +116,19 @@ class HostShapes:
         return a if b == 0 else self._arith("arith.subi", a, b, lambda x, y: x - y)
 
     def mul(self, a, b):
-        if a == 1:
-            return b
+        """a * b, with a dim times constants kept as that dim times their product (so
+        b * 2 * 64 and b * 128 are one Value, and a reshape's count check folds away)."""
+        if isinstance(a, int) and not isinstance(b, int):
+            a, b = b, a
         if b == 1:
             return a
+        if a == 1:
+            return b
+        if isinstance(b, int) and not isinstance(a, int):
+            base, k = self.scaled.get(a, (a, 1))
+            product = self._arith("arith.muli", base, k * b, None)
+            self.scaled.setdefault(product, (base, k * b))
+            return product
         return self._arith("arith.muli", a, b, lambda x, y: x * y)
 
     def div(self, a, b):
@@ -123,10 +151,34 @@ class HostShapes:
         return self.emit("memref.dim", [buf, self.index(d)], [INDEX], {}).result
 
     def load_index(self, buf: Value, i: int):
-        """Element i of a 1-D (or scalar, i = None) integer buffer, as an index."""
+        """Element i of a 1-D (or scalar, i = None) integer buffer, as an index: the dim it
+        was folded from when the buffer is a known shape tensor (so equal dims stay the same
+        Value and need no check), else a load."""
+        known = self.known.get(buf)
+        if known is not None:
+            return known[0 if i is None else i]
         idx = [] if i is None else [self.index(i)]
         v = self.emit("memref.load", [buf] + idx, [ScalarType(buf.type.elem)], {}).result
         return self.emit("arith.index_cast", [v], [INDEX], {}).result
+
+    def fold_shape_tensor(self, block, operand_bufs: list):
+        """The elements of a small integer kernel's result as dims, when its ops are shape
+        arithmetic (`SHAPE_FOLDS`) on constants and known shape tensors; else None. The
+        kernel still writes the buffer; the host reads these instead."""
+        env = {arg: self.known[b] for arg, b in zip(block.args, operand_bufs) if b in self.known}
+        for op in block.ops[:-1]:
+            fold = SHAPE_FOLDS.get(op.key)
+            args = [env.get(v) for v in op.operands]
+            t = op.results[0].type if len(op.results) == 1 else None
+            if (fold is None or t is None or None in args or t.elem not in SHAPE_ELEMS
+                    or None in t.shape or math.prod(t.shape) > MAX_SHAPE_ELEMENTS):
+                return None
+            folded = fold(self, op, args)
+            if folded is None:
+                return None
+            env[op.result] = folded
+        returned = block.ops[-1].operands
+        return env.get(returned[0]) if len(returned) == 1 else None
 
     def check(self, cond: Value, message: str, *args) -> None:
         """Fail the call with `message` (printf-style, %lld per arg) unless `cond` holds."""
@@ -153,3 +205,61 @@ class HostShapes:
                 raise op.error(f"{what} ({a} vs {b})")
             return
         self.check(self.cmp(pred, a, b), f"{_op_text(op)}: {what} (%lld vs %lld)", a, b)
+
+
+# ----------------------------------------------------------------------------- shape tensors
+# A shape tensor (the [b, 64] a dynamic broadcast reads) is folded into the dims it holds when
+# these ops compute it: per op, (HostShapes, op, operand element lists) -> element list.
+
+SHAPE_ELEMS = ("i32", "i64", "ui32", "ui64", "index")
+MAX_SHAPE_ELEMENTS = 16
+
+
+def _fold_constant(hs, op, args):
+    array = op.attrs["value"].array
+    return [int(x) for x in array.reshape(-1)] if array.dtype.kind in "iu" else None
+
+
+def _elementwise(combine):
+    def fold(hs, op, args):
+        a, b = args
+        return [combine(hs, x, y) for x, y in zip(a, b)] if len(a) == len(b) else None
+    return fold
+
+
+def _divide(hs, x, y):
+    """HLO's integer division truncates toward zero (arith.divsi)."""
+    if isinstance(x, int) and isinstance(y, int):
+        q = abs(x) // abs(y) if y else None
+        return None if q is None else (q if (x < 0) == (y < 0) else -q)
+    return hs.div(x, y)
+
+
+def _fold_divide(hs, op, args):
+    out = _elementwise(_divide)(hs, op, args)
+    return None if out is None or None in out else out
+
+
+def _fold_slice(hs, op, args):
+    start, limit, stride = (op.attrs[k] for k in ("start_indices", "limit_indices", "strides"))
+    return args[0][start[0]:limit[0]:stride[0]] if len(start) == 1 else None
+
+
+def _fold_broadcast(hs, op, args):
+    return args[0] * math.prod(op.results[0].type.shape) if len(args[0]) == 1 else None
+
+
+SHAPE_FOLDS = {
+    "constant": _fold_constant,
+    "reshape": lambda hs, op, args: args[0],  # row-major order is kept
+    "convert": lambda hs, op, args: args[0],  # between the integer types of SHAPE_ELEMS
+    "concatenate": lambda hs, op, args: sum(args, []) if op.attrs["dimension"] == 0 else None,
+    "broadcast_in_dim": _fold_broadcast,
+    "slice": _fold_slice,
+    "add": _elementwise(lambda hs, x, y: hs.add(x, y)),
+    "subtract": _elementwise(lambda hs, x, y: hs.sub(x, y)),
+    "multiply": _elementwise(lambda hs, x, y: hs.mul(x, y)),
+    "maximum": _elementwise(lambda hs, x, y: hs.max(x, y)),
+    "minimum": _elementwise(lambda hs, x, y: hs.min(x, y)),
+    "divide": _fold_divide,
+}

@@ -1,8 +1,8 @@
 """The pass pipeline: one named step per stage, each printable with `--emit`.
 
     hlo    spellings canonical, calls inlined, verified with shape inference
-    fused  transposes folded into the dots that read them, then kLoop / kInput / kOutput
-           fusions
+    fused  repeated shape code shared, transposes folded into the dots that read them, then
+           kLoop / kInput / kOutput fusions
     lhlo   buffers: allocated before, freed after the kernel that needs them
     loops  kernels outlined as loop nests over buffers; host code calls them
 """
@@ -12,6 +12,7 @@ import lowering.ops  # noqa: F401  (fills the op registry: every family, every t
 from lowering.codegen.llvm.guard import verify_loops
 from lowering.ir.core import CompileError
 from lowering.passes.bufferize import bufferize
+from lowering.passes.cse import eliminate_common_subexpressions
 from lowering.passes.fusion import fuse
 from lowering.passes.import_lhlo import import_lhlo, is_buffer_level
 from lowering.passes.legalize import legalize
@@ -24,7 +25,8 @@ from lowering.target import Target, host_target
 # Each step takes the module and the Target.
 STAGES = [
     ("hlo", lambda m, t: legalize(m)),  # parse result -> canonical, verified HLO
-    ("fused", lambda m, t: fuse(fold_transposes(m, t), t)),  # ops grouped into kernels
+    ("fused", lambda m, t: fuse(fold_transposes(  # ops grouped into kernels
+        eliminate_common_subexpressions(m), t), t)),
     ("lhlo", bufferize),  # tensors -> buffers
     ("loops", lambda m, t: verify_loops(prepack_constant_weights(  # loop nests
         add_shape_queries(lower_to_loops(m, t)), t))),

@@ -106,15 +106,18 @@ def build_query(host: Operation, kernels: dict) -> Operation:
     new_block = Block(list(fn.inputs[:n_in]))  # the query has no result buffers
     mapping = dict(zip(block.args, new_block.args))
     kept = [op for op in block.ops if id(op) in slicer.needed]
-    last_use = {}
-    for i, op in enumerate(kept):
+    last_use = {}  # buffer -> the kept op that reads it last
+    for op in kept:
         for v in op.operands:
-            last_use[v] = i
-    for i, op in enumerate(kept):
+            if isinstance(v.owner, Operation) and v.owner.name == "memref.alloc":
+                last_use[v] = op
+    freed_after: dict = {}  # op -> the buffers freed after it, in first-use order
+    for v, op in last_use.items():
+        freed_after.setdefault(op, []).append(v)
+    for op in kept:
         new_block.append(clone_op(op, mapping))
-        for v, j in last_use.items():
-            if j == i and isinstance(v.owner, Operation) and v.owner.name == "memref.alloc":
-                new_block.append(Operation("memref.dealloc", [mapping[v]], [], loc=op.loc))
+        for v in freed_after.get(op, ()):
+            new_block.append(Operation("memref.dealloc", [mapping[v]], [], loc=op.loc))
 
     def emit(name, operands, type=INDEX, **attrs):
         op = Operation(name, operands, [type] if type else [], attrs, loc=host.loc)

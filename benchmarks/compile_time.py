@@ -1,0 +1,288 @@
+"""Compile time against program size: generated programs of about 1k, 4k and 16k ops, each
+static (batch 8) and with a `?` batch written as `jax.export` writes it (the batch read once
+with get_dimension_size and passed to a private function; every broadcast and reshape of a
+batched value a dynamic_broadcast_in_dim / dynamic_reshape of a shape built from it). Prints
+each stage's time per op, in microseconds: every pass linear in the program's size keeps a
+column flat from 1k to 16k, and the dynamic form's total within 1.5x of the static one's.
+
+    .venv/bin/python benchmarks/compile_time.py [--sizes 1000,4000,16000] [--repeat 1]
+    .venv/bin/python benchmarks/compile_time.py --profile 4000 --dynamic   # cProfile, top 25
+
+Each compile runs in a fresh process (as `aotc compile` would), with the runtime and helper
+objects already in the cache (the first compile on a machine is timed by --fresh). A
+benchmark, not a test: the machine is shared, so read ratios, not absolute times.
+
+A layer of the generated program (hidden 64, about 36 ops static): a dot with a weight,
+a bias broadcast and added, a private gelu function called (tanh form), a layernorm
+(two reductions over the last dim, each broadcast back), a concatenation with the layer's
+input, a reshape to [batch, 2, 64] and a sum over the pair, a residual add, a slice and a
+transpose pair. Layers repeat until the op count is reached.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HIDDEN = 64
+STATIC_BATCH = 8
+
+
+class Writer:
+    """Emits one function's ops as StableHLO text, numbering SSA values, with or without a
+    symbolic batch (`%b`, a tensor<i32>)."""
+
+    def __init__(self, dynamic: bool):
+        self.dynamic = dynamic
+        self.lines: list[str] = []
+        self.n = 0
+        self.ops = 0  # compute ops: the same in both forms
+
+    def t(self, *dims, elem="f32") -> str:
+        return "tensor<" + "".join(("?" if d == "B" and self.dynamic else
+                                    str(STATIC_BATCH) if d == "B" else str(d)) + "x"
+                                   for d in dims) + elem + ">"
+
+    def op(self, text: str, compute: bool = True) -> str:
+        name = f"%v{self.n}"
+        self.n += 1
+        self.ops += compute
+        self.lines.append(f"    {name} = {text}")
+        return name
+
+    def shape(self, *dims) -> str:
+        """The shape operand of a dynamic op: the batch reshaped to [1] and concatenated with
+        the other dims as constants (jax.export's shape code, repeated at every use)."""
+        parts = []
+        for d in dims:
+            if d == "B":
+                parts.append(self.op("stablehlo.reshape %b : (tensor<i32>) -> tensor<1xi32>",
+                                     False))
+            else:
+                parts.append(self.op(f"stablehlo.constant dense<{d}> : tensor<1xi32>", False))
+        return self.op(f"stablehlo.concatenate {', '.join(parts)}, dim = 0 : "
+                       f"({', '.join(['tensor<1xi32>'] * len(dims))}) -> "
+                       f"tensor<{len(dims)}xi32>", False)
+
+    def broadcast(self, x: str, src: tuple, dims: list, out: tuple) -> str:
+        if self.dynamic and "B" in out:
+            s = self.shape(*out)
+            return self.op(f"stablehlo.dynamic_broadcast_in_dim {x}, {s}, dims = {dims} : "
+                           f"({self.t(*src)}, tensor<{len(out)}xi32>) -> {self.t(*out)}")
+        return self.op(f"stablehlo.broadcast_in_dim {x}, dims = {dims} : "
+                       f"({self.t(*src)}) -> {self.t(*out)}")
+
+    def reshape(self, x: str, src: tuple, out: tuple) -> str:
+        if self.dynamic and "B" in out:
+            s = self.shape(*out)
+            return self.op(f"stablehlo.dynamic_reshape {x}, {s} : "
+                           f"({self.t(*src)}, tensor<{len(out)}xi32>) -> {self.t(*out)}")
+        return self.op(f"stablehlo.reshape {x} : ({self.t(*src)}) -> {self.t(*out)}")
+
+    def binary(self, name: str, a: str, b: str, shape: tuple) -> str:
+        return self.op(f"stablehlo.{name} {a}, {b} : {self.t(*shape)}")
+
+    def unary(self, name: str, a: str, shape: tuple) -> str:
+        return self.op(f"stablehlo.{name} {a} : {self.t(*shape)}")
+
+    def const(self, value: float) -> str:
+        return self.op(f"stablehlo.constant dense<{value}> : tensor<f32>")
+
+    def scalar_like(self, value: float, shape: tuple) -> str:
+        return self.broadcast(self.const(value), (), [], shape)
+
+    def reduce_last(self, x: str, shape: tuple) -> str:
+        zero = self.const(0.0)
+        return self.op(f"stablehlo.reduce({x} init: {zero}) applies stablehlo.add across "
+                       f"dimensions = [{len(shape) - 1}] : ({self.t(*shape)}, tensor<f32>) -> "
+                       f"{self.t(*shape[:-1])}")
+
+
+def layer(w: Writer, x: str) -> str:
+    """One layer (see the module docstring); x is [B, HIDDEN]."""
+    bh, h = ("B", HIDDEN), HIDDEN
+    d = w.op(f"stablehlo.dot_general {x}, %w, contracting_dims = [1] x [0] : "
+             f"({w.t(*bh)}, {w.t(h, h)}) -> {w.t(*bh)}")
+    y = w.binary("add", d, w.broadcast("%bias", (h,), [1], bh), bh)
+    y = w.op(f"call @gelu({y}{', %b' if w.dynamic else ''}) : ({w.t(*bh)}"
+             f"{', tensor<i32>' if w.dynamic else ''}) -> {w.t(*bh)}")
+    mean = w.reduce_last(y, bh)
+    inv_n = w.scalar_like(1.0 / h, ("B",))
+    mean = w.binary("multiply", mean, inv_n, ("B",))
+    centred = w.binary("subtract", y, w.broadcast(mean, ("B",), [0], bh), bh)
+    var = w.reduce_last(w.binary("multiply", centred, centred, bh), bh)
+    var = w.binary("multiply", var, w.scalar_like(1.0 / h, ("B",)), ("B",))
+    rstd = w.unary("rsqrt", w.binary("add", var, w.scalar_like(1e-5, ("B",)), ("B",)), ("B",))
+    y = w.binary("multiply", centred, w.broadcast(rstd, ("B",), [0], bh), bh)
+    both = w.op(f"stablehlo.concatenate {y}, {x}, dim = 1 : ({w.t(*bh)}, {w.t(*bh)}) -> "
+                f"{w.t('B', 2 * h)}")
+    pairs = w.reshape(both, ("B", 2 * h), ("B", 2, h))
+    zero = w.const(0.0)
+    summed = w.op(f"stablehlo.reduce({pairs} init: {zero}) applies stablehlo.add across "
+                  f"dimensions = [1] : ({w.t('B', 2, h)}, tensor<f32>) -> {w.t(*bh)}")
+    t = w.op(f"stablehlo.transpose {summed}, dims = [1, 0] : ({w.t(*bh)}) -> {w.t(h, 'B')}")
+    t = w.unary("negate", t, (h, "B"))
+    back = w.op(f"stablehlo.transpose {t}, dims = [1, 0] : ({w.t(h, 'B')}) -> {w.t(*bh)}")
+    return w.binary("subtract", x, back, bh)
+
+
+def gelu(dynamic: bool) -> str:
+    w = Writer(dynamic)
+    bh = ("B", HIDDEN)
+    x = "%x"
+    cube = w.binary("multiply", x, w.binary("multiply", x, x, bh), bh)
+    inner = w.binary("add", x, w.binary("multiply", cube, w.scalar_like(0.044715, bh), bh), bh)
+    th = w.unary("tanh", w.binary("multiply", inner, w.scalar_like(0.7978845608, bh), bh), bh)
+    half = w.binary("multiply", x, w.scalar_like(0.5, bh), bh)
+    out = w.binary("multiply", half, w.binary("add", th, w.scalar_like(1.0, bh), bh), bh)
+    args = f"%x: {w.t(*bh)}" + (", %b: tensor<i32>" if dynamic else "")
+    return (f"  func.func private @gelu({args}) -> {w.t(*bh)} {{\n" + "\n".join(w.lines)
+            + f"\n    return {out} : {w.t(*bh)}\n  }}\n"), w.ops
+
+
+def program(ops: int, dynamic: bool) -> tuple[str, int]:
+    """(MLIR text, compute ops counted with the gelu calls inlined) of about `ops` ops."""
+    gelu_text, gelu_ops = gelu(dynamic)
+    w = Writer(dynamic)
+    x, calls = "%x", 0
+    while w.ops + calls * (gelu_ops - 1) < ops:  # each call becomes the function's ops
+        x = layer(w, x)
+        calls += 1
+    count = w.ops + calls * (gelu_ops - 1)
+    bh = w.t("B", HIDDEN)
+    params = f"%x: {bh}, %w: tensor<{HIDDEN}x{HIDDEN}xf32>, %bias: tensor<{HIDDEN}xf32>"
+    body = "\n".join(w.lines) + f"\n    return {x} : {bh}\n  }}\n"
+    if not dynamic:
+        return (f"module @compile_time {{\n  func.func public @main({params}) -> {bh} {{\n"
+                + body + gelu_text + "}\n"), count
+    main = (f"  func.func public @main({params}) -> {bh} {{\n"
+            f"    %b = stablehlo.get_dimension_size %x, dim = 0 : ({bh}) -> tensor<i32>\n"
+            f"    %r = call @layers(%b, %x, %w, %bias) : (tensor<i32>, {bh}, "
+            f"tensor<{HIDDEN}x{HIDDEN}xf32>, tensor<{HIDDEN}xf32>) -> {bh}\n"
+            f"    return %r : {bh}\n  }}\n")
+    return (f"module @compile_time {{\n{main}  func.func private @layers(%b: tensor<i32>, "
+            f"{params}) -> {bh} {{\n" + body + gelu_text + "}\n"), count
+
+
+# run in a fresh process: parse, each pass stage, then LLVM (IR, optimisation, code
+# generation) and the link, each timed
+STAGES = """
+import json, sys, time
+from aot.driver import Compilation, Options
+from lowering.passes.pipeline import run_pipeline
+text_path, out = sys.argv[1:]
+text = open(text_path).read()
+comp = Compilation(text, text_path, Options(name="m", emit="shared"))
+times, t = {}, [time.perf_counter()]
+def lap(name, _module=None):
+    now = time.perf_counter()
+    times[name], t[0] = now - t[0], now
+comp.module
+lap("parse")
+loops = run_pipeline(comp.module, "loops", dump=lap, target=comp.target)
+comp.loops = lambda: loops  # the stages are done: build starts from their result
+comp.build(out)
+lap("llvm+link")
+print(json.dumps(times))
+"""
+
+PROFILE = """
+import cProfile, pstats, sys
+from aot.driver import Compilation, Options
+text_path, out = sys.argv[1:]
+comp = Compilation(open(text_path).read(), text_path, Options(name="m", emit="shared"))
+cProfile.run("comp.build(out)", "/tmp/compile_time.prof")
+pstats.Stats("/tmp/compile_time.prof").sort_stats("cumulative").print_stats(40)
+"""
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def compile_once(text: str, tmp: str, script: str = STAGES, env=None) -> str:
+    path = os.path.join(tmp, "program.mlir")
+    with open(path, "w") as f:
+        f.write(text)
+    run = subprocess.run([sys.executable, "-c", script, path, os.path.join(tmp, "libm.so")],
+                         cwd=ROOT, capture_output=True, text=True, env=env)
+    if run.returncode != 0:
+        sys.exit(f"compile failed:\n{run.stderr[-3000:]}")
+    return run.stdout
+
+
+def stage_times(text: str, repeat: int) -> dict:
+    """{stage: median seconds} over `repeat` fresh-process compiles."""
+    runs = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for _ in range(repeat):
+            runs.append(json.loads(compile_once(text, tmp).splitlines()[-1]))
+    return {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+
+
+def fresh_machine(repeat: int) -> None:
+    """The first compile with an empty cache (runtime and helper objects built) against a
+    warm one, on the 1k-op static program."""
+    text, _ = program(1000, False)
+    with tempfile.TemporaryDirectory() as tmp:
+        rows = []
+        for _ in range(repeat):
+            cache = tempfile.mkdtemp(dir=tmp)
+            env = dict(os.environ, AOTC_CACHE_DIR=cache)
+            first = _wall(text, tmp, env)
+            warm = _wall(text, tmp, env)
+            rows.append((first, warm))
+    first = statistics.median(r[0] for r in rows)
+    warm = statistics.median(r[1] for r in rows)
+    print(f"first compile with an empty cache {first:.2f} s, warm {warm:.2f} s: "
+          f"+{first - warm:.2f} s (goal <= +1.5 s)")
+
+
+def _wall(text: str, tmp: str, env) -> float:
+    times = json.loads(compile_once(text, tmp, env=env).splitlines()[-1])
+    return sum(times.values())
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sizes", default="1000,4000,16000")
+    ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--profile", type=int, help="cProfile one compile of this many ops")
+    ap.add_argument("--dynamic", action="store_true", help="with --profile: the `?` form")
+    ap.add_argument("--fresh", action="store_true", help="time a first compile (empty cache)")
+    ap.add_argument("--save", help="write the generated programs into this directory")
+    args = ap.parse_args()
+    if args.profile:
+        with tempfile.TemporaryDirectory() as tmp:
+            print(compile_once(program(args.profile, args.dynamic)[0], tmp, PROFILE))
+        return
+    if args.fresh:
+        fresh_machine(args.repeat)
+        return
+    header = None
+    totals = {}
+    for size in map(int, args.sizes.split(",")):
+        for dynamic in (False, True):
+            text, ops = program(size, dynamic)
+            if args.save:
+                form = "dynamic" if dynamic else "static"
+                with open(os.path.join(args.save, f"compile_{size}_{form}.mlir"), "w") as f:
+                    f.write(text)
+            times = stage_times(text, args.repeat)
+            if header is None:
+                header = list(times)
+                print(f"{'ops':>6} {'form':>8} " + " ".join(f"{s:>10}" for s in header)
+                      + f" {'total':>10} {'total s':>8} {'dyn/static':>10}")
+                print(f"{'':>6} {'':>8} " + " ".join(f"{'us/op':>10}" for _ in header))
+            total = sum(times.values())
+            totals[(size, dynamic)] = total
+            ratio = f"{total / totals[(size, False)]:10.2f}" if dynamic else f"{'':>10}"
+            print(f"{ops:>6} {'dynamic' if dynamic else 'static':>8} "
+                  + " ".join(f"{times[s] / ops * 1e6:10.1f}" for s in header)
+                  + f" {total / ops * 1e6:10.1f} {total:8.2f} {ratio}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

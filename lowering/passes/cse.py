@@ -1,0 +1,94 @@
+"""Common subexpressions of the shape code, computed once.
+
+`jax.export` writes a symbolic shape at every use: each dynamic broadcast or reshape gets
+its own `reshape %b`, constant and `concatenate` building its shape tensor. Left alone,
+every copy becomes a kernel of its own (a shape tensor is materialised for the host to read)
+and every use a set of host loads and checks. Before fusion, an op that repeats an earlier
+op of its block (same name, operands, attributes and result types) is replaced by it, for
+the ops that are pure and cheap to share: constants, the host's `get_dimension_size`, and the
+elementwise and elemental ops on integer tensors (the shape code; float compute is left to
+fusion, which duplicates cheap producers into each kernel that reads them).
+
+One pass over each block, a hash table per block: linear in the program's size.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from lowering.ir.core import DenseAttr, Module, Operation, TensorType, is_float, replace_all_uses
+from lowering.ops import registry
+
+PURE_KINDS = ("elementwise", "elemental")
+
+
+def shareable(op: Operation) -> bool:
+    if op.regions or len(op.results) != 1:
+        return False
+    if op.key in ("constant", "get_dimension_size"):
+        return True
+    t = op.results[0].type
+    return (isinstance(t, TensorType) and not is_float(t.elem) and "complex" not in t.elem
+            and any(registry.is_kind(op.key, k) for k in PURE_KINDS))
+
+
+def frozen(value):
+    """A hashable stand-in for an attribute value, equal only for equal values (a float by
+    its repr, so -0.0 and 0.0 differ; an array by its bytes)."""
+    if isinstance(value, bool):
+        return ("bool", value)
+    if isinstance(value, float):
+        return ("float", repr(value))
+    if isinstance(value, DenseAttr):
+        return ("dense", value.type, value.array.dtype.str, value.array.shape,
+                value.array.tobytes())
+    if isinstance(value, np.ndarray):
+        return ("array", value.dtype.str, value.shape, value.tobytes())
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__,) + tuple(frozen(v) for v in value)
+    if isinstance(value, dict):
+        return ("dict",) + tuple(sorted((k, frozen(v)) for k, v in value.items()))
+    hash(value)  # anything else must be hashable as it is (raises TypeError if not)
+    return value
+
+
+def op_key(op: Operation):
+    """What makes two ops the same computation, or None when it cannot be hashed."""
+    try:
+        attrs = frozen(op.attrs)
+    except TypeError:
+        return None
+    return (op.name, tuple(op.operands), tuple(r.type for r in op.results), attrs)
+
+
+def eliminate_in_block(block) -> int:
+    """Replace each repeated shareable op of `block` (and, separately, of each nested block)
+    by its first occurrence; returns how many were removed."""
+    first: dict = {}
+    kept, removed = [], 0
+    for op in block.ops:
+        for region in op.regions:
+            for inner in region.blocks:
+                removed += eliminate_in_block(inner)
+        key = op_key(op) if shareable(op) else None
+        if key is None:
+            kept.append(op)
+            continue
+        earlier = first.setdefault(key, op)
+        if earlier is op:
+            kept.append(op)
+            continue
+        replace_all_uses(op.result, earlier.result)
+        op.drop_uses()
+        removed += 1
+    if removed:
+        block.ops = kept
+    return removed
+
+
+def eliminate_common_subexpressions(module: Module) -> Module:
+    for func in module.functions():
+        for region in func.regions:
+            for block in region.blocks:
+                eliminate_in_block(block)
+    return module
+

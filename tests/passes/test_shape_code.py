@@ -1,0 +1,78 @@
+"""The shape code of a symbolic batch, as `jax.export` writes it (a shape tensor built at every
+use), compiled once and checked once: repeated shape ops shared before fusion
+(lowering/passes/cse.py), shape tensors read on the host as the dims they were built from
+(host_shapes.fold_shape_tensor), and a dim times constants kept as one product. Checked on
+the fused and loop stages' text, and numerically against numpy at several batches."""
+import re
+
+import numpy as np
+import pytest
+
+import aot
+from lowering.frontend.parser import parse_module
+from lowering.frontend.printer import print_module
+from lowering.passes.pipeline import run_pipeline
+
+PROGRAM = """
+func.func public @main(%x: tensor<?x4xf32>, %bias: tensor<4xf32>) -> tensor<?x4xf32> {
+  %b = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x4xf32>) -> tensor<i32>
+  %r = call @body(%b, %x, %bias) : (tensor<i32>, tensor<?x4xf32>, tensor<4xf32>) -> tensor<?x4xf32>
+  return %r : tensor<?x4xf32>
+}
+func.func private @body(%b: tensor<i32>, %x: tensor<?x4xf32>, %bias: tensor<4xf32>) -> tensor<?x4xf32> {
+  %c4 = stablehlo.constant dense<4> : tensor<1xi32>
+  %c2 = stablehlo.constant dense<2> : tensor<1xi32>
+  %c2b = stablehlo.constant dense<2> : tensor<1xi32>
+  %b1 = stablehlo.reshape %b : (tensor<i32>) -> tensor<1xi32>
+  %s1 = stablehlo.concatenate %b1, %c4, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %bb = stablehlo.dynamic_broadcast_in_dim %bias, %s1, dims = [1]
+      : (tensor<4xf32>, tensor<2xi32>) -> tensor<?x4xf32>
+  %y = stablehlo.add %x, %bb : tensor<?x4xf32>
+  %b2 = stablehlo.reshape %b : (tensor<i32>) -> tensor<1xi32>
+  %s2 = stablehlo.concatenate %b2, %c2, %c2b, dim = 0
+      : (tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<3xi32>
+  %p = stablehlo.dynamic_reshape %y, %s2 : (tensor<?x4xf32>, tensor<3xi32>) -> tensor<?x2x2xf32>
+  %e = stablehlo.exponential %p : tensor<?x2x2xf32>
+  %b3 = stablehlo.reshape %b : (tensor<i32>) -> tensor<1xi32>
+  %s3 = stablehlo.concatenate %b3, %c4, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %q = stablehlo.dynamic_reshape %e, %s3 : (tensor<?x2x2xf32>, tensor<2xi32>) -> tensor<?x4xf32>
+  %bb2 = stablehlo.dynamic_broadcast_in_dim %bias, %s3, dims = [1]
+      : (tensor<4xf32>, tensor<2xi32>) -> tensor<?x4xf32>
+  %out = stablehlo.multiply %q, %bb2 : tensor<?x4xf32>
+  return %out : tensor<?x4xf32>
+}
+"""
+
+
+def stage(name):
+    return print_module(run_pipeline(parse_module(PROGRAM, "shape.mlir"), name))
+
+
+def test_repeated_shape_code_is_shared_before_fusion():
+    fused = stage("fused")
+    # one reshape of the batch, one [b, 4] and one [b, 2, 2] shape tensor (each use had its own)
+    assert len(re.findall(r'"mhlo.reshape"\(%\w+\) : \(tensor<i32>\)', fused)) == 1
+    concats = re.findall(r'"mhlo.concatenate".*-> tensor<(\d)xi32>', fused)
+    assert sorted(concats) == ["2", "3"]
+    # the two equal constants [2] became one
+    assert len(re.findall(r"dense<\[2\]> : tensor<1xi32>", fused)) == 1
+
+
+def test_shape_tensors_read_as_their_dims_with_no_checks():
+    """Every dynamic dim is the argument's dim 0 itself: the broadcasts' and reshapes' result
+    dims need no load from the shape buffers and no run-time check against each other (the
+    element counts b*4 and b*2*2 are one product)."""
+    loops = stage("loops")
+    main = loops[:loops.index("func.func private")]
+    assert '"memref.load"' not in main
+    assert '"aot.check"' not in main
+
+
+@pytest.mark.parametrize("batch", [1, 3, 7])
+def test_shape_code_results_match_numpy(batch):
+    lib = aot.compile(PROGRAM, name="shape_code")
+    rng = np.random.default_rng(batch)
+    x = rng.standard_normal((batch, 4)).astype(np.float32)
+    bias = rng.standard_normal(4).astype(np.float32)
+    want = np.exp(x + bias) * bias
+    np.testing.assert_allclose(lib.main(x, bias), want, rtol=2e-6, atol=1e-6)
