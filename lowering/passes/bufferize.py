@@ -166,13 +166,14 @@ class FunctionBufferizer:
     def in_region(self, build) -> list:
         """Run `build` with emission redirected to a new op list (a region's body); constants
         made inside stay inside."""
-        saved_ops, saved_consts, saved_users = self.ops, dict(self.hs.consts), dict(self.last_user)
+        saved_ops, saved_shapes, saved_users = self.ops, self.hs.save(), dict(self.last_user)
         self.ops = []
         try:
             build()
             return self.ops
         finally:  # what a region learned about last uses does not hold outside it
-            self.ops, self.hs.consts, self.last_user = saved_ops, saved_consts, saved_users
+            self.ops, self.last_user = saved_ops, saved_users
+            self.hs.restore(saved_shapes)
 
     def owned_results(self, values: list, keep_as_is: list, loc, always_copy=False) -> list:
         """Buffers a region hands out must be its own and distinct: copy the others."""
@@ -370,6 +371,7 @@ class FunctionBufferizer:
         v = self.emit("arith.index_cast", [self.hs.value(d)], [ScalarType("i32")], loc=op.loc).result
         self.emit("memref.store", [v, out], loc=op.loc)
         self.buffers[op.result] = out
+        self.hs.known[out] = [d]  # what a shape built from it reads: the dim itself
 
     def lower_data_dependent(self, op: Operation) -> None:
         """Upper-bound buffer and a count from the kernel, then an exact-size result."""
@@ -450,8 +452,12 @@ class FunctionBufferizer:
         regions = op.regions
         op.regions = []
         self.emit("lmhlo.fusion", ins + outs + dim_operands, [], attrs, regions, loc=op.loc)
+        folded = self.hs.fold_shape_tensor(block, ins) if len(outs) == 1 else None
         for r, b in zip(op.results, outs):
             self.buffers[r] = b
+            self.hs.known.pop(b, None)  # an input's buffer written over in place
+        if folded is not None:  # a shape tensor: its dims, for the host to read
+            self.hs.known[outs[0]] = folded
 
     def in_place_buffer(self, op: Operation, r: Value, target: dict, taken: list):
         """A pointwise fusion may write its result over an input of the same shape whose
@@ -477,13 +483,15 @@ class FunctionBufferizer:
                 for v in inner.operands:
                     if v in owned:
                         last_use[v] = i
+        freed_after: dict = {}  # op index -> the buffers last used there, in first-use order
+        for v, j in last_use.items():
+            freed_after.setdefault(j, []).append(v)
         out = []
         for i, op in enumerate(self.ops):
             out.append(op)
             if op.name in ("scf.condition", "scf.yield", "func.return"):
                 continue
-            for v in [v for v, j in last_use.items() if j == i and v not in keep
-                      and v not in self.moved]:
+            for v in [v for v in freed_after.get(i, ()) if v not in keep and v not in self.moved]:
                 out.append(Operation("memref.dealloc", [v], [], loc=op.loc))
             for r in op.results:
                 if op.name in OWNING_OPS and r not in last_use and r not in keep and r not in freed:
