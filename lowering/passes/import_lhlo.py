@@ -271,12 +271,12 @@ class FunctionImporter:
         if not region.blocks:
             raise region.parent.error("needs a body region")
         body = [o for o in region.blocks[0].ops if o.short_name != "terminator"]
-        consts = dict(self.hs.consts)
+        saved = self.hs.save()
         try:
             ops = self.lower_ops(body)
             ops += tail(ops)
         finally:
-            self.hs.consts = consts
+            self.hs.restore(saved)
         return Region([Block([], ops)])
 
     def lower(self, op: Operation) -> list:
