@@ -49,7 +49,7 @@ from lowering.codegen.cpu.gemm import (
 
 SLOTS = ("input", "kernel", "out", "batch", "h", "w", "c", "oh", "ow", "f", "kh", "kw",
          "sh", "sw", "dh", "dw", "ph", "pw", "epi", "epi_ctx", "packed_kernel", "transformed",
-         "chunks", "chunk_tiles")
+         "chunks", "chunk_tiles", "groups", "cin")
 
 # Tasks per thread the output is cut into: as the thread pool's chunks per thread, so uneven
 # tasks balance. A call with fewer output rows than that cuts its rows into chunks of MR-wide
@@ -81,6 +81,10 @@ def conv_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, blocking,
     (ctx,) = f.args
     b = ir.IRBuilder(f.append_basic_block("entry"))
     s = load_slots(b, ctx, SLOTS)
+    # feature groups: `c` becomes the kernel's input features (a group's), `cin` the input's
+    s["cin"], s["c"] = s["c"], b.sdiv(s["c"], _max(b, s["groups"], _i(1)))
+    for slot in ("cin", "c"):
+        b.store(s[slot], b.gep(ctx, [_i(SLOTS.index(slot))], inbounds=True, source_etype=I64))
     _pack_kernel(e, b, ctx, s)
     rows = b.mul(s["batch"], s["oh"])
     flops = b.mul(b.mul(b.mul(rows, s["ow"]), b.mul(s["f"], s["c"])), b.mul(s["kh"], s["kw"]))
@@ -139,18 +143,21 @@ def _task(e: _Emitter, micros: dict) -> ir.Function:
     s = load_slots(b, ctx, SLOTS)
     inp, ker, out = (b.inttoptr(s[x], PTR) for x in ("input", "kernel", "out"))
     c, f_out, w = s["c"], s["f"], s["w"]
+    # the input's features per position: c's G times with G groups (0: set by no conv_run)
+    cin = b.select(b.icmp_signed("==", s["cin"], _i(0)), c, s["cin"])
+    group_outs = b.sdiv(f_out, _max(b, s["groups"], _i(1)))
     zero = ir.Constant(vt, None)
 
     packed = b.icmp_signed("!=", s["packed_kernel"], _i(0))
     k_all = b.mul(b.mul(s["kh"], s["kw"]), c)
 
     def accumulate(rows, depth, a, k0, f0, c_tile):
-        """c_tile[rows, NR] += A B: A's rows in place `sw c` apart from `a`, depth k's from
+        """c_tile[rows, NR] += A B: A's rows in place `sw cin` apart from `a`, depth k's from
         the kernel's row k0 (its feature panel f0, packed or in place)."""
         in_panel = e.at(b, b.inttoptr(s["packed_kernel"], PTR),
                         b.add(b.mul(f0, k_all), b.mul(k0, _i(nr))))  # f0 / NR panels before
         kernel_rows = b.select(packed, in_panel, e.at(b, ker, b.add(b.mul(k0, f_out), f0)))
-        e.call_micro(b, micros, rows, [depth, a, _i(1), b.mul(s["sw"], c), kernel_rows,
+        e.call_micro(b, micros, rows, [depth, a, _i(1), b.mul(s["sw"], cin), kernel_rows,
                                        b.select(packed, _i(nr), f_out),
                                        c_tile, f_out, rows, _i(nr), ir.Constant(I1, 1)])
     chunks = _max(b, s["chunks"], _i(1))
@@ -177,6 +184,7 @@ def _task(e: _Emitter, micros: dict) -> ir.Function:
             blk_hi = _min(b, b.add(blk_lo, block), tile_hi)
             with _for(b, _i(0), b.sdiv(f_out, _i(nr)), "fp") as fp:
                 f0 = b.mul(fp, _i(nr))
+                group_in = b.mul(b.sdiv(f0, group_outs), c)  # the panel's group's first feature
                 with _for(b, blk_lo, blk_hi, "ot") as ot:
                     ow0 = b.mul(ot, _i(mr))
                     rows = _min(b, _i(mr), b.sub(s["ow"], ow0))
@@ -191,14 +199,16 @@ def _task(e: _Emitter, micros: dict) -> ir.Function:
                     x_first = b.sub(b.mul(ow0, s["sw"]), s["pw"])
                     x_last = b.add(b.add(x_first, b.mul(b.sub(rows, _i(1)), s["sw"])),
                                    b.sub(s["kw"], _i(1)))
-                    whole_rows = b.and_(b.icmp_signed("==", s["dw"], _i(1)),
+                    whole_rows = b.and_(b.and_(b.icmp_signed("==", s["dw"], _i(1)),
+                                               b.icmp_signed("==", cin, c)),
                                         b.and_(b.icmp_signed(">=", x_first, _i(0)),
                                                b.icmp_signed("<", x_last, w)))
                     with _for(b, kh_lo, kh_hi, "kh") as kh:
                         ih = b.add(y0, b.mul(kh, s["dh"]))
-                        in_row = e.at(b, inp, b.mul(b.add(b.mul(bi, s["h"]), ih), b.mul(w, c)))
+                        in_row = e.at(b, inp, b.add(b.mul(b.add(b.mul(bi, s["h"]), ih),
+                                                          b.mul(w, cin)), group_in))
                         with b.if_then(whole_rows):
-                            accumulate(rows, b.mul(s["kw"], c), e.at(b, in_row, b.mul(x_first, c)),
+                            accumulate(rows, b.mul(s["kw"], c), e.at(b, in_row, b.mul(x_first, cin)),
                                        b.mul(b.mul(kh, s["kw"]), c), f0, tile)
                         with _for(b, _i(0), b.select(whole_rows, _i(0), s["kw"]), "kw") as kw:
                             # positions r whose input column x0 + r sw is inside: [r_lo, r_hi)
@@ -207,7 +217,7 @@ def _task(e: _Emitter, micros: dict) -> ir.Function:
                             r_hi = _min(b, _ceil_div_signed(b, b.sub(w, x0), s["sw"]), rows)
                             with b.if_then(b.icmp_signed("<", r_lo, r_hi)):
                                 accumulate(b.sub(r_hi, r_lo), c,
-                                           e.at(b, in_row, b.mul(b.add(x0, b.mul(r_lo, s["sw"])), c)),
+                                           e.at(b, in_row, b.mul(b.add(x0, b.mul(r_lo, s["sw"])), cin)),
                                            b.mul(b.add(b.mul(kh, s["kw"]), kw), c), f0,
                                            e.at(b, tile, b.mul(r_lo, f_out)))
             # the block is finished: its fused consumers run now, while it is in cache

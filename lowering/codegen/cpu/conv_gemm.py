@@ -295,16 +295,24 @@ def direct(target, op: Operation) -> bool:
     and result (batch, spatial..., feature), kernel (spatial..., in, out) not reversed, no
     input dilation, a static window, f32/f64, output features in whole NR-wide panels (the
     kernel is read in place), and at least DIRECT_MIN_FEATURES input features; a 1-D
-    convolution a window row (kw x features) of DIRECT_MIN_WINDOW_ROW."""
+    convolution a window row (kw x features) of DIRECT_MIN_WINDOW_ROW. Feature groups too
+    when each group has whole NR-wide panels of output features and DIRECT_MIN_FEATURES
+    input features: a panel's products read its group's input features in place, one call
+    per window position, with no im2col (whose A would be kw times the input: wav2vec2's
+    128-wide positional convolution of 48-feature groups)."""
     if not takes(target, op) or op.operands[0].type.elem not in ("f32", "f64"):
         return False
     c = Conv(op)
     w = c.window
     lhs, rhs = op.operands[0].type, op.operands[1].type
     natural = list(range(c.n + 2))
-    if c.G > 1:
-        return False
     features, outs = lhs.shape[c.lf], rhs.shape[c.ko]
+    nr = target.blocking(lhs.elem).nr
+    if c.G > 1:  # each NR-feature panel inside one group, its input features read in place
+        features = rhs.shape[c.ki]
+        if not (isinstance(outs, int) and (outs // c.G) % nr == 0
+                and isinstance(features, int) and features >= DIRECT_MIN_FEATURES):
+            return False
     run, least = features, DIRECT_MIN_FEATURES if c.n == 2 else DIRECT_MIN_WINDOW_ROW
     if c.n == 1 and isinstance(features, int) and isinstance(rhs.shape[c.ksp[0]], int):
         run = features * rhs.shape[c.ksp[0]]
@@ -313,7 +321,7 @@ def direct(target, op: Operation) -> bool:
             and _natural_output(c) and not any(w.reverse) and all(d == 1 for d in w.base_dil)
             and all(isinstance(v, int) for v in w.stride + w.win_dil + [p[0] for p in w.pad])
             and isinstance(features, int) and run >= least
-            and isinstance(outs, int) and outs % target.blocking(lhs.elem).nr == 0)
+            and isinstance(outs, int) and outs % nr == 0)
 
 
 def _direct_attrs(target, op: Operation) -> dict:
@@ -324,6 +332,9 @@ def _direct_attrs(target, op: Operation) -> dict:
     high = [1] * (2 - c.n)  # the height of a 1-D convolution: stride and dilation 1, no padding
     attrs = {"stride": high + list(w.stride), "dilation": high + list(w.win_dil),
              "pad": [0] * (2 - c.n) + [p[0] for p in w.pad]}
+    if c.G > 1:
+        attrs["groups"] = c.G
+        return attrs
     lhs, rhs = op.operands[0].type, op.operands[1].type
     if c.n == 2 and conv_winograd.takes(tuple(rhs.shape[d] for d in c.ksp), w.stride, w.win_dil,
                            lhs.shape[c.lf], rhs.shape[c.ko], numpy_dtype(lhs.elem).itemsize,
