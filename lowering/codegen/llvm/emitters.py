@@ -285,6 +285,7 @@ def _conv(g, b, op, args):
         values[name] = v
     values["oh"], values["ow"], values["f"] = (one + list(out.dims[1:]))[:3]
     values["kh"], values["kw"] = (one + list(ker.dims[:-2]))[:2]
+    values["groups"] = ir.Constant(I64, op.attrs.get("groups", 1))  # feature groups
     for attr, names in (("stride", ("sh", "sw")), ("dilation", ("dh", "dw")), ("pad", ("ph", "pw"))):
         for name, v in zip(names, op.attrs[attr]):
             values[name] = ir.Constant(I64, v)
