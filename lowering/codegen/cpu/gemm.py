@@ -20,6 +20,11 @@ spelled out here with llvmlite:
   about as much as the product.) Both blocks live in the thread's heap scratch
   (`aot_thread_scratch`), not on the stack; without it the task goes MR rows by NR
   columns through stack panels.
+- A product of few rows (at most FEW_ROWS_MAX) with row-major B is memory-bound: B must
+  stream from memory once, and there is too little of A to pay for packing B. Its tasks
+  run the few-row kernels instead: short K blocks of B read in place row by row across
+  all the task's columns, a strip of columns at a time, FEW_ROWS_GROUP rows of C per call,
+  the last group with its own row count (no cliff between neighbouring M, no padding rows).
 - The micro-kernel keeps an MR x NR tile of C in MR * NR/VEC vector registers
   (6 x 16 f32 = 12 ymm with AVX2) and does one broadcast of A and NR/VEC
   multiply-adds per row and k. It writes C on the first K block and adds to it
@@ -67,14 +72,26 @@ PARALLEL_MIN_FLOPS = 1 << 23  # multiply-adds; below this a product stays on the
 # A task with at most this many MR-row panels of C reads row-major B in place: packing B
 # costs a pass over it that so few rows cannot pay back (a matrix-vector product at batch 1).
 SMALL_M_PANELS = 2
-# The K block of a product of at most max(ROW_VARIANTS) rows reading B in place: each
-# NR-column panel is walked down kc rows of B, one cache line per row, each row on its own
-# page when B is wide. In blocks of 8 rows the next panels take the following lines of the
-# same 8 rows, which the prefetcher streams (1 x 1024 @ 1024 x 1024 on one AVX2 core: 520 ->
-# 235 us; 4 x 1024 @ 1024 x 1024 gained nothing from short blocks: the MR-row kernel).
+# A product of at most FEW_ROWS_MAX rows with row-major B that is not packed at compile time
+# goes through the few-row kernels: K in blocks of FEW_ROWS_KC rows of B, each block read in
+# place once, row by row, for all the task's columns, FEW_ROWS_GROUP rows of C at a time.
+# Reading B's NR-column panels down a whole KC block instead walks one cache line per row,
+# each row on its own page when B is wide, which the prefetcher does not follow; in blocks of
+# 8 rows the next columns take the following lines of the same 8 rows, which it streams.
+# Measured on one AVX2 core, x[M, 1024] @ W[1024, 4096] (ms, before -> after): M = 1 0.89 ->
+# 0.44, 2 1.0 -> 0.58, 3 4.1 -> 0.57, 4 4.0 -> 0.58, 6 4.1 -> 1.05, 8 3.8 -> 1.09, 12 3.3 ->
+# 1.7, 16 3.1 -> 2.8 (the full register tile with B packed at run time: 2.9 at 18, where it
+# is as fast again). Blocks of 16 rows were slower at every M, 4 no faster.
+FEW_ROWS_MAX = 16
 FEW_ROWS_KC = 8
-# Micro-kernels for fewer rows than MR, so that M = 1 or 2 computes no padding rows.
-ROW_VARIANTS = (1, 2)
+FEW_ROWS_GROUP = 4  # 6 (the register tile's rows): no faster, 2 more kernels to compile
+# Accumulators of a few-row kernel's strip of columns (rows x vectors): enough independent
+# multiply-adds to hide their latency, few enough to stay in 16 vector registers.
+FEW_ROWS_ACCUMULATORS = 12
+# Micro-kernels for fewer rows than MR, so that the last panel of rows (M mod MR of them)
+# computes no padding rows, or one (3 rows on the 4-row kernel, 5 on the MR one): each
+# kernel adds ~0.15 s to compiling the helper object.
+ROW_VARIANTS = (1, 2, 4)
 # A task with at most this many NR-column panels reads row-major A in place (no A panels):
 # each A element then feeds few multiply-adds, and its packing cost about as much as they
 # do (8192x288 @ 288x32, a 3x3 convolution's im2col product: 2.2 -> 1.8 ms; no change
@@ -104,12 +121,18 @@ def _interleave(b, rows: list, vec: int):
                     [r * vec + k for k in range(vec) for r in range(len(rows))])
 
 
+def _strip_vectors(nr_vectors: int, rows: int) -> int:
+    """Vectors of columns per strip of the few-row kernel: rows x vectors accumulators,
+    about FEW_ROWS_ACCUMULATORS of them, never fewer vectors than the register tile's."""
+    return max(nr_vectors, FEW_ROWS_ACCUMULATORS // rows)
+
+
 def _i(n: int) -> ir.Constant:
     return ir.Constant(I64, n)
 
 
 @contextmanager
-def _for(b: ir.IRBuilder, start, stop, name="gemm", scalar=False):
+def _for(b: ir.IRBuilder, start, stop, name="gemm", scalar=False, unroll=True):
     """for (iv = start; iv < stop; iv++) with the body emitted in the `with` block; a
     `scalar` loop is one LLVM must not vectorise (an edge case not worth the code)."""
     pre = b.block
@@ -128,6 +151,8 @@ def _for(b: ir.IRBuilder, start, stop, name="gemm", scalar=False):
     if scalar:
         back.set_metadata("llvm.loop", loop_hint(b.module, "llvm.loop.vectorize.enable",
                                                  ir.Constant(I1, 0)))
+    elif not unroll:
+        back.set_metadata("llvm.loop", loop_hint(b.module, "llvm.loop.unroll.disable"))
     b.position_at_end(end)
 
 
@@ -289,6 +314,83 @@ class _Emitter:
                 else:
                     b.store(self.fmuladd(b, splat, bv[v], b.load(accs[r][v])), accs[r][v])
 
+    # ------------------------------------------------------------------ few rows
+    def few_rows_kernel(self, rows: int):
+        """(kc, a, a_row, a_col, b, ldb, c, ldc, cols, accumulate): C[0:rows, 0:cols] (+)=
+        A[0:rows, 0:kc] B[0:kc, 0:cols] for a product of few rows, B read in place row by
+        row (B's row k at b + k * ldb, A's row r, k at a + r * a_row + k * a_col). One call
+        walks all the columns of a short K block, so B streams from memory once, each of
+        its kc rows a sequential read, with no packing and no call per panel. The columns go
+        in strips of `_strip_vectors(rows)` vectors, enough accumulators (rows x vectors) to
+        hide the multiply-add's latency, then single vectors, then one column at a time."""
+        f = self.fn(f"few_rows{rows}", ir.FunctionType(
+            VOID, [I64, PTR, I64, I64, PTR, I64, PTR, I64, I64, I1]))
+        kc, a, a_row, a_col, bp, ldb, c, ldc, cols, accumulate = f.args
+        f.attributes.add("noinline")  # inlined into the task: 2x its compile time, no faster
+        for p in (a, bp, c):
+            p.add_attribute("noalias")
+        b = ir.IRBuilder(f.append_basic_block("entry"))
+        a_rows = [self.at(b, a, b.mul(_i(r), a_row)) for r in range(rows)]
+        wide = _strip_vectors(self.nr // self.vec, rows) * self.vec
+        wide_end = b.mul(b.sdiv(cols, _i(wide)), _i(wide))
+        vec_end = b.mul(b.sdiv(cols, _i(self.vec)), _i(self.vec))
+        for width, lo, hi in ((wide, _i(0), wide_end), (self.vec, wide_end, vec_end)):
+            steps = b.sdiv(b.sub(hi, lo), _i(width))
+            with _for(b, _i(0), steps, f"fr{width}") as j:
+                self.few_rows_strip(b, width // self.vec, b.add(lo, b.mul(j, _i(width))), kc,
+                                    a_rows, a_col, bp, ldb, c, ldc, accumulate)
+        fma = self.scalar_fmuladd()
+        with _for(b, vec_end, cols, "frc", scalar=True) as j:  # the last cols % VEC columns
+            for r in range(rows):
+                p = self.at(b, c, b.add(b.mul(_i(r), ldc), j))
+                acc = b.alloca(self.t)
+                b.store(b.select(accumulate, b.load(p, typ=self.t), ir.Constant(self.t, 0.0)), acc)
+                with _for(b, _i(0), kc, "frk", scalar=True) as k:
+                    x = b.load(self.at(b, a_rows[r], b.mul(k, a_col)), typ=self.t)
+                    y = b.load(self.at(b, bp, b.add(b.mul(k, ldb), j)), typ=self.t)
+                    b.store(b.call(fma, [x, y, b.load(acc)]), acc)
+                b.store(b.load(acc), p)
+        b.ret_void()
+        return f
+
+    def few_rows_strip(self, b, nv, col, kc, a_rows, a_col, bp, ldb, c, ldc, accumulate):
+        """One strip of nv vectors of columns from `col` on, for every row, over kc k's."""
+        vt, vec, size = self.vt, self.vec, self.size
+        entry = b.function.entry_basic_block
+        with b.goto_block(entry):
+            b.position_at_start(entry)
+            accs = [[b.alloca(vt) for _ in range(nv)] for _ in a_rows]
+        for r, row in enumerate(accs):
+            for v, acc in enumerate(row):
+                p = self.vat(b, c, b.add(b.mul(_i(r), ldc), b.add(col, _i(v * vec))))
+                b.store(b.select(accumulate, b.load(p, typ=vt, align=size), ir.Constant(vt, None)),
+                        acc)
+        with _for(b, _i(0), kc, "frk", unroll=False) as k:  # unrolled: slower, bigger
+            bk = b.add(b.mul(k, ldb), col)
+            bv = [b.load(self.at(b, bp, b.add(bk, _i(v * vec))), typ=vt, align=size)
+                  for v in range(nv)]
+            for r, row in enumerate(accs):
+                x = b.load(self.at(b, a_rows[r], b.mul(k, a_col)), typ=self.t)
+                splat = b.shuffle_vector(b.insert_element(ir.Constant(vt, ir.Undefined), x, _i(0)),
+                                         ir.Constant(vt, ir.Undefined),
+                                         ir.Constant(ir.VectorType(I32, vec), [0] * vec))
+                for v, acc in enumerate(row):
+                    b.store(self.fmuladd(b, splat, bv[v], b.load(acc)), acc)
+        for r, row in enumerate(accs):
+            for v, acc in enumerate(row):
+                p = self.vat(b, c, b.add(b.mul(_i(r), ldc), b.add(col, _i(v * vec))))
+                b.store(b.load(acc), p, align=size)
+
+    def scalar_fmuladd(self):
+        name = f"llvm.fmuladd.{self.elem}"
+        return self.mod.globals.get(name) or ir.Function(
+            self.mod, ir.FunctionType(self.t, [self.t] * 3), name=name)
+
+    def few_rows_kernels(self):
+        """{rows: few-row kernel} for 1 ... MR rows (the module's own if made already)."""
+        return {r: (self.mod.globals.get(f"{self.name}.few_rows{r}") or self.few_rows_kernel(r))
+                for r in range(1, FEW_ROWS_GROUP + 1)}
+
     def micro_kernels(self, packed: bool = False):
         """{rows: micro-kernel}: the full MR-row one and the fewer-row variants (the
         module's own when the matmul or the direct convolution made them already). With
@@ -314,6 +416,40 @@ class _Emitter:
                 self.call_micro(b, micros, rows, args, sizes[1:])
 
     # ------------------------------------------------------------------ task
+    def few_rows_tile(self, b, kernels, s, a_base, b_base, c_base, bi, i0, j0, mc, nc):
+        """A task's tile of a product of at most SMALL_M_PANELS * MR rows with row-major B:
+        K in blocks of FEW_ROWS_KC, each block's rows of B streamed in place by the few-row
+        kernels, MR rows of C at a time (the last group with its own row count); then the
+        epilogue on the whole tile."""
+        k, n = s["k"], s["n"]
+        k_blocks = _max(b, _ceil_div(b, k, FEW_ROWS_KC), _i(1))  # k = 0: one block of zeros
+        with _for(b, _i(0), k_blocks, "frb") as kb:
+            p0 = b.mul(kb, _i(FEW_ROWS_KC))
+            kc = _min(b, _i(FEW_ROWS_KC), b.sub(k, p0))
+            R = max(kernels)
+            with _for(b, _i(0), _ceil_div(b, mc, R), "frg") as g:
+                r0 = b.mul(g, _i(R))
+                rows = _min(b, _i(R), b.sub(mc, r0))
+                a = self.src(b, a_base, b.add(b.mul(b.add(i0, r0), s["a_row"]),
+                                              b.mul(p0, s["a_col"])))
+                bp = self.src(b, b_base, b.add(b.mul(p0, s["b_row"]), j0))
+                c = self.at(b, c_base, b.mul(r0, n))
+                args = [kc, a, s["a_row"], s["a_col"], bp, s["b_row"], c, n, nc,
+                        b.icmp_signed(">", kb, _i(0))]
+                done = b.function.append_basic_block("frg.done")
+                cases = {r: b.function.append_basic_block(f"frg.rows{r}") for r in kernels}
+                switch = b.switch(rows, cases[R])
+                for r, block in cases.items():
+                    if r != R:
+                        switch.add_case(_i(r), block)
+                    b.position_at_end(block)
+                    b.call(kernels[r], args)
+                    b.branch(done)
+                b.position_at_end(done)
+        with b.if_then(b.icmp_signed("!=", s["epi"], _i(0))):
+            b.call(b.inttoptr(s["epi"], EPILOGUE_T.as_pointer()),
+                   [b.inttoptr(s["epi_ctx"], PTR), bi, i0, b.add(i0, mc), j0, b.add(j0, nc)])
+
     def task(self, micros, micros_packed):
         """void task(ctx, begin, end): the output tiles numbered [begin, end)."""
         mr, nr, t = self.mr, self.nr, self.t
@@ -340,6 +476,7 @@ class _Emitter:
         # B packed at compile time (pack_constant_b): its K block at p0 starts at p0 * n_pad,
         # and holds the panels of all N columns, each kc x NR
         b_packed = b.icmp_signed("!=", s["b_packed"], _i(0))
+        fews = {} if self.pairs else self.few_rows_kernels()
         n_pad = b.mul(_ceil_div(b, n, nr), _i(nr))
         with _for(b, begin, end, "tile") as tile:
             jt = b.srem(tile, s["tiles_n"])
@@ -360,71 +497,77 @@ class _Emitter:
             c_base = self.at(b, C, b.add(b.mul(bi, b.mul(m, n)), b.add(b.mul(i0, n), j0)))
             # (m, not mc: how K is cut changes the sums' rounding, which must not depend on
             # the thread count)
-            few_rows = b.and_(small_m, b.icmp_signed("<=", m, _i(max(ROW_VARIANTS))))
-            block_k = b.select(few_rows, _i(FEW_ROWS_KC), _i(self.kc))
-            k_blocks = b.select(b.icmp_signed(">", k, _i(0)), _ceil_div_v(b, k, block_k), _i(1))
-            with _for(b, _i(0), k_blocks, "kb") as kb:
-                p0 = b.mul(kb, block_k)
-                kc = _min(b, block_k, b.sub(k, p0))
-                depth = b.ashr(b.add(kc, _i(1)), _i(1)) if self.pairs else kc  # of the panels
-                pack_a, pack_b = ((self.pack_a_pairs, self.pack_b_pairs) if self.pairs
-                                  else (self.pack_a, self.pack_b))
-                # B block by B block (packed once per task and K block), then the tile's rows
-                # in A blocks of MC (MR at a time without the scratch). A task with few rows
-                # and row-major B reads B's whole NR-column panels in place (packing them
-                # would cost more than the product); the last, cut one is packed. A task
-                # with few columns and row-major A reads A in place.
-                with _for(b, _i(0), _ceil_div_v(b, nc, block_cols), "bb") as bb:
-                    c0 = b.mul(bb, block_cols)
-                    block_nc = _min(b, block_cols, b.sub(nc, c0))
-                    in_place = b.select(small_m, b.sdiv(block_nc, _i(nr)), _i(0))
-                    with b.if_then(b.not_(b_packed)):
-                        pack_b(b, b_base, b_pack, s, p0, kc,
-                               b.add(j0, b.add(c0, b.mul(in_place, _i(nr)))),
-                               b.sub(block_nc, b.mul(in_place, _i(nr))))
-                    prepacked = self.src(b, b_base, b.add(b.mul(p0, n_pad), b.mul(
-                        b.add(j0, c0), kc)))  # j0 + c0 is a multiple of NR
-                    with _for(b, _i(0), _ceil_div_v(b, mc, block_rows), "ab") as ab:
-                        r0 = b.mul(ab, block_rows)
-                        m_panels = _ceil_div(b, _min(b, block_rows, b.sub(mc, r0)), mr)
-                        with _for(b, _i(0), b.select(a_in_place, _i(0), m_panels), "pa") as pa:
-                            pack_a(b, a_base, a_pack, s, pa, b.add(i0, r0), p0, kc)
-                        with _for(b, _i(0), _ceil_div(b, block_nc, nr), "pb") as pb:
-                            cols = _min(b, _i(nr), b.sub(block_nc, b.mul(pb, _i(nr))))
-                            direct = b.icmp_signed("<", pb, in_place)
-                            b_panel = b.select(direct, self.src(b, b_base, b.add(
-                                b.mul(p0, s["b_row"]), b.add(j0, b.add(c0, b.mul(pb, _i(nr)))))),
-                                self.at(b, b.select(b_packed, prepacked, b_pack),
-                                        b.mul(b.sub(pb, in_place), b.mul(_i(nr), depth))))
-                            ldb = b.select(direct, s["b_row"], _i(nr))
-                            with _for(b, _i(0), m_panels, "mk") as pa:
-                                row = b.add(r0, b.mul(pa, _i(mr)))
-                                rows = _min(b, _i(mr), b.sub(mc, row))
-                                a_panel = b.select(a_in_place, self.src(b, a_base, b.add(
-                                    b.mul(b.add(i0, row), s["a_row"]), p0)),
-                                    self.at(b, a_pack, b.mul(pa, b.mul(_i(mr), depth))))
-                                c_tile = self.at(b, c_base, b.add(b.mul(row, n),
-                                                                  b.add(c0, b.mul(pb, _i(nr)))))
-                                args = [depth, a_panel, b.select(a_in_place, _i(1), _i(mr)),
-                                        b.select(a_in_place, s["a_row"], _i(1)),
-                                        b_panel, ldb, c_tile, n, rows,
-                                        cols, b.icmp_signed(">", kb, _i(0))]
-                                both_packed = b.not_(b.or_(a_in_place, direct))
-                                with b.if_else(both_packed) as (packed, strided):
-                                    with packed:
-                                        self.call_micro(b, micros_packed, rows, args)
-                                    with strided:
-                                        self.call_micro(b, micros, rows, args)
-                        # the last K block finished this A block x B block of C: its
-                        # epilogue runs now, while the block is in cache
-                        last = b.icmp_signed("==", kb, b.sub(k_blocks, _i(1)))
-                        with b.if_then(b.and_(last, b.icmp_signed("!=", s["epi"], _i(0)))):
-                            r1 = b.add(i0, r0)
-                            c1 = b.add(j0, c0)
-                            b.call(b.inttoptr(s["epi"], EPILOGUE_T.as_pointer()),
-                                   [b.inttoptr(s["epi_ctx"], PTR), bi, r1,
-                                    b.add(r1, _min(b, block_rows, b.sub(mc, r0))), c1,
-                                    b.add(c1, block_nc)])
+            few_rows = b.and_(b.and_(b.icmp_signed("==", s["b_col"], _i(1)), b.not_(b_packed)),
+                              b.icmp_signed("<=", m, _i(FEW_ROWS_MAX if fews else -1)))
+            block_k = _i(self.kc)
+            with b.if_else(few_rows) as (few, general):
+                with few:
+                    if fews:  # (none for pairs, which interleave two k's: always packed)
+                        self.few_rows_tile(b, fews, s, a_base, b_base, c_base, bi, i0, j0, mc, nc)
+                with general:
+                    k_blocks = b.select(b.icmp_signed(">", k, _i(0)), _ceil_div_v(b, k, block_k), _i(1))
+                    with _for(b, _i(0), k_blocks, "kb") as kb:
+                        p0 = b.mul(kb, block_k)
+                        kc = _min(b, block_k, b.sub(k, p0))
+                        depth = b.ashr(b.add(kc, _i(1)), _i(1)) if self.pairs else kc  # of the panels
+                        pack_a, pack_b = ((self.pack_a_pairs, self.pack_b_pairs) if self.pairs
+                                          else (self.pack_a, self.pack_b))
+                        # B block by B block (packed once per task and K block), then the tile's rows
+                        # in A blocks of MC (MR at a time without the scratch). A task with few rows
+                        # and row-major B reads B's whole NR-column panels in place (packing them
+                        # would cost more than the product); the last, cut one is packed. A task
+                        # with few columns and row-major A reads A in place.
+                        with _for(b, _i(0), _ceil_div_v(b, nc, block_cols), "bb") as bb:
+                            c0 = b.mul(bb, block_cols)
+                            block_nc = _min(b, block_cols, b.sub(nc, c0))
+                            in_place = b.select(small_m, b.sdiv(block_nc, _i(nr)), _i(0))
+                            with b.if_then(b.not_(b_packed)):
+                                pack_b(b, b_base, b_pack, s, p0, kc,
+                                       b.add(j0, b.add(c0, b.mul(in_place, _i(nr)))),
+                                       b.sub(block_nc, b.mul(in_place, _i(nr))))
+                            prepacked = self.src(b, b_base, b.add(b.mul(p0, n_pad), b.mul(
+                                b.add(j0, c0), kc)))  # j0 + c0 is a multiple of NR
+                            with _for(b, _i(0), _ceil_div_v(b, mc, block_rows), "ab") as ab:
+                                r0 = b.mul(ab, block_rows)
+                                m_panels = _ceil_div(b, _min(b, block_rows, b.sub(mc, r0)), mr)
+                                with _for(b, _i(0), b.select(a_in_place, _i(0), m_panels), "pa") as pa:
+                                    pack_a(b, a_base, a_pack, s, pa, b.add(i0, r0), p0, kc)
+                                with _for(b, _i(0), _ceil_div(b, block_nc, nr), "pb") as pb:
+                                    cols = _min(b, _i(nr), b.sub(block_nc, b.mul(pb, _i(nr))))
+                                    direct = b.icmp_signed("<", pb, in_place)
+                                    b_panel = b.select(direct, self.src(b, b_base, b.add(
+                                        b.mul(p0, s["b_row"]), b.add(j0, b.add(c0, b.mul(pb, _i(nr)))))),
+                                        self.at(b, b.select(b_packed, prepacked, b_pack),
+                                                b.mul(b.sub(pb, in_place), b.mul(_i(nr), depth))))
+                                    ldb = b.select(direct, s["b_row"], _i(nr))
+                                    with _for(b, _i(0), m_panels, "mk") as pa:
+                                        row = b.add(r0, b.mul(pa, _i(mr)))
+                                        rows = _min(b, _i(mr), b.sub(mc, row))
+                                        a_panel = b.select(a_in_place, self.src(b, a_base, b.add(
+                                            b.mul(b.add(i0, row), s["a_row"]), p0)),
+                                            self.at(b, a_pack, b.mul(pa, b.mul(_i(mr), depth))))
+                                        c_tile = self.at(b, c_base, b.add(b.mul(row, n),
+                                                                          b.add(c0, b.mul(pb, _i(nr)))))
+                                        args = [depth, a_panel, b.select(a_in_place, _i(1), _i(mr)),
+                                                b.select(a_in_place, s["a_row"], _i(1)),
+                                                b_panel, ldb, c_tile, n, rows,
+                                                cols, b.icmp_signed(">", kb, _i(0))]
+                                        both_packed = b.not_(b.or_(a_in_place, direct))
+                                        with b.if_else(both_packed) as (packed, strided):
+                                            with packed:
+                                                self.call_micro(b, micros_packed, rows, args)
+                                            with strided:
+                                                self.call_micro(b, micros, rows, args)
+                                # the last K block finished this A block x B block of C: its
+                                # epilogue runs now, while the block is in cache
+                                last = b.icmp_signed("==", kb, b.sub(k_blocks, _i(1)))
+                                with b.if_then(b.and_(last, b.icmp_signed("!=", s["epi"], _i(0)))):
+                                    r1 = b.add(i0, r0)
+                                    c1 = b.add(j0, c0)
+                                    b.call(b.inttoptr(s["epi"], EPILOGUE_T.as_pointer()),
+                                           [b.inttoptr(s["epi_ctx"], PTR), bi, r1,
+                                            b.add(r1, _min(b, block_rows, b.sub(mc, r0))), c1,
+                                            b.add(c1, block_nc)])
         b.ret_void()
         return f
 
