@@ -6,7 +6,8 @@
 Each program is one convolution (and its bias, which fuses into it) with frozen weights, of a
 kind real models are made of: a ViT patch embedding (stride = kernel), wav2vec2's 1-D feature
 convolutions (kernel 10 stride 5 from the raw samples, kernel 3 stride 2) and its grouped 1-D
-positional convolution, DenseNet's 1x1 and 3x3 convolutions on thin channel counts, and
+positional convolution (groups of 8 features, and of 16 as in a wider model), DenseNet's
+1x1 and 3x3 convolutions on thin channel counts, and
 ResNet 3x3 convolutions at batch 1. Every program is exported with `jax.export` twice: for
 each exact shape (one library per size) and once with symbolic dims (`?` batch, and `?`
 length for the 1-D ones: one library for every size), and timed against `jax.jit` compiled
@@ -58,6 +59,8 @@ PROGRAMS = {
                     [(1, 239, 128), (3, 399, 128), (2, 799, 128), (8, 3199, 128)], "b, l, 128"),
     "grouped1d": (_program(None, (32, 8, 128), (1,), [(16, 15)], NWC, groups=16),
                   [(1, 59, 128), (3, 99, 128), (2, 199, 128), (8, 399, 128)], "b, l, 128"),
+    "grouped1d_wide": (_program(None, (32, 16, 256), (1,), [(16, 15)], NWC, groups=16),
+                       [(1, 59, 256), (3, 99, 256), (8, 399, 256)], "b, l, 256"),
     "dense_1x1": (_program(None, (1, 1, 96, 128), (1, 1), "VALID", NHWC),
                   [(1, 16, 16, 96), (3, 16, 16, 96), (8, 16, 16, 96), (32, 16, 16, 96)],
                   "b, 16, 16, 96"),
