@@ -84,6 +84,7 @@ SMALL_M_PANELS = 2
 # is as fast again). Blocks of 16 rows were slower at every M, 4 no faster.
 FEW_ROWS_MAX = 16
 FEW_ROWS_KC = 8
+FEW_ROWS_MIN_COLUMNS = 64  # the narrowest task of a few-row product, when threads want more
 FEW_ROWS_GROUP = 4  # 6 (the register tile's rows): no faster, 2 more kernels to compile
 # Accumulators of a few-row kernel's strip of columns (rows x vectors): enough independent
 # multiply-adds to hide their latency, few enough to stay in 16 vector registers.
@@ -768,13 +769,15 @@ class _Emitter:
         # operand it shares with the others: cutting rows repacks B (K x N) per task,
         # cutting columns repacks A (M x K); so the longer side of C is cut first (rows in
         # multiples of MR; columns at least 256 wide, at most NC), then the other one while
-        # there are fewer tasks than threads.
+        # there are fewer tasks than threads. A product of few rows packs neither: its
+        # columns are cut down to FEW_ROWS_MIN_COLUMNS, so that batch 1 uses many threads.
         threads = b.sext(b.call(get_threads, []), I64)
 
         def wanted(tiles):  # ceil(threads / (batch * tiles))
             return b.add(b.sdiv(b.sub(threads, _i(1)), _max(b, b.mul(batch, tiles), _i(1))), _i(1))
         max_m, min_n = _ceil_div(b, m, self.mr), _ceil_div(b, n, self.nc)
-        max_n = _max(b, min_n, _ceil_div(b, n, 256))
+        min_width = b.select(b.icmp_signed("<=", m, _i(FEW_ROWS_MAX)), _i(FEW_ROWS_MIN_COLUMNS), _i(256))
+        max_n = _max(b, min_n, _ceil_div_v(b, n, min_width))
         rows_first = b.icmp_signed(">=", m, n)
         tiles_m_a = _min(b, wanted(min_n), max_m)
         tiles_n_a = _max(b, min_n, _min(b, wanted(tiles_m_a), max_n))
