@@ -113,7 +113,11 @@ def _constant(values: dict, v):
 
 
 def _trip(op, values) -> int | None:
+    """A loop's trip count; one starting at a thread's lane or place counts as the first
+    thread's (from 0)."""
     lb, ub, step = (_constant(values, v) for v in op.operands[:3])
+    if lb is None and getattr(op.operands[0].owner, "name", "") in ("gpu.lane_id", "gpu.thread_id"):
+        lb = 0
     if None in (lb, ub, step) or step <= 0:
         return None
     return max(-(-(ub - lb) // step), 0)
@@ -129,8 +133,8 @@ INDEX_ARITH = {"arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - 
 
 def static_flops(kernel) -> int | None:
     """FLOPs of one run of `kernel` (a loop-stage function) over its whole iteration space,
-    when every loop's trip count is a constant (a branch counts as its dearest side); else
-    None."""
+    every thread sharing an iteration counted, when every loop's trip count is a constant (a
+    branch counts as its dearest side, so ragged tiles as whole ones); else None."""
     values = {}
 
     def count(ops) -> int | None:
@@ -143,6 +147,10 @@ def static_flops(kernel) -> int | None:
                 shape = op.operands[0].type.shape
                 if dim is not None and shape[dim] is not None:
                     values[id(op.results[0])] = shape[dim]
+            elif op.name == "arith.select":  # a guard's trip count: its dearer side
+                a, b = (_constant(values, v) for v in op.operands[1:])
+                if a is not None and b is not None:
+                    values[id(op.results[0])] = max(a, b)
             elif op.name in INDEX_ARITH and len(op.operands) == 2:
                 a, b = (_constant(values, v) for v in op.operands)
                 if a is not None and b is not None:
@@ -161,7 +169,7 @@ def static_flops(kernel) -> int | None:
                 inner = count(op.regions[0].blocks[0].ops)
                 if trip is None or inner is None:
                     return None
-                total += trip * inner
+                total += trip * inner * op.attrs.get("aot.lanes_per_iteration", 1)  # each thread's
         return total
     return count(kernel.regions[0].blocks[0].ops)
 
