@@ -48,6 +48,11 @@ DTYPES: dict[str, DType] = dict([
     _row("ui64", 12, 8, np.uint64, "uint64_t", "AOT_U64"),
     _row("complex<f32>", 13, 8, np.complex64, "float _Complex (re, im)", "AOT_C64"),
     _row("complex<f64>", 14, 16, np.complex128, "double _Complex (re, im)", "AOT_C128"),
+    # sub-byte integers: a byte each, as ml_dtypes stores them (read from the low bits)
+    _row("i2", 15, 1, ml_dtypes.int2, "int8_t (an i2, sign-extended)", "AOT_I2"),
+    _row("i4", 16, 1, ml_dtypes.int4, "int8_t (an i4, sign-extended)", "AOT_I4"),
+    _row("ui2", 17, 1, ml_dtypes.uint2, "uint8_t (a ui2)", "AOT_U2"),
+    _row("ui4", 18, 1, ml_dtypes.uint4, "uint8_t (a ui4)", "AOT_U4"),
 ])
 
 _BY_CODE = {d.code: d for d in DTYPES.values()}

@@ -48,9 +48,11 @@ extern "C" {
 
 /* Element types; codes are part of the ABI.  I1 is stored as one byte 0/1;
  * C64/C128 are complex<f32>/complex<f64>, interleaved (re, im) pairs as C99's
- * float complex / double complex.  Names (aot_dtype_name) use MLIR spellings:
+ * float complex / double complex.  I2/I4/U2/U4 take a byte each (as ml_dtypes'
+ * int2/int4/uint2/uint4): read from the low 2 or 4 bits, written sign- (I2, I4)
+ * or zero-extended (U2, U4).  Names (aot_dtype_name) use MLIR spellings:
  * f16 bf16 f32 f64 i1 i8 i16 i32 i64 ui8 ui16 ui32 ui64 complex<f32>
- * complex<f64>. */
+ * complex<f64> i2 i4 ui2 ui4. */
 typedef enum aot_dtype {
     AOT_F16 = 0,
     AOT_BF16 = 1,
@@ -66,7 +68,11 @@ typedef enum aot_dtype {
     AOT_U32 = 11,
     AOT_U64 = 12,
     AOT_C64 = 13,
-    AOT_C128 = 14
+    AOT_C128 = 14,
+    AOT_I2 = 15,
+    AOT_I4 = 16,
+    AOT_U2 = 17,
+    AOT_U4 = 18
 } aot_dtype;
 
 /* Status codes returned by entry functions and runtime calls. */

@@ -28,6 +28,8 @@ static const struct { const char *name; size_t size; } dtype_table[] = {
     [AOT_U8] = {"ui8", 1},    [AOT_U16] = {"ui16", 2},  [AOT_U32] = {"ui32", 4},
     [AOT_U64] = {"ui64", 8},  [AOT_C64] = {"complex<f32>", 8},
     [AOT_C128] = {"complex<f64>", 16},
+    [AOT_I2] = {"i2", 1},     [AOT_I4] = {"i4", 1},     [AOT_U2] = {"ui2", 1},
+    [AOT_U4] = {"ui4", 1},
 };
 enum { NUM_DTYPES = sizeof dtype_table / sizeof dtype_table[0] };
 

@@ -166,14 +166,16 @@ def _tokens_to_array(tokens: list[str], elem: str) -> np.ndarray:
                 _check_in_range([t], np.array([float(t)]), out[i:i + 1], elem)
         return out
     values = [int(t, 0) for t in tokens]
-    bits = dtype.itemsize * 8
-    lo = 0 if dtype.kind == "u" else -(1 << (bits - 1))
+    sub_byte = elem in ("i2", "i4", "ui2", "ui4")  # ml_dtypes' types: a byte each, kind 'V'
+    bits = int(elem.lstrip("ui")) if sub_byte else dtype.itemsize * 8
+    signed = not elem.startswith("ui") if sub_byte else dtype.kind == "i"
+    lo = -(1 << (bits - 1)) if signed else 0
     hi = (1 << bits) - 1  # signless types also take their unsigned spelling (255 : i8)
     for v in values:
         if not lo <= v <= hi:
             raise AttrError(f"integer {v} out of range for {elem}")
-    return np.array([v - (1 << bits) if v >= (1 << (bits - 1)) and dtype.kind == "i" else v
-                     for v in values], dtype=np.int64 if dtype.kind == "i" else np.uint64).astype(dtype)
+    return np.array([v - (1 << bits) if v >= (1 << (bits - 1)) and signed else v
+                     for v in values], dtype=np.int64 if signed else np.uint64).astype(dtype)
 
 
 _PAIR = re.compile(r"\(([^()]*)\)")

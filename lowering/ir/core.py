@@ -59,7 +59,8 @@ class CompileError(Exception):
 
 # ----------------------------------------------------------------------------- types
 
-INT_TYPES = ("i1", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64", "si8", "si16", "si32", "si64")
+INT_TYPES = ("i1", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64", "si8", "si16", "si32", "si64",
+             "i2", "i4", "ui2", "ui4")  # sub-byte ones: a byte each in memory (ml_dtypes' int4...)
 FLOAT_TYPES = ("f16", "bf16", "f32", "f64")
 # A complex element is a pair of its component floats, stored interleaved (re, im) as in
 # numpy and C99; in the loop stage a scalar of this type is one value (an LLVM {re, im}).
@@ -76,9 +77,10 @@ NUMPY_DTYPES = {
 
 
 def numpy_dtype(elem: str) -> np.dtype:
-    if elem == "bf16":
+    if elem in ("bf16", "i2", "i4", "ui2", "ui4"):
         import ml_dtypes
-        return np.dtype(ml_dtypes.bfloat16)
+        return np.dtype({"bf16": ml_dtypes.bfloat16, "i2": ml_dtypes.int2, "i4": ml_dtypes.int4,
+                         "ui2": ml_dtypes.uint2, "ui4": ml_dtypes.uint4}[elem])
     if elem not in NUMPY_DTYPES:
         raise KeyError(elem)
     return np.dtype(NUMPY_DTYPES[elem])

@@ -7,7 +7,7 @@ from lowering.ir.core import Operation, TensorType, is_complex
 from lowering.ops import registry
 from lowering.ops.registry import ShapeError
 
-ELEMENT_TYPES = ("i1", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64",
+ELEMENT_TYPES = ("i1", "i2", "i4", "i8", "i16", "i32", "i64", "ui2", "ui4", "ui8", "ui16", "ui32", "ui64",
                  "f16", "bf16", "f32", "f64", "complex<f32>", "complex<f64>")
 
 

@@ -20,6 +20,7 @@ from lowering.codegen.llvm.types import (
     I32,
     I64,
     PTR,
+    SUB_BYTE,
     MemRef,
     llvm_type,
     mangle,
@@ -171,13 +172,15 @@ def _load(g, b, op, args):
     mem, idx = args[0], args[1:]
     p = g.element_ptr(b, mem, idx)
     v = b.load(p, typ=storage_type(mem.elem))
-    return b.trunc(v, I1) if mem.elem == "i1" else v
+    return b.trunc(v, llvm_type(mem.elem)) if mem.elem in SUB_BYTE else v
 
 
 def _store(g, b, op, args):
     value, mem, idx = args[0], args[1], args[2:]
     p = g.element_ptr(b, mem, idx)
-    b.store(b.zext(value, I8) if mem.elem == "i1" else value, p)
+    if mem.elem in SUB_BYTE:
+        value = b.sext(value, I8) if mem.elem in ("i2", "i4") else b.zext(value, I8)
+    b.store(value, p)
 
 
 def _dim(g, b, op, args):

@@ -45,9 +45,14 @@ def llvm_type(elem: str) -> ir.Type:
     return ir.IntType(int(elem.lstrip("uis")))
 
 
+SUB_BYTE = ("i1", "i2", "i4", "ui2", "ui4")
+
+
 def storage_type(elem: str) -> ir.Type:
-    """In memory, i1 takes a byte (numpy bool)."""
-    return I8 if elem == "i1" else llvm_type(elem)
+    """In memory, i1 takes a byte (numpy bool), and so do the sub-byte integers (ml_dtypes'
+    int2/int4/uint2/uint4 layout: a value per byte, read from its low bits; written
+    sign-extended (signed) or zero-extended, so an int8 view of the buffer shows the value)."""
+    return I8 if elem in SUB_BYTE else llvm_type(elem)
 
 
 def mangle(t: ir.Type) -> str:
