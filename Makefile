@@ -3,7 +3,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: venv demo test test-gpu cuda-double lint bench bench-gpu docs clean fuzz fuzz-diff stress
+.PHONY: venv demo test test-gpu cuda-double lint bench bench-gpu bench-gpu-model docs clean fuzz fuzz-diff stress
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -145,6 +145,10 @@ bench: $(STAMP)
 # On a machine with an NVIDIA GPU (and jax[cuda] for the comparison): never run here.
 bench-gpu: $(STAMP)
 	$(PY) benchmarks/gpu_workloads.py
+
+# No GPU needed: each kernel's predicted time (an estimate) from the time model, docs/gpu.md.
+bench-gpu-model: $(STAMP)
+	$(PY) benchmarks/gpu_workloads.py --model
 
 docs: $(STAMP)
 	$(PY) -m lowering.ops.table --write README.md
