@@ -365,26 +365,41 @@ def _broadcast_in_dim_at(e, op, idx):
     return e.at(src, src_idx)
 
 
+def _same_dim(a, b) -> bool:
+    """Dims known equal at compile time: equal numbers, or the same run-time value."""
+    return a == b if isinstance(a, int) and isinstance(b, int) else a is b
+
+
 def _reshape_at(e, op, idx):
     src = op.operands[0]
     in_dims, out_dims = e.dims(src), e.dims(op.results[0])
     squeezed_in = [(i, n) for i, n in enumerate(in_dims) if n != 1]
     squeezed_out = [(i, n) for i, n in enumerate(out_dims) if n != 1]
     if len(squeezed_in) == len(squeezed_out) and all(
-            a == b if isinstance(a, int) else a is b for (_, a), (_, b) in zip(squeezed_in, squeezed_out)):
+            _same_dim(a, b) for (_, a), (_, b) in zip(squeezed_in, squeezed_out)):
         # only unit dims added or removed: indices map one to one
         zero = e.b.index(0)
         src_idx = [zero] * len(in_dims)
         for (i, _), (o, _) in zip(squeezed_in, squeezed_out):
             src_idx[i] = idx[o]
         return e.at(src, src_idx)
+    # leading and trailing dims the two shapes share map straight through (row-major order
+    # keeps them); only the dims between are linearised and split again, so a dynamic
+    # [b, s, 128] -> [b, s, 4, 32] divides by nothing at run time
+    lead = 0
+    while lead < min(len(in_dims), len(out_dims)) and _same_dim(in_dims[lead], out_dims[lead]):
+        lead += 1
+    trail = 0
+    while (trail < min(len(in_dims), len(out_dims)) - lead
+           and _same_dim(in_dims[-1 - trail], out_dims[-1 - trail])):
+        trail += 1
+    src_idx = idx[:lead] + [None] * (len(in_dims) - lead - trail) + idx[len(idx) - trail:]
     linear = e.b.index(0)
-    for d, n in enumerate(out_dims):
-        linear = e.ix.add(e.ix.mul(linear, n), idx[d]) if d else idx[d]
-    src_idx = [None] * len(in_dims)
-    for d in reversed(range(len(in_dims))):
+    for d in range(lead, len(out_dims) - trail):
+        linear = e.ix.add(e.ix.mul(linear, out_dims[d]), idx[d]) if d > lead else idx[d]
+    for d in reversed(range(lead, len(in_dims) - trail)):
         n = in_dims[d]
-        if d == 0:
+        if d == lead:
             src_idx[d] = linear
             break
         # never a division by 0: an empty operand is still read where a consumer reads

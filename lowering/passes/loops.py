@@ -42,6 +42,24 @@ class KernelEmitter:
         self.kernels: list[Operation] = []
         self.prefix = host.attrs["sym_name"]
         self.followups: list[Operation] = []  # kernels an emitter adds, called after its own
+        self._host_dims: dict | None = None
+
+    def host_dims(self, buffer: Value) -> dict:
+        """{dim: host value} of a host buffer's run-time dims, where the host names them: the
+        operands of its `memref.alloc`, or a `memref.dim` of it (an entry argument)."""
+        if self._host_dims is None:
+            self._host_dims = {}
+            for op in self.host.walk():
+                if op.name == "memref.alloc" and op.operands:
+                    shape = op.result.type.shape
+                    dynamic = [d for d, n in enumerate(shape) if n is None]
+                    if len(dynamic) == len(op.operands):
+                        self._host_dims[op.result] = dict(zip(dynamic, op.operands))
+                elif op.name == "memref.dim":
+                    index = op.operands[1].owner
+                    if isinstance(index, Operation) and index.name == "arith.constant":
+                        self._host_dims.setdefault(op.operands[0], {})[index.attrs["value"]] = op.result
+        return self._host_dims.get(buffer, {})
 
     def new_kernel(self, op: Operation, buffers: list):
         name = f"{self.prefix}_kernel_{len(self.kernels)}"
@@ -147,7 +165,10 @@ def emit_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
     n_out = n_buf - op.attrs.get("aot.scratch", 0)
     inputs = dict(zip(region_block.args, args[:n_in]))
     outs = args[n_in:n_out]
-    env = fusion_dims(b, region_block, inputs, args[n_buf:])
+    dim_args, input_dims = shared_dims(k, op, args, n_in, n_buf)
+    env = fusion_dims(b, region_block, inputs, dim_args)
+    for region_arg, buffer in inputs.items():
+        env[region_arg] = [input_dims.get((buffer, d), n) for d, n in enumerate(env[region_arg])]
     ret = region_block.ops[-1]
     root = ret.operands[0].owner
     if op.attrs.get("aot.scratch"):  # bufferize.split_column_reduction
@@ -170,6 +191,25 @@ def emit_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
         e = Elemental(inner, inputs, dims=env)
         value = e.at(ret.operands[0], ivs)
         inner.op("memref.store", [value, out] + ivs)
+
+
+def shared_dims(k: KernelEmitter, op: Operation, args: list, n_in: int, n_buf: int) -> tuple:
+    """(the fusion's dim arguments, {(input buffer, dim): dim argument}) with one kernel value
+    per host value: a dim the host passes
+    twice (the same symbolic size) is the same value in the kernel, and so is an input's dim
+    the host also passes, so that the elemental rules can see dims are equal (a reshape that
+    only splits the last dim, [b, s, 128] -> [b, s, 4, 32], then maps b and s straight
+    through instead of dividing by the run-time s per element, and a dynamic broadcast
+    between equal dims needs no test of its size against 1)."""
+    first: dict = {}
+    for host_value, arg in zip(op.operands[n_buf:], args[n_buf:]):
+        first.setdefault(host_value, arg)
+    input_dims = {}
+    for host_buffer, arg in zip(op.operands[:n_in], args[:n_in]):
+        for d, host_value in k.host_dims(host_buffer).items():
+            if host_value in first:
+                input_dims[(arg, d)] = first[host_value]
+    return [first[v] for v in op.operands[n_buf:]], input_dims
 
 
 def emit_row_fusion(b: LoopBuilder, region_block: Block, inputs: dict, out, env: dict):
