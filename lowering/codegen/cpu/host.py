@@ -9,6 +9,7 @@ from __future__ import annotations
 from llvmlite import ir
 
 from abi.dtypes import dtype as abi_dtype
+from lowering.codegen.llvm import collapse
 from lowering.codegen.llvm.types import I1, I8, I32, I64, PTR, VOID, MemRef, loop_hint
 
 
@@ -262,11 +263,16 @@ def _profiled(g, b, label: str, call) -> None:
         b.call(g.declare("aot__profile_add", VOID, [PTR, I64]), [g.string(label), start])
 
 
-def _kernel_label(g, name: str) -> str:
-    """What the profile calls a kernel: its function, its kind and where its root op was."""
+def _kernel_func(g, name: str):
+    """The loop-stage function of kernel `name` (None for a name the module lacks)."""
     if not hasattr(g, "kernel_funcs"):
         g.kernel_funcs = {f.attrs.get("sym_name"): f for f in g.module.functions()}
-    func = g.kernel_funcs.get(name)
+    return g.kernel_funcs.get(name)
+
+
+def _kernel_label(g, name: str) -> str:
+    """What the profile calls a kernel: its function, its kind and where its root op was."""
+    func = _kernel_func(g, name)
     kind = func.attrs.get("aot.kernel", "") if func is not None else ""
     where = f" at {func.loc}" if func is not None and func.loc.line else ""
     return f"{g.name}.{name} ({kind}){where}" if kind else f"{g.name}.{name}{where}"
@@ -292,6 +298,11 @@ def _call_kernel(g, b, op, values, host):
     extent = out.dims[0]
     if block > 1:  # the loop counts blocks of dim 0
         extent = b.udiv(b.add(extent, ir.Constant(I64, block - 1)), ir.Constant(I64, block))
+    sizes = collapse.extents(_kernel_func(g, name), g.target, lambda i: values[op.operands[i]])
+    if len(sizes) > 1:  # the iterations of a collapsed nest (codegen/llvm/collapse.py)
+        extent = sizes[0]
+        for n in sizes[1:]:
+            extent = b.mul(extent, n)
     # the work is the largest buffer the kernel touches (a reduction's input, not its output)
     total = ir.Constant(I64, 0)
     for v in op.operands:

@@ -15,6 +15,7 @@ from lowering.codegen.cpu import entry_abi
 from lowering.codegen.cpu.gemm import pack_constant_b
 from lowering.codegen.cpu.helpers import MAKERS
 from lowering.codegen.cpu.host import HOST_EMITTERS, emit_task
+from lowering.codegen.llvm import collapse
 from lowering.codegen.llvm.emitters import EMITTERS
 from lowering.codegen.llvm.partition import split
 from lowering.codegen.llvm.types import (
@@ -276,6 +277,7 @@ class LLVMGen:
         lb, ub, step = (values[v] for v in op.operands[:3])
         if op.attrs.get("aot.parallel") and self.parallel_range is not None:
             lb, ub = self.parallel_range  # this thread's share of the outermost loop
+        lb, ub = collapse.loop_bounds(self, b, op, values, lb, ub)  # or of the whole nest
         inits = [values[v] for v in op.operands[3:]]
         pre = b.block
         fn = b.function
