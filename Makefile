@@ -141,6 +141,7 @@ bench: $(STAMP)
 	$(BENCH_PY) benchmarks/cpu_workloads.py && $(BENCH_PY) benchmarks/models.py
 	$(BENCH_PY) benchmarks/models.py --threads 2 --models gpt_decoder,resnet_cnn
 	$(BENCH_PY) benchmarks/quantized.py
+	$(BENCH_PY) benchmarks/model_sweep.py --quick && $(BENCH_PY) benchmarks/decode.py --quick
 
 # On a machine with an NVIDIA GPU (and jax[cuda] for the comparison): never run here.
 bench-gpu: $(STAMP)
