@@ -361,10 +361,124 @@ def child(name: str, threads: int, lib_path: str | None, reps: int) -> int:
 
 
 # ---------------------------------------------------------------------------------------------
+# Sweeps: one library with a `?` dim over many sizes, against jax.jit compiled per exact shape.
+
+def mlp_dynamic(k, h, n):
+    """relu(x @ W1 + b1) @ W2 + b2 with x: tensor<?xK>, the weights as arguments; the biases
+    broadcast to the run-time batch as jax.export prints it."""
+    x, hid, out = f"tensor<?x{k}xf32>", f"tensor<?x{h}xf32>", f"tensor<?x{n}xf32>"
+
+    def bias(name, value, width, t):
+        return [f"%c{name} = stablehlo.constant dense<{width}> : tensor<1xi32>",
+                f"%s{name} = stablehlo.concatenate %m1, %c{name}, dim = 0 : (tensor<1xi32>, "
+                f"tensor<1xi32>) -> tensor<2xi32>",
+                f"%{name}b = stablehlo.dynamic_broadcast_in_dim %{value}, %s{name}, dims = [1] : "
+                f"(tensor<{width}xf32>, tensor<2xi32>) -> {t}"]
+    lines = ["%m = stablehlo.get_dimension_size %x, dim = 0 : " + f"({x}) -> tensor<i32>",
+             "%m1 = stablehlo.reshape %m : (tensor<i32>) -> tensor<1xi32>",
+             *bias("h", "b1", h, hid), *bias("o", "b2", n, out),
+             "%z = stablehlo.constant dense<0.0> : tensor<f32>",
+             f"%zz = stablehlo.dynamic_broadcast_in_dim %z, %sh, dims = [] : (tensor<f32>, "
+             f"tensor<2xi32>) -> {hid}",
+             f"%y1 = stablehlo.dot_general %x, %w1, contracting_dims = [1] x [0] : ({x}, "
+             f"tensor<{k}x{h}xf32>) -> {hid}",
+             f"%y2 = stablehlo.add %y1, %hb : {hid}", f"%y3 = stablehlo.maximum %y2, %zz : {hid}",
+             f"%y4 = stablehlo.dot_general %y3, %w2, contracting_dims = [1] x [0] : ({hid}, "
+             f"tensor<{h}x{n}xf32>) -> {out}",
+             f"%y5 = stablehlo.add %y4, %ob : {out}"]
+    body = "\n  ".join(lines)
+    return (f"func.func @main(%x: {x}, %w1: tensor<{k}x{h}xf32>, %b1: tensor<{h}xf32>, "
+            f"%w2: tensor<{h}x{n}xf32>, %b2: tensor<{n}xf32>) -> {out} {{\n  {body}\n"
+            f"  return %y5 : {out}\n}}")
+
+
+def chain_dynamic(rank):
+    """tanh then exp over a tensor of `rank` dynamic dims."""
+    t = "tensor<" + "?x" * rank + "f32>"
+    return (f"func.func @main(%x: {t}) -> {t} {{\n  %t = stablehlo.tanh %x : {t}\n"
+            f"  %e = stablehlo.exponential %t : {t}\n  return %e : {t}\n}}")
+
+
+MLP_SIZES = [*range(1, 17), 32, 64, 128, 512]
+SPLIT_N = 1 << 22
+# name -> (its libraries' MLIR texts, description)
+SWEEPS = {
+    "mlp_batch": ({"mlp": lambda: mlp_dynamic(1024, 4096, 1024)},
+                  "relu(x@W1+b1)@W2+b2, x [?, 1024], W1 [1024, 4096], W2 [4096, 1024] (arguments),"
+                  f" M = {', '.join(map(str, MLP_SIZES))}"),
+    "split": ({"rank1": lambda: chain_dynamic(1), "rank2": lambda: chain_dynamic(2)},
+              f"exp(tanh(x)), {SPLIT_N} f32 as [N], [1, N], [2, N/2], [3, N/3]"),
+}
+
+
+def sweep_cases(name, rng):
+    """[(label, library key, inputs, reference function(xp, *inputs))] of a sweep."""
+    if name == "mlp_batch":
+        weights = [r32(rng, 1024, 4096) / 32, r32(rng, 4096), r32(rng, 4096, 1024) / 64,
+                   r32(rng, 1024)]
+        return [(f"M={m}", "mlp", [r32(rng, m, 1024), *weights], ref_mlp) for m in MLP_SIZES]
+    x = r32(rng, SPLIT_N)
+    third = SPLIT_N // 3 * 3
+
+    def ref(xp, a):
+        return xp.exp(xp.tanh(a))
+    return [("[N]", "rank1", [x], ref), ("[1, N]", "rank2", [x.reshape(1, -1)], ref),
+            ("[2, N/2]", "rank2", [x.reshape(2, -1)], ref),
+            ("[3, N/3]", "rank2", [x[:third].reshape(3, -1)], ref)]
+
+
+def sweep_child(name: str, threads: int, lib_paths: dict, reps: int) -> int:
+    """Each case: the one library against jax.jit compiled for that exact shape (and numpy),
+    interleaved; median and min per case."""
+    jax, jnp, jax_note = bench_env.probe_jax("XLA rows")
+    print(f"  [{name}, {threads} thread(s)] pinned to {_PINNED}; {jax_note}")
+    libs = {key: aot.load(path) for key, path in lib_paths.items()}
+    for lib in libs.values():
+        lib.set_num_threads(threads)
+    rows = []
+    for label, key, inputs, ref in sweep_cases(name, np.random.default_rng(0)):
+        lib = libs[key]
+        want = ref(np, *[a.astype(np.float64) for a in inputs])
+        err = float(np.abs(lib.main(*inputs) - want).max()) / (float(np.abs(want).max()) or 1.0)
+        if not err <= MAX_REL_ERR:
+            print(f"  FAILED: {label}: aot differs from numpy by {err:.3g}")
+            return 1
+        impls = [("aot", lambda: lib.main(*inputs)), ("numpy", lambda: ref(np, *inputs))]
+        if jax is not None:
+            jitted = jax.jit(lambda *a: ref(jnp, *a))
+            dev = [jax.device_put(a) for a in inputs]
+            impls.append(("jax.jit", lambda: jitted(*dev).block_until_ready()))
+        timed = time_interleaved(impls, reps)
+        rows.append({"case": label, **{k: v for k, v in timed.items()}})
+    print(RESULT_TAG + json.dumps({"sweep": name, "threads": threads, "jax": jax is not None,
+                                   "rows": rows}))
+    return 0
+
+
+def print_sweep(result: dict) -> None:
+    """One line per case: medians (min), aot over the reference; then the worst ratio."""
+    ref = "jax.jit" if result["jax"] else "numpy"
+    print(f"\n{result['sweep']} on {result['threads']} thread(s): median ms (min), aot / {ref}")
+    worst = (0.0, "")
+    for row in result["rows"]:
+        ratio = row["aot"][0] / row[ref][0]
+        worst = max(worst, (ratio, row["case"]))
+        cells = "  ".join(f"{k} {row[k][0] * 1e3:7.3f} ({row[k][1] * 1e3:7.3f})"
+                          for k in ("aot", ref, "numpy") if k in row and (k != "numpy" or ref != k))
+        print(f"  {row['case']:<10} {cells}   {ratio:5.2f}x")
+    print(f"  worst: {worst[0]:.2f}x at {worst[1]} (aot's median over {ref}'s; above 1: slower)")
+    if result["sweep"] == "split":
+        by = {row["case"]: row["aot"][0] for row in result["rows"]}
+        print(f"  [1, N] / [N]: {by['[1, N]'] / by['[N]']:.2f}x   [2, N/2] / [N]: "
+              f"{by['[2, N/2]'] / by['[N]']:.2f}x (goal: [1, N] within 1.1x of [N])")
+
+
+# ---------------------------------------------------------------------------------------------
 # The parent: compile, spawn the children, print the table.
 
 def run_child(name: str, threads: int, lib_path: str, reps: int):
-    """Runs one child; forwards its log lines and returns its JSON result (None on failure)."""
+    """Runs one child; forwards its log lines and returns its JSON result (None on failure).
+    A sweep's child gets its libraries as one JSON object {key: path}."""
     cmd = [sys.executable, os.path.abspath(__file__), "--child", name, "--threads", str(threads),
            "--lib", lib_path, "--reps", str(reps)]
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -420,6 +534,7 @@ def print_table(results: list) -> None:
 def parent(args) -> int:
     names = [w.strip() for w in args.workloads.split(",") if w.strip()]
     unknown = [w for w in names if w not in WORKLOADS]
+    unknown += [w for w in args.sweeps.split(",") if w.strip() and w.strip() not in SWEEPS]
     if unknown:
         print(f"unknown workload(s) {', '.join(unknown)}; choose from {', '.join(WORKLOADS)}")
         return 2
@@ -450,9 +565,24 @@ def parent(args) -> int:
                 failed.append(f"{name}/{n}")
             else:
                 results.append(r)
+    sweeps = []
+    for name in [w.strip() for w in args.sweeps.split(",") if w.strip()]:
+        texts, label = SWEEPS[name]
+        print(f"sweep {name}: {label}")
+        paths = json.dumps({key: aot.compile(text(), name=f"bench_{name}_{key}").path
+                            for key, text in texts.items()})
+        for n in threads:
+            r = run_child(name, n, paths, args.reps)
+            if r is None:
+                failed.append(f"{name}/{n}")
+            else:
+                sweeps.append(r)
     print(f"\nall children: {time.perf_counter() - t_start:.0f} s; load average at end "
           f"{bench_env.loadavg()}\n")
-    print_table(results)
+    if results:
+        print_table(results)
+    for r in sweeps:
+        print_sweep(r)
     if failed:
         print(f"\nFAILED: {', '.join(failed)}")
         return 1
@@ -465,9 +595,14 @@ def main() -> int:
     ap.add_argument("--workloads", default=",".join(WORKLOADS),
                     help=f"comma-separated subset of {','.join(WORKLOADS)}")
     ap.add_argument("--threads", default="1,2", help="thread counts, one child each (default 1,2)")
+    ap.add_argument("--sweeps", default=",".join(SWEEPS),
+                    help=f"comma-separated subset of {','.join(SWEEPS)} ('' for none): one "
+                         "library with a ? dim over many sizes against jax.jit per shape")
     ap.add_argument("--child", metavar="WORKLOAD", help=argparse.SUPPRESS)
     ap.add_argument("--lib", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.child in SWEEPS:
+        return sweep_child(args.child, _CHILD_THREADS, json.loads(args.lib), args.reps)
     if args.child:
         return child(args.child, _CHILD_THREADS, args.lib, args.reps)
     return parent(args)
