@@ -106,6 +106,8 @@ def main():
     ap.add_argument("--quick", action="store_true", help=f"lengths {QUICK_LENGTHS} only")
     ap.add_argument("--reps", type=int, default=30, help="most timed calls per length")
     ap.add_argument("--budget", type=float, default=1.5, help="seconds of calls per length")
+    ap.add_argument("--bandwidth", type=float, help="GB/s for the floor (default: the copy "
+                    "bandwidth measured now, which a loaded machine lowers)")
     ap.add_argument("--no-pin", action="store_true")
     ap.add_argument("--threads", type=int, default=1, help="threads of both compilers' run "
                     "times (and CPUs the process may use)")
@@ -124,10 +126,11 @@ def main():
     names = sorted(p)
     w = [p[k] for k in names]
     weight_bytes = sum(a.nbytes for a in w)
-    bw = machine_peaks(THREADS)["copy_gbs"]
+    bw = args.bandwidth or machine_peaks(THREADS)["copy_gbs"]
     floor_ms = weight_bytes / bw / 1e6
     print(f"threads: {THREADS}, load {bench_env.loadavg()}; weights {weight_bytes / 1e6:.1f} MB, "
-          f"copy bandwidth {bw:.1f} GB/s -> floor {floor_ms:.2f} ms per token")
+          f"{'given' if args.bandwidth else 'copy'} bandwidth {bw:.1f} GB/s -> floor "
+          f"{floor_ms:.2f} ms per token")
 
     def f(*a):
         return step(dict(zip(names, a[:len(names)])), *a[len(names):])
@@ -150,9 +153,11 @@ def main():
     kc = rng.standard_normal((LAYERS, HEADS, MAX_LEN, DH)).astype(np.float32)
     vc = rng.standard_normal((LAYERS, HEADS, MAX_LEN, DH)).astype(np.float32)
     wj = [jnp.asarray(a) for a in w]
-    ours, exact, exact_c, padded, padded_c = {}, {}, {}, {}, {}
-    print("\n| L | ours ms | XLA exact ms | XLA compile s | XLA bucket | XLA bucket ms "
-          "| ours / floor |\n|---|---|---|---|---|---|---|")
+    ours, exact, exact_c, padded, padded_c, medians = {}, {}, {}, {}, {}, {}
+    print("\nPer token, the fastest call of interleaved rounds (the median in brackets: on a "
+          "loaded machine the fastest is the one least disturbed):\n"
+          "| L | ours ms | XLA exact ms | XLA compile s | XLA bucket | XLA bucket ms "
+          "| ours / XLA exact | ours / floor |\n|---|---|---|---|---|---|---|---|")
     for n in lengths:
         k, v = np.ascontiguousarray(kc[:, :, :n]), np.ascontiguousarray(vc[:, :, :n])
         b = bucket(n)
@@ -172,13 +177,15 @@ def main():
             np.testing.assert_allclose(g, e, rtol=2e-3, atol=2e-3, err_msg=f"ours at L={n}")
             np.testing.assert_allclose(gb, e, rtol=2e-3, atol=2e-3, err_msg=f"bucket at L={n}")
         kj, vj, kbj, vbj = (jnp.asarray(a) for a in (k, v, kb, vb))
-        (ours[n], _), (exact[n], _), (padded[n], _) = timed_ms(
+        timed = timed_ms(
             [lambda: lib.main(*w, x, k, v),
              lambda: jax.block_until_ready(xla(*wj, x, kj, vj)),
              lambda: jax.block_until_ready(xla_b(*wj, x, kbj, vbj, np.int32(n)))],
             args.budget, args.reps)
-        print(f"| {n} | {ours[n]:.2f} | {exact[n]:.2f} | {exact_c[n]:.2f} | {b} | {padded[n]:.2f} "
-              f"| {ours[n] / floor_ms:.2f} |", flush=True)
+        (ours[n], exact[n], padded[n]), medians[n] = ([t[1] for t in timed], [t[0] for t in timed])
+        print(f"| {n} | {ours[n]:.2f} [{medians[n][0]:.2f}] | {exact[n]:.2f} [{medians[n][1]:.2f}] "
+              f"| {exact_c[n]:.2f} | {b} | {padded[n]:.2f} [{medians[n][2]:.2f}] "
+              f"| {ours[n] / exact[n]:.2f} | {ours[n] / floor_ms:.2f} |", flush=True)
     # a bucket's latency is its full length's (padding computed, then masked)
     bucket_ms = {bucket(n): padded[n] for n in lengths if n == bucket(n)} or padded
     total_ours = sum(interpolate(ours, n) for n in range(1, MAX_LEN + 1))
@@ -200,7 +207,7 @@ def main():
           f"| {total_exact / 1e3 + compile_exact:.1f} |")
     print(f"| XLA power-of-two buckets | {total_bucket / 1e3:.2f} | {compile_bucket:.1f} "
           f"| {total_bucket / 1e3 + compile_bucket:.1f} |")
-    print(f"| floor (weights at copy bandwidth) | {floor_ms * MAX_LEN / 1e3:.2f} | | |")
+    print(f"| floor (weights at {bw:.1f} GB/s) | {floor_ms * MAX_LEN / 1e3:.2f} | | |")
 
 
 if __name__ == "__main__":
