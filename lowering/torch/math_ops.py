@@ -458,15 +458,24 @@ def argmax(e, n):
 
 @aten("cumsum.default", group=R)
 def cumsum(e, n):
-    """A reduce_window over the (static) axis, padded in front by n - 1."""
+    """A reduce_window over the whole axis, padded in front by its size - 1 (a
+    dynamic_reduce_window, its window read at run time, along a dynamic dim)."""
     x = e.convert(n.arg("self"), n.out_elem())
     axis = e.axis(n.arg("dim"), x.type.rank)
-    size = x.type.shape[axis]
-    if size is None:
-        raise e.error("a cumulative sum along a dynamic dim is not supported yet")
     r = x.type.rank
-    window = tuple(size if i == axis else 1 for i in range(r))
-    pad = [[size - 1, 0] if i == axis else [0, 0] for i in range(r)]
-    return e.op("reduce_window", [x, e.const(0, x.type.elem, ())],
-                {"window_dimensions": window, "window_strides": (1,) * r, "padding": pad},
-                regions=[e.scalar_region(x.type.elem, "add")]).result
+    size = e.dims(x)[axis]
+    body = [e.scalar_region(x.type.elem, "add")]
+    init = e.const(0, x.type.elem, ())
+    if isinstance(size, int):
+        window = tuple(size if i == axis else 1 for i in range(r))
+        pad = [[size - 1, 0] if i == axis else [0, 0] for i in range(r)]
+        return e.op("reduce_window", [x, init],
+                    {"window_dimensions": window, "window_strides": (1,) * r, "padding": pad},
+                    regions=body).result
+    before = e.v("subtract", [size, e.scalar(1, "i32")])
+    window = e.shape_tensor([size if i == axis else 1 for i in range(r)])
+    pad = e.reshape(e.shape_tensor([v for i in range(r) for v in ((before, 0) if i == axis
+                                                                   else (0, 0))]), [r, 2])
+    ones = e.shape_tensor([1] * r)
+    return e.op("dynamic_reduce_window", [x, init, window, ones, ones, ones, pad],
+                result_types=[x.type], regions=body).result

@@ -238,9 +238,7 @@ X = "indexing"
 
 def gather_axis(e: TorchEmitter, params: Value, idx: Value, axis: int) -> Value:
     """params indexed along `axis` by every element of idx (negative indices wrap)."""
-    d = e.dims(params)[axis]
-    neg = e.compare(idx, e.scalar(0, idx.type.elem), "LT")
-    idx = e.v("select", [neg, e.binary("add", idx, e.scalar(d, idx.type.elem)), idx])
+    idx = _wrap(e, idx, e.dims(params)[axis])
     ir, pr = idx.type.rank, params.type.rank
     dn = {"offset_dims": tuple(list(range(axis)) + list(range(axis + ir, pr + ir - 1))),
           "collapsed_slice_dims": (axis,), "start_index_map": (axis,), "index_vector_dim": ir}
@@ -267,16 +265,42 @@ def index_select(e, n):
 
 @aten("index.Tensor", group=X)
 def index(e, n):
-    """x[..., idx, ...] with one index tensor (the dims before it taken whole)."""
+    """x[..., i0, i1, ...] with index tensors on consecutive dims (broadcast together, negative
+    indices wrapping), the dims before and after taken whole: one gather."""
     x = n.arg("self")
     indices = n.arg("indices")
     given = [i for i, t in enumerate(indices) if t is not None]
-    if len(given) != 1:
-        raise e.error("indexing with more than one index tensor is not supported yet")
-    idx = indices[given[0]]
-    if idx.type.elem == "i1":
+    if not given:
+        return x
+    if given != list(range(given[0], given[-1] + 1)):
+        raise e.error("index tensors on dims that are not consecutive are not supported yet")
+    if any(indices[i].type.elem == "i1" for i in given):
         raise e.error("indexing with a boolean mask (a data-dependent size) is not supported yet")
-    return gather_axis(e, x, idx, given[0])
+    if len(given) == 1:
+        return gather_axis(e, x, indices[given[0]], given[0])
+    k, m = given[0], len(given)
+    dims = e.dims(x)
+    idx = e.broadcast_all([e.convert(indices[i], "i64") for i in given])
+    idx = [_wrap(e, v, dims[i]) for v, i in zip(idx, given)]
+    s = idx[0].type.rank
+    sdims = e.dims(idx[0])
+    coords = e.v("concatenate", [e.reshape(v, sdims + [1]) for v in idx], {"dimension": s})
+    rest = x.type.rank - k - m
+    dn = {"offset_dims": tuple(range(k)) + tuple(range(k + s, k + s + rest)),
+          "collapsed_slice_dims": tuple(given), "start_index_map": tuple(given),
+          "index_vector_dim": s}
+    sizes = [1 if i in given else d for i, d in enumerate(dims)]
+    shape = tuple(x.type.shape[:k]) + idx[0].type.shape + tuple(x.type.shape[k + m:])
+    t = TensorType(shape, x.type.elem)
+    if all(isinstance(d, int) for d in sizes):
+        return e.v("gather", [x, coords], {"dimension_numbers": dn, "slice_sizes": tuple(sizes)}, t)
+    return e.v("dynamic_gather", [x, coords, e.shape_tensor(sizes)], {"dimension_numbers": dn}, t)
+
+
+def _wrap(e, idx, d):
+    """Negative indices count from the end of a dim of size d."""
+    neg = e.compare(idx, e.scalar(0, idx.type.elem), "LT")
+    return e.v("select", [neg, e.binary("add", idx, e.scalar(d, idx.type.elem)), idx])
 
 
 @aten("gather.default", group=X)
