@@ -27,7 +27,7 @@ test: $(STAMP)
 # from tests/data/torch without torch).
 .PHONY: test-torch
 test-torch: $(STAMP)
-	$(PY) -m pip install -q -e '.[torch]'
+	$(PY) -m pip install -q -e '.[torch]' transformers
 	AOTC_TEST_TORCH=1 $(PY) -m pytest -q tests/e2e/test_torch.py tests/e2e/test_torch_live.py
 
 # The GPU target without a GPU: every conformance case as PTX through ptxas (sm_80, sm_90),
