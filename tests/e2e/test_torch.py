@@ -166,3 +166,10 @@ def test_c_program_calls_the_dynamic_library(tmp_path):
         got = np.fromfile(tmp_path / "y.bin", np.float32).reshape(want.shape)
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
         assert "refused: input 'x' dim 0 is 0, below its minimum 1" in run.stdout
+
+
+def test_docs_op_table_is_generated_from_the_rules():
+    """docs/pytorch.md's ATen table is the rule table's (python -m lowering.torch.docs --write)."""
+    from lowering.torch.docs import rewrite
+    text = open(os.path.join(ROOT, "docs", "pytorch.md")).read()
+    assert rewrite(text) == text
