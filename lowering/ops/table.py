@@ -20,6 +20,7 @@ GROUPS = ["elementwise", "shape and data movement", "dynamic shapes", "data-depe
           "control flow",
           "custom calls of exported programs (each becomes the op it means)",
           "removed before compiling"]
+TARGETS = ("cuda",)  # targets besides the CPU, each with its row: what it compiles
 SHOWN = {"dynamic shapes": ["custom_call @shape_assertion"],
          "custom calls of exported programs (each becomes the op it means)":
              [f"custom_call @{t}" for t in REWRITES],
@@ -55,12 +56,19 @@ def markdown() -> str:
     for family, names in families():
         lines.append(f"| {family} | {spell(names)} |")
     lines.append(f"| complex<f32>, complex<f64> elements | {spell(sorted(registry.COMPLEX))} |")
+    for target in TARGETS:
+        missing = sorted(n for n, t in registry.NOT_ON_TARGET if t == target)
+        lines.append(f"| the {target} target (`--target {target}`) | every op above"
+                     + (f" but {spell(missing)} |" if missing else " (the elementwise ones run on every "
+                        "float type by tests/ops/test_ops_targets.py) |"))
     lines += ["", "Not supported yet (a compile-time error naming the op and its location):", "",
               "| what | ops |", "|---|---|"]
     for reason, names in not_yet():
         shown = ["custom_call (other targets than those above)" if n == "custom_call" else n
                  for n in names]
         lines.append(f"| {reason} | {', '.join(shown)} |")
+    for (name, target), reason in sorted(registry.NOT_ON_TARGET.items()):
+        lines.append(f"| on the {target} target: {reason} | {name} |")
     for reason, names in complex_not_yet():
         lines.append(f"| complex numbers: {reason} | {', '.join(names)} |")
     lines += ["", "Any other op, and any `chlo.*` op without an entry above, is rejected the same "

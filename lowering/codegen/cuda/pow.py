@@ -200,4 +200,30 @@ def pow_(f: Ops, x, y):
     return f.sel(is_one, one, r)
 
 
-FUNCTIONS = {"math.powf": pow_}
+def cbrt(f: Ops, x):
+    """The cube root (`math.cbrt`, what stablehlo.cbrt becomes), odd: copysign(|x|^(1/3), x).
+
+    |x|^(1/3) = exp(log|x| / 3) in f64 (f32 widened: its subnormals are normal there), then
+    for f64 one Newton step y - (y - |x|/y^2)/3, which takes exp's error (up to ~120 ulps:
+    log|x|/3 is rounded at up to 236 in magnitude) down to the rounding of the step itself;
+    f32 rounds the f64 value once. 0, inf and NaN come out of log and exp as they are (the
+    Newton step would make them NaN, so they skip it). Measured on the emulated grid against
+    numpy's cbrt (tests/codegen/test_device_cbrt.py): see CBRT_MAX_ULP."""
+    d = Ops(f.s, "f64")
+    a = f.abs(x) if f.e == "f64" else f.s.v("arith.extf", [f.abs(x)], "f64")
+    y = exp(d, d.div(log(d, a), d.c(3.0)))
+    if f.e == "f64":
+        step = d.sub(y, d.div(d.sub(y, d.div(a, d.mul(y, y))), d.c(3.0)))
+        plain = d.ori(d.cmp("oeq", y, d.c(0.0)), d.cmp("uge", y, d.c(float("inf"))))  # 0, inf, NaN
+        y = d.sel(plain, y, step)
+    else:
+        y = f.s.v("arith.truncf", [y], f.e)
+    return f.copysign(y, x)
+
+
+# Largest error of cbrt in ulps of the exact result, per computed type (measured over 5 * 10^6
+# samples each of random bit patterns, subnormals, plain ranges and cubes: f32 correctly
+# rounded on every one, f64 0.733)
+CBRT_MAX_ULP = {"f32": 0.5, "f64": 0.8}
+
+FUNCTIONS = {"math.powf": pow_, "math.cbrt": cbrt}
