@@ -18,7 +18,7 @@ INLINE = {"math.exp": fastmath.exp, "math.log": fastmath.log, "math.tanh": fastm
           "math.erfc": fastmath.erfc}
 INLINE.update(arc_hyp.FUNCTIONS)  # atan, asin, acos and the hyperbolics: device only
 INLINE.update(trig.FUNCTIONS)  # sin, cos, tan: device only (the CPU has libm)
-INLINE.update(device_pow.FUNCTIONS)  # pow(x, y): device only
+INLINE.update(device_pow.FUNCTIONS)  # pow(x, y) and cbrt: device only
 
 
 def inline_device_math(module: Module, target) -> None:
