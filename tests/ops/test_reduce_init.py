@@ -152,3 +152,24 @@ def test_a_row_fusion_joins_its_init_once(target, tmp_path):
     for shape in [(4, 6), (3, 0), (2, 70)]:
         x = rng.integers(-8, 8, shape).astype(np.float32)  # exact sums in any order
         np.testing.assert_array_equal(lib.main(x), x - (x.sum(1, keepdims=True) + 3), err_msg=str(shape))
+
+
+FUSED_COLUMNS = """func.func @main(%x: tensor<?x?xi32>) -> tensor<?xi32> {
+  %three = stablehlo.constant dense<3> : tensor<i32>
+  %a = stablehlo.abs %x : tensor<?x?xi32>
+  %r = stablehlo.reduce(%a init: %three) applies stablehlo.add across dimensions = [0] : (tensor<?x?xi32>, tensor<i32>) -> tensor<?xi32>
+  return %r : tensor<?xi32>
+}"""  # noqa: E501
+
+
+@pytest.mark.parametrize("target", ["cpu", "cuda"])
+def test_a_split_column_sum_joins_its_init_once(target, tmp_path):
+    """A fused column sum: on the CPU its rows split into chunks (bufferize's
+    split_column_reduction: chunk 0 starts from the init, the others from their first row),
+    on the GPU a block per 32 columns."""
+    lib = (build_emulated(FUSED_COLUMNS, "split_cols_init", str(tmp_path)) if target == "cuda"
+           else aot.compile(FUSED_COLUMNS, name="split_cols_init", output_dir=str(tmp_path)))
+    rng = np.random.default_rng(6)
+    for shape in [(0, 3), (5, 4), (300, 40), (1, 1), (17, 0)]:
+        x = rng.integers(-50, 50, shape).astype(np.int32)
+        np.testing.assert_array_equal(lib.main(x), np.abs(x).sum(0, dtype=np.int32) + 3, err_msg=str(shape))
