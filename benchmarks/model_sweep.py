@@ -40,6 +40,11 @@ import numpy as np  # noqa: E402
 
 import aot  # noqa: E402
 
+# On one thread the process's CPU time is what a call costs, whatever else the machine runs;
+# on more, the threads' CPU times add up, and the wall time is the measure.
+CPU_CLOCK = THREADS == 1
+CLOCK = "CPU time" if CPU_CLOCK else "wall"
+
 H = 128  # hidden width of the transformers
 HEADS = 4
 LAYERS = 2
@@ -324,10 +329,12 @@ PROGRAMS = {
 # --- measuring ------------------------------------------------------------------------------
 
 def timed_ms(fns, budget_s: float, max_reps: int) -> list:
-    """(median, fastest) wall time in ms of each of fns, measured interleaved (one call of
-    each per round, so a load that comes and goes on the shared machine hits them alike): one
-    warm-up round, then as many rounds as fit the budget (at least 5, at most max_reps). On a
-    loaded machine the fastest call is the one least disturbed by other processes."""
+    """(median wall time, median CPU time) in ms of each of fns, measured interleaved (one call
+    of each per round, so a load that comes and goes hits them alike): one warm-up round, then
+    as many rounds as fit the budget (at least 5, at most max_reps). The CPU time is the
+    process's (every thread), so on one thread it is the call's time without the waits that
+    other processes cause: on the shared machine (load 15-30 on 2 cores) wall medians were
+    10x the calls' own time and even the fastest of 20 calls was off by 2-7x."""
     one = []
     for fn in fns:
         fn()
@@ -335,13 +342,14 @@ def timed_ms(fns, budget_s: float, max_reps: int) -> list:
         fn()
         one.append(time.perf_counter() - t)
     reps = int(min(max_reps, max(5, budget_s / max(sum(one), 1e-6))))
-    times = [[] for _ in fns]
+    wall, cpu = [[] for _ in fns], [[] for _ in fns]
     for _ in range(reps):
-        for fn, ts in zip(fns, times):
-            t = time.perf_counter()
+        for fn, w, c in zip(fns, wall, cpu):
+            t, tc = time.perf_counter(), time.process_time()
             fn()
-            ts.append(time.perf_counter() - t)
-    return [(statistics.median(ts) * 1e3, min(ts) * 1e3) for ts in times]
+            c.append(time.process_time() - tc)
+            w.append(time.perf_counter() - t)
+    return [(statistics.median(w) * 1e3, statistics.median(c) * 1e3) for w, c in zip(wall, cpu)]
 
 
 def synchronous_xla() -> None:
@@ -391,13 +399,14 @@ def sweep(jax, name: str, sizes, args, tmp: str) -> dict:
         want = np.asarray(xla(x))
         err = max(float(np.max(np.abs(np.asarray(lib.main(x)) - want))) for lib in (static, dyn))
         scale = float(np.max(np.abs(want))) or 1.0
-        (s_med, s_min), (d_med, d_min), (x_med, x_min) = timed_ms(
+        (s_wall, s_cpu), (d_wall, d_cpu), (x_wall, x_cpu) = timed_ms(
             [lambda: static.main(x), lambda: dyn.main(x), lambda: xla(x).block_until_ready()],
             args.budget, args.reps)
-        rows.append((tag, s_min / x_min, d_min / x_min, s_med / x_med, d_med / x_med))
-        print(f"  {name} {tag:>9}: median ms: ours static {s_med:8.3f}, dynamic {d_med:8.3f}, "
-              f"XLA {x_med:8.3f} -> {s_med / x_med:.2f}x / {d_med / x_med:.2f}x; fastest: "
-              f"{s_min / x_min:.2f}x / {d_min / x_min:.2f}x (XLA {x_min:.3f} ms)"
+        s_ms, d_ms, x_ms = (s_cpu, d_cpu, x_cpu) if CPU_CLOCK else (s_wall, d_wall, x_wall)
+        rows.append((tag, s_ms / x_ms, d_ms / x_ms, s_wall / x_wall, d_wall / x_wall))
+        print(f"  {name} {tag:>9}: {CLOCK} ms: ours static {s_ms:8.3f}, dynamic {d_ms:8.3f}, "
+              f"XLA {x_ms:8.3f} -> {s_ms / x_ms:.2f}x / {d_ms / x_ms:.2f}x; wall medians: "
+              f"{s_wall / x_wall:.2f}x / {d_wall / x_wall:.2f}x"
               f"{'' if err / scale < 2e-3 else f'  MISMATCH rel err {err / scale:.1e}'}",
               flush=True)
     return dict(rows=rows, dyn_compile=dyn_compile, ours_compile=statistics.median(ours_c),
@@ -432,8 +441,7 @@ def main():
             except Exception as e:  # one program's failure is a row, not the end of the run
                 traceback.print_exc()
                 results[name] = f"{type(e).__name__}: {str(e).splitlines()[0][:120]}"
-    print("\nWorst ratio ours / XLA over the sizes (fastest call; median call in brackets: on "
-          "a loaded machine XLA's medians suffer more, its calls hand work to other threads), "
+    print(f"\nWorst ratio ours / XLA over the sizes ({CLOCK} medians; wall medians in brackets), "
           "and compile times:\n| program | sizes | worst static (at) | worst dynamic (at) "
           "| ours static compile s | ours dynamic compile s | XLA compile s |\n"
           "|---|---|---|---|---|---|---|")
