@@ -175,6 +175,7 @@ class Compilation:
         from lowering.codegen.llvm.gen import generate_parts
         from lowering.codegen.llvm.machine import optimize, parallel_jobs, target_machine
         jobs = parallel_jobs() if self.can_partition() else 1
+        self.start_helpers(self.loops())  # any the HLO did not foretell, beside the model's IR
         if jobs == 1:
             tm, _, optimized, entries = self.llvm()
             return tm, optimized, entries
@@ -186,6 +187,15 @@ class Compilation:
         if len(texts) == 1:
             return tm, optimize(texts[0], tm), entries
         return tm, Partitions(texts, hidden), entries
+
+    def start_helpers(self, module) -> None:
+        """Build the helper objects `module` (HLO or loop stage) calls and the cache lacks, in
+        forked children, while this process goes on lowering the model: a fresh machine's
+        first compile then pays little more than a warm one."""
+        if self.helpers() is not None:
+            from lowering.codegen.llvm.machine import target_machine
+            self.helpers().expect(module)
+            self.helpers().start(target_machine(self.target))
 
     @functools.cache  # noqa: B019
     def helpers(self):
@@ -256,6 +266,7 @@ class Compilation:
         if self.opts.runtime:  # compiled meanwhile, on a core the model's compile leaves free
             from .toolchain import start_runtime_objects
             runtime = start_runtime_objects(cache_dir(), self.target.name, self.toolchain)
+        self.start_helpers(self.module)  # likewise the helper objects its matmuls will need
         try:
             if self.target.name == "cuda":
                 tm, optimized, entries = self.cuda_host()

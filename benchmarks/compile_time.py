@@ -169,25 +169,31 @@ def program(ops: int, dynamic: bool) -> tuple[str, int]:
 
 
 # run in a fresh process: parse, each pass stage, then LLVM (IR, optimisation, code
-# generation) and the link, each timed
+# generation) and the link, each timed in CPU seconds (this process's and its finished
+# children's: LLVM's forked workers, cc, ld), which a busy machine inflates less than wall
+# time; the wall time of the whole compile beside them
 STAGES = """
-import json, sys, time
+import json, resource, sys, time
 from aot.driver import Compilation, Options
 from lowering.passes.pipeline import run_pipeline
 text_path, out = sys.argv[1:]
+start = time.perf_counter()
 text = open(text_path).read()
 comp = Compilation(text, text_path, Options(name="m", emit="shared"))
-times, t = {}, [time.perf_counter()]
+def cpu():
+    return sum(getattr(resource.getrusage(who), f) for who in
+               (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN) for f in ("ru_utime", "ru_stime"))
+times, last = {}, [cpu()]
 def lap(name, _module=None):
-    now = time.perf_counter()
-    times[name], t[0] = now - t[0], now
+    now = cpu()
+    times[name], last[0] = now - last[0], now
 comp.module
 lap("parse")
 loops = run_pipeline(comp.module, "loops", dump=lap, target=comp.target)
 comp.loops = lambda: loops  # the stages are done: build starts from their result
 comp.build(out)
 lap("llvm+link")
-print(json.dumps(times))
+print(json.dumps([times, time.perf_counter() - start]))
 """
 
 PROFILE = """
@@ -213,13 +219,14 @@ def compile_once(text: str, tmp: str, script: str = STAGES, env=None) -> str:
     return run.stdout
 
 
-def stage_times(text: str, repeat: int) -> dict:
-    """{stage: median seconds} over `repeat` fresh-process compiles."""
+def stage_times(text: str, repeat: int) -> tuple[dict, float]:
+    """({stage: median CPU seconds}, median wall seconds) over `repeat` fresh-process compiles."""
     runs = []
     with tempfile.TemporaryDirectory() as tmp:
         for _ in range(repeat):
             runs.append(json.loads(compile_once(text, tmp).splitlines()[-1]))
-    return {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+    stages = {k: statistics.median(r[0][k] for r in runs) for k in runs[0][0]}
+    return stages, statistics.median(r[1] for r in runs)
 
 
 def fresh_machine(repeat: int) -> None:
@@ -241,8 +248,7 @@ def fresh_machine(repeat: int) -> None:
 
 
 def _wall(text: str, tmp: str, env) -> float:
-    times = json.loads(compile_once(text, tmp, env=env).splitlines()[-1])
-    return sum(times.values())
+    return json.loads(compile_once(text, tmp, env=env).splitlines()[-1])[1]
 
 
 def main():
@@ -253,7 +259,17 @@ def main():
     ap.add_argument("--dynamic", action="store_true", help="with --profile: the `?` form")
     ap.add_argument("--fresh", action="store_true", help="time a first compile (empty cache)")
     ap.add_argument("--save", help="write the generated programs into this directory")
+    ap.add_argument("--files", nargs="+", help="time these MLIR files' stages instead "
+                    "(e.g. a model's static and dynamic exports)")
     args = ap.parse_args()
+    if args.files:
+        for path in args.files:
+            with open(path) as f:
+                times, wall = stage_times(f.read(), args.repeat)
+            print(f"{os.path.basename(path)}: CPU s " + ", ".join(f"{k} {v:.2f}" for k, v in
+                                                             times.items())
+                  + f", total {sum(times.values()):.2f}; wall {wall:.2f} s", flush=True)
+        return
     if args.profile:
         with tempfile.TemporaryDirectory() as tmp:
             print(compile_once(program(args.profile, args.dynamic)[0], tmp, PROFILE))
@@ -270,18 +286,18 @@ def main():
                 form = "dynamic" if dynamic else "static"
                 with open(os.path.join(args.save, f"compile_{size}_{form}.mlir"), "w") as f:
                     f.write(text)
-            times = stage_times(text, args.repeat)
+            times, wall = stage_times(text, args.repeat)
             if header is None:
                 header = list(times)
-                print(f"{'ops':>6} {'form':>8} " + " ".join(f"{s:>10}" for s in header)
-                      + f" {'total':>10} {'total s':>8} {'dyn/static':>10}")
-                print(f"{'':>6} {'':>8} " + " ".join(f"{'us/op':>10}" for _ in header))
+                print("CPU microseconds per op by stage; total CPU and wall seconds")
+                print(f"{'ops':>6} {'form':>8} " + " ".join(f"{s:>9}" for s in header)
+                      + f" {'total':>9} {'cpu s':>7} {'wall s':>7} {'dyn/static':>10}")
             total = sum(times.values())
             totals[(size, dynamic)] = total
             ratio = f"{total / totals[(size, False)]:10.2f}" if dynamic else f"{'':>10}"
             print(f"{ops:>6} {'dynamic' if dynamic else 'static':>8} "
-                  + " ".join(f"{times[s] / ops * 1e6:10.1f}" for s in header)
-                  + f" {total / ops * 1e6:10.1f} {total:8.2f} {ratio}", flush=True)
+                  + " ".join(f"{times[s] / ops * 1e6:9.1f}" for s in header)
+                  + f" {total / ops * 1e6:9.1f} {total:7.2f} {wall:7.2f} {ratio}", flush=True)
 
 
 if __name__ == "__main__":
