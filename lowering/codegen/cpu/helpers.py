@@ -24,6 +24,11 @@ from lowering.codegen.cpu.gemm import gemm_function
 VOID, PTR, I64 = ir.VoidType(), ir.PointerType(), ir.IntType(64)
 MAKERS = {"gemm": gemm_function, "conv": conv_function, "winograd": winograd_function}
 ENTRY = {"gemm": "run", "conv": "conv_run", "winograd": "winograd_run"}  # the entry's name after the prefix
+CALLED_BY = {"aot.gemm": lambda op: ("gemm",),  # loop-stage op -> the helper its emitter calls
+             "aot.conv": lambda op: ("winograd" if op.attrs.get("winograd") else "conv",),
+             # HLO ops -> the helper they are likely to call (known for sure at the loop stage;
+             # a convolution's kernel, direct, Winograd or a matmul, is chosen there)
+             "dot": lambda op: ("gemm",), "dot_general": lambda op: ("gemm",)}
 
 
 class HelperObjects:
@@ -33,6 +38,8 @@ class HelperObjects:
     def __init__(self, target, fingerprint: str):
         self.target, self.fingerprint = target, fingerprint
         self.used = {}  # prefix -> (kind, elem)
+        self.expected = {}  # prefix -> (kind, elem): called by the loop stage (expect)
+        self.started = set()  # prefixes a child is compiling
         self.children = []  # pids compiling missing helpers (start)
 
     def prefix(self, kind: str, elem: str) -> str:
@@ -53,15 +60,34 @@ class HelperObjects:
         f.linkage = "hidden"  # `declare hidden`: a shared library does not export it
         return f
 
+    def expect(self, module) -> None:
+        """Note the helpers `module` will call: from an HLO module, the matmul its dots likely
+        need; from the loop stage, those its aot.gemm and aot.conv call
+        (their third operand is the output). `start` then builds the missing ones while the
+        model is still being lowered: on a fresh cache their LLVM runs beside the model's
+        Python instead of after it."""
+        for top in module.ops:
+            for op in top.walk():
+                kinds = CALLED_BY.get(op.name if op.dialect == "aot" else op.short_name)
+                if kinds is None or op.dialect not in ("aot", "mhlo", "stablehlo"):
+                    continue
+                out = op.operands[2] if op.dialect == "aot" else op.results[0]
+                elem = getattr(out.type, "elem", None)
+                if elem is None or self.target.blocking(elem) is None:
+                    continue
+                for kind in kinds(op):
+                    self.expected[self.prefix(kind, elem)] = (kind, elem)
+
     def start(self, tm) -> None:
         """Compile the used helpers missing from the cache in forked children, while the
         model compiles (where forking is safe: machine.parallel_jobs)."""
         from lowering.codegen.llvm.machine import parallel_jobs
         if parallel_jobs() == 1:
             return
-        for prefix, (kind, elem) in sorted(self.used.items()):
-            if _whole(_path(prefix)):
+        for prefix, (kind, elem) in sorted({**self.expected, **self.used}.items()):
+            if prefix in self.started or _whole(_path(prefix)):
                 continue
+            self.started.add(prefix)
             pid = os.fork()
             if pid == 0:  # the child: the object into the cache, then out without Python's exit
                 status = 0
