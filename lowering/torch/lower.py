@@ -56,7 +56,7 @@ def node_location(metadata: dict, default: Location) -> tuple[Location, str]:
             frames.append((m.group(1), int(m.group(2)), code))
     if not frames:
         return default, ""
-    own = [f for f in frames if _TORCH_DIR not in f[0]]
+    own = [f for f in frames if _TORCH_DIR not in f[0] and not f[0].startswith("<")]
     file, line, code = (own or frames)[-1]
     return Location(file, line, 0), code
 
@@ -71,8 +71,8 @@ def tensor_meta(graph: dict, name: str) -> tuple[tuple, str]:
 class Node:
     """One graph node as its rule sees it: arguments by schema name, output metadata."""
 
-    def __init__(self, raw: dict, env: dict, graph: dict, e: TorchEmitter):
-        self.raw, self.env, self.graph, self.e = raw, env, graph, e
+    def __init__(self, raw: dict, env: dict, graph: dict, e: TorchEmitter, lowerer=None):
+        self.raw, self.env, self.graph, self.e, self.lowerer = raw, env, graph, e, lowerer
         self.name = raw.get("name", "")
         self.inputs = {i["name"]: i["arg"] for i in raw.get("inputs", [])}
         self.outputs = flat_outputs(raw.get("outputs", []))
@@ -83,6 +83,15 @@ class Node:
                 raise self.e.error(f"argument '{name}' is missing")
             return default
         return resolve(self.inputs[name], self.env, self.e)
+
+    def positional(self, i: int):
+        """Argument i by position (a higher-order op's arguments have no schema names)."""
+        return resolve(self.raw["inputs"][i]["arg"], self.env, self.e)
+
+    def lower_graph(self, graph: dict, operands: list, block: Block) -> list:
+        """A subgraph's nodes lowered into `block`, its inputs bound to `operands` (the
+        enclosing values stay visible); its outputs."""
+        return self.lowerer.subgraph(graph, operands, block)
 
     def meta(self, i: int = 0) -> tuple[tuple, str]:
         name = self.outputs[i]
@@ -147,7 +156,7 @@ def _resolve(arg: dict, env: dict, e: TorchEmitter):
     if kind in ("as_memory_format", "as_layout", "as_device"):
         return body  # placement and layout: nothing to compute
     if kind == "as_graph":
-        raise e.error("a subgraph argument (torch.cond, torch.while_loop, ...) is not supported yet")
+        return body["graph"]
     raise e.error(f"an argument of kind '{kind}' is not supported")
 
 
@@ -275,6 +284,7 @@ class Lowerer:
     def node(self, raw: dict) -> None:
         target = raw.get("target", "?")
         target = target[len("torch.ops."):] if target.startswith("torch.ops.aten.") else target
+        target = target[len("torch.ops."):] if target.startswith("torch.ops.higher_order.") else target
         loc, code = node_location(raw.get("metadata"), self.loc)
         e = TorchEmitter(self.block, loc, target, code)
         op = ATEN_OPS.get(target)
@@ -283,7 +293,7 @@ class Lowerer:
                                           "ATen ops that are supported)")
             raise TorchLoweringError(f"ATen op {target} (node '{raw.get('name')}') is not "
                                      f"supported: {why}", loc, code)
-        n = Node(raw, self.env, self.graph, e)
+        n = Node(raw, self.env, self.graph, e, self)
         try:
             out = op.rule(e, n)
         except CompileError:
@@ -302,6 +312,19 @@ class Lowerer:
             if isinstance(v, Value) and name in self.graph["tensor_values"]:
                 v = refine(e, v, *tensor_meta(self.graph, name))
             self.env[name] = v
+
+
+    def subgraph(self, graph: dict, operands: list, block: Block) -> list:
+        saved = self.block, self.env, self.graph
+        self.block, self.env, self.graph = block, dict(self.env), graph
+        try:
+            for inp, v in zip(graph.get("inputs", []), operands):
+                self.env[inp["as_tensor"]["name"]] = v
+            for raw in graph.get("nodes", []):
+                self.node(raw)
+            return [self.env[o["as_tensor"]["name"]] for o in graph.get("outputs", [])]
+        finally:
+            self.block, self.env, self.graph = saved
 
 
 class Unavailable:

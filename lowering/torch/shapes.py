@@ -399,6 +399,23 @@ aten("_operator.floordiv", group=Y)(_sym(lambda a, b: a // b, "divide"))
 aten("_operator.mod", group=Y)(_sym(lambda a, b: a % b, "remainder"))
 
 
+def _sym_compare(fold, direction):
+    def rule(e, n):
+        """A comparison of sizes (what export's own shape assertions test): a bool, or a
+        scalar i1 value."""
+        a, b = n.arg("a"), n.arg("b")
+        if isinstance(a, int) and isinstance(b, int):
+            return fold(a, b)
+        return e.compare(e.scalar(a, "i32"), e.scalar(b, "i32"), direction)
+    return rule
+
+
+for _name, _fold, _dir in [("ge", lambda a, b: a >= b, "GE"), ("gt", lambda a, b: a > b, "GT"),
+                           ("le", lambda a, b: a <= b, "LE"), ("lt", lambda a, b: a < b, "LT"),
+                           ("eq", lambda a, b: a == b, "EQ"), ("ne", lambda a, b: a != b, "NE")]:
+    aten(f"_operator.{_name}", group=Y)(_sym_compare(_fold, _dir))
+
+
 # ---------------------------------------------------------------- no-ops
 
 @aten("_assert_tensor_metadata.default", "_assert_scalar.default", "sym_constrain_range.default",

@@ -14,7 +14,8 @@ from typing import Callable
 
 GROUPS = ["elementwise math", "comparison and logic", "activations", "normalization",
           "reductions", "contractions and windows", "shapes and data movement",
-          "indexing", "creation", "symbolic sizes", "no-ops"]
+          "indexing", "creation", "control flow", "data-dependent sizes", "symbolic sizes",
+          "no-ops"]
 
 
 @dataclass
@@ -29,22 +30,20 @@ ATEN_OPS: dict[str, AtenOp] = {}
 # ATen ops recognised but not lowered, with what the error says.
 NOT_LOWERED = {
     "aten.max_pool2d_with_indices_backward.default": "training (backward) ops are not supported",
-    "aten.nonzero.default": "nonzero (a data-dependent size) is not supported yet",
     "aten._unique2.default": "unique (a data-dependent size) is not supported yet",
-    "torch.ops.higher_order.cond": "torch.cond is not supported yet",
-    "torch.ops.higher_order.while_loop": "torch.while_loop is not supported yet",
+    "higher_order.while_loop": "torch.while_loop is not supported yet",
 }
 
 
 def aten(*names: str, group: str):
     """Register the decorated rule for each ATen op (`add.Tensor` means `aten.add.Tensor`;
-    a name with a module, `_operator.mul`, stands as it is)."""
+    a name with a module, `_operator.mul` or `higher_order.cond`, stands as it is)."""
     if group not in GROUPS:
         raise ValueError(f"unknown ATen op group {group!r}")
 
     def register(fn):
         for n in names:
-            full = n if n.startswith("_operator.") else f"aten.{n}"
+            full = n if n.startswith(("_operator.", "higher_order.")) else f"aten.{n}"
             if full in ATEN_OPS:
                 raise ValueError(f"ATen op {full} is lowered twice")
             ATEN_OPS[full] = AtenOp(full, fn, group)

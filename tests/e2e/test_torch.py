@@ -22,7 +22,7 @@ from lowering.torch.archive import Pt2Error, _strided, load_torch_save, read_pt2
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DATA = os.path.join(ROOT, "tests", "data", "torch")
-DEFAULT_CASES = ["mlp", "cnn", "misc", "encoder", "ops"]
+DEFAULT_CASES = ["mlp", "cnn", "misc", "encoder", "ops", "cond_nonzero"]
 SLOW_CASES = ["gpt", "rnn", "mlp_static"]  # make test-torch
 
 
@@ -57,7 +57,8 @@ def check_case(name: str) -> None:
 @pytest.mark.parametrize("name", DEFAULT_CASES)
 def test_corpus_matches_eager(name):
     """Each saved model at every saved size (batch 1 and three more; misc and encoder take
-    integer and index inputs, encoder and gpt a dynamic sequence too)."""
+    integer and index inputs, encoder and gpt a dynamic sequence too; cond_nonzero takes
+    both torch.cond branches and returns nonzero's data-dependent count of rows)."""
     assert len(size_sets(name)) >= 4
     check_case(name)
 

@@ -150,6 +150,24 @@ class Ops(nn.Module):
         return p.flatten(1), q, s, n, torch.argmin(z, dim=2), torch.min(z, dim=1).values, flags
 
 
+class CondNonzero(nn.Module):
+    """Data-dependent control flow written with torch.cond, and nonzero's data-dependent size."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+
+    def forward(self, x):
+        def positive(x):
+            return torch.relu(self.fc(x)) * 2
+
+        def negative(x):
+            return self.fc(x).tanh() - 1
+
+        y = torch.cond(x.sum() > 0, positive, negative, (x,))
+        return y, torch.nonzero(x > 0.5)
+
+
 class Unknown(nn.Module):
     """An op the compiler has no rule for (the error test)."""
 
@@ -196,6 +214,8 @@ CASES = {
              [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 8}]),
     "ops": (Ops, [f32("b", 4, 6, 6), ints(6, "b", 4)], {"x": {0: BATCH}, "ix": {0: BATCH}},
             [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 5}]),
+    "cond_nonzero": (CondNonzero, [f32("b", 4)], {"x": {0: BATCH}},
+                     [{"b": 3}, {"b": 1}, {"b": 4}, {"b": 6}]),
     "unknown_op": (Unknown, [f32(3)], None, [{}]),
     "rnn": (RNN, [f32("b", 7, 4)], {"x": {0: BATCH}}, [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 5}]),
 }

@@ -1,0 +1,45 @@
+"""torch.cond as mhlo.if (each branch's subgraph lowered into its region, the enclosing
+values visible), and the ops whose output size depends on the data (nonzero as dhlo.where)."""
+from __future__ import annotations
+
+from lowering.ir.core import Block, Operation, Region, TensorType
+from lowering.tf.emitter import join_types
+from lowering.torch.table import aten
+
+
+@aten("higher_order.cond", group="control flow")
+def cond(e, n):
+    """mhlo.if on the predicate (a tensor, non-zero is true, or a constant bool); results
+    typed as both branches allow (dims that differ are `?`)."""
+    pred, branches, operands = n.positional(0), (n.positional(1), n.positional(2)), n.positional(3)
+    if isinstance(pred, bool):  # decided at export: the branch taken, inline
+        return n.lower_graph(branches[0 if pred else 1], list(operands), e.block)
+    if pred.type.rank != 0:
+        raise e.error(f"the predicate must be a scalar, got {pred.type}")
+    if pred.type.elem != "i1":
+        pred = e.compare(pred, e.scalar(0, pred.type.elem), "NE")
+    blocks, outs = [Block(), Block()], []
+    for graph, block in zip(branches, blocks):
+        outs.append(n.lower_graph(graph, list(operands), block))
+    if len(outs[0]) != len(outs[1]):
+        raise e.error("the branches return different numbers of values")
+    try:
+        types = [join_types(a.type, b.type) for a, b in zip(*outs)]
+    except ValueError as err:
+        raise e.error(f"the branches' results differ: {err}")
+    for block, vals in zip(blocks, outs):
+        relaxed = []
+        for v, t in zip(vals, types):
+            if v.type != t:
+                inner = type(e)(block, e.loc, e.target, e.code)
+                v = inner.v("dynamic_reshape", [v, inner.shape_tensor(inner.dims(v))], result_type=t)
+            relaxed.append(v)
+        block.append(Operation("mhlo.return", relaxed, (), {}, (), e.loc))
+    return list(e.op("if", [pred], {}, types, [Region([b]) for b in blocks]).results)
+
+
+@aten("nonzero.default", group="data-dependent sizes")
+def nonzero(e, n):
+    """dhlo.where: the [count, rank] i64 indices of the non-zero elements, row-major order."""
+    x = n.arg("self")
+    return e.v("dhlo.where", [x], result_type=TensorType((None, x.type.rank), "i64"))
