@@ -1,9 +1,11 @@
 """torch.cond as mhlo.if (each branch's subgraph lowered into its region, the enclosing
-values visible), and the ops whose output size depends on the data (nonzero as dhlo.where)."""
+values visible), and the ops whose output size depends on the data (nonzero as dhlo.where,
+unique as a sort and dhlo.unique)."""
 from __future__ import annotations
 
 from lowering.ir.core import Block, Operation, Region, TensorType
 from lowering.tf.emitter import join_types
+from lowering.torch.math_ops import arg_reduce
 from lowering.torch.table import aten
 
 
@@ -43,3 +45,29 @@ def nonzero(e, n):
     """dhlo.where: the [count, rank] i64 indices of the non-zero elements, row-major order."""
     x = n.arg("self")
     return e.v("dhlo.where", [x], result_type=TensorType((None, x.type.rank), "i64"))
+
+
+@aten("_unique2.default", group="data-dependent sizes")
+def unique(e, n):
+    """torch.unique over the flattened input: the distinct values sorted (a sort, then
+    dhlo.unique, whose first-occurrence order is then sorted order), each element's index
+    among them and each value's count (from the [n, count] equality of elements and values)."""
+    x = n.arg("self")
+    flat = e.reshape(x, [e.product(e.dims(x))])
+    el = x.type.elem
+    t = TensorType((), el)
+    block = Block([t, t])
+    inner = type(e)(block, e.loc, e.target, e.code)
+    block.append(Operation("mhlo.return", [inner.compare(*block.args, "LT")], (), {}, (), e.loc))
+    ordered = e.op("sort", [flat], {"dimension": 0, "is_stable": True},
+                   regions=[Region([block])]).result
+    kinds = [TensorType((None,), el), TensorType(ordered.type.shape, "i64")]
+    values = e.op("dhlo.unique", [ordered], result_types=kinds).results[0]
+    fdims, vdims = e.dims(flat), e.dims(values)
+    both = fdims + vdims
+    eq = e.compare(e.broadcast_to(flat, both, mapping=(0,)),
+                   e.broadcast_to(values, both, mapping=(1,)), "EQ")
+    hits = e.convert(eq, "i64")
+    _, inverse = arg_reduce(e, hits, 1, "max")
+    counts = e.reduce(hits, [0], "add", 0)
+    return [values, e.reshape(inverse, e.dims(x)), counts]

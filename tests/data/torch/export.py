@@ -151,7 +151,8 @@ class Ops(nn.Module):
 
 
 class CondNonzero(nn.Module):
-    """Data-dependent control flow written with torch.cond, and nonzero's data-dependent size."""
+    """Data-dependent control flow written with torch.cond, and the data-dependent sizes of
+    nonzero and unique (sorted, with inverse indices and counts)."""
 
     def __init__(self):
         super().__init__()
@@ -165,7 +166,9 @@ class CondNonzero(nn.Module):
             return self.fc(x).tanh() - 1
 
         y = torch.cond(x.sum() > 0, positive, negative, (x,))
-        return y, torch.nonzero(x > 0.5)
+        values, inverse, counts = torch.unique((x * 2).round(), return_inverse=True,
+                                               return_counts=True)
+        return y, torch.nonzero(x > 0.5), values, inverse, counts
 
 
 class Unknown(nn.Module):
