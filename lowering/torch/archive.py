@@ -36,7 +36,11 @@ STORAGES = {"FloatStorage": np.float32, "DoubleStorage": np.float64, "HalfStorag
 
 
 class Pt2Error(CompileError):
-    """A .pt2 file this reader cannot read: not a zip, no program, an unknown format."""
+    """A .pt2 file this reader cannot read: not a zip, no program, an unknown format. Its
+    message starts with the file's name (it has no line to point at)."""
+
+    def render(self) -> str:
+        return f"aotc: error: {self.message}" if self.loc.line == 0 else super().render()
 
 
 def elem_of(dtype: int, what: str) -> str:
