@@ -1,6 +1,6 @@
 """Convolutions in every form against XLA compiled for each exact shape, in one run.
 
-    /work/jaxenv/bin/python benchmarks/conv_sweep.py [--threads 2] [--reps 15]
+    /work/jaxenv/bin/python benchmarks/conv_sweep.py [--threads 2] [--reps 15] [--quick]
                                                      [--programs patch_embed,conv1d_k10s5]
 
 Each program is one convolution (and its bias, which fuses into it) with frozen weights, of a
@@ -100,6 +100,8 @@ def main():
                     "CPUs the process may use)")
     ap.add_argument("--reps", type=int, default=15)
     ap.add_argument("--programs", default=",".join(PROGRAMS))
+    ap.add_argument("--quick", action="store_true", help="the smallest and largest size of each "
+                    "program (what `make bench` runs)")
     args = ap.parse_args()
     import jax
     from jax import export
@@ -111,6 +113,8 @@ def main():
     worst = []
     for name in args.programs.split(","):
         p, shapes, symbolic = PROGRAMS[name]
+        if args.quick:
+            shapes = [shapes[0], shapes[-1]]
         f = _forward(jax, p)
         spec = jax.ShapeDtypeStruct(export.symbolic_shape(symbolic), np.float32)
         t = time.perf_counter()
