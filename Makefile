@@ -142,6 +142,7 @@ bench: $(STAMP)
 	$(BENCH_PY) benchmarks/models.py --threads 2 --models gpt_decoder,resnet_cnn
 	$(BENCH_PY) benchmarks/quantized.py
 	$(BENCH_PY) benchmarks/model_sweep.py --quick && $(BENCH_PY) benchmarks/decode.py --quick
+	$(BENCH_PY) benchmarks/conv_sweep.py --quick
 
 # On a machine with an NVIDIA GPU (and jax[cuda] for the comparison): never run here.
 bench-gpu: $(STAMP)
