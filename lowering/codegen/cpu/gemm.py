@@ -90,9 +90,11 @@ FEW_ROWS_GROUP = 4  # 6 (the register tile's rows): no faster, 2 more kernels to
 # multiply-adds to hide their latency, few enough to stay in 16 vector registers.
 FEW_ROWS_ACCUMULATORS = 12
 # Micro-kernels for fewer rows than MR, so that the last panel of rows (M mod MR of them)
-# computes no padding rows, or one (3 rows on the 4-row kernel, 5 on the MR one): each
-# kernel adds ~0.15 s to compiling the helper object.
-ROW_VARIANTS = (1, 2, 4)
+# computes few padding rows: each adds ~0.15 s to compiling its helper object. The matmul's
+# also take 3 and 4 rows on the 4-row kernel; the convolutions keep 1 and 2 (their direct
+# convolution 3x3 [8,32,32,64] -> 64 was 4-6 % slower on one core with the 4-row one too).
+ROW_VARIANTS = (1, 2)
+MATMUL_ROW_VARIANTS = (1, 2, 4)
 # A task with at most this many NR-column panels reads row-major A in place (no A panels):
 # each A element then feeds few multiply-adds, and its packing cost about as much as they
 # do (8192x288 @ 288x32, a 3x3 convolution's im2col product: 2.2 -> 1.8 ms; no change
@@ -192,7 +194,6 @@ class _Emitter:
         self.kp = self.kc // 2 if self.pairs else self.kc
         self.madd_intrinsic = p.madd
         self.small_m = SMALL_M_PANELS * self.mr
-        self.row_variants = [r for r in ROW_VARIANTS if r < self.mr]
 
     def fn(self, suffix, ftype):
         f = ir.Function(self.mod, ftype, name=f"{self.name}.{suffix}")
@@ -392,13 +393,13 @@ class _Emitter:
         return {r: (self.mod.globals.get(f"{self.name}.few_rows{r}") or self.few_rows_kernel(r))
                 for r in range(1, FEW_ROWS_GROUP + 1)}
 
-    def micro_kernels(self, packed: bool = False):
+    def micro_kernels(self, packed: bool = False, variants=ROW_VARIANTS):
         """{rows: micro-kernel}: the full MR-row one and the fewer-row variants (the
         module's own when the matmul or the direct convolution made them already). With
         `packed`, the MR-row one is the packed variant: the fewer-row ones, which run on
         the edges, are not worth their compile time (each kernel adds ~0.15 s to a module)."""
         kernels = {}
-        for r in sorted({*self.row_variants, self.mr}):
+        for r in sorted({*(v for v in variants if v < self.mr), self.mr}):
             suffix = "_packed" if packed and r == self.mr else ""
             kernels[r] = (self.mod.globals.get(f"{self.name}.micro_kernel{r}{suffix}")
                           or self.micro_kernel(r, bool(suffix)))
@@ -847,5 +848,6 @@ def gemm_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, blocking,
     e = _Emitter(mod, elem, t, name, blocking)
     get_threads = (mod.globals.get("aot_get_num_threads")
                    or ir.Function(mod, ir.FunctionType(ir.IntType(32), []), name="aot_get_num_threads"))
-    return e.entry(e.task(e.micro_kernels(), e.micro_kernels(packed=True)), parallel_for,
+    micros = e.micro_kernels(variants=MATMUL_ROW_VARIANTS)
+    return e.entry(e.task(micros, e.micro_kernels(packed=True, variants=MATMUL_ROW_VARIANTS)), parallel_for,
                    get_threads)
