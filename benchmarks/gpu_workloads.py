@@ -45,6 +45,7 @@ from cpu_workloads import (  # noqa: E402
     softmax,
 )
 
+MODELS = ["gpt_decoder", "resnet_cnn"]  # model_defs.py's, for --model
 SMOKE = {  # the same programs at sizes the emulated grid runs in seconds
     "softmax": (lambda: softmax(16, 40), lambda rng: [r32(rng, 16, 40)], ref_softmax, (2 * 4 * 640, 0)),
     "layernorm": (lambda: layernorm(16, 40), lambda rng: [r32(rng, 16, 40)], ref_layernorm,
@@ -146,8 +147,29 @@ def ptxas_resources(c) -> dict:
         return ptxas.resources(ptxas.assemble(path, c.target.cpu).stderr)
 
 
+def model_programs(names: list) -> list:
+    """(name, program text, input maker, whether to print each launch) for --model: the
+    benchmark matrix's workloads and the whole models of model_defs.py (their weights as
+    arguments, from benchmarks/data/)."""
+    import model_defs
+    out = []
+    for name in names:
+        if name in WORKLOADS:
+            out.append((name, WORKLOADS[name][0](), WORKLOADS[name][1], True))
+            continue
+        weights_fn, _, make_input = model_defs.MODELS[name]
+        with open(os.path.join(model_defs.DATA, f"{name}.mlir")) as f:
+            text = f.read()
+
+        def inputs(rng, weights_fn=weights_fn, make_input=make_input):
+            p = weights_fn(rng)
+            return [p[k] for k in sorted(p)] + [make_input(rng)]
+        out.append((name, text, inputs, False))
+    return out
+
+
 def model(names: list) -> int:
-    """--model: each workload at its full size run once on the emulated grid with counting
+    """--model: each program at its full size run once on the emulated grid with counting
     kernels (each thread stopping after a few iterations, the counts scaled to the whole
     grid), and every launch's predicted time on an A100 and an H100 (codegen/cuda/timing.py)
     against the roofline floor of the same work. Estimates: nothing runs on a GPU."""
@@ -158,21 +180,21 @@ def model(names: list) -> int:
     from lowering.target import GPU_DEVICES
     from tooling.gpu_emu import build_counting, count_launches
     scratch = tempfile.mkdtemp(prefix="gpu_model_")
+    os.environ.setdefault("AOT_EMU_COUNT_ITERATIONS", "4")
     devices = [GPU_DEVICES["A100"], GPU_DEVICES["H100"]]
     print("predicted per kernel launch (an estimate from the time model: nothing ran on a GPU; "
           "our own kernels, no cuBLAS)")
-    print(f"{'workload':11s} {'kernel':10s} {'blocks x block':>15s} {'threads':>9s} {'MB':>8s} {'GFLOP':>7s} "
+    print(f"{'program':11s} {'kernel':>10s} {'blocks x block':>15s} {'threads':>9s} {'MB':>8s} {'GFLOP':>7s} "
           f"{'sect/req':>8s} {'A100 us':>8s} {'floor':>7s} {'H100 us':>8s} {'floor':>7s}"
           f" {'/floor':>6s} bound")
     rng = np.random.default_rng(0)
-    for name in names:
-        make, make_inputs = WORKLOADS[name][:2]
+    for name, text, make_inputs, each in model_programs(names):
         counts = os.path.join(scratch, f"{name}.counts")
         os.environ["AOT_EMU_COUNT"] = counts
-        lib, c = build_counting(make(), f"model_{name}", scratch)
+        lib, c = build_counting(text, f"model_{name}", scratch)
         lib.main(*make_inputs(rng))  # partial results: only the counts matter
         resources = ptxas_resources(c)
-        total = [0.0] * 4
+        total, rows = [0.0] * 4, []
         for k, work in count_launches(counts, c):
             regs, smem = resources.get(k.name, (32, 0))
             a, h = (predict(work, k.launch, d, regs, smem) for d in devices)
@@ -180,10 +202,15 @@ def model(names: list) -> int:
             shape = f"{-(-work.threads // k.launch.threads_per_block)}x{k.launch.threads_per_block}"
             coalescing = work.sectors * 128 / work.bytes_accessed if work.bytes_accessed else float("nan")
             kernel = "kernel " + k.name.rsplit("_", 1)[-1]
-            print(f"{name:11s} {kernel:>10s} {shape:>15s} {work.threads:9d} "
-                  f"{work.dram_bytes / 1e6:8.2f} {(work.flops or 0) / 1e9:7.3f} {coalescing:8.1f} "
-                  f"{a.time_us:8.1f} {a.floor_us:7.1f} {h.time_us:8.1f} {h.floor_us:7.1f} "
-                  f"{h.time_us / max(h.floor_us, 1e-9):6.1f} {h.bound}")
+            rows.append((h.time_us, f"{name:11s} {kernel:>10s} {shape:>15s} {work.threads:9d} "
+                         f"{work.dram_bytes / 1e6:8.2f} {(work.flops or 0) / 1e9:7.3f} {coalescing:8.1f} "
+                         f"{a.time_us:8.1f} {a.floor_us:7.1f} {h.time_us:8.1f} {h.floor_us:7.1f} "
+                         f"{h.time_us / max(h.floor_us, 1e-9):6.1f} {h.bound}"))
+        if not each:  # a whole model: its dearest launches
+            print(f"{name}: {len(rows)} launches, the 5 longest on an H100:")
+            rows = sorted(rows, reverse=True)[:5]
+        for _, row in rows:
+            print(row)
         print(f"{name:11s} {'total':>10s} {'':>15s} {'':>9s} {'':>8s} {'':>7s} {'':>8s} {total[0]:8.1f} "
               f"{total[1]:7.1f} {total[2]:8.1f} {total[3]:7.1f} {total[2] / max(total[3], 1e-9):6.1f}")
     os.environ.pop("AOT_EMU_COUNT", None)
@@ -201,7 +228,7 @@ def main() -> int:
                    help="predicted time per kernel from the time model (no GPU needed; an estimate)")
     args = p.parse_args()
     if args.model:
-        return model([n for n in args.workloads.split(",") if n] or list(WORKLOADS))
+        return model([n for n in args.workloads.split(",") if n] or list(WORKLOADS) + MODELS)
     table, build = WORKLOADS, lambda text, name: aot.compile(text, name=name, target="cuda")
     if args.smoke:  # the artifact and the host build of its kernels, for the driver double
         sys.path.insert(0, os.path.join(bench_env.ROOT, "tests"))
