@@ -123,9 +123,10 @@ def collapsed_loops(func, target) -> list:
 
 def extents(func, target, operand_value) -> list:
     """The collapsed loops' extents, from `operand_value(i)`: the i-th operand as the caller
-    sees it (a buffer with `.dims`, or an i64 value)."""
+    sees it (a buffer with `.dims`, or an i64 value). Empty when the nest does not collapse."""
+    loops = collapsed_loops(func, target) if func is not None else []
     out = []
-    for loop in (collapsed_loops(func, target) if func is not None else []):
+    for loop in (loops if len(loops) > 1 else []):
         source = _extent_source(loop.operands[1], func)
         if source[0] == "const":
             out.append(ir.Constant(I64, source[1]))
