@@ -38,14 +38,16 @@ class HostShapes:
         self.known: dict = {}  # buffer -> its elements as dims (a shape tensor folded here)
         self.exprs: dict = {}  # (op name, operands) -> the Value computed once for them
         self.scaled: dict = {}  # Value -> (Value, k): it is that Value times the constant k
+        self.sized: set = set()  # (dims, byte limit) whose buffers are known to be possible
 
     def save(self) -> tuple:
         """What the tables know, to restore after emitting into a region: the Values made
         inside it do not exist outside."""
-        return dict(self.consts), dict(self.known), dict(self.exprs), dict(self.scaled)
+        return (dict(self.consts), dict(self.known), dict(self.exprs), dict(self.scaled),
+                set(self.sized))
 
     def restore(self, saved: tuple) -> None:
-        self.consts, self.known, self.exprs, self.scaled = saved
+        self.consts, self.known, self.exprs, self.scaled, self.sized = saved
 
     def from_data(self, v) -> bool:
         """Whether dim `v` comes from a value read out of a buffer (a shape operand's
@@ -67,6 +69,12 @@ class HostShapes:
             return
         if all(isinstance(d, int) for d in shape):
             return
+        static = math.prod(d for d in shape if isinstance(d, int))
+        bound = MAX_BUFFER_BYTES // (element_bytes(elem) * max(static, 1))
+        key = (tuple(d for d in shape if not isinstance(d, int)), bound)
+        if key in self.sized:  # checked already, for an earlier buffer of these dims
+            return
+        self.sized.add(key)
         f64 = ScalarType("f64")
         ok, size = None, None
         for d in shape:
@@ -76,9 +84,7 @@ class HostShapes:
             ok = nonneg if ok is None else self.emit("arith.andi", [ok, nonneg], [I1], {}).result
             as_float = self.emit("arith.sitofp", [d], [f64], {}).result
             size = as_float if size is None else self.emit("arith.mulf", [size, as_float], [f64], {}).result
-        static = math.prod(d for d in shape if isinstance(d, int))
-        limit = self.emit("arith.constant", [], [f64],
-                          {"value": float(MAX_BUFFER_BYTES // (element_bytes(elem) * max(static, 1)))}).result
+        limit = self.emit("arith.constant", [], [f64], {"value": float(bound)}).result
         fits = self.emit("arith.cmpf", [size, limit], [I1], {"predicate": "ole"}).result
         ok = self.emit("arith.andi", [ok, fits], [I1], {}).result
         dims = ", ".join("%lld" if not isinstance(d, int) else str(d) for d in shape)
