@@ -180,3 +180,43 @@ def test_grouped_convolution_reads_each_group(dn, x_shape, w_shape, stride, pads
         shape = (batch, size) + tuple(x_shape[2:]) if n == 1 else (batch,) + x_shape[1:]
         x, w, _ = arrays(rng, shape, w_shape, elem)
         check(lib, x, w, dn, stride, pads, elem, groups=groups)
+
+
+CUT_PANEL = """
+import sys, numpy as np
+sys.path.insert(0, {tests!r})
+from abi.loader import Library
+from test_conv_paths import NHWC, arrays, check
+lib = Library({path!r})
+x, w, b = arrays(np.random.default_rng(11), (2, 9, 7, 16), (3, 3, 16, 12), "f32")
+check(lib, x, w, NHWC, (1, 1), [(1, 1), (1, 1)], "f32", b)
+print("ok")
+"""
+
+
+@pytest.mark.parametrize("elem, cout", [("f32", 12), ("f64", 5)])
+def test_direct_convolution_with_a_panel_cut_by_the_features(elem, cout):
+    """Output features not a whole number of NR-wide panels (DenseNet's growth of 12): the
+    direct convolution, its last panel packed with zeros past F; `?` batch, fused bias; and
+    without scratch (AOT_KERNEL_SCRATCH=off) that panel element by element."""
+    import os
+    import subprocess
+    import sys
+    rng = np.random.default_rng(11)
+    pads = [(1, 1), (1, 1)]
+    text = conv_program((None, 9, 7, 16), (3, 3, 16, cout), (None, 9, 7, cout), (1, 1), pads,
+                        elem, bias=True)
+    lowered = loops(text)
+    assert '"aot.conv"' in lowered and "winograd" not in lowered, lowered
+    lib = aot.compile(text, name=f"conv_cut_panel_{elem}")
+    for batch in (1, 2):
+        x, w, b = arrays(rng, (batch, 9, 7, 16), (3, 3, 16, cout), elem)
+        check(lib, x, w, NHWC, (1, 1), pads, elem, b)
+    if elem == "f32":
+        tests = os.path.dirname(os.path.abspath(__file__))
+        env = dict(os.environ, AOT_KERNEL_SCRATCH="off",
+                   PYTHONPATH=os.pathsep.join([os.path.dirname(os.path.dirname(tests)),
+                                               os.path.dirname(tests)]))
+        r = subprocess.run([sys.executable, "-c", CUT_PANEL.format(tests=tests, path=lib.path)],
+                           env=env, capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0 and "ok" in r.stdout, r.stderr

@@ -118,10 +118,13 @@ def _pack_kernel(e: _Emitter, b, ctx, s) -> None:
     16x16x64 -> 64 convolution at 74 GFLOP/s on one AVX2 core against 85 for 32x32x32 -> 32)."""
     nr, vec, vt = e.nr, e.vec, e.vt
     depth = b.mul(b.mul(s["kh"], s["kw"]), s["c"])
-    packed = b.call(thread_scratch(e.mod), [b.mul(b.mul(depth, s["f"]), _i(e.size))])
+    whole = b.sdiv(s["f"], _i(nr))
+    panels = b.sdiv(b.add(s["f"], _i(nr - 1)), _i(nr))  # the last one cut by F: zero-padded
+    packed = b.call(thread_scratch(e.mod), [b.mul(b.mul(depth, b.mul(panels, _i(nr))),
+                                                  _i(e.size))])
     with b.if_then(b.icmp_unsigned("!=", packed, ir.Constant(PTR, None))):
         ker = b.inttoptr(s["kernel"], PTR)
-        with _for(b, _i(0), b.sdiv(s["f"], _i(nr)), "kp") as fp:
+        with _for(b, _i(0), whole, "kp") as fp:
             panel = e.at(b, packed, b.mul(fp, b.mul(depth, _i(nr))))
             with _for(b, _i(0), depth, "kk") as k:
                 src = e.at(b, ker, b.add(b.mul(k, s["f"]), b.mul(fp, _i(nr))))
@@ -129,6 +132,15 @@ def _pack_kernel(e: _Emitter, b, ctx, s) -> None:
                     x = b.load(e.vat(b, src, _i(v * vec)), typ=vt, align=e.size)
                     b.store(x, e.vat(b, panel, b.add(b.mul(k, _i(nr)), _i(v * vec))),
                             align=e.size)
+        with _for(b, whole, panels, "kq") as fp:  # at most one
+            panel = e.at(b, packed, b.mul(fp, b.mul(depth, _i(nr))))
+            f0 = b.mul(fp, _i(nr))
+            with _for(b, _i(0), depth, "kk") as k:
+                with _for(b, _i(0), _i(nr), "kj", scalar=True) as j:
+                    inside = b.icmp_signed("<", b.add(f0, j), s["f"])
+                    at = b.select(inside, b.add(b.mul(k, s["f"]), b.add(f0, j)), _i(0))
+                    x = b.select(inside, b.load(e.at(b, ker, at), typ=e.t), ir.Constant(e.t, 0))
+                    b.store(x, e.at(b, panel, b.add(b.mul(k, _i(nr)), j)))
     b.store(b.ptrtoint(packed, I64),
             b.gep(ctx, [_i(SLOTS.index("packed_kernel"))], inbounds=True, source_etype=I64))
 
@@ -151,15 +163,26 @@ def _task(e: _Emitter, micros: dict) -> ir.Function:
     packed = b.icmp_signed("!=", s["packed_kernel"], _i(0))
     k_all = b.mul(b.mul(s["kh"], s["kw"]), c)
 
-    def accumulate(rows, depth, a, k0, f0, c_tile):
-        """c_tile[rows, NR] += A B: A's rows in place `sw cin` apart from `a`, depth k's from
-        the kernel's row k0 (its feature panel f0, packed or in place)."""
+    def accumulate(rows, depth, a, k0, f0, c_tile, cols):
+        """c_tile[rows, cols] += A B: A's rows in place `sw cin` apart from `a`, depth k's
+        from the kernel's row k0 (its feature panel f0, packed or in place). A panel cut by F
+        is read packed (zero-padded), else element by element (no scratch: a fallback)."""
         in_panel = e.at(b, b.inttoptr(s["packed_kernel"], PTR),
                         b.add(b.mul(f0, k_all), b.mul(k0, _i(nr))))  # f0 / NR panels before
         kernel_rows = b.select(packed, in_panel, e.at(b, ker, b.add(b.mul(k0, f_out), f0)))
-        e.call_micro(b, micros, rows, [depth, a, _i(1), b.mul(s["sw"], cin), kernel_rows,
-                                       b.select(packed, _i(nr), f_out),
-                                       c_tile, f_out, rows, _i(nr), ir.Constant(I1, 1)])
+        with b.if_else(b.or_(packed, b.icmp_signed("==", cols, _i(nr)))) as (micro, scalar):
+            with micro:
+                e.call_micro(b, micros, rows, [depth, a, _i(1), b.mul(s["sw"], cin), kernel_rows,
+                                               b.select(packed, _i(nr), f_out),
+                                               c_tile, f_out, rows, cols, ir.Constant(I1, 1)])
+            with scalar:
+                with _for(b, _i(0), rows, "sr", scalar=True) as r:
+                    with _for(b, _i(0), cols, "sj", scalar=True) as j:
+                        at = e.at(b, c_tile, b.add(b.mul(r, f_out), j))
+                        with _for(b, _i(0), depth, "sk", scalar=True) as k:
+                            x = b.load(e.at(b, a, b.add(b.mul(r, b.mul(s["sw"], cin)), k)), typ=e.t)
+                            y = b.load(e.at(b, kernel_rows, b.add(b.mul(k, f_out), j)), typ=e.t)
+                            b.store(b.fadd(b.load(at, typ=e.t), b.fmul(x, y)), at)
     chunks = _max(b, s["chunks"], _i(1))
     tiles = b.sdiv(b.add(s["ow"], _i(mr - 1)), _i(mr))
     chunk_tiles = b.select(b.icmp_signed("==", s["chunk_tiles"], _i(0)), tiles, s["chunk_tiles"])
@@ -182,17 +205,26 @@ def _task(e: _Emitter, micros: dict) -> ir.Function:
                   "ob") as ob:
             blk_lo = b.add(tile_lo, b.mul(ob, block))
             blk_hi = _min(b, b.add(blk_lo, block), tile_hi)
-            with _for(b, _i(0), b.sdiv(f_out, _i(nr)), "fp") as fp:
+            with _for(b, _i(0), b.sdiv(b.add(f_out, _i(nr - 1)), _i(nr)), "fp") as fp:
                 f0 = b.mul(fp, _i(nr))
+                cols = _min(b, _i(nr), b.sub(f_out, f0))  # < NR: the panel cut by F
                 group_in = b.mul(b.sdiv(f0, group_outs), c)  # the panel's group's first feature
                 with _for(b, blk_lo, blk_hi, "ot") as ot:
                     ow0 = b.mul(ot, _i(mr))
                     rows = _min(b, _i(mr), b.sub(s["ow"], ow0))
                     tile = e.at(b, out_row, b.add(b.mul(ow0, f_out), f0))
-                    with _for(b, _i(0), rows, "zr") as r:
-                        for v in range(nr // e.vec):
-                            b.store(zero, e.vat(b, tile, b.add(b.mul(r, f_out), _i(v * e.vec))),
-                                    align=e.size)
+                    with b.if_else(b.icmp_signed("==", cols, _i(nr))) as (full, cut):
+                        with full:
+                            with _for(b, _i(0), rows, "zr") as r:
+                                for v in range(nr // e.vec):
+                                    b.store(zero, e.vat(b, tile, b.add(b.mul(r, f_out),
+                                                                       _i(v * e.vec))),
+                                            align=e.size)
+                        with cut:
+                            with _for(b, _i(0), rows, "zc", scalar=True) as r:
+                                with _for(b, _i(0), cols, "zj", scalar=True) as j:
+                                    b.store(ir.Constant(e.t, 0),
+                                            e.at(b, tile, b.add(b.mul(r, f_out), j)))
                     # with dw = 1, where every window column of every position is inside, a
                     # window row's kw x c run is contiguous in the input and in the kernel:
                     # one call for the whole window row
@@ -209,7 +241,7 @@ def _task(e: _Emitter, micros: dict) -> ir.Function:
                                                           b.mul(w, cin)), group_in))
                         with b.if_then(whole_rows):
                             accumulate(rows, b.mul(s["kw"], c), e.at(b, in_row, b.mul(x_first, cin)),
-                                       b.mul(b.mul(kh, s["kw"]), c), f0, tile)
+                                       b.mul(b.mul(kh, s["kw"]), c), f0, tile, cols)
                         with _for(b, _i(0), b.select(whole_rows, _i(0), s["kw"]), "kw") as kw:
                             # positions r whose input column x0 + r sw is inside: [r_lo, r_hi)
                             x0 = b.sub(b.add(b.mul(ow0, s["sw"]), b.mul(kw, s["dw"])), s["pw"])
@@ -219,7 +251,7 @@ def _task(e: _Emitter, micros: dict) -> ir.Function:
                                 accumulate(b.sub(r_hi, r_lo), c,
                                            e.at(b, in_row, b.mul(b.add(x0, b.mul(r_lo, s["sw"])), cin)),
                                            b.mul(b.add(b.mul(kh, s["kw"]), kw), c), f0,
-                                           e.at(b, tile, b.mul(r_lo, f_out)))
+                                           e.at(b, tile, b.mul(r_lo, f_out)), cols)
             # the block is finished: its fused consumers run now, while it is in cache
             with b.if_then(b.icmp_signed("!=", s["epi"], _i(0))):
                 first = b.mul(row, s["ow"])

@@ -305,9 +305,10 @@ DIRECT_MIN_WINDOW_ROW = 8
 def direct(target, op: Operation) -> bool:
     """Whether a convolution runs as conv_direct.py's direct convolution: 1-D or 2-D, input
     and result (batch, spatial..., feature), kernel (spatial..., in, out) not reversed, no
-    input dilation, a static window, f32/f64, output features in whole NR-wide panels (the
-    kernel is read in place), and at least DIRECT_MIN_FEATURES input features; a 1-D
-    convolution a window row (kw x features) of DIRECT_MIN_WINDOW_ROW. Feature groups too
+    input dilation, a static window, f32/f64, static output features (a last panel cut by
+    them is read packed, zero-padded: DenseNet's growth of 12), and at least
+    DIRECT_MIN_FEATURES input features; a 1-D convolution a window row (kw x features) of
+    DIRECT_MIN_WINDOW_ROW. Feature groups too
     when each group has whole NR-wide panels of output features and DIRECT_MIN_FEATURES
     input features: a panel's products read its group's input features in place, one call
     per window position, with no im2col (whose A would be kw times the input: wav2vec2's
@@ -333,7 +334,7 @@ def direct(target, op: Operation) -> bool:
             and _natural_output(c) and not any(w.reverse) and all(d == 1 for d in w.base_dil)
             and all(isinstance(v, int) for v in w.stride + w.win_dil + [p[0] for p in w.pad])
             and isinstance(features, int) and run >= least
-            and isinstance(outs, int) and outs % nr == 0)
+            and isinstance(outs, int) and (c.G == 1 or outs % nr == 0))
 
 
 def _direct_attrs(target, op: Operation) -> dict:
@@ -348,9 +349,10 @@ def _direct_attrs(target, op: Operation) -> dict:
         attrs["groups"] = c.G
         return attrs
     lhs, rhs = op.operands[0].type, op.operands[1].type
-    if c.n == 2 and conv_winograd.takes(tuple(rhs.shape[d] for d in c.ksp), w.stride, w.win_dil,
-                           lhs.shape[c.lf], rhs.shape[c.ko], numpy_dtype(lhs.elem).itemsize,
-                           target.blocking(lhs.elem).vec):
+    whole_panels = rhs.shape[c.ko] % target.blocking(lhs.elem).nr == 0  # Winograd's panels
+    if c.n == 2 and whole_panels and conv_winograd.takes(
+            tuple(rhs.shape[d] for d in c.ksp), w.stride, w.win_dil, lhs.shape[c.lf],
+            rhs.shape[c.ko], numpy_dtype(lhs.elem).itemsize, target.blocking(lhs.elem).vec):
         attrs["winograd"] = True
     return attrs
 
