@@ -101,20 +101,22 @@ def test_few_rows_at_every_m(elem):
     last group, then the register tile with its row variants), and 24 and 40, with odd K and
     N (K blocks cut short, column strips, single vectors and single columns), A row-major
     and transposed (read with a column stride), B row-major (read in place) and transposed
-    (packed), on 1, 2 and 7 threads with the same bits, equal the float64 numpy product."""
+    (packed; the transposed forms in f32 only), on 1, 2 and 7 threads with the same bits,
+    equal the float64 numpy product."""
     dt = elem.replace("f", "float")
     dyn = ["?", "?"]
-    libs = {"plain": aot.compile(program(dyn, dyn, dyn, MATMUL, elem), name=f"gemm_few_{elem}"),
-            "a_t": aot.compile(program(dyn, dyn, dyn, "contracting_dims = [0] x [0]", elem),
-                               name=f"gemm_few_at_{elem}"),
-            "b_t": aot.compile(program(dyn, dyn, dyn, "contracting_dims = [1] x [1]", elem),
-                               name=f"gemm_few_bt_{elem}")}
+    libs = {"plain": aot.compile(program(dyn, dyn, dyn, MATMUL, elem), name=f"gemm_few_{elem}")}
+    if elem == "f32":  # the transposed forms read the same kernels (fewer compiles)
+        libs["a_t"] = aot.compile(program(dyn, dyn, dyn, "contracting_dims = [0] x [0]", elem),
+                                  name=f"gemm_few_at_{elem}")
+        libs["b_t"] = aot.compile(program(dyn, dyn, dyn, "contracting_dims = [1] x [1]", elem),
+                                  name=f"gemm_few_bt_{elem}")
     operands = {"plain": lambda a, b: (a, b), "a_t": lambda a, b: (np.ascontiguousarray(a.T), b),
                 "b_t": lambda a, b: (a, np.ascontiguousarray(b.T))}
     rng = np.random.default_rng(7)
     tol = 1e-4 if elem == "f32" else 1e-12
     for m in [*range(1, 18), 24, 40]:  # 24 rows on 2 threads: tasks of 12 read B in place
-        for k, n in ((1, 1), (3, 7), (13, 37), (300, 201), (1031, 129)):
+        for k, n in ((1, 1), (13, 37), (1031, 129)):
             a = rng.standard_normal((m, k)).astype(dt)
             b = rng.standard_normal((k, n)).astype(dt)
             want = a.astype(np.float64) @ b
