@@ -27,7 +27,8 @@ class TorchEmitter(Emitter):
         return TorchLoweringError(f"{self.target}: {message}", self.loc, self.code)
 
     def scalar(self, value, elem: str) -> Value:
-        """A Python number, or a scalar value (a symbolic size), as a 0-d `elem` tensor."""
+        """A Python number as a 0-d `elem` tensor; a tensor (a symbolic size's scalar value,
+        or any operand) converted to `elem`."""
         if isinstance(value, Value):
             return self.convert(value, elem)
         if elem == "i1":
@@ -35,11 +36,6 @@ class TorchEmitter(Emitter):
         elif elem not in FLOATS:
             value = int(value)
         return self.const(value, elem, ())
-
-    def operand(self, value, elem: str) -> Value:
-        """A tensor converted to `elem`, or a scalar made an `elem` tensor."""
-        return self.convert(value, elem) if isinstance(value, Value) and value.type.rank else \
-            self.scalar(value, elem)
 
     def axis(self, a: int, rank: int) -> int:
         if not -max(rank, 1) <= a < max(rank, 1):

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from lowering.ir.core import TensorType
+from lowering.ir.core import TensorType, Value
 from lowering.tf.emitter import FLOATS
 from lowering.torch.emitter import TorchEmitter, promote
 from lowering.torch.table import aten
@@ -33,13 +33,11 @@ G = "elementwise math"
 
 def _unary(hlo):
     def rule(e: TorchEmitter, n):
-        x = e.operand(n.arg("self"), n.out_elem())
+        x = e.scalar(n.arg("self"), n.out_elem())
         if hlo is not None:
             return e.v(hlo, [x])
         if e.target.startswith("aten.trunc"):
-            return e.v("select", [e.compare(x, e.const(0, x.type.elem, x.type.shape), "GE")
-                                  if x.type.is_static else _ge0(e, x),
-                                  e.v("floor", [x]), e.v("ceil", [x])])
+            return e.v("select", [_ge0(e, x), e.v("floor", [x]), e.v("ceil", [x])])
         return e.binary("divide", e.const(1, x.type.elem, ()), x)  # reciprocal
     return rule
 
@@ -57,8 +55,8 @@ def _binary(hlo):
         """self (op) other, with `alpha` scaling other for add/sub; Python scalars become
         0-d tensors of the result's type."""
         elem = n.out_elem()
-        a = e.operand(n.arg("self"), elem)
-        b = e.operand(n.arg("other", None) if "other" in n.inputs else n.arg("exponent"), elem)
+        a = e.scalar(n.arg("self"), elem)
+        b = e.scalar(n.arg("other", None) if "other" in n.inputs else n.arg("exponent"), elem)
         alpha = n.arg("alpha", 1)
         if alpha != 1:
             b = e.binary("multiply", b, e.scalar(alpha, elem))
@@ -90,7 +88,7 @@ aten("pow.Tensor_Scalar", "pow.Tensor_Tensor", group=G)(_binary("power"))
 def remainder(e, n):
     """Python's modulo: the sign of the divisor (mhlo's remainder has the dividend's)."""
     elem = n.out_elem()
-    a, b = e.broadcast_pair(e.operand(n.arg("self"), elem), e.operand(n.arg("other"), elem))
+    a, b = e.broadcast_pair(e.scalar(n.arg("self"), elem), e.scalar(n.arg("other"), elem))
     r = e.v("remainder", [a, b])
     zero = e.scalar(0, elem)
     off = e.v("and", [e.compare(r, zero, "NE"),
@@ -101,46 +99,45 @@ def remainder(e, n):
 @aten("pow.Scalar", group=G)
 def pow_scalar(e, n):
     elem = n.out_elem()
-    return e.binary("power", e.scalar(n.arg("self"), elem), e.operand(n.arg("exponent"), elem))
+    return e.binary("power", e.scalar(n.arg("self"), elem), e.scalar(n.arg("exponent"), elem))
 
 
 @aten("rsub.Scalar", "rsub.Tensor", group=G)
 def rsub(e, n):
     elem = n.out_elem()
-    b = e.operand(n.arg("self"), elem)
+    b = e.scalar(n.arg("self"), elem)
     alpha = n.arg("alpha", 1)
     if alpha != 1:
         b = e.binary("multiply", b, e.scalar(alpha, elem))
-    return e.binary("subtract", e.operand(n.arg("other"), elem), b)
+    return e.binary("subtract", e.scalar(n.arg("other"), elem), b)
 
 
 @aten("clamp.default", "clamp.Tensor", "clamp_min.default", "clamp_max.default",
       "clamp_min.Tensor", "clamp_max.Tensor", "hardtanh.default", group=G)
 def clamp(e, n):
     elem = n.out_elem()
-    x = e.operand(n.arg("self"), elem)
+    x = e.scalar(n.arg("self"), elem)
     tanh = "hardtanh" in e.target
     lo = n.arg("min", None) if "min" in n.inputs else n.arg("min_val", -1.0 if tanh else None)
     hi = n.arg("max", None) if "max" in n.inputs else n.arg("max_val", 1.0 if tanh else None)
     if e.target.startswith("aten.clamp_max"):
         lo, hi = None, n.arg("max")
     if lo is not None:
-        x = e.binary("maximum", x, e.operand(lo, elem))
+        x = e.binary("maximum", x, e.scalar(lo, elem))
     if hi is not None:
-        x = e.binary("minimum", x, e.operand(hi, elem))
+        x = e.binary("minimum", x, e.scalar(hi, elem))
     return x
 
 
 def _compare(direction):
     def rule(e: TorchEmitter, n):
+        """Compared in the tensors' promoted type (a Python float against an integer tensor
+        makes it f32, as PyTorch's scalar rules do)."""
         a, b = n.arg("self"), n.arg("other")
-        elems = [v.type.elem for v in (a, b) if hasattr(v, "type")]
-        elems += ["f32" if isinstance(v, float) else "i64" for v in (a, b) if not hasattr(v, "type")]
-        elem = promote(*elems) if not all(hasattr(v, "type") for v in (a, b)) or \
-            a.type.elem != b.type.elem else a.type.elem
-        if hasattr(a, "type") and not hasattr(b, "type") and a.type.elem in FLOATS:
-            elem = a.type.elem  # a float tensor against a Python number keeps its type
-        return e.compare(e.operand(a, elem), e.operand(b, elem), direction)
+        elem = promote(*(v.type.elem for v in (a, b) if isinstance(v, Value)))
+        if elem not in FLOATS and any(isinstance(v, float) for v in (a, b)):
+            elem = "f32"
+        return e.compare(e.scalar(a, elem), e.scalar(b, elem), direction)
     return rule
 
 
@@ -150,7 +147,7 @@ for _name, _dir in COMPARE.items():
 
 def _logical(hlo):
     def rule(e, n):
-        a, b = (e.operand(n.arg(k), "i1") if n.arg(k).type.elem == "i1" else
+        a, b = (e.scalar(n.arg(k), "i1") if n.arg(k).type.elem == "i1" else
                 e.compare(n.arg(k), e.scalar(0, n.arg(k).type.elem), "NE") for k in ("self", "other"))
         return e.binary(hlo, a, b)
     return rule
@@ -178,8 +175,8 @@ def isnan(e, n):
 def where(e, n):
     elem = n.out_elem()
     c, a, b = n.arg("condition"), n.arg("self"), n.arg("other")
-    a = e.operand(a, elem)
-    b = e.operand(b, elem)
+    a = e.scalar(a, elem)
+    b = e.scalar(b, elem)
     if c.type.elem != "i1":
         c = e.compare(c, e.scalar(0, c.type.elem), "NE")
     c, a, b = e.broadcast_all([c, a, b])
