@@ -182,6 +182,8 @@ def emit_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
         epilogue = registry.rule(library_subject(op), "epilogue", b.target)
         return epilogue(b, region_block, inputs, outs[0], env)
     out = outs[0]
+    if root.short_name == "concatenate" and root.attrs["dimension"] > 0 and b.target.gpu is None:
+        return emit_concatenation(b, root, inputs, out, env)
     if b.target.gpu is not None:  # a thread per output element, consecutive ones side by side
         inner, ivs = element_loop(b, dims_of(b, out))
         inner.op("memref.store", [Elemental(inner, inputs, dims=env).at(ret.operands[0], ivs), out] + ivs)
@@ -191,6 +193,28 @@ def emit_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
         e = Elemental(inner, inputs, dims=env)
         value = e.at(ret.operands[0], ivs)
         inner.op("memref.store", [value, out] + ivs)
+
+
+def emit_concatenation(b: LoopBuilder, root: Operation, inputs: dict, out, env: dict):
+    """A fusion whose root concatenates along a dim after the first: one loop over the
+    output's dim 0 (split across threads as any kLoop's), in it one loop nest per operand
+    over that operand's own elements, each stored at its offset along the concatenated dim.
+    The elemental rule would read every operand at every output element and select one, with
+    the index clamped along the concatenated dim: a DenseNet's channel concatenation
+    (innermost dim) then ran element by element."""
+    dim = root.attrs["dimension"]
+    starts, offset = [], 0
+    for v in root.operands:
+        starts.append(offset)
+        offset = Ix(b).add(offset, Elemental(b, inputs, dims=env).dims(v)[dim])
+    with loop_nest(b, dims_of(b, out)[:1]) as (rows, (i0,)):
+        for v, start in zip(root.operands, starts):
+            dims = [Ix(rows).val(n) for n in Elemental(rows, inputs, dims=env).dims(v)[1:]]
+            with loop_nest(rows, dims) as (inner, ivs):
+                idx = [i0] + ivs
+                value = Elemental(inner, inputs, dims=env).at(v, idx)
+                idx[dim] = Ix(inner).add(idx[dim], start)
+                inner.op("memref.store", [value, out] + idx)
 
 
 def shared_dims(k: KernelEmitter, op: Operation, args: list, n_in: int, n_buf: int) -> tuple:

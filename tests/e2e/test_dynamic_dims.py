@@ -85,3 +85,31 @@ def test_regrouped_middle_dims_against_numpy():
         r, e = lib.main(x, y)
         np.testing.assert_array_equal(r, x.reshape(6, 8, 5))
         np.testing.assert_allclose(e, np.exp(-y).reshape(b, 2, 3, 5), rtol=1e-6)
+
+
+# a DenseNet's channel concatenation of a fused operand, with a `?` batch: one loop nest per
+# operand (loops.emit_concatenation), no select between the operands per element
+CONCAT = """
+func.func public @main(%x: tensor<?x5x7x6xf32>, %y: tensor<?x5x7x3xf32>) -> tensor<?x5x7x9xf32> {
+  %ry = stablehlo.negate %y : tensor<?x5x7x3xf32>
+  %c = stablehlo.concatenate %x, %ry, dim = 3
+      : (tensor<?x5x7x6xf32>, tensor<?x5x7x3xf32>) -> tensor<?x5x7x9xf32>
+  return %c : tensor<?x5x7x9xf32>
+}
+"""
+
+
+def test_concatenation_is_one_loop_nest_per_operand():
+    (kernel,) = kernels(CONCAT)
+    assert '"arith.select"' not in kernel
+    assert kernel.count('"memref.store"') == 2
+    assert "aot.parallel = true" in kernel  # still split over dim 0
+
+
+@pytest.mark.parametrize("b", [1, 3, 0])
+def test_concatenation_against_numpy(b):
+    lib = aot.compile(CONCAT, name="concat")
+    rng = np.random.default_rng(b)
+    x = rng.standard_normal((b, 5, 7, 6)).astype(np.float32)
+    y = rng.standard_normal((b, 5, 7, 3)).astype(np.float32)
+    np.testing.assert_allclose(lib.main(x, y), np.concatenate([x, -y], axis=3))
