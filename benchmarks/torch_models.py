@@ -2,7 +2,8 @@
 (Inductor, CPU), in one run, one thread each, at several batch sizes from one library (a
 dynamic batch, and sequence for the text models), with the compile times beside. The models
 are the corpus's own small versions (tests/data/torch/export.py: torchvision does not import
-beside the CPU torch here) plus wider ones. Each library's outputs are checked against
+beside the CPU torch here, so ResNet-18, MobileNetV3 and ViT are small versions written there)
+plus wider ones. Each library's outputs are checked against
 eager's. A benchmark, not a test: it asserts nothing about time.
 
     python benchmarks/torch_models.py [--reps 30] [--models mlp,cnn,gpt,...] [--no-compile]
@@ -54,6 +55,10 @@ MODELS = {
     "encoder": (corpus.Encoder, lambda b: (torch.randint(0, 40, (b, 24)),),
                 {"ids": {0: B, 1: T}}, [1, 8, 32]),
     "rnn": (corpus.RNN, lambda b: (torch.randn(b, 7, 4),), {"x": {0: B}}, [1, 8, 32]),
+    "resnet": (corpus.TinyResNet, lambda b: (torch.randn(b, 3, 16, 16),), {"x": {0: B}}, [1, 8, 32]),
+    "mobilenet": (corpus.TinyMobileNet, lambda b: (torch.randn(b, 3, 16, 16),), {"x": {0: B}},
+                  [1, 8, 32]),
+    "vit": (corpus.TinyViT, lambda b: (torch.randn(b, 3, 16, 16),), {"x": {0: B}}, [1, 8, 32]),
 }
 
 

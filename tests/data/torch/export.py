@@ -189,6 +189,85 @@ class RNN(nn.Module):
         return y
 
 
+# Small versions of torchvision's models (its wheels do not import beside the CPU torch): their
+# characteristic blocks at a small width and image size; make test-torch and the benchmark use
+# them (they are not saved: the saved corpus keeps to what `make test` can afford).
+
+class BasicBlock(nn.Module):
+    """ResNet-18's block: two 3x3 convs with batch norm, a strided 1x1 shortcut."""
+
+    def __init__(self, cin, cout, stride):
+        super().__init__()
+        self.c1, self.b1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout)
+        self.c2, self.b2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False), nn.BatchNorm2d(cout)
+        self.short = (nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
+                      if stride != 1 or cin != cout else nn.Identity())
+
+    def forward(self, x):
+        return torch.relu(self.b2(self.c2(torch.relu(self.b1(self.c1(x))))) + self.short(x))
+
+
+class TinyResNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, 8, 7, 2, 3, bias=False), nn.BatchNorm2d(8), nn.ReLU(),
+                                  nn.MaxPool2d(3, 2, 1))
+        self.layers = nn.Sequential(BasicBlock(8, 8, 1), BasicBlock(8, 16, 2), BasicBlock(16, 32, 2))
+        self.fc = nn.Linear(32, 10)
+
+    def forward(self, x):
+        return self.fc(torch.flatten(nn.functional.adaptive_avg_pool2d(self.layers(self.stem(x)), 1), 1))
+
+
+class InvertedResidual(nn.Module):
+    """MobileNetV3's block: expand 1x1, depthwise 3x3, squeeze-excite (hardsigmoid),
+    hardswish, project 1x1, residual."""
+
+    def __init__(self, c, e):
+        super().__init__()
+        self.expand = nn.Sequential(nn.Conv2d(c, e, 1, bias=False), nn.BatchNorm2d(e), nn.Hardswish())
+        self.dw = nn.Sequential(nn.Conv2d(e, e, 3, 1, 1, groups=e, bias=False), nn.BatchNorm2d(e),
+                                nn.Hardswish())
+        self.se = nn.Sequential(nn.AdaptiveAvgPool2d(1), nn.Conv2d(e, 8, 1), nn.ReLU(),
+                                nn.Conv2d(8, e, 1), nn.Hardsigmoid())
+        self.project = nn.Sequential(nn.Conv2d(e, c, 1, bias=False), nn.BatchNorm2d(c))
+
+    def forward(self, x):
+        h = self.dw(self.expand(x))
+        return x + self.project(h * self.se(h))
+
+
+class TinyMobileNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, 16, 3, 2, 1, bias=False), nn.BatchNorm2d(16), nn.Hardswish())
+        self.blocks = nn.Sequential(InvertedResidual(16, 32), InvertedResidual(16, 48))
+        self.head = nn.Sequential(nn.Linear(16, 32), nn.Hardswish(), nn.Dropout(0.2), nn.Linear(32, 10))
+
+    def forward(self, x):
+        return self.head(self.blocks(self.stem(x)).mean(dim=(2, 3)))
+
+
+class TinyViT(nn.Module):
+    """ViT-B/16's shape at a small size: a patch-embedding conv, a class token, learned
+    positions, nn.TransformerEncoder layers (nn.MultiheadAttention), the class token's head."""
+
+    def __init__(self, d=32, patch=4, image=16):
+        super().__init__()
+        self.embed = nn.Conv2d(3, d, patch, patch)
+        self.cls = nn.Parameter(torch.randn(1, 1, d) * 0.02)
+        self.pos = nn.Parameter(torch.randn(1, (image // patch) ** 2 + 1, d) * 0.02)
+        layer = nn.TransformerEncoderLayer(d, 4, 64, dropout=0.0, activation="gelu",
+                                           batch_first=True, norm_first=True)
+        self.encoder = nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+        self.norm, self.head = nn.LayerNorm(d), nn.Linear(d, 10)
+
+    def forward(self, x):
+        p = self.embed(x).flatten(2).transpose(1, 2)
+        h = torch.cat([self.cls.expand(p.shape[0], -1, -1), p], dim=1) + self.pos
+        return self.head(self.norm(self.encoder(h))[:, 0])
+
+
 def f32(*shape):
     return lambda rng, d: rng.standard_normal([d.get(s, s) for s in shape]).astype(np.float32)
 
