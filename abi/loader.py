@@ -12,6 +12,7 @@ about a model has to be known in Python beforehand.
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import math
 import os
 
@@ -49,6 +50,15 @@ def _string(p) -> str:
 def _value_sig(info) -> ValueSig:
     dims = tuple(None if info.dims[d] < 0 else info.dims[d] for d in range(info.rank))
     return ValueSig(_string(info.name), dtypes.from_code(info.dtype).name, dims)
+
+
+def _labelled(sigs: list, labels) -> list:
+    """The values named by the program's own labels (`x`, as the header and `aotc inspect`
+    name them) where it has them, instead of the positional names of the runtime's tables
+    (`arg0`); a label list that does not match the values is ignored."""
+    if len(labels) != len(sigs):
+        return sigs
+    return [dataclasses.replace(s, name=label) if label else s for s, label in zip(sigs, labels)]
 
 
 def _describe(entry: str, kind: str, index: int, sig: ValueSig) -> str:
@@ -93,14 +103,16 @@ class Entry:
     at once (the library's runtime is thread-safe and the GIL is released
     during the call)."""
 
-    def __init__(self, library: "Library", info):
+    def __init__(self, library: "Library", info, labels=None):
         self._library = library
         self._fn = info.fn
         self._query = info.output_shapes  # NULL when the library has no shape query
+        arg_labels, result_labels = labels or ((), ())
         self.signature = EntrySig(
             _string(info.name), _string(info.symbol),
-            [_value_sig(info.args[i]) for i in range(info.num_args)],
-            [_value_sig(info.results[i]) for i in range(info.num_results)])
+            _labelled([_value_sig(info.args[i]) for i in range(info.num_args)], arg_labels),
+            _labelled([_value_sig(info.results[i]) for i in range(info.num_results)],
+                      result_labels))
         self._args = [_Value(a) for a in self.signature.args]
         self._results = [_Value(r) for r in self.signature.results]
         # One int64 array per call holds the dims of every argument and of
@@ -440,7 +452,9 @@ class Library:
     Entries are attributes (lib.main) and items of lib.entries; lib.name is
     the library's name from its metadata."""
 
-    def __init__(self, path):
+    def __init__(self, path, labels: dict | None = None):
+        """`labels`: entry name -> (argument labels, result labels), from the artifact's
+        manifest (`aot.load` reads it), so that call errors use the program's names."""
         self.path = os.path.abspath(os.fspath(path))
         self._lib, info = _open(self.path)
         self.name = _string(info.name)
@@ -449,8 +463,10 @@ class Library:
             wheel = wheel_cublas()
             if wheel:
                 os.environ["AOT_CUBLAS_LIBRARY"] = wheel  # read by the runtime's first matmul
+        labels = labels or {}
+        entries = [info.entries[i] for i in range(info.num_entries)]
         self.entries = {e.name: e for e in
-                        (Entry(self, info.entries[i]) for i in range(info.num_entries))}
+                        (Entry(self, raw, labels.get(_string(raw.name))) for raw in entries)}
 
     def __getattr__(self, name):
         entries = self.__dict__.get("entries", {})

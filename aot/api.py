@@ -197,4 +197,20 @@ def load(path: str):
                             f"({host_triple()}): it loads only where {machine_name(theirs)} "
                             "code runs (here, a C program linked against it can run under "
                             "qemu-user)")
-    return Library(path)
+    return Library(path, _manifest_labels(path))
+
+
+def _manifest_labels(path: str) -> dict:
+    """Entry name -> (argument labels, result labels) from the artifact's manifest; none
+    when it has no readable manifest (the loader then names values by position)."""
+    from .manifest import read_manifests
+    try:
+        _, manifests = read_manifests(path)
+    except Exception:  # noqa: BLE001  (not an artifact, unreadable: Library says why)
+        return {}
+    labels = {}
+    for _, info in manifests:
+        for e in info.get("entries", []):
+            labels[e["name"]] = ([a.get("label", "") for a in e.get("args", [])],
+                                 [r.get("label", "") for r in e.get("results", [])])
+    return labels

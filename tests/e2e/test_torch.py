@@ -97,6 +97,16 @@ def test_header_and_inspect_use_the_signature_names():
     assert "main(ids: i64[?,?])" in out
 
 
+def test_call_errors_name_the_input():
+    """A wrong dtype or shape at call time names the model's input, as its signature does."""
+    lib = library("mlp")
+    assert str(lib.main.signature).startswith("main(x: f32[?,16])")
+    with pytest.raises(TypeError, match=r"argument 'x' \(#0\) expects f32\[\?,16\], got f64"):
+        lib.main(np.zeros((2, 16), np.float64))
+    with pytest.raises(ValueError, match=r"argument 'x' \(#0\) expects f32\[\?,16\]"):
+        lib.main(np.zeros((2, 15), np.float32))
+
+
 def test_cli_compiles_pt2_without_torch(tmp_path):
     """`aotc compile model.pt2` in a process where importing torch fails."""
     code = ("import sys; sys.modules['torch'] = None; from aot.cli import main; "
