@@ -62,8 +62,9 @@ def program(name):
         return f.read()
 
 
-def random_cx(n, dtype, scale=2.0):
-    return (RNG.uniform(-scale, scale, n) + 1j * RNG.uniform(-scale, scale, n)).astype(dtype)
+def random_cx(n, dtype, scale=2.0, rng=None):
+    rng = RNG if rng is None else rng
+    return (rng.uniform(-scale, scale, n) + 1j * rng.uniform(-scale, scale, n)).astype(dtype)
 
 
 # ----------------------------------------------------------------------------- text
@@ -181,10 +182,21 @@ def test_binary_ops_against_numpy(dtype):
     rets = ", ".join(f"%{i}" for i in range(len(BINARY)))
     lib = aot.compile(f"func.func @main(%a: {ty}, %b: {ty}) -> ({', '.join([ty] * len(BINARY))}) {{\n"
                       f"{body}\n  return {rets} : {', '.join([ty] * len(BINARY))}\n}}\n")
-    a, b = random_cx(50, dtype), random_cx(50, dtype)
+    # inputs of this test's own, not the module's generator: the draws must not depend on
+    # which tests ran before in the same worker
+    rng = np.random.default_rng(29)
+    a, b = random_cx(50, dtype, rng=rng), random_cx(50, dtype, rng=rng)
     a[:2], b[:2] = [0.5j, 3 - 1j], [2 + 1j, 1]
     for (op, ref), got in zip(BINARY, lib.main(a, b)):
-        close(got, ref(a.astype(C128), b.astype(C128)).astype(dtype), dtype)
+        want = ref(a.astype(C128), b.astype(C128))
+        if op == "power":
+            # exp(b log a) is accurate relative to its modulus, not per part: a part much
+            # smaller than |a^b| (up to ~1e3 here) carries the modulus' rounding (2e5
+            # samples: at most 1.4e-7 |a^b| for complex64)
+            tol = TOL[dtype]
+            assert np.all(np.abs(got - want) <= tol["atol"] + tol["rtol"] * np.abs(want)), op
+        else:
+            close(got, want.astype(dtype), dtype)
     # Smith's division: no overflow or underflow in |b|^2
     big = np.finfo(dtype).max / 4
     a, b = np.array([big + big * 1j, 3e-30j], dtype), np.array([big - big * 1j, 1e-30 + 1e-30j], dtype)
