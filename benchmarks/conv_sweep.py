@@ -29,7 +29,6 @@ import bench_env  # noqa: E402  thread counts fixed above; before numpy and jax
 # isort: split
 
 import argparse  # noqa: E402
-import statistics  # noqa: E402
 import time  # noqa: E402
 
 import numpy as np  # noqa: E402
@@ -84,16 +83,6 @@ def _forward(jax, p):
     return f
 
 
-def _median_ms(fn, reps: int) -> float:
-    fn()
-    times = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times) * 1e3
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--threads", type=int, default=2, help="threads of both run times (and "
@@ -134,7 +123,7 @@ def main():
                 for key, fn in (("xla", lambda: xla(xs).block_until_ready()),
                                 ("static", lambda: static.main(x)),
                                 ("dynamic", lambda: dynamic.main(x))):
-                    times.setdefault(key, []).append(_median_ms(fn, args.reps))
+                    times.setdefault(key, []).append(bench_env.median_ms(fn, args.reps))
             t_x, t_s, t_d = (min(times[k]) for k in ("xla", "static", "dynamic"))
             worst.append((max(t_s, t_d) / t_x, name, shape))
             print(f"| {name} | {'x'.join(map(str, shape))} | {t_x:.3f} | {t_s:.3f} | "
