@@ -91,7 +91,6 @@ def test_unknown_op_names_the_aten_op_and_model_line():
 
 def test_header_and_inspect_use_the_signature_names():
     lib = library("encoder")
-    from abi.naming import program_labels  # noqa: F401  (the header reads the same labels)
     out = subprocess.run([sys.executable, "-m", "aot.cli", "inspect", lib.path],
                          capture_output=True, text=True, cwd=ROOT, check=True).stdout
     assert "main(ids: i64[?,?])" in out
