@@ -277,3 +277,22 @@ def join_types(a: TensorType, b: TensorType) -> TensorType:
 
 def ranked(t) -> bool:
     return isinstance(t, TensorType)
+
+
+def gather_axis(e, params, idx, axis):
+    """params indexed along `axis` by every element of idx (TF's GatherV2 with batch_dims 0,
+    ATen's index_select): a gather, or a dynamic_gather when a slice size is known only at
+    run time."""
+    ir, pr = idx.type.rank, params.type.rank
+    dn = {"offset_dims": tuple(list(range(axis)) + list(range(axis + ir, pr + ir - 1))),
+          "collapsed_slice_dims": (axis,), "start_index_map": (axis,), "index_vector_dim": ir}
+    dims = e.dims(params)
+    sizes = [1 if i == axis else d for i, d in enumerate(dims)]
+    shape = tuple(list(params.type.shape[:axis]) + list(idx.type.shape)
+                  + list(params.type.shape[axis + 1:]))
+    t = TensorType(shape, params.type.elem)
+    if all(isinstance(s, int) for s in sizes):
+        return e.v("gather", [params, idx], {"dimension_numbers": dn,
+                                             "slice_sizes": tuple(sizes)}, t)
+    return e.v("dynamic_gather", [params, idx, e.shape_tensor(sizes)],
+               {"dimension_numbers": dn}, t)

@@ -10,7 +10,7 @@ import re
 import numpy as np
 
 from lowering.ir.core import DenseAttr, TensorType
-from lowering.tf.emitter import MAX_INT_LIST, Emitter, result_elem
+from lowering.tf.emitter import MAX_INT_LIST, Emitter, gather_axis, result_elem
 from lowering.tf.table import tf_op
 
 G = "shapes and data movement"
@@ -458,23 +458,6 @@ def gather_v2(e, op, args):
     if int(op.attrs.get("batch_dims", 0)) != 0:
         raise e.error("batch_dims other than 0 is not supported yet")
     return [gather_axis(e, params, idx, axis)]
-
-
-def gather_axis(e, params, idx, axis):
-    """params indexed along `axis` by every element of idx (GatherV2, batch_dims 0)."""
-    ir, pr = idx.type.rank, params.type.rank
-    dn = {"offset_dims": tuple(list(range(axis)) + list(range(axis + ir, pr + ir - 1))),
-          "collapsed_slice_dims": (axis,), "start_index_map": (axis,), "index_vector_dim": ir}
-    dims = e.dims(params)
-    sizes = [1 if i == axis else d for i, d in enumerate(dims)]
-    shape = tuple(list(params.type.shape[:axis]) + list(idx.type.shape)
-                  + list(params.type.shape[axis + 1:]))
-    t = TensorType(shape, params.type.elem)
-    if all(isinstance(s, int) for s in sizes):
-        return e.v("gather", [params, idx], {"dimension_numbers": dn,
-                                             "slice_sizes": tuple(sizes)}, t)
-    return e.v("dynamic_gather", [params, idx, e.shape_tensor(sizes)],
-               {"dimension_numbers": dn}, t)
 
 
 def _split(e, x, axis, sizes):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from lowering.ir.core import TensorType, Value
+from lowering.tf.emitter import gather_axis as shared_gather_axis
 from lowering.torch.emitter import TorchEmitter
 from lowering.torch.table import aten
 
@@ -238,18 +239,7 @@ X = "indexing"
 
 def gather_axis(e: TorchEmitter, params: Value, idx: Value, axis: int) -> Value:
     """params indexed along `axis` by every element of idx (negative indices wrap)."""
-    idx = _wrap(e, idx, e.dims(params)[axis])
-    ir, pr = idx.type.rank, params.type.rank
-    dn = {"offset_dims": tuple(list(range(axis)) + list(range(axis + ir, pr + ir - 1))),
-          "collapsed_slice_dims": (axis,), "start_index_map": (axis,), "index_vector_dim": ir}
-    dims = e.dims(params)
-    sizes = [1 if i == axis else s for i, s in enumerate(dims)]
-    shape = tuple(list(params.type.shape[:axis]) + list(idx.type.shape)
-                  + list(params.type.shape[axis + 1:]))
-    t = TensorType(shape, params.type.elem)
-    if all(isinstance(s, int) for s in sizes):
-        return e.v("gather", [params, idx], {"dimension_numbers": dn, "slice_sizes": tuple(sizes)}, t)
-    return e.v("dynamic_gather", [params, idx, e.shape_tensor(sizes)], {"dimension_numbers": dn}, t)
+    return shared_gather_axis(e, params, _wrap(e, idx, e.dims(params)[axis]), axis)
 
 
 @aten("embedding.default", group=X)
