@@ -1,7 +1,7 @@
-"""The supported-ops table of the README, generated from the op registry, so
+"""The supported-ops table (docs/ops.md), generated from the op registry, so
 the documentation cannot drift from what the compiler accepts.
 
-    python -m lowering.ops.table --write README.md     (what `make docs` runs)
+    python -m lowering.ops.table --write docs/ops.md     (`make docs` runs tools/check_docs.py)
 """
 from __future__ import annotations
 
