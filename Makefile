@@ -131,6 +131,7 @@ stress: $(STAMP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(PY) tools/check_docs.py
 
 # BENCH_PY: an interpreter with JAX installed for the XLA columns (JAX is never a dependency:
 # `make bench BENCH_PY=/path/to/jax-venv/bin/python`); the project's own venv leaves them out.
@@ -152,9 +153,11 @@ bench-gpu: $(STAMP)
 bench-gpu-model: $(STAMP)
 	$(PY) benchmarks/gpu_workloads.py --model
 
+# The generated tables (docs/ops.md, docs/tensorflow.md, docs/pytorch.md) rewritten from the
+# code, then every relative link and #anchor of the Markdown checked (tools/check_docs.py;
+# `make lint` runs the same check without writing, and fails on a stale table).
 docs: $(STAMP)
-	$(PY) -m lowering.ops.table --write README.md
-	$(PY) -m lowering.tf.docs --write README.md
+	$(PY) tools/check_docs.py --write
 
 clean:
 	rm -rf build out $(VENV)

@@ -1,7 +1,7 @@
-"""The README's table of supported TensorFlow ops, generated from lowering/tf/'s table so the
+"""The table of supported TensorFlow ops (docs/tensorflow.md), generated from lowering/tf/'s table so the
 documentation cannot drift from what the front end lowers.
 
-    python -m lowering.tf.docs --write README.md     (what `make docs` runs)
+    python -m lowering.tf.docs --write docs/tensorflow.md     (`make docs` runs tools/check_docs.py)
 """
 from __future__ import annotations
 
