@@ -57,14 +57,18 @@ def test_broken_links_and_anchors_are_named_with_their_line(tmp_path):
         "```",
         "[in a fence](nope.md)",
         "```",
+        "",
         "[ref]: docs/also-missing.md",
+        "[ref2]: docs/b.md",
+        "text",
+        "[0, 2^40]: a paragraph's line, not a reference",
     ]))
     problems = check_docs.check_links(a, root=str(tmp_path))
     assert problems == [
         "README.md:4: link to docs/missing.md: docs/missing.md does not exist",
         "README.md:5: link to docs/b.md#usage-2: no heading or anchor #usage-2 in docs/b.md",
         "README.md:6: link to #nowhere: no heading or anchor #nowhere in README.md",
-        "README.md:11: link to docs/also-missing.md: docs/also-missing.md does not exist",
+        "README.md:12: link to docs/also-missing.md: docs/also-missing.md does not exist",
     ]
 
 

@@ -72,14 +72,18 @@ def anchors(text: str) -> set:
 
 
 def links(text: str):
-    """(line number, target) of every link in the text, outside code."""
+    """(line number, target) of every link in the text, outside code. A reference definition
+    (`[name]: target`) cannot interrupt a paragraph, so it counts only after a blank line or
+    another definition."""
+    previous = ""
     for number, line in prose_lines(text):
         bare = CODE_SPAN.sub("", line)
         for m in INLINE_LINK.finditer(bare):
             yield number, m.group(1)
         m = REFERENCE.match(bare)
-        if m:
+        if m and not previous.strip():
             yield number, m.group(1)
+        previous = "" if m and not previous.strip() else line  # definitions may follow each other
 
 
 def check_links(path: str, root: str = ROOT) -> list:
