@@ -31,7 +31,7 @@ class NotAnArtifact(ValueError):
 def manifest(comp, tm, entries) -> dict:
     """What `aotc inspect` prints about the artifact a Compilation builds."""
     from abi.naming import entry_names
-    from lowering.codegen.cpu.entry_abi import ABI_VERSION
+    from lowering.codegen.host.entry_abi import ABI_VERSION
     from lowering.target import host_target
 
     from .version import COMPILER_VERSION, compiler_fingerprint

@@ -27,7 +27,8 @@ FORBIDDEN = {
     "lowering.passes": FAMILIES + ("lowering.codegen",),
     "lowering.codegen.llvm": ("lowering.passes",),
     "lowering.codegen.cpu": ("lowering.passes",),
-    "lowering.codegen.cuda": ("lowering.passes",),
+    "lowering.codegen.cuda": ("lowering.passes", "lowering.codegen.cpu"),
+    "lowering.codegen.host": ("lowering.passes", "lowering.codegen.cpu", "lowering.codegen.cuda"),
 }
 
 

@@ -27,8 +27,8 @@ import numpy as np
 from llvmlite import ir
 
 from abi.dtypes import dtype as abi_dtype
-from lowering.codegen.cpu.host import HOST_EMITTERS, buffer_text, checked_byte_size
 from lowering.codegen.cuda.device import ceil_div, iteration_count, iteration_counts, launches
+from lowering.codegen.host.buffers import HOST_EMITTERS, buffer_text, checked_byte_size
 from lowering.codegen.llvm.gen import LLVMGen
 from lowering.codegen.llvm.types import I32, I64, PTR, VOID, MemRef, storage_type
 
@@ -331,7 +331,7 @@ class DeviceEntry:
 def emit_device_entry(g, func):
     """`int NAME_F_device(const aot_tensor *args, aot_tensor *results, void *stream)`: the
     entry on device pointers, run on the caller's CUDA stream (NULL: the calling thread's)."""
-    from lowering.codegen.cpu import entry_abi
+    from lowering.codegen.host import entry_abi
     sig, body, _, _ = entry_abi.emit_entry(g, func, DeviceEntry(), symbol_suffix="_device.body")
     fn = ir.Function(g.mod, ir.FunctionType(I32, [PTR, PTR, PTR]), name=f"{sig.symbol}_device")
     b = ir.IRBuilder(fn.append_basic_block("entry"))

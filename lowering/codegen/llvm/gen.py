@@ -3,7 +3,7 @@
 It walks the module (globals, kernels, host functions) and the bodies (blocks, scf.for,
 scf.while, aot.switch, calls between kernels), looking each op up in the emitter tables:
 llvm/emitters.py for scalar and memory ops, cpu/host.py for what only host code does;
-cpu/entry_abi.py wraps host functions as the artifact's entry points. A buffer is a data
+host/entry_abi.py wraps host functions as the artifact's entry points. A buffer is a data
 pointer plus one i64 per dim (dense, row-major). Machine code: llvm/machine.py.
 """
 from __future__ import annotations
@@ -11,10 +11,10 @@ from __future__ import annotations
 import numpy as np
 from llvmlite import ir
 
-from lowering.codegen.cpu import entry_abi
 from lowering.codegen.cpu.gemm import pack_constant_b
 from lowering.codegen.cpu.helpers import MAKERS
 from lowering.codegen.cpu.host import HOST_EMITTERS, emit_task
+from lowering.codegen.host import entry_abi
 from lowering.codegen.llvm import collapse
 from lowering.codegen.llvm.emitters import EMITTERS
 from lowering.codegen.llvm.partition import split

@@ -13,7 +13,7 @@ from llvmlite import ir
 
 from abi.dtypes import dtype as abi_dtype
 from abi.header import abi_version
-from lowering.codegen.cpu.host import HostState
+from lowering.codegen.host.buffers import HostState
 from lowering.codegen.llvm.types import I32, I64, PTR, MemRef
 from lowering.ir.core import MemRefType, Operation
 
