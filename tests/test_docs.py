@@ -62,6 +62,8 @@ def test_broken_links_and_anchors_are_named_with_their_line(tmp_path):
         "[ref2]: docs/b.md",
         "text",
         "[0, 2^40]: a paragraph's line, not a reference",
+        "a [link whose text",
+        "runs over lines](docs/gone-too.md)",
     ]))
     problems = check_docs.check_links(a, root=str(tmp_path))
     assert problems == [
@@ -69,6 +71,7 @@ def test_broken_links_and_anchors_are_named_with_their_line(tmp_path):
         "README.md:5: link to docs/b.md#usage-2: no heading or anchor #usage-2 in docs/b.md",
         "README.md:6: link to #nowhere: no heading or anchor #nowhere in README.md",
         "README.md:12: link to docs/also-missing.md: docs/also-missing.md does not exist",
+        "README.md:17: link to docs/gone-too.md: docs/gone-too.md does not exist",
     ]
 
 

@@ -72,15 +72,18 @@ def anchors(text: str) -> set:
 
 
 def links(text: str):
-    """(line number, target) of every link in the text, outside code. A reference definition
-    (`[name]: target`) cannot interrupt a paragraph, so it counts only after a blank line or
-    another definition."""
-    previous = ""
+    """(line number, target) of every link in the text, outside code; a link's text may run
+    over lines. A reference definition (`[name]: target`) cannot interrupt a paragraph, so it
+    counts only after a blank line or another definition."""
+    prose = [""] * (text.count("\n") + 1)
     for number, line in prose_lines(text):
-        bare = CODE_SPAN.sub("", line)
-        for m in INLINE_LINK.finditer(bare):
-            yield number, m.group(1)
-        m = REFERENCE.match(bare)
+        prose[number - 1] = CODE_SPAN.sub(lambda m: " " * len(m.group(0)), line)
+    joined = "\n".join(prose)
+    for m in INLINE_LINK.finditer(joined):
+        yield joined.count("\n", 0, m.start(1)) + 1, m.group(1)
+    previous = ""
+    for number, line in enumerate(prose, 1):
+        m = REFERENCE.match(line)
         if m and not previous.strip():
             yield number, m.group(1)
         previous = "" if m and not previous.strip() else line  # definitions may follow each other
@@ -92,7 +95,7 @@ def check_links(path: str, root: str = ROOT) -> list:
         text = f.read()
     where = os.path.relpath(path, root)
     problems, cache = [], {}
-    for number, target in links(text):
+    for number, target in sorted(links(text)):
         if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", target):  # http:, https:, mailto:...
             continue
         file_part, _, fragment = target.partition("#")
