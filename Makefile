@@ -94,7 +94,7 @@ cross-tools:
 	fi
 
 # The CUDA driver API and cuBLAS test doubles: run a --target cuda artifact on a machine
-# without a GPU (README, "Running a cuda artifact without a GPU").
+# without a GPU (docs/cuda-target.md, "Running a cuda artifact without a GPU").
 cuda-double: build/libcuda_double.so build/libcublas_double.so
 
 build/libcuda_double.so: tests/tooling/cuda_double/double.c
@@ -107,7 +107,7 @@ build/libcublas_double.so: tests/tooling/cuda_double/cublas_double.c
 
 # A fuzz campaign (tests/tooling/fuzz): N mutated corpus programs of seed SEED through the
 # stages to loops (every LLVM_EVERY-th on to LLVM IR), JOBS worker processes; each must compile
-# or fail with a located error. Failing inputs go to build/fuzz/ (README, "Tests and benchmarks").
+# or fail with a located error. Failing inputs go to build/fuzz/ (docs/testing.md).
 N ?= 10000
 SEED ?= 1
 LLVM_EVERY ?= 50
