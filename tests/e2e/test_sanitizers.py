@@ -3,7 +3,7 @@ UndefinedBehaviorSanitizer (--sanitize address,undefined), themselves built with
 with leak detection on: results, error paths (wrong shapes, out-of-range dynamic slices, a
 failing JAX shape assertion) and freed memory, with no sanitizer report. The fixed subset
 `make test` runs; `make test-asan` runs the C-interface, dynamic-shape and conformance tests
-with the sanitizers (README, "Tests and benchmarks").
+with the sanitizers (docs/testing.md).
 
 The model's own code comes from LLVM IR and is not instrumented: what is checked is the
 runtime's C, the calls the model makes into the C library (memcpy, memset: intercepted), and
