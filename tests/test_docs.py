@@ -85,3 +85,12 @@ def test_a_stale_table_fails_the_check_and_write_refreshes_it(tmp_path):
     assert check_docs.check_tables(root=str(tmp_path), write=True, generated=generated) == []
     assert (tmp_path / "docs/ops.md").read_text() == fresh
     assert check_docs.check_tables(root=str(tmp_path), generated=generated) == []
+
+
+def test_pages_their_index_does_not_link_are_named(tmp_path):
+    write(tmp_path, "docs/a.md", "# A\n")
+    write(tmp_path, "docs/sub/b.md", "# B\n")
+    write(tmp_path, "docs/c.md", "# C\n")
+    write(tmp_path, "README.md", "[a](docs/a.md#a) and [b](docs/sub/b.md)\n`[c](docs/c.md)`\n")
+    assert check_docs.unlinked(root=str(tmp_path), indexes=[("README.md", "docs")]) == [
+        "docs/c.md: not linked from README.md"]

@@ -30,6 +30,9 @@ GENERATED = [
     ("docs/pytorch.md", "lowering.torch.docs"),
 ]
 
+# Each index and the folder whose every Markdown file it must link: a page nobody links is lost.
+INDEXES = [("README.md", "docs"), ("benchmarks/README.md", "benchmarks/results")]
+
 FENCE = re.compile(r"^\s*(```|~~~)")
 CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 INLINE_LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
@@ -111,6 +114,21 @@ def check_links(path: str, root: str = ROOT) -> list:
             if unquote(fragment).lower() not in cache[dest]:
                 problems.append(f"{where}:{number}: link to {target}: "
                                 f"no heading or anchor #{fragment} in {os.path.relpath(dest, root)}")
+    return problems
+
+
+def unlinked(root: str = ROOT, indexes=INDEXES) -> list:
+    """The pages of each indexed folder that its index does not link."""
+    problems = []
+    for index, folder in indexes:
+        path = os.path.join(root, index)
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        linked = {os.path.normpath(os.path.join(os.path.dirname(path), unquote(target.partition("#")[0])))
+                  for _, target in links(text)}
+        for page in sorted(glob.glob(os.path.join(root, folder, "**", "*.md"), recursive=True)):
+            if os.path.normpath(page) not in linked:
+                problems.append(f"{os.path.relpath(page, root)}: not linked from {index}")
     return problems
 
 
