@@ -168,19 +168,38 @@ def model_programs(names: list) -> list:
     return out
 
 
+def counted_estimates(text: str, name: str, inputs: list, scratch: str, devices: list) -> list:
+    """[(DeviceKernel, timing.Work, [Estimate per device])] per launch of one run of `text`
+    on `inputs`, on the emulated grid with counting kernels (each thread stopping after a few
+    iterations, the counts scaled to the whole grid). Sets this process's driver double."""
+    sys.path.insert(0, os.path.join(bench_env.ROOT, "tests"))
+    from lowering.codegen.cuda.timing import predict
+    from tooling.gpu_emu import build_counting, count_launches
+    counts = os.path.join(scratch, f"{name}.counts")
+    os.environ["AOT_EMU_COUNT"] = counts
+    os.environ.setdefault("AOT_EMU_COUNT_ITERATIONS", "4")
+    try:
+        lib, c = build_counting(text, name, scratch)
+        lib.main(*inputs)  # partial results: only the counts matter
+    finally:
+        os.environ.pop("AOT_EMU_COUNT", None)
+    resources = ptxas_resources(c)
+    out = []
+    for k, work in count_launches(counts, c):
+        regs, smem = resources.get(k.name, (32, 0))
+        out.append((k, work, [predict(work, k.launch, d, regs, smem) for d in devices]))
+    return out
+
+
 def model(names: list) -> int:
     """--model: each program at its full size run once on the emulated grid with counting
-    kernels (each thread stopping after a few iterations, the counts scaled to the whole
-    grid), and every launch's predicted time on an A100 and an H100 (codegen/cuda/timing.py)
-    against the roofline floor of the same work. Estimates: nothing runs on a GPU."""
-    sys.path.insert(0, os.path.join(bench_env.ROOT, "tests"))
+    kernels (`counted_estimates`), and every launch's predicted time on an A100 and an H100
+    (codegen/cuda/timing.py) against the roofline floor of the same work. Estimates: nothing
+    runs on a GPU."""
     import tempfile
 
-    from lowering.codegen.cuda.timing import predict
     from lowering.target import GPU_DEVICES
-    from tooling.gpu_emu import build_counting, count_launches
     scratch = tempfile.mkdtemp(prefix="gpu_model_")
-    os.environ.setdefault("AOT_EMU_COUNT_ITERATIONS", "4")
     devices = [GPU_DEVICES["A100"], GPU_DEVICES["H100"]]
     print("predicted per kernel launch (an estimate from the time model: nothing ran on a GPU; "
           "our own kernels, no cuBLAS)")
@@ -189,15 +208,8 @@ def model(names: list) -> int:
           f" {'/floor':>6s} bound")
     rng = np.random.default_rng(0)
     for name, text, make_inputs, each in model_programs(names):
-        counts = os.path.join(scratch, f"{name}.counts")
-        os.environ["AOT_EMU_COUNT"] = counts
-        lib, c = build_counting(text, f"model_{name}", scratch)
-        lib.main(*make_inputs(rng))  # partial results: only the counts matter
-        resources = ptxas_resources(c)
         total, rows = [0.0] * 4, []
-        for k, work in count_launches(counts, c):
-            regs, smem = resources.get(k.name, (32, 0))
-            a, h = (predict(work, k.launch, d, regs, smem) for d in devices)
+        for k, work, (a, h) in counted_estimates(text, f"model_{name}", make_inputs(rng), scratch, devices):
             total = [t + v for t, v in zip(total, (a.time_us, a.floor_us, h.time_us, h.floor_us))]
             shape = f"{-(-work.threads // k.launch.threads_per_block)}x{k.launch.threads_per_block}"
             coalescing = work.sectors * 128 / work.bytes_accessed if work.bytes_accessed else float("nan")
@@ -213,7 +225,6 @@ def model(names: list) -> int:
             print(row)
         print(f"{name:11s} {'total':>10s} {'':>15s} {'':>9s} {'':>8s} {'':>7s} {'':>8s} {total[0]:8.1f} "
               f"{total[1]:7.1f} {total[2]:8.1f} {total[3]:7.1f} {total[2] / max(total[3], 1e-9):6.1f}")
-    os.environ.pop("AOT_EMU_COUNT", None)
     print("sect/req: 32-byte sectors touched per 128 bytes requested (4: coalesced); MB: DRAM bytes; "
           "floor: max(bytes / HBM bandwidth, FLOPs / FP32 peak), no launch cost")
     return 0
