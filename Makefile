@@ -3,7 +3,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: venv demo test test-gpu cuda-double lint bench bench-gpu bench-gpu-model docs clean fuzz fuzz-diff stress
+.PHONY: venv demo test test-gpu cuda-double lint bench bench-gpu bench-gpu-model gpu-kit gpu-kit-check docs clean fuzz fuzz-diff stress
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -152,6 +152,16 @@ bench-gpu: $(STAMP)
 # No GPU needed: each kernel's predicted time (an estimate) from the time model, docs/gpu.md.
 bench-gpu-model: $(STAMP)
 	$(PY) benchmarks/gpu_workloads.py --model
+
+# The device kit for the first GPU (docs/gpu.md): build/gpu-kit/ and build/gpu-kit.tar.gz, and the
+# artifacts' host companions in build/gpu-kit-double/; gpu-kit-check runs its run.sh here through
+# the CUDA driver double.
+gpu-kit: $(STAMP)
+	$(PY) tools/gpu_kit/build.py --out build/gpu-kit --double build/gpu-kit-double
+
+gpu-kit-check: build/libcuda_double.so
+	AOT_CUDA_LIBRARY=$(CURDIR)/build/libcuda_double.so AOT_CUDA_DOUBLE_KERNELS=$(CURDIR)/build/gpu-kit-double \
+		bash build/gpu-kit/run.sh
 
 # The generated tables (docs/ops.md, docs/tensorflow.md, docs/pytorch.md) rewritten from the
 # code, then every relative link and #anchor of the Markdown checked (tools/check_docs.py;
