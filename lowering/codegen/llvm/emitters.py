@@ -26,8 +26,8 @@ from lowering.codegen.llvm.types import (
     mangle,
     storage_type,
 )
+from lowering.codegen.mathlib import MATH
 from lowering.ir.core import CompileError, ScalarType
-from lowering.ops.chlo import LIBM_FUNCTIONS as CHLO_LIBM
 
 
 def _elem_of(v) -> str:
@@ -49,10 +49,6 @@ def _intrinsic_call(base, nargs=None, extra=()):
         fn = g.intrinsic(f"llvm.{base}.{mangle(t)}", t, [t] * len(args) + [e.type for e in extra])
         return b.call(fn, list(args) + list(extra))
     return emit
-
-
-LIBM = {"tanh": "tanh", "expm1": "expm1", "log1p": "log1p", "cbrt": "cbrt", "tan": "tan",
-        "atan2": "atan2"}
 
 
 def _libm(name):
@@ -319,14 +315,14 @@ EMITTERS = {
     "arith.sitofp": _to_float("sitofp"), "arith.uitofp": _to_float("uitofp"),
     "arith.fptosi": _fp_to_int(True), "arith.fptoui": _fp_to_int(False),
     "arith.bitcast": _bitcast, "arith.index_cast": _index_cast,
-    "math.exp": _intrinsic_call("exp"), "math.log": _intrinsic_call("log"),
-    "math.sin": _intrinsic_call("sin"), "math.cos": _intrinsic_call("cos"),
     "math.sqrt": _intrinsic_call("sqrt"), "math.floor": _intrinsic_call("floor"),
     "math.ceil": _intrinsic_call("ceil"), "math.round": _intrinsic_call("round"),
     "math.roundeven": _intrinsic_call("roundeven"), "math.absf": _intrinsic_call("fabs"),
-    "math.powf": _intrinsic_call("pow"), "math.copysign": _intrinsic_call("copysign"),
+    "math.copysign": _intrinsic_call("copysign"),
     "math.ctpop": _intrinsic_call("ctpop"), "math.ctlz": _ctlz, "math.absi": _absi,
-    **{f"math.{k}": _libm(v) for k, v in LIBM.items()},
+    # the math table's functions: an LLVM intrinsic or a C library call each (codegen/mathlib.py)
+    **{op: _intrinsic_call(fn.llvm) if fn.llvm else _libm(fn.libm) for op, fn in MATH.items()
+       if fn.llvm or fn.libm},
     "memref.load": _load, "memref.store": _store, "memref.dim": _dim,
     # a complex scalar is an LLVM {re, im}: made from and taken apart into its floats
     "complex.create": lambda g, b, op, a: b.insert_value(b.insert_value(
@@ -334,7 +330,3 @@ EMITTERS = {
     "complex.re": lambda g, b, op, a: b.extract_value(a[0], 0),
     "complex.im": lambda g, b, op, a: b.extract_value(a[0], 1),
 }
-
-# libm functions behind the math ops of the chlo elementwise rules (lowering/ops/chlo.py)
-LIBM.update(CHLO_LIBM)
-EMITTERS.update({f"math.{_k}": _libm(_v) for _k, _v in CHLO_LIBM.items()})
