@@ -25,16 +25,12 @@ from llvmlite import ir
 
 from abi.dtypes import dtype as abi_dtype
 from lowering.codegen.cuda.launch import Launch, launch_of, static_dims
-from lowering.codegen.cuda.math import INLINE, inline_device_math
 from lowering.codegen.llvm.emitters import EMITTERS
 from lowering.codegen.llvm.gen import LLVMGen
 from lowering.codegen.llvm.types import I32, I64, PTR, VOID, MemRef, storage_type
+from lowering.codegen.mathlib import MATH, native
 from lowering.ir.core import CompileError, Module, Operation
 
-# Loop-stage math ops NVPTX has instructions for; the rest (libm's cbrt, the chlo
-# special functions...) need device versions first.
-DEVICE_MATH = {"math.sqrt", "math.floor", "math.ceil", "math.round", "math.roundeven",
-               "math.absf", "math.copysign", "math.ctpop", "math.ctlz", "math.absi"}
 SREG = "llvm.nvvm.read.ptx.sreg."
 WARP = 32
 
@@ -80,8 +76,8 @@ def check_device_ops(module: Module, target) -> None:
         if "aot.kernel" not in func.attrs:
             continue
         for op in func.walk():
-            if op.name.startswith("math.") and op.name not in DEVICE_MATH:
-                inline = ", ".join(sorted(name[len("math."):] for name in INLINE))
+            if op.name.startswith("math.") and op.name not in native(target):
+                inline = ", ".join(sorted(name[len("math."):] for name in MATH))
                 raise CompileError(
                     f"'{op.name}' in the kernel of '{func.attrs['aot.kernel']}' has no device "
                     f"version yet: the {target.name} target has no libm; the device has inline "
@@ -333,8 +329,7 @@ def generate_device(module: Module, name: str, target, counting: bool = False) -
     """NVPTX LLVM IR text of every kernel of a loop-stage module, and their DeviceKernels. With
     `counting`, the build the emulated grid runs for the time model: every global access and
     floating-point op reported to it (never PTX: the calls are the emulator's)."""
-    inline_device_math(module, target)
-    check_device_ops(module, target)
+    check_device_ops(module, target)  # the loops stage expanded the math it lacks (mathlib)
     g = LLVMGen(module, name, target, emitters=COUNTING_EMITTERS if counting else DEVICE_EMITTERS)
     g.mod.triple = target.triple
     records = launches(module, name, target)
