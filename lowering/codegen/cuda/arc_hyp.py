@@ -371,7 +371,3 @@ def atan2(f: Ops, y, x):
     negative_x = f.cmp("olt", f.copysign(f.c(1.0), x), zero)  # -0 too
     t = f.sel(negative_x, f.sub(f.c(math.pi), t), t)
     return f.copysign(t, y)
-
-
-FUNCTIONS = {"math.atan": atan, "math.atan2": atan2, "math.asin": asin, "math.acos": acos, "math.sinh": sinh,
-             "math.cosh": cosh, "math.asinh": asinh, "math.acosh": acosh, "math.atanh": atanh}

@@ -225,5 +225,3 @@ def cbrt(f: Ops, x):
 # samples each of random bit patterns, subnormals, plain ranges and cubes: f32 correctly
 # rounded on every one, f64 0.733)
 CBRT_MAX_ULP = {"f32": 0.5, "f64": 0.8}
-
-FUNCTIONS = {"math.powf": pow_, "math.cbrt": cbrt}

@@ -210,6 +210,3 @@ def tan(f: Ops, x):
     d, dl = f.sel(small, tiny, d), f.sel(small, f.c(0.0), dl)
     v = f.mul(_div(f, n, nl, d, dl), f.sel(odd, f.c(-1.0), f.c(1.0)))
     return _finish(f, x, v, True)
-
-
-FUNCTIONS = {"math.sin": sin, "math.cos": cos, "math.tan": tan}

@@ -82,13 +82,13 @@ and scales by 2^n in one multiply, logistic of an argument of known sign uses th
 formula alone. Both give the bits the guarded forms give (tests/ops/test_ranges.py), with
 ~8 and ~12 fewer vector ops (exp(tanh(x)), logistic(exp(x)), logistic of a relu).
 
-These rules override the ops' scalar rules where the Target's math library is "inline".
+codegen/mathlib.py's table holds these functions with the other decompositions, keyed by the math
+op; where the Target's math library is "inline", they replace the HLO ops' scalar rules.
 """
 from __future__ import annotations
 
 from lowering.ir.core import ScalarType
-from lowering.ops import chlo, elementwise, registry  # noqa: F401  (the rules overridden here)
-from lowering.ops.ranges import FULL, value_range
+from lowering.ops.ranges import FULL
 
 HALF = ("f16", "bf16")
 
@@ -606,26 +606,4 @@ def erfc(f: Ops, x):
     return f.sel(f.cmp("olt", a, f.c(f.k.erf_small)), small, large)
 
 
-FUNCTIONS = {"exponential": exp, "log": log, "tanh": tanh, "logistic": logistic,
-             "exponential_minus_one": expm1, "log_plus_one": log1p, "erf": erf, "erfc": erfc}
-
-
 RANGED = (exp, logistic)  # the functions that take their argument's range
-
-
-def inline_rule(fn, previous):
-    """The inline polynomial `fn` for f32/f64 (f16/bf16 through f32), `previous` otherwise."""
-    def rule(s, elem, args, op):
-        if elem not in CONSTS and elem not in HALF:
-            return previous(s, elem, args, op)
-        extra = (value_range(op.operands[0]),) if fn in RANGED else ()
-        if elem in CONSTS:
-            return fn(Ops(s, elem), args[0], *extra)
-        x = s.v("arith.extf", [args[0]], "f32")  # computed in f32, rounded once
-        return s.v("arith.truncf", [fn(Ops(s, "f32"), x, *extra)], elem)
-    return rule
-
-
-for _name, _fn in FUNCTIONS.items():  # the inline math library, where the target uses it
-    registry.override(_name, "scalar", inline_rule(_fn, registry.lookup(_name).scalar),
-                      when=lambda target, op: target.math == "inline")
