@@ -54,78 +54,61 @@ def _accumulator(out_elem: str) -> str:
     return "f32" if out_elem in ("f16", "bf16") else out_elem
 
 
-def emit_tiled(b: LoopBuilder, dot, lhs, rhs, out, store) -> None:
-    """The tiled kernel of `dot` on buffers lhs, rhs, out; `store(builder, index, value)`
-    writes each finished result (of the dot's result type) at its output index."""
-    lb_, rb_, lc, rc = dot_general_dims(dot)
-    lfree, rfree = _free_dims(dot)
-    rank = out.type.rank
-    nb, nl = len(lb_), len(lfree)
-    pm, pn = nb + nl - 1, rank - 1  # the output dims a tile spans
-    out_elem, lhs_elem, rhs_elem = out.type.elem, lhs.type.elem, rhs.type.elem
-    acc = _accumulator(out_elem)
+def tile_loop(b: LoopBuilder, out, tiles: tuple):
+    """The parallel loop over `out`'s tiles (`tiles`: a size per dim), a block per tile, the
+    last dim fastest: its body and the tile's first index along each dim."""
     ix = Ix(b)
     out_dims = buffer_dims(b, out)
-    tiles = tuple(TILE if d in (pm, pn) else 1 for d in range(rank))
     counts = [ix.div(ix.add(n, t - 1), t) for n, t in zip(out_dims, tiles)]
     total = 1
     for c in counts:
         total = ix.mul(total, c)
     loop, body, t, _ = b.for_(b.index(0), ix.val(total))
     loop.attrs["aot.lanes_per_iteration"] = THREADS
-    loop.attrs["aot.tiles"] = tiles
-
+    loop.attrs["aot.tiles"] = tuple(tiles)
     bx = Ix(body)
-    base = [None] * rank
-    for d in reversed(range(rank)):  # this iteration's tile, the last dim fastest
+    base = [None] * len(tiles)
+    for d in reversed(range(len(tiles))):
         base[d] = bx.mul(bx.rem(t, counts[d]), tiles[d]) if d else bx.mul(t, tiles[d])
         t = bx.div(t, counts[d]) if d else t
+    return body, base
+
+
+def block_product(body: LoopBuilder, depth, acc: str, load_a, load_b, a_along_k: bool, b_along_k: bool):
+    """The block's TILE x TILE product over `depth` contracting elements, DEPTH at a time: the
+    block stages a DEPTH x TILE slab of each operand in shared memory (each thread loading
+    TILE * DEPTH / THREADS elements of each; with `*_along_k`, consecutive threads take
+    consecutive contracting elements, else consecutive rows or columns), waits at a barrier,
+    accumulates from the slabs, and waits again before they are refilled.
+
+    load_a(builder, row, k, k_inside) and load_b(builder, col, k, k_inside) give an operand's
+    element as `acc`, zero where outside the operand or where k_inside is false (k itself is
+    clamped into [0, depth)). Returns (the loop whose PER * PER results are thread (ty, tx)'s
+    sums at rows ty + SIDE i, columns tx + SIDE j, i and j in [0, PER); tx; ty)."""
+    bx = Ix(body)
     tid = body.v("gpu.thread_id", [], INDEX)
     tx, ty = bx.rem(tid, SIDE), bx.div(tid, SIDE)
-    k_dims = [buffer_dims(body, lhs)[d] for d in lc]
-    depth = 1
-    for n in k_dims:
-        depth = bx.mul(depth, n)
     a_slab = body.v("gpu.shared", [], MemRefType((DEPTH, TILE), acc))
     b_slab = body.v("gpu.shared", [], MemRefType((DEPTH, TILE), acc))
     zero = body.const(0, acc)
     steps = bx.div(bx.add(depth, DEPTH - 1), DEPTH)
     kloop, kb, step, accs = body.for_(body.index(0), bx.val(steps), [zero] * (PER * PER))
-
     kx = Ix(kb)
     k0 = kx.mul(step, DEPTH)
 
-    def contracting(k):
-        """The flat contracting index k as one index per contracting dim."""
-        idx = []
-        for n in reversed(k_dims[1:]):
-            idx.append(kx.rem(k, n))
-            k = kx.div(k, n)
-        return [k] + idx[::-1]
-
-    def stage(buf, elem, slab, batch_dims, free_dims, contract_dims, prefix, start, edge, along_k):
-        """Fill `slab` [DEPTH x TILE] from `buf`: TILE indices of its last free dim from
-        `start` (its other free dims at `prefix`) by the step's DEPTH contracting indices."""
+    def stage(load, slab, along_k):
         for r in range(TILE * DEPTH // THREADS):
             e = kx.add(tid, THREADS * r)
-            if along_k:  # consecutive threads: consecutive contracting elements
+            if along_k:
                 kk, m = kx.rem(e, DEPTH), kx.div(e, DEPTH)
-            else:  # consecutive threads: consecutive free elements
+            else:
                 kk, m = kx.div(e, TILE), kx.rem(e, TILE)
-            i, k = kx.add(start, m), kx.add(k0, kk)
-            inside = kx.and_(kx.cmp("slt", i, edge), kx.cmp("slt", k, depth))
-            at = [None] * buf.type.rank
-            for d, v in zip(batch_dims, base[:nb]):
-                at[d] = v
-            for d, v in zip(free_dims, prefix + [kx.min(i, kx.sub(edge, 1))]):
-                at[d] = v
-            for d, v in zip(contract_dims, contracting(kx.min(k, kx.sub(depth, 1)))):
-                at[d] = v
-            x = Scalars(kb).convert(kb.v("memref.load", [buf] + at, ScalarType(elem)), elem, acc)
-            kb.op("memref.store", [kx.select(inside, x, zero, ScalarType(acc)), slab, kk, m])
+            k = kx.add(k0, kk)
+            inside, k = kx.cmp("slt", k, depth), kx.min(k, kx.sub(depth, 1))
+            kb.op("memref.store", [load(kb, m, k, inside), slab, kk, m])
 
-    stage(lhs, lhs_elem, a_slab, lb_, lfree, lc, base[nb:pm], base[pm], out_dims[pm], along_k=True)
-    stage(rhs, rhs_elem, b_slab, rb_, rfree, rc, base[nb + nl:pn], base[pn], out_dims[pn], along_k=False)
+    stage(load_a, a_slab, a_along_k)
+    stage(load_b, b_slab, b_along_k)
     kb.op("gpu.barrier", [])
     iloop, ib, kk, cur = kb.for_(kb.index(0), kb.index(DEPTH), accs)
     ibx = Ix(ib)
@@ -137,15 +120,71 @@ def emit_tiled(b: LoopBuilder, dot, lhs, rhs, out, store) -> None:
     ib.yield_(sums)
     kb.op("gpu.barrier", [])  # the slabs are refilled only when every thread is done with them
     kb.yield_(iloop.results)
+    return kloop, tx, ty
 
+
+def store_tile(body: LoopBuilder, kloop, tx, ty, acc: str, out_elem: str, place, store) -> None:
+    """Each thread's results, converted to out_elem, through `store(builder, index, value)`
+    where `place(ix, row, col)` (a tile row and column in [0, TILE)) gives (inside the
+    output, the output index)."""
+    bx = Ix(body)
     for i in range(PER):
         for j in range(PER):
-            row, col = bx.add(base[pm], bx.add(ty, SIDE * i)), bx.add(base[pn], bx.add(tx, SIDE * j))
-            inside = bx.and_(bx.cmp("slt", row, out_dims[pm]), bx.cmp("slt", col, out_dims[pn]))
+            inside, at = place(bx, bx.add(ty, SIDE * i), bx.add(tx, SIDE * j))
             _, guarded, _, _ = body.for_(body.index(0), bx.select(inside, 1, 0))
-            at = [row if d == pm else col if d == pn else base[d] for d in range(rank)]
             store(guarded, at, Scalars(guarded).convert(kloop.results[i * PER + j], acc, out_elem))
             guarded.yield_()
+
+
+def emit_tiled(b: LoopBuilder, dot, lhs, rhs, out, store) -> None:
+    """The tiled kernel of `dot` on buffers lhs, rhs, out; `store(builder, index, value)`
+    writes each finished result (of the dot's result type) at its output index."""
+    lb_, rb_, lc, rc = dot_general_dims(dot)
+    lfree, rfree = _free_dims(dot)
+    rank = out.type.rank
+    nb, nl = len(lb_), len(lfree)
+    pm, pn = nb + nl - 1, rank - 1  # the output dims a tile spans
+    acc = _accumulator(out.type.elem)
+    out_dims = buffer_dims(b, out)
+    body, base = tile_loop(b, out, tuple(TILE if d in (pm, pn) else 1 for d in range(rank)))
+    bx = Ix(body)
+    k_dims = [buffer_dims(body, lhs)[d] for d in lc]
+    depth = 1
+    for n in k_dims:
+        depth = bx.mul(depth, n)
+
+    def loader(buf, batch_dims, free_dims, contract_dims, prefix, start, edge):
+        """An operand's element at TILE index m of its last free dim from `start` (its other
+        free dims at `prefix`) and flat contracting index k (one index per contracting dim)."""
+        def load(kb, m, k, k_inside):
+            kx = Ix(kb)
+            i = kx.add(start, m)
+            inside = kx.and_(kx.cmp("slt", i, edge), k_inside)
+            at = [None] * buf.type.rank
+            for d, v in zip(batch_dims, base[:nb]):
+                at[d] = v
+            for d, v in zip(free_dims, prefix + [kx.min(i, kx.sub(edge, 1))]):
+                at[d] = v
+            idx = []
+            for n in reversed(k_dims[1:]):
+                idx.append(kx.rem(k, n))
+                k = kx.div(k, n)
+            for d, v in zip(contract_dims, [k] + idx[::-1]):
+                at[d] = v
+            x = Scalars(kb).convert(kb.v("memref.load", [buf] + at, ScalarType(buf.type.elem)),
+                                    buf.type.elem, acc)
+            return kx.select(inside, x, kb.const(0, acc), ScalarType(acc))
+        return load
+
+    kloop, tx, ty = block_product(
+        body, depth, acc, loader(lhs, lb_, lfree, lc, base[nb:pm], base[pm], out_dims[pm]),
+        loader(rhs, rb_, rfree, rc, base[nb + nl:pn], base[pn], out_dims[pn]), True, False)
+
+    def place(ix, r, c):
+        row, col = ix.add(base[pm], r), ix.add(base[pn], c)
+        inside = ix.and_(ix.cmp("slt", row, out_dims[pm]), ix.cmp("slt", col, out_dims[pn]))
+        return inside, [row if d == pm else col if d == pn else base[d] for d in range(rank)]
+    store_tile(body, kloop, tx, ty, acc, out.type.elem, place, store)
     body.yield_()
 
 
