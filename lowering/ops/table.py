@@ -20,7 +20,7 @@ GROUPS = ["elementwise", "shape and data movement", "dynamic shapes", "data-depe
           "control flow",
           "custom calls of exported programs (each becomes the op it means)",
           "removed before compiling"]
-TARGETS = ("cuda",)  # targets besides the CPU, each with its row: what it compiles
+TARGETS = ("cpu", "cuda")  # a column each: what the target compiles of each row
 SHOWN = {"dynamic shapes": ["custom_call @shape_assertion"],
          "custom calls of exported programs (each becomes the op it means)":
              [f"custom_call @{t}" for t in REWRITES],
@@ -52,15 +52,22 @@ def complex_not_yet():
 def markdown() -> str:
     def spell(names):
         return ", ".join(f"`{n}`" if n.startswith(("dhlo.", "custom_call")) else n for n in names)
-    lines = [BEGIN, "", "| family | ops |", "|---|---|"]
-    for family, names in families():
-        lines.append(f"| {family} | {spell(names)} |")
-    lines.append(f"| complex<f32>, complex<f64> elements | {spell(sorted(registry.COMPLEX))} |")
-    for target in TARGETS:
-        missing = sorted(n for n, t in registry.NOT_ON_TARGET if t == target)
-        lines.append(f"| the {target} target (`--target {target}`) | every op above"
-                     + (f" but {spell(missing)} |" if missing else " (the elementwise ones run on every "
-                        "float type by tests/ops/test_ops_targets.py) |"))
+    def support(names, target):
+        missing = [n for n in names if (n, target) in registry.NOT_ON_TARGET]
+        return f"all but {spell(missing)}" if missing else "all"
+    lines = [BEGIN, "", "| family | ops | " + " | ".join(f"`--target {t}`" for t in TARGETS) + " |",
+             "|---|---|" + "---|" * len(TARGETS)]
+    rows = families() + [("complex<f32>, complex<f64> elements", sorted(registry.COMPLEX))]
+    for family, names in rows:
+        lines.append(f"| {family} | {spell(names)} | "
+                     + " | ".join(support(names, t) for t in TARGETS) + " |")
+    lines += ["", "Every elementwise op runs on every float type on every target (tests/ops/"
+              "test_ops_targets.py). The math functions (exp, log, tanh, sin, pow, cbrt, the inverse "
+              "and hyperbolic ones...) come from one table, lowering/codegen/mathlib.py: each target "
+              "computes natively what it has (the CPU: LLVM intrinsics and libm, with inline "
+              "polynomials for exp, log, tanh, expm1, log1p, erf, erfc and logistic so that loops "
+              "vectorise) and the rest is expanded from the table's decompositions, each with its "
+              "error bound in ulps (cuda: every one of them, the device having no libm)."]
     lines += ["", "Not supported yet (a compile-time error naming the op and its location):", "",
               "| what | ops |", "|---|---|"]
     for reason, names in not_yet():
