@@ -236,7 +236,7 @@ static int compare(const char *dir, const value *want, const aot_tensor *got, ch
     int64_t count = sampled ? want->count : elements(want), stride = sampled ? want->stride : 1;
     void *expected = read_file(dir, want->file, (size_t)count * size);
     if (!expected) {
-        snprintf(why, cap, "cannot read %s/%s", dir, want->file);
+        snprintf(why, cap, "cannot read %s", want->file);
         return 0;
     }
     int parts = float_parts(want->dtype), ok = 1;
@@ -502,17 +502,22 @@ static void device_name(char *name, size_t cap) {
     name[strcspn(name, "\n")] = '\0';
 }
 
+/* Microseconds with as many decimals as a small time needs. */
+static void format_us(char *out, size_t cap, double us) {
+    snprintf(out, cap, us >= 100 ? "%.0f" : us >= 1 ? "%.1f" : "%.3f", us);
+}
+
 static void print_row(const char *name, const manifest *m, const char *status, double us, const char *detail,
                       int predict_at) {
     char meas[32] = "-", pred[32] = "-", floor_[32] = "-", ratio[32] = "-", gbs[32] = "-", gfs[32] = "-";
     if (us >= 0) {
-        snprintf(meas, sizeof meas, "%.1f", us);
-        if (m->bytes > 0) snprintf(gbs, sizeof gbs, "%.1f", m->bytes / us * 1e-3);
-        if (m->flops > 0) snprintf(gfs, sizeof gfs, "%.1f", m->flops / us * 1e-3);
+        format_us(meas, sizeof meas, us);
+        if (m->bytes > 0) format_us(gbs, sizeof gbs, m->bytes / us * 1e-3);
+        if (m->flops > 0) format_us(gfs, sizeof gfs, m->flops / us * 1e-3);
     }
     if (predict_at >= 0 && predict_at < m->npredict) {
-        snprintf(pred, sizeof pred, "%.1f", m->predict_us[predict_at]);
-        snprintf(floor_, sizeof floor_, "%.1f", m->floor_us[predict_at]);
+        format_us(pred, sizeof pred, m->predict_us[predict_at]);
+        format_us(floor_, sizeof floor_, m->floor_us[predict_at]);
         if (us >= 0) snprintf(ratio, sizeof ratio, "%.2f", us / m->predict_us[predict_at]);
     }
     printf("%-34s %-8s %10s %10s %10s %9s %9s %9s  %s\n", name, status, meas, pred, floor_, ratio, gbs, gfs, detail);
