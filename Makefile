@@ -19,7 +19,7 @@ demo: $(STAMP)
 # Two processes for the suite (compiles dominate it); the conformance corpus runs on its
 # own so that its summary line (`conformance: N passed, M unsupported ...`) is printed.
 test: $(STAMP)
-	$(PY) -m pytest -q -n 2 tests --ignore=tests/e2e/test_conformance.py
+	$(PY) -m pytest -q -n 2 tests --ignore=tests/e2e/test_conformance.py --ignore=tests/e2e/test_gpu_kit.py
 	$(PY) -m pytest -q tests/e2e/test_conformance.py
 
 # PyTorch's front door with torch installed (the `torch` extra: torch==2.13.0, CPU): the tests
@@ -35,6 +35,7 @@ test-torch: $(STAMP)
 test-gpu: $(STAMP)
 	$(PY) tests/tooling/ptx_corpus.py
 	$(PY) tests/tooling/gpu_emu/corpus_run.py
+	$(PY) -m pytest -q tests/e2e/test_gpu_kit.py
 
 .PHONY: test-asan
 
