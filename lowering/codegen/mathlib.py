@@ -44,7 +44,7 @@ class MathFn:
     """One math op: its decomposition, the largest error of that decomposition in ulps of the
     result per type (measured as its module says), and how the CPU computes the op natively."""
     expand: Callable
-    max_ulp: dict  # "f32"/"f64" -> ulps; None where not measured yet
+    max_ulp: dict  # "f32"/"f64" -> ulps
     hlo: str | None = None  # the HLO op computed as this math op alone (its scalar rule)
     llvm: str | None = None  # the CPU's LLVM intrinsic: llvm.<name>.<type>
     libm: str | None = None  # ... or C library function (<name>f for f32)
@@ -81,7 +81,7 @@ MATH = {
     "math.tan": _trig("tan", trig.tan, libm="tan"),
     **{f"math.{n}": _arc_hyp(n) for n in ("atan", "asin", "acos", "sinh", "cosh", "asinh",
                                           "acosh", "atanh")},
-    "math.atan2": MathFn(arc_hyp.atan2, {"f32": None, "f64": None}, hlo="atan2", libm="atan2"),
+    "math.atan2": MathFn(arc_hyp.atan2, _ulps(arc_hyp.ATAN2_MAX_ULP), hlo="atan2", libm="atan2"),
     "math.powf": MathFn(device_pow.pow_, _ulps(device_pow.MAX_ULP), hlo="power", llvm="pow"),
     "math.cbrt": MathFn(device_pow.cbrt, _ulps(device_pow.CBRT_MAX_ULP), hlo="cbrt", libm="cbrt"),
 }
