@@ -419,6 +419,8 @@ def main():
     ap.add_argument("--quick", action="store_true", help="two to four sizes per program")
     ap.add_argument("--reps", type=int, default=50, help="most timed calls per measurement")
     ap.add_argument("--budget", type=float, default=1.0, help="seconds of calls per size")
+    ap.add_argument("--sizes", default="", help="only these sizes, e.g. 1x256,4x128 "
+                    "(batch, or batch x sequence/length): the worst ones, to save time")
     ap.add_argument("--no-pin", action="store_true")
     ap.add_argument("--threads", type=int, default=1, help="threads of both compilers' run "
                     "times (and CPUs the process may use)")
@@ -436,6 +438,9 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.programs.split(","):
             sizes = PROGRAMS[name][5 if args.quick else 4]
+            if args.sizes:
+                wanted = args.sizes.split(",")
+                sizes = [z for z in sizes if "x".join(map(str, np.atleast_1d(z))) in wanted]
             try:
                 results[name] = sweep(jax, name, sizes, args, tmp)
             except Exception as e:  # one program's failure is a row, not the end of the run

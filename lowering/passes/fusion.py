@@ -124,6 +124,65 @@ def joins_as_row_reduction(red: Operation, group: dict, target) -> bool:
     return True
 
 
+# Elementwise ops that cost tens of instructions per element (polynomials, divisions):
+# worth a buffer rather than computing them again for every element a broadcast makes.
+EXPENSIVE = frozenset({
+    "sine", "cosine", "tan", "exponential", "exponential_minus_one", "log", "log_plus_one",
+    "logistic", "tanh", "power", "atan2", "erf", "erf_inv", "erfc", "cbrt", "acos", "acosh",
+    "asin", "asinh", "atan", "atanh", "cosh", "sinh", "lgamma", "digamma"})
+
+
+def expands_outer_dims(bcast: Operation) -> bool:
+    """A broadcast that makes copies along a dim before one of its operand's own dims: the
+    loop nest (row-major over the result) then computes each operand element once per
+    copy, and LLVM cannot hoist it. Copies along trailing dims only (a row's value spread
+    over the row) are loop-invariant in the inner loops, so LLVM computes them once."""
+    src, dst = bcast.operands[0].type.shape, bcast.results[0].type.shape
+    dims = list(bcast.attrs["broadcast_dimensions"])
+    kept = [d for i, d in enumerate(dims) if src[i] != 1]
+    copied = [d for d in range(len(dst)) if d not in dims or (src[dims.index(d)] == 1
+                                                              and dst[d] != 1)]
+    return bool(kept) and bool(copied) and min(copied) < max(kept)
+
+
+# Fewer extra evaluations than this cost less than a kernel and a buffer of their own.
+MIN_RECOMPUTED = 1024
+
+
+def elements(t) -> float:
+    """A tensor type's element count; infinite when a dim is dynamic (it may be large)."""
+    return float(np.prod(t.shape)) if None not in t.shape else float("inf")
+
+
+def recomputed_in(op: Operation, group: dict, users: dict) -> bool:
+    """An expensive op would be evaluated at least MIN_RECOMPUTED times more than its result
+    has elements in the group's loop nest: a broadcast on its way to the root copies it
+    along an outer dim, or a concatenation (not the root: an elemental select) evaluates
+    it for the other operands' elements too. RoPE's cos/sin of a [seq, d/2] angle table,
+    fused into the rotation of every batch row and head, were 37% of a Llama-like model's
+    time."""
+    if op.key not in EXPENSIVE:
+        return False
+    members, most = {id(o) for o in group["ops"]}, {}
+    copies, frontier = 1.0, [(r, 1.0) for r in op.results]
+    while frontier:
+        value, factor = frontier.pop()
+        for u in users.get(value, []):
+            if id(u) not in members:
+                continue
+            if u.key in BROADCASTS and expands_outer_dims(u):
+                out, src = elements(u.results[0].type), elements(u.operands[0].type)
+                factor *= out if out == float("inf") else out / max(src, 1)
+            elif u.key == "concatenate" and u is not group["root"]:
+                factor *= len(u.operands)
+            copies = max(copies, factor)
+            for r in u.results:  # each value walked again only with more copies
+                if most.get(r, 0) < factor:
+                    most[r] = factor
+                    frontier.append((r, factor))
+    return (copies - 1) * elements(op.results[0].type) >= MIN_RECOMPUTED
+
+
 # Kernel ops that may join their consumers' kernel: op key -> (test, the kernel's new kind).
 JOINS = {**{k: (joins_as_output, "kOutput") for k in OUTPUT_ROOTS},
          "reduce": (joins_as_row_reduction, "kInput")}
@@ -195,10 +254,16 @@ def fuse_block(block: Block, target, report: list | None = None) -> None:
         # a matmul's operands are read from buffers: their producers are not fused into it
         consumer_groups = {id(g): g for g in (group_of.get(u) if u.key not in OUTPUT_ROOTS else None
                                               for u in consumers)}
-        if consumers and None not in consumer_groups.values() and len(consumer_groups) == 1:
-            group = next(iter(consumer_groups.values()))
-            group["ops"].append(op)
+        single = next(iter(consumer_groups.values())) if len(consumer_groups) == 1 else None
+        if consumers and single is not None and recomputed_in(op, single, users):
+            group = {"kind": "kLoop", "root": op, "ops": [op],
+                     "why": "an expensive op its consumers' kernel would compute again for "
+                            "every copy a broadcast (or concatenation) makes of it"}
+            groups.append(group)
             group_of[op] = group
+        elif consumers and single is not None:
+            single["ops"].append(op)
+            group_of[op] = single
         elif consumers and cheap_to_duplicate(op) and None not in consumer_groups.values():
             for g in consumer_groups.values():
                 duplicates.append((op, g))
