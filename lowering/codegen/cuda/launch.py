@@ -122,10 +122,11 @@ class Launch:
         shared = f", {self.shared_bytes} bytes dynamic shared memory" if self.shared_bytes else ""
         if self.space == "thread":
             return f"grid 1x1x1, block {block}: {self.mapping()}{shared}; 1 thread launched"
-        if dims is None:
+        if dims is None:  # dims known at run time: the rule, and the largest grid it makes
             rule = (f"grid ceil(iterations / {self.iterations_per_block}) blocks (at most "
                     f"{self.max_blocks}), grid-stride beyond")
-            return f"{rule}, block {block}: {self.mapping()}{shared}"
+            return (f"{rule}, block {block}: {self.mapping()}{shared}; at most "
+                    f"{self.max_blocks * self.threads_per_block} threads launched (the largest grid)")
         grid = "x".join(map(str, self.grid(dims)))
         return (f"grid {grid}, block {block}: {self.mapping()}{shared}; "
                 f"{self.threads_launched(dims)} threads launched")
