@@ -52,6 +52,7 @@ def test_elementwise_kernels_take_every_element(shape, grid, threads):
 def test_dynamic_dims_give_the_rule_not_a_count():
     _, (k,) = kernels(program(("?", 64)))
     assert k.dims is None and "grid ceil(iterations / 256) blocks (at most 8192)" in k.describe()
+    assert "at most 2097152 threads launched (the largest grid)" in k.describe()
 
 
 def test_the_batched_matmul_gets_a_3d_grid():
