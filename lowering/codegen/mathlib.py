@@ -107,6 +107,8 @@ def expand_math(module: Module, target) -> Module:
     ops a decomposition makes that the target lacks. What it leaves (another type, an op not
     in the table) is for the target's codegen to refuse by name."""
     have = native(target)
+    if have >= set(MATH):  # the CPU: nothing to expand, its kernels as they are
+        return module
 
     def lacking(op):
         return op.name in MATH and op.name not in have and op.results[0].type.name in FLOATS

@@ -1,7 +1,9 @@
 """The elementwise ops: their result types, run-time dims, and scalar semantics as
 arith/math ops of the loop stage.
 
-One scalar rule per HLO op (a target's math library may override some: fastmath.py).
+One scalar rule per HLO op; the `math.*` ops they make are the math table's (codegen/mathlib.py:
+computed natively or expanded per target, and where the target's math library is "inline",
+exp, log, tanh, logistic... replaced at the op level by inline polynomials).
 XLA's edge cases are spelled out here, not left to LLVM's undefined behaviour: integer
 division by zero gives -1 (and x % 0 = x), INT_MIN / -1 = INT_MIN, shifts past the bit
 width give 0 (or the sign), float to int conversion saturates with NaN to 0, and f16/bf16
