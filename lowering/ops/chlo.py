@@ -64,8 +64,8 @@ NEW_UNARY = (UNARY - {"tan"}) | {"reduce_precision"}
 NEW_BINARY = BINARY
 FLOAT_ONLY = (NEW_UNARY | NEW_BINARY) - {"square"}
 
-# libm functions behind the `math.` ops these rules emit (codegen/llvm/emitters.py; the
-# f32 variant is the name with an `f` suffix).
+# The ops computed as one `math.` op of the same name (how each target computes it: the math
+# table, codegen/mathlib.py).
 LIBM_FUNCTIONS = {n: n for n in ("erf", "erfc", "sinh", "cosh", "asin", "acos", "atan",
                                  "asinh", "acosh", "atanh")}
 
