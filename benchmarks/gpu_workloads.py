@@ -46,6 +46,7 @@ from cpu_workloads import (  # noqa: E402
 )
 
 MODELS = ["gpt_decoder", "resnet_cnn"]  # model_defs.py's, for --model
+GOAL_RATIO, GOAL_THREADS = 1.5, 100_000  # issue 30's goals for the model: time / floor, threads
 SMOKE = {  # the same programs at sizes the emulated grid runs in seconds
     "softmax": (lambda: softmax(16, 40), lambda rng: [r32(rng, 16, 40)], ref_softmax, (2 * 4 * 640, 0)),
     "layernorm": (lambda: layernorm(16, 40), lambda rng: [r32(rng, 16, 40)], ref_layernorm,
@@ -207,6 +208,7 @@ def model(names: list) -> int:
           f"{'sect/req':>8s} {'A100 us':>8s} {'floor':>7s} {'H100 us':>8s} {'floor':>7s}"
           f" {'/floor':>6s} bound")
     rng = np.random.default_rng(0)
+    misses, kernels, few = [], 0, []  # the issue's goals: within 1.5x of the floor; enough threads
     for name, text, make_inputs, each in model_programs(names):
         total, rows = [0.0] * 4, []
         for k, work, (a, h) in counted_estimates(text, f"model_{name}", make_inputs(rng), scratch, devices):
@@ -214,6 +216,15 @@ def model(names: list) -> int:
             shape = f"{-(-work.threads // k.launch.threads_per_block)}x{k.launch.threads_per_block}"
             coalescing = work.sectors * 128 / work.bytes_accessed if work.bytes_accessed else float("nan")
             kernel = "kernel " + k.name.rsplit("_", 1)[-1]
+            if each:
+                kernels += 1
+                if h.time_us > GOAL_RATIO * h.floor_us:
+                    misses.append(f"{name} {kernel} {h.time_us / h.floor_us:.1f}x")
+            elements = int(np.prod(k.dims)) if k.dims else 0
+            if k.launch.space != "thread" and work.threads < min(elements, GOAL_THREADS):
+                kind = "kLoop" if k.launch.elementwise else "not kLoop"
+                few.append(f"{name} {kernel} ({kind}: {k.launch.mapping()}): {work.threads} threads, "
+                           f"{elements} output elements")
             rows.append((h.time_us, f"{name:11s} {kernel:>10s} {shape:>15s} {work.threads:9d} "
                          f"{work.dram_bytes / 1e6:8.2f} {(work.flops or 0) / 1e9:7.3f} {coalescing:8.1f} "
                          f"{a.time_us:8.1f} {a.floor_us:7.1f} {h.time_us:8.1f} {h.floor_us:7.1f} "
@@ -227,6 +238,12 @@ def model(names: list) -> int:
               f"{total[1]:7.1f} {total[2]:8.1f} {total[3]:7.1f} {total[2] / max(total[3], 1e-9):6.1f}")
     print("sect/req: 32-byte sectors touched per 128 bytes requested (4: coalesced); MB: DRAM bytes; "
           "floor: max(bytes / HBM bandwidth, FLOPs / FP32 peak), no launch cost")
+    print(f"goal, the benchmark matrix on an H100 within {GOAL_RATIO}x of its floor: "
+          f"{kernels - len(misses)} of {kernels} kernels"
+          + (f"; misses: {', '.join(misses)}" if misses else ""))
+    print(f"goal, no kLoop kernel launching fewer threads than min(output elements, {GOAL_THREADS}): "
+          f"{'met' if not any('(kLoop' in f for f in few) else 'missed'}; launches under it: "
+          + ("; ".join(few) if few else "none"))
     return 0
 
 
