@@ -20,8 +20,9 @@
  *
  * DTYPE is the aot_dtype code (aot_runtime.h). A result is right when every compared element
  * has |got - want| <= ATOL + RTOL * |want| (floats, each part of a complex; NaN where NaN is
- * expected), or is equal byte for byte (integers, booleans). Each case runs in a child process
- * (a crash or a hang is that case's failure, after $KIT_TIMEOUT seconds, 120 by default).
+ * expected), or is equal byte for byte (integers, booleans). The cases run in a child process,
+ * one after another (one CUDA initialisation); a case that crashes it, or hangs for
+ * $KIT_TIMEOUT seconds (120 by default), is an error, and a new child goes on after it.
  *
  * Timing (benchmarks only): the device entry on device buffers, on a stream of this driver's,
  * between two CUDA events (cuEventRecord / cuEventElapsedTime): REPS calls, REPS chosen so a
@@ -31,6 +32,7 @@
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -216,6 +218,7 @@ typedef struct {
     const char *(*last_error)(void);
     void (*tensor_free)(aot_tensor *);
     void (*gpu_tensor_free)(aot_tensor *);
+    void (*release_cached)(void);
 } artifact;
 
 /* Compares result r against its expected values; writes what went wrong into why. */
@@ -295,6 +298,9 @@ static struct {
 /* Opens the driver library the artifacts open; "" on success, else why not. */
 static const char *open_cuda(void) {
     static char why[512];
+    static int opened;
+    if (opened) return why;
+    opened = 1;
     const char *path = getenv("AOT_CUDA_LIBRARY");
     const char *name = path && *path ? path : "libcuda.so.1";
     void *lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
@@ -408,36 +414,55 @@ static void *symbol(void *lib, const char *prefix, const char *suffix) {
     return dlsym(lib, name);
 }
 
-/* Runs case `dir`; writes "correct|wrong|error <measured us> <detail>" to `out`. */
+/* One line of a case's outcome to the parent: "correct|wrong|error <measured us> <detail>"
+ * (the detail on one line). */
+static void report(FILE *out, const char *status, double us, const char *fmt, ...) {
+    char detail[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    for (char *c = detail; *c; c++)
+        if (*c == '\n' || *c == '\r') *c = ' ';
+    fprintf(out, "%s %.3f %s\n", status, us, detail);
+    fflush(out);
+}
+
+/* Runs case `dir` and reports it (see `report`). */
 static void run_case(const char *dir, FILE *out) {
     char path[2048], why[512] = "";
-    manifest *m = calloc(1, sizeof *m);
+    static manifest m;
+    aot_tensor args[MAX_VALUES], results[MAX_VALUES];
+    memset(args, 0, sizeof args);
+    memset(results, 0, sizeof results);
     snprintf(path, sizeof path, "%s/manifest.txt", dir);
-    if (!m || read_manifest(path, m)) {
-        fprintf(out, "error -1 cannot read %s\n", path);
+    if (read_manifest(path, &m)) {
+        report(out, "error", -1, "cannot read %s", path);
         return;
     }
-    snprintf(path, sizeof path, "%s/%s", dir, m->lib);
+    snprintf(path, sizeof path, "%s/%s", dir, m.lib);
     artifact a;
     memset(&a, 0, sizeof a);
-    a.lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    a.lib = dlopen(path, RTLD_NOW | RTLD_LOCAL); /* never closed: its runtime may hold threads */
     if (!a.lib) {
-        fprintf(out, "error -1 %s\n", dlerror());
+        report(out, "error", -1, "%s", dlerror());
         return;
     }
-    *(void **)&a.entry = symbol(a.lib, m->entry, "");
-    *(void **)&a.device_entry = symbol(a.lib, m->entry, "_device");
+    *(void **)&a.entry = symbol(a.lib, m.entry, "");
+    *(void **)&a.device_entry = symbol(a.lib, m.entry, "_device");
     *(void **)&a.last_error = dlsym(a.lib, "aot_last_error");
     *(void **)&a.tensor_free = dlsym(a.lib, "aot_tensor_free");
     *(void **)&a.gpu_tensor_free = dlsym(a.lib, "aot_gpu_tensor_free");
-    if (!a.entry || !a.device_entry || !a.last_error || !a.tensor_free || !a.gpu_tensor_free) {
-        fprintf(out, "error -1 %s lacks %s, its device entry or the runtime's functions\n", m->lib, m->entry);
+    *(void **)&a.release_cached = dlsym(a.lib, "aot_gpu_release_cached_memory");
+    if (!a.entry || !a.device_entry || !a.last_error || !a.tensor_free || !a.gpu_tensor_free || !a.release_cached)
+        {
+        report(out, "error", -1, "%s lacks %s, its device entry or the runtime's functions", m.lib, m.entry);
         return;
     }
-    aot_tensor args[MAX_VALUES], results[MAX_VALUES];
-    memset(results, 0, sizeof results);
-    for (int i = 0; i < m->nargs; i++) {
-        value *v = &m->args[i];
+    const char *status = "correct";
+    double us = -1;
+    for (int i = 0; i < m.nargs; i++) {
+        value *v = &m.args[i];
         size_t n = (size_t)elements(v), bytes = n * aot_dtype_size_local(v->dtype);
         args[i] = (aot_tensor){NULL, v->dims, v->rank, v->dtype};
         if (strcmp(v->source, "gen") == 0) {
@@ -447,34 +472,30 @@ static void run_case(const char *dir, FILE *out) {
             args[i].data = read_file(dir, v->file, bytes);
         }
         if (!args[i].data) {
-            fprintf(out, "error -1 cannot read or make argument %d\n", i);
-            return;
+            status = "error";
+            snprintf(why, sizeof why, "cannot read or make argument %d", i);
+            break;
         }
     }
-    int rc = a.entry(args, results);
-    if (rc) {
-        fprintf(out, "error -1 %s: %s\n", m->entry, a.last_error());
-        return;
+    if (!strcmp(status, "correct") && a.entry(args, results)) {
+        status = "error";
+        snprintf(why, sizeof why, "%s: %s", m.entry, a.last_error());
     }
-    int ok = 1;
-    for (int r = 0; r < m->nresults && ok; r++) {
-        ok = compare(dir, &m->results[r], &results[r], why, sizeof why);
-        if (!ok) {
-            char tmp[512];
-            snprintf(tmp, sizeof tmp, "result %d: %s", r, why);
-            snprintf(why, sizeof why, "%s", tmp);
+    for (int r = 0; r < m.nresults && !strcmp(status, "correct"); r++) {
+        char what[480];
+        if (!compare(dir, &m.results[r], &results[r], what, sizeof what)) {
+            status = "wrong";
+            snprintf(why, sizeof why, "result %d: %s", r, what);
         }
     }
-    for (int r = 0; r < m->nresults; r++) a.tensor_free(&results[r]);
-    double us = -1;
-    if (ok && strcmp(m->kind, "bench") == 0) {
-        us = time_device(&a, m, args, why, sizeof why);
-        if (us < 0) {
-            fprintf(out, "error -1 %s\n", why);
-            return;
-        }
+    for (int r = 0; r < m.nresults; r++) a.tensor_free(&results[r]);
+    if (!strcmp(status, "correct") && strcmp(m.kind, "bench") == 0) {
+        us = time_device(&a, &m, args, why, sizeof why);
+        if (us < 0) status = "error";
     }
-    fprintf(out, "%s %.3f %s\n", ok ? "correct" : "wrong", us, why);
+    for (int i = 0; i < m.nargs; i++) free(args[i].data);
+    a.release_cached();
+    report(out, status, us, "%s", why);
 }
 
 /* The device's name, from a child (this process never opens CUDA itself: children fork from
@@ -524,6 +545,20 @@ static void print_row(const char *name, const manifest *m, const char *status, d
     fflush(stdout);
 }
 
+/* The worker: runs cases[from..n) in order in this process (one CUDA initialisation for all),
+ * a line per case to `fd`, each case within `timeout` seconds (SIGALRM ends the worker). */
+static void worker(const char *kit, char **cases, int from, int n, int timeout, int fd) {
+    FILE *out = fdopen(fd, "w");
+    for (int i = from; i < n; i++) {
+        char dir[1024];
+        snprintf(dir, sizeof dir, "%s/cases/%s", kit, cases[i]);
+        alarm((unsigned)timeout);
+        run_case(dir, out);
+    }
+    fclose(out);
+    _exit(0);
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: %s KIT_DIR [CASE...]\n", argv[0]);
@@ -537,6 +572,17 @@ int main(int argc, char **argv) {
         fprintf(stderr, "cannot read %s\n", list);
         return 2;
     }
+    char **cases = NULL;
+    int n = 0;
+    while (fgets(line, sizeof line, names)) {
+        line[strcspn(line, "\n")] = '\0';
+        int wanted = *line && argc == 2;
+        for (int i = 2; i < argc && *line; i++) wanted |= strcmp(argv[i], line) == 0;
+        if (!wanted) continue;
+        cases = realloc(cases, (size_t)(n + 1) * sizeof *cases);
+        cases[n++] = strdup(line);
+    }
+    fclose(names);
     device_name(gpu, sizeof gpu);
     if (strncmp(gpu, "NONE ", 5) == 0) {
         fprintf(stderr, "no usable GPU: %s\n", gpu + 5);
@@ -551,66 +597,60 @@ int main(int argc, char **argv) {
     printf("%-34s %-8s %10s %10s %10s %9s %9s %9s  %s\n", "case", "result", "measured", "predicted", "floor",
            "meas/pred", "GB/s", "GFLOP/s", "detail");
     int counts[4] = {0}; /* correct, wrong, error, benchmarks timed */
-    while (fgets(line, sizeof line, names)) {
-        line[strcspn(line, "\n")] = '\0';
-        if (!*line) continue;
-        int wanted = argc == 2;
-        for (int i = 2; i < argc; i++) wanted |= strcmp(argv[i], line) == 0;
-        if (!wanted) continue;
-        char dir[1024], path[1100], reply[1024] = "";
-        snprintf(dir, sizeof dir, "%s/cases/%s", kit, line);
-        manifest *m = calloc(1, sizeof *m);
-        snprintf(path, sizeof path, "%s/manifest.txt", dir);
-        if (!m || read_manifest(path, m)) {
-            print_row(line, m, "error", -1, "cannot read its manifest", -1);
-            counts[2]++;
-            free(m);
-            continue;
-        }
-        int predict_at = -1;
-        for (int i = 0; i < m->npredict; i++)
-            if (strcmp(m->predict_device[i], model) == 0) predict_at = i;
+    static manifest m;
+    /* A worker runs the cases from `next` on; when one crashes or hangs, that case is an error
+     * and a new worker goes on from the case after it. */
+    for (int next = 0; next < n;) {
         int fds[2];
         if (pipe(fds)) return 2;
         fflush(stdout);
         pid_t pid = fork();
         if (pid == 0) {
             close(fds[0]);
-            alarm((unsigned)timeout);
-            FILE *out = fdopen(fds[1], "w");
-            run_case(dir, out);
-            fclose(out);
-            _exit(0);
+            worker(kit, cases, next, n, timeout, fds[1]);
         }
         close(fds[1]);
         FILE *in = fdopen(fds[0], "r");
-        int got = fgets(reply, sizeof reply, in) != NULL;
-        fclose(in);
-        int status = 0;
-        waitpid(pid, &status, 0);
-        char verdict[16] = "error", detail[1024] = "";
-        double us = -1;
-        if (!got) {
-            if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
-                snprintf(detail, sizeof detail, "timed out after %d s", timeout);
-            else if (WIFSIGNALED(status)) snprintf(detail, sizeof detail, "crashed: signal %d", WTERMSIG(status));
-            else snprintf(detail, sizeof detail, "exited with %d, no result", WEXITSTATUS(status));
-        } else {
-            int used = 0;
-            reply[strcspn(reply, "\n")] = '\0';
-            if (sscanf(reply, "%15s %lf %n", verdict, &us, &used) >= 2) snprintf(detail, sizeof detail, "%s", reply + used);
+        char reply[1200];
+        for (; next < n; next++) {
+            char path[1100], verdict[16] = "error", detail[1024] = "";
+            double us = -1;
+            int got = fgets(reply, sizeof reply, in) != NULL;
+            if (!got) { /* the worker died on this case */
+                int status = 0;
+                waitpid(pid, &status, 0);
+                pid = -1;
+                if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
+                    snprintf(detail, sizeof detail, "timed out after %d s", timeout);
+                else if (WIFSIGNALED(status)) snprintf(detail, sizeof detail, "crashed: signal %d", WTERMSIG(status));
+                else snprintf(detail, sizeof detail, "the worker exited with %d", WEXITSTATUS(status));
+            } else {
+                int used = 0;
+                reply[strcspn(reply, "\n")] = '\0';
+                if (sscanf(reply, "%15s %lf %n", verdict, &us, &used) >= 2)
+                    snprintf(detail, sizeof detail, "%s", reply + used);
+            }
+            snprintf(path, sizeof path, "%s/cases/%s/manifest.txt", kit, cases[next]);
+            int predict_at = -1;
+            if (read_manifest(path, &m)) memset(&m, 0, sizeof m);
+            for (int i = 0; i < m.npredict; i++)
+                if (strcmp(m.predict_device[i], model) == 0) predict_at = i;
+            counts[strcmp(verdict, "correct") == 0 ? 0 : strcmp(verdict, "wrong") == 0 ? 1 : 2]++;
+            counts[3] += us >= 0;
+            print_row(cases[next], &m, verdict, us, detail, predict_at);
+            if (!got) {
+                next++;
+                break;
+            }
         }
-        counts[strcmp(verdict, "correct") == 0 ? 0 : strcmp(verdict, "wrong") == 0 ? 1 : 2]++;
-        counts[3] += us >= 0;
-        print_row(line, m, verdict, us, detail, predict_at);
-        free(m);
+        fclose(in);
+        if (pid > 0) waitpid(pid, NULL, 0);
     }
-    fclose(names);
     printf("measured: CUDA events around the device entry on device buffers (median of batches), microseconds;\n"
            "predicted, floor: the time model's estimate and roofline floor for %s, summed over the kernels, made\n"
            "without a GPU; GB/s: the program's arguments and results bytes per measured time; GFLOP/s: its FLOPs\n"
            "(counted on the emulated grid) per measured time.\n", model);
     printf("summary: %d correct, %d wrong, %d errors; %d benchmarks timed\n", counts[0], counts[1], counts[2],
            counts[3]);
-    return counts[1] || counts[2] ? 1 : 0;
+    return counts[1] || counts[2] || counts[0] == 0 ? 1 : 0;
 }
