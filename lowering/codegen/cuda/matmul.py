@@ -30,7 +30,6 @@ from lowering.ops.elementwise import Scalars
 TILE = 64  # rows and columns of an output tile
 DEPTH = 16  # contracting elements staged in shared memory per step
 SIDE = 16  # the block's threads as a SIDE x SIDE square (its launch record's block: SIDE * SIDE)
-PER = TILE // SIDE  # each thread's results per row and per column
 THREADS = SIDE * SIDE
 
 
@@ -74,35 +73,37 @@ def tile_loop(b: LoopBuilder, out, tiles: tuple):
     return body, base
 
 
-def block_product(body: LoopBuilder, depth, acc: str, load_a, load_b, a_along_k: bool, b_along_k: bool):
-    """The block's TILE x TILE product over `depth` contracting elements, DEPTH at a time: the
-    block stages a DEPTH x TILE slab of each operand in shared memory (each thread loading
-    TILE * DEPTH / THREADS elements of each; with `*_along_k`, consecutive threads take
+def block_product(body: LoopBuilder, depth, acc: str, load_a, load_b, a_along_k: bool, b_along_k: bool,
+                  tile: int = TILE):
+    """The block's `tile` x `tile` product over `depth` contracting elements, DEPTH at a time: the
+    block stages a DEPTH x tile slab of each operand in shared memory (each thread loading
+    tile * DEPTH / THREADS elements of each; with `*_along_k`, consecutive threads take
     consecutive contracting elements, else consecutive rows or columns), waits at a barrier,
     accumulates from the slabs, and waits again before they are refilled.
 
     load_a(builder, row, k, k_inside) and load_b(builder, col, k, k_inside) give an operand's
     element as `acc`, zero where outside the operand or where k_inside is false (k itself is
-    clamped into [0, depth)). Returns (the loop whose PER * PER results are thread (ty, tx)'s
-    sums at rows ty + SIDE i, columns tx + SIDE j, i and j in [0, PER); tx; ty)."""
+    clamped into [0, depth)). Returns (the loop whose per * per results are thread (ty, tx)'s
+    sums at rows ty + SIDE i, columns tx + SIDE j, i and j in [0, per = tile / SIDE); tx; ty)."""
+    per = tile // SIDE
     bx = Ix(body)
     tid = body.v("gpu.thread_id", [], INDEX)
     tx, ty = bx.rem(tid, SIDE), bx.div(tid, SIDE)
-    a_slab = body.v("gpu.shared", [], MemRefType((DEPTH, TILE), acc))
-    b_slab = body.v("gpu.shared", [], MemRefType((DEPTH, TILE), acc))
+    a_slab = body.v("gpu.shared", [], MemRefType((DEPTH, tile), acc))
+    b_slab = body.v("gpu.shared", [], MemRefType((DEPTH, tile), acc))
     zero = body.const(0, acc)
     steps = bx.div(bx.add(depth, DEPTH - 1), DEPTH)
-    kloop, kb, step, accs = body.for_(body.index(0), bx.val(steps), [zero] * (PER * PER))
+    kloop, kb, step, accs = body.for_(body.index(0), bx.val(steps), [zero] * (per * per))
     kx = Ix(kb)
     k0 = kx.mul(step, DEPTH)
 
     def stage(load, slab, along_k):
-        for r in range(TILE * DEPTH // THREADS):
+        for r in range(tile * DEPTH // THREADS):
             e = kx.add(tid, THREADS * r)
             if along_k:
                 kk, m = kx.rem(e, DEPTH), kx.div(e, DEPTH)
             else:
-                kk, m = kx.div(e, TILE), kx.rem(e, TILE)
+                kk, m = kx.div(e, tile), kx.rem(e, tile)
             k = kx.add(k0, kk)
             inside, k = kx.cmp("slt", k, depth), kx.min(k, kx.sub(depth, 1))
             kb.op("memref.store", [load(kb, m, k, inside), slab, kk, m])
@@ -112,27 +113,29 @@ def block_product(body: LoopBuilder, depth, acc: str, load_a, load_b, a_along_k:
     kb.op("gpu.barrier", [])
     iloop, ib, kk, cur = kb.for_(kb.index(0), kb.index(DEPTH), accs)
     ibx = Ix(ib)
-    a = [ib.v("memref.load", [a_slab, kk, ibx.add(ty, SIDE * i)], ScalarType(acc)) for i in range(PER)]
-    w = [ib.v("memref.load", [b_slab, kk, ibx.add(tx, SIDE * j)], ScalarType(acc)) for j in range(PER)]
+    a = [ib.v("memref.load", [a_slab, kk, ibx.add(ty, SIDE * i)], ScalarType(acc)) for i in range(per)]
+    w = [ib.v("memref.load", [b_slab, kk, ibx.add(tx, SIDE * j)], ScalarType(acc)) for j in range(per)]
     mul, add = ("arith.mulf", "arith.addf") if is_float(acc) else ("arith.muli", "arith.addi")
-    sums = [ib.v(add, [cur[i * PER + j], ib.v(mul, [a[i], w[j]], ScalarType(acc))], ScalarType(acc))
-            for i in range(PER) for j in range(PER)]
+    sums = [ib.v(add, [cur[i * per + j], ib.v(mul, [a[i], w[j]], ScalarType(acc))], ScalarType(acc))
+            for i in range(per) for j in range(per)]
     ib.yield_(sums)
     kb.op("gpu.barrier", [])  # the slabs are refilled only when every thread is done with them
     kb.yield_(iloop.results)
     return kloop, tx, ty
 
 
-def store_tile(body: LoopBuilder, kloop, tx, ty, acc: str, out_elem: str, place, store) -> None:
+def store_tile(body: LoopBuilder, kloop, tx, ty, acc: str, out_elem: str, place, store,
+               tile: int = TILE) -> None:
     """Each thread's results, converted to out_elem, through `store(builder, index, value)`
-    where `place(ix, row, col)` (a tile row and column in [0, TILE)) gives (inside the
+    where `place(ix, row, col)` (a tile row and column in [0, tile)) gives (inside the
     output, the output index)."""
     bx = Ix(body)
-    for i in range(PER):
-        for j in range(PER):
+    per = tile // SIDE
+    for i in range(per):
+        for j in range(per):
             inside, at = place(bx, bx.add(ty, SIDE * i), bx.add(tx, SIDE * j))
             _, guarded, _, _ = body.for_(body.index(0), bx.select(inside, 1, 0))
-            store(guarded, at, Scalars(guarded).convert(kloop.results[i * PER + j], acc, out_elem))
+            store(guarded, at, Scalars(guarded).convert(kloop.results[i * per + j], acc, out_elem))
             guarded.yield_()
 
 
