@@ -9,9 +9,10 @@ the input while the block stages its slab in shared memory, through the same win
 math as the CPU's kernel (ops/windows.py's `window_position`: stride, padding, lhs and rhs
 dilation; window reversal on the kernel's side), the input's layout read from the dimension
 numbers, so NHWC, NCHW and any other order are the same code, 1-D to 3-D. The output is cut
-into tiles of TILE output features by TILE positions, the positions a small box over the
-batch and spatial dims (8 x 8 of a 2-D image, 64 of a 1-D signal: `position_tiles`), a block
-per tile (the launch's `aot.tiles` over the output's own dims).
+into tiles of TILE output features by TILE positions (SMALL_TILE when TILE would leave SMs
+idle: `tile_size`), the positions a box over the batch and spatial dims, the innermost dim
+first (2 x 32 of a 32-wide image, 8 x 8 of a 7 x 7 one: `position_tiles`), a block per tile
+(the launch's `aot.tiles` over the output's own dims).
 
 Feature groups: a tile's columns may belong to several groups (when the output features per
 group are not a multiple of TILE), so its contraction runs over each of those groups' inputs
@@ -41,22 +42,24 @@ from lowering.ops.elemental import Elemental
 from lowering.ops.elementwise import Scalars
 from lowering.ops.windows import Conv, window_position
 
+SMALL_TILE = 32  # a tile's side when TILE would leave SMs idle (`tile_size`)
+
 
 def _out_type(op):
     return op.results[0].type if op.results else op.operands[2].type
 
 
-def groups_per_tile(per_group: int, groups: int) -> int:
-    """The most feature groups TILE consecutive output features (from a multiple of TILE)
-    reach into."""
-    if groups == 1 or per_group % TILE == 0:
+def groups_per_tile(per_group: int, groups: int, tile: int = TILE) -> int:
+    """The most feature groups `tile` consecutive output features (from a multiple of
+    `tile`) reach into."""
+    if groups == 1 or per_group % tile == 0:
         return 1
-    if TILE % per_group == 0:
-        return min(TILE // per_group, groups)
-    return min((TILE - 1 + per_group - 1) // per_group + 1, groups)
+    if tile % per_group == 0:
+        return min(tile // per_group, groups)
+    return min((tile - 1 + per_group - 1) // per_group + 1, groups)
 
 
-def useful_share(op) -> float:
+def useful_share(op, tile: int) -> float:
     """The share of the tiled kernel's multiply-adds that are the convolution's own."""
     c, shape = Conv(op), op.operands[1].type.shape
     window = 1
@@ -64,7 +67,7 @@ def useful_share(op) -> float:
         window *= shape[d]
     depth = window * shape[c.ki]
     padded = max(-(-depth // DEPTH) * DEPTH, 1)
-    return depth / padded / groups_per_tile(shape[c.ko] // c.G, c.G)
+    return depth / padded / groups_per_tile(shape[c.ko] // c.G, c.G, tile)
 
 
 def implicit_gemm(target, op) -> bool:
@@ -81,17 +84,33 @@ def implicit_gemm(target, op) -> bool:
     device = GPU_DEVICES[target.gpu.device]
     pair = sum(max(abi_dtype(v.type.elem).size, 1) for v in op.operands[:2])
     per_element = device.hbm_gbps * 1e3 * L2_OVER_HBM * 2 / pair  # FLOPs per microsecond
-    return useful_share(op) * device.fp32_tflops * 1e6 > per_element
+    share = useful_share(op, tile_size(target, c, _out_type(op).shape))
+    return share * device.fp32_tflops * 1e6 > per_element
 
 
-def position_tiles(c: Conv, out_shape) -> dict:
-    """Output dim -> its tile size, over the batch and spatial dims (TILE positions in all):
+def tile_size(target, c: Conv, out_shape) -> int:
+    """TILE, or SMALL_TILE when an output whose size the compile knows would get fewer
+    TILE x TILE tiles than two per SM of the Target's device: the time model takes a kernel
+    with too few threads resident as latency-bound, and a 64 x 64 tile keeps one block of
+    256 threads per SM."""
+    from lowering.target import GPU_DEVICES
+    if None in out_shape:
+        return TILE
+    positions = 1
+    for d in [c.ob] + list(c.osp):
+        positions *= out_shape[d]
+    tiles = -(-positions // TILE) * -(-out_shape[c.of] // TILE)
+    return SMALL_TILE if tiles < 2 * GPU_DEVICES[target.gpu.device].sms else TILE
+
+
+def position_tiles(c: Conv, out_shape, tile: int) -> dict:
+    """Output dim -> its tile size, over the batch and spatial dims (`tile` positions in all):
     powers of two from the innermost dim out, each no larger than its dim needs (a dim known
     only at run time is taken as large), the outermost taking what is left."""
     dims = sorted([c.ob] + list(c.osp))
-    tiles, left = {}, TILE
+    tiles, left = {}, tile
     for d in reversed(dims[1:]):
-        n = out_shape[d] if out_shape[d] is not None else TILE
+        n = out_shape[d] if out_shape[d] is not None else tile
         t = 1
         while t < min(n, left):
             t *= 2
@@ -108,13 +127,14 @@ def emit_implicit_gemm(b: LoopBuilder, conv, lhs, rhs, out, store) -> None:
     rank = out.type.rank
     acc = _accumulator(out.type.elem)
     ld, od = buffer_dims(b, lhs), buffer_dims(b, out)
-    pos = position_tiles(c, out.type.shape)
+    tile = tile_size(b.target, c, out.type.shape)
+    pos = position_tiles(c, out.type.shape, tile)
     m_dims = sorted(pos)  # the output's batch and spatial dims, in its order
-    body, base = tile_loop(b, out, tuple(TILE if d == c.of else pos[d] for d in range(rank)))
+    body, base = tile_loop(b, out, tuple(tile if d == c.of else pos[d] for d in range(rank)))
     bx = Ix(body)
     rshape = rhs.type.shape
     per_group, cg = rshape[c.ko] // c.G, rshape[c.ki]
-    spans = groups_per_tile(per_group, c.G)
+    spans = groups_per_tile(per_group, c.G, tile)
     window = [rshape[d] for d in c.ksp]
     k_sizes = [spans] + window + [cg]  # the flat contraction: group, window..., input feature
     depth = 1
@@ -185,13 +205,14 @@ def emit_implicit_gemm(b: LoopBuilder, conv, lhs, rhs, out, store) -> None:
     # consecutive threads along the operand's innermost dim, where its loads coalesce
     input_along_k = c.lf == lhs.type.rank - 1
     kernel_along_k = c.ko != rhs.type.rank - 1
-    kloop, tx, ty = block_product(body, depth, acc, load_input, load_kernel, input_along_k, kernel_along_k)
+    kloop, tx, ty = block_product(body, depth, acc, load_input, load_kernel, input_along_k, kernel_along_k,
+                                  tile)
 
     def place(ix, r, col):
         at, inside = position(ix, r)
         at[c.of] = ix.add(base[c.of], col)
         return ix.and_(inside, ix.cmp("slt", at[c.of], od[c.of])), [at[d] for d in range(rank)]
-    store_tile(body, kloop, tx, ty, acc, out.type.elem, place, store)
+    store_tile(body, kloop, tx, ty, acc, out.type.elem, place, store, tile)
     body.yield_()
 
 
