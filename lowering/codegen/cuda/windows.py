@@ -3,7 +3,9 @@ where the generic kernels run on one thread.
 
 - reduce_window, convolution: one parallel iteration per output element (the output's dims
   flattened, `aot.tiles` of ones), each folding its window or filter as the CPU's kernel
-  folds one element (ops/windows.py's `window_fold`, `conv_element`).
+  folds one element (ops/windows.py's `window_fold`, `conv_element`). Most convolutions run
+  as implicit GEMM instead (conv.py, whose rule is tried first); this kernel keeps depthwise
+  ones and what the tiles do not take (conv.py's docstring says which).
 - scatter: two launches, since a grid has no barrier between its blocks and the copy must be
   complete before any update lands: operand -> result (a thread per element), then a thread
   per update element, which finds its place as the CPU does (gather.py's `scatter_position`)
