@@ -9,8 +9,8 @@ the input while the block stages its slab in shared memory, through the same win
 math as the CPU's kernel (ops/windows.py's `window_position`: stride, padding, lhs and rhs
 dilation; window reversal on the kernel's side), the input's layout read from the dimension
 numbers, so NHWC, NCHW and any other order are the same code, 1-D to 3-D. The output is cut
-into tiles of TILE output features by TILE positions (SMALL_TILE when TILE would leave SMs
-idle: `tile_size`), the positions a box over the batch and spatial dims, the innermost dim
+into tiles of TILE output features by TILE positions (smaller when TILE would leave SMs
+idle: matmul.tile_side), the positions a box over the batch and spatial dims, the innermost dim
 first (2 x 32 of a 32-wide image, 8 x 8 of a 7 x 7 one: `position_tiles`), a block per tile
 (the launch's `aot.tiles` over the output's own dims).
 
@@ -34,15 +34,21 @@ kernels of run-time shape.
 from __future__ import annotations
 
 from lowering.codegen.cuda import windows  # noqa: F401  (registered first: the rules below are tried before it)
-from lowering.codegen.cuda.matmul import DEPTH, TILE, _accumulator, block_product, store_tile, tile_loop
+from lowering.codegen.cuda.matmul import (
+    DEPTH,
+    TILE,
+    _accumulator,
+    block_product,
+    store_tile,
+    tile_loop,
+    tile_side,
+)
 from lowering.ir.builder import Ix, LoopBuilder, buffer_dims
 from lowering.ir.core import ScalarType, is_complex
 from lowering.ops import registry
 from lowering.ops.elemental import Elemental
 from lowering.ops.elementwise import Scalars
 from lowering.ops.windows import Conv, window_position
-
-SMALL_TILE = 32  # a tile's side when TILE would leave SMs idle (`tile_size`)
 
 
 def _out_type(op):
@@ -89,18 +95,11 @@ def implicit_gemm(target, op) -> bool:
 
 
 def tile_size(target, c: Conv, out_shape) -> int:
-    """TILE, or SMALL_TILE when an output whose size the compile knows would get fewer
-    TILE x TILE tiles than two per SM of the Target's device: the time model takes a kernel
-    with too few threads resident as latency-bound, and a 64 x 64 tile keeps one block of
-    256 threads per SM."""
-    from lowering.target import GPU_DEVICES
-    if None in out_shape:
-        return TILE
+    """The tiles' side: matmul.tile_side of the GEMM (positions x output features)."""
     positions = 1
     for d in [c.ob] + list(c.osp):
-        positions *= out_shape[d]
-    tiles = -(-positions // TILE) * -(-out_shape[c.of] // TILE)
-    return SMALL_TILE if tiles < 2 * GPU_DEVICES[target.gpu.device].sms else TILE
+        positions = None if out_shape[d] is None or positions is None else positions * out_shape[d]
+    return tile_side(target, positions, out_shape[c.of])
 
 
 def position_tiles(c: Conv, out_shape, tile: int) -> dict:

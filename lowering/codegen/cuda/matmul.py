@@ -4,7 +4,8 @@ kOutput fusion's elementwise consumers applied to each result before it is store
 The output of a dot_general is [batch..., lhs free..., rhs free...]. A tile is TILE rows of
 the last lhs-free dim by TILE columns of the last rhs-free dim at one index of every other
 dim (`aot.tiles`: the host launches one block per tile, `device.emit_entry` strides over
-them). The block's 256 threads form a 16 x 16 square; thread (ty, tx) owns the 4 x 4 results
+them); SMALL_TILE when TILE would give too few blocks for the device (`tile_side`). The
+block's 256 threads form a 16 x 16 square; thread (ty, tx) owns the 4 x 4 (or 2 x 2) results
 at rows ty + 16 i and columns tx + 16 j, in registers. The contraction runs DEPTH elements at
 a time: the block stages a DEPTH x TILE slab of each operand in shared memory (each thread
 loading 4 elements of each, consecutive threads reading consecutive contracting elements of
@@ -28,6 +29,7 @@ from lowering.ops.elemental import Elemental, fusion_dims
 from lowering.ops.elementwise import Scalars
 
 TILE = 64  # rows and columns of an output tile
+SMALL_TILE = 32  # a tile's side when TILE would leave SMs idle (`tile_side`)
 DEPTH = 16  # contracting elements staged in shared memory per step
 SIDE = 16  # the block's threads as a SIDE x SIDE square (its launch record's block: SIDE * SIDE)
 THREADS = SIDE * SIDE
@@ -51,6 +53,18 @@ def tiles_dot(target, op) -> bool:
 
 def _accumulator(out_elem: str) -> str:
     return "f32" if out_elem in ("f16", "bf16") else out_elem
+
+
+def tile_side(target, rows, cols, count: int = 1) -> int:
+    """TILE, or SMALL_TILE when `count` products of rows x cols, all known to the compile,
+    would make fewer TILE x TILE tiles than two per SM of the Target's device: the time model
+    takes a kernel with too few threads resident as latency-bound, and a block of TILE x TILE
+    (256 threads, 16 accumulators each) holds an SM alone."""
+    from lowering.target import GPU_DEVICES
+    if rows is None or cols is None:
+        return TILE
+    tiles = count * -(-rows // TILE) * -(-cols // TILE)
+    return SMALL_TILE if tiles < 2 * GPU_DEVICES[target.gpu.device].sms else TILE
 
 
 def tile_loop(b: LoopBuilder, out, tiles: tuple):
@@ -149,7 +163,12 @@ def emit_tiled(b: LoopBuilder, dot, lhs, rhs, out, store) -> None:
     pm, pn = nb + nl - 1, rank - 1  # the output dims a tile spans
     acc = _accumulator(out.type.elem)
     out_dims = buffer_dims(b, out)
-    body, base = tile_loop(b, out, tuple(TILE if d in (pm, pn) else 1 for d in range(rank)))
+    shape = out.type.shape
+    count = 1
+    for n in shape[:pm]:
+        count = None if n is None or count is None else count * n
+    tile = tile_side(b.target, shape[pm] if count is not None else None, shape[pn], count or 1)
+    body, base = tile_loop(b, out, tuple(tile if d in (pm, pn) else 1 for d in range(rank)))
     bx = Ix(body)
     k_dims = [buffer_dims(body, lhs)[d] for d in lc]
     depth = 1
@@ -181,13 +200,13 @@ def emit_tiled(b: LoopBuilder, dot, lhs, rhs, out, store) -> None:
 
     kloop, tx, ty = block_product(
         body, depth, acc, loader(lhs, lb_, lfree, lc, base[nb:pm], base[pm], out_dims[pm]),
-        loader(rhs, rb_, rfree, rc, base[nb + nl:pn], base[pn], out_dims[pn]), True, False)
+        loader(rhs, rb_, rfree, rc, base[nb + nl:pn], base[pn], out_dims[pn]), True, False, tile)
 
     def place(ix, r, c):
         row, col = ix.add(base[pm], r), ix.add(base[pn], c)
         inside = ix.and_(ix.cmp("slt", row, out_dims[pm]), ix.cmp("slt", col, out_dims[pn]))
         return inside, [row if d == pm else col if d == pn else base[d] for d in range(rank)]
-    store_tile(body, kloop, tx, ty, acc, out.type.elem, place, store)
+    store_tile(body, kloop, tx, ty, acc, out.type.elem, place, store, tile)
     body.yield_()
 
 
