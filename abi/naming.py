@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from .signature import EntrySig, ValueSig
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_NOT_IDENT_CHAR = re.compile(r"[^A-Za-z0-9_]")
 _POSITIONAL = re.compile(r"(arg|result)\d+\Z")
 _JAX_PREFIX = re.compile(r"(args|kwargs|result)(?=\[|\Z)")
 _TF_TENSOR = re.compile(r"^(serving_default_)?(.*?)(:\d+)?$")
@@ -51,11 +52,21 @@ def check_ident(what: str, name: str) -> None:
         raise ValueError(f"{what} {name!r} is not a C identifier")
 
 
-def identifier(label: str) -> str:
-    """`params['w']` -> `params_w`, `result['out']` -> `out`; "" when nothing of it is a
-    name (empty, only digits, only JAX's placeholder root `args`/`kwargs`/`result`)."""
+def identifier(label: str, *, artifact: bool = False) -> str:
+    """The one rule that makes C identifiers of names: every character other than a letter,
+    a digit or `_` becomes `_`.
+
+    A value's label (the default) then loses JAX's root, its runs of `_` become one and its
+    leading and trailing ones go: `params['w']` -> `params_w`, `result['out']` -> `out`; ""
+    when nothing of it is a name (empty, only digits, only JAX's placeholder root
+    `args`/`kwargs`/`result`). An artifact's name (`artifact=True`, the prefix of every
+    exported symbol) is kept whole, `m_` put before one that is empty or starts with a
+    digit: `my-model.v2` -> `my_model_v2`, `3d` -> `m_3d`."""
+    if artifact:
+        name = _NOT_IDENT_CHAR.sub("_", label)
+        return name if name and not name[0].isdigit() else "m_" + name
     label = _JAX_PREFIX.sub("", label, count=1)
-    ident = re.sub(r"[^A-Za-z0-9]+", "_", label).strip("_")
+    ident = re.sub(r"_+", "_", _NOT_IDENT_CHAR.sub("_", label)).strip("_")
     return "" if not ident or ident.replace("_", "").isdigit() else ident
 
 

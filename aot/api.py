@@ -5,10 +5,11 @@ import hashlib
 import os
 import sys
 
+from abi.naming import identifier
 from lowering.cache import touch
 from lowering.frontend.source import read_source
 
-from .driver import Compilation, Options, cache_dir, sanitize_name
+from .driver import Compilation, Options, cache_dir
 from .version import COMPILER_VERSION, compiler_fingerprint  # noqa: F401  (aot.api's names)
 
 
@@ -62,7 +63,7 @@ def compile(source, name: str | None = None, *, output_dir: str | None = None,
     """
     from abi.loader import LoadError
     text, filename, default_name = _read_source(source, params_as_args)
-    name = sanitize_name(name if name is not None else default_name)
+    name = identifier(name if name is not None else default_name, artifact=True)
     key = hashlib.sha256("\0".join([compiler_fingerprint(), name, target, str(target_cpu),
                                     os.environ.get("AOTC_SANITIZE", ""), ",".join(feeds),
                                     ",".join(fetches), _file_digest(freeze),

@@ -5,7 +5,9 @@ import argparse
 import os
 import sys
 
-from .driver import DUMP_STAGES, EMIT_KINDS, Options, sanitize_name
+from lowering import backends
+
+from .driver import DUMP_STAGES, EMIT_KINDS, Options
 
 
 def main(argv=None) -> int:
@@ -21,11 +23,10 @@ def main(argv=None) -> int:
     c.add_argument("--dump-ir-after", default="",
                    help=f"comma-separated stages to print, or 'all' ({', '.join(DUMP_STAGES)})")
     c.add_argument("--dump-dir", help="directory for --dump-ir-after files (default: stderr)")
-    c.add_argument("--target", choices=["cpu", "cuda", "cuda,cpu"], default="cpu",
-                   help="cpu (default: this machine, or --target-triple), cuda (kernels as PTX), "
-                        "or cuda,cpu (both in one artifact: the GPU when there is one)")
-    c.add_argument("--gpu-arch", default="sm_80", choices=["sm_80", "sm_86", "sm_89", "sm_90"],
-                   help="the GPU for --target cuda (default: sm_80)")
+    c.add_argument("--target", choices=list(backends.BACKENDS), default="cpu",
+                   help=backends.target_help())
+    c.add_argument("--gpu-arch", default=backends.DEFAULT_GPU_ARCH, choices=backends.GPU_ARCHS,
+                   help=f"the GPU for --target cuda (default: {backends.DEFAULT_GPU_ARCH})")
     c.add_argument("--target-triple", help="LLVM target triple (default: this machine)")
     c.add_argument("--target-cpu", help="LLVM CPU name (default: this machine's)")
     c.add_argument("--target-features", help="LLVM CPU features (default: this machine's)")
@@ -88,7 +89,8 @@ def main(argv=None) -> int:
         if args.emit not in ("shared", "static", "obj"):
             p.error("--cpp-class goes with --emit shared, static or obj (it wraps their header)")
 
-    name = sanitize_name(args.name or os.path.basename(args.input).split(".")[0])
+    from abi.naming import identifier
+    name = identifier(args.name or os.path.basename(args.input).split(".")[0], artifact=True)
     dump = [s for s in args.dump_ir_after.split(",") if s]
     for s in dump:
         if s != "all" and s not in DUMP_STAGES:
@@ -121,8 +123,7 @@ def main(argv=None) -> int:
         if args.report:
             from lowering.passes.fusion import format_report
             print(format_report(comp.module), end="")
-            if comp.target.name == "cuda":
-                print(comp.launch_report(), end="")
+            print(comp.report(), end="")
         if dump and not args.dump_dir:
             for stage, body in comp.dumps.items():
                 print(f"// ----- IR after {stage} -----\n{body}", file=sys.stderr)

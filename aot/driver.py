@@ -5,21 +5,20 @@ import contextlib
 import functools
 import gc
 import os
-import re
 import shutil
 import tempfile
 from dataclasses import dataclass, field
 
+from lowering import backends
 from lowering.cache import cache_dir
 from lowering.frontend.parser import parse_module
 from lowering.frontend.printer import print_module
 from lowering.ir.core import CompileError
 from lowering.passes.pipeline import STAGE_NAMES, run_pipeline
-from lowering.target import Target, cuda_target, host_target
+from lowering.target import DEFAULT_GPU_ARCH, Target
 
-EMIT_KINDS = STAGE_NAMES + ["llvm", "asm", "ptx", "obj", "static", "shared"]
-TARGETS = ("cpu", "cuda", "cuda,cpu")
-DEVICE_SUFFIX = "__cuda"  # a two-target artifact's device entries: NAME_F__cuda
+ASSEMBLY_KINDS = list(dict.fromkeys(b.assembly for b in backends.BACKENDS.values()))
+EMIT_KINDS = STAGE_NAMES + ["llvm", *ASSEMBLY_KINDS, "obj", "static", "shared"]
 DUMP_STAGES = STAGE_NAMES + ["llvm", "llvm-opt"]
 
 
@@ -33,8 +32,8 @@ class Options:
     target_triple: str | None = None
     target_cpu: str | None = None
     target_features: str | None = None
-    target: str = "cpu"  # or "cuda": kernels as PTX (--gpu-arch); "cuda,cpu": both, one artifact
-    gpu_arch: str = "sm_80"
+    target: str = "cpu"  # a lowering.backends.BACKENDS key: "cpu", "cuda" (--gpu-arch), "cuda,cpu"
+    gpu_arch: str = DEFAULT_GPU_ARCH
     dump_after: list = field(default_factory=list)  # stage names, or ["all"]
     dump_dir: str | None = None
     cpp_class: str | None = None  # "ns::MyModel": also write NAME.hpp, a C++ class per entry
@@ -44,12 +43,6 @@ class Options:
     feeds: list = field(default_factory=list)  # TF GraphDef nodes made arguments (--feed)
     fetches: list = field(default_factory=list)  # TF GraphDef nodes made results (--fetch)
     freeze: str | None = None  # a .npz of TF resource arguments' values (--freeze): constants
-
-
-def sanitize_name(name: str) -> str:
-    """A C identifier for symbol prefixes: `my-model.v2` becomes `my_model_v2`."""
-    name = re.sub(r"[^A-Za-z0-9_]", "_", name)
-    return name if name and not name[0].isdigit() else "m_" + name
 
 
 def default_output(opts: Options, out_dir: str = ".") -> str:
@@ -126,34 +119,32 @@ class Compilation:
                     f.write(text)
 
     @functools.cached_property
-    def target(self) -> Target:
-        o = self.opts
-        if o.target in ("cuda", "cuda,cpu"):
-            if o.target_triple or o.target_cpu or o.target_features:
-                raise CompileError("--target-triple/-cpu/-features describe a CPU; the cuda "
-                                   "target takes --gpu-arch", None)
-            try:
-                return cuda_target(o.gpu_arch)
-            except ValueError as e:
-                raise CompileError(str(e), None)
-        if o.target != "cpu":
-            raise CompileError(f"unknown target '{o.target}' (known: {', '.join(TARGETS)})", None)
+    def backend(self) -> backends.Backend:
+        """The door to the target: everything the driver does differently per target."""
         try:
-            return host_target(o.target_triple, o.target_cpu, o.target_features)
-        except ValueError as e:  # a triple LLVM does not know, or a 32-bit one
-            raise CompileError(str(e), None)
+            return backends.get(self.opts.target)
+        except ValueError as e:
+            raise CompileError(str(e), None) from None
+
+    @functools.cached_property
+    def target(self) -> Target:
+        return self.backend.make_target(self.opts)  # the options checked, a CompileError
 
     @functools.cached_property
     def toolchain(self):
-        """The C toolchain for the runtime: the target CPU's (the host's, for cuda)."""
+        """The C toolchain for the runtime: the target CPU's (this machine's, for a GPU)."""
         from .toolchain import find_toolchain
-        return find_toolchain(self.target.triple if self.target.name == "cpu" else None,
-                              self.opts.cc, self.opts.sanitize)
+        return find_toolchain(self.backend.toolchain_triple(self.target), self.opts.cc,
+                              self.opts.sanitize)
 
     def run_stages(self, until: str):
         return run_pipeline(self.module, until,
                             dump=lambda name, m: self.dump(name, print_module(m))
                             if self.opts.dump_after else None, target=self.target)
+
+    def loops_for(self, target: Target):
+        """The loop stage of the same program for another target (a second build of it)."""
+        return run_pipeline(self.parse(), "loops", target=target)
 
     @functools.cache  # noqa: B019  (one Compilation, one result; the stages run once)
     @_shows_source
@@ -164,20 +155,11 @@ class Compilation:
     @functools.cache  # noqa: B019
     @_shows_source
     def llvm(self):
-        """(target machine, LLVM IR text, optimised module, entries): the stages run once.
-        For the cuda target: the device module, and its kernels (device.DeviceKernel)."""
-        from lowering.codegen.llvm.gen import generate
+        """(target machine, LLVM IR text, optimised module, entries) of the target's codegen
+        (for a GPU: the device module and its kernels): the stages run once."""
         from lowering.codegen.llvm.machine import optimize, target_machine
-        module = self.loops()
         tm = target_machine(self.target)
-        if self.target.name == "cuda":
-            from lowering.codegen.cuda.device import generate_device
-            text, entries = generate_device(module, self.opts.name, self.target)
-        else:
-            for op in self.external_data():
-                op.attrs["aot.external_data"] = True
-            text, entries = generate(module, self.opts.name, tm, self.target,
-                                     helpers=self.helpers())
+        text, entries = self.backend.generate(self, tm)
         self.dump("llvm", text)
         optimized = optimize(text, tm)
         self.dump("llvm-opt", str(optimized))
@@ -185,25 +167,16 @@ class Compilation:
 
     @functools.cache  # noqa: B019
     @_shows_source
-    def cpu_model(self):
-        """(target machine, the model's module, entries) of a cpu artifact. The module is the
-        optimised ModuleRef, or, when the module is cut into partitions compiled on several
-        cores (llvm/partition.py), a Partitions that build_binary compiles and joins."""
-        from lowering.codegen.llvm.gen import generate_parts
-        from lowering.codegen.llvm.machine import optimize, parallel_jobs, target_machine
-        jobs = parallel_jobs() if self.can_partition() else 1
-        self.start_helpers(self.loops())  # any the HLO did not foretell, beside the model's IR
-        if jobs == 1:
-            tm, _, optimized, entries = self.llvm()
-            return tm, optimized, entries
-        tm = target_machine(self.target)
-        for op in self.external_data():
-            op.attrs["aot.external_data"] = True
-        texts, hidden, entries = generate_parts(self.loops(), self.opts.name, tm, self.target, jobs,
-                                                helpers=self.helpers())
-        if len(texts) == 1:
-            return tm, optimize(texts[0], tm), entries
-        return tm, Partitions(texts, hidden), entries
+    def model(self):
+        """(machine, the model's module, entries) of a binary artifact, as the backend makes
+        it. The module is an optimised ModuleRef, or a Partitions that build_binary compiles
+        and joins."""
+        return self.backend.model(self)
+
+    cpu_model = model  # the name tests knew it by
+
+    def partitions(self, texts: list, hidden: list) -> Partitions:
+        return Partitions(texts, hidden)
 
     def start_helpers(self, module) -> None:
         """Build the helper objects `module` (HLO or loop stage) calls and the cache lacks, in
@@ -216,16 +189,14 @@ class Compilation:
 
     @functools.cache  # noqa: B019
     def helpers(self):
-        """The matmul and convolution helpers as cached objects (cpu/helpers.py) for the cpu
-        target's libraries (None: in the module itself). Not for `--emit obj`: one merged
-        object would define them globally, and two models' objects would clash; an archive
-        member is only pulled in where no earlier one defined them."""
-        if self.target.name != "cpu" or self.opts.emit not in ("static", "shared"):
+        """The matmul and convolution helpers as cached objects (cpu/helpers.py) for the
+        libraries of a target that has them (None: in the module itself). Not for `--emit
+        obj`: one merged object would define them globally, and two models' objects would
+        clash; an archive member is only pulled in where no earlier one defined them."""
+        if self.opts.emit not in ("static", "shared"):
             return None
-        from lowering.codegen.cpu.helpers import HelperObjects
-
         from .version import compiler_fingerprint
-        return HelperObjects(self.target, compiler_fingerprint())
+        return self.backend.helper_objects(self.target, compiler_fingerprint())
 
     def can_partition(self) -> bool:
         """Partitions are joined with the toolchain's `ld -r` and objcopy, and LLVM stage
@@ -239,8 +210,9 @@ class Compilation:
         """The big constants (memref.global) whose bytes go into the artifact through an
         object of their own (`.incbin`, assembled by the target's C compiler) instead of the
         LLVM module, where LLVM would print, parse and carry every byte (seconds for the MBs
-        of a frozen model): for binary artifacts of the cpu target that link the runtime."""
-        if (self.target.name != "cpu" or self.opts.emit not in ("obj", "static", "shared")
+        of a frozen model): for binary artifacts that link the runtime, of a target that
+        takes them so (the cpu target)."""
+        if (not self.backend.external_data or self.opts.emit not in ("obj", "static", "shared")
                 or not self.opts.runtime):
             return []
         return [op for op in self.loops().ops if op.name == "memref.global"
@@ -272,23 +244,21 @@ class Compilation:
             self.check_toolchain()
         if emit in STAGE_NAMES:
             return _write(output, print_module(self.run_stages(emit)))
-        if emit == "ptx" and self.target.name != "cuda":
-            raise CompileError("--emit ptx needs --target cuda", None)
-        if emit == "asm" and self.target.name == "cuda":
-            raise CompileError("--target cuda: the kernels' assembly is --emit ptx", None)
-        if emit in ("llvm", "asm", "ptx"):
-            tm, _, optimized, _ = self.llvm()
-            return _write(output, str(optimized) if emit == "llvm" else tm.emit_assembly(optimized))
+        backend = self.backend
+        if emit in ASSEMBLY_KINDS and emit != backend.assembly:
+            if backend.device_entries:  # a GPU's kernels have an assembly of their own
+                raise CompileError(f"--target {backend.name}: the kernels' assembly is --emit "
+                                   f"{backend.assembly}", None)
+            raise CompileError(f"--emit {emit} needs --target {backends.assembly_target(emit)}", None)
+        if emit == "llvm" or emit in ASSEMBLY_KINDS:
+            return _write(output, str(self.llvm()[2]) if emit == "llvm" else self.assembly())
         runtime = None
         if self.opts.runtime:  # compiled meanwhile, on a core the model's compile leaves free
             from .toolchain import start_runtime_objects
-            runtime = start_runtime_objects(cache_dir(), self.target.name, self.toolchain)
+            runtime = start_runtime_objects(cache_dir(), backend.name, self.toolchain)
         self.start_helpers(self.module)  # likewise the helper objects its matmuls will need
         try:
-            if self.target.name == "cuda":
-                tm, optimized, entries = self.cuda_host()
-            else:
-                tm, optimized, entries = self.cpu_model()
+            tm, optimized, entries = self.model()
             return self.build_binary(output, tm, optimized, entries, runtime)
         finally:
             if runtime is not None:
@@ -298,38 +268,21 @@ class Compilation:
         from .toolchain import ToolchainError
         if not self.opts.runtime and self.opts.emit != "obj":
             raise ToolchainError("--no-runtime needs --emit obj (the model's object alone)")
-        if self.opts.runtime or self.opts.target == "cuda,cpu":  # its two objects are merged
+        if self.opts.runtime or self.backend.two_objects:  # two builds' objects are merged
             self.toolchain  # noqa: B018  (resolved now: a missing compiler is an error now)
 
-    @functools.cache  # noqa: B019
     @_shows_source
-    def cpu_fallback(self):
-        """For --target cuda,cpu: (machine, optimised module) of the CPU build, whose entries
-        run the device build's when the runtime finds a GPU."""
-        from lowering.codegen.llvm.gen import generate
-        from lowering.codegen.llvm.machine import optimize, target_machine
-        target = host_target()
-        module = run_pipeline(self.parse(), "loops", target=target)
-        tm = target_machine(target)
-        text, _ = generate(module, self.opts.name, tm, target, dispatch_suffix=DEVICE_SUFFIX)
-        return tm, optimize(text, tm)
+    def extra_objects(self, tmp: str) -> list:
+        """Objects of the target's beside the model's (cuda,cpu: the CPU build)."""
+        return self.backend.extra_objects(self, tmp)
 
     @functools.cache  # noqa: B019
-    def ptx(self) -> str:
+    def assembly(self) -> str:
+        """The kernels' assembly (`--emit asm`, or PTX for a GPU)."""
         tm, _, optimized, _ = self.llvm()
         return tm.emit_assembly(optimized)
 
-    @functools.cache  # noqa: B019
-    def cuda_host(self):
-        """(host machine, optimised host module, entries) of a cuda artifact: this machine's
-        host code, launching the kernels of the embedded PTX."""
-        from lowering.codegen.cuda.host import generate_host
-        from lowering.codegen.llvm.machine import optimize, target_machine
-        ptx = self.ptx()
-        host_tm = target_machine(host_target())
-        suffix = DEVICE_SUFFIX if self.opts.target == "cuda,cpu" else ""
-        text, entries = generate_host(self.loops(), self.opts.name, host_tm, self.target, ptx, suffix)
-        return host_tm, optimize(text, host_tm), entries
+    ptx = assembly  # the name tests knew it by
 
     def build_binary(self, output: str, tm, optimized, entries, runtime=None) -> dict:
         from abi.header import generate_header, runtime_header_path
@@ -355,12 +308,8 @@ class Compilation:
                 objects += self.helpers().objects(tm)
             if self.opts.runtime:
                 objects += (runtime or toolchain.start_runtime_objects(
-                    cache_dir(), self.target.name, self.toolchain)).wait()
-            if self.opts.target == "cuda,cpu":
-                cpu_tm, cpu_module = self.cpu_fallback()
-                objects.append(os.path.join(tmp, f"{self.opts.name}.cpu.o"))
-                with open(objects[-1], "wb") as f:
-                    f.write(cpu_tm.emit_object(cpu_module))
+                    cache_dir(), self.backend.name, self.toolchain)).wait()
+            objects += self.extra_objects(tmp)
             if len(objects) > 1:
                 toolchain.check_one_machine(objects, self.toolchain)
             if self.opts.emit == "shared":
@@ -373,10 +322,10 @@ class Compilation:
                 shutil.copyfile(model_obj, output)
         paths[self.opts.emit] = output
         if not self.opts.runtime:  # the runtime as C sources beside it
-            paths["runtime_sources"] = toolchain.write_runtime_sources(out_dir, self.target.name)
+            paths["runtime_sources"] = toolchain.write_runtime_sources(out_dir, self.backend.name)
         header = os.path.join(out_dir, f"{self.opts.name}.h")
         with open(header, "w") as f:
-            f.write(generate_header(self.opts.name, entries, device=self.target.name == "cuda",
+            f.write(generate_header(self.opts.name, entries, device=self.backend.device_entries,
                                     labels=self.labels))
         paths["header"] = header
         if self.opts.cpp_class:
@@ -393,23 +342,12 @@ class Compilation:
             f.write(pkg_config(out_dir))
         return paths
 
+    def report(self) -> str:
+        """What the target adds to `aotc --report` (for a GPU: each kernel's launch,
+        registers, shared memory and estimated time)."""
+        return self.backend.report(self)
 
-    def launch_report(self) -> str:
-        """For a cuda build: each kernel's launch, registers and shared memory, and the time
-        model's estimate (codegen/cuda/timing.py)."""
-        from lowering.codegen.cuda import ptxas
-        from lowering.codegen.cuda.device import launch_report
-        tm, _, optimized, kernels = self.llvm()
-        resources = None
-        if ptxas.find_ptxas() is not None:
-            with tempfile.TemporaryDirectory() as tmp:
-                path = os.path.join(tmp, "kernels.ptx")
-                with open(path, "w") as f:
-                    f.write(tm.emit_assembly(optimized))
-                resources = ptxas.resources(ptxas.assemble(path, self.target.cpu).stderr)
-        from lowering.codegen.cuda.timing import report_estimates
-        timing = report_estimates(self.loops(), self.opts.name, kernels, resources, self.target)
-        return launch_report(kernels, resources, timing)
+    launch_report = report  # the name tests knew it by
 
 
 @dataclass

@@ -32,12 +32,9 @@ def manifest(comp, tm, entries) -> dict:
     """What `aotc inspect` prints about the artifact a Compilation builds."""
     from abi.naming import entry_names
     from lowering.codegen.host.entry_abi import ABI_VERSION
-    from lowering.target import host_target
 
     from .version import COMPILER_VERSION, compiler_fingerprint
-    target = comp.target
-    cpu = target if target.name == "cpu" else host_target()  # a cuda build's host code: here
-    gpu = target.name == "cuda"
+    cpu = comp.backend.host_target(comp.target)  # where the entry points run
 
     def values(named):
         return [{"name": v.value.name, "label": v.label, "dtype": v.value.dtype,
@@ -48,14 +45,13 @@ def manifest(comp, tm, entries) -> dict:
         out_entries.append({"name": e.name, "symbol": e.symbol, "args": values(args),
                             "results": values(results),
                             "output_shapes": f"{e.symbol}_output_shapes",
-                            "device_entry": f"{e.symbol}_device" if gpu else None})
+                            "device_entry": comp.backend.device_entry(e.symbol)})
     return {
         "format": FORMAT, "name": comp.opts.name, "emit": comp.opts.emit,
         "abi_version": ABI_VERSION, "compiler": f"aotc {COMPILER_VERSION}",
         "compiler_sources": compiler_fingerprint()[:16],
         "target_triple": tm.triple, "target_cpu": cpu.cpu, "target_features": cpu.features,
-        "targets": comp.opts.target, "gpu_kernels": gpu,
-        "gpu_arch": target.cpu if gpu else None, "entries": out_entries,
+        "targets": comp.opts.target, **comp.backend.manifest_fields(comp), "entries": out_entries,
     }
 
 

@@ -262,12 +262,12 @@ def c_compiler() -> str:
 
 # ------------------------------------------------------------------ the runtime
 
-DEVICE_SOURCES = {"cpu": [], "cuda": ["device/cuda.c"]}  # a target's part of the runtime
-
-
 def runtime_sources(device: str = "cpu") -> list[str]:
+    """The runtime's C: every target's, then the part of the target named `device`
+    (its backend's runtime_sources, lowering/backends)."""
+    from lowering.backends import get
     return [str(p) for p in abi.runtime_sources()] + [os.path.join(RUNTIME_DIR, s)
-                                                       for s in DEVICE_SOURCES[device]]
+                                                       for s in get(device).runtime_sources]
 
 
 def runtime_objects(cache_dir: str, device: str = "cpu", tc: Toolchain | None = None) -> list[str]:

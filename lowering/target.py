@@ -192,7 +192,8 @@ def cpu_target(triple: str, cpu: str = "", features: str = "") -> Target:
                   f16_in_hardware=half_in_hardware(triple, features))
 
 
-GPU_ARCHS = ("sm_80", "sm_86", "sm_89", "sm_90")
+GPU_ARCHS = ("sm_80", "sm_86", "sm_89", "sm_90")  # --gpu-arch's choices (lowering/backends)
+DEFAULT_GPU_ARCH = GPU_ARCHS[0]
 # A loop body this long gains nothing measurable from unrolling (its branch is one op in
 # hundreds), and ptxas -O3 spends minutes unrolling and scheduling such bodies: the loops
 # of more ops carry `llvm.loop.unroll.disable`, which LLVM honours and prints as
@@ -201,7 +202,7 @@ UNROLL_BODY_LIMIT = 200
 PTX_VERSION = "+ptx80"  # PTX ISA 8.0: what LLVM's NVPTX backend and CUDA 12+ drivers read
 
 
-def cuda_target(arch: str = "sm_80") -> Target:
+def cuda_target(arch: str = DEFAULT_GPU_ARCH) -> Target:
     """An NVIDIA GPU: kernels in PTX. Their parallel loops are spread over the grid (`threads`),
     no host-stack temporaries (kernels only see device memory), no libm (the inline
     polynomials, else a compile-time error), no CPU matmul blocking or cache-order walks."""

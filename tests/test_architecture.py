@@ -9,22 +9,33 @@ from lowering.ir.dialect import AOT_ATTRS, LOOP_OPS
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGES = ("lowering", "aot", "abi")
 
+# The modules of lowering/ops/ that are not an op family: the registry and what every family
+# and stage shares. Every other file there is a family, which lowering/ops/__init__.py imports.
+OPS_SHARED = {"__init__", "registry", "elemental", "verify", "custom_calls", "ranges", "table"}
+FAMILIES = tuple(sorted(f"lowering.ops.{f[:-3]}" for f in os.listdir(os.path.join(ROOT, "lowering", "ops"))
+                        if f.endswith(".py") and f[:-3] not in OPS_SHARED))
+# Imports of a family from outside lowering/ops and the targets' codegen, known and not yet
+# removed: a type legalization the HLO stage runs (bounds encodings, quantized types), and the
+# TF rule that reads a bounds encoding. They belong in the registry; the list may only shrink.
+FAMILY_IMPORTS_TO_REMOVE = {
+    ("lowering.passes.legalize", "lowering.ops.bounded"),
+    ("lowering.passes.legalize", "lowering.ops.quantized"),
+    ("lowering.tf.mixed", "lowering.ops.bounded"),
+}
 # module prefix -> prefixes it must not import (the layers above it, and the op families
-# for everything but the package that gathers them)
-FAMILIES = ("lowering.ops.chlo", "lowering.ops.contraction", "lowering.ops.control_flow",
-            "lowering.ops.data_dependent", "lowering.ops.data_movement",
-            "lowering.ops.elementwise", "lowering.ops.gather", "lowering.ops.sort",
-            "lowering.ops.unsupported", "lowering.ops.windows")
+# for everything but the package that gathers them and the targets that override them)
 FORBIDDEN = {
     "lowering.ir": ("lowering.frontend", "lowering.ops", "lowering.passes", "lowering.codegen"),
     "lowering.target": ("lowering.",),
     "lowering.ops.registry": ("lowering.frontend", "lowering.ops.", "lowering.passes",
                               "lowering.codegen"),
     "lowering.frontend": ("lowering.ops", "lowering.passes", "lowering.codegen"),
-    "lowering.ops": ("lowering.passes", "lowering.frontend"),
+    "lowering.ops": ("lowering.passes", "lowering.frontend", "lowering.codegen", "lowering.backends"),
     "lowering.tf": ("lowering.passes", "lowering.frontend", "lowering.codegen") + FAMILIES,
     "lowering.torch": ("lowering.passes", "lowering.frontend", "lowering.codegen") + FAMILIES,
     "lowering.passes": FAMILIES + ("lowering.codegen",),
+    "lowering.codegen": ("lowering.backends",),
+    "lowering.backends": ("lowering.passes", "aot"),  # the driver hands a backend its stages
     "lowering.codegen.llvm": ("lowering.passes",),
     "lowering.codegen.cpu": ("lowering.passes",),
     "lowering.codegen.cuda": ("lowering.passes", "lowering.codegen.cpu"),
@@ -119,17 +130,25 @@ def test_no_import_points_up_a_layer():
                 continue
             if name == "lowering.passes.pipeline":  # runs every stage, the guard before LLVM too
                 continue
+            if name == "lowering.ops.table":  # the op table shows every target's rules
+                deps = deps - {"lowering.backends"}
             bad += [f"{name} imports {d}" for d in deps
+                    if (name, d) not in FAMILY_IMPORTS_TO_REMOVE
                     if any(d == f or d.startswith(f if f.endswith(".") else f + ".") for f in forbidden)
                     and not d.startswith(name)]
     assert bad == []
 
 
 def test_only_the_ops_package_imports_the_families():
-    importers = {name for name, deps in imports(modules()).items()
-                 if set(deps) & set(FAMILIES) and not name.startswith("lowering.ops")
-                 and not name.startswith("lowering.codegen")}
-    assert importers == set()
+    importers = {(name, d) for name, deps in imports(modules()).items() for d in deps
+                 if d in FAMILIES and not name.startswith(("lowering.ops", "lowering.codegen"))}
+    assert importers - FAMILY_IMPORTS_TO_REMOVE == set()
+    assert FAMILY_IMPORTS_TO_REMOVE <= importers  # one removed: take it off the list
+
+
+def test_every_family_is_imported_by_the_ops_package():
+    """A new file in lowering/ops/ is a family (registered by the package) or named shared."""
+    assert {d for d in imports(modules())["lowering.ops"]} == set(FAMILIES)
 
 
 def test_every_aot_name_is_declared_once_with_its_contract():

@@ -8,7 +8,8 @@
 """
 from __future__ import annotations
 
-import lowering.ops  # noqa: F401  (fills the op registry: every family, every target's overrides)
+import lowering.ops  # noqa: F401  (fills the op registry: every family)
+from lowering import backends
 from lowering.codegen.llvm.guard import verify_loops
 from lowering.codegen.mathlib import expand_math
 from lowering.ir.core import CompileError
@@ -37,8 +38,9 @@ STAGE_NAMES = [name for name, _ in STAGES]
 
 def run_pipeline(module, until: str = "loops", dump=None, target: Target | None = None):
     """Run the stages up to and including `until` for `target` (this machine's CPU if None);
-    `dump(stage, module)` sees each result."""
+    `dump(stage, module)` sees each result. The target's rules are installed first."""
     target = target or host_target()
+    backends.load(target.name)
     if until not in STAGE_NAMES:
         raise ValueError(f"unknown stage '{until}'; stages: {', '.join(STAGE_NAMES)}")
     stages = STAGES

@@ -41,7 +41,7 @@ def _matrix_view(gemm, target):
 
 
 def prepack_constant_weights(module: Module, target) -> Module:
-    if target.name != "cpu":
+    if not target.gemm:  # no packed matmul on this target
         return module
     kernels = {f.attrs["sym_name"]: f for f in module.functions() if "aot.kernel" in f.attrs}
     everything = list(module.functions())
