@@ -159,3 +159,14 @@ def test_every_aot_name_is_declared_once_with_its_contract():
         used |= set(re.findall(r'"(aot\.[a-z_]+)"', open(path).read()))
     assert used - set(LOOP_OPS) - set(AOT_ATTRS) == set()
     assert not set(LOOP_OPS) & set(AOT_ATTRS)
+
+
+def test_the_driver_and_the_passes_never_ask_which_target():
+    """What differs per target is its Backend's (lowering/backends) or its Target's to say:
+    the driver, the manifest and the passes never test a target's name."""
+    asks = re.compile(r"\b(?:target\.name|opts\.target|args\.target)\s*(?:==|!=|in\b)")
+    bad = [f"{name}: {line.strip()}" for name, path in modules().items()
+           if name in ("aot.driver", "aot.manifest", "aot.cli", "aot.api")
+           or name.startswith("lowering.passes.")
+           for line in open(path) if asks.search(line)]
+    assert bad == []
