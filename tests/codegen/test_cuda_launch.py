@@ -18,7 +18,7 @@ ELEMENTWISE = """func.func @main(%x: tensor<SHAPExf32>, %y: tensor<SHAPExf32>) -
   return %1 : tensor<SHAPExf32>
 }"""
 
-# [B, M, K] x [B, K, N]: the tiled matmul, a block per 64 x 64 tile, a 3-D grid
+# [B, M, K] x [B, K, N]: the tiled matmul, a block per tile, a 3-D grid
 BATCHED_DOT = """func.func @main(%a: tensor<3x130x8xf32>, %b: tensor<3x8x70xf32>) -> tensor<3x130x70xf32> {
   %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<3x130x8xf32>, tensor<3x8x70xf32>) -> tensor<3x130x70xf32>
   return %0 : tensor<3x130x70xf32>
@@ -56,10 +56,12 @@ def test_dynamic_dims_give_the_rule_not_a_count():
 
 
 def test_the_batched_matmul_gets_a_3d_grid():
+    """[3, 130, 70]: 18 tiles of 64 x 64 would be fewer than two per SM, so 32 x 32 ones
+    (matmul.tile_side): x 3 column tiles, y 5 row tiles, z the batch of 3."""
     _, ks = kernels(BATCHED_DOT)
     (k,) = [k for k in ks if k.launch.multi_grid]
-    assert k.launch.tiles == (1, 64, 64) and k.launch.lanes == 256
-    assert k.describe().startswith("grid 2x3x3, block 256x1x1: a block per tile of 1 x 64 x 64 of the output")
+    assert k.launch.tiles == (1, 32, 32) and k.launch.lanes == 256
+    assert k.describe().startswith("grid 3x5x3, block 256x1x1: a block per tile of 1 x 32 x 32 of the output")
 
 
 def double():
@@ -90,14 +92,14 @@ def test_elementwise_results_on_the_emulated_grid(shape, tmp_path):
 
 
 def test_a_3d_grid_on_the_emulated_grid(tmp_path, monkeypatch):
-    monkeypatch.setenv("AOT_EMU_MAX_BLOCKS", "32")  # run the whole 2 x 3 x 3 grid as launched
+    monkeypatch.setenv("AOT_EMU_MAX_BLOCKS", "64")  # run the whole 3 x 5 x 3 grid as launched
     lib = build_emulated(BATCHED_DOT, "bdot", str(tmp_path))
     rng = np.random.default_rng(1)
     a = rng.standard_normal((3, 130, 8)).astype(np.float32)
     b = rng.standard_normal((3, 8, 70)).astype(np.float32)
     np.testing.assert_allclose(lib.main(a, b), np.einsum("bmk,bkn->bmn", a.astype(np.float64), b),
                                rtol=1e-5, atol=1e-5)
-    assert last_launch() == (2, 3, 3, 256, 1, 1, 0)
+    assert last_launch() == (3, 5, 3, 256, 1, 1, 0)
 
 
 SHAPE_FROM_A_KERNEL = """func.func @main(%x: tensor<?x?xf32>, %s: tensor<2xi32>) -> tensor<?x?xf32> {
