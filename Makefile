@@ -35,6 +35,7 @@ test-torch: $(STAMP)
 test-gpu: $(STAMP)
 	$(PY) tests/tooling/ptx_corpus.py
 	$(PY) tests/tooling/gpu_emu/corpus_run.py
+	$(PY) tests/tooling/gpu_emu/conv_campaign.py
 	$(PY) -m pytest -q tests/e2e/test_gpu_kit.py
 
 .PHONY: test-asan
