@@ -270,6 +270,12 @@ def runtime_sources(device: str = "cpu") -> list[str]:
                                                        for s in get(device).runtime_sources]
 
 
+def runtime_headers(sources: list[str]) -> list[str]:
+    """The headers beside the runtime's sources: runtime_c/*.h, and a device part's own."""
+    folders = {os.path.dirname(s) for s in sources}
+    return sorted(h for d in folders for h in glob.glob(os.path.join(d, "*.h")))
+
+
 def runtime_objects(cache_dir: str, device: str = "cpu", tc: Toolchain | None = None) -> list[str]:
     """Compile runtime_c/*.c (and the target's device part) once per source content,
     compiler and flags (the sanitizers' included)."""
@@ -285,7 +291,7 @@ def start_runtime_objects(cache_dir: str, device: str = "cpu",
     sources = runtime_sources(device)
     cflags = tc.runtime_cflags()
     h = hashlib.sha256(" ".join([*tc.cc, tc.machine] + cflags).encode())
-    for path in sources + sorted(glob.glob(os.path.join(RUNTIME_DIR, "*.h"))):
+    for path in sources + runtime_headers(sources):
         with open(path, "rb") as f:
             h.update(path.encode() + f.read())
     out_dir = os.path.join(cache_dir, "runtime-" + h.hexdigest()[:16])
@@ -357,7 +363,8 @@ def write_runtime_sources(out_dir: str, device: str = "cpu") -> str:
     """The runtime as C sources in `out_dir/aot_runtime/` (its .c files and headers, the
     layout of runtime_c/), for a build system of the user's own; returns the folder."""
     dest = os.path.join(out_dir, "aot_runtime")
-    files = runtime_sources(device) + sorted(glob.glob(os.path.join(RUNTIME_DIR, "*.h")))
+    sources = runtime_sources(device)
+    files = sources + runtime_headers(sources)
     for src in files:
         path = os.path.join(dest, os.path.relpath(src, RUNTIME_DIR))
         os.makedirs(os.path.dirname(path), exist_ok=True)

@@ -15,7 +15,8 @@ class CudaBackend(Backend):
     name = "cuda"
     choices = {"cuda": "kernels as PTX",
                "cuda,cpu": "both in one artifact: the GPU when there is one"}
-    runtime_sources = ("device/cuda.c",)
+    runtime_sources = ("device/cuda_driver.c", "device/cuda_memory.c", "device/cuda_copy.c",
+                       "device/cuda_launch.c", "device/cuda_blas.c", "device/cuda_results.c")
     assembly = "ptx"
     device_entries = True
 

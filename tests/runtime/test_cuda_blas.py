@@ -1,4 +1,4 @@
-"""Matmuls of a `--target cuda` artifact through cuBLAS (runtime_c/device/cuda.c,
+"""Matmuls of a `--target cuda` artifact through cuBLAS (runtime_c/device/cuda_blas.c,
 aot_gpu_gemm), on the cuBLAS test double (tests/tooling/cuda_double/cublas_double.c) over the
 driver double: which dots go to cuBLAS (the double counts its GEMMs), the row-major to
 column-major mapping of every transposed and batched form and element type, the fallback to

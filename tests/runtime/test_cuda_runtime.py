@@ -1,4 +1,4 @@
-"""The GPU runtime (runtime_c/device/cuda.c) end to end through the CUDA driver double
+"""The GPU runtime (runtime_c/device/cuda_*.c) end to end through the CUDA driver double
 (tests/tooling/cuda_double): `--target cuda` artifacts as users get them, called from Python
 and from C programs; device allocation and its statistics; faults injected in the driver
 (module load, launch, out of memory), each an error message after which nothing leaks and
