@@ -2,6 +2,8 @@
 contracting dims are runs of consecutive dims goes through it. Checked against numpy in
 float64 on shapes that cut its register tiles, task tiles and K blocks at every edge, with
 transposed operands, several batch, free and contracting dims, on 1 and 2 threads."""
+import re
+
 import numpy as np
 import pytest
 
@@ -552,3 +554,53 @@ def test_int16_convolution_through_the_pair_kernel(layout):
     args = (x, k) if layout == "nhwc" else (x.transpose(perm_x).copy(), k.transpose(perm_k).copy())
     got = aot.compile(text, name=f"gemm_conv_i16_{layout}").main(*args)
     np.testing.assert_array_equal(got, want if layout == "nhwc" else want.transpose(perm_o))
+
+
+def test_shallow_k_blocks_walk_c_by_rows():
+    """A K block at most ROW_ORDER_MAX_K deep walks the tiles of C row by row (each A panel
+    across every B panel), deeper ones column strip by column strip: the attention scores'
+    [8, 799, 32] x [8, 32, 799] stalled on C's stores in column strips (1.8x the time of
+    N = 800). Checked on the task's IR, then against numpy where the two orders meet: K
+    blocks on both sides of the limit in one product, edges of C in M and N, a batch, `?`
+    dims and a fused bias."""
+    from llvmlite import ir as llvm_ir
+
+    from lowering.codegen.cpu import gemm
+    from lowering.target import host_target
+    mod = llvm_ir.Module("m")
+    pfor = llvm_ir.Function(mod, llvm_ir.FunctionType(llvm_ir.VoidType(), []), name="pfor")
+    gemm.gemm_function(mod, "f32", llvm_ir.FloatType(), pfor, host_target().blocking("f32"))
+    task = str(mod.globals["aot.gemm.f32.task"])
+    limit = gemm.ROW_ORDER_MAX_K
+    assert re.search(rf'%"by_rows" = icmp sle i64 %"?[\w.]+"?, {limit}\b', task)
+    for name in ("outer_panels", "inner_panels"):  # both loops' trip counts swap with it
+        assert re.search(rf'%"{name}" = select\s+i1 %"by_rows"', task)
+    assert re.search(r'icmp slt i64 %"pb.iv", %"outer_panels"', task)
+    assert re.search(r'icmp slt i64 %"mk.iv", %"inner_panels"', task)
+
+    text = """func.func @main(%a: tensor<?x?x?xf32>, %b: tensor<?x?x?xf32>, %c: tensor<?xf32>) -> tensor<?x?x?xf32> {
+  %p = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<?x?x?xf32>, tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  %s = stablehlo.get_dimension_size %p, dim = 0 : (tensor<?x?x?xf32>) -> tensor<i32>
+  %m = stablehlo.get_dimension_size %p, dim = 1 : (tensor<?x?x?xf32>) -> tensor<i32>
+  %n = stablehlo.get_dimension_size %p, dim = 2 : (tensor<?x?x?xf32>) -> tensor<i32>
+  %s1 = stablehlo.reshape %s : (tensor<i32>) -> tensor<1xi32>
+  %m1 = stablehlo.reshape %m : (tensor<i32>) -> tensor<1xi32>
+  %n1 = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>
+  %shape = stablehlo.concatenate %s1, %m1, %n1, dim = 0 : (tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<3xi32>
+  %cb = stablehlo.dynamic_broadcast_in_dim %c, %shape, dims = [2] : (tensor<?xf32>, tensor<3xi32>) -> tensor<?x?x?xf32>
+  %r = stablehlo.add %p, %cb : tensor<?x?x?xf32>
+  return %r : tensor<?x?x?xf32>
+}"""  # noqa: E501
+    lib = aot.compile(text, name="gemm_shallow_k")
+    rng = np.random.default_rng(3)
+    kc = host_target().blocking("f32").kc
+    for bs, m, k, n in [(3, 39, 32, 45), (2, 20, limit, 17), (2, 20, limit + 1, 33),
+                        (1, 25, kc + limit, 50), (1, 19, kc + limit + 3, 31), (2, 0, 5, 7)]:
+        a = rng.standard_normal((bs, m, k)).astype(np.float32)
+        b = rng.standard_normal((bs, k, n)).astype(np.float32)
+        c = rng.standard_normal(n).astype(np.float32)
+        want = np.einsum("bmk,bkn->bmn", a.astype(np.float64), b) + c
+        for threads in (1, 2):
+            lib.set_num_threads(threads)
+            np.testing.assert_allclose(lib.main(a, b, c), want, rtol=1e-4, atol=1e-4 * np.sqrt(k),
+                                       err_msg=f"{bs}x{m}x{k}x{n}, {threads} threads")

@@ -100,6 +100,11 @@ MATMUL_ROW_VARIANTS = (1, 2, 4)
 # do (8192x288 @ 288x32, a 3x3 convolution's im2col product: 2.2 -> 1.8 ms; no change
 # measured at N = 256 ... 1024, where packing pays for itself but reading in place too).
 A_IN_PLACE_PANELS = 8
+# K blocks at most this deep walk the tiles of C row by row (see task): there the tile's
+# stores, not its multiply-adds, bound the product, and column strips of C whose rows are
+# not a whole number of cache lines apart (N not a multiple of NR) stalled on them:
+# [8, 799, 32] x [8, 32, 799] took 1.8x the time of [8, 798, 32] x [8, 32, 800].
+ROW_ORDER_MAX_K = 64
 
 # The task context: i64 slots, in this order (pointers as integers).
 SLOTS = ("batch", "m", "n", "k", "a", "a_batch", "a_row", "a_col", "b", "b_batch", "b_row",
@@ -534,15 +539,25 @@ class _Emitter:
                                 m_panels = _ceil_div(b, _min(b, block_rows, b.sub(mc, r0)), mr)
                                 with _for(b, _i(0), b.select(a_in_place, _i(0), m_panels), "pa") as pa:
                                     pack_a(b, a_base, a_pack, s, pa, b.add(i0, r0), p0, kc)
-                                with _for(b, _i(0), _ceil_div(b, block_nc, nr), "pb") as pb:
-                                    cols = _min(b, _i(nr), b.sub(block_nc, b.mul(pb, _i(nr))))
-                                    direct = b.icmp_signed("<", pb, in_place)
-                                    b_panel = b.select(direct, self.src(b, b_base, b.add(
-                                        b.mul(p0, s["b_row"]), b.add(j0, b.add(c0, b.mul(pb, _i(nr)))))),
-                                        self.at(b, b.select(b_packed, prepacked, b_pack),
-                                                b.mul(b.sub(pb, in_place), b.mul(_i(nr), depth))))
-                                    ldb = b.select(direct, s["b_row"], _i(nr))
-                                    with _for(b, _i(0), m_panels, "mk") as pa:
+                                # Shallow K blocks: the tiles of C row by row (each A panel
+                                # across every B panel), so C is written in long runs along
+                                # its rows, which the prefetcher follows; else column strip by
+                                # column strip, each B panel staying in L1 for every A panel
+                                n_panels = _ceil_div(b, block_nc, nr)
+                                by_rows = b.icmp_signed("<=", kc, _i(ROW_ORDER_MAX_K), name="by_rows")
+                                outer_n = b.select(by_rows, m_panels, n_panels, name="outer_panels")
+                                inner_n = b.select(by_rows, n_panels, m_panels, name="inner_panels")
+                                with _for(b, _i(0), outer_n, "pb") as outer:
+                                    with _for(b, _i(0), inner_n, "mk") as inner:
+                                        pb = b.select(by_rows, inner, outer)
+                                        pa = b.select(by_rows, outer, inner)
+                                        cols = _min(b, _i(nr), b.sub(block_nc, b.mul(pb, _i(nr))))
+                                        direct = b.icmp_signed("<", pb, in_place)
+                                        b_panel = b.select(direct, self.src(b, b_base, b.add(
+                                            b.mul(p0, s["b_row"]), b.add(j0, b.add(c0, b.mul(pb, _i(nr)))))),
+                                            self.at(b, b.select(b_packed, prepacked, b_pack),
+                                                    b.mul(b.sub(pb, in_place), b.mul(_i(nr), depth))))
+                                        ldb = b.select(direct, s["b_row"], _i(nr))
                                         row = b.add(r0, b.mul(pa, _i(mr)))
                                         rows = _min(b, _i(mr), b.sub(mc, row))
                                         a_panel = b.select(a_in_place, self.src(b, a_base, b.add(
