@@ -35,7 +35,7 @@ void aot__block_set_dims(void *p, int64_t *dims);
 int64_t *aot__block_dims(const void *p);
 
 /* Where an entry's results live: the host's allocator (tensor.c) or a
- * device's (device/cuda.c). The result hand-over is written once, over this:
+ * device's (device/cuda_results.c). The result hand-over is written once, over this:
  * aot_prepare_result and aot_adopt_result are these on the host's memory. */
 typedef struct aot__memory {
     void *(*alloc)(int64_t nbytes); /* NULL with the error set */
@@ -50,10 +50,6 @@ typedef struct aot__memory {
 /* Sets "out of memory: needs N bytes for <what>" (with the memory limit, when there is
  * one) as the calling thread's error: the host's explain_oom (alloc.c). */
 void aot__explain_oom(int64_t nbytes, const char *what);
-
-/* A memory limit as AOT_MEMORY_LIMIT spells it ("4096", "512k", "64M", "2g": powers of
- * 1024); 0 for none, an empty or malformed text, or one that does not fit int64. */
-int64_t aot__parse_limit(const char *text);
 
 int aot__prepare_result(const aot__memory *m, aot_tensor *results, int32_t index,
                         const aot_value_info *info, const char *entry, const int64_t *dims,

@@ -187,7 +187,7 @@ const aot_library_info *aot_library_metadata(void);
 
 /* ---- Device targets: only in artifacts built with --target cuda ------- */
 
-/* The device allocator's counters (runtime_c/device/cuda.c), as
+/* The device allocator's counters (runtime_c/device/cuda_memory.c), as
  * aot_get_alloc_stats's for the host: buffers the artifact allocates in GPU
  * memory. Constants copied to the device once are not counted. */
 void aot_gpu_get_alloc_stats(aot_alloc_stats *out);
@@ -204,10 +204,10 @@ void aot_gpu_release_cached_memory(void);
 /* The device allocator's memory limit, as aot_set_memory_limit's on the host: caps the
  * device memory it holds (live blocks at their size class, plus the cached ones). The
  * default is env AOT_GPU_MEMORY_LIMIT (bytes, or 512k, 64M, 2g: powers of 1024, read
- * once); 0 or less removes it. An allocation that would pass it gives the cached blocks
- * back to the driver, then takes its exact size, then fails the call with
- * AOT_ERR_OUT_OF_MEMORY: "out of device memory: needs N bytes (device memory limit L
- * bytes, H held)". aot_gpu_get_held_bytes: what the limit counts now. */
+ * once); 0 or less removes it. An allocation that would pass it gives cached blocks back
+ * to the driver, biggest first, until it fits, then takes its exact size, then fails the
+ * call with AOT_ERR_OUT_OF_MEMORY: "out of device memory: needs N bytes (device memory
+ * limit L bytes, H held)". aot_gpu_get_held_bytes: what the limit counts now. */
 void aot_gpu_set_memory_limit(int64_t bytes);
 int64_t aot_gpu_get_memory_limit(void);
 int64_t aot_gpu_get_held_bytes(void);
@@ -351,7 +351,8 @@ int aot_gpu_copy(void *dst, const void *src, int64_t nbytes);
 /* Caps the bytes this runtime copy's allocator holds: the capacity of its
  * live blocks plus the blocks it caches for reuse (block headers and kernel
  * scratch are not counted).  An allocation that would pass the cap first
- * returns cached blocks to the system; if it still does not fit, the call
+ * returns cached blocks to the system, biggest first, until it fits (a cap set
+ * below what is held: until that fits); if it still does not fit, the call
  * needing it fails with AOT_ERR_OUT_OF_MEMORY and "out of memory: needs N
  * bytes for ...".  bytes <= 0 removes the cap.  The default comes from env
  * AOT_MEMORY_LIMIT (bytes, or with a k/M/G suffix: powers of 1024), read
