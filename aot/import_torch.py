@@ -8,6 +8,11 @@ from __future__ import annotations
 
 import io
 import os
+import weakref
+
+# The ExportedPrograms export_torch decomposed already (run_decompositions retraces the whole
+# program: 10-70 s for ViT-B/16 here, not to be paid twice by aot.compile_torch).
+_DECOMPOSED: weakref.WeakSet = weakref.WeakSet()
 
 NEEDS_TORCH = ("aot.compile_torch needs PyTorch: pip install 'aotc[torch]' (torch==2.13.0, "
                "CPU); the compiler itself never does")
@@ -29,7 +34,7 @@ def program_bytes(ep) -> bytes:
     still holding composite ops is decomposed)."""
     import torch
     buf = io.BytesIO()
-    torch.export.save(ep.run_decompositions(), buf)
+    torch.export.save(ep if ep in _DECOMPOSED else ep.run_decompositions(), buf)
     return buf.getvalue()
 
 
@@ -59,7 +64,9 @@ def export_torch(model, example_args: tuple, dynamic_shapes=None, strict: bool =
     with torch.no_grad():
         ep = torch.export.export(model, tuple(example_args), dynamic_shapes=dynamic_shapes,
                                  strict=strict)
-    return ep.run_decompositions()
+    ep = ep.run_decompositions()
+    _DECOMPOSED.add(ep)
+    return ep
 
 
 def default_name(source) -> str:

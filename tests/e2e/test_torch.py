@@ -26,6 +26,15 @@ DEFAULT_CASES = ["mlp", "cnn", "misc", "encoder", "ops", "cond_nonzero"]
 SLOW_CASES = ["gpt", "rnn", "mlp_static"]  # make test-torch
 
 
+def corpus_module():
+    """tests/data/torch/export.py as a module (its model classes; needs torch)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("torch_corpus", os.path.join(DATA, "export.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 @functools.cache
 def library(name: str, params_as_args: bool = False):
     return aot.compile(os.path.join(DATA, f"{name}.pt2"), params_as_args=params_as_args)

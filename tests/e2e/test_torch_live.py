@@ -14,22 +14,12 @@ if not os.environ.get("AOTC_TEST_TORCH"):
     pytest.skip("PyTorch's live tests run in `make test-torch`", allow_module_level=True)
 
 import torch  # noqa: E402
-from e2e.test_torch import DATA, SLOW_CASES, check_case  # noqa: E402
+from e2e.test_torch import SLOW_CASES, check_case, corpus_module  # noqa: E402
 from lowering.torch.archive import load_torch_save  # noqa: E402
 from torch import nn  # noqa: E402
 from torch.export import Dim  # noqa: E402
 
-
-def _corpus():
-    """tests/data/torch/export.py, whose model classes the vision tests use."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("torch_corpus", os.path.join(DATA, "export.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-corpus = _corpus()
+corpus = corpus_module()
 
 
 @pytest.mark.parametrize("name", SLOW_CASES)
