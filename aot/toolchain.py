@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import abi
 import runtime_c
+from abi.elf import elf_machine, machine_name  # also aot.toolchain's names (aot.api)
 from lowering.cache import touch
 
 RUNTIME_DIR = os.path.dirname(runtime_c.__file__)
@@ -373,23 +374,6 @@ def write_runtime_sources(out_dir: str, device: str = "cpu") -> str:
 
 
 # ------------------------------------------------------------------ one machine per artifact
-
-ELF_MACHINES = {3: "x86", 8: "mips", 20: "ppc", 21: "ppc64", 22: "s390x", 40: "arm",
-                62: "x86_64", 183: "aarch64", 243: "riscv", 258: "loongarch"}
-
-
-def elf_machine(path: str) -> int | None:
-    """The e_machine of an ELF file (object or shared library); None if it is not ELF."""
-    with open(path, "rb") as f:
-        head = f.read(20)
-    if len(head) < 20 or head[:4] != b"\x7fELF":
-        return None
-    return int.from_bytes(head[18:20], "little" if head[5] == 1 else "big")
-
-
-def machine_name(machine: int | None) -> str:
-    return ELF_MACHINES.get(machine, f"ELF machine {machine}") if machine is not None else "not ELF"
-
 
 def check_one_machine(objects: list[str], tc: Toolchain) -> None:
     """Every object is for the machine of the first (the model's): a runtime built by a
