@@ -16,6 +16,8 @@ import os
 import struct
 import sys
 
+from abi import elf
+
 SECTION = ".aot_manifest"
 # written as two parts so that this source file never holds the magic itself
 MAGIC = b"\x7fAOTC-" + b"MANIFEST\n"
@@ -90,50 +92,16 @@ def embed(comp, tm, module, entries) -> None:
 
 # ---- reading ----------------------------------------------------------------------------
 
-ELF_MACHINES = {3: "i386", 8: "MIPS", 20: "PowerPC", 21: "PowerPC64", 22: "s390", 40: "ARM",
-                62: "x86-64", 183: "AArch64", 243: "RISC-V", 258: "LoongArch"}
-ELF_TYPES = {1: "relocatable object", 2: "executable", 3: "shared object"}
-
-
 def _elf(data: bytes):
     """(description, [contents of each .aot_manifest section], has section headers)."""
-    if len(data) < 52:
-        raise NotAnArtifact("truncated ELF file")
-    bits = {1: 32, 2: 64}.get(data[4])
-    end = {1: "<", 2: ">"}.get(data[5])
-    if bits is None or end is None:
-        raise NotAnArtifact("ELF file of unknown class or byte order")
-    if bits == 64:
-        e_type, e_machine, _, _, _, shoff, _, _, _, _, shentsize, shnum, shstrndx = \
-            struct.unpack_from(end + "HHIQQQIHHHHHH", data, 16)
-        sh_fmt = end + "IIQQQQIIQQ"
-    else:
-        e_type, e_machine, _, _, _, shoff, _, _, _, _, shentsize, shnum, shstrndx = \
-            struct.unpack_from(end + "HHIIIIIHHHHHH", data, 16)
-        sh_fmt = end + "IIIIIIIIII"
-    what = f"ELF{bits} {ELF_MACHINES.get(e_machine, f'machine {e_machine}')} " \
-           f"{ELF_TYPES.get(e_type, 'file')}"
-    if shoff == 0 or shoff >= len(data):
-        return what, [], False
-
-    def section(i):
-        off = shoff + i * shentsize
-        if off + struct.calcsize(sh_fmt) > len(data):
-            raise NotAnArtifact("ELF section headers past the end of the file")
-        name, kind, _, _, offset, size, link, _, _, _ = struct.unpack_from(sh_fmt, data, off)
-        return name, kind, offset, size, link
-    if shnum == 0:  # more sections than the header's field holds: the count is in section 0
-        shnum = section(0)[3]
-    if shstrndx == 0xFFFF:
-        shstrndx = section(0)[4]
-    _, _, str_off, str_size, _ = section(shstrndx)
-    names = data[str_off:str_off + str_size]
-    found = []
-    for i in range(shnum):
-        name, kind, offset, size, _ = section(i)
-        if names[name:names.find(b"\0", name)] == SECTION.encode() and kind != 8:  # not NOBITS
-            found.append(data[offset:offset + size])
-    return what, found, True
+    try:
+        h = elf.header(data)
+        found = elf.sections(data, h)
+    except elf.ElfError as e:
+        raise NotAnArtifact(f"truncated or corrupt ELF file: {e}") from None
+    ours = [data[offset:offset + size] for name, kind, offset, size in found
+            if name == SECTION.encode() and kind != elf.SHT_NOBITS]
+    return elf.describe(h), ours, bool(found)
 
 
 def _ar_members(data: bytes):
@@ -180,7 +148,7 @@ def _decode(blobs: list[bytes], where: str) -> list[dict]:
 
 
 def _object(data: bytes, where: str) -> tuple[str, list[dict]]:
-    if data[:4] == b"\x7fELF":
+    if data[:4] == elf.MAGIC:
         what, sections, has_headers = _elf(data)
         if sections or has_headers:
             return what, _decode(sections, where)
