@@ -49,6 +49,8 @@ def header(data: bytes) -> Header:
     class, byte order or length is wrong."""
     if data[:4] != MAGIC:
         raise ElfError("not an ELF file")
+    if len(data) < 16:  # not even its identification
+        raise ElfError(f"the file has {len(data)} bytes, less than an ELF header")
     bits = {1: 32, 2: 64}.get(data[4])
     order = {1: "<", 2: ">"}.get(data[5])
     if bits is None or order is None:

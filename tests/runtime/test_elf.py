@@ -52,6 +52,8 @@ def test_the_sections_of_a_compiled_object(tmp_path):
 def test_damaged_headers_say_why():
     with pytest.raises(elf.ElfError, match="the file has 40 bytes, less than an ELF header"):
         elf.header(_header(64, "<", 62)[:40])
+    with pytest.raises(elf.ElfError, match="the file has 5 bytes, less than an ELF header"):
+        elf.header(elf.MAGIC + bytes([2]))
     with pytest.raises(elf.ElfError, match="unknown class 3 or byte order 1"):
         elf.header(elf.MAGIC + bytes([3, 1]) + bytes(58))
     data = _header(64, "<", 62, shoff=64) + bytes(10)
