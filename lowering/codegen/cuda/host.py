@@ -1,7 +1,7 @@
 """Host code of a cuda build: the CPU's host code (shape arithmetic, checks, control flow),
 with every buffer in device memory and each kernel call a launch of its PTX entry.
 
-The runtime calls (runtime_c/device/cuda.c):
+The runtime calls (runtime_c/device/cuda_*.c):
 - `aot_gpu_launch(&module, kernel, entry, int64_t *params, n, int64_t *shape)`: the entry's
   flat parameters as 64-bit slots (pointers as integers); `shape` the grid (x, y, z), block
   (x, y, z) and dynamic shared bytes of the kernel's launch record (launch.py), the grid
@@ -311,7 +311,7 @@ class DeviceTransfers:
 
 class DeviceEntry:
     """`NAME_F_device`'s body: arguments and results already in device memory; results the
-    runtime allocates are device buffers too (runtime_c/device/cuda.c's result functions)."""
+    runtime allocates are device buffers too (runtime_c/device/cuda_results.c)."""
     RESULT_FUNCTIONS = {"prepare": "aot_prepare_device_result",
                         "unprepare": "aot_unprepare_device_result", "adopt": "aot_adopt_device_result"}
 
