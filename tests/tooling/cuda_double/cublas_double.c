@@ -1,5 +1,5 @@
 /* cublas_double.c - a test double of the four cuBLAS entry points the runtime uses
- * (runtime_c/device/cuda.c), for machines without a GPU. With the driver double
+ * (runtime_c/device/cuda_blas.c), for machines without a GPU. With the driver double
  * (double.c) "device" memory is host memory, so the GEMM here is a plain loop over it,
  * accumulating in double: a reference, not a fast path.
  *

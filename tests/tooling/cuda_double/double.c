@@ -1,4 +1,4 @@
-/* A test double of the CUDA driver API: the entry points runtime_c/device/cuda.c opens, with
+/* A test double of the CUDA driver API: the entry points runtime_c/device/cuda_driver.c opens, with
  * "device" memory on the host and each launched kernel run on the emulated grid. Selected
  * with AOT_CUDA_LIBRARY=path/to/libcuda_double.so; built by `make cuda-double`. Never in an
  * artifact.
