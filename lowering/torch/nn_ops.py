@@ -70,21 +70,49 @@ def _pairs(v, k: int) -> list:
 @aten("convolution.default", group=W)
 def convolution(e, n):
     """N-d convolution [b, f, spatial...] x [o, i, spatial...]; grouped by `groups`; the
-    bias added per output channel. Transposed convolutions are not supported yet."""
+    bias added per output channel. A transposed convolution is the convolution of the input
+    spread out by the stride (lhs_dilation) with the flipped kernel, its in and out features
+    swapped per group, padded so that output pixel j sees the inputs that fed it."""
     x, w, bias = n.arg("input"), n.arg("weight"), n.arg("bias", None)
-    if n.arg("transposed", False):
-        raise e.error("transposed convolution is not supported yet")
     k = x.type.rank - 2
     stride, pad, dil = (_pairs(n.arg(a), k) for a in ("stride", "padding", "dilation"))
+    groups = int(n.arg("groups", 1))
+    w = e.convert(w, x.type.elem)
+    attrs = {"window_strides": tuple(stride), "padding": [[p, p] for p in pad],
+             "lhs_dilation": (1,) * k}
+    if n.arg("transposed", False):
+        w, attrs = _transposed(e, w, groups, stride, pad, dil,
+                               _pairs(n.arg("output_padding", 0), k))
     sp = ", ".join(str(i) for i in range(k))
-    out = e.v("convolution", [x, e.convert(w, x.type.elem)], {
-        "dimension_numbers": f"[b, f, {sp}]x[o, i, {sp}]->[b, f, {sp}]",
-        "window_strides": tuple(stride), "padding": [[p, p] for p in pad],
-        "lhs_dilation": (1,) * k, "rhs_dilation": tuple(dil),
-        "feature_group_count": int(n.arg("groups", 1)), "batch_group_count": 1})
+    out = e.v("convolution", [x, w], dict(
+        attrs, dimension_numbers=f"[b, f, {sp}]x[o, i, {sp}]->[b, f, {sp}]",
+        rhs_dilation=tuple(dil), feature_group_count=groups, batch_group_count=1))
     if bias is not None:
         out = e.v("add", [out, e.broadcast_to(bias, e.dims(out), out.type.shape, mapping=(1,))])
     return out
+
+
+def _transposed(e, w, groups, stride, pad, dil, output_padding):
+    """The kernel [in, out/groups, spatial...] of a transposed convolution as a forward
+    kernel [out, in/groups, spatial...] flipped in space, and the forward convolution's
+    attributes: the input dilated by the stride, each side padded by the kernel's dilated
+    extent - 1 - padding (the high side also by output_padding)."""
+    cin, per_group, *ks = w.type.shape
+    if None in ks or cin is None or per_group is None:
+        raise e.error("a transposed convolution needs a static kernel")
+    k = len(ks)
+    w = e.v("reverse", [w], {"dimensions": tuple(range(2, 2 + k))})
+    w = e.reshape(w, [groups, cin // groups, per_group] + ks)
+    w = e.v("transpose", [w], {"permutation": (0, 2, 1) + tuple(range(3, 3 + k))})
+    w = e.reshape(w, [groups * per_group, cin // groups] + ks)
+    padding = []
+    for size, p, d, extra in zip(ks, pad, dil, output_padding):
+        lo = d * (size - 1) - p
+        if lo < 0:
+            raise e.error(f"a transposed convolution whose padding {p} exceeds its dilated "
+                          f"kernel extent {d * (size - 1)} is not supported")
+        padding.append([lo, lo + extra])
+    return w, {"window_strides": (1,) * k, "padding": padding, "lhs_dilation": tuple(stride)}
 
 
 def _spatial_rank(e) -> int:

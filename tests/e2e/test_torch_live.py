@@ -131,3 +131,28 @@ def test_vision_models_dynamic_batch(cls):
         with torch.no_grad():
             want = model(x).numpy()
         np.testing.assert_allclose(lib.main(x.numpy()), want, rtol=1e-4, atol=1e-4)
+
+
+class Upsample(nn.Module):
+    """Transposed convolutions: strided with output padding and groups (2-d), dilated (1-d)."""
+
+    def __init__(self):
+        super().__init__()
+        self.up = nn.ConvTranspose2d(4, 6, 3, stride=2, padding=1, output_padding=1, groups=2)
+        self.line = nn.ConvTranspose1d(6, 3, 4, stride=3, padding=2, dilation=2, bias=False)
+
+    def forward(self, x):  # [b, 4, 5, 7]
+        h = torch.relu(self.up(x))  # [b, 6, 10, 14]
+        return self.line(h.mean(dim=2))  # [b, 3, 43]
+
+
+def test_transposed_convolution_dynamic_batch():
+    torch.manual_seed(4)
+    model = Upsample().eval()
+    lib = aot.compile_torch(model, torch.randn(2, 4, 5, 7),
+                            dynamic_shapes={"x": {0: Dim("batch", min=1, max=8)}})
+    for b in (1, 3, 8):
+        x = torch.randn(b, 4, 5, 7)
+        with torch.no_grad():
+            want = model(x).numpy()
+        np.testing.assert_allclose(lib.main(x.numpy()), want, rtol=1e-4, atol=1e-5)
