@@ -1,4 +1,4 @@
-"""The device kit (tools/gpu_kit, `make gpu-kit`): a small kit (four conformance cases and one
+"""The device kit (tools/gpu_kit, `make gpu-kit`): a small kit (five conformance cases and one
 benchmark at its --smoke size) built, and its run.sh run as on a GPU machine but through the
 CUDA driver double: the table must say every case is correct and the benchmark timed, and a
 corrupted expected output must show as wrong."""
@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CASES = ["acos_f32", "argsort_stable_ties", "bf16_softmax", "avg_pool_padded"]
+# f32 with a tolerance, integers exactly, bf16, a 0-d argument, complex infinities and NaNs
+CASES = ["acos_f32", "argsort_stable_ties", "bf16_softmax", "cond_true_branch", "complex_special_values_c64"]
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +37,7 @@ def run_kit(kit, double, *names):
 def test_run_sh_passes_against_the_driver_double(kit):
     r = run_kit(*kit)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "summary: 5 correct, 0 wrong, 0 errors; 1 benchmarks timed" in r.stdout, r.stdout
+    assert "summary: 6 correct, 0 wrong, 0 errors; 1 benchmarks timed" in r.stdout, r.stdout
     row = next(line for line in r.stdout.splitlines() if line.startswith("bench_softmax"))
     measured, predicted, floor = row.split()[2:5]
     assert float(measured) > 0 and float(predicted) > float(floor) > 0, row  # the floor has no launch cost

@@ -137,11 +137,11 @@ def build_case(name: str, kit: str, double: str | None) -> tuple:
         outs = results_of(cpu.main(*args))
     lines = ["lib libm.so", "entry m_main", "kind case"]
     for i, a in enumerate(args):
-        a = np.ascontiguousarray(a)
+        a = np.asarray(a, order="C")  # (ascontiguousarray makes a 0-d array 1-d)
         a.tofile(os.path.join(case_dir, f"a{i}.bin"))
         lines.append(value_line("arg", a, f"file a{i}.bin"))
     for i, r in enumerate(outs):
-        r = np.ascontiguousarray(r)
+        r = np.asarray(r, order="C")
         r.tofile(os.path.join(case_dir, f"w{i}.bin"))
         rtol, atol = case_tolerance(name, r.dtype)
         lines.append(value_line("result", r, f"{rtol:.3g} {atol:.3g} all w{i}.bin"))

@@ -20,9 +20,10 @@
  *
  * DTYPE is the aot_dtype code (aot_runtime.h). A result is right when every compared element
  * has |got - want| <= ATOL + RTOL * |want| (floats, each part of a complex; NaN where NaN is
- * expected), or is equal byte for byte (integers, booleans). The cases run in a child process,
- * one after another (one CUDA initialisation); a case that crashes it, or hangs for
- * $KIT_TIMEOUT seconds (120 by default), is an error, and a new child goes on after it.
+ * expected, an infinity where that infinity is), or is equal byte for byte (integers,
+ * booleans). The cases run in a child process, one after another (one CUDA initialisation);
+ * a case that crashes it, or hangs for $KIT_TIMEOUT seconds (120 by default), is an error,
+ * and a new child goes on after it.
  *
  * Timing (benchmarks only): the device entry on device buffers, on a stream of this driver's,
  * between two CUDA events (cuEventRecord / cuEventElapsedTime): REPS calls, REPS chosen so a
@@ -257,8 +258,9 @@ static int compare(const char *dir, const value *want, const aot_tensor *got, ch
         }
         for (int p = 0; p < parts; p++) {
             double g = part(got->data, want->dtype, i, p), w = part(expected, want->dtype, j, p);
-            if (isnan(w) && isnan(g)) continue;
-            double err = fabs(g - w), lim = want->atol + want->rtol * fabs(w);
+            if ((isnan(w) && isnan(g)) || g == w) continue; /* NaN where NaN is expected; equal infinities */
+            double err = isinf(w) || isinf(g) ? INFINITY : fabs(g - w);
+            double lim = isinf(w) ? 0 : want->atol + want->rtol * fabs(w);
             if (!(err <= lim) && (worst_at < 0 || !(err <= worst))) {
                 worst = err, allowed = lim, worst_at = i, ok = 0;
                 if (isnan(err)) break;
