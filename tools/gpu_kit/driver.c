@@ -375,14 +375,11 @@ static double time_device(const artifact *a, const manifest *m, aot_tensor *args
     for (int r = 0; r < m->nresults; r++) dres[r].dims = dims[r];
     cu.StreamSynchronize(stream);
     float ms = 0;
-    int rc = a->device_entry(dargs, dres, stream); /* warm-up: allocates the results */
-    if (!rc) {
-        cu.EventRecord(start, stream);
-        rc = a->device_entry(dargs, dres, stream);
-        cu.EventRecord(stop, stream);
-        cu.EventSynchronize(stop);
-        cu.EventElapsedTime(&ms, start, stop);
-    }
+    cu.EventRecord(start, stream); /* the warm-up call (it allocates the results) sizes the batches */
+    int rc = a->device_entry(dargs, dres, stream);
+    cu.EventRecord(stop, stream);
+    cu.EventSynchronize(stop);
+    cu.EventElapsedTime(&ms, start, stop);
     if (rc) {
         snprintf(why, cap, "device entry failed: %s", a->last_error());
         return -1;
