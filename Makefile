@@ -30,6 +30,19 @@ test-torch: $(STAMP)
 	$(PY) -m pip install -q -e '.[torch]' transformers
 	AOTC_TEST_TORCH=1 $(PY) -m pytest -q tests/e2e/test_torch.py tests/e2e/test_torch_live.py
 
+# torchvision's ResNet-18, MobileNetV3, EfficientNet-B0 and ViT-B/16 against eager PyTorch, in
+# a venv of their own: torchvision's wheels need the CUDA build of torch 2.14.1 (about 5.5 GB,
+# runs on the CPU), which does not belong in the project's venv. Made once, then reused.
+TORCHVISION_VENV ?= .venv-torchvision
+$(TORCHVISION_VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(TORCHVISION_VENV)
+	$(TORCHVISION_VENV)/bin/pip install -q torch==2.14.1 torchvision==0.29.1 -e '.[test]'
+	touch $@
+
+.PHONY: test-torchvision
+test-torchvision: $(TORCHVISION_VENV)/.installed
+	AOTC_TEST_TORCHVISION=1 $(TORCHVISION_VENV)/bin/python -m pytest -q tests/e2e/test_torchvision_live.py
+
 # The GPU target without a GPU: every conformance case as PTX through ptxas (sm_80, sm_90),
 # then run on the emulated grid against JAX's outputs. A fixed sample of both is in `test`.
 test-gpu: $(STAMP)
