@@ -268,6 +268,48 @@ class TinyViT(nn.Module):
         return self.head(self.norm(self.encoder(h))[:, 0])
 
 
+# torchvision's own model classes (make test-torchvision and the benchmark; not saved: their
+# weights are 10-340 MB): name -> (torchvision.models constructor, keywords, image size).
+# num_classes 10 keeps the heads small, the bodies are torchvision's; ViT-B/16 (12 layers, 768
+# features) at a 32x32 image sees 4 patches and a class token.
+TORCHVISION = {
+    "resnet18": ("resnet18", {}, 64),
+    "mobilenet_v3_small": ("mobilenet_v3_small", {}, 64),
+    "efficientnet_b0": ("efficientnet_b0", {}, 64),
+    "vit_b_16": ("vit_b_16", {"image_size": 32}, 32),
+}
+
+
+def randomize(model: nn.Module, size: int, spread: float = 0.1) -> nn.Module:
+    """Noise on the weights a constructor starts constant (zero biases, unit norm scales,
+    ViT's zero head and class token), then batch norm statistics measured on random images
+    (train mode, a cumulative average): with the statistics left at their initial 0 and 1,
+    MobileNetV3's signal fades through its blocks and its logits do not depend on the image.
+    In eval mode after."""
+    with torch.no_grad():
+        for p in model.parameters():
+            if p.numel() == 1 or float(p.std()) == 0.0:
+                p.add_(torch.empty_like(p).uniform_(-spread, spread))
+        norms = [m for m in model.modules() if isinstance(m, nn.BatchNorm2d)]
+        for m in norms:
+            m.reset_running_stats()
+            m.momentum = None
+        if norms:
+            model.train()
+            for _ in range(2):
+                model(torch.randn(8, 3, size, size))
+    return model.eval()
+
+
+def torchvision_model(name: str, seed: int = 29) -> nn.Module:
+    """TORCHVISION's model `name` in eval mode, random weights (no downloads)."""
+    import torchvision
+    constructor, kwargs, size = TORCHVISION[name]
+    torch.manual_seed(seed)
+    model = getattr(torchvision.models, constructor)(weights=None, num_classes=10, **kwargs)
+    return randomize(model, size)
+
+
 def f32(*shape):
     return lambda rng, d: rng.standard_normal([d.get(s, s) for s in shape]).astype(np.float32)
 
