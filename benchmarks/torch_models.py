@@ -1,12 +1,14 @@
-"""PyTorch models compiled by this project against PyTorch eager and `torch.compile`
-(Inductor, CPU), in one run, one thread each, at several batch sizes from one library (a
-dynamic batch, and sequence for the text models), with the compile times beside. The models
-are the corpus's own small versions (tests/data/torch/export.py: torchvision does not import
-beside the CPU torch here, so ResNet-18, MobileNetV3 and ViT are small versions written there)
-plus wider ones. Each library's outputs are checked against
-eager's. A benchmark, not a test: it asserts nothing about time.
+"""PyTorch models compiled by this project against PyTorch eager, `torch.compile` (Inductor,
+CPU) and AOTInductor (`torch._inductor.aoti_compile_and_package`), in one run, one thread
+each, at several batch sizes from one library (a dynamic batch, and sequence for the text
+models), with the compile times beside. The models are the corpus's small versions
+(tests/data/torch/export.py), wider ones, and torchvision's own ResNet-18, MobileNetV3 (small),
+EfficientNet-B0 and ViT-B/16 (random weights; in a venv where torchvision imports, as
+`make test-torchvision` makes). Each library's outputs are checked against eager's. A
+benchmark, not a test: it asserts nothing about time.
 
-    python benchmarks/torch_models.py [--reps 30] [--models mlp,cnn,gpt,...] [--no-compile]
+    python benchmarks/torch_models.py [--reps 30] [--models mlp,cnn,resnet18,...]
+                                      [--batches 1,8,32] [--no-compile] [--no-aoti]
 
 Needs torch (`pip install '.[torch]'`); the libraries themselves do not.
 """
@@ -31,6 +33,13 @@ sys.path.insert(0, os.path.join(bench_env.ROOT, "tests", "data", "torch"))
 import export as corpus  # noqa: E402  the corpus's model classes
 
 import aot  # noqa: E402
+from aot.import_torch import export_torch  # noqa: E402
+
+try:
+    import torchvision  # noqa: F401  (beside the CPU torch 2.13 it does not import)
+    HAVE_TORCHVISION = True
+except Exception:  # noqa: BLE001  any import failure just leaves its models out
+    HAVE_TORCHVISION = False
 
 
 class WideMLP(torch.nn.Module):
@@ -60,34 +69,61 @@ MODELS = {
                   [1, 8, 32]),
     "vit": (corpus.TinyViT, lambda b: (torch.randn(b, 3, 16, 16),), {"x": {0: B}}, [1, 8, 32]),
 }
+if HAVE_TORCHVISION:
+    for _name, (_, _, _size) in corpus.TORCHVISION.items():
+        MODELS[_name] = (lambda n=_name: corpus.torchvision_model(n),
+                         lambda b, s=_size: (torch.randn(b, 3, s, s),), {"x": {0: B}}, [1, 8, 32])
 
 
 def median_ms(fn, reps: int) -> float:
     return bench_env.median_ms(fn, reps)
 
 
+def aoti(ep, example: tuple, workdir: str):
+    """(AOTInductor's runner of `ep`, compile seconds), or (None, why) where it does not build."""
+    try:
+        t0 = time.perf_counter()
+        path = torch._inductor.aoti_compile_and_package(
+            ep, package_path=os.path.join(workdir, f"{id(ep)}.pt2"))
+        runner = torch._inductor.aoti_load_package(path)
+        with torch.no_grad():
+            runner(*example)
+        return runner, time.perf_counter() - t0
+    except Exception as e:  # noqa: BLE001  reported in the table, the run goes on
+        return None, f"{type(e).__name__}: {str(e).splitlines()[0][:80] if str(e) else ''}"
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--reps", type=int, default=30)
     p.add_argument("--models", default=",".join(MODELS))
+    p.add_argument("--batches", default="", help="batch sizes for every model (default: each "
+                   "model's own)")
     p.add_argument("--no-compile", action="store_true", help="skip torch.compile")
+    p.add_argument("--no-aoti", action="store_true", help="skip AOTInductor")
     args = p.parse_args()
     torch.set_num_threads(1)
     print(f"PyTorch models — torch {torch.__version__}, one thread each; cpu: "
           f"{bench_env.cpu_name()}; load average {bench_env.loadavg()}")
-    print(f"{'model':9} {'batch':>5} {'aot ms':>8} {'eager ms':>9} {'compile ms':>10} "
-          f"{'aot/eager':>9} {'aot/compile':>11}   max |aot-eager|")
+    print(f"{'model':18} {'batch':>5} {'aot ms':>8} {'eager ms':>9} {'compile ms':>10} "
+          f"{'aoti ms':>8} {'aot/eager':>9} {'aot/compile':>11} {'aot/aoti':>8}   max |aot-eager|")
     compile_rows = []
-    os.environ["AOTC_CACHE_DIR"] = tempfile.mkdtemp(prefix="aotc-torch-bench-")
+    workdir = tempfile.mkdtemp(prefix="aotc-torch-bench-")
+    os.environ["AOTC_CACHE_DIR"] = workdir
+    aot.compile_torch(corpus.MLP().eval(), torch.randn(2, 16), name="warmup")  # the runtime's C
     for name in args.models.split(","):
         make, example, dynamic, batches = MODELS[name]
+        batches = [int(b) for b in args.batches.split(",")] if args.batches else batches
         torch.manual_seed(0)
         model = make().eval()
         t0 = time.perf_counter()
         ep = torch.export.export(model, example(2), dynamic_shapes=dynamic)
         t_export = time.perf_counter() - t0
         t0 = time.perf_counter()
-        lib = aot.compile(ep, name)
+        core = export_torch(model, example(2), dynamic)  # torch.export + run_decompositions
+        t_decomp = time.perf_counter() - t0 - t_export
+        t0 = time.perf_counter()
+        lib = aot.compile(core, name)
         t_aot = time.perf_counter() - t0
         lib.set_num_threads(1)
         compiled, t_inductor = None, None
@@ -97,6 +133,7 @@ def main() -> int:
             with torch.no_grad():
                 compiled(*example(batches[0]))
             t_inductor = time.perf_counter() - t0
+        runner, t_aoti = (None, "skipped") if args.no_aoti else aoti(ep, example(batches[0]), workdir)
         for b in batches:
             inputs = example(b)
             arrays = [t.numpy() for t in inputs]
@@ -110,12 +147,21 @@ def main() -> int:
                 t_eager = median_ms(lambda: model(*inputs), args.reps)
                 t_comp = (median_ms(lambda: compiled(*inputs), args.reps)
                           if compiled is not None else float("nan"))
-            print(f"{name:9} {b:5d} {t_lib:8.3f} {t_eager:9.3f} {t_comp:10.3f} "
-                  f"{t_lib / t_eager:9.2f} {t_lib / t_comp:11.2f}   {err:.1e}", flush=True)
-        compile_rows.append((name, t_export, t_aot, t_inductor))
-    print(f"\n{'model':9} {'export s':>9} {'aot compile s':>13} {'torch.compile 1st call s':>25}")
-    for name, te, ta, ti in compile_rows:
-        print(f"{name:9} {te:9.2f} {ta:13.2f} {ti if ti is not None else float('nan'):25.2f}")
+                t_ao = (median_ms(lambda: runner(*inputs), args.reps)
+                        if runner is not None else float("nan"))
+            print(f"{name:18} {b:5d} {t_lib:8.3f} {t_eager:9.3f} {t_comp:10.3f} {t_ao:8.3f} "
+                  f"{t_lib / t_eager:9.2f} {t_lib / t_comp:11.2f} {t_lib / t_ao:8.2f}   {err:.1e}",
+                  flush=True)
+        compile_rows.append((name, t_export, t_decomp, t_aot, t_inductor, t_aoti))
+        print(f"{name:18} compile s: export {t_export:.2f}, decompose {t_decomp:.2f}, aot "
+              f"{t_aot:.2f}, torch.compile 1st call {t_inductor or float('nan'):.2f}, AOTInductor "
+              f"{t_aoti if isinstance(t_aoti, str) else f'{t_aoti:.2f}'}", flush=True)
+    print(f"\n{'model':18} {'export s':>9} {'decompose s':>11} {'aot compile s':>13} "
+          f"{'torch.compile 1st call s':>25} {'AOTInductor s':>14}")
+    for name, te, td, ta, ti, tao in compile_rows:
+        ti = f"{ti:.2f}" if ti is not None else "-"
+        tao = f"{tao:.2f}" if isinstance(tao, float) else f"- ({tao})"
+        print(f"{name:18} {te:9.2f} {td:11.2f} {ta:13.2f} {ti:>25} {tao:>14}")
     print(f"load average at the end: {bench_env.loadavg()}")
     return 0
 
