@@ -21,7 +21,7 @@ def test_project_docs_links_and_tables_are_current():
     problems = check_docs.check_tables()
     for path in check_docs.markdown_files():
         problems += check_docs.check_links(path)
-    assert problems == []
+    assert problems + check_docs.unlinked() == []
 
 
 def test_generated_tables_live_in_checked_files():
@@ -94,3 +94,15 @@ def test_pages_their_index_does_not_link_are_named(tmp_path):
     write(tmp_path, "README.md", "[a](docs/a.md#a) and [b](docs/sub/b.md)\n`[c](docs/c.md)`\n")
     assert check_docs.unlinked(root=str(tmp_path), indexes=[("README.md", "docs")]) == [
         "docs/c.md: not linked from README.md"]
+
+
+def test_results_list_is_written_from_the_folder(tmp_path):
+    write(tmp_path, "benchmarks/results/2026-01-02-b.md", "# b.py, 2026-01-02: later\n\ntext\n")
+    write(tmp_path, "benchmarks/results/2026-01-01-a.md", "# a.py, 2026-01-01: first\n")
+    begin, end = check_docs.RESULTS_BEGIN, check_docs.RESULTS_END
+    text = f"# Benchmarks\n\n## Results by date\n\n{begin}\n- stale\n{end}\n"
+    assert check_docs.results_list(text, root=str(tmp_path)) == (
+        f"# Benchmarks\n\n## Results by date\n\n{begin}\n\n"
+        "- [a.py, 2026-01-01: first](results/2026-01-01-a.md)\n"
+        "- [b.py, 2026-01-02: later](results/2026-01-02-b.md)\n\n"
+        f"{end}\n")

@@ -20,8 +20,10 @@ from urllib.parse import unquote
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# The Markdown files whose links are checked (globs from the repository's root).
-CHECKED = ["README.md", "ARCHITECTURE.md", "docs/**/*.md", "benchmarks/**/*.md"]
+# The Markdown files whose links are checked: every one in the repository (hidden folders such
+# as .venv are skipped by glob) but what builds write.
+CHECKED = ["**/*.md"]
+NOT_CHECKED = ("build/", "out/")
 
 # Each generated table: the file it lives in, and the module whose rewrite(text) writes it.
 GENERATED = [
@@ -29,6 +31,10 @@ GENERATED = [
     ("docs/tensorflow.md", "lowering.tf.docs"),
     ("docs/pytorch.md", "lowering.torch.docs"),
 ]
+
+# benchmarks/README.md's list of the dated results files, written from the folder by `make docs`.
+RESULTS_INDEX, RESULTS_FOLDER = "benchmarks/README.md", "benchmarks/results"
+RESULTS_BEGIN, RESULTS_END = "<!-- results-list:begin -->", "<!-- results-list:end -->"
 
 # Each index and the folder whose every Markdown file it must link: a page nobody links is lost.
 INDEXES = [("README.md", "docs"), ("benchmarks/README.md", "benchmarks/results")]
@@ -136,24 +142,49 @@ def markdown_files(root: str = ROOT, patterns=CHECKED) -> list:
     files = set()
     for pattern in patterns:
         files.update(glob.glob(os.path.join(root, pattern), recursive=True))
-    return sorted(files)
+    return sorted(f for f in files if not os.path.relpath(f, root).startswith(NOT_CHECKED))
+
+
+def results_list(text: str, root: str = ROOT) -> str:
+    """`text` (benchmarks/README.md) with its list of results files rewritten: one line per
+    file of benchmarks/results/, by name (so by date), titled by the file's first heading."""
+    if RESULTS_BEGIN not in text or RESULTS_END not in text:
+        raise ValueError(f"{RESULTS_INDEX} lacks the {RESULTS_BEGIN} ... {RESULTS_END} markers")
+    items = []
+    folder = os.path.join(root, RESULTS_FOLDER)
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".md"):
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                title = f.readline().lstrip("#").strip()
+            items.append(f"- [{title}]({os.path.basename(RESULTS_FOLDER)}/{name})")
+    head, rest = text.split(RESULTS_BEGIN, 1)
+    tail = rest.split(RESULTS_END, 1)[1]
+    return head + "\n".join([RESULTS_BEGIN, "", *items, "", RESULTS_END]) + tail
+
+
+def generators(root: str = ROOT, generated=GENERATED):
+    """(file, generator's name, rewrite) for every generated table."""
+    for rel, module in generated:
+        yield rel, module, importlib.import_module(module).rewrite
+    if generated is GENERATED:
+        yield RESULTS_INDEX, "the results folder", lambda text: results_list(text, root)
 
 
 def check_tables(root: str = ROOT, write: bool = False, generated=GENERATED) -> list:
     """The generated tables that differ from their generator's output (rewritten if `write`)."""
     problems = []
-    for rel, module in generated:
+    for rel, name, rewrite in generators(root, generated):
         path = os.path.join(root, rel)
         with open(path, encoding="utf-8") as f:
             text = f.read()
-        fresh = importlib.import_module(module).rewrite(text)
+        fresh = rewrite(text)
         if fresh == text:
             continue
         if write:
             with open(path, "w", encoding="utf-8") as f:
                 f.write(fresh)
         else:
-            problems.append(f"{rel}: its table is not what {module} generates: run `make docs`")
+            problems.append(f"{rel}: its table is not what {name} generates: run `make docs`")
     return problems
 
 
@@ -164,13 +195,14 @@ def main(argv) -> int:
     problems = check_tables(write=write)
     for path in markdown_files():
         problems += check_links(path)
+    problems += unlinked()
     for p in problems:
         print(p, file=sys.stderr)
     if problems:
         print(f"check_docs: {len(problems)} problem(s)", file=sys.stderr)
         return 1
-    print(f"check_docs: {len(markdown_files())} files, links and {len(GENERATED)} generated "
-          "tables up to date")
+    print(f"check_docs: {len(markdown_files())} files: links, indexes and {len(GENERATED) + 1} "
+          "generated tables up to date")
     return 0
 
 
