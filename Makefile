@@ -180,8 +180,10 @@ gpu-kit-check: build/libcuda_double.so
 		bash build/gpu-kit/run.sh
 
 # The generated tables (docs/ops.md, docs/tensorflow.md, docs/pytorch.md) rewritten from the
-# code, then every relative link and #anchor of the Markdown checked (tools/check_docs.py;
-# `make lint` runs the same check without writing, and fails on a stale table).
+# code and benchmarks/README's list of results from benchmarks/results/, then every relative
+# link and #anchor of the Markdown checked, and that README links every docs/ page
+# (tools/check_docs.py; `make lint` runs the same check without writing, and fails on a stale
+# table or list).
 docs: $(STAMP)
 	$(PY) tools/check_docs.py --write
 
