@@ -604,3 +604,33 @@ def test_shallow_k_blocks_walk_c_by_rows():
             lib.set_num_threads(threads)
             np.testing.assert_allclose(lib.main(a, b, c), want, rtol=1e-4, atol=1e-4 * np.sqrt(k),
                                        err_msg=f"{bs}x{m}x{k}x{n}, {threads} threads")
+
+
+def test_a_read_in_place_only_for_the_fewest_columns():
+    """A task of at most A_IN_PLACE_PANELS (2) NR-column panels reads row-major A in place;
+    wider ones pack it (at 4-8 panels the strided micro-kernel lost to packing: ViT's patch
+    embedding, 512x48 @ 48x128). Checked on the task's IR, then against numpy on both sides
+    of the limit, with A row-major and transposed."""
+    from llvmlite import ir as llvm_ir
+
+    from lowering.codegen.cpu import gemm
+    from lowering.target import host_target
+    blocking = host_target().blocking("f32")
+    mod = llvm_ir.Module("m")
+    pfor = llvm_ir.Function(mod, llvm_ir.FunctionType(llvm_ir.VoidType(), []), name="pfor")
+    gemm.gemm_function(mod, "f32", llvm_ir.FloatType(), pfor, blocking)
+    task = str(mod.globals["aot.gemm.f32.task"])
+    limit = gemm.A_IN_PLACE_PANELS * blocking.nr
+    assert gemm.A_IN_PLACE_PANELS == 2
+    assert re.search(rf'%"few_columns" = icmp sle i64 %"?[\w.]+"?, {limit}\b', task)
+    rng = np.random.default_rng(4)
+    for dims, spec in ((MATMUL, "mk,kn->mn"), ("contracting_dims = [0] x [0]", "km,kn->mn")):
+        text = program(["?", "?"], ["?", "?"], ["?", "?"], dims)
+        lib = aot.compile(text, name=f"gemm_a_in_place_{spec[:2]}")
+        for n in (limit, limit + 1, 3 * blocking.nr, 8 * blocking.nr + 3):
+            m, k = 50, 48
+            a = rng.standard_normal((m, k) if spec[0] == "m" else (k, m)).astype(np.float32)
+            b = rng.standard_normal((k, n)).astype(np.float32)
+            want = np.einsum(spec, a.astype(np.float64), b)
+            np.testing.assert_allclose(lib.main(a, b), want, rtol=1e-4, atol=1e-3,
+                                       err_msg=f"{spec} n={n}")

@@ -99,7 +99,10 @@ MATMUL_ROW_VARIANTS = (1, 2, 4)
 # each A element then feeds few multiply-adds, and its packing cost about as much as they
 # do (8192x288 @ 288x32, a 3x3 convolution's im2col product: 2.2 -> 1.8 ms; no change
 # measured at N = 256 ... 1024, where packing pays for itself but reading in place too).
-A_IN_PLACE_PANELS = 8
+# Not more: at 4-8 panels the strided micro-kernel (a register per row of A, spilled in the
+# k loop) lost to packing, one AVX2 core: 2048x48 @ 48x64 0.43 -> 0.38 ms, x96 0.36 ->
+# 0.30, 512x48 @ 48x128 (ViT's patch embedding at batch 8) 0.21 -> 0.18; K = 288 even.
+A_IN_PLACE_PANELS = 2
 # K blocks at most this deep walk the tiles of C row by row (see task): there the tile's
 # stores, not its multiply-adds, bound the product, and column strips of C whose rows are
 # not a whole number of cache lines apart (N not a multiple of NR) stalled on them:
@@ -495,7 +498,7 @@ class _Emitter:
             small_m = b.and_(b.icmp_signed("<=", mc, _i(self.small_m)),
                              b.icmp_signed("==", s["b_col"], _i(1)))
             small_m = b.and_(small_m, b.not_(b_packed))  # packed B beats B in place
-            a_in_place = b.and_(b.icmp_signed("<=", nc, _i(A_IN_PLACE_PANELS * nr)),
+            a_in_place = b.and_(b.icmp_signed("<=", nc, _i(A_IN_PLACE_PANELS * nr), name="few_columns"),
                                 b.icmp_signed("==", s["a_col"], _i(1)))
             if self.pairs:  # pairs interleave two rows or two k's: always packed
                 small_m = a_in_place = ir.Constant(I1, 0)
