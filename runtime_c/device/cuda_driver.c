@@ -70,8 +70,6 @@ static __thread int thread_ready;
 
 CUstream aot__cuda_stream(void) { return caller_stream ? caller_stream : thread_stream; }
 
-int aot__cuda_thread_ready(void) { return thread_ready; }
-
 /* A device entry (NAME_F_device) runs on its caller's stream: set for the call, then the
  * previous one back. */
 void *aot_gpu_swap_stream(void *stream) {

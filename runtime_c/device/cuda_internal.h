@@ -59,9 +59,6 @@ extern aot__cuda_driver aot__cu;
  * error code with the error set (cuda_driver.c). */
 int aot__cuda_ready(void);
 
-/* Whether aot__cuda_ready has succeeded on this thread. */
-int aot__cuda_thread_ready(void);
-
 /* The stream this thread's work goes to: a device entry's caller's during its call, else
  * the thread's own (NULL before aot__cuda_ready). */
 CUstream aot__cuda_stream(void);
