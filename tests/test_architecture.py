@@ -14,14 +14,6 @@ PACKAGES = ("lowering", "aot", "abi")
 OPS_SHARED = {"__init__", "registry", "elemental", "verify", "custom_calls", "ranges", "table"}
 FAMILIES = tuple(sorted(f"lowering.ops.{f[:-3]}" for f in os.listdir(os.path.join(ROOT, "lowering", "ops"))
                         if f.endswith(".py") and f[:-3] not in OPS_SHARED))
-# Imports of a family from outside lowering/ops and the targets' codegen, known and not yet
-# removed: a type legalization the HLO stage runs (bounds encodings, quantized types), and the
-# TF rule that reads a bounds encoding. They belong in the registry; the list may only shrink.
-FAMILY_IMPORTS_TO_REMOVE = {
-    ("lowering.passes.legalize", "lowering.ops.bounded"),
-    ("lowering.passes.legalize", "lowering.ops.quantized"),
-    ("lowering.tf.mixed", "lowering.ops.bounded"),
-}
 # module prefix -> prefixes it must not import (the layers above it, and the op families
 # for everything but the package that gathers them and the targets that override them)
 FORBIDDEN = {
@@ -133,7 +125,6 @@ def test_no_import_points_up_a_layer():
             if name == "lowering.ops.table":  # the op table shows every target's rules
                 deps = deps - {"lowering.backends"}
             bad += [f"{name} imports {d}" for d in deps
-                    if (name, d) not in FAMILY_IMPORTS_TO_REMOVE
                     if any(d == f or d.startswith(f if f.endswith(".") else f + ".") for f in forbidden)
                     and not d.startswith(name)]
     assert bad == []
@@ -142,8 +133,7 @@ def test_no_import_points_up_a_layer():
 def test_only_the_ops_package_imports_the_families():
     importers = {(name, d) for name, deps in imports(modules()).items() for d in deps
                  if d in FAMILIES and not name.startswith(("lowering.ops", "lowering.codegen"))}
-    assert importers - FAMILY_IMPORTS_TO_REMOVE == set()
-    assert FAMILY_IMPORTS_TO_REMOVE <= importers  # one removed: take it off the list
+    assert importers == set()
 
 
 def test_every_family_is_imported_by_the_ops_package():

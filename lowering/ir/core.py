@@ -7,6 +7,7 @@ them in place.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -152,6 +153,27 @@ class TensorType(ShapedType):
     def __str__(self) -> str:
         enc = f", {self.encoding}" if self.encoding else ""
         return f"tensor<{_dims_text(self.shape)}{self.elem}{enc}>"
+
+
+_BOUNDS = (re.compile(r"#stablehlo\.bounds<(.*)>"),
+           re.compile(r"#mhlo\.type_extensions<\s*bounds\s*=\s*\[(.*)\]\s*>"))
+
+
+def bounds_of(t) -> tuple | None:
+    """The per-dim bounds of a tensor type's encoding (None for an unbounded dim), or None
+    when the type has no bounds encoding (StableHLO's and MHLO's spellings of bounded
+    dynamism; lowering/ops/bounded.py drops them, keeping the entries' argument bounds)."""
+    if not isinstance(t, TensorType) or not t.encoding:
+        return None
+    for pattern in _BOUNDS:
+        m = pattern.fullmatch(t.encoding.strip())
+        if m:
+            words = [w.strip() for w in m.group(1).split(",")] if m.group(1).strip() else []
+            if len(words) != t.rank or not all(w == "?" or w.isdigit() for w in words):
+                raise ValueError(f"bounds {t.encoding} do not give one bound or ? per dim of "
+                                 f"{TensorType(t.shape, t.elem)}")
+            return tuple(None if w == "?" else int(w) for w in words)
+    return None
 
 
 @dataclass(frozen=True)

@@ -12,36 +12,16 @@ elements of x along dim (XLA keeps the rest as padding no op may read): an eleme
 reading x at the same index, its size read on the host and checked against x's dim."""
 from __future__ import annotations
 
-import re
-
-from lowering.ir.core import FunctionType, Module, TensorType
+from lowering.ir.core import FunctionType, Module, TensorType, bounds_of
 from lowering.ops import registry
 from lowering.ops.registry import ShapeError, static_or
-
-_BOUNDS = (re.compile(r"#stablehlo\.bounds<(.*)>"),
-           re.compile(r"#mhlo\.type_extensions<\s*bounds\s*=\s*\[(.*)\]\s*>"))
-
-
-def bounds_of(t) -> tuple | None:
-    """The per-dim bounds of a tensor type's encoding (None for an unbounded dim), or None
-    when the type has no bounds encoding."""
-    if not isinstance(t, TensorType) or not t.encoding:
-        return None
-    for pattern in _BOUNDS:
-        m = pattern.fullmatch(t.encoding.strip())
-        if m:
-            words = [w.strip() for w in m.group(1).split(",")] if m.group(1).strip() else []
-            if len(words) != t.rank or not all(w == "?" or w.isdigit() for w in words):
-                raise ValueError(f"bounds {t.encoding} do not give one bound or ? per dim of "
-                                 f"{TensorType(t.shape, t.elem)}")
-            return tuple(None if w == "?" else int(w) for w in words)
-    return None
 
 
 def _plain(t):
     return TensorType(t.shape, t.elem) if bounds_of(t) is not None else t
 
 
+@registry.module_rewrite("drop_bounds")
 def drop_bounds(module: Module) -> None:
     """Types lose their bounds encodings; an entry's argument bounds go to `aot.arg_bounds`
     ({argument: per-dim bounds}) for the host's check. A malformed bound is a located error."""

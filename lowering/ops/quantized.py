@@ -303,6 +303,7 @@ def _integer_plan(op, quant: dict, out_q: Quant | None) -> IntegerPlan | None:
 # ----------------------------------------------------------------------------- the rewrite
 
 
+@registry.module_rewrite("lower_quantized")
 def lower_quantized(module: Module) -> None:
     """Quantized values become their storage integers, each op on them wrapped in
     dequantize/quantize ops (the spec's dequantize_op_quantize)."""

@@ -100,6 +100,26 @@ def override(name: str, field_name: str, fn: Callable, *, target: str | None = N
     OPS[name].overrides.insert(0, (field_name, fn, target, when))
 
 
+# name -> fn(module): whole-module type rewrites a family owns (its types are not ops, so
+# no op rule can carry them: bounds encodings, quantized element types). The HLO stage
+# (passes/legalize.py) runs them by name, in its own order, without importing the family.
+MODULE_REWRITES: dict[str, Callable] = {}
+
+
+def module_rewrite(name: str) -> Callable:
+    """Decorator: register `fn(module)` as the module rewrite called `name`."""
+    def register(fn: Callable) -> Callable:
+        if name in MODULE_REWRITES:
+            raise ValueError(f"module rewrite '{name}' is defined twice")
+        MODULE_REWRITES[name] = fn
+        return fn
+    return register
+
+
+def rewrite_module(name: str, module) -> None:
+    MODULE_REWRITES[name](module)
+
+
 def not_yet(reason: str, *names: str) -> None:
     for n in names:
         NOT_YET[n] = reason

@@ -17,9 +17,7 @@ from lowering.ir.core import (
     replace_all_uses,
 )
 from lowering.ops import registry
-from lowering.ops.bounded import drop_bounds
 from lowering.ops.custom_calls import rewrite_custom_call
-from lowering.ops.quantized import lower_quantized
 from lowering.ops.verify import verify_op
 from lowering.tf.lower import lower_tf
 
@@ -251,10 +249,10 @@ def legalize(module: Module) -> Module:
     canonicalize_names(module)
     if not public_functions(module):
         raise CompileError("module has no public function with a body", module_loc(module))
-    drop_bounds(module)
+    registry.rewrite_module("drop_bounds", module)  # lowering/ops/bounded.py
     rewrite_custom_calls(module)
     inline_calls(module)
-    lower_quantized(module)
+    registry.rewrite_module("lower_quantized", module)  # lowering/ops/quantized.py
     forward_optimization_barriers(module)
     forward_tuples(module)  # identity for a compiler that does not rematerialise
     verify(module)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from lowering.ir.core import DenseAttr, ScalarType, TensorType
+from lowering.ir.core import DenseAttr, ScalarType, TensorType, bounds_of
 from lowering.tf.emitter import Emitter
 from lowering.tf.table import tf_op
 
@@ -148,7 +148,6 @@ def tensor_cast(e: Emitter, op, args):
     """Between types differing only in static dims and bounds (TF's export of tf.where:
     tensor<?x2xi64, #stablehlo.bounds<12, ?>> to tensor<?x2xi64>): the same values, with
     the host checking, where the cast narrows, a dim made static or given a bound."""
-    from lowering.ops.bounded import bounds_of
     dst = op.results[0].type
     if not isinstance(dst, TensorType) or not isinstance(args[0].type, TensorType):
         raise e.error(f"tensor.cast to {dst} is not supported (ranked tensors are)")
