@@ -26,13 +26,11 @@ from __future__ import annotations
 import argparse
 import glob
 import math
-import multiprocessing as mp
 import os
 import shutil
 import sys
 import tarfile
 import tempfile
-import traceback
 from multiprocessing.pool import ThreadPool
 
 import numpy as np
@@ -51,6 +49,8 @@ MAX_KIT_BYTES = 60 << 20
 SAMPLE = 4096  # elements kept of a benchmark's output
 BENCH_REL_ERR = 1e-3  # a benchmark's result: within this fraction of its largest magnitude
 TIMEOUT_S = 900
+
+from tooling.isolate import isolated as in_child  # noqa: E402
 
 
 def generate(n: int, seed: int, scale: float) -> np.ndarray:
@@ -214,26 +214,9 @@ def predictions(text: str, name: str, args: list, scratch: str) -> tuple:
     return out, sum(work.flops or 0 for _, work, _ in rows)
 
 
-def _child(fn, args, conn):
-    try:
-        conn.send(fn(*args))
-    except BaseException as e:  # noqa: BLE001 - reported as the case's failure
-        conn.send(("failed", f"{type(e).__name__}: {e}"[:400] + traceback.format_exc()[-400:]))
-
-
 def isolated(fn, args: tuple) -> tuple:
     """fn(*args) in a process of its own: an abort inside LLVM, or a hang, is one failed case."""
-    ctx = mp.get_context("fork")
-    parent, child = ctx.Pipe(duplex=False)
-    p = ctx.Process(target=_child, args=(fn, args, child))
-    p.start()
-    p.join(TIMEOUT_S)
-    if p.is_alive():
-        p.kill()
-        return "failed", f"timed out after {TIMEOUT_S} s"
-    if not parent.poll():
-        return "failed", f"crashed (exit code {p.exitcode})"
-    return parent.recv()
+    return in_child(fn, args, TIMEOUT_S)
 
 
 def kit_bytes(path: str) -> int:

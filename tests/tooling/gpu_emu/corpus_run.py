@@ -6,11 +6,9 @@ failed case. Prints the counts; exits 1 if any case that compiles for the GPU gi
 number or crashes."""
 import glob
 import importlib.util
-import multiprocessing as mp
 import os
 import sys
 import tempfile
-import traceback
 from collections import Counter
 from multiprocessing.pool import ThreadPool
 
@@ -18,6 +16,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.a
 sys.path[:0] = [ROOT, os.path.join(ROOT, "tests")]
 CONF = os.path.join(ROOT, "tests", "data", "conformance")
 TIMEOUT_S = 300
+
+from tooling.isolate import isolated as in_child  # noqa: E402
 
 
 def _conformance_compare():
@@ -52,26 +52,13 @@ def run_case(name: str, out_dir: str, blas: bool = False) -> tuple:
     return "passed", ""
 
 
-def _child(name, blas, conn):
-    try:
-        with tempfile.TemporaryDirectory() as tmp:
-            conn.send(run_case(name, tmp, blas))
-    except BaseException as e:  # noqa: BLE001 - reported as the case's failure
-        conn.send(("failed", f"{type(e).__name__}: {e}"[:400] + traceback.format_exc()[-300:]))
+def _in_tmp(name, blas):
+    with tempfile.TemporaryDirectory() as tmp:
+        return run_case(name, tmp, blas)
 
 
 def isolated(name: str, blas: bool = False) -> tuple:
-    ctx = mp.get_context("fork")
-    parent, child = ctx.Pipe(duplex=False)
-    p = ctx.Process(target=_child, args=(name, blas, child))
-    p.start()
-    p.join(TIMEOUT_S)
-    if p.is_alive():
-        p.kill()
-        return "failed", f"timed out after {TIMEOUT_S} s"
-    if not parent.poll():
-        return "failed", f"crashed (exit code {p.exitcode})"
-    return parent.recv()
+    return in_child(_in_tmp, (name, blas), TIMEOUT_S)
 
 
 def run_all(names: list, blas: bool) -> int:
