@@ -39,6 +39,7 @@ from lowering.codegen.cuda.matmul import (
     TILE,
     _accumulator,
     block_product,
+    epilogue_store,
     store_tile,
     tile_loop,
     tile_side,
@@ -46,7 +47,6 @@ from lowering.codegen.cuda.matmul import (
 from lowering.ir.builder import Ix, LoopBuilder, buffer_dims
 from lowering.ir.core import ScalarType, is_complex
 from lowering.ops import registry
-from lowering.ops.elemental import Elemental
 from lowering.ops.elementwise import Scalars
 from lowering.ops.windows import Conv, window_position
 
@@ -224,13 +224,8 @@ def emit_conv_epilogue(b: LoopBuilder, region_block, inputs: dict, out, env: dic
     """A kOutput fusion rooted at a convolution: each result through the fused consumers
     (which read the product only at the result's own index) on its way to memory."""
     conv = next(o for o in region_block.ops if o.key == "convolution")
-    product, root_value = conv.results[0], region_block.ops[-1].operands[0]
     lhs, rhs = (inputs[v] for v in conv.operands)
-
-    def store(ob, at, value):
-        e = Elemental(ob, inputs, {product: value}, env)
-        ob.op("memref.store", [e.at(root_value, at), out] + at)
-    emit_implicit_gemm(b, conv, lhs, rhs, out, store)
+    emit_implicit_gemm(b, conv, lhs, rhs, out, epilogue_store(region_block, conv, inputs, out, env))
 
 
 registry.override("convolution", "kernel", emit_conv_kernel, target="cuda", when=implicit_gemm)

@@ -297,13 +297,19 @@ def emit_tiled_epilogue(b: LoopBuilder, region_block, inputs: dict, out, env: di
     """A kOutput fusion: each result goes through the fused consumers (which read the product
     only at the result's own index, fusion.joins_as_output) on its way to memory."""
     dot = next(o for o in region_block.ops if o.key in ("dot_general", "dot"))
-    product, root_value = dot.results[0], region_block.ops[-1].operands[0]
     lhs, rhs = (inputs[v] for v in dot.operands)
+    emit_tiled(b, dot, lhs, rhs, out, epilogue_store(region_block, dot, inputs, out, env))
+
+
+def epilogue_store(region_block, root_op, inputs: dict, out, env: dict):
+    """The store of a kOutput fusion's tiled kernel (dot or convolution): the value `root_op`
+    computed at `at` goes through the fused consumers to the fusion's root, then to `out`."""
+    product, root_value = root_op.results[0], region_block.ops[-1].operands[0]
 
     def store(ob, at, value):
         e = Elemental(ob, inputs, {product: value}, env)
         ob.op("memref.store", [e.at(root_value, at), out] + at)
-    emit_tiled(b, dot, lhs, rhs, out, store)
+    return store
 
 
 for _name in ("dot_general", "dot"):
