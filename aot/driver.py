@@ -173,8 +173,6 @@ class Compilation:
         and joins."""
         return self.backend.model(self)
 
-    cpu_model = model  # the name tests knew it by
-
     def partitions(self, texts: list, hidden: list) -> Partitions:
         return Partitions(texts, hidden)
 
@@ -282,8 +280,6 @@ class Compilation:
         tm, _, optimized, _ = self.llvm()
         return tm.emit_assembly(optimized)
 
-    ptx = assembly  # the name tests knew it by
-
     def build_binary(self, output: str, tm, optimized, entries, runtime=None) -> dict:
         from abi.header import generate_header, runtime_header_path
 
@@ -347,7 +343,6 @@ class Compilation:
         registers, shared memory and estimated time)."""
         return self.backend.report(self)
 
-    launch_report = report  # the name tests knew it by
 
 
 @dataclass

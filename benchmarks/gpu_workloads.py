@@ -144,7 +144,7 @@ def ptxas_resources(c) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "k.ptx")
         with open(path, "w") as f:
-            f.write(c.ptx())
+            f.write(c.assembly())
         return ptxas.resources(ptxas.assemble(path, c.target.cpu).stderr)
 
 

@@ -116,7 +116,7 @@ def test_device_math_it_lacks_is_a_located_error(monkeypatch):
     monkeypatch.delitem(mathlib.MATH, "math.cbrt", raising=False)
     c = Compilation(CBRT, "cbrt.mlir", Options(name="c", emit="ptx", target="cuda"))
     with pytest.raises(CompileError) as e:
-        c.ptx()
+        c.assembly()
     text = e.value.render()
     assert "cbrt.mlir:2:" in text and "'math.cbrt'" in text and "no device version" in text
 
@@ -174,7 +174,7 @@ def test_long_loop_bodies_are_not_unrolled_on_the_gpu(tmp_path):
     the CPU target are left to the unrollers."""
     def ptx(k):
         c = Compilation(_erf_chain(k), "t.mlir", Options(name="t", emit="ptx", target="cuda"))
-        return c.ptx()
+        return c.assembly()
     assert '.pragma "nounroll"' not in ptx(1)
     long_ptx = ptx(3)
     assert '.pragma "nounroll"' in long_ptx

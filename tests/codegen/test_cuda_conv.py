@@ -71,8 +71,8 @@ def assert_ptxas_accepts(c, tmp_path):
     """ptxas (sm_80) takes the program's PTX, which stages its slabs in shared memory."""
     from tooling.ptxas import ptxas
     out = tmp_path / "k.ptx"
-    out.write_text(c.ptx())
-    assert all(s in c.ptx() for s in ("bar.sync", "ld.shared", "st.shared"))
+    out.write_text(c.assembly())
+    assert all(s in c.assembly() for s in ("bar.sync", "ld.shared", "st.shared"))
     r = ptxas(str(out), "sm_80")
     assert r.returncode == 0, r.stderr
 

@@ -93,6 +93,6 @@ def test_the_emulated_grid_sees_a_transposed_read(counted):
 
 def test_report_prints_each_kernels_estimate():
     c = Compilation(ELEMENTWISE, "t.mlir", Options(name="t", emit="ptx", target="cuda"))
-    report = c.launch_report()
+    report = c.report()
     assert "1048576 threads launched" in report and "predicted" in report and "us on A100" in report
     assert f"{2 * 8 * 8 * 256 * 64} FLOPs" in report

@@ -111,7 +111,7 @@ def test_only_functions_called_across_partitions_are_hidden(partitioned):
 
 def test_partitioned_library_matches_and_exports_the_same_symbols(tmp_path, partitioned):
     comp = Compilation(LAYERS, "layers.mlir", Options(name="layers"))
-    assert isinstance(comp.cpu_model()[1], Partitions)
+    assert isinstance(comp.model()[1], Partitions)
     lib = aot.compile(LAYERS, name="layers", output_dir=str(tmp_path / "so"))
     for n in (2, 65):
         args = _inputs(n)

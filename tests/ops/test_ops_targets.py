@@ -146,7 +146,7 @@ def test_every_op_on_every_target_and_float_type(tmp_path):
     c = Compilation(text, "ops.mlir", Options(name="ops_targets_gpu", emit="shared", target="cuda"))
     c.build(str(tmp_path / "libops_targets_gpu.so"))
     if find_ptxas():
-        (tmp_path / "ops.ptx").write_text(c.ptx())
+        (tmp_path / "ops.ptx").write_text(c.assembly())
         r = ptxas(str(tmp_path / "ops.ptx"), "sm_80")
         assert r.returncode == 0, r.stderr[:2000]
     if not os.environ.get("AOT_TEST_REAL_GPU"):  # as build_emulated: else the machine's GPU

@@ -128,7 +128,7 @@ def build_companion(c: Compilation, counting: bool = False) -> str:
     if counting:
         from lowering.codegen.cuda.device import generate_device
         device_ir, _ = generate_device(c.loops(), c.opts.name, c.target, counting=True)
-    out = os.path.join(kernels_dir(), ptx_hash(c.ptx()) + ".so")
+    out = os.path.join(kernels_dir(), ptx_hash(c.assembly()) + ".so")
     with tempfile.TemporaryDirectory() as tmp:
         objects = []
         for part, text_ir in (("device", hostify(device_ir, triple, layout)),
