@@ -4,7 +4,7 @@ Each family module (`lowering/ops/<family>.py`) calls `define` once per op with 
 a target that needs its own kernel (the CPU's packed matmul) adds an `override`, as JAX's
 `register_lowering(..., platform=...)` does. Passes look rules up when they run (`rule`),
 so this module imports only the IR, and only `lowering/ops/__init__.py` imports the
-families. The README's op table and the verifier's checks come from here too. (Pretty forms
+families. The op table (docs/ops.md) and the verifier's checks come from here too. (Pretty forms
 are syntax: the frontend's decoders read them, lowering/frontend/pretty.py.)
 
 An op's fields, by the stage that reads them:
@@ -58,7 +58,7 @@ class ShapeError(Exception):
 class OpDef:
     name: str  # canonical short name: "add", "dhlo.where"
     kind: str
-    family: str  # the README table's group
+    family: str  # the op table's group (docs/ops.md)
     arity: int | None = None
     attrs: tuple = ()
     operand_types: str | None = None  # "float", "int", "int_or_bool"; None: any
@@ -126,7 +126,7 @@ def not_yet(reason: str, *names: str) -> None:
 
 
 # (op, target name) -> why: ops that compile for the CPU but not yet for that target, set by
-# the target's codegen (the README's table and tests/ops/test_ops_targets.py read it). Empty
+# the target's codegen (the op table, docs/ops.md, and tests/ops/test_ops_targets.py read it). Empty
 # by goal, and now: the cuda target compiles every op the CPU does.
 NOT_ON_TARGET: dict[tuple[str, str], str] = {}
 

@@ -16,7 +16,7 @@ backends.load_all()  # every family and every target's rules (NOT_ON_TARGET is t
 BEGIN, END = "<!-- ops-table:begin -->", "<!-- ops-table:end -->"
 
 
-# The README's groups, in order, with the forms shown for ops handled before compiling.
+# The op table's groups, in order, with the forms shown for ops handled before compiling.
 GROUPS = ["elementwise", "shape and data movement", "dynamic shapes", "data-dependent sizes",
           "reductions and contractions", "linear algebra", "random numbers", "quantized types",
           "control flow",
@@ -87,9 +87,9 @@ def markdown() -> str:
 
 def replace_section(text: str, begin: str, end: str, body: str) -> str:
     """`text` with what lies between the `begin` and `end` markers (both kept, `body` starts
-    and ends with them) replaced: how each generated README table is rewritten."""
+    and ends with them) replaced: how each generated docs table is rewritten."""
     if begin not in text or end not in text:
-        raise ValueError(f"README lacks the {begin} ... {end} markers")
+        raise ValueError(f"the page lacks the {begin} ... {end} markers")
     head, rest = text.split(begin, 1)
     _, tail = rest.split(end, 1)
     return head + body + tail

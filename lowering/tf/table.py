@@ -1,5 +1,5 @@
 """The table of TF ops this front end lowers: TF op name -> rule, filled by the rule modules
-(`@tf_op("AddV2", "Add", group=...)`); the README's TF table is generated from it
+(`@tf_op("AddV2", "Add", group=...)`); the TF table of docs/tensorflow.md is generated from it
 (lowering/tf/docs.py).
 
 A rule is `rule(e: Emitter, op, args) -> [Value]`: `op` is the TF op (its attributes and
@@ -23,7 +23,7 @@ class TfOp:
 
 TF_OPS: dict[str, TfOp] = {}
 
-# TF ops recognised but not lowered, with what the error says (the README lists them too).
+# TF ops recognised but not lowered, with what the error says (docs/tensorflow.md lists them too).
 NOT_LOWERED = {
     "Placeholder": "an input of the graph: make it an argument with --feed NODE (tfcompile's "
                    "feeds)",

@@ -28,8 +28,8 @@ NP = {"f16": np.float16, "bf16": ml_dtypes.bfloat16, "f32": np.float32, "f64": n
 RTOL = {"f64": 1e-12, "f32": 2e-5, "f16": 4e-3, "bf16": 3e-2}
 # Ops of complex numbers or bit patterns rather than float math, tested in their own files
 NOT_FLOAT_MATH = {"complex", "real", "imag", "bitcast_convert"}
-# (op, target) pairs not compiled yet, with why (registry.not_on_target, in the README's op
-# table). Empty by goal: an entry is a gap to close.
+# (op, target) pairs not compiled yet, with why (registry.not_on_target, in the op table of
+# docs/ops.md). Empty by goal: an entry is a gap to close.
 NOT_YET = registry.NOT_ON_TARGET
 N = 16  # elements per operand
 
