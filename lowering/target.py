@@ -120,6 +120,8 @@ class Target:
     memory_order_columns: bool = True  # column reductions walk the input in memory order,
     #   accumulating in the output buffer (a cache-order walk), not one column at a time
     column_chunks: int = 8  # row chunks of a split column reduction (0: never split)
+    collapse_nests: bool = True  # the thread pool may split a perfect parallel nest over its
+    #   collapsed iterations (codegen/llvm/collapse.py); a GPU maps loops onto its grid instead
     f16_in_hardware: bool = True  # else the module defines the f16 conversions LLVM calls
     #   (codegen/llvm/softhalf.py): an old libgcc for such a CPU lacks them
     unroll_body_limit: int = 0  # innermost loops of more ops are marked never to unroll (0:
@@ -210,7 +212,8 @@ def cuda_target(arch: str = DEFAULT_GPU_ARCH) -> Target:
         raise ValueError(f"unknown GPU architecture '{arch}' (known: {', '.join(GPU_ARCHS)})")
     return Target(name="cuda", triple="nvptx64-nvidia-cuda", cpu=arch, features=PTX_VERSION,
                   threads=True, vector_bytes=16, warp_size=32, stack_limit=0, math="inline", gemm={},
-                  memory_order_columns=False, column_chunks=0, unroll_body_limit=UNROLL_BODY_LIMIT,
+                  memory_order_columns=False, column_chunks=0, collapse_nests=False,
+                  unroll_body_limit=UNROLL_BODY_LIMIT,
                   gpu=GpuLimits(device="H100" if arch == "sm_90" else "A100"))
 
 
