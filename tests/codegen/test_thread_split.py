@@ -54,6 +54,15 @@ def test_which_nests_collapse(text, depth):
     assert collapsed_depths(text) == [depth]
 
 
+def test_collapsing_is_a_target_capability():
+    """A target without `collapse_nests` (a GPU maps loops onto its grid) keeps dim 0."""
+    from dataclasses import replace
+    module = run_pipeline(parse_module(chain("tensor<?x?xf32>"), "t.mlir"), "loops")
+    (kernel,) = [f for f in module.functions() if f.attrs.get("aot.parallel")]
+    assert len(collapsed_loops(kernel, host_target())) == 2
+    assert len(collapsed_loops(kernel, replace(host_target(), collapse_nests=False))) == 1
+
+
 def test_column_sums_keep_their_split():
     """A column reduction accumulates into its output across rows: no nest there collapses."""
     assert all(d <= 1 for d in collapsed_depths(COLUMN_SUMS))

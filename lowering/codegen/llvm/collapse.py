@@ -21,8 +21,9 @@ A nest collapses only where that is safe and cheap to prove on the loop-stage IR
 - its ops are only loads, stores, dims, scf loops and branches, and arith/math: no calls,
   library ops or copies; and the kernel's buffers are distinct (not in place).
 
-Only the CPU's thread pool splits ranges this way: a GPU maps its parallel loop's
-iterations onto its grid by its own rule (cuda/device.py), so other targets keep dim 0.
+Only a target whose thread pool splits ranges this way (`Target.collapse_nests`, the CPU's)
+collapses: a GPU maps its parallel loop's iterations onto its grid by its own rule
+(cuda/device.py), so it keeps dim 0.
 """
 from __future__ import annotations
 
@@ -95,7 +96,7 @@ def collapsed_loops(func, target) -> list:
     if len(loops) != 1:
         return loops
     head = loops[0]
-    if target is None or target.name != "cpu" or _in_place(func) \
+    if target is None or not target.collapse_nests or _in_place(func) \
             or head.attrs.get("aot.rows_per_iteration", 1) != 1:
         return [head]
     ops = list(head.walk())[1:]
