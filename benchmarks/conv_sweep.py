@@ -2,18 +2,21 @@
 
     /work/jaxenv/bin/python benchmarks/conv_sweep.py [--threads 2] [--reps 15] [--quick]
                                                      [--programs patch_embed,conv1d_k10s5]
+                                                     [--clock cpu]
 
 Each program is one convolution (and its bias, which fuses into it) with frozen weights, of a
 kind real models are made of: a ViT patch embedding (stride = kernel), wav2vec2's 1-D feature
 convolutions (kernel 10 stride 5 from the raw samples, kernel 3 stride 2) and its grouped 1-D
 positional convolution (groups of 8 features, and of 16 as in a wider model), DenseNet's
 1x1 and 3x3 convolutions on thin channel counts, and
-ResNet 3x3 convolutions at batch 1. Every program is exported with `jax.export` twice: for
+ResNet 3x3 convolutions at batch 1, and ResNet-18's four 3x3 convolutions at batch 32 (what
+torchvision's ResNet-18 spends its time in). Every program is exported with `jax.export` twice: for
 each exact shape (one library per size) and once with symbolic dims (`?` batch, and `?`
 length for the 1-D ones: one library for every size), and timed against `jax.jit` compiled
 for that exact shape. Prints a row per program and size, ours / XLA for both forms, and the
-worst ratio. A benchmark, not a test: it asserts nothing about time; every result is checked
-against XLA's.
+worst ratio. `--clock cpu` times the process's CPU time instead of the wall clock: on one
+thread a shared machine's other jobs then cost neither side anything. A benchmark, not a
+test: it asserts nothing about time; every result is checked against XLA's.
 """
 from __future__ import annotations
 
@@ -69,7 +72,28 @@ PROGRAMS = {
                    [(1, 56, 56, 64), (3, 56, 56, 64)], "b, 56, 56, 64"),
     "resnet_3x3_deep": (_program(None, (3, 3, 256, 256), (1, 1), "SAME", NHWC),
                         [(1, 14, 14, 256), (3, 14, 14, 256)], "b, 14, 14, 256"),
+    # ResNet-18's 3x3 convolutions, one per stage, at batch 32 (and 1)
+    "r18_56x64": (_program(None, (3, 3, 64, 64), (1, 1), "SAME", NHWC),
+                  [(1, 56, 56, 64), (32, 56, 56, 64)], "b, 56, 56, 64"),
+    "r18_28x128": (_program(None, (3, 3, 128, 128), (1, 1), "SAME", NHWC),
+                   [(1, 28, 28, 128), (32, 28, 28, 128)], "b, 28, 28, 128"),
+    "r18_14x256": (_program(None, (3, 3, 256, 256), (1, 1), "SAME", NHWC),
+                   [(1, 14, 14, 256), (32, 14, 14, 256)], "b, 14, 14, 256"),
+    "r18_7x512": (_program(None, (3, 3, 512, 512), (1, 1), "SAME", NHWC),
+                  [(1, 7, 7, 512), (32, 7, 7, 512)], "b, 7, 7, 512"),
 }
+
+
+def median_cpu_ms(fn, reps: int) -> float:
+    """Median CPU time of the process over `fn()` calls after one warm-up, in milliseconds."""
+    import statistics
+    fn()
+    times = []
+    for _ in range(reps):
+        t = time.process_time()
+        fn()
+        times.append(time.process_time() - t)
+    return statistics.median(times) * 1e3
 
 
 def _forward(jax, p):
@@ -91,12 +115,15 @@ def main():
     ap.add_argument("--programs", default=",".join(PROGRAMS))
     ap.add_argument("--quick", action="store_true", help="the smallest and largest size of each "
                     "program (what `make bench` runs)")
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                    help="wall time, or the process's CPU time (meaningful on one thread)")
     args = ap.parse_args()
+    median = median_cpu_ms if args.clock == "cpu" else bench_env.median_ms
     import jax
     from jax import export
     jax.config.update("jax_include_debug_info_in_dumps", False)
     print(f"# conv sweep, {THREADS} thread(s), {PINNED}, {bench_env.cpu_name()}, load "
-          f"{bench_env.loadavg()}; jax {jax.__version__}")
+          f"{bench_env.loadavg()}; {args.clock} time; jax {jax.__version__}")
     print("\n| program | input | XLA ms | static ms | static / XLA | dynamic ms | dynamic / XLA |"
           "\n|---|---|---|---|---|---|---|")
     worst = []
@@ -123,7 +150,7 @@ def main():
                 for key, fn in (("xla", lambda: xla(xs).block_until_ready()),
                                 ("static", lambda: static.main(x)),
                                 ("dynamic", lambda: dynamic.main(x))):
-                    times.setdefault(key, []).append(bench_env.median_ms(fn, args.reps))
+                    times.setdefault(key, []).append(median(fn, args.reps))
             t_x, t_s, t_d = (min(times[k]) for k in ("xla", "static", "dynamic"))
             worst.append((max(t_s, t_d) / t_x, name, shape))
             print(f"| {name} | {'x'.join(map(str, shape))} | {t_x:.3f} | {t_s:.3f} | "

@@ -150,9 +150,12 @@ def test_batch_one_direct_convolution_on_threads():
 
 
 @pytest.mark.parametrize("dn, x_shape, w_shape, stride, pads, groups, elem, route", [
-    # wav2vec2's positional convolution: groups of 8 features, an even kernel, `?` b and n
-    (NWC, (None, None, 32), (6, 8, 32), (1,), [(3, 3)], 4, "f32", "aot.gemm"),
-    # groups of 4 (f64: half a panel) 3x3 at stride 2, odd sizes
+    # wav2vec2's positional convolution: groups of 8 features, an even kernel, `?` b and n:
+    # two groups a 16-wide panel, their kernels packed block-diagonally (direct)
+    (NWC, (None, None, 32), (6, 8, 32), (1,), [(3, 3)], 4, "f32", "aot.conv"),
+    # f64 groups of 4 (half an 8-wide panel) 3x3 at stride 1 x 2, two a panel
+    (NHWC, (None, 7, 9, 32), (3, 3, 8, 16), (1, 2), [(1, 1), (0, 1)], 4, "f64", "aot.conv"),
+    # groups of 4 (f64: half a panel) 3x3 at stride 2, odd sizes; 3 groups do not pair up
     (NHWC, (None, 7, 9, 6), (3, 3, 2, 12), (2, 2), [(1, 1), (0, 1)], 3, "f64", "aot.gemm"),
     # depthwise: the loop kernel (LLVM vectorises it across the features)
     (NHWC, (None, 7, 9, 5), (3, 3, 1, 5), (2, 2), [(1, 1), (0, 1)], 5, "f64", None),
@@ -163,8 +166,8 @@ def test_batch_one_direct_convolution_on_threads():
 def test_grouped_convolution_reads_each_group(dn, x_shape, w_shape, stride, pads, groups, elem,
                                               route):
     """Feature groups run as one batched aot.gemm (a matmul per group), or, with whole
-    panels of output features per group, as the direct convolution; depthwise ones in the
-    loop kernel."""
+    panels of output features per group or two groups a panel, as the direct convolution;
+    depthwise ones in the loop kernel."""
     rng = np.random.default_rng(groups)
     n = len(stride)
     out_shape = (None,) * (n + 1) + (w_shape[-1],) if n == 1 else (None, None, None, w_shape[-1])
@@ -182,16 +185,31 @@ def test_grouped_convolution_reads_each_group(dn, x_shape, w_shape, stride, pads
         check(lib, x, w, dn, stride, pads, elem, groups=groups)
 
 
-CUT_PANEL = """
+WITHOUT_SCRATCH = """
 import sys, numpy as np
 sys.path.insert(0, {tests!r})
 from abi.loader import Library
-from test_conv_paths import NHWC, arrays, check
+from test_conv_paths import NHWC, NWC, arrays, check
 lib = Library({path!r})
-x, w, b = arrays(np.random.default_rng(11), (2, 9, 7, 16), (3, 3, 16, 12), "f32")
-check(lib, x, w, NHWC, (1, 1), [(1, 1), (1, 1)], "f32", b)
+{check}
 print("ok")
 """
+
+
+def run_without_scratch(lib, check_line):
+    """check_line (a call of check on `lib`) in a process whose kernels get no scratch
+    (AOT_KERNEL_SCRATCH=off): the routes' fallbacks."""
+    import os
+    import subprocess
+    import sys
+    tests = os.path.dirname(os.path.abspath(__file__))
+    env = dict(os.environ, AOT_KERNEL_SCRATCH="off",
+               PYTHONPATH=os.pathsep.join([os.path.dirname(os.path.dirname(tests)),
+                                           os.path.dirname(tests)]))
+    code = WITHOUT_SCRATCH.format(tests=tests, path=lib.path, check=check_line)
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0 and "ok" in r.stdout, r.stderr
 
 
 @pytest.mark.parametrize("elem, cout", [("f32", 12), ("f64", 5)])
@@ -199,9 +217,6 @@ def test_direct_convolution_with_a_panel_cut_by_the_features(elem, cout):
     """Output features not a whole number of NR-wide panels (DenseNet's growth of 12): the
     direct convolution, its last panel packed with zeros past F; `?` batch, fused bias; and
     without scratch (AOT_KERNEL_SCRATCH=off) that panel element by element."""
-    import os
-    import subprocess
-    import sys
     rng = np.random.default_rng(11)
     pads = [(1, 1), (1, 1)]
     text = conv_program((None, 9, 7, 16), (3, 3, 16, cout), (None, 9, 7, cout), (1, 1), pads,
@@ -213,10 +228,24 @@ def test_direct_convolution_with_a_panel_cut_by_the_features(elem, cout):
         x, w, b = arrays(rng, (batch, 9, 7, 16), (3, 3, 16, cout), elem)
         check(lib, x, w, NHWC, (1, 1), pads, elem, b)
     if elem == "f32":
-        tests = os.path.dirname(os.path.abspath(__file__))
-        env = dict(os.environ, AOT_KERNEL_SCRATCH="off",
-                   PYTHONPATH=os.pathsep.join([os.path.dirname(os.path.dirname(tests)),
-                                               os.path.dirname(tests)]))
-        r = subprocess.run([sys.executable, "-c", CUT_PANEL.format(tests=tests, path=lib.path)],
-                           env=env, capture_output=True, text=True, timeout=300)
-        assert r.returncode == 0 and "ok" in r.stdout, r.stderr
+        run_without_scratch(lib, 'x, w, b = arrays(np.random.default_rng(11), (2, 9, 7, 16), '
+                            '(3, 3, 16, 12), "f32")\n'
+                            'check(lib, x, w, NHWC, (1, 1), [(1, 1), (1, 1)], "f32", b)')
+
+
+def test_thin_groups_block_diagonal_with_bias_and_without_scratch():
+    """16 groups of 8 features (wav2vec2's positional convolution, kernel 32): two groups a
+    panel with the bias fused, a `?` batch and length, odd lengths; and without scratch (no
+    packed panels) each group's 8 features as a cut panel, element by element."""
+    rng = np.random.default_rng(12)
+    text = conv_program((None, None, 128), (32, 8, 128), (None, None, 128), (1,), [(16, 15)],
+                        "f32", bias=True, groups=16)
+    lowered = loops(text)
+    assert lowered.count('"aot.conv"') == 1 and '"aot.gemm"' not in lowered, lowered
+    lib = aot.compile(text, name="conv_thin_groups")
+    for batch, n in ((1, 3), (2, 41)):
+        x, w, b = arrays(rng, (batch, n, 128), (32, 8, 128), "f32")
+        check(lib, x, w, NWC, (1,), [(16, 15)], "f32", b, groups=16)
+    run_without_scratch(lib, 'x, w, b = arrays(np.random.default_rng(3), (2, 19, 128), '
+                        '(32, 8, 128), "f32")\n'
+                        'check(lib, x, w, NWC, (1,), [(16, 15)], "f32", b, groups=16)')

@@ -85,7 +85,8 @@ def conv_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, blocking,
     s["cin"], s["c"] = s["c"], b.sdiv(s["c"], _max(b, s["groups"], _i(1)))
     for slot in ("cin", "c"):
         b.store(s[slot], b.gep(ctx, [_i(SLOTS.index(slot))], inbounds=True, source_etype=I64))
-    _pack_kernel(e, b, ctx, s)
+    packed = _pack_kernel(e, b, ctx, s)
+    _merge_thin_groups(e, b, ctx, s, packed)
     rows = b.mul(s["batch"], s["oh"])
     flops = b.mul(b.mul(b.mul(rows, s["ow"]), b.mul(s["f"], s["c"])), b.mul(s["kh"], s["kw"]))
     chunks, chunk_tiles = _chunks(e, b, rows, s["ow"])
@@ -110,19 +111,82 @@ def _chunks(e: _Emitter, b, rows, ow):
     return b.sdiv(b.add(tiles, b.sub(chunk_tiles, _i(1))), chunk_tiles), chunk_tiles
 
 
-def _pack_kernel(e: _Emitter, b, ctx, s) -> None:
+def _thin_groups(e: _Emitter, b, s):
+    """P, the feature groups one NR-wide panel holds: NR / (a group's output features) when
+    that divides NR and the group count (wav2vec2's 16 groups of 8 on 16-wide f32 panels:
+    2), else 1."""
+    groups = _max(b, s["groups"], _i(1))
+    outs = _max(b, b.sdiv(s["f"], groups), _i(1))
+    p = b.sdiv(_i(e.nr), outs)
+    fits = b.and_(b.and_(b.icmp_signed("<", outs, _i(e.nr)), b.icmp_signed(">", groups, _i(1))),
+                  b.and_(b.icmp_signed("==", b.srem(_i(e.nr), outs), _i(0)),
+                         b.icmp_signed("==", b.srem(groups, _max(b, p, _i(1))), _i(0))))
+    return b.select(fits, p, _i(1))
+
+
+def _merge_thin_groups(e: _Emitter, b, ctx, s, packed) -> None:
+    """With P > 1 thin groups a panel and the kernel packed block-diagonally (_pack_kernel),
+    the tasks see G / P groups of P c input and NR output features: full NR-wide tiles,
+    each reading its P groups' input features in place. Without packed panels (no scratch)
+    the tasks keep the G groups, each panel cut to a group's features."""
+    p = b.select(b.icmp_unsigned("!=", packed, ir.Constant(PTR, None)), _thin_groups(e, b, s), _i(1))
+    for slot, v in (("c", b.mul(s["c"], p)), ("groups", b.sdiv(s["groups"], p))):
+        b.store(v, b.gep(ctx, [_i(SLOTS.index(slot))], inbounds=True, source_etype=I64))
+
+
+def _pack_kernel(e: _Emitter, b, ctx, s):
     """The kernel as NR-feature panels, each (kh kw c) x NR (k-major), in the calling
     thread's scratch, its address in the `packed_kernel` slot (0: none, the tasks read it in
-    place). In place, a panel's rows lie `out features` apart: with 64 of them, 256 bytes,
+    place); returns it. In place, a panel's rows lie `out features` apart: with 64 of them, 256 bytes,
     the rows of a 3x3x64 panel fall in a quarter of L1's sets and evict each other (a
-    16x16x64 -> 64 convolution at 74 GFLOP/s on one AVX2 core against 85 for 32x32x32 -> 32)."""
-    nr, vec, vt = e.nr, e.vec, e.vt
-    depth = b.mul(b.mul(s["kh"], s["kw"]), s["c"])
+    16x16x64 -> 64 convolution at 74 GFLOP/s on one AVX2 core against 85 for 32x32x32 -> 32).
+    With P > 1 thin groups a panel (_thin_groups), block-diagonally: a panel's depth is
+    (kh kw P c), the rows of its group q (of P) nonzero only in q's columns."""
+    nr = e.nr
+    p = _thin_groups(e, b, s)
+    depth = b.mul(b.mul(b.mul(s["kh"], s["kw"]), s["c"]), p)
     whole = b.sdiv(s["f"], _i(nr))
     panels = b.sdiv(b.add(s["f"], _i(nr - 1)), _i(nr))  # the last one cut by F: zero-padded
     packed = b.call(thread_scratch(e.mod), [b.mul(b.mul(depth, b.mul(panels, _i(nr))),
                                                   _i(e.size))])
-    with b.if_then(b.icmp_unsigned("!=", packed, ir.Constant(PTR, None))):
+    have = b.icmp_unsigned("!=", packed, ir.Constant(PTR, None))
+    with b.if_else(b.and_(have, b.icmp_signed(">", p, _i(1)))) as (diagonal, dense):
+        with diagonal:
+            _pack_block_diagonal(e, b, s, packed, p, whole)
+        with dense:
+            _pack_dense(e, b, s, packed, have, depth, whole, panels)
+    b.store(b.ptrtoint(packed, I64),
+            b.gep(ctx, [_i(SLOTS.index("packed_kernel"))], inbounds=True, source_etype=I64))
+    return packed
+
+
+def _pack_block_diagonal(e: _Emitter, b, s, packed, p, panels) -> None:
+    """Panel fp's row (kpos, q, i) = the kernel's row (kpos, i) in group q's columns
+    [q NR / P, (q + 1) NR / P), zeros elsewhere (the kernel: (kh kw, c, F), c a group's)."""
+    nr, c = e.nr, s["c"]
+    outs = b.sdiv(_i(nr), p)
+    ker = b.inttoptr(s["kernel"], PTR)
+    kpos = b.mul(s["kh"], s["kw"])
+    zero = ir.Constant(e.vt, None)
+    with _for(b, _i(0), panels, "dp") as fp:
+        panel = e.at(b, packed, b.mul(fp, b.mul(b.mul(kpos, b.mul(p, c)), _i(nr))))
+        with _for(b, _i(0), kpos, "dk") as kp:
+            with _for(b, _i(0), p, "dq") as q:
+                with _for(b, _i(0), c, "di") as i:
+                    row = e.at(b, panel, b.mul(b.add(b.mul(b.add(b.mul(kp, p), q), c), i), _i(nr)))
+                    for v in range(nr // e.vec):
+                        b.store(zero, e.vat(b, row, _i(v * e.vec)), align=e.size)
+                    src = e.at(b, ker, b.add(b.mul(b.add(b.mul(kp, c), i), s["f"]),
+                                             b.add(b.mul(fp, _i(nr)), b.mul(q, outs))))
+                    with _for(b, _i(0), outs, "dj", scalar=True) as j:
+                        b.store(b.load(e.at(b, src, j), typ=e.t),
+                                e.at(b, row, b.add(b.mul(q, outs), j)))
+
+
+def _pack_dense(e: _Emitter, b, s, packed, have, depth, whole, panels) -> None:
+    """The panels of a kernel read as is (one group a panel, or none)."""
+    nr, vec, vt = e.nr, e.vec, e.vt
+    with b.if_then(have):
         ker = b.inttoptr(s["kernel"], PTR)
         with _for(b, _i(0), whole, "kp") as fp:
             panel = e.at(b, packed, b.mul(fp, b.mul(depth, _i(nr))))
@@ -141,8 +205,6 @@ def _pack_kernel(e: _Emitter, b, ctx, s) -> None:
                     at = b.select(inside, b.add(b.mul(k, s["f"]), b.add(f0, j)), _i(0))
                     x = b.select(inside, b.load(e.at(b, ker, at), typ=e.t), ir.Constant(e.t, 0))
                     b.store(x, e.at(b, panel, b.add(b.mul(k, _i(nr)), j)))
-    b.store(b.ptrtoint(packed, I64),
-            b.gep(ctx, [_i(SLOTS.index("packed_kernel"))], inbounds=True, source_etype=I64))
 
 
 def _task(e: _Emitter, micros: dict) -> ir.Function:
@@ -158,6 +220,8 @@ def _task(e: _Emitter, micros: dict) -> ir.Function:
     # the input's features per position: c's G times with G groups (0: set by no conv_run)
     cin = b.select(b.icmp_signed("==", s["cin"], _i(0)), c, s["cin"])
     group_outs = b.sdiv(f_out, _max(b, s["groups"], _i(1)))
+    # a panel's features: NR, or a thin group's when its kernel was not packed (no scratch)
+    width = _max(b, _min(b, _i(nr), group_outs), _i(1))
     zero = ir.Constant(vt, None)
 
     packed = b.icmp_signed("!=", s["packed_kernel"], _i(0))
@@ -205,9 +269,9 @@ def _task(e: _Emitter, micros: dict) -> ir.Function:
                   "ob") as ob:
             blk_lo = b.add(tile_lo, b.mul(ob, block))
             blk_hi = _min(b, b.add(blk_lo, block), tile_hi)
-            with _for(b, _i(0), b.sdiv(b.add(f_out, _i(nr - 1)), _i(nr)), "fp") as fp:
-                f0 = b.mul(fp, _i(nr))
-                cols = _min(b, _i(nr), b.sub(f_out, f0))  # < NR: the panel cut by F
+            with _for(b, _i(0), b.sdiv(b.add(f_out, b.sub(width, _i(1))), width), "fp") as fp:
+                f0 = b.mul(fp, width)
+                cols = _min(b, width, b.sub(f_out, f0))  # < NR: the panel cut by F
                 group_in = b.mul(b.sdiv(f0, group_outs), c)  # the panel's group's first feature
                 with _for(b, blk_lo, blk_hi, "ot") as ot:
                     ow0 = b.mul(ot, _i(mr))

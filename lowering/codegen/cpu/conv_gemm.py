@@ -24,7 +24,8 @@ input's reads both run along the last spatial dim.
 A convolution of G > 1 feature groups of at least NR/2 output features each is G such
 products, one batch of the packed matmul (A [G, M, K/G...], B [G, K, N/G], C [G, M, N/G]
 copied into the result): grouped convolutions at the matmul's speed instead of the direct
-loop (`_emit_grouped`). Depthwise ones (one feature a group) keep the loop.
+loop (`_emit_grouped`), where the direct convolution does not take them (whole panels a
+group, or two groups a panel: `thin_groups`). Depthwise ones (one feature a group) keep the loop.
 
 A 1-D or 2-D convolution in (batch, spatial..., feature) layouts with enough input features skips
 im2col: `aot.conv`, the direct convolution of conv_direct.py, reads the input in place
@@ -302,6 +303,16 @@ DIRECT_MIN_FEATURES = 16
 DIRECT_MIN_WINDOW_ROW = 8
 
 
+def thin_groups(nr: int, groups: int, outs: int, features: int) -> int:
+    """P > 1 when P groups of `outs` output features (at least NR / 2) fill an NR-wide panel
+    and the direct convolution packs their kernels block-diagonally into it (conv_direct.py's
+    _thin_groups, the same rule at run time), their P x `features` input features
+    together at least DIRECT_MIN_FEATURES: wav2vec2's 16 groups of 8 read in place, without
+    im2col's copy of the input 32 times over. Else 1."""
+    p = nr // outs if 0 < outs < nr and nr % outs == 0 else 1
+    return p if 1 < p <= 2 and groups % p == 0 and p * features >= DIRECT_MIN_FEATURES else 1
+
+
 def direct(target, op: Operation) -> bool:
     """Whether a convolution runs as conv_direct.py's direct convolution: 1-D or 2-D, input
     and result (batch, spatial..., feature), kernel (spatial..., in, out) not reversed, no
@@ -312,7 +323,8 @@ def direct(target, op: Operation) -> bool:
     when each group has whole NR-wide panels of output features and DIRECT_MIN_FEATURES
     input features: a panel's products read its group's input features in place, one call
     per window position, with no im2col (whose A would be kw times the input: wav2vec2's
-    128-wide positional convolution of 48-feature groups)."""
+    128-wide positional convolution of 48-feature groups); or when two groups fill a panel
+    (thin_groups)."""
     if not takes(target, op) or op.operands[0].type.elem not in ("f32", "f64"):
         return False
     c = Conv(op)
@@ -323,8 +335,11 @@ def direct(target, op: Operation) -> bool:
     nr = target.blocking(lhs.elem).nr
     if c.G > 1:  # each NR-feature panel inside one group, its input features read in place
         features = rhs.shape[c.ki]
-        if not (isinstance(outs, int) and (outs // c.G) % nr == 0
-                and isinstance(features, int) and features >= DIRECT_MIN_FEATURES):
+        if not (isinstance(outs, int) and isinstance(features, int)):
+            return False
+        thin = thin_groups(nr, c.G, outs // c.G, features)
+        features *= thin  # a panel's input features: one call per window position
+        if not (((outs // c.G) % nr == 0 or thin > 1) and features >= DIRECT_MIN_FEATURES):
             return False
     run, least = features, DIRECT_MIN_FEATURES if c.n == 2 else DIRECT_MIN_WINDOW_ROW
     if c.n == 1 and isinstance(features, int) and isinstance(rhs.shape[c.ksp[0]], int):
