@@ -149,6 +149,24 @@ def test_batch_one_direct_convolution_on_threads():
     check(lib, x, w, NHWC, (1, 2), pads, "f32", b)
 
 
+def test_batch_one_winograd_split_over_feature_panels():
+    """Winograd at batch 1 with 5 tile rows (< 4 tasks a thread): the threads take shares of
+    the feature panels (13, not a multiple of the shares), each share's bias fused; the
+    same bits on 1 and 2 threads."""
+    rng = np.random.default_rng(13)
+    x, w, b = arrays(rng, (1, 9, 14, 96), (3, 3, 96, 208), "f32")  # > 2^23 multiply-adds
+    pads = [(1, 1), (1, 1)]
+    text = conv_program(x.shape, w.shape, (1, 9, 14, 208), (1, 1), pads, "f32", bias=True)
+    assert "winograd = true" in loops(text)
+    lib = aot.compile(text, name="conv_winograd_split")
+    results = []
+    for threads in (1, 2):
+        lib.set_num_threads(threads)
+        check(lib, x, w, NHWC, (1, 1), pads, "f32", b)
+        results.append(lib.main(x, w, b))
+    assert np.array_equal(results[0], results[1])
+
+
 @pytest.mark.parametrize("dn, x_shape, w_shape, stride, pads, groups, elem, route", [
     # wav2vec2's positional convolution: groups of 8 features, an even kernel, `?` b and n:
     # two groups a 16-wide panel, their kernels packed block-diagonally (direct)

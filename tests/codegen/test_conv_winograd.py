@@ -48,6 +48,8 @@ CASES = {
     "tiles_past_the_input": ((6, 2, 3), 16, 16, ((2, 2), (2, 2)), "f32"),
     "seven_tiles_a_row": ((2, 14, 14), 64, 16, ((1, 1), (1, 1)), "f32"),  # chunks of 6 rows
     "threaded": ((8, 20, 20), 32, 32, ((1, 1), (1, 1)), "f32"),  # > 2^23 multiply-adds
+    # batch 1, 7 tile rows (< 4 a thread): tasks are shares of the 11 feature panels
+    "batch_one_split_panels": ((1, 14, 14), 64, 176, ((1, 1), (1, 1)), "f32"),
     "f64": ((2, 11, 8), 16, 16, ((1, 1), (1, 1)), "f64"),
 }
 

@@ -49,7 +49,7 @@ from lowering.codegen.cpu.gemm import (
 
 SLOTS = ("input", "kernel", "out", "batch", "h", "w", "c", "oh", "ow", "f", "kh", "kw",
          "sh", "sw", "dh", "dw", "ph", "pw", "epi", "epi_ctx", "packed_kernel", "transformed",
-         "chunks", "chunk_tiles", "groups", "cin")
+         "chunks", "chunk_tiles", "groups", "cin", "panel_lo", "panel_hi", "splits")
 
 # Tasks per thread the output is cut into: as the thread pool's chunks per thread, so uneven
 # tasks balance. A call with fewer output rows than that cuts its rows into chunks of MR-wide
@@ -222,6 +222,13 @@ def _task(e: _Emitter, micros: dict) -> ir.Function:
     group_outs = b.sdiv(f_out, _max(b, s["groups"], _i(1)))
     # a panel's features: NR, or a thin group's when its kernel was not packed (no scratch)
     width = _max(b, _min(b, _i(nr), group_outs), _i(1))
+    # the feature panels [panel_lo, panel_hi) (a panel_hi of 0: all; Winograd's fallback
+    # for its tasks' panels)
+    panels = b.sdiv(b.add(f_out, b.sub(width, _i(1))), width)
+    some = b.icmp_signed(">", s["panel_hi"], _i(0))
+    panel_lo = b.select(some, s["panel_lo"], _i(0))
+    panel_hi = b.select(some, s["panel_hi"], panels)
+    features = (_min(b, b.mul(panel_lo, width), f_out), _min(b, b.mul(panel_hi, width), f_out))
     zero = ir.Constant(vt, None)
 
     packed = b.icmp_signed("!=", s["packed_kernel"], _i(0))
@@ -269,7 +276,7 @@ def _task(e: _Emitter, micros: dict) -> ir.Function:
                   "ob") as ob:
             blk_lo = b.add(tile_lo, b.mul(ob, block))
             blk_hi = _min(b, b.add(blk_lo, block), tile_hi)
-            with _for(b, _i(0), b.sdiv(b.add(f_out, b.sub(width, _i(1))), width), "fp") as fp:
+            with _for(b, panel_lo, panel_hi, "fp") as fp:
                 f0 = b.mul(fp, width)
                 cols = _min(b, width, b.sub(f_out, f0))  # < NR: the panel cut by F
                 group_in = b.mul(b.sdiv(f0, group_outs), c)  # the panel's group's first feature
@@ -322,6 +329,6 @@ def _task(e: _Emitter, micros: dict) -> ir.Function:
                 b.call(b.inttoptr(s["epi"], EPILOGUE_T.as_pointer()),
                        [b.inttoptr(s["epi_ctx"], PTR), _i(0),
                         b.add(first, _min(b, b.mul(blk_lo, _i(mr)), s["ow"])),
-                        b.add(first, _min(b, b.mul(blk_hi, _i(mr)), s["ow"])), _i(0), f_out])
+                        b.add(first, _min(b, b.mul(blk_hi, _i(mr)), s["ow"])), *features])
     b.ret_void()
     return f

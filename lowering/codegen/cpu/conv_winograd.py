@@ -21,7 +21,9 @@ images, 32 features to 32: 1.83 ms direct, 1.04 Winograd; 8 x 16x16, 64 to 64: 2
 
 Tasks are tile rows (batch, oh / 2), cut into chunks of MR / gcd(TW, MR) tile rows (TW tiles
 a row) whose tiles are numbered through, so every block has MR tiles even where a row's tile
-count is not a multiple of MR (the last block of a task may have fewer). A chunk's output
+count is not a multiple of MR (the last block of a task may have fewer). With too few tile
+rows for the threads (batch 1) the tasks are shares of the feature panels instead, each over
+every tile row (`_splits`): each transforms the patches again, for its panels' products. A chunk's output
 rows go through the fused consumers' epilogue when it is done, as the direct convolution's
 rows do. The patches' positions outside the input read a zero row (the padding, and the
 fourth row or column of a tile that overhangs an odd output).
@@ -40,7 +42,7 @@ from __future__ import annotations
 
 from llvmlite import ir
 
-from lowering.codegen.cpu.conv_direct import SLOTS, conv_function
+from lowering.codegen.cpu.conv_direct import SLOTS, TASKS_PER_THREAD, conv_function
 from lowering.codegen.cpu.gemm import (
     EPILOGUE_T,
     I1,
@@ -50,6 +52,7 @@ from lowering.codegen.cpu.gemm import (
     _Emitter,
     _for,
     _i,
+    _max,
     _min,
     load_slots,
     run_tasks,
@@ -150,9 +153,28 @@ def winograd_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, block
                         ctx, [_i(SLOTS.index("transformed"))], inbounds=True, source_etype=I64))
                     flops = b.mul(b.mul(b.mul(s["batch"], s["oh"]), s["ow"]),
                                   b.mul(b.mul(s["f"], s["c"]), _i(4)))
-                    run_tasks(b, flops, b.mul(s["batch"], tiles_h), task, ctx, parallel_for)
+                    splits = _splits(e, b, b.mul(s["batch"], tiles_h), b.sdiv(s["f"], _i(e.nr)))
+                    b.store(splits, b.gep(ctx, [_i(SLOTS.index("splits"))], inbounds=True,
+                                          source_etype=I64))
+                    tasks = b.select(b.icmp_signed(">", splits, _i(1)), splits,
+                                     b.mul(s["batch"], tiles_h))
+                    run_tasks(b, flops, tasks, task, ctx, parallel_for)
     b.ret_void()
     return f
+
+
+def _splits(e: _Emitter, b, tile_rows, panels):
+    """The feature panels' share of the tasks: with fewer tile rows than TASKS_PER_THREAD a
+    thread (batch 1), 2 per thread (at most one a panel), each task all the tile rows of its
+    panels (ResNet's 14x14x256 3x3 at batch 1: 7 tile rows, one of two cores idle for a
+    third of the call); else 1, the tasks tile rows."""
+    get_threads = (e.mod.globals.get("aot_get_num_threads")
+                   or ir.Function(e.mod, ir.FunctionType(ir.IntType(32), []),
+                                  name="aot_get_num_threads"))
+    threads = b.sext(b.call(get_threads, []), I64)
+    few = b.icmp_signed("<", tile_rows, b.mul(threads, _i(TASKS_PER_THREAD)))
+    return b.select(b.and_(few, b.icmp_signed(">", threads, _i(1))),
+                    _min(b, panels, b.mul(threads, _i(2))), _i(1))
 
 
 def _task_elems(e: _Emitter, b, c):
@@ -182,7 +204,9 @@ def _transform_kernel(e: _Emitter, b, s, u) -> None:
 
 
 def _task(e: _Emitter, micros: dict, direct_task) -> ir.Function:
-    """void task(ctx, begin, end): tile rows (batch, oh / 2) [begin, end)."""
+    """void task(ctx, begin, end): tile rows (batch, oh / 2) [begin, end) of every feature
+    panel; or, with `splits` > 1, tasks [begin, end) each every tile row of its share of the
+    feature panels."""
     f = e.fn("winograd_task", ir.FunctionType(VOID, [PTR, I64, I64]))
     ctx, begin, end = f.args
     b = ir.IRBuilder(f.append_basic_block("entry"))
@@ -197,13 +221,37 @@ def _task(e: _Emitter, micros: dict, direct_task) -> ir.Function:
     got = b.call(thread_scratch(e.mod), [b.mul(_task_elems(e, b, c), _i(e.size))])
     buf = b.select(b.icmp_unsigned("==", got, u), e.at(b, u, b.mul(_i(XI), b.mul(c, fo))), got)
 
-    with b.if_else(b.icmp_unsigned("==", buf, ir.Constant(PTR, None))) as (none, have):
-        with none:  # no scratch: these rows by the direct convolution
-            b.call(direct_task, [ctx, *_output_rows(b, begin, end, tiles_h, oh)])
-        with have:
-            _tile_rows(e, b, s, micros, inp, out, u, buf, begin, end, tiles_h, tiles_w)
+    panels = b.sdiv(fo, _i(e.nr))
+    splits = _max(b, s["splits"], _i(1))
+    split = b.icmp_signed(">", splits, _i(1))
+    rows = b.mul(s["batch"], tiles_h)
+    with _for(b, b.select(split, begin, _i(0)), b.select(split, end, _i(1)), "wt") as t:
+        row_lo, row_hi = b.select(split, _i(0), begin), b.select(split, rows, end)
+        p_lo = b.select(split, b.sdiv(b.mul(t, panels), splits), _i(0))
+        p_hi = b.select(split, b.sdiv(b.mul(b.add(t, _i(1)), panels), splits), panels)
+        with b.if_else(b.icmp_unsigned("==", buf, ir.Constant(PTR, None))) as (none, have):
+            with none:  # no scratch: these rows and panels by the direct convolution
+                local = _with_panels(b, ctx, p_lo, p_hi)
+                b.call(direct_task, [local, *_output_rows(b, row_lo, row_hi, tiles_h, oh)])
+            with have:
+                _tile_rows(e, b, s, micros, inp, out, u, buf, row_lo, row_hi, tiles_h, tiles_w,
+                           p_lo, p_hi)
     b.ret_void()
     return f
+
+
+def _with_panels(b, ctx, p_lo, p_hi):
+    """A copy of the task context (on the stack) whose panel_lo and panel_hi slots are
+    p_lo and p_hi."""
+    with b.goto_entry_block():
+        b.position_at_start(b.function.entry_basic_block)
+        local = b.alloca(I64, size=_i(len(SLOTS)))
+    for i, name in enumerate(SLOTS):
+        v = {"panel_lo": p_lo, "panel_hi": p_hi}.get(name)
+        if v is None:
+            v = b.load(b.gep(ctx, [_i(i)], inbounds=True, source_etype=I64), typ=I64)
+        b.store(v, b.gep(local, [_i(i)], inbounds=True))
+    return b.bitcast(local, PTR)
 
 
 def _output_rows(b, begin, end, tiles_h, oh):
@@ -216,8 +264,10 @@ def _output_rows(b, begin, end, tiles_h, oh):
     return first(begin), _min(b, b.add(first(last), _i(2)), image_end)
 
 
-def _tile_rows(e: _Emitter, b, s, micros, inp, out, u, buf, begin, end, tiles_h, tiles_w) -> None:
-    """Tile rows [begin, end) with the task's buffers at `buf` (a zero row, V, M)."""
+def _tile_rows(e: _Emitter, b, s, micros, inp, out, u, buf, begin, end, tiles_h, tiles_w,
+               p_lo, p_hi) -> None:
+    """Tile rows [begin, end) of feature panels [p_lo, p_hi) with the task's buffers at
+    `buf` (a zero row, V, M)."""
     mr, nr, vec, vt = e.mr, e.nr, e.vec, e.vt
     c, fo, oh, ow = s["c"], s["f"], s["oh"], s["ow"]
     zeros = buf
@@ -255,7 +305,7 @@ def _tile_rows(e: _Emitter, b, s, micros, inp, out, u, buf, begin, end, tiles_h,
                                 b.store(zero, e.vat(b, v_buf, at), align=e.size)
             # always MR rows, the micro-kernel's fast path: padded rows of V are zeros, and
             # their rows of M are not read
-            with _for(b, _i(0), panels, "wf") as fp:
+            with _for(b, p_lo, p_hi, "wf") as fp:
                 for xi in range(XI):
                     e.call_micro(b, micros, _i(mr), [
                         c, e.at(b, v_buf, b.mul(_i(xi * mr), c)), _i(1), c,
@@ -271,7 +321,7 @@ def _tile_rows(e: _Emitter, b, s, micros, inp, out, u, buf, begin, end, tiles_h,
             first, stop = _output_rows(b, row0, row1, tiles_h, oh)
             b.call(b.inttoptr(s["epi"], EPILOGUE_T.as_pointer()),
                    [b.inttoptr(s["epi_ctx"], PTR), _i(0), b.mul(first, ow), b.mul(stop, ow),
-                    _i(0), fo])
+                    b.mul(p_lo, _i(nr)), b.mul(p_hi, _i(nr))])
 
 
 def _chunk_rows(b, tiles_w, mr: int):
