@@ -83,6 +83,35 @@ def split_column_reduction(fusion: Operation, target) -> bool:
     return len(body) == 2 and body[0].key in ("add", "multiply", "maximum", "minimum")
 
 
+# A reduction of the last dim is split into chunks of each row (split_row_reduction) when it
+# has at most this many rows (each row is then long enough to share; more rows are shared
+# out whole) and rows of at least ROW_SPLIT_MIN_LENGTH elements (or a run-time length).
+ROW_SPLIT_MAX_ROWS = 4
+ROW_SPLIT_MIN_LENGTH = 1 << 18
+
+
+def split_row_reduction(fusion: Operation, target) -> bool:
+    """A kInput fusion whose root reduces the last dim of few long rows (a [1, N] sum, a
+    full sum of [N]) with one associative combiner and one result: each row is cut into
+    Target.column_chunks chunks reduced in parallel into a scratch, then combined in chunk
+    order (loops.emit_split_rows). Whole rows per thread left all but one core idle."""
+    if fusion.attrs.get("fusion_kind") != "kInput" or not target.column_chunks or not target.threads:
+        return False
+    root = fusion.regions[0].blocks[0].ops[-1].operands[0].owner
+    if not isinstance(root, Operation) or root.key != "reduce" or len(root.operands) != 2:
+        return False
+    shape = root.operands[0].type.shape
+    if list(root.attrs["dimensions"]) != [len(shape) - 1]:
+        return False
+    rows = 1
+    for n in shape[:-1]:
+        rows = rows * n if n is not None else ROW_SPLIT_MAX_ROWS + 1
+    if rows > ROW_SPLIT_MAX_ROWS or (shape[-1] is not None and shape[-1] < ROW_SPLIT_MIN_LENGTH):
+        return False
+    body = root.regions[0].blocks[0].ops
+    return len(body) == 2 and body[0].key in ("add", "multiply", "maximum", "minimum")
+
+
 def memref_of(t: TensorType) -> MemRefType:
     return MemRefType(t.shape, t.elem)
 
@@ -441,7 +470,8 @@ class FunctionBufferizer:
         for r in op.results:
             outs.append(self.in_place_buffer(op, r, target, outs) or self.alloc(r, target, op.loc))
         attrs = dict(op.attrs)
-        if split_column_reduction(op, self.compile_target):  # per-chunk partial results, combined afterwards
+        if split_column_reduction(op, self.compile_target) or split_row_reduction(op, self.compile_target):
+            # per-chunk partial results, combined afterwards
             r = op.results[0]
             chunks = self.compile_target.column_chunks
             shape = (chunks,) + tuple(r.type.shape)  # partial[chunk, kept dims...]

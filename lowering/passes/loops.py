@@ -171,8 +171,10 @@ def emit_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
         env[region_arg] = [input_dims.get((buffer, d), n) for d, n in enumerate(env[region_arg])]
     ret = region_block.ops[-1]
     root = ret.operands[0].owner
-    if op.attrs.get("aot.scratch"):  # bufferize.split_column_reduction
-        return emit_split_columns(k, op, b, root, inputs, outs[0], n_out, env)
+    if op.attrs.get("aot.scratch"):  # bufferize.split_column_reduction / split_row_reduction
+        rows = list(root.attrs["dimensions"]) == [root.operands[0].type.rank - 1]
+        split = emit_split_rows if rows else emit_split_columns
+        return split(k, op, b, root, inputs, outs[0], n_out, env)
     if op.attrs.get("fusion_kind") == "kInput" and root.short_name == "reduce":
         schedule = registry.rule(root, "kernel", b.target) or emit_reduce  # a target's own
         return schedule(b, root, inputs, outs, env)
@@ -445,6 +447,15 @@ def emit_split_columns(k: KernelEmitter, op: Operation, b: LoopBuilder, root: Op
     rb.yield_()
     cb.yield_()
 
+    emit_combine_chunks(k, op, b, root, out, part_at, lambda *a: rows_and_chunk(*a)[1:])
+
+
+def emit_combine_chunks(k: KernelEmitter, op: Operation, b: LoopBuilder, root: Operation, out,
+                        part_at: int, length_and_chunk):
+    """The follow-up kernel of a split reduction: out[kept...] = partial 0 combined with the
+    other non-empty chunks' partials, in chunk order. `length_and_chunk(builder, env, inputs)`
+    gives the split length and the chunk size, as the first kernel cut them."""
+    elem = ScalarType(out.type.elem)
     fn, cbld, args = k.new_kernel(op, list(op.operands))
     k.followups.append(fn)
     region_block = op.regions[0].blocks[0]
@@ -452,9 +463,9 @@ def emit_split_columns(k: KernelEmitter, op: Operation, b: LoopBuilder, root: Op
     inputs2 = dict(zip(region_block.args, args[:n_in]))
     env2 = fusion_dims(cbld, region_block, inputs2, args[op.attrs["num_buffers"]:])
     part, out2 = args[part_at], args[list(b.block.args).index(out)]
-    _, rows2, chunk2 = rows_and_chunk(cbld, env2, inputs2)
-    used = cbld.v("arith.divui", [cbld.v("arith.addi", [rows2, cbld.v(
-        "arith.subi", [chunk2, cbld.index(1)], INDEX)], INDEX), chunk2], INDEX)
+    length, chunk = length_and_chunk(cbld, env2, inputs2)
+    used = cbld.v("arith.divui", [cbld.v("arith.addi", [length, cbld.v(
+        "arith.subi", [chunk, cbld.index(1)], INDEX)], INDEX), chunk], INDEX)
     with loop_nest(cbld, dims_of(cbld, out2)) as (outer, kivs):
         total = outer.v("memref.load", [part, outer.index(0)] + kivs, elem)
         loop, ib, c, (acc,) = outer.for_(outer.index(1), used, [total])
@@ -462,6 +473,46 @@ def emit_split_columns(k: KernelEmitter, op: Operation, b: LoopBuilder, root: Op
         ib.yield_(apply_region(ib, root.regions[0], [acc, p]))
         outer.op("memref.store", [loop.results[0], out2] + kivs)
     cbld.op("func.return", [])
+
+
+def emit_split_rows(k: KernelEmitter, op: Operation, b: LoopBuilder, root: Operation,
+                    inputs: dict, out, part_at: int, env: dict):
+    """A reduction of the last dim over few long rows, in two kernels
+    (bufferize.split_row_reduction): chunk c of every row, Target.column_chunks chunks a row,
+    reduced into partial[c, kept...] with reorderable accumulators (vectorised), the chunks
+    split over threads; chunk 0 starts from the init value, the others from their first
+    element. The follow-up kernel combines the partials in chunk order (emit_combine_chunks).
+    The chunks do not depend on the thread count, so neither do the results."""
+    chunks = b.target.column_chunks
+    x, init = root.operands
+    part = b.block.args[part_at]
+
+    def length_and_chunk(lb: LoopBuilder, env: dict, inputs: dict):
+        dims = [Ix(lb).val(d) for d in (env[x] if x in env else Elemental(lb, inputs).dims(x))]
+        n = dims[-1]
+        chunk = lb.v("arith.divui", [lb.v("arith.addi", [n, lb.index(chunks - 1)], INDEX),
+                                     lb.index(chunks)], INDEX)
+        return dims, n, lb.v("arith.maxui", [chunk, lb.index(1)], INDEX)
+    dims, n, chunk = length_and_chunk(b, env, inputs)
+    k.kernels[-1].attrs["aot.parallel_over"] = part_at  # threads split the chunk loop
+    _, cb, c, _ = b.for_(b.index(0), b.index(chunks))
+    lo = cb.v("arith.minui", [cb.v("arith.muli", [c, chunk], INDEX), n], INDEX)
+    hi = cb.v("arith.minui", [cb.v("arith.addi", [lo, chunk], INDEX), n], INDEX)
+    later = cb.v("arith.andi", [cb.v("arith.cmpi", [c, cb.index(0)], ScalarType("i1"), predicate="ne"),
+                                cb.v("arith.cmpi", [lo, hi], ScalarType("i1"), predicate="ult")],
+                 ScalarType("i1"))
+    with loop_nest(cb, dims[:-1]) as (rows, kivs):
+        trips = rows.v("arith.select", [later, rows.index(1), rows.index(0)], INDEX)
+        first, fb, _, _ = rows.for_(rows.index(0), trips, [Elemental(rows, inputs, dims=env).at(init, [])])
+        fb.yield_([Elemental(fb, inputs, dims=env).at(x, kivs + [lo])])  # read only if there is one
+        seed = first.results[0]
+        start = rows.v("arith.select", [later, rows.v("arith.addi", [lo, rows.index(1)], INDEX), lo], INDEX)
+        loop, body, j, cur = rows.for_(start, hi, [seed])
+        value = Elemental(body, inputs, dims=env).at(x, kivs + [j])
+        body.yield_(apply_reduction_body(body, root, list(cur) + [value]))
+        rows.op("memref.store", [loop.results[0], part, c] + kivs)
+    cb.yield_()
+    emit_combine_chunks(k, op, b, root, out, part_at, lambda *a: length_and_chunk(*a)[1:])
 
 
 REASSOCIABLE = {"arith.addf", "arith.mulf", "arith.maximumf", "arith.minimumf"}
