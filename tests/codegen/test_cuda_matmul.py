@@ -87,3 +87,15 @@ def test_element_types(elem, tmp_path):
     got = lib.main(a, b).astype(np.float64)
     tol = {"f16": 2e-3, "bf16": 1e-2, "f64": 1e-12}[elem]
     np.testing.assert_allclose(got, exact.astype(dtype).astype(np.float64), rtol=tol, atol=tol * 10)
+
+
+def test_small_tiles_when_large_ones_would_not_fill_the_largest_device():
+    """Attention's @v, [8, 8, 256, 64]: 256 tiles of 64 x 64, two per SM of an A100 (the
+    Target's device) but not of an H100, where the same PTX runs: 32 x 32 tiles, 1024
+    blocks. The MLP's 512 tiles (q @ k^T's 1024) keep 64 x 64."""
+    from lowering.codegen.cuda.matmul import SMALL_TILE, TILE, tile_side
+    from lowering.target import cuda_target
+    target = cuda_target()
+    assert tile_side(target, 256, 64, 64) == SMALL_TILE
+    assert tile_side(target, 2048, 1024) == TILE
+    assert tile_side(target, None, 64, 64) == TILE  # unknown rows: the large tile

@@ -234,3 +234,33 @@ def test_element_types(elem, tmp_path):
         s, c = lib.main(x)
         assert s.dtype == dtype and float(s) == x.astype(np.float64).sum()
         np.testing.assert_array_equal(c.astype(np.float64), x.astype(np.float64).sum(0))
+
+
+def static_reduction(shape, dims, elem):
+    t = lambda s: f"tensor<{'x'.join(map(str, s))}x{elem}>"  # noqa: E731
+    out = [n for d, n in enumerate(shape) if d not in dims]
+    return (f"func.func @main(%x: {t(shape)}) -> {t(out)} {{\n"
+            f"  %z = stablehlo.constant dense<0.0> : tensor<{elem}>\n"
+            f"  %s = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = {list(dims)} : "
+            f"({t(shape)}, tensor<{elem}>) -> {t(out)}\n  return %s : {t(out)}\n}}")
+
+
+@pytest.mark.parametrize("shape,dims,elem,tile", [
+    ((300, 100), [0], "f32", 8), ((100, 13), [0], "f64", 4), ((3, 100, 21), [1], "f32", 8),
+    ((5, 20, 37), [0, 1], "f32", 8),  # 100 rows over two dims
+    ((20, 100), [0], "f32", 32)])  # fewer rows than a sector's tile has thread rows: 32 columns
+def test_few_column_tiles_take_a_sectors_worth_of_columns(shape, dims, elem, tile, tmp_path):
+    """Known shapes whose tiles of 32 columns would be too few blocks for the device: a tile is
+    a 32-byte sector's columns, its block 256 / tile thread rows; the sums against numpy."""
+    from tooling.ptxas import ptxas
+    text = static_reduction(shape, dims, elem)
+    ptx, kernels = kernels_of(text)
+    (k,) = kernels
+    assert k.launch.tiles[-1] == tile and k.launch.lanes == 256
+    (tmp_path / "sc.ptx").write_text(ptx)
+    r = ptxas(str(tmp_path / "sc.ptx"), "sm_80")
+    assert r.returncode == 0, r.stderr
+    lib = build_emulated(text, "sc", str(tmp_path))
+    x = np.random.default_rng(5).standard_normal(shape).astype(elem.replace("f", "float"))
+    np.testing.assert_allclose(lib.main(x), x.astype(np.float64).sum(tuple(dims)),
+                               rtol={"f32": 1e-5, "f64": 1e-12}[elem], atol=1e-5)

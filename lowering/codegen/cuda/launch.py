@@ -164,3 +164,19 @@ def static_dims(kernel, call_attrs: dict | None) -> tuple | None:
         return ()
     shape = kernel.attrs["function_type"].inputs[call_attrs["aot.parallel"]].shape
     return None if any(d is None for d in shape) else tuple(shape)
+
+
+
+def fills_devices(threads: int) -> bool:
+    """Whether a launch of `threads` threads keeps every device of the Target's table busy:
+    at least half its thread slots (what the time model takes as enough loads in flight).
+    Every device counts, whatever the Target predicts for: PTX built for sm_80 runs as well
+    on an H100. Schedules with a choice of tile size take the smaller one when not."""
+    from lowering.target import GPU_DEVICES
+    return all(threads * 2 >= d.sms * d.threads_per_sm for d in GPU_DEVICES.values())
+
+
+def most_sms() -> int:
+    """The SMs of the largest device of the Target's table (see `fills_devices`)."""
+    from lowering.target import GPU_DEVICES
+    return max(d.sms for d in GPU_DEVICES.values())

@@ -8,8 +8,9 @@ them); SMALL_TILE when TILE would give too few blocks for the device (`tile_side
 block's 256 threads form a 16 x 16 square; thread (ty, tx) owns the 4 x 4 (or 2 x 2) results
 at rows ty + 16 i and columns tx + 16 j, in registers. The contraction runs DEPTH elements at
 a time: the block stages a DEPTH x TILE slab of each operand in shared memory (each thread
-loading 4 elements of each, consecutive threads reading consecutive contracting elements of
-the lhs and columns of the rhs), waits at a barrier, accumulates from the slabs, and waits
+loading 4 elements of each, consecutive threads reading consecutive elements of the operand's
+innermost dim, contracting or free: a transposed operand is transposed in shared memory),
+waits at a barrier, accumulates from the slabs, and waits
 again before the slabs are refilled. Elements past an edge are staged as zero, so ragged
 tiles and dynamic dims need no second kernel. Several contracting dims are one flattened
 index, unflattened on each load. Accumulators are f32 for f16/bf16 operands, as on the CPU.
@@ -21,6 +22,7 @@ when the runtime finds it; a dot with a fused epilogue stays this one kernel.
 """
 from __future__ import annotations
 
+from lowering.codegen.cuda.launch import most_sms
 from lowering.ir.builder import Ix, LoopBuilder, buffer_dims, dims_of, element_loop
 from lowering.ir.core import INDEX, Block, MemRefType, Region, ScalarType, is_complex, is_float
 from lowering.ops import registry
@@ -33,6 +35,7 @@ SMALL_TILE = 32  # a tile's side when TILE would leave SMs idle (`tile_side`)
 DEPTH = 16  # contracting elements staged in shared memory per step
 SIDE = 16  # the block's threads as a SIDE x SIDE square (its launch record's block: SIDE * SIDE)
 THREADS = SIDE * SIDE
+PAD = 1  # words past each shared slab row (`block_product`)
 
 
 def _free_dims(op):
@@ -57,14 +60,15 @@ def _accumulator(out_elem: str) -> str:
 
 def tile_side(target, rows, cols, count: int = 1) -> int:
     """TILE, or SMALL_TILE when `count` products of rows x cols, all known to the compile,
-    would make fewer TILE x TILE tiles than two per SM of the Target's device: the time model
-    takes a kernel with too few threads resident as latency-bound, and a block of TILE x TILE
-    (256 threads, 16 accumulators each) holds an SM alone."""
-    from lowering.target import GPU_DEVICES
+    would make fewer TILE x TILE tiles than two per SM of the largest device the PTX may run
+    on (`launch.most_sms`): the time model takes a kernel with too few threads resident as
+    latency-bound, and a block of TILE x TILE (256 threads, 16 accumulators each) holds an
+    SM alone. (Attention's [8, 8, 256, 64] @v, 256 such tiles, counted against an A100's
+    108 SMs, stayed at TILE: 2.2x its floor on an H100's 132.)"""
     if rows is None or cols is None:
         return TILE
     tiles = count * -(-rows // TILE) * -(-cols // TILE)
-    return SMALL_TILE if tiles < 2 * GPU_DEVICES[target.gpu.device].sms else TILE
+    return SMALL_TILE if tiles < 2 * most_sms() else TILE
 
 
 def tile_loop(b: LoopBuilder, out, tiles: tuple):
@@ -103,8 +107,10 @@ def block_product(body: LoopBuilder, depth, acc: str, load_a, load_b, a_along_k:
     bx = Ix(body)
     tid = body.v("gpu.thread_id", [], INDEX)
     tx, ty = bx.rem(tid, SIDE), bx.div(tid, SIDE)
-    a_slab = body.v("gpu.shared", [], MemRefType((DEPTH, tile), acc))
-    b_slab = body.v("gpu.shared", [], MemRefType((DEPTH, tile), acc))
+    # a row of PAD more: staged along k, a warp's stores go to consecutive slab rows, which
+    # tile + PAD words apart fall in different shared-memory banks (tile apart, all in one)
+    a_slab = body.v("gpu.shared", [], MemRefType((DEPTH, tile + PAD), acc))
+    b_slab = body.v("gpu.shared", [], MemRefType((DEPTH, tile + PAD), acc))
     zero = body.const(0, acc)
     steps = bx.div(bx.add(depth, DEPTH - 1), DEPTH)
     kloop, kb, step, accs = body.for_(body.index(0), bx.val(steps), [zero] * (per * per))
@@ -198,9 +204,13 @@ def emit_tiled(b: LoopBuilder, dot, lhs, rhs, out, store) -> None:
             return kx.select(inside, x, kb.const(0, acc), ScalarType(acc))
         return load
 
+    # each operand staged with consecutive threads along its innermost dim, where its loads
+    # coalesce: along k when that dim is its last contracting one (the flat k's fastest), else
+    # along its rows or columns (q @ k^T's rhs along k: 13.3 -> 4 sectors per 128 bytes)
     kloop, tx, ty = block_product(
         body, depth, acc, loader(lhs, lb_, lfree, lc, base[nb:pm], base[pm], out_dims[pm]),
-        loader(rhs, rb_, rfree, rc, base[nb + nl:pn], base[pn], out_dims[pn]), True, False, tile)
+        loader(rhs, rb_, rfree, rc, base[nb + nl:pn], base[pn], out_dims[pn]),
+        bool(lc) and lc[-1] == lhs.type.rank - 1, bool(rc) and rc[-1] == rhs.type.rank - 1, tile)
 
     def place(ix, r, c):
         row, col = ix.add(base[pm], r), ix.add(base[pn], c)
