@@ -56,6 +56,8 @@ AOT_ATTRS = {
     "aot.block_shape": "on a device kernel's parallel loop: the block its schedule asks for (x, y, z "
                        "threads; default: the Target's block size)",
     "aot.dynamic_shared": "on a device kernel's parallel loop: bytes of dynamic shared memory per block",
+    "aot.min_blocks_per_sm": "on a device kernel's parallel loop: blocks an SM should hold at once "
+                             "(ptxas caps the registers to fit them)",
     "aot.transposed": "on gpu.blas_gemm(_takes): (lhs, rhs) stored [k, m] / [n, k]",
     "aot.scratch": "on an LHLO kernel op: its last N operands are temporaries",
     "aot.arg_bounds": "on an entry function: upper bounds of its arguments' dims ({arg: [bound "
