@@ -103,13 +103,43 @@ def split_row_reduction(fusion: Operation, target) -> bool:
     shape = root.operands[0].type.shape
     if list(root.attrs["dimensions"]) != [len(shape) - 1]:
         return False
-    rows = 1
-    for n in shape[:-1]:
-        rows = rows * n if n is not None else ROW_SPLIT_MAX_ROWS + 1
-    if rows > ROW_SPLIT_MAX_ROWS or (shape[-1] is not None and shape[-1] < ROW_SPLIT_MIN_LENGTH):
+    if not _few_long_rows(shape):
         return False
     body = root.regions[0].blocks[0].ops
     return len(body) == 2 and body[0].key in ("add", "multiply", "maximum", "minimum")
+
+
+def split_row_fusion(fusion: Operation, target) -> bool:
+    """A row fusion (softmax, layernorm: loops.emit_row_fusion) over few long rows, its
+    reductions each of the last dim of a value of the result's shape and element type, with
+    one associative combiner: one kernel per reduction and one for the elements, each over
+    Target.column_chunks chunks of every row split over threads, the reductions' partials
+    in a scratch that later kernels combine in chunk order (loops.emit_split_row_fusion)."""
+    if fusion.attrs.get("fusion_kind") != "kInput" or not target.column_chunks or not target.threads:
+        return False
+    ops = fusion.regions[0].blocks[0].ops
+    root = ops[-1].operands[0].owner
+    if not isinstance(root, Operation) or root.key == "reduce" or len(fusion.results) != 1:
+        return False
+    out = fusion.results[0].type
+    if not _few_long_rows(out.shape):
+        return False
+    for red in (o for o in ops if o.key == "reduce"):
+        body = red.regions[0].blocks[0].ops
+        if (len(red.operands) != 2 or red.operands[0].type.shape != out.shape
+                or red.results[0].type.elem != out.elem or len(body) != 2
+                or body[0].key not in ("add", "multiply", "maximum", "minimum")):
+            return False
+    return True
+
+
+def _few_long_rows(shape) -> bool:
+    """At most ROW_SPLIT_MAX_ROWS rows (static) of ROW_SPLIT_MIN_LENGTH elements or more (or
+    a run-time length)."""
+    rows = 1
+    for n in shape[:-1]:
+        rows = rows * n if n is not None else ROW_SPLIT_MAX_ROWS + 1
+    return rows <= ROW_SPLIT_MAX_ROWS and (shape[-1] is None or shape[-1] >= ROW_SPLIT_MIN_LENGTH)
 
 
 def memref_of(t: TensorType) -> MemRefType:
@@ -477,6 +507,13 @@ class FunctionBufferizer:
             shape = (chunks,) + tuple(r.type.shape)  # partial[chunk, kept dims...]
             outs.append(self.alloc_shape(TensorType(shape, r.type.elem),
                                          [chunks] + list(self.shapes[r]), op.loc))
+            attrs["aot.scratch"] = 1
+        elif split_row_fusion(op, self.compile_target):  # partial[chunk, reduction, rows...]
+            r = op.results[0]
+            chunks, n_red = self.compile_target.column_chunks, sum(o.key == "reduce" for o in block.ops)
+            shape = (chunks, n_red) + tuple(r.type.shape[:-1])
+            outs.append(self.alloc_shape(TensorType(shape, r.type.elem),
+                                         [chunks, n_red] + list(self.shapes[r][:-1]), op.loc))
             attrs["aot.scratch"] = 1
         attrs["num_buffers"] = len(ins) + len(outs)
         regions = op.regions

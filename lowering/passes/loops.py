@@ -172,6 +172,8 @@ def emit_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
     ret = region_block.ops[-1]
     root = ret.operands[0].owner
     if op.attrs.get("aot.scratch"):  # bufferize.split_column_reduction / split_row_reduction
+        if root.short_name != "reduce":  # bufferize.split_row_fusion
+            return emit_split_row_fusion(k, op, b, inputs, outs[0], n_out, env)
         rows = list(root.attrs["dimensions"]) == [root.operands[0].type.rank - 1]
         split = emit_split_rows if rows else emit_split_columns
         return split(k, op, b, root, inputs, outs[0], n_out, env)
@@ -292,6 +294,81 @@ def emit_row_fusion(b: LoopBuilder, region_block: Block, inputs: dict, out, env:
             e = Elemental(cols, values, scalars, env)
             cols.op("memref.store", [e.at(ret.operands[0], rivs + [c]), out] + rivs + [c])
             cols.yield_()
+
+
+def emit_split_row_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, inputs: dict, out,
+                          part_at: int, env: dict):
+    """A row fusion over few long rows (bufferize.split_row_fusion) as one kernel per
+    reduction, then one for the elements, each over Target.column_chunks chunks of every row
+    split over threads. Kernel p first combines the partials of reductions 0..p-1 in chunk
+    order (the same value in every chunk), then reduces its chunk of reduction p into
+    partial[c, p, rows...]: chunk 0 from the init value, the others from their first element.
+    As in emit_row_fusion, the last reduction's operand, when the elements read it, is kept in
+    the result row. The chunks do not depend on the thread count, so neither do the results."""
+    region_block = op.regions[0].blocks[0]
+    ret = region_block.ops[-1]
+    reductions = [o for o in region_block.ops if o.key == "reduce"]
+    kept = row_cached_value(ret.operands[0], reductions[-1], out)
+    elem = ScalarType(out.type.elem)
+    chunks = b.target.column_chunks
+    at_out = list(b.block.args).index(out)
+    for phase in range(len(reductions) + 1):
+        if phase:
+            fn, b, args = k.new_kernel(op, list(op.operands))
+            k.followups.append(fn)
+            n_in = len(region_block.args)
+            inputs = dict(zip(region_block.args, args[:n_in]))
+            env = fusion_dims(b, region_block, inputs, args[op.attrs["num_buffers"]:])
+            out = args[at_out]
+        k.kernels[-1].attrs["aot.parallel_over"] = part_at  # threads split the chunk loop
+        part = b.block.args[part_at]
+        out_dims = dims_of(b, out)
+        n = Ix(b).val(out_dims[-1])
+        chunk = b.v("arith.maxui", [b.v("arith.divui", [b.v("arith.addi", [n, b.index(chunks - 1)], INDEX),
+                                                        b.index(chunks)], INDEX), b.index(1)], INDEX)
+        used = b.v("arith.divui", [b.v("arith.addi", [n, b.v("arith.subi", [chunk, b.index(1)], INDEX)],
+                                       INDEX), chunk], INDEX)
+        _, cb, c, _ = b.for_(b.index(0), b.index(chunks))
+        lo = cb.v("arith.minui", [cb.v("arith.muli", [c, chunk], INDEX), n], INDEX)
+        hi = cb.v("arith.minui", [cb.v("arith.addi", [lo, chunk], INDEX), n], INDEX)
+        with loop_nest(cb, out_dims[:-1]) as (rows, rivs):
+            scalars: dict = {}
+            for q, red in enumerate(reductions[:phase]):  # earlier reductions, in chunk order
+                total = rows.v("memref.load", [part, rows.index(0), rows.index(q)] + rivs, elem)
+                loop, ib, cc, (acc,) = rows.for_(rows.index(1), used, [total])
+                p = ib.v("memref.load", [part, cc, ib.index(q)] + rivs, elem)
+                ib.yield_(apply_region(ib, red.regions[0], [acc, p]))
+                scalars[red.results[0]] = loop.results[0]
+            if phase == len(reductions):  # the elements of this chunk of the row
+                values = {**inputs, kept: out} if kept is not None else inputs
+                _, cols, j, _ = rows.for_(lo, hi)
+                e = Elemental(cols, values, scalars, env)
+                cols.op("memref.store", [e.at(ret.operands[0], rivs + [j]), out] + rivs + [j])
+                cols.yield_()
+                continue
+            red = reductions[phase]
+            x, init = red.operands
+            later = rows.v("arith.andi", [
+                rows.v("arith.cmpi", [c, rows.index(0)], ScalarType("i1"), predicate="ne"),
+                rows.v("arith.cmpi", [lo, hi], ScalarType("i1"), predicate="ult")], ScalarType("i1"))
+            trips = rows.v("arith.select", [later, rows.index(1), rows.index(0)], INDEX)
+            seed = Elemental(rows, inputs, scalars, env).at(init, [])
+            first, fb, _, _ = rows.for_(rows.index(0), trips, [seed])
+            value = Elemental(fb, inputs, scalars, env).at(x, rivs + [lo])  # read only if there is one
+            if x is kept:
+                fb.op("memref.store", [value, out] + rivs + [lo])
+            fb.yield_([value])
+            after = rows.v("arith.addi", [lo, rows.index(1)], INDEX)
+            start = rows.v("arith.select", [later, after, lo], INDEX)
+            loop, body, j, cur = rows.for_(start, hi, [first.results[0]])
+            value = Elemental(body, inputs, scalars, env).at(x, rivs + [j])
+            if x is kept:  # the result row holds it until the last kernel reads it back
+                body.op("memref.store", [value, out] + rivs + [j])
+            body.yield_(apply_reduction_body(body, red, list(cur) + [value]))
+            rows.op("memref.store", [loop.results[0], part, c, rows.index(phase)] + rivs)
+        cb.yield_()
+        if phase:
+            b.op("func.return", [])
 
 
 def row_cached_value(root_value: Value, last: Operation, out) -> Value | None:

@@ -1,6 +1,8 @@
 """A reduction of the last dim over few long rows split into chunks of each row
 (bufferize.split_row_reduction, loops.emit_split_rows): the chunks are reduced over the
-thread pool into a scratch, then combined in chunk order. Checked on the loop-stage IR (which
+thread pool into a scratch, then combined in chunk order; a row fusion over such rows
+(softmax, layernorm: bufferize.split_row_fusion, loops.emit_split_row_fusion) as one such
+kernel per reduction and one for the elements. Checked on the loop-stage IR (which
 reductions split, and that the threads split the chunk loop) and against numpy at lengths
 that leave remainders, empty chunks, one element and none, f32/f64, every combiner, an init
 that is not the combiner's identity, on 1, 2 and 7 threads with the same bits."""
@@ -31,6 +33,17 @@ def kernels(text: str) -> list:
     return [f for f in module.functions() if "aot.kernel" in f.attrs]
 
 
+def chunk_kernels(text: str) -> int:
+    """How many kernels the threads split over the 8 chunks of a row (Target.column_chunks)."""
+    count = 0
+    for k in kernels(text):
+        loop = next((o for o in k.regions[0].blocks[0].ops if o.name == "scf.for"), None)
+        ub = loop.operands[1].owner if loop is not None else None
+        count += bool(loop is not None and loop.attrs.get("aot.parallel")
+                      and getattr(ub, "name", "") == "arith.constant" and ub.attrs["value"] == 8)
+    return count
+
+
 @pytest.mark.parametrize("shape, split", [
     (f"1x{ROW_SPLIT_MIN_LENGTH}", True), (f"{ROW_SPLIT_MIN_LENGTH}", True),  # [1, N] and [N]
     (f"{ROW_SPLIT_MAX_ROWS}x{ROW_SPLIT_MIN_LENGTH}", True), ("1x?", True),  # a run-time length
@@ -39,12 +52,10 @@ def kernels(text: str) -> list:
     ("?x4096", False),  # a run-time row count: whole rows
 ])
 def test_which_reductions_split(shape, split):
+    """Split: a kernel over the chunks, then the one combining them."""
     ks = kernels(reduce_last(shape))
     assert len(ks) == (2 if split else 1)
-    if split:  # the first kernel's parallel loop runs over the chunks, 0 .. column_chunks
-        loop = next(o for o in ks[0].regions[0].blocks[0].ops if o.name == "scf.for")
-        assert loop.attrs.get("aot.parallel")
-        assert loop.operands[1].owner.attrs["value"] == 8
+    assert chunk_kernels(reduce_last(shape)) == int(split)
 
 
 def run_threads(lib, x) -> np.ndarray:
@@ -90,3 +101,98 @@ def test_static_rows_match_numpy(shape, elem, op, init):
         x = rng.choice(np.array([1.0, 2.0, 0.5], dtype), shape, p=[0.9996, 0.0002, 0.0002])
     want = NUMPY[op](NUMPY[op].reduce(x.astype(np.float64), axis=-1), init)
     np.testing.assert_allclose(run_threads(lib, x), want, rtol=1e-5 if elem == "f32" else 1e-12)
+
+
+def row_shape(t: str) -> str:
+    """%shape: the dims of %x as tensor<2xi32>, for broadcasting a row value over a run-time length."""
+    return "\n  ".join([
+        f"%d0 = stablehlo.get_dimension_size %x, dim = 0 : ({t}) -> tensor<i32>",
+        f"%d1 = stablehlo.get_dimension_size %x, dim = 1 : ({t}) -> tensor<i32>",
+        "%r0 = stablehlo.reshape %d0 : (tensor<i32>) -> tensor<1xi32>",
+        "%r1 = stablehlo.reshape %d1 : (tensor<i32>) -> tensor<1xi32>",
+        "%shape = stablehlo.concatenate %r0, %r1, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>"])
+
+
+def softmax(shape: str, elem: str = "f32") -> str:
+    t, r = f"tensor<{shape}x{elem}>", f"tensor<{shape.rsplit('x', 1)[0]}x{elem}>"
+    return f"""func.func @main(%x: {t}) -> {t} {{
+  {row_shape(t)}
+  %ninf = stablehlo.constant dense<-1.0e30> : tensor<{elem}>
+  %zero = stablehlo.constant dense<0.0> : tensor<{elem}>
+  %m = stablehlo.reduce(%x init: %ninf) applies stablehlo.maximum across dimensions = [1] : ({t}, tensor<{elem}>) -> {r}
+  %mb = stablehlo.dynamic_broadcast_in_dim %m, %shape, dims = [0] : ({r}, tensor<2xi32>) -> {t}
+  %d = stablehlo.subtract %x, %mb : {t}
+  %e = stablehlo.exponential %d : {t}
+  %s = stablehlo.reduce(%e init: %zero) applies stablehlo.add across dimensions = [1] : ({t}, tensor<{elem}>) -> {r}
+  %sb = stablehlo.dynamic_broadcast_in_dim %s, %shape, dims = [0] : ({r}, tensor<2xi32>) -> {t}
+  %y = stablehlo.divide %e, %sb : {t}
+  return %y : {t}
+}}"""  # noqa: E501
+
+
+def layernorm(shape: str, elem: str = "f32") -> str:
+    """(x - mean) / sqrt(var + 1e-5) per row, the variance a second reduction of the mean's
+    result: three kernels when split, each combining the ones before."""
+    t, r = f"tensor<{shape}x{elem}>", f"tensor<{shape.rsplit('x', 1)[0]}x{elem}>"
+    return f"""func.func @main(%x: {t}, %n: {r}) -> {t} {{
+  {row_shape(t)}
+  %zero = stablehlo.constant dense<0.0> : tensor<{elem}>
+  %s = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [1] : ({t}, tensor<{elem}>) -> {r}
+  %mean = stablehlo.divide %s, %n : {r}
+  %mb = stablehlo.dynamic_broadcast_in_dim %mean, %shape, dims = [0] : ({r}, tensor<2xi32>) -> {t}
+  %c = stablehlo.subtract %x, %mb : {t}
+  %sq = stablehlo.multiply %c, %c : {t}
+  %v = stablehlo.reduce(%sq init: %zero) applies stablehlo.add across dimensions = [1] : ({t}, tensor<{elem}>) -> {r}
+  %var = stablehlo.divide %v, %n : {r}
+  %eps = stablehlo.constant dense<1.0e-5> : {r}
+  %ve = stablehlo.add %var, %eps : {r}
+  %inv = stablehlo.rsqrt %ve : {r}
+  %ib = stablehlo.dynamic_broadcast_in_dim %inv, %shape, dims = [0] : ({r}, tensor<2xi32>) -> {t}
+  %y = stablehlo.multiply %c, %ib : {t}
+  return %y : {t}
+}}"""  # noqa: E501
+
+
+def ref_softmax(x):
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def ref_layernorm(x):
+    c = x - x.mean(axis=-1, keepdims=True)
+    return c / np.sqrt((c * c).mean(axis=-1, keepdims=True) + 1e-5)
+
+
+@pytest.mark.parametrize("text, split", [
+    (softmax(f"1x{ROW_SPLIT_MIN_LENGTH}"), 3), (layernorm(f"{ROW_SPLIT_MAX_ROWS}x?"), 3),
+    (softmax(f"1x{ROW_SPLIT_MIN_LENGTH - 1}"), 0), (softmax(f"{ROW_SPLIT_MAX_ROWS + 1}x?"), 0),
+    (softmax("?x?"), 0),
+])
+def test_which_row_fusions_split(text, split):
+    """Split: a kernel per reduction and one for the elements, each over the chunks."""
+    assert chunk_kernels(text) == split
+
+
+@pytest.mark.parametrize("elem", ["f32", "f64"])
+def test_split_row_fusions_match_numpy(elem):
+    """softmax over one row and layernorm over three, run-time lengths around the chunk
+    count (empty chunks, remainders), one element and long odd ones."""
+    dtype = np.float32 if elem == "f32" else np.float64
+    libs = {"softmax": aot.compile(softmax("1x?", elem), name=f"split_softmax_{elem}"),
+            "layernorm": aot.compile(layernorm("3x?", elem), name=f"split_layernorm_{elem}")}
+    rng = np.random.default_rng(2)
+    for n in (1, 7, 9, 17, 1001, 70001):
+        x = rng.standard_normal((1, n)).astype(dtype)
+        np.testing.assert_allclose(run_threads(libs["softmax"], x), ref_softmax(x.astype(np.float64)),
+                                   rtol=2e-5 if elem == "f32" else 1e-12, atol=1e-9, err_msg=f"n={n}")
+        x = (rng.standard_normal((3, n)) * 3 + 5).astype(dtype)
+        lib = libs["layernorm"]
+        got = []
+        for threads in (1, 2, 7):
+            lib.set_num_threads(threads)
+            got.append(lib.main(x, np.full(3, n, dtype)))
+        for other in got[1:]:
+            np.testing.assert_array_equal(got[0], other)
+        want = ref_layernorm(x.astype(np.float64))
+        tol = 1e-3 if elem == "f32" else 1e-9
+        np.testing.assert_allclose(got[0], want, rtol=0, atol=tol, err_msg=f"n={n}")
