@@ -39,8 +39,10 @@ def program_bytes(ep) -> bytes:
 
 
 def torch_to_mlir(source, name: str = "main", params_as_args: bool = False) -> tuple[str, str]:
-    """(mhlo text, file name for messages) of a .pt2 path, its bytes or an ExportedProgram."""
-    from lowering.frontend.printer import print_module
+    """(mhlo text, file name for messages) of a .pt2 path, its bytes or an ExportedProgram.
+    The weights are not in the text: they reach the parser as the arrays read from the
+    archive (print_module_source), not as 2 hex digits a byte printed and lexed again."""
+    from lowering.frontend.printer import print_module_source
     from lowering.torch.archive import read_pt2
     from lowering.torch.lower import lower_program
     if is_exported_program(source):
@@ -50,7 +52,7 @@ def torch_to_mlir(source, name: str = "main", params_as_args: bool = False) -> t
     else:
         filename = source
     prog = read_pt2(source, filename)
-    return print_module(lower_program(prog, name, params_as_args)), filename
+    return print_module_source(lower_program(prog, name, params_as_args)), filename
 
 
 def export_torch(model, example_args: tuple, dynamic_shapes=None, strict: bool = False):

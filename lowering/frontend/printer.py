@@ -251,6 +251,35 @@ def print_module(module: Module) -> str:
     return Printer().module(module)
 
 
+def print_module_source(module: Module):
+    """The module as text for the driver, its big constants not printed: each is `"0x@N"`,
+    its array handed over as blob N (a SourceText, as read_source makes of a big file). A
+    module built in memory (a PyTorch program's frozen weights: 344 MB for ViT-B/16) reaches
+    the parser without its weights ever being hex digits, and `digest` (of the text and the
+    blobs' bytes) keys its build."""
+    import hashlib
+
+    from lowering.frontend.source import LONG_HEX_DIGITS, ArrayBlob, SourceText
+    blobs, saved = [], []
+    for outer in module.ops:
+        for op in outer.walk():
+            for key, value in op.attrs.items():
+                if isinstance(value, DenseAttr) and value.array.nbytes * 2 >= LONG_HEX_DIGITS:
+                    saved.append((op, key, value))
+                    op.attrs[key] = OpaqueAttr(f'dense<"0x@{len(blobs)}"> : {value.type}')
+                    blobs.append(ArrayBlob(value))
+    try:
+        text = SourceText(print_module(module))
+    finally:
+        for op, key, value in saved:
+            op.attrs[key] = value
+    digest = hashlib.sha256(text.encode())
+    for blob in blobs:
+        digest.update(blob.raw())
+    text.hex_blobs, text.shifts, text.digest = blobs, [], digest.hexdigest()
+    return text
+
+
 def print_op(op: Operation) -> str:
     p = Printer()
     p.op(op, 0)

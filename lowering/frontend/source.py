@@ -12,7 +12,9 @@ import mmap
 import os
 import re
 
-from lowering.ir.core import CompileError, Location
+import numpy as np
+
+from lowering.ir.core import CompileError, Location, numpy_dtype
 
 # Hex constants this long are set aside before lexing: the lexer's regular expressions would
 # take seconds over the megabytes of a frozen model's weights (`"0x@N"` stands for blob N).
@@ -88,6 +90,19 @@ class HexBlob:
         if hasattr(self.source, "madvise") and hasattr(mmap, "MADV_DONTNEED"):
             self.source.madvise(mmap.MADV_DONTNEED, first, self.end - first)
         return data
+
+
+class ArrayBlob:
+    """A constant's array standing for a hex blob (printer.print_module_source): the parser
+    takes its bytes as they are, never spelled as text."""
+    __slots__ = ("array",)
+
+    def __init__(self, attr):
+        dtype = np.uint8 if attr.type.elem == "i1" else numpy_dtype(attr.type.elem)
+        self.array = np.ascontiguousarray(attr.array, dtype=dtype).reshape(-1).view(np.uint8)
+
+    def raw(self):
+        return self.array
 
 
 def set_aside(source) -> tuple:
