@@ -99,3 +99,33 @@ def test_small_tiles_when_large_ones_would_not_fill_the_largest_device():
     assert tile_side(target, 256, 64, 64) == SMALL_TILE
     assert tile_side(target, 2048, 1024) == TILE
     assert tile_side(target, None, 64, 64) == TILE  # unknown rows: the large tile
+
+
+def test_large_tiles_ask_for_four_blocks_per_sm(tmp_path):
+    """A 64 x 64 tile's kernel carries `.minnctapersm 4` (launch record's min_blocks), so ptxas
+    keeps it to 64 registers: four blocks of 256 threads, half an SM's thread slots. Attention's
+    batched q @ k^T with its scale took 80 (three blocks). 32 x 32 tiles ask for nothing."""
+    from tooling.ptxas import ptxas
+    t = "tensor<8x8x256x64xf32>"
+    text = (f"func.func @main(%q: {t}, %k: {t}) -> tensor<8x8x256x256xf32> {{\n"
+            "  %s = stablehlo.constant dense<0.125> : tensor<8x8x256x256xf32>\n"
+            "  %0 = stablehlo.dot_general %q, %k, batching_dims = [0, 1] x [0, 1], "
+            "contracting_dims = [3] x [3]"
+            f" : ({t}, {t}) -> tensor<8x8x256x256xf32>\n"
+            "  %1 = stablehlo.multiply %0, %s : tensor<8x8x256x256xf32>\n"
+            "  return %1 : tensor<8x8x256x256xf32>\n}")
+    c = Compilation(text, "qk.mlir", Options(name="qk", emit="ptx", target="cuda"))
+    path = tmp_path / "qk.ptx"
+    c.build(str(path))
+    kernels = c.llvm()[3]
+    assert (kernels[0].launch.tiles, kernels[0].launch.min_blocks) == ((1, 1, 64, 64), 4)
+    assert "at least 4 blocks per SM (.minnctapersm)" in kernels[0].describe()
+    ptx = path.read_text()
+    assert ".minnctapersm 4" in ptx
+    r = ptxas(str(path), "sm_80")
+    assert r.returncode == 0, r.stderr
+    from lowering.codegen.cuda.ptxas import resources
+    assert resources(r.stderr)[kernels[0].name][0] <= 64
+    small = EPILOGUE.replace("?x?", "64x64")  # one tile of 64: 32 x 32 tiles
+    (tiled, *_) = Compilation(small, "m.mlir", Options(name="m", emit="ptx", target="cuda")).llvm()[3]
+    assert tiled.launch.tiles == (32, 32) and tiled.launch.min_blocks == 0

@@ -243,6 +243,8 @@ def emit_entry(g: LLVMGen, func: Operation, body: ir.Function, launch: Launch,
     entry.calling_convention = "ptx_kernel"
     for axis, n in zip("xyz", launch.block):  # the launch must use this block (ptxas may rely on it)
         g.mod.add_named_metadata("nvvm.annotations", [entry, f"reqntid{axis}", ir.Constant(I32, n)])
+    if launch.min_blocks:  # `.minnctapersm`: ptxas keeps the registers low enough for them
+        g.mod.add_named_metadata("nvvm.annotations", [entry, "minctasm", ir.Constant(I32, launch.min_blocks)])
     b = ir.IRBuilder(entry.append_basic_block("entry"))
     threads = ir.Constant(I64, launch.threads_per_block)
     grid = (2, 2, 2) if launch.multi_grid else (2, 1, 1)  # which grid dims may exceed 1

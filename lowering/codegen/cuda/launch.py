@@ -1,7 +1,8 @@
 """One launch record per kernel: how its grid is shaped and how the grid maps onto its
 iteration space. The schedule sets it (the marks on its parallel loop, which the loop pass
 copies to the host's call: threads per iteration, rows or tiles per iteration; and where a
-schedule wants them, `aot.block_shape` and `aot.dynamic_shared` on the loop); the Target
+schedule wants them, `aot.block_shape`, `aot.dynamic_shared` and `aot.min_blocks_per_sm` on
+the loop); the Target
 gives the block size and limits (`Target.gpu`). Everything that launches or describes a
 kernel reads this record and nothing else: the device entry (device.emit_entry), the host's
 launch (host._launch, which computes the grid at run time by the same rule as `grid`),
@@ -41,6 +42,8 @@ class Launch:
     tiles: tuple | None = None  # "tiles": tile size along each leading dim of the output
     extent_param: int | None = None  # entry parameter holding the parallel output's dim 0
     shared_bytes: int = 0  # dynamic shared memory per block
+    min_blocks: int = 0  # blocks an SM should hold at once (`.minnctapersm`: ptxas caps the
+    #   registers to fit them; 0: no ask)
     max_blocks: int = 8192
     max_grid: tuple = (2 ** 31 - 1, 65535, 65535)
 
@@ -120,6 +123,8 @@ class Launch:
         and the threads it launches."""
         block = "x".join(map(str, self.block))
         shared = f", {self.shared_bytes} bytes dynamic shared memory" if self.shared_bytes else ""
+        if self.min_blocks:
+            shared += f", at least {self.min_blocks} blocks per SM (.minnctapersm)"
         if self.space == "thread":
             return f"grid 1x1x1, block {block}: {self.mapping()}{shared}; 1 thread launched"
         if dims is None:  # dims known at run time: the rule, and the largest grid it makes
@@ -134,8 +139,8 @@ class Launch:
 
 def launch_of(name: str, kernel, call_attrs: dict | None, gpu) -> Launch:
     """The launch record of PTX entry `name` for kernel function `kernel`, from its schedule's
-    marks (the call's `aot.parallel*` attributes, the parallel loop's `aot.block_shape` and
-    `aot.dynamic_shared`) and the Target's GpuLimits `gpu`."""
+    marks (the call's `aot.parallel*` attributes, the parallel loop's `aot.block_shape`,
+    `aot.dynamic_shared` and `aot.min_blocks_per_sm`) and the Target's GpuLimits `gpu`."""
     limits = dict(max_blocks=gpu.max_blocks, max_grid=tuple(gpu.max_grid))
     if call_attrs is None or not kernel.attrs.get("aot.parallel") or "aot.parallel" not in call_attrs:
         return Launch(name, "thread", (1, 1, 1), **limits)
@@ -144,6 +149,7 @@ def launch_of(name: str, kernel, call_attrs: dict | None, gpu) -> Launch:
     lanes = call_attrs.get("aot.parallel_lanes", 1)
     block = tuple(loop.attrs.get("aot.block_shape", (max(gpu.block_threads, lanes), 1, 1)))
     shared = loop.attrs.get("aot.dynamic_shared", 0)
+    min_blocks = loop.attrs.get("aot.min_blocks_per_sm", 0)
     threads = block[0] * block[1] * block[2]
     if threads > gpu.max_block_threads or threads % lanes or shared > gpu.max_dynamic_shared:
         raise ValueError(f"internal: the schedule of {name} asks for a block of {block} threads, "
@@ -155,7 +161,7 @@ def launch_of(name: str, kernel, call_attrs: dict | None, gpu) -> Launch:
     tiles = call_attrs.get("aot.parallel_tiles")
     return Launch(name, "rows" if tiles is None else "tiles", block, lanes,
                   call_attrs.get("aot.parallel_block", 1), None if tiles is None else tuple(tiles),
-                  offsets[call_attrs["aot.parallel"]] + 1, shared, **limits)
+                  offsets[call_attrs["aot.parallel"]] + 1, shared, min_blocks, **limits)
 
 
 def static_dims(kernel, call_attrs: dict | None) -> tuple | None:

@@ -36,6 +36,10 @@ DEPTH = 16  # contracting elements staged in shared memory per step
 SIDE = 16  # the block's threads as a SIDE x SIDE square (its launch record's block: SIDE * SIDE)
 THREADS = SIDE * SIDE
 PAD = 1  # words past each shared slab row (`block_product`)
+# blocks an SM holds at once (ptxas caps the registers to fit them: 64 per thread): half an
+# SM's 2048 thread slots, what the time model takes as loads enough in flight (attention's
+# q @ k^T took 80 registers, 3 blocks per SM: 1.6x its floor on an H100)
+MIN_BLOCKS = 4
 
 
 def _free_dims(op):
@@ -83,6 +87,8 @@ def tile_loop(b: LoopBuilder, out, tiles: tuple):
     loop, body, t, _ = b.for_(b.index(0), ix.val(total))
     loop.attrs["aot.lanes_per_iteration"] = THREADS
     loop.attrs["aot.tiles"] = tuple(tiles)
+    if TILE in tiles:  # 16 accumulators a thread (SMALL_TILE's 4 fit anyway)
+        loop.attrs["aot.min_blocks_per_sm"] = MIN_BLOCKS
     bx = Ix(body)
     base = [None] * len(tiles)
     for d in reversed(range(len(tiles))):
