@@ -167,6 +167,31 @@ def test_batch_one_winograd_split_over_feature_panels():
     assert np.array_equal(results[0], results[1])
 
 
+@pytest.mark.parametrize("elem, window, cin, cout, size", [
+    ("f32", (4, 4), 3, 40, 18),  # ViT's patches; 18 = 4 x 4 + 2 rows and columns unread
+    ("f64", (2, 3), 2, 12, 11),  # a panel cut by the features (f64: 8 wide)
+])
+def test_thin_patches_gather_into_a_matmul(elem, window, cin, cout, size):
+    """Windows that tile the input with thin features (ViT's patch embedding): aot.conv
+    gathers them into a matrix and runs the packed matmul, the bias fused into its tiles;
+    `?` batch (a small call gathers on one thread, a big one on all), and without scratch
+    the direct convolution's window rows."""
+    rng = np.random.default_rng(14)
+    oh, ow = size // window[0], size // window[1]
+    text = conv_program((None, size, size, cin), window + (cin, cout), (None, oh, ow, cout),
+                        window, [(0, 0), (0, 0)], elem, bias=True)
+    lowered = loops(text)
+    assert '"aot.conv"' in lowered and "im2col" not in lowered, lowered
+    lib = aot.compile(text, name=f"conv_patches_{elem}")
+    for batch in (1, 100 if elem == "f32" else 2):  # 100: > PATCH_PARALLEL_ELEMS elements of A
+        x, w, b = arrays(rng, (batch, size, size, cin), window + (cin, cout), elem)
+        check(lib, x, w, NHWC, window, [(0, 0), (0, 0)], elem, b)
+    if elem == "f32":
+        run_without_scratch(lib, f'x, w, b = arrays(np.random.default_rng(5), (3, {size}, {size}, '
+                            f'{cin}), {window + (cin, cout)}, "f32")\n'
+                            f'check(lib, x, w, NHWC, {window}, [(0, 0), (0, 0)], "f32", b)')
+
+
 @pytest.mark.parametrize("dn, x_shape, w_shape, stride, pads, groups, elem, route", [
     # wav2vec2's positional convolution: groups of 8 features, an even kernel, `?` b and n:
     # two groups a 16-wide panel, their kernels packed block-diagonally (direct)

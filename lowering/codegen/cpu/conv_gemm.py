@@ -344,12 +344,23 @@ def direct(target, op: Operation) -> bool:
     run, least = features, DIRECT_MIN_FEATURES if c.n == 2 else DIRECT_MIN_WINDOW_ROW
     if c.n == 1 and isinstance(features, int) and isinstance(rhs.shape[c.ksp[0]], int):
         run = features * rhs.shape[c.ksp[0]]
+    if c.n == 2 and c.G == 1 and _patches(c, rhs):
+        least = 1  # thin features: a gather and the packed matmul (conv_direct._patch_matmul)
     return (c.n in (1, 2) and [c.lb] + c.lsp + [c.lf] == natural
             and c.ksp + [c.ki, c.ko] == natural
             and _natural_output(c) and not any(w.reverse) and all(d == 1 for d in w.base_dil)
             and all(isinstance(v, int) for v in w.stride + w.win_dil + [p[0] for p in w.pad])
             and isinstance(features, int) and run >= least
             and isinstance(outs, int) and (c.G == 1 or outs % nr == 0))
+
+
+def _patches(c, rhs) -> bool:
+    """Windows that tile the input (stride = window, no padding or dilation): ViT's patch
+    embedding. With thin features aot.conv gathers their windows and runs the packed matmul,
+    its consumers fused (im2col's matmul here fused none)."""
+    w = c.window
+    return (list(w.stride) == [rhs.shape[d] for d in c.ksp] and all(d == 1 for d in w.win_dil)
+            and all(tuple(p) == (0, 0) for p in w.pad))
 
 
 def _direct_attrs(target, op: Operation) -> dict:

@@ -460,6 +460,10 @@ class _Emitter:
             b.call(b.inttoptr(s["epi"], EPILOGUE_T.as_pointer()),
                    [b.inttoptr(s["epi_ctx"], PTR), bi, i0, b.add(i0, mc), j0, b.add(j0, nc)])
 
+    def task_scratch_bytes(self) -> int:
+        """The bytes of the thread's scratch a task packs A and B into (from its start)."""
+        return self.mc * self.kp * self.size + self.kp * self.nb * self.size
+
     def task(self, micros, micros_packed):
         """void task(ctx, begin, end): the output tiles numbered [begin, end)."""
         mr, nr, t = self.mr, self.nr, self.t
@@ -474,7 +478,7 @@ class _Emitter:
         a_panel_only.align = b_panel_only.align = 64
         scratch_fn = thread_scratch(self.mod)
         a_bytes = self.mc * self.kp * self.size
-        scratch = b.call(scratch_fn, [_i(a_bytes + self.kp * self.nb * self.size)])
+        scratch = b.call(scratch_fn, [_i(self.task_scratch_bytes())])
         have_scratch = b.icmp_unsigned("!=", scratch, ir.Constant(PTR, None))
         a_pack = b.select(have_scratch, scratch, a_panel_only)
         b_pack = b.select(have_scratch, self.at(b, scratch, _i(a_bytes // self.size)), b_panel_only)
