@@ -1,9 +1,8 @@
 """Every conformance case and benchmark program with --target cuda: compiled to PTX and
 assembled by ptxas for sm_80 and sm_90 (`make test-gpu`). Prints the counts, and each case the
 GPU path refuses with its reason; exits 1 if ptxas rejects anything or a compile crashes (each
-corpus case runs in a process of its own)."""
+corpus case runs in a process of its own). With case names as arguments, only those cases."""
 import glob
-import multiprocessing as mp
 import os
 import sys
 import tempfile
@@ -15,9 +14,11 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "tests")]
 
 from aot.driver import Compilation, Options  # noqa: E402
 from lowering.ir.core import CompileError  # noqa: E402
+from tooling.isolate import isolated as in_child  # noqa: E402
 from tooling.ptxas import ptxas  # noqa: E402
 
 ARCHS = ("sm_80", "sm_90")
+TIMEOUT_S = 300  # one case's compile and two ptxas runs
 
 
 def benchmark_programs() -> dict:
@@ -45,30 +46,18 @@ def check(path, text=None):
     return name, "ok", ""
 
 
-def _child(path, conn):
-    try:
-        conn.send(check(path))
-    except BaseException as e:  # noqa: BLE001 - reported as the case's failure
-        conn.send((os.path.basename(path)[:-5], "crashed", f"{type(e).__name__}: {e}"))
-
-
 def isolated(path):
-    """check(path) in a process of its own: an abort inside LLVM is one failed case."""
-    ctx = mp.get_context("fork")
-    parent, child = ctx.Pipe(duplex=False)
-    p = ctx.Process(target=_child, args=(path, child))
-    p.start()
-    p.join(300)
-    if p.is_alive():
-        p.kill()
-        return os.path.basename(path)[:-5], "crashed", "timed out"
-    if not parent.poll():
-        return os.path.basename(path)[:-5], "crashed", f"exit code {p.exitcode}"
-    return parent.recv()
+    """check(path) in a process of its own (tooling.isolate): an abort inside LLVM, a crash or
+    a hang is one crashed case."""
+    got = in_child(check, (path,), TIMEOUT_S)
+    return (os.path.basename(path)[:-5], "crashed", got[1]) if got[0] == "failed" else got
 
 
-def main() -> int:
-    files = sorted(glob.glob(os.path.join(ROOT, "tests", "data", "conformance", "*.mlir")))
+def main(argv) -> int:
+    """Every corpus case, or those named in argv (and the benchmark programs either way)."""
+    corpus = os.path.join(ROOT, "tests", "data", "conformance")
+    files = ([os.path.join(corpus, n + ".mlir") for n in argv] if argv
+             else sorted(glob.glob(os.path.join(corpus, "*.mlir"))))
     with ThreadPool(os.cpu_count()) as pool:
         results = pool.map(isolated, files, chunksize=1)
     benchmarks = [check(name, text) for name, text in benchmark_programs().items()]
@@ -87,4 +76,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))
