@@ -67,43 +67,50 @@ typedef struct {
     double bytes, flops;
 } manifest;
 
+/* A manifest record's fields, read one after another (strtok_r over the record). */
+typedef struct {
+    char *rest, *save;
+} fields;
+
+static const char *field(fields *f) {
+    char *tok = strtok_r(f->rest, " \t\n", &f->save);
+    f->rest = NULL;
+    return tok;
+}
+
+static int field_i64(fields *f, int64_t *out) {
+    const char *tok = field(f);
+    return tok ? (*out = atoll(tok), 0) : -1;
+}
+
+static int field_f64(fields *f, double *out) {
+    const char *tok = field(f);
+    return tok ? (*out = atof(tok), 0) : -1;
+}
+
+static int field_str(fields *f, char *out, size_t cap) {
+    const char *tok = field(f);
+    return tok ? (snprintf(out, cap, "%s", tok), 0) : -1;
+}
+
+/* An arg or result record after its key (the forms at the top); -1 when one is missing. */
 static int read_value(char *rest, value *v, int is_result) {
-    char *save = NULL, *tok;
-#define NEXT() ((tok = strtok_r(rest, " \t\n", &save)) != NULL ? (rest = NULL, tok) : NULL)
-    if (!NEXT()) return -1;
-    v->dtype = atoi(tok);
-    if (!NEXT()) return -1;
-    v->rank = atoi(tok);
-    if (v->rank < 0 || v->rank > MAX_RANK) return -1;
-    for (int d = 0; d < v->rank; d++) {
-        if (!NEXT()) return -1;
-        v->dims[d] = atoll(tok);
-    }
-    if (is_result) {
-        if (!NEXT()) return -1;
-        v->rtol = atof(tok);
-        if (!NEXT()) return -1;
-        v->atol = atof(tok);
-    }
-    if (!NEXT()) return -1;
-    snprintf(v->source, sizeof v->source, "%s", tok);
+    fields f = {rest, NULL};
+    int64_t dtype, rank;
+    if (field_i64(&f, &dtype) || field_i64(&f, &rank) || rank < 0 || rank > MAX_RANK) return -1;
+    v->dtype = (int)dtype, v->rank = (int)rank;
+    for (int d = 0; d < v->rank; d++)
+        if (field_i64(&f, &v->dims[d])) return -1;
+    if (is_result && (field_f64(&f, &v->rtol) || field_f64(&f, &v->atol))) return -1;
+    if (field_str(&f, v->source, sizeof v->source)) return -1;
     if (strcmp(v->source, "gen") == 0) {
-        if (!NEXT()) return -1;
-        v->seed = strtoull(tok, NULL, 10);
-        if (!NEXT()) return -1;
-        v->scale = atof(tok);
-        return 0;
+        const char *seed = field(&f);
+        if (!seed) return -1;
+        v->seed = strtoull(seed, NULL, 10);
+        return field_f64(&f, &v->scale);
     }
-    if (strcmp(v->source, "sample") == 0) {
-        if (!NEXT()) return -1;
-        v->stride = atoll(tok);
-        if (!NEXT()) return -1;
-        v->count = atoll(tok);
-    }
-    if (!NEXT()) return -1;
-    snprintf(v->file, sizeof v->file, "%s", tok);
-    return 0;
-#undef NEXT
+    if (strcmp(v->source, "sample") == 0 && (field_i64(&f, &v->stride) || field_i64(&f, &v->count))) return -1;
+    return field_str(&f, v->file, sizeof v->file);
 }
 
 static int read_manifest(const char *path, manifest *m) {
