@@ -172,8 +172,9 @@ def test_c_program_calls_the_dynamic_library(tmp_path):
     result allocated by the runtime) and sees a batch of 0 refused by name."""
     lib = library("mlp")
     folder = os.path.dirname(lib.path)
-    exe = str(tmp_path / "mlp_main")
-    subprocess.run(["cc", "-O1", "-Wall", "-Werror", "-o", exe, os.path.join(DATA, "mlp_main.c"),
+    exe = str(tmp_path / "batch_main")
+    subprocess.run(["cc", "-O1", "-Wall", "-Werror", '-DHEADER="mlp.h"', "-DENTRY=mlp_main",
+                    "-o", exe, os.path.join(DATA, "batch_main.c"),
                     "-I", folder, lib.path, f"-Wl,-rpath,{folder}", "-lm", "-lpthread", "-ldl"],
                    check=True, capture_output=True)
     for args, (want,) in size_sets("mlp")[1:3]:

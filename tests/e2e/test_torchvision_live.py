@@ -84,9 +84,9 @@ def test_c_program_calls_resnet18(tmp_path):
     lib = aot.compile_torch(model, torch.from_numpy(image(2, size, 0)), name=name,
                             dynamic_shapes={"x": {0: Dim("batch", min=1, max=32)}})
     folder = os.path.dirname(lib.path)
-    exe = str(tmp_path / "vision_main")
+    exe = str(tmp_path / "batch_main")
     subprocess.run(["cc", "-O1", "-Wall", "-Werror", f'-DHEADER="{name}.h"', f"-DENTRY={name}_main",
-                    "-o", exe, os.path.join(DATA, "vision_main.c"), "-I", folder, lib.path,
+                    "-o", exe, os.path.join(DATA, "batch_main.c"), "-I", folder, lib.path,
                     f"-Wl,-rpath,{folder}", "-lm", "-lpthread", "-ldl"],
                    check=True, capture_output=True)
     for b in BATCHES:
