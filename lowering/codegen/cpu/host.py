@@ -8,6 +8,7 @@ from llvmlite import ir
 from lowering.codegen.host.buffers import HOST_EMITTERS as COMMON_HOST_EMITTERS
 from lowering.codegen.llvm import collapse
 from lowering.codegen.llvm.types import I32, I64, PTR, VOID, MemRef
+from lowering.ir.core import MemRefType
 
 
 def emit_task(g, kernel):
@@ -75,28 +76,56 @@ def _host_call(g, b, op, values, host):
 
 def _call_kernel(g, b, op, values, host):
     name = op.attrs["callee"].name
-    fn = g.functions[name]
     args = []
     for v in op.operands:
         m = values[v]
         args += [m.ptr] + list(m.dims) if isinstance(m, MemRef) else [m]
     if name not in g.tasks:
-        b.call(fn, args)
+        b.call(g.functions[name], args)
         return
-    out = values[op.operands[op.attrs["aot.parallel"]]]
-    block = op.attrs.get("aot.parallel_block", 1)
-    extent = out.dims[0]
+    b.call(_launcher(g, name, op.attrs["aot.parallel"], op.attrs.get("aot.parallel_block", 1)),
+           args)
+
+
+def _launcher(g, name: str, out_index: int, block: int) -> ir.Function:
+    """`K.launch(kernel's arguments)`: runs parallel kernel K over the thread pool when its
+    work is big enough, else on this thread. One per kernel (its copies share it), so the host
+    function holds one call per kernel call: the host is the long function of a program, and
+    emitting this choice into it at every call made most of its IR (and of its LLVM time)."""
+    fn = g.functions[name]
+    key = (fn.name, out_index, block)
+    launchers = g.__dict__.setdefault("launchers", {})
+    if key in launchers:
+        return launchers[key]
+    params = fn.function_type.args[:-2]  # without the [begin, end) of a task
+    others = sum(k[0] == fn.name for k in launchers)  # the same kernel with another split
+    launcher = ir.Function(g.mod, ir.FunctionType(VOID, params),
+                           name=fn.name + ".launch" + (str(others) if others else ""))
+    launcher.linkage = "internal"
+    launcher.attributes.add("nounwind")
+    launchers[key] = launcher
+    b = ir.IRBuilder(launcher.append_basic_block("entry"))
+    ctx = b.alloca(I64, size=max(len(params), 1))  # the task's arguments, when threaded
+    operands, it = [], iter(launcher.args)
+    for t in _kernel_func(g, name).attrs["function_type"].inputs:
+        if isinstance(t, MemRefType):  # static dims as constants: LLVM folds the work's size
+            ptr, dims = next(it), [next(it) for _ in t.shape]
+            operands.append(MemRef(ptr, [d if n is None else ir.Constant(I64, n)
+                                         for d, n in zip(dims, t.shape)], t.elem))
+        else:
+            operands.append(next(it))
+    args = [a for m in operands for a in ([m.ptr, *m.dims] if isinstance(m, MemRef) else [m])]
+    extent = operands[out_index].dims[0]
     if block > 1:  # the loop counts blocks of dim 0
         extent = b.udiv(b.add(extent, ir.Constant(I64, block - 1)), ir.Constant(I64, block))
-    sizes = collapse.extents(_kernel_func(g, name), g.target, lambda i: values[op.operands[i]])
+    sizes = collapse.extents(_kernel_func(g, name), g.target, operands.__getitem__)
     if len(sizes) > 1:  # the iterations of a collapsed nest (codegen/llvm/collapse.py)
         extent = sizes[0]
         for n in sizes[1:]:
             extent = b.mul(extent, n)
     # the work is the largest buffer the kernel touches (a reduction's input, not its output)
     total = ir.Constant(I64, 0)
-    for v in op.operands:
-        m = values[v]
+    for m in operands:
         if isinstance(m, MemRef):
             size = ir.Constant(I64, 1)
             for d in m.dims:
@@ -105,11 +134,15 @@ def _call_kernel(g, b, op, values, host):
     big = b.icmp_signed(">=", total, ir.Constant(I64, PARALLEL_MIN_ELEMENTS))
     with b.if_else(big) as (threaded, serial):
         with threaded:
-            ctx = host.int64_slots(b, args)
+            for i, v in enumerate(args):
+                slot = b.gep(ctx, [ir.Constant(I64, i)], inbounds=True, source_etype=I64)
+                b.store(b.ptrtoint(v, I64) if isinstance(v.type, ir.PointerType) else v, slot)
             run = g.declare("aot_parallel_for", VOID, [I64, PTR, PTR])
             b.call(run, [extent, g.tasks[name], ctx])
         with serial:
             b.call(fn, args + [ir.Constant(I64, 0), extent])
+    b.ret_void()
+    return launcher
 
 
 HOST_EMITTERS = {**COMMON_HOST_EMITTERS, "func.call": _host_call}
