@@ -228,13 +228,16 @@ WORKLOADS = {
     "layernorm": (lambda: layernorm(4096, 1024), lambda rng: [r32(rng, 4096, 1024)],
                   ref_layernorm, (2 * 4 * 4096 * 1024, 0), "layernorm [4096,1024]"),
     # batch-1 decode shapes (under the thread pool's 32K-element threshold: one thread) and a
-    # single long row (its chunks split over threads: bufferize.split_row_reduction)
+    # single long row (its chunks split over threads: bufferize.split_row_reduction and
+    # split_row_fusion)
     "ln_1x4096": (lambda: layernorm(1, 4096), lambda rng: [r32(rng, 1, 4096)],
                   ref_layernorm, (2 * 4 * 4096, 0), "layernorm [1,4096]"),
     "ln_3x1024": (lambda: layernorm(3, 1024), lambda rng: [r32(rng, 3, 1024)],
                   ref_layernorm, (2 * 4 * 3 * 1024, 0), "layernorm [3,1024]"),
     "sm_1x4096": (lambda: softmax(1, 4096), lambda rng: [r32(rng, 1, 4096)],
                   ref_softmax, (2 * 4 * 4096, 0), "softmax [1,4096]"),
+    "sm_1x256k": (lambda: softmax(1, 1 << 18), lambda rng: [r32(rng, 1, 1 << 18)],
+                  ref_softmax, (2 * 4 << 18, 0), "softmax [1,256K]"),
     "sum_1x4M": (lambda: reduce_sum(1, 1 << 22, 1), lambda rng: [r32(rng, 1, 1 << 22)],
                  lambda xp, a: a.sum(axis=1), (4 << 22, 0), "sum axis 1 of [1,4M]"),
     "row_sums": (lambda: reduce_sum(8192, 4096, 1), lambda rng: [r32(rng, 8192, 4096)],
