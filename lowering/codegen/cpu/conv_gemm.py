@@ -112,8 +112,6 @@ def emit(k, op: Operation, b, args: list) -> None:
     the result's layout when it needs one."""
     lhs, rhs, out, a, bmat = args[:5]
     c = Conv(op)
-    w = c.window
-    elem = lhs.type.elem  # of A and B (i16 for the integer path, whose C is i32)
     ld, rd, od = buffer_dims(b, lhs), buffer_dims(b, rhs), buffer_dims(b, out)
     spatial_in = [ld[c.lsp[s]] for s in range(c.n)]
     ksizes = [rd[c.ksp[s]] for s in range(c.n)]
@@ -132,43 +130,8 @@ def emit(k, op: Operation, b, args: list) -> None:
         return _emit_channels_first(b, c, lhs, rhs, out, a, bmat, ld, rd, od, spatial_in, ksizes,
                                     features, flat)
 
-    def im2col(eb, can_load):
-        # rows m = (batch, output position), columns kk = (kernel position, input feature)
-        with loop_nest(eb, [Ix(eb).val(d) for d in [od[c.ob]] + [od[s] for s in c.osp]]) as (rows, rivs):
-            with loop_nest(rows, [Ix(rows).val(d) for d in ksizes + [features]]) as (win, kivs):
-                ix = Ix(win)
-                m = flat(ix, rivs, [od[c.ob]] + [od[s] for s in c.osp])
-                kk = flat(ix, kivs, ksizes + [features])
-                zero = win.const(0, elem)
-                value = zero
-                if can_load:
-                    valid, lidx = None, [None] * len(ld)
-                    for s in range(c.n):
-                        ok, q = window_position(ix, w, s, rivs[1 + s], kivs[s], spatial_in[s])
-                        valid = ix.and_(valid, ok)
-                        lidx[c.lsp[s]] = q
-                    lidx[c.lb], lidx[c.lf] = rivs[0], kivs[c.n]
-                    if valid is not None:
-                        lidx = [ix.select(valid, q, 0) if d in c.lsp else q for d, q in enumerate(lidx)]
-                    value = win.v("memref.load", [lhs] + [Ix(win).val(q) for q in lidx], ScalarType(elem))
-                    if valid is not None:
-                        value = ix.select(valid, value, zero, ScalarType(elem))
-                win.op("memref.store", [value, a, Ix(win).val(m), Ix(win).val(kk)])
-    when_nonempty(b, spatial_in, im2col)
-
-    # B[kk, f] = w[k..., i, f], the window reversed where asked
-    with loop_nest(b, [Ix(b).val(d) for d in ksizes + [features, rd[c.ko]]]) as (kb, kivs):
-        ix = Ix(kb)
-        ridx = [None] * len(rd)
-        for s in range(c.n):
-            kpos = kivs[s]
-            if w.reverse[s]:
-                kpos = ix.sub(ix.sub(ksizes[s], 1), kpos)
-            ridx[c.ksp[s]] = kpos
-        ridx[c.ki], ridx[c.ko] = kivs[c.n], kivs[c.n + 1]
-        x = kb.v("memref.load", [rhs] + [Ix(kb).val(q) for q in ridx], ScalarType(elem))
-        kk = flat(ix, kivs[:c.n + 1], ksizes + [features])
-        kb.op("memref.store", [x, bmat, Ix(kb).val(kk), kivs[c.n + 1]])
+    _im2col(b, c, lhs, a, ld, od, spatial_in, ksizes, features, flat)
+    _kernel_matrix(b, c, lhs.type.elem, rhs, bmat, rd, ksizes, features, flat)
 
     target = out if _natural_output(c) else args[5]
     b.op("aot.gemm", [a, bmat, target],
@@ -182,19 +145,18 @@ def emit(k, op: Operation, b, args: list) -> None:
         cb.op("memref.store", [y, out] + ivs)
 
 
-def _emit_grouped(b, c, lhs, rhs, out, a, bmat, cmat, ld, rd, od, spatial_in, ksizes, features,
-                  flat):
-    """A convolution of G feature groups as G matmuls, one batch of the packed matmul:
-    A[g] the im2col of group g's input features, B[g] its kernel, C[g] its output features,
-    copied into the result's layout (wav2vec2's grouped positional convolution, 16 groups)."""
+def _im2col(b, c, lhs, a, ld, od, spatial_in, ksizes, features, flat, groups=None) -> None:
+    """A[m, kk] (A[g, m, kk] with `groups`, g's input features): row m = (batch, output
+    position), column kk = (kernel position, input feature), the input under that window
+    element, zero in the padding and between dilated input elements."""
     w = c.window
     elem = lhs.type.elem
-    groups, fg = c.G, rd[c.ko] // c.G
     out_pos = [od[c.ob]] + [od[s] for s in c.osp]
+    lead = [groups] if groups else []
 
-    def im2col(eb, can_load):
-        with loop_nest(eb, [Ix(eb).val(d) for d in [groups] + out_pos]) as (rows, rivs):
-            g, rivs = rivs[0], rivs[1:]
+    def gather(eb, can_load):
+        with loop_nest(eb, [Ix(eb).val(d) for d in lead + out_pos]) as (rows, rivs):
+            g, rivs = (rivs[0], rivs[1:]) if groups else (None, rivs)
             with loop_nest(rows, [Ix(rows).val(d) for d in ksizes + [features]]) as (win, kivs):
                 ix = Ix(win)
                 m = flat(ix, rivs, out_pos)
@@ -207,29 +169,51 @@ def _emit_grouped(b, c, lhs, rhs, out, a, bmat, cmat, ld, rd, od, spatial_in, ks
                         ok, q = window_position(ix, w, s, rivs[1 + s], kivs[s], spatial_in[s])
                         valid = ix.and_(valid, ok)
                         lidx[c.lsp[s]] = q
-                    lidx[c.lb], lidx[c.lf] = rivs[0], ix.add(ix.mul(g, features), kivs[c.n])
+                    feature = kivs[c.n] if g is None else ix.add(ix.mul(g, features), kivs[c.n])
+                    lidx[c.lb], lidx[c.lf] = rivs[0], feature
                     if valid is not None:
                         lidx = [ix.select(valid, q, 0) if d in c.lsp else q for d, q in enumerate(lidx)]
                     value = win.v("memref.load", [lhs] + [Ix(win).val(q) for q in lidx], ScalarType(elem))
                     if valid is not None:
                         value = ix.select(valid, value, zero, ScalarType(elem))
-                win.op("memref.store", [value, a, g, Ix(win).val(m), Ix(win).val(kk)])
-    when_nonempty(b, spatial_in, im2col)
+                at = ([g] if g is not None else []) + [Ix(win).val(m), Ix(win).val(kk)]
+                win.op("memref.store", [value, a] + at)
+    when_nonempty(b, spatial_in, gather)
 
-    # B[g, kk, f] = w[k..., i, g fg + f], the window reversed where asked
-    with loop_nest(b, [Ix(b).val(d) for d in [groups] + ksizes + [features, fg]]) as (kb, kivs):
+
+def _kernel_matrix(b, c, elem, rhs, bmat, rd, ksizes, features, flat, groups=None) -> None:
+    """B[kk, f] = w[k..., i, f] (B[g, kk, f] = w[k..., i, g F/G + f] with `groups`), the
+    window reversed where asked; `elem` A's and B's type (i16 for the integer path, whose C
+    is i32)."""
+    w = c.window
+    fg = rd[c.ko] // groups if groups else rd[c.ko]
+    lead = [groups] if groups else []
+    with loop_nest(b, [Ix(b).val(d) for d in lead + ksizes + [features, fg]]) as (kb, kivs):
         ix = Ix(kb)
-        g, kivs = kivs[0], kivs[1:]
+        g, kivs = (kivs[0], kivs[1:]) if groups else (None, kivs)
         ridx = [None] * len(rd)
         for s in range(c.n):
             kpos = kivs[s]
             if w.reverse[s]:
                 kpos = ix.sub(ix.sub(ksizes[s], 1), kpos)
             ridx[c.ksp[s]] = kpos
-        ridx[c.ki], ridx[c.ko] = kivs[c.n], ix.add(ix.mul(g, fg), kivs[c.n + 1])
+        f = kivs[c.n + 1]
+        ridx[c.ki], ridx[c.ko] = kivs[c.n], f if g is None else ix.add(ix.mul(g, fg), f)
         x = kb.v("memref.load", [rhs] + [Ix(kb).val(q) for q in ridx], ScalarType(elem))
         kk = flat(ix, kivs[:c.n + 1], ksizes + [features])
-        kb.op("memref.store", [x, bmat, g, Ix(kb).val(kk), kivs[c.n + 1]])
+        kb.op("memref.store", [x, bmat] + ([g] if g is not None else []) + [Ix(kb).val(kk), f])
+
+
+def _emit_grouped(b, c, lhs, rhs, out, a, bmat, cmat, ld, rd, od, spatial_in, ksizes, features,
+                  flat):
+    """A convolution of G feature groups as G matmuls, one batch of the packed matmul:
+    A[g] the im2col of group g's input features, B[g] its kernel, C[g] its output features,
+    copied into the result's layout (wav2vec2's grouped positional convolution, 16 groups)."""
+    groups, fg = c.G, rd[c.ko] // c.G
+    out_pos = [od[c.ob]] + [od[s] for s in c.osp]
+
+    _im2col(b, c, lhs, a, ld, od, spatial_in, ksizes, features, flat, groups)
+    _kernel_matrix(b, c, lhs.type.elem, rhs, bmat, rd, ksizes, features, flat, groups)
 
     b.op("aot.gemm", [a, bmat, cmat],
          attrs={"lhs_runs": [0, 1, 1, 2, 2, 3], "rhs_runs": [0, 1, 1, 2, 2, 3]})
