@@ -219,7 +219,10 @@ def model(names: list) -> int:
             if each:
                 kernels += 1
                 if h.time_us > GOAL_RATIO * h.floor_us:
-                    misses.append(f"{name} {kernel} {h.time_us / h.floor_us:.1f}x")
+                    # the launch cost alone over (GOAL_RATIO - 1) x the floor: no kernel can meet it
+                    launch_bound = GPU_DEVICES["H100"].launch_us > (GOAL_RATIO - 1) * h.floor_us
+                    misses.append(f"{name} {kernel} {h.time_us / h.floor_us:.1f}x"
+                                  + (" (floor under the launch cost)" if launch_bound else ""))
             elements = int(np.prod(k.dims)) if k.dims else 0
             if k.launch.space != "thread" and work.threads < min(elements, GOAL_THREADS):
                 kind = "kLoop" if k.launch.elementwise else "not kLoop"

@@ -54,22 +54,31 @@ def test_flops_on_the_loop_ir():
     assert static_flops(kernel) == 2 * 8 * 8 * 256 * 64
 
 
+def run_counting(text, name, directory, *args):
+    """(lib.main(*args), [(DeviceKernel, Work)] per launch): one run with counting kernels; the
+    driver double's kernels directory is put back after."""
+    kernels_dir = os.environ.get("AOT_CUDA_DOUBLE_KERNELS")
+    os.environ["AOT_EMU_COUNT"] = os.path.join(directory, "counts")
+    try:
+        lib, c = build_counting(text, name, directory)
+        got = lib.main(*args)
+        return got, count_launches(os.path.join(directory, "counts"), c)
+    finally:
+        os.environ.pop("AOT_EMU_COUNT")
+        if kernels_dir:  # build_counting pointed the driver double at its own companions
+            os.environ["AOT_CUDA_DOUBLE_KERNELS"] = kernels_dir
+        else:
+            os.environ.pop("AOT_CUDA_DOUBLE_KERNELS", None)
+
+
 @pytest.fixture(scope="module")
 def counted(tmp_path_factory):
     """Both programs run once with counting kernels."""
-    out, kernels_dir = {}, os.environ.get("AOT_CUDA_DOUBLE_KERNELS")
+    out = {}
     for name, text, shape in (("ew", ELEMENTWISE, (8, 8, 256, 64)), ("tr", TRANSPOSE, (512, 512))):
-        d = tmp_path_factory.mktemp(name)
-        os.environ["AOT_EMU_COUNT"] = str(d / "counts")
-        lib, c = build_counting(text, name, str(d))
         x = np.ones(shape, np.float32)
-        lib.main(*([x, x] if name == "ew" else [x]))
-        out[name] = count_launches(str(d / "counts"), c)
-    os.environ.pop("AOT_EMU_COUNT")
-    if kernels_dir:  # build_counting pointed the driver double at its own companions
-        os.environ["AOT_CUDA_DOUBLE_KERNELS"] = kernels_dir
-    else:
-        os.environ.pop("AOT_CUDA_DOUBLE_KERNELS")
+        args = [x, x] if name == "ew" else [x]
+        out[name] = run_counting(text, name, str(tmp_path_factory.mktemp(name)), *args)[1]
     return out
 
 
@@ -109,21 +118,23 @@ def test_a_transposed_dot_operand_is_staged_coalesced(dims, lhs, rhs, tmp_path):
     text = (f"func.func @main(%a: {t(lhs)}, %b: {t(rhs)}) -> tensor<96x80xf32> {{\n"
             f"  %0 = stablehlo.dot_general %a, %b, {dims} : ({t(lhs)}, {t(rhs)}) -> tensor<96x80xf32>\n"
             "  return %0 : tensor<96x80xf32>\n}")
-    kernels_dir = os.environ.get("AOT_CUDA_DOUBLE_KERNELS")
-    os.environ["AOT_EMU_COUNT"] = str(tmp_path / "counts")
-    try:
-        lib, c = build_counting(text, "tdot", str(tmp_path))
-        rng = np.random.default_rng(7)
-        a, b = rng.standard_normal(lhs).astype(np.float32), rng.standard_normal(rhs).astype(np.float32)
-        got = lib.main(a, b)
-        ((k, work),) = count_launches(str(tmp_path / "counts"), c)
-    finally:
-        os.environ.pop("AOT_EMU_COUNT")
-        if kernels_dir:
-            os.environ["AOT_CUDA_DOUBLE_KERNELS"] = kernels_dir
-        else:
-            os.environ.pop("AOT_CUDA_DOUBLE_KERNELS", None)
+    rng = np.random.default_rng(7)
+    a, b = rng.standard_normal(lhs).astype(np.float32), rng.standard_normal(rhs).astype(np.float32)
+    got, ((k, work),) = run_counting(text, "tdot", str(tmp_path), a, b)
     a64, b64 = a.astype(np.float64), b.astype(np.float64)
     want = a64 @ b64.T if dims.endswith("[1]") else a64.T @ b64
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
     assert work.sectors * 128 / work.bytes_accessed < 4.5
+
+
+def test_idle_warps_count_no_iteration(tmp_path):
+    """A warp per row of [1, 100000]: one warp of the block has a row, seven none. They used
+    to count an iteration each, so the one real iteration's bytes were scaled to an eighth."""
+    text = """func.func @main(%x: tensor<1x100000xf32>) -> tensor<1xf32> {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %s = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [1] : (tensor<1x100000xf32>, tensor<f32>) -> tensor<1xf32>
+  return %s : tensor<1xf32>
+}"""  # noqa: E501
+    _, ((k, work),) = run_counting(text, "lrow", str(tmp_path), np.ones((1, 100000), np.float32))
+    assert k.launch.lanes == 32
+    assert work.bytes_accessed == pytest.approx(4 * 100000, rel=0.01)

@@ -279,7 +279,8 @@ def emit_entry(g: LLVMGen, func: Operation, body: ir.Function, launch: Launch,
     i.add_incoming(gid, start)
     more = b.icmp_unsigned("<", i, extent)
     if counting:  # the emulated grid may stop each thread early, and scales what it counted
-        take = b.call(g.declare("aot_emu_iteration", I32, [I64]), [extent])
+        # (given i: a thread past the extent, an idle warp of a block per row, counts nothing)
+        take = b.call(g.declare("aot_emu_iteration", I32, [I64, I64]), [extent, i])
         more = b.and_(more, b.icmp_unsigned("!=", take, ir.Constant(I32, 0)))
     b.cbranch(more, loop, done)
     b.position_at_end(loop)

@@ -107,10 +107,10 @@ static void set_counts(struct thread_counts *c) { counts = c; }
 static int64_t iteration_limit, extent_seen;
 static int32_t sites_used;
 
-int32_t aot_emu_iteration(int64_t extent) {
+int32_t aot_emu_iteration(int64_t extent, int64_t i) {
     if (!counts) return 1;
     __atomic_store_n(&extent_seen, extent, __ATOMIC_RELAXED);
-    if ((int64_t)counts->iterations >= iteration_limit) return 0;
+    if (i >= extent || (int64_t)counts->iterations >= iteration_limit) return 0; /* only real ones */
     counts->iterations++;
     return 1;
 }
