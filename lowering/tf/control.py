@@ -3,6 +3,8 @@ function attributes become mhlo while/if whose regions hold the called functions
 (lowered in place), calls are inlined, Identity-like ops forward their operands."""
 from __future__ import annotations
 
+import copy
+
 from lowering.ir.core import Block, Operation, Region, TensorType
 from lowering.tf.emitter import Emitter, join_types
 from lowering.tf.table import tf_op
@@ -43,6 +45,25 @@ def _ret(block, values, loc):
     block.append(Operation("mhlo.return", list(values), (), {}, (), loc))
 
 
+def join_branches(e: Emitter, blocks: list, outs: list) -> list:
+    """The result types of an if/case whose branch `blocks` computed `outs`: as every branch
+    allows (dims that differ are `?`); each block is ended by the return of its values
+    relaxed to them. The TF and PyTorch front ends' one join (e may be either's emitter)."""
+    if any(len(o) != len(outs[0]) for o in outs):
+        raise e.error("the branches return different numbers of values")
+    types = [v.type for v in outs[0]]
+    try:
+        for o in outs[1:]:
+            types = [join_types(t, v.type) for t, v in zip(types, o)]
+    except ValueError as err:
+        raise e.error(f"the branches' results differ: {err}")
+    for block, vals in zip(blocks, outs):
+        inner = copy.copy(e)  # the same emitter, building in the branch's block
+        inner.block = block
+        _ret(block, [relax(inner, v, t) for v, t in zip(vals, types)], e.loc)
+    return types
+
+
 @tf_op("While", "StatelessWhile", group=C)
 def while_(e: Emitter, op, args):
     """mhlo.while over the carried values (their types relaxed to `?` where TF's declared
@@ -81,15 +102,7 @@ def if_(e: Emitter, op, args):
         block = Block()
         outs.append(e.lowerer.inline(e, attr, list(ins), block))
         blocks.append(block)
-    if len(outs[0]) != len(outs[1]):
-        raise e.error("the branches return different numbers of values")
-    try:
-        types = [join_types(a.type, b.type) for a, b in zip(*outs)]
-    except ValueError as err:
-        raise e.error(f"the branches' results differ: {err}")
-    for block, vals in zip(blocks, outs):
-        be = Emitter(block, e.loc, e.tf_op)
-        _ret(block, [relax(be, v, t) for v, t in zip(vals, types)], e.loc)
+    types = join_branches(e, blocks, outs)
     r = e.op("if", [pred], {}, types, [Region([b]) for b in blocks])
     return list(r.results)
 
@@ -128,14 +141,6 @@ def case(e: Emitter, op, args):
         block = Block()
         outs.append(e.lowerer.inline(e, "branches", list(ins), block, ref))
         blocks.append(block)
-    types = [v.type for v in outs[0]]
-    try:
-        for o in outs[1:]:
-            types = [join_types(t, v.type) for t, v in zip(types, o)]
-    except ValueError as err:
-        raise e.error(f"the branches' results differ: {err}")
-    for block, vals in zip(blocks, outs):
-        be = Emitter(block, e.loc, e.tf_op)
-        _ret(block, [relax(be, v, t) for v, t in zip(vals, types)], e.loc)
+    types = join_branches(e, blocks, outs)
     r = e.op("case", [e.convert(index, "i32")], {}, types, [Region([b]) for b in blocks])
     return list(r.results)

@@ -4,7 +4,7 @@ unique as a sort and dhlo.unique)."""
 from __future__ import annotations
 
 from lowering.ir.core import Block, Operation, Region, TensorType
-from lowering.tf.emitter import join_types
+from lowering.tf.control import join_branches
 from lowering.torch.math_ops import arg_reduce
 from lowering.torch.table import aten
 
@@ -23,20 +23,7 @@ def cond(e, n):
     blocks, outs = [Block(), Block()], []
     for graph, block in zip(branches, blocks):
         outs.append(n.lower_graph(graph, list(operands), block))
-    if len(outs[0]) != len(outs[1]):
-        raise e.error("the branches return different numbers of values")
-    try:
-        types = [join_types(a.type, b.type) for a, b in zip(*outs)]
-    except ValueError as err:
-        raise e.error(f"the branches' results differ: {err}")
-    for block, vals in zip(blocks, outs):
-        relaxed = []
-        for v, t in zip(vals, types):
-            if v.type != t:
-                inner = type(e)(block, e.loc, e.target, e.code)
-                v = inner.v("dynamic_reshape", [v, inner.shape_tensor(inner.dims(v))], result_type=t)
-            relaxed.append(v)
-        block.append(Operation("mhlo.return", relaxed, (), {}, (), e.loc))
+    types = join_branches(e, blocks, outs)
     return list(e.op("if", [pred], {}, types, [Region([b]) for b in blocks]).results)
 
 
