@@ -149,6 +149,22 @@ def test_batch_one_direct_convolution_on_threads():
     check(lib, x, w, NHWC, (1, 2), pads, "f32", b)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_direct_convolution_in_row_groups(threads):
+    """Rows of two tiles (7 positions: 6 + 1) and many of them: tasks take groups of whole
+    rows (11 or 5, the last group short), each feature panel streaming over the group, the
+    bias fused into each group's positions."""
+    rng = np.random.default_rng(15)
+    x, w, b = arrays(rng, (9, 5, 7, 20), (3, 3, 20, 24), "f32")  # 20 features: not Winograd
+    pads = [(1, 1), (1, 1)]
+    text = conv_program(x.shape, w.shape, (9, 5, 7, 24), (1, 1), pads, "f32", bias=True)
+    lowered = loops(text)
+    assert '"aot.conv"' in lowered and "winograd" not in lowered, lowered
+    lib = aot.compile(text, name="conv_row_groups")
+    lib.set_num_threads(threads)
+    check(lib, x, w, NHWC, (1, 1), pads, "f32", b)
+
+
 def test_batch_one_winograd_split_over_feature_panels():
     """Winograd at batch 1 with 5 tile rows (< 4 tasks a thread): the threads take shares of
     the feature panels (13, not a multiple of the shares), each share's bias fused; the

@@ -52,7 +52,7 @@ from lowering.codegen.cpu.gemm import SLOTS as GEMM_SLOTS
 SLOTS = ("input", "kernel", "out", "batch", "h", "w", "c", "oh", "ow", "f", "kh", "kw",
          "sh", "sw", "dh", "dw", "ph", "pw", "epi", "epi_ctx", "packed_kernel", "transformed",
          "chunks", "chunk_tiles", "groups", "cin", "panel_lo", "panel_hi", "splits",
-         "patches")
+         "patches", "row_group")
 
 # Tasks per thread the output is cut into: as the thread pool's chunks per thread, so uneven
 # tasks balance. A call with fewer output rows than that cuts its rows into chunks of MR-wide
@@ -106,9 +106,12 @@ def conv_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, blocking,
     rows = b.mul(s["batch"], s["oh"])
     flops = b.mul(b.mul(b.mul(rows, s["ow"]), b.mul(s["f"], s["c"])), b.mul(s["kh"], s["kw"]))
     chunks, chunk_tiles = _chunks(e, b, rows, s["ow"])
-    for slot, v in (("chunks", chunks), ("chunk_tiles", chunk_tiles)):
+    group = _row_group(e, b, rows, s["ow"], s["f"], chunks)
+    for slot, v in (("chunks", chunks), ("chunk_tiles", chunk_tiles), ("row_group", group)):
         b.store(v, b.gep(ctx, [_i(SLOTS.index(slot))], inbounds=True, source_etype=I64))
-    run_tasks(b, flops, b.mul(rows, chunks), task, ctx, parallel_for)
+    tasks = b.select(b.icmp_signed(">", group, _i(1)),
+                     b.sdiv(b.add(rows, b.sub(group, _i(1))), group), b.mul(rows, chunks))
+    run_tasks(b, flops, tasks, task, ctx, parallel_for)
     b.ret_void()
     return f
 
@@ -184,6 +187,27 @@ def _patches_gemm(b, s, a, gemm, m, k) -> None:
     for i, name in enumerate(GEMM_SLOTS):
         b.store(values.get(name, _i(0)), b.gep(slots, [_i(i)], inbounds=True))
     b.call(gemm, [b.bitcast(slots, PTR)])
+
+
+def _row_group(e: _Emitter, b, rows, ow, f_out, chunks):
+    """Output rows a task takes together: as many as fill a block (BLOCK_BYTES) when a row
+    has fewer tiles, while every thread keeps TASKS_PER_THREAD tasks; else 1. Each feature
+    panel of the kernel then streams over the group's rows, not a row's one or two tiles
+    (ResNet's 7x7x512 3x3: 9 MiB of kernel, far past L2, streamed once per 7 positions)."""
+    get_threads = (e.mod.globals.get("aot_get_num_threads")
+                   or ir.Function(e.mod, ir.FunctionType(ir.IntType(32), []),
+                                  name="aot_get_num_threads"))
+    tasks = b.mul(b.sext(b.call(get_threads, []), I64), _i(TASKS_PER_THREAD))
+    tiles = _max(b, b.sdiv(b.add(ow, _i(e.mr - 1)), _i(e.mr)), _i(1))
+    fill = b.sdiv(_block_tiles(e, b, f_out), tiles)
+    spread = b.sdiv(rows, tasks)
+    group = _max(b, _min(b, fill, spread), _i(1))
+    return b.select(b.icmp_signed("==", chunks, _i(1)), group, _i(1))
+
+
+def _block_tiles(e: _Emitter, b, f_out):
+    """MR-wide tiles a block: BLOCK_BYTES of output."""
+    return _max(b, b.sdiv(_i(BLOCK_BYTES // e.size), b.mul(_i(e.mr), f_out)), _i(1))
 
 
 def _chunks(e: _Emitter, b, rows, ow):
@@ -346,21 +370,22 @@ def _task(e: _Emitter, micros: dict) -> ir.Function:
     chunks = _max(b, s["chunks"], _i(1))
     tiles = b.sdiv(b.add(s["ow"], _i(mr - 1)), _i(mr))
     chunk_tiles = b.select(b.icmp_signed("==", s["chunk_tiles"], _i(0)), tiles, s["chunk_tiles"])
+    group = _max(b, s["row_group"], _i(1))
+    grouped = b.icmp_signed(">", group, _i(1))
+    all_rows = b.mul(s["batch"], s["oh"])
     with _for(b, begin, end, "task") as t:
-        row, chunk = b.sdiv(t, chunks), b.srem(t, chunks)
+        # a task: a chunk of one row's tiles, or a group of whole rows (row_group)
+        row_lo = b.select(grouped, b.mul(t, group), b.sdiv(t, chunks))
+        row_hi = b.select(grouped, _min(b, b.add(row_lo, group), all_rows), b.add(row_lo, _i(1)))
+        chunk = b.select(grouped, _i(0), b.srem(t, chunks))
         tile_lo = b.mul(chunk, chunk_tiles)
         tile_hi = _min(b, b.add(tile_lo, chunk_tiles), tiles)
-        bi, oh = b.sdiv(row, s["oh"]), b.srem(row, s["oh"])
-        # the window rows inside the input: 0 <= oh sh + kh dh - ph < h
-        y0 = b.sub(b.mul(oh, s["sh"]), s["ph"])
-        kh_lo = _min(b, _max(b, _ceil_div_signed(b, b.sub(_i(0), y0), s["dh"]), _i(0)), s["kh"])
-        kh_hi = _max(b, _min(b, _ceil_div_signed(b, b.sub(s["h"], y0), s["dh"]), s["kh"]), kh_lo)
-        out_row = e.at(b, out, b.mul(row, b.mul(s["ow"], f_out)))
         # blocks of the chunk's tiles small enough to stay in L2 while every feature panel
         # goes over them: each output line is written once from memory, not once per panel
         # (wav2vec2's kernel 10 stride 5 convolution, 8 x 3199 positions x 128 features:
-        # 13 ms panel by panel over whole rows, against 3.7 ms for im2col's matmul)
-        block = _max(b, b.sdiv(_i(BLOCK_BYTES // e.size), b.mul(_i(mr), f_out)), _i(1))
+        # 13 ms panel by panel over whole rows, against 3.7 ms for im2col's matmul); a row
+        # group is one block
+        block = b.select(grouped, _max(b, tiles, _i(1)), _block_tiles(e, b, f_out))
         with _for(b, _i(0), b.sdiv(b.add(b.sub(tile_hi, tile_lo), b.sub(block, _i(1))), block),
                   "ob") as ob:
             blk_lo = b.add(tile_lo, b.mul(ob, block))
@@ -369,55 +394,64 @@ def _task(e: _Emitter, micros: dict) -> ir.Function:
                 f0 = b.mul(fp, width)
                 cols = _min(b, width, b.sub(f_out, f0))  # < NR: the panel cut by F
                 group_in = b.mul(b.sdiv(f0, group_outs), c)  # the panel's group's first feature
-                with _for(b, blk_lo, blk_hi, "ot") as ot:
-                    ow0 = b.mul(ot, _i(mr))
-                    rows = _min(b, _i(mr), b.sub(s["ow"], ow0))
-                    tile = e.at(b, out_row, b.add(b.mul(ow0, f_out), f0))
-                    with b.if_else(b.icmp_signed("==", cols, _i(nr))) as (full, cut):
-                        with full:
-                            with _for(b, _i(0), rows, "zr") as r:
-                                for v in range(nr // e.vec):
-                                    b.store(zero, e.vat(b, tile, b.add(b.mul(r, f_out),
-                                                                       _i(v * e.vec))),
-                                            align=e.size)
-                        with cut:
-                            with _for(b, _i(0), rows, "zc", scalar=True) as r:
-                                with _for(b, _i(0), cols, "zj", scalar=True) as j:
-                                    b.store(ir.Constant(e.t, 0),
-                                            e.at(b, tile, b.add(b.mul(r, f_out), j)))
-                    # with dw = 1, where every window column of every position is inside, a
-                    # window row's kw x c run is contiguous in the input and in the kernel:
-                    # one call for the whole window row
-                    x_first = b.sub(b.mul(ow0, s["sw"]), s["pw"])
-                    x_last = b.add(b.add(x_first, b.mul(b.sub(rows, _i(1)), s["sw"])),
-                                   b.sub(s["kw"], _i(1)))
-                    whole_rows = b.and_(b.and_(b.icmp_signed("==", s["dw"], _i(1)),
-                                               b.icmp_signed("==", cin, c)),
-                                        b.and_(b.icmp_signed(">=", x_first, _i(0)),
-                                               b.icmp_signed("<", x_last, w)))
-                    with _for(b, kh_lo, kh_hi, "kh") as kh:
-                        ih = b.add(y0, b.mul(kh, s["dh"]))
-                        in_row = e.at(b, inp, b.add(b.mul(b.add(b.mul(bi, s["h"]), ih),
-                                                          b.mul(w, cin)), group_in))
-                        with b.if_then(whole_rows):
-                            accumulate(rows, b.mul(s["kw"], c), e.at(b, in_row, b.mul(x_first, cin)),
-                                       b.mul(b.mul(kh, s["kw"]), c), f0, tile, cols)
-                        with _for(b, _i(0), b.select(whole_rows, _i(0), s["kw"]), "kw") as kw:
-                            # positions r whose input column x0 + r sw is inside: [r_lo, r_hi)
-                            x0 = b.sub(b.add(b.mul(ow0, s["sw"]), b.mul(kw, s["dw"])), s["pw"])
-                            r_lo = _max(b, _ceil_div_signed(b, b.sub(_i(0), x0), s["sw"]), _i(0))
-                            r_hi = _min(b, _ceil_div_signed(b, b.sub(w, x0), s["sw"]), rows)
-                            with b.if_then(b.icmp_signed("<", r_lo, r_hi)):
-                                accumulate(b.sub(r_hi, r_lo), c,
-                                           e.at(b, in_row, b.mul(b.add(x0, b.mul(r_lo, s["sw"])), cin)),
-                                           b.mul(b.add(b.mul(kh, s["kw"]), kw), c), f0,
-                                           e.at(b, tile, b.mul(r_lo, f_out)), cols)
+                with _for(b, row_lo, row_hi, "or") as row:
+                    bi, oh = b.sdiv(row, s["oh"]), b.srem(row, s["oh"])
+                    # the window rows inside the input: 0 <= oh sh + kh dh - ph < h
+                    y0 = b.sub(b.mul(oh, s["sh"]), s["ph"])
+                    kh_lo = _min(b, _max(b, _ceil_div_signed(b, b.sub(_i(0), y0), s["dh"]), _i(0)),
+                                 s["kh"])
+                    kh_hi = _max(b, _min(b, _ceil_div_signed(b, b.sub(s["h"], y0), s["dh"]), s["kh"]),
+                                 kh_lo)
+                    out_row = e.at(b, out, b.mul(row, b.mul(s["ow"], f_out)))
+                    with _for(b, blk_lo, blk_hi, "ot") as ot:
+                        ow0 = b.mul(ot, _i(mr))
+                        rows = _min(b, _i(mr), b.sub(s["ow"], ow0))
+                        tile = e.at(b, out_row, b.add(b.mul(ow0, f_out), f0))
+                        with b.if_else(b.icmp_signed("==", cols, _i(nr))) as (full, cut):
+                            with full:
+                                with _for(b, _i(0), rows, "zr") as r:
+                                    for v in range(nr // e.vec):
+                                        b.store(zero, e.vat(b, tile, b.add(b.mul(r, f_out),
+                                                                           _i(v * e.vec))),
+                                                align=e.size)
+                            with cut:
+                                with _for(b, _i(0), rows, "zc", scalar=True) as r:
+                                    with _for(b, _i(0), cols, "zj", scalar=True) as j:
+                                        b.store(ir.Constant(e.t, 0),
+                                                e.at(b, tile, b.add(b.mul(r, f_out), j)))
+                        # with dw = 1, where every window column of every position is inside, a
+                        # window row's kw x c run is contiguous in the input and in the kernel:
+                        # one call for the whole window row
+                        x_first = b.sub(b.mul(ow0, s["sw"]), s["pw"])
+                        x_last = b.add(b.add(x_first, b.mul(b.sub(rows, _i(1)), s["sw"])),
+                                       b.sub(s["kw"], _i(1)))
+                        whole_rows = b.and_(b.and_(b.icmp_signed("==", s["dw"], _i(1)),
+                                                   b.icmp_signed("==", cin, c)),
+                                            b.and_(b.icmp_signed(">=", x_first, _i(0)),
+                                                   b.icmp_signed("<", x_last, w)))
+                        with _for(b, kh_lo, kh_hi, "kh") as kh:
+                            ih = b.add(y0, b.mul(kh, s["dh"]))
+                            in_row = e.at(b, inp, b.add(b.mul(b.add(b.mul(bi, s["h"]), ih),
+                                                              b.mul(w, cin)), group_in))
+                            with b.if_then(whole_rows):
+                                accumulate(rows, b.mul(s["kw"], c), e.at(b, in_row, b.mul(x_first, cin)),
+                                           b.mul(b.mul(kh, s["kw"]), c), f0, tile, cols)
+                            with _for(b, _i(0), b.select(whole_rows, _i(0), s["kw"]), "kw") as kw:
+                                # positions r whose input column x0 + r sw is inside: [r_lo, r_hi)
+                                x0 = b.sub(b.add(b.mul(ow0, s["sw"]), b.mul(kw, s["dw"])), s["pw"])
+                                r_lo = _max(b, _ceil_div_signed(b, b.sub(_i(0), x0), s["sw"]), _i(0))
+                                r_hi = _min(b, _ceil_div_signed(b, b.sub(w, x0), s["sw"]), rows)
+                                with b.if_then(b.icmp_signed("<", r_lo, r_hi)):
+                                    accumulate(b.sub(r_hi, r_lo), c,
+                                               e.at(b, in_row, b.mul(b.add(x0, b.mul(r_lo, s["sw"])), cin)),
+                                               b.mul(b.add(b.mul(kh, s["kw"]), kw), c), f0,
+                                               e.at(b, tile, b.mul(r_lo, f_out)), cols)
             # the block is finished: its fused consumers run now, while it is in cache
             with b.if_then(b.icmp_signed("!=", s["epi"], _i(0))):
-                first = b.mul(row, s["ow"])
+                first, last = b.mul(row_lo, s["ow"]), b.mul(b.sub(row_hi, _i(1)), s["ow"])
                 b.call(b.inttoptr(s["epi"], EPILOGUE_T.as_pointer()),
                        [b.inttoptr(s["epi_ctx"], PTR), _i(0),
                         b.add(first, _min(b, b.mul(blk_lo, _i(mr)), s["ow"])),
-                        b.add(first, _min(b, b.mul(blk_hi, _i(mr)), s["ow"])), *features])
+                        b.add(last, _min(b, b.mul(blk_hi, _i(mr)), s["ow"])), *features])
     b.ret_void()
     return f
