@@ -18,6 +18,7 @@ from lowering.ir.core import (
     INDEX,
     Block,
     FunctionType,
+    MemRefType,
     Module,
     Operation,
     Region,
@@ -106,15 +107,45 @@ class KernelEmitter:
             emit(self, op, b, args)
             b.op("func.return", [])
             call = self.new_call(op, fn, buffers)
+            drop_repeated_dims(fn, call)
             subject = library_subject(op)
             library = registry.rule(subject, "library_call", self.target)
             new_ops.extend(library(self, op, subject, call) if library is not None else [call])
             for extra in self.followups:  # e.g. combining a split reduction's partials
                 new_ops.append(self.new_call(op, extra, buffers))
+                drop_repeated_dims(extra, new_ops[-1])
             self.followups = []
         block.ops = []
         for op in new_ops:
             block.append(op)
+
+
+def drop_repeated_dims(fn: Operation, call: Operation) -> None:
+    """A run-time dim the host passes a kernel again (the same host value: one symbolic
+    size of many operands) is one argument: the kernel reads the first (`shared_dims`), so
+    the later ones, unused, leave its signature and the call. A layer of a `?`-batch
+    program passed one kernel the batch 20 times: 20 arguments through the host's call,
+    the thread pool's slots and the task."""
+    block = fn.regions[0].blocks[0]
+    seen, keep = set(), []
+    for k, (arg, host_value) in enumerate(zip(block.args, call.operands)):
+        if isinstance(arg.type, MemRefType) or host_value not in seen or arg.uses:
+            keep.append(k)
+        seen.add(host_value)
+    if len(keep) == len(block.args):
+        return
+    block.args = [block.args[k] for k in keep]
+    for i, arg in enumerate(block.args):
+        arg.index = i
+    fn.attrs["function_type"] = FunctionType(tuple(a.type for a in block.args), ())
+    if "aot.aliased" in fn.attrs:  # positions of what is left (a first one is always kept)
+        position = {k: i for i, k in enumerate(keep)}
+        aliased = tuple(position[fn.attrs["aot.aliased"][k]] for k in keep)
+        if aliased == tuple(range(len(keep))):
+            del fn.attrs["aot.aliased"]
+        else:
+            fn.attrs["aot.aliased"] = aliased
+    call.operands = [call.operands[k] for k in keep]
 
 
 def library_subject(op: Operation) -> Operation:

@@ -1,9 +1,9 @@
 """The CPU's host code as LLVM sees it (codegen/cpu/host.py, codegen/host/entry_abi.py): the
 entry and its shape query are left unoptimised (optnone: they are calls and a little integer
 arithmetic, and one long function that O3 spent most of a big program's compile on), and a
-parallel kernel is called through one `K.launch` per kernel, which chooses between the
-thread pool and this thread, so the host holds one call per kernel call. Checked on the
-printed LLVM IR, and against numpy on a program whose kernels run both ways."""
+kernel is called through one `K.launch` per kernel, which times it when profiling and
+chooses between the thread pool and this thread, so the host holds one call per kernel
+call. Checked on the printed LLVM IR, and against numpy on kernels run both ways."""
 import re
 
 import numpy as np
@@ -46,17 +46,20 @@ def test_entry_and_query_are_left_unoptimised():
     assert kernels and not any("optnone" in k for k in kernels)
 
 
-def test_parallel_kernels_are_called_through_one_launcher_each():
+def test_kernels_are_called_through_one_launcher_each():
     text = llvm_text()
     host = function(text, "two_main")
-    assert "aot_parallel_for" not in host  # the choice is the launcher's
-    launched = re.findall(r'call void @"(two\.main_kernel_\d+\.launch\d*)"', host)
-    assert len(launched) >= 2
+    for callee in ("aot_parallel_for", "aot__profile_now"):  # the launchers' business
+        assert callee not in host
+    assert not re.search(r'call void @"two\.main_kernel_\d+"\(', host)  # not called directly
+    launched = re.findall(r'call void @"(two\.main_kernel_\d+\.launch\d*)"\(ptr @"\.str', host)
     assert len(set(launched)) < len(launched), launched  # the second layer calls the first's
-    launcher = function(text, launched[0])
-    kernel = launched[0].rsplit(".", 1)[0]
-    assert '@"aot_parallel_for"' in launcher and f'@"{kernel}.task"' in launcher
-    assert re.search(rf'call void @"{re.escape(kernel)}"\(', launcher)  # or on this thread
+    parallel = [name for name in set(launched) if '@"aot_parallel_for"' in function(text, name)]
+    assert parallel, launched
+    for name in parallel:
+        launcher, kernel = function(text, name), name.rsplit(".", 1)[0]
+        assert f'@"{kernel}.task"' in launcher and "aot__profile_add" in launcher
+        assert re.search(rf'call void @"{re.escape(kernel)}"\(', launcher)  # or on this thread
 
 
 def test_launched_kernels_match_numpy_both_ways():

@@ -33,9 +33,10 @@ def emit_task(g, kernel):
 PARALLEL_MIN_ELEMENTS = 1 << 15  # largest buffer of a kernel below which threads cost more than they save
 
 
-def _profiled(g, b, label: str, call) -> None:
+def _profiled(g, b, label, call) -> None:
     """`call(b)` emits a kernel call; with AOT_PROFILE set at run time (the runtime's
-    aot__profile_enabled, runtime_c/profile.c) it is timed and counted under `label`.
+    aot__profile_enabled, runtime_c/profile.c) it is timed and counted under `label` (a
+    C string).
     Otherwise it costs a load and a branch."""
     flag = g.mod.globals.get("aot__profile_enabled")
     if flag is None:
@@ -51,7 +52,7 @@ def _profiled(g, b, label: str, call) -> None:
     start.add_incoming(started, timing)
     call(b)
     with b.if_then(on):
-        b.call(g.declare("aot__profile_add", VOID, [PTR, I64]), [g.string(label), start])
+        b.call(g.declare("aot__profile_add", VOID, [PTR, I64]), [label, start])
 
 
 def _kernel_func(g, name: str):
@@ -70,43 +71,39 @@ def _kernel_label(g, name: str) -> str:
 
 
 def _host_call(g, b, op, values, host):
-    name = op.attrs["callee"].name
-    _profiled(g, b, _kernel_label(g, name), lambda bb: _call_kernel(g, bb, op, values, host))
-
-
-def _call_kernel(g, b, op, values, host):
+    """One call of the kernel's launcher (its name for the profile, then its arguments)."""
     name = op.attrs["callee"].name
     args = []
     for v in op.operands:
         m = values[v]
         args += [m.ptr] + list(m.dims) if isinstance(m, MemRef) else [m]
-    if name not in g.tasks:
-        b.call(g.functions[name], args)
-        return
-    b.call(_launcher(g, name, op.attrs["aot.parallel"], op.attrs.get("aot.parallel_block", 1)),
-           args)
+    out_index = op.attrs.get("aot.parallel") if name in g.tasks else None
+    launcher = _launcher(g, name, out_index, op.attrs.get("aot.parallel_block", 1))
+    b.call(launcher, [g.string(_kernel_label(g, name))] + args)
 
 
-def _launcher(g, name: str, out_index: int, block: int) -> ir.Function:
-    """`K.launch(kernel's arguments)`: runs parallel kernel K over the thread pool when its
-    work is big enough, else on this thread. One per kernel (its copies share it), so the host
-    function holds one call per kernel call: the host is the long function of a program, and
-    emitting this choice into it at every call made most of its IR (and of its LLVM time)."""
+def _launcher(g, name: str, out_index: int | None, block: int) -> ir.Function:
+    """`K.launch(label, kernel's arguments)`: runs kernel K, timed under `label` when
+    profiling, and a parallel one (`out_index`: the operand whose dim 0 is split) over the
+    thread pool when its work is big enough, else on this thread. One per kernel (its copies
+    share it), so the host holds one call per kernel call: the host is a program's one long
+    function, and this code emitted into it at every call made most of its IR (and of its
+    LLVM time)."""
     fn = g.functions[name]
     key = (fn.name, out_index, block)
     launchers = g.__dict__.setdefault("launchers", {})
     if key in launchers:
         return launchers[key]
-    params = fn.function_type.args[:-2]  # without the [begin, end) of a task
+    params = fn.function_type.args[:-2] if out_index is not None else fn.function_type.args
     others = sum(k[0] == fn.name for k in launchers)  # the same kernel with another split
-    launcher = ir.Function(g.mod, ir.FunctionType(VOID, params),
+    launcher = ir.Function(g.mod, ir.FunctionType(VOID, [PTR, *params]),
                            name=fn.name + ".launch" + (str(others) if others else ""))
     launcher.linkage = "internal"
     launcher.attributes.add("nounwind")
     launchers[key] = launcher
     b = ir.IRBuilder(launcher.append_basic_block("entry"))
-    ctx = b.alloca(I64, size=max(len(params), 1))  # the task's arguments, when threaded
-    operands, it = [], iter(launcher.args)
+    ctx = b.alloca(I64, size=max(len(params), 1)) if out_index is not None else None
+    operands, it = [], iter(launcher.args[1:])
     for t in _kernel_func(g, name).attrs["function_type"].inputs:
         if isinstance(t, MemRefType):  # static dims as constants: LLVM folds the work's size
             ptr, dims = next(it), [next(it) for _ in t.shape]
@@ -115,6 +112,19 @@ def _launcher(g, name: str, out_index: int, block: int) -> ir.Function:
         else:
             operands.append(next(it))
     args = [a for m in operands for a in ([m.ptr, *m.dims] if isinstance(m, MemRef) else [m])]
+    if out_index is None:
+        _profiled(g, b, launcher.args[0], lambda bb: bb.call(fn, args))
+    else:
+        _profiled(g, b, launcher.args[0],
+                  lambda bb: _run_parallel(g, bb, name, operands, args, out_index, block, ctx))
+    b.ret_void()
+    return launcher
+
+
+def _run_parallel(g, b, name: str, operands: list, args: list, out_index: int, block: int,
+                  ctx) -> None:
+    """Parallel kernel `name` over the thread pool (its arguments in the slots at `ctx`) when
+    the largest buffer it touches is big enough, else on this thread."""
     extent = operands[out_index].dims[0]
     if block > 1:  # the loop counts blocks of dim 0
         extent = b.udiv(b.add(extent, ir.Constant(I64, block - 1)), ir.Constant(I64, block))
@@ -123,7 +133,6 @@ def _launcher(g, name: str, out_index: int, block: int) -> ir.Function:
         extent = sizes[0]
         for n in sizes[1:]:
             extent = b.mul(extent, n)
-    # the work is the largest buffer the kernel touches (a reduction's input, not its output)
     total = ir.Constant(I64, 0)
     for m in operands:
         if isinstance(m, MemRef):
@@ -140,9 +149,7 @@ def _launcher(g, name: str, out_index: int, block: int) -> ir.Function:
             run = g.declare("aot_parallel_for", VOID, [I64, PTR, PTR])
             b.call(run, [extent, g.tasks[name], ctx])
         with serial:
-            b.call(fn, args + [ir.Constant(I64, 0), extent])
-    b.ret_void()
-    return launcher
+            b.call(g.functions[name], args + [ir.Constant(I64, 0), extent])
 
 
 HOST_EMITTERS = {**COMMON_HOST_EMITTERS, "func.call": _host_call}
