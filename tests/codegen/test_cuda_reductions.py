@@ -264,3 +264,38 @@ def test_few_column_tiles_take_a_sectors_worth_of_columns(shape, dims, elem, til
     x = np.random.default_rng(5).standard_normal(shape).astype(elem.replace("f", "float"))
     np.testing.assert_allclose(lib.main(x), x.astype(np.float64).sum(tuple(dims)),
                                rtol={"f32": 1e-5, "f64": 1e-12}[elem], atol=1e-5)
+
+
+LONG_ROWS = """func.func @main(%x: tensor<ROWSx?xf32>, %k: tensor<ROWSx?xi32>) -> (tensor<ROWSxf32>, tensor<ROWSxf32>, tensor<ROWSxi32>) {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %zi = stablehlo.constant dense<0> : tensor<i32>
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %s = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [1] : (tensor<ROWSx?xf32>, tensor<f32>) -> tensor<ROWSxf32>
+  %m = stablehlo.reduce(%x init: %ninf) applies stablehlo.maximum across dimensions = [1] : (tensor<ROWSx?xf32>, tensor<f32>) -> tensor<ROWSxf32>
+  %i = stablehlo.reduce(%k init: %zi) applies stablehlo.add across dimensions = [1] : (tensor<ROWSx?xi32>, tensor<i32>) -> tensor<ROWSxi32>
+  return %s, %m, %i : tensor<ROWSxf32>, tensor<ROWSxf32>, tensor<ROWSxi32>
+}"""  # noqa: E501
+
+
+@pytest.mark.parametrize("rows,cols", [(1, 20000), (3, 4097), (9, 4100)])
+def test_few_long_rows_take_a_block_each(rows, cols, tmp_path):
+    """Rows too few for a warp each to fill the device, each a block of 256 threads (9 rows:
+    the emulated grid's 4 blocks stride over them, a barrier between a block's rows);
+    against numpy, and through ptxas."""
+    from tooling.ptxas import ptxas
+    text = LONG_ROWS.replace("ROWS", str(rows)).replace("?", str(cols))
+    ptx, kernels = kernels_of(text)
+    assert [k.launch.lanes for k in kernels] == [256, 256, 256]
+    (tmp_path / "lr.ptx").write_text(ptx)
+    r = ptxas(str(tmp_path / "lr.ptx"), "sm_80")
+    assert r.returncode == 0, r.stderr
+    lib = build_emulated(text, "lr", str(tmp_path))
+    rng = np.random.default_rng(rows)
+    x = rng.standard_normal((rows, cols)).astype(np.float32)
+    k = rng.integers(-2**31, 2**31, (rows, cols)).astype(np.int32)
+    s, m, i = lib.main(x, k)
+    np.testing.assert_allclose(s, x.astype(np.float64).sum(1), rtol=1e-5, atol=1e-4)
+    np.testing.assert_array_equal(m, x.max(1))
+    np.testing.assert_array_equal(i, k.sum(1, dtype=np.int32))
+    short = LONG_ROWS.replace("ROWS", str(rows)).replace("?", "100")  # short rows keep a warp
+    assert {k.launch.lanes for k in kernels_of(short)[1]} == {32}

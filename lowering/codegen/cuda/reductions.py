@@ -13,7 +13,8 @@ else from its first element, with a flag carried along saying whether it has one
 - Row reduction (the last dim reduced, others kept): the parallel loop goes over the kept
   dims, an iteration per warp (`aot.lanes_per_iteration` = WARP). Lane l folds the row's
   elements l, l + 32, ... ; five butterfly shuffles combine the 32 partials, every lane
-  stores the row's value.
+  stores the row's value. Rows too few for a warp each to fill the device and at least
+  LONG_ROW long get a block each, combined as the full reduction's (`few_long_rows`).
 - Full reduction (every dim reduced, a rank-0 result): one iteration (`aot.tiles` = ()), a
   block of BLOCK threads. Thread t folds the elements at flat indices t, t + BLOCK, ...;
   shuffles combine each warp's partials, lane 0 of each warp puts its warp's value in shared
@@ -42,6 +43,7 @@ BLOCK = 256  # threads sharing an iteration of the block schedules (their launch
 WARPS = BLOCK // WARP
 COLS = WARP  # output columns per tile of a column reduction
 ROWS = BLOCK // COLS  # threads per column
+LONG_ROW = 4096  # elements: a row reduction's rows this long, if few, get a block each
 SECTOR = 32  # bytes: a global memory transaction's unit (timing.SECTOR)
 
 
@@ -115,35 +117,76 @@ def emit_warp_row_reduction(b: LoopBuilder, root: Operation, inputs: dict, outs:
             outer.op("memref.store", [v, out] + list(rows))
 
 
+def block_combine(b: LoopBuilder, part: Partial, state: list, tid):
+    """A block's BLOCK partials (`state`, thread `tid`'s) combined: shuffles within each warp,
+    lane 0 of each warp puts its warp's value in shared memory, and after a barrier thread 0
+    folds the WARPS values in warp order. Returns the builder of thread 0's part (its values
+    finished; the caller stores them and closes it with yield_)."""
+    bx = Ix(b)
+    state = part.across_lanes(b, state, WARP)
+    shared = [b.v("gpu.shared", [], MemRefType((WARPS,), a.type.name)) for a in state]
+    lead = _when(b, bx.cmp("eq", bx.rem(tid, WARP), 0))
+    for a, s in zip(state, shared):
+        lead.op("memref.store", [a, s, Ix(lead).div(tid, WARP)])
+    lead.yield_()
+    b.op("gpu.barrier", [])
+    last = _when(b, bx.cmp("eq", tid, 0))
+    vals = [last.v("memref.load", [s, last.index(0)], a.type) for a, s in zip(state, shared)]
+    for w in range(1, WARPS):
+        others = [last.v("memref.load", [s, last.index(w)], a.type) for a, s in zip(state, shared)]
+        vals = part.join(last, vals, others)
+    return last, part.finish(last, vals)
+
+
 def emit_block_full_reduction(b: LoopBuilder, root: Operation, inputs: dict, outs: list, env: dict):
     ins, inits, in_dims = _parts(root, env)
     total = Ix(b).val(_product(Ix(b), in_dims))
     loop, body, _, _ = b.for_(b.index(0), b.index(1))
     loop.attrs["aot.lanes_per_iteration"] = BLOCK  # one block, one iteration
     loop.attrs["aot.tiles"] = ()
-    bx = Ix(body)
     tid = body.v("gpu.thread_id", [], INDEX)
     part = Partial(root, [Elemental(body, inputs, dims=env).at(v, []) for v in inits])
     fold, fb, i, cur = body.for_(tid, total, part.seed(body), step=BLOCK)
     idx = _unflatten(Ix(fb), i, in_dims)
     xs = [Elemental(fb, inputs, dims=env).at(v, idx) for v in ins]
     fb.yield_(part.fold(fb, list(cur), xs))
-    state = part.across_lanes(body, list(fold.results), WARP)
-    shared = [body.v("gpu.shared", [], MemRefType((WARPS,), a.type.name)) for a in state]
-    lead = _when(body, bx.cmp("eq", bx.rem(tid, WARP), 0))
-    for a, s in zip(state, shared):
-        lead.op("memref.store", [a, s, Ix(lead).div(tid, WARP)])
-    lead.yield_()
-    body.op("gpu.barrier", [])
-    last = _when(body, bx.cmp("eq", tid, 0))
-    vals = [last.v("memref.load", [s, last.index(0)], a.type) for a, s in zip(state, shared)]
-    for w in range(1, WARPS):
-        others = [last.v("memref.load", [s, last.index(w)], a.type) for a, s in zip(state, shared)]
-        vals = part.join(last, vals, others)
-    for v, out in zip(part.finish(last, vals), outs):
+    last, values = block_combine(body, part, list(fold.results), tid)
+    for v, out in zip(values, outs):
         last.op("memref.store", [v, out])
     last.yield_()
     body.yield_()
+
+
+def few_long_rows(target, root: Operation) -> bool:
+    """A row reduction whose rows, known to the compile, are too few for a warp each to fill
+    the devices (`launch.fills_devices`) and at least LONG_ROW long: a block per row (the sum
+    of [1, 4M] was one warp walking 4M elements, 528x its floor on an H100)."""
+    shape = root.operands[0].type.shape
+    if not is_row_reduction(target, root) or None in shape:
+        return False
+    rows = 1
+    for n in shape[:-1]:
+        rows *= n
+    return shape[-1] >= LONG_ROW and not fills_devices(rows * WARP)
+
+
+def emit_block_row_reduction(b: LoopBuilder, root: Operation, inputs: dict, outs: list, env: dict):
+    ins, inits, in_dims = _parts(root, env)
+    dims = [b.index(d) if isinstance(d, int) else d for d in in_dims]
+    first = len(b.block.ops)
+    with element_nest(b, dims[:-1]) as (outer, rows):  # a block per row
+        parallel = next(op for op in b.block.ops[first:] if op.name == "scf.for")
+        parallel.attrs["aot.lanes_per_iteration"] = BLOCK
+        tid = outer.v("gpu.thread_id", [], INDEX)
+        part = Partial(root, [Elemental(outer, inputs, dims=env).at(v, []) for v in inits])
+        fold, fb, j, cur = outer.for_(tid, dims[-1], part.seed(outer), step=BLOCK)
+        xs = [Elemental(fb, inputs, dims=env).at(v, list(rows) + [j]) for v in ins]
+        fb.yield_(part.fold(fb, list(cur), xs))
+        last, values = block_combine(outer, part, list(fold.results), tid)
+        for v, out in zip(values, outs):
+            last.op("memref.store", [v, out] + list(rows))
+        last.yield_()
+        outer.op("gpu.barrier", [])  # the block's next row waits until these partials are read
 
 
 def column_tile(root: Operation) -> int:
@@ -209,5 +252,6 @@ def emit_tiled_column_reduction(b: LoopBuilder, root: Operation, inputs: dict, o
 
 
 registry.override("reduce", "kernel", emit_warp_row_reduction, target="cuda", when=is_row_reduction)
+registry.override("reduce", "kernel", emit_block_row_reduction, target="cuda", when=few_long_rows)
 registry.override("reduce", "kernel", emit_block_full_reduction, target="cuda", when=is_full_reduction)
 registry.override("reduce", "kernel", emit_tiled_column_reduction, target="cuda", when=is_column_reduction)
