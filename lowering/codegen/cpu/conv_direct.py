@@ -80,16 +80,18 @@ def _ceil_div_signed(b, x, n):
 
 
 def conv_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, blocking,
-                  name: str | None = None) -> ir.Function:
+                  name: str | None = None, gemm: ir.Function | None = None) -> ir.Function:
     """The module's `void NAME.conv_run(i64 *slots)` (SLOTS) direct convolution for `elem`,
-    emitted on first use, sharing the packed matmul's micro-kernels (NAME: aot.gemm.ELEM)."""
+    emitted on first use, sharing the packed matmul's micro-kernels (NAME: aot.gemm.ELEM).
+    `gemm`: the packed matmul's entry the patch windows' product calls (cpu/helpers.py
+    declares the matmul's cached object's), else the module's own."""
     name = name or f"aot.gemm.{elem}"
     existing = mod.globals.get(f"{name}.conv_run")
     if existing is not None:
         return existing
     e = _Emitter(mod, elem, t, name, blocking)
     task = _task(e, e.micro_kernels())
-    gemm = gemm_function(mod, elem, t, parallel_for, blocking, name)
+    gemm = gemm or gemm_function(mod, elem, t, parallel_for, blocking, name)
     gather = _gather_task(e)
     f = e.fn("conv_run", ir.FunctionType(VOID, [PTR]))
     (ctx,) = f.args

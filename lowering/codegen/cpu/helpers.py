@@ -24,8 +24,11 @@ from lowering.codegen.cpu.gemm import gemm_function
 VOID, PTR, I64 = ir.VoidType(), ir.PointerType(), ir.IntType(64)
 MAKERS = {"gemm": gemm_function, "conv": conv_function, "winograd": winograd_function}
 ENTRY = {"gemm": "run", "conv": "conv_run", "winograd": "winograd_run"}  # the entry's name after the prefix
+# The convolutions' objects call the matmul's (patch windows multiplied as a matrix) rather
+# than carry a copy of it (+2.5 s of LLVM each).
+CALLS_GEMM = ("conv", "winograd")
 CALLED_BY = {"aot.gemm": lambda op: ("gemm",),  # loop-stage op -> the helper its emitter calls
-             "aot.conv": lambda op: ("winograd" if op.attrs.get("winograd") else "conv",),
+             "aot.conv": lambda op: ("winograd" if op.attrs.get("winograd") else "conv", "gemm"),
              # HLO ops -> the helper they are likely to call (known for sure at the loop stage;
              # a convolution's kernel, direct, Winograd or a matmul, is chosen there)
              "dot": lambda op: ("gemm",), "dot_general": lambda op: ("gemm",)}
@@ -53,6 +56,8 @@ class HelperObjects:
         """`void PREFIX.ENTRY(i64 *slots)` in `mod`, defined in the helper's object."""
         prefix = self.prefix(kind, elem)
         self.used[prefix] = (kind, elem)
+        if kind in CALLS_GEMM:
+            self.used[self.prefix("gemm", elem)] = ("gemm", elem)
         name = f"{prefix}.{ENTRY[kind]}"
         if name in mod.globals:
             return mod.globals[name]
@@ -92,7 +97,7 @@ class HelperObjects:
             if pid == 0:  # the child: the object into the cache, then out without Python's exit
                 status = 0
                 try:
-                    _cached_object(prefix, kind, elem, self.target, tm)
+                    _cached_object(prefix, kind, elem, self.target, tm, self.prefix("gemm", elem))
                 except BaseException:  # noqa: BLE001  (the parent compiles it again, and says why)
                     status = 1
                 os._exit(status)
@@ -103,19 +108,25 @@ class HelperObjects:
         for pid in self.children:
             os.waitpid(pid, 0)
         self.children = []
-        return [_cached_object(prefix, kind, elem, self.target, tm)
+        return [_cached_object(prefix, kind, elem, self.target, tm, self.prefix("gemm", elem))
                 for prefix, (kind, elem) in sorted(self.used.items())]
 
 
-def helper_text(kind: str, elem: str, prefix: str, target, tm) -> str:
-    """The helper's module: its `run` hidden and external, the rest internal."""
+def helper_text(kind: str, elem: str, prefix: str, target, tm, gemm_prefix: str = "") -> str:
+    """The helper's module: its `run` hidden and external, the rest internal; a convolution's
+    declares the matmul's entry (`gemm_prefix`.run) in the matmul's object."""
     from lowering.codegen.llvm.types import llvm_type
     mod = ir.Module(name=prefix)
     mod.triple = tm.triple
     mod.data_layout = str(tm.target_data)
     parallel_for = ir.Function(mod, ir.FunctionType(VOID, [I64, PTR, PTR]), name="aot_parallel_for")
+    extra = {}
+    if kind in CALLS_GEMM:
+        gemm = ir.Function(mod, ir.FunctionType(VOID, [PTR]), name=f"{gemm_prefix}.{ENTRY['gemm']}")
+        gemm.linkage = "hidden"
+        extra["gemm"] = gemm
     run = MAKERS[kind](mod, elem, llvm_type(elem), parallel_for, target.blocking(elem),
-                       name=prefix)
+                       name=prefix, **extra)
     run.linkage = "hidden"
     return str(mod)
 
@@ -130,14 +141,14 @@ def _whole(path: str) -> bool:
     return elf_problem(path, ET_REL) is None
 
 
-def _cached_object(prefix: str, kind: str, elem: str, target, tm) -> str:
+def _cached_object(prefix: str, kind: str, elem: str, target, tm, gemm_prefix: str) -> str:
     from lowering.codegen.llvm.machine import optimize
     path = _path(prefix)
     if _whole(path):  # else (a damaged cache) built again
         touch(path)  # used now: `aotc cache --prune` keeps it
         return path
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    obj = tm.emit_object(optimize(helper_text(kind, elem, prefix, target, tm), tm))
+    obj = tm.emit_object(optimize(helper_text(kind, elem, prefix, target, tm, gemm_prefix), tm))
     tmp = f"{path}.{os.getpid()}.tmp"
     with open(tmp, "wb") as f:
         f.write(obj)
