@@ -4,11 +4,15 @@ each, at several batch sizes from one library (a dynamic batch, and sequence for
 models), with the compile times beside. The models are the corpus's small versions
 (tests/data/torch/export.py), wider ones, and torchvision's own ResNet-18, MobileNetV3 (small),
 EfficientNet-B0 and ViT-B/16 (random weights; in a venv where torchvision imports, as
-`make test-torchvision` makes). Each library's outputs are checked against eager's. A
-benchmark, not a test: it asserts nothing about time.
+`make test-torchvision` makes), and transformers' BERT and GPT-2 with small configs (where
+transformers imports). Each library's outputs are checked against eager's. With --static,
+each batch size also gets a library of its own, exported at that batch (rows `static`). The
+compile times are from the same exported program: aotc's `aot.compile(ep)` (decomposing
+only a program holding an op without a rule) against AOTInductor's
+`aoti_compile_and_package(ep)`. A benchmark, not a test: it asserts nothing about time.
 
     python benchmarks/torch_models.py [--reps 30] [--models mlp,cnn,resnet18,...]
-                                      [--batches 1,8,32] [--no-compile] [--no-aoti]
+                                      [--batches 1,8,32] [--static] [--no-compile] [--no-aoti]
 
 Needs torch (`pip install '.[torch]'`); the libraries themselves do not.
 """
@@ -69,6 +73,14 @@ MODELS = {
                   [1, 8, 32]),
     "vit": (corpus.TinyViT, lambda b: (torch.randn(b, 3, 16, 16),), {"x": {0: B}}, [1, 8, 32]),
 }
+try:
+    import transformers  # noqa: F401
+    for _name in ("bert", "gpt2"):  # d 128, 2 layers, 4 heads, sequence 32
+        MODELS[_name] = (lambda n=_name: corpus.transformers_model(n, width=128),
+                         lambda b: (torch.randint(0, 100, (b, 32)),), {"ids": {0: B, 1: T}},
+                         [1, 8, 32])
+except Exception:  # noqa: BLE001  any import failure just leaves its models out
+    pass
 if HAVE_TORCHVISION:
     for _name, (_, _, _size) in corpus.TORCHVISION.items():
         MODELS[_name] = (lambda n=_name: corpus.torchvision_model(n),
@@ -99,13 +111,14 @@ def main() -> int:
     p.add_argument("--models", default=",".join(MODELS))
     p.add_argument("--batches", default="", help="batch sizes for every model (default: each "
                    "model's own)")
+    p.add_argument("--static", action="store_true", help="also a static library per batch size")
     p.add_argument("--no-compile", action="store_true", help="skip torch.compile")
     p.add_argument("--no-aoti", action="store_true", help="skip AOTInductor")
     args = p.parse_args()
     torch.set_num_threads(1)
     print(f"PyTorch models — torch {torch.__version__}, one thread each; cpu: "
           f"{bench_env.cpu_name()}; load average {bench_env.loadavg()}")
-    print(f"{'model':18} {'batch':>5} {'aot ms':>8} {'eager ms':>9} {'compile ms':>10} "
+    print(f"{'model':18} {'batch':>5} {'lib':6} {'aot ms':>8} {'eager ms':>9} {'compile ms':>10} "
           f"{'aoti ms':>8} {'aot/eager':>9} {'aot/compile':>11} {'aot/aoti':>8}   max |aot-eager|")
     compile_rows = []
     workdir = tempfile.mkdtemp(prefix="aotc-torch-bench-")
@@ -117,15 +130,18 @@ def main() -> int:
         torch.manual_seed(0)
         model = make().eval()
         t0 = time.perf_counter()
-        ep = torch.export.export(model, example(2), dynamic_shapes=dynamic)
+        ep = export_torch(model, example(2), dynamic)  # torch.export.export, eval, no_grad
         t_export = time.perf_counter() - t0
         t0 = time.perf_counter()
-        core = export_torch(model, example(2), dynamic)  # torch.export + run_decompositions
-        t_decomp = time.perf_counter() - t0 - t_export
-        t0 = time.perf_counter()
-        lib = aot.compile(core, name)
+        lib = aot.compile(ep, name)
         t_aot = time.perf_counter() - t0
         lib.set_num_threads(1)
+        statics, t_static = {}, []
+        for b in batches if args.static else ():
+            t0 = time.perf_counter()
+            statics[b] = aot.compile(export_torch(model, example(b)), f"{name}_b{b}")
+            t_static.append(time.perf_counter() - t0)
+            statics[b].set_num_threads(1)
         compiled, t_inductor = None, None
         if not args.no_compile:
             compiled = torch.compile(model, dynamic=True)
@@ -139,29 +155,31 @@ def main() -> int:
             arrays = [t.numpy() for t in inputs]
             with torch.no_grad():
                 want = model(*inputs)
-                want = want[0] if isinstance(want, tuple) else want
-                got = lib.main(*arrays)
-                got = got[0] if isinstance(got, (list, tuple)) else got
-                err = float(np.abs(got - want.numpy()).max())
-                t_lib = median_ms(lambda: lib.main(*arrays), args.reps)
+                want = (want[0] if isinstance(want, tuple) else want).numpy()
                 t_eager = median_ms(lambda: model(*inputs), args.reps)
                 t_comp = (median_ms(lambda: compiled(*inputs), args.reps)
                           if compiled is not None else float("nan"))
                 t_ao = (median_ms(lambda: runner(*inputs), args.reps)
                         if runner is not None else float("nan"))
-            print(f"{name:18} {b:5d} {t_lib:8.3f} {t_eager:9.3f} {t_comp:10.3f} {t_ao:8.3f} "
-                  f"{t_lib / t_eager:9.2f} {t_lib / t_comp:11.2f} {t_lib / t_ao:8.2f}   {err:.1e}",
-                  flush=True)
-        compile_rows.append((name, t_export, t_decomp, t_aot, t_inductor, t_aoti))
-        print(f"{name:18} compile s: export {t_export:.2f}, decompose {t_decomp:.2f}, aot "
-              f"{t_aot:.2f}, torch.compile 1st call {t_inductor or float('nan'):.2f}, AOTInductor "
+            for kind, library in [("dyn", lib)] + ([("static", statics[b])] if b in statics else []):
+                got = library.main(*arrays)
+                got = got[0] if isinstance(got, (list, tuple)) else got
+                err = float(np.abs(got - want).max())
+                t_lib = median_ms(lambda: library.main(*arrays), args.reps)
+                print(f"{name:18} {b:5d} {kind:6} {t_lib:8.3f} {t_eager:9.3f} {t_comp:10.3f} "
+                      f"{t_ao:8.3f} {t_lib / t_eager:9.2f} {t_lib / t_comp:11.2f} "
+                      f"{t_lib / t_ao:8.2f}   {err:.1e}", flush=True)
+        t_st = f"{np.median(t_static):.2f}" if t_static else "-"
+        compile_rows.append((name, t_export, t_aot, t_st, t_inductor, t_aoti))
+        print(f"{name:18} compile s: export {t_export:.2f}, aot {t_aot:.2f} (static, median "
+              f"{t_st}), torch.compile 1st call {t_inductor or float('nan'):.2f}, AOTInductor "
               f"{t_aoti if isinstance(t_aoti, str) else f'{t_aoti:.2f}'}", flush=True)
-    print(f"\n{'model':18} {'export s':>9} {'decompose s':>11} {'aot compile s':>13} "
+    print(f"\n{'model':18} {'export s':>9} {'aot compile s':>13} {'aot static s':>12} "
           f"{'torch.compile 1st call s':>25} {'AOTInductor s':>14}")
-    for name, te, td, ta, ti, tao in compile_rows:
+    for name, te, ta, ts, ti, tao in compile_rows:
         ti = f"{ti:.2f}" if ti is not None else "-"
         tao = f"{tao:.2f}" if isinstance(tao, float) else f"- ({tao})"
-        print(f"{name:18} {te:9.2f} {td:11.2f} {ta:13.2f} {ti:>25} {tao:>14}")
+        print(f"{name:18} {te:9.2f} {ta:13.2f} {ts:>12} {ti:>25} {tao:>14}")
     print(f"load average at the end: {bench_env.loadavg()}")
     return 0
 

@@ -33,7 +33,7 @@ from lowering.ir.core import (
 )
 from lowering.torch.archive import Program, Pt2Error, elem_of
 from lowering.torch.emitter import TorchEmitter, TorchLoweringError
-from lowering.torch.table import ATEN_OPS, NOT_LOWERED
+from lowering.torch.table import ALIASING, ATEN_OPS, NOT_LOWERED, functional_of
 
 # What a rule raises on arguments it did not expect: a located error, never a traceback.
 MALFORMED = (IndexError, KeyError, TypeError, ValueError, AttributeError, ZeroDivisionError,
@@ -178,6 +178,10 @@ class Lowerer:
         self.loc = Location(prog.filename, 0, 0)
         self.entry = TorchEmitter(self.block, self.loc, "input")
         self.symbols: dict = {}  # symbol -> (value, input name, dim)
+        self.readers, self.producers = reads(self.graph), {}
+        for raw in self.graph.get("nodes", []):
+            for out in flat_outputs(raw.get("outputs", [])):
+                self.producers[out] = raw
 
     def function(self, name: str) -> Operation:
         for spec in self.prog.signature.get("input_specs", []):
@@ -288,6 +292,9 @@ class Lowerer:
         loc, code = node_location(raw.get("metadata"), self.loc)
         e = TorchEmitter(self.block, loc, target, code)
         op = ATEN_OPS.get(target)
+        if op is None and functional_of(target) in ATEN_OPS:
+            self.check_in_place(raw, target, loc, code)
+            op = ATEN_OPS[functional_of(target)]
         if op is None:
             why = NOT_LOWERED.get(target, "no rule lowers it yet (docs/pytorch.md lists the "
                                           "ATen ops that are supported)")
@@ -314,6 +321,26 @@ class Lowerer:
             self.env[name] = v
 
 
+    def check_in_place(self, raw: dict, target: str, loc: Location, code: str) -> None:
+        """An in-place op (`relu_`, `add_`, in a program not decomposed) computes its
+        functional form when nothing can see the difference: the tensor it overwrites is made
+        by a node of the main graph that is not a view, nothing reads it afterwards, and no
+        view of it was taken. Otherwise a TorchLoweringError (aot.compile then decomposes the
+        program, which makes it functional)."""
+        arg = (raw.get("inputs") or [{}])[0].get("arg", {})
+        name = arg.get("as_tensor", {}).get("name")
+        maker = self.producers.get(name)
+        here = self.readers.get(name, [])
+        me = next((i for i, node in enumerate(self.graph.get("nodes", [])) if node is raw), None)
+        base = _op_base(maker.get("target", "")) if maker else None
+        if me is None or maker is None or base in ALIASING or any(
+                i > me or (i < me and _op_base(self.graph["nodes"][i].get("target", "")) in ALIASING)
+                for i in here):
+            raise TorchLoweringError(f"in-place ATen op {target} (node '{raw.get('name')}') "
+                                     f"overwrites '{name}', which is read again or shared with "
+                                     "a view: not supported (run_decompositions() makes it "
+                                     "functional)", loc, code)
+
     def subgraph(self, graph: dict, operands: list, block: Block) -> list:
         saved = self.block, self.env, self.graph
         self.block, self.env, self.graph = block, dict(self.env), graph
@@ -325,6 +352,40 @@ class Lowerer:
             return [self.env[o["as_tensor"]["name"]] for o in graph.get("outputs", [])]
         finally:
             self.block, self.env, self.graph = saved
+
+
+def reads(graph: dict) -> dict:
+    """{tensor name: indices of the nodes reading it} (the graph's outputs as one past the
+    last node)."""
+    readers: dict = {}
+    nodes = graph.get("nodes", [])
+    for i, raw in enumerate(nodes):
+        for inp in raw.get("inputs", []):
+            for name in _tensor_names(inp.get("arg", {})):
+                readers.setdefault(name, []).append(i)
+    for out in graph.get("outputs", []):
+        for name in _tensor_names(out):
+            readers.setdefault(name, []).append(len(nodes))
+    return readers
+
+
+def _tensor_names(arg: dict) -> list:
+    (kind, body), = arg.items() if len(arg) == 1 else ((None, None),)
+    if kind == "as_tensor":
+        return [body["name"]]
+    if kind == "as_tensors":
+        return [t["name"] for t in body]
+    if kind == "as_optional_tensors":
+        return [t["as_tensor"]["name"] for t in body if "as_tensor" in t]
+    if kind == "as_optional_tensor" and "as_tensor" in body:
+        return [body["as_tensor"]["name"]]
+    return []
+
+
+def _op_base(target: str) -> str:
+    """`view` for `torch.ops.aten.view.default`."""
+    parts = target.split(".")
+    return parts[-2] if len(parts) >= 2 else target
 
 
 class Unavailable:

@@ -35,7 +35,7 @@ def _sizes(e: TorchEmitter, sizes: list, x: Value | None = None) -> list:
 @aten("view.default", "_unsafe_view.default", "reshape.default", "view_copy.default", group=S)
 def view(e, n):
     x = n.arg("self")
-    return e.reshape(x, _sizes(e, n.arg("size"), x))
+    return e.reshape(x, _sizes(e, n.arg("size") if "size" in n.inputs else n.arg("shape"), x))
 
 
 @aten("permute.default", "permute_copy.default", group=S)

@@ -34,6 +34,29 @@ NOT_LOWERED = {
 }
 
 
+# Ops whose result may share its input's memory (a view, or the input itself): an in-place op
+# on such a result, or on a tensor one was taken of, changes what they read (lower.py).
+ALIASING = frozenset(
+    "view _unsafe_view reshape permute transpose t expand expand_as select slice squeeze "
+    "unsqueeze alias flatten unflatten split split_with_sizes chunk unbind as_strided detach "
+    "narrow diagonal movedim view_as contiguous to type_as dropout dropout_ "
+    "lift_fresh".split())
+
+
+def functional_of(name: str) -> str | None:
+    """`aten.relu.default` for the in-place `aten.relu_.default`; None for other names."""
+    parts = name.split(".")
+    if len(parts) != 3 or parts[0] != "aten" or not parts[1].endswith("_") \
+            or parts[1].startswith("_") and parts[1].endswith("__"):
+        return None
+    return f"aten.{parts[1][:-1]}.{parts[2]}"
+
+
+def lowerable(name: str) -> bool:
+    """Whether a node of this op has a rule: its own, or its functional form's (in-place)."""
+    return name in ATEN_OPS or functional_of(name) in ATEN_OPS
+
+
 def aten(*names: str, group: str):
     """Register the decorated rule for each ATen op (`add.Tensor` means `aten.add.Tensor`;
     a name with a module, `_operator.mul` or `higher_order.cond`, stands as it is)."""

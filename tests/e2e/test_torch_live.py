@@ -75,37 +75,11 @@ def test_torch_save_tensor_read_without_torch(tmp_path):
     np.testing.assert_array_equal(load_torch_save(path.read_bytes(), "t"), view.numpy())
 
 
-def _transformers_model(kind: str):
-    """A BERT or a GPT-2 of transformers' own PyTorch classes, small configs, random weights
-    (no downloads), wrapped to take input ids and return the last hidden state or logits."""
-    import transformers as hf
-    torch.manual_seed(2)
-    if kind == "bert":
-        cfg = hf.BertConfig(vocab_size=100, hidden_size=32, num_hidden_layers=2,
-                            num_attention_heads=4, intermediate_size=64,
-                            max_position_embeddings=64)
-        inner = hf.BertModel(cfg)
-    else:
-        cfg = hf.GPT2Config(vocab_size=100, n_embd=32, n_layer=2, n_head=4, n_positions=64)
-        cfg._attn_implementation = "eager"  # the sdpa path's view does not export with a dynamic batch
-        inner = hf.GPT2LMHeadModel(cfg)
-
-    class Ids(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.inner = inner
-
-        def forward(self, ids):
-            kwargs = {"use_cache": False} if kind == "gpt2" else {}
-            return self.inner(input_ids=ids, **kwargs)[0]
-    return Ids().eval()
-
-
 @pytest.mark.parametrize("kind", ["bert", "gpt2"])
 def test_transformers_models_dynamic_batch_and_sequence(kind):
     """transformers' BERT and GPT-2 (the GPT-2 mask takes a cumsum and a four-tensor index
     along the dynamic sequence) from one library at three batch and sequence sizes."""
-    model = _transformers_model(kind)
+    model = corpus.transformers_model(kind)
     ids = torch.randint(0, 100, (2, 8))
     dims = {"ids": {0: Dim("batch", min=1, max=32), 1: Dim("seq", min=2, max=64)}}
     lib = aot.compile_torch(model, ids, dynamic_shapes=dims, name=kind)

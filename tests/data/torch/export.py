@@ -310,6 +310,34 @@ def torchvision_model(name: str, seed: int = 29) -> nn.Module:
     return randomize(model, size)
 
 
+def transformers_model(kind: str, width: int = 32, layers: int = 2, heads: int = 4) -> nn.Module:
+    """A BERT or a GPT-2 of transformers' own PyTorch classes ("bert", "gpt2"), small
+    configs, random weights (no downloads), wrapped to take input ids and return the last
+    hidden state or the logits."""
+    import transformers as hf
+    torch.manual_seed(2)
+    if kind == "bert":
+        cfg = hf.BertConfig(vocab_size=100, hidden_size=width, num_hidden_layers=layers,
+                            num_attention_heads=heads, intermediate_size=2 * width,
+                            max_position_embeddings=64)
+        inner = hf.BertModel(cfg)
+    else:
+        cfg = hf.GPT2Config(vocab_size=100, n_embd=width, n_layer=layers, n_head=heads,
+                            n_positions=64)
+        cfg._attn_implementation = "eager"  # the sdpa path's view does not export with a dynamic batch
+        inner = hf.GPT2LMHeadModel(cfg)
+
+    class Ids(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.inner = inner
+
+        def forward(self, ids):
+            kwargs = {"use_cache": False} if kind == "gpt2" else {}
+            return self.inner(input_ids=ids, **kwargs)[0]
+    return Ids().eval()
+
+
 def f32(*shape):
     return lambda rng, d: rng.standard_normal([d.get(s, s) for s in shape]).astype(np.float32)
 
