@@ -6,6 +6,8 @@ kernel per reduction and one for the elements. Checked on the loop-stage IR (whi
 reductions split, and that the threads split the chunk loop) and against numpy at lengths
 that leave remainders, empty chunks, one element and none, f32/f64, every combiner, an init
 that is not the combiner's identity, on 1, 2 and 7 threads with the same bits."""
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -13,6 +15,7 @@ import aot
 from lowering.frontend.parser import parse_module
 from lowering.passes.bufferize import ROW_SPLIT_MAX_ROWS, ROW_SPLIT_MIN_LENGTH
 from lowering.passes.pipeline import run_pipeline
+from lowering.target import host_target
 
 NUMPY = {"add": np.add, "multiply": np.multiply, "maximum": np.maximum, "minimum": np.minimum}
 
@@ -28,15 +31,15 @@ def reduce_last(shape: str, elem: str = "f32", op: str = "add", init: float = 0.
 }}"""  # noqa: E501
 
 
-def kernels(text: str) -> list:
-    module = run_pipeline(parse_module(text, "t.mlir"), "loops")
+def kernels(text: str, target=None) -> list:
+    module = run_pipeline(parse_module(text, "t.mlir"), "loops", target=target)
     return [f for f in module.functions() if "aot.kernel" in f.attrs]
 
 
-def chunk_kernels(text: str) -> int:
+def chunk_kernels(text: str, target=None) -> int:
     """How many kernels the threads split over the 8 chunks of a row (Target.column_chunks)."""
     count = 0
-    for k in kernels(text):
+    for k in kernels(text, target):
         loop = next((o for o in k.regions[0].blocks[0].ops if o.name == "scf.for"), None)
         ub = loop.operands[1].owner if loop is not None else None
         count += bool(loop is not None and loop.attrs.get("aot.parallel")
@@ -56,6 +59,15 @@ def test_which_reductions_split(shape, split):
     ks = kernels(reduce_last(shape))
     assert len(ks) == (2 if split else 1)
     assert chunk_kernels(reduce_last(shape)) == int(split)
+
+
+def test_no_split_without_chunks_or_threads():
+    """A target without column chunks (a GPU's) or without threads keeps whole rows."""
+    text = softmax(f"1x{ROW_SPLIT_MIN_LENGTH}")
+    assert chunk_kernels(text) == 3
+    for target in (replace(host_target(), column_chunks=0), replace(host_target(), threads=False)):
+        assert chunk_kernels(text, target) == 0
+        assert len(kernels(reduce_last(f"1x{ROW_SPLIT_MIN_LENGTH}"), target)) == 1
 
 
 def run_threads(lib, x) -> np.ndarray:
