@@ -22,7 +22,7 @@ from lowering.torch.archive import Pt2Error, _strided, load_torch_save, read_pt2
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DATA = os.path.join(ROOT, "tests", "data", "torch")
-DEFAULT_CASES = ["mlp", "cnn", "misc", "encoder", "ops", "cond_nonzero"]
+DEFAULT_CASES = ["mlp", "cnn", "misc", "encoder", "ops", "cond_nonzero", "composite"]
 SLOW_CASES = ["gpt", "rnn", "mlp_static"]  # make test-torch
 
 
@@ -70,6 +70,17 @@ def test_corpus_matches_eager(name):
     both torch.cond branches and returns nonzero's data-dependent count of rows)."""
     assert len(size_sets(name)) >= 4
     check_case(name)
+
+
+def test_in_place_op_on_a_tensor_read_later_is_refused():
+    """relu_ on a tensor a view was taken of (saved as exported, not decomposed): the view
+    read after it sees the change, its functional form would not, so it is an error at the
+    model's line."""
+    with pytest.raises(CompileError, match=r"in-place ATen op aten\.relu_\.default .* "
+                                           r"overwrites 'mul', which is read again or "
+                                           r"shared with a view") as info:
+        aot.compile(os.path.join(DATA, "inplace_hazard.pt2"))
+    assert "export.py" in str(info.value.loc.file)
 
 
 def test_dim_range_is_checked_by_name():

@@ -310,6 +310,48 @@ def torchvision_model(name: str, seed: int = 29) -> nn.Module:
     return randomize(model, size)
 
 
+class Composite(nn.Module):
+    """The composite ops torch.export leaves before run_decompositions, saved as exported
+    (AS_EXPORTED): conv2d, batch_norm, in-place relu_ and add_ (a residual), flatten,
+    dropout, layer_norm, linear, unflatten, scaled_dot_product_attention with a boolean
+    mask, a float mask and is_causal."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3, 1, 1, bias=False)
+        self.bn = nn.BatchNorm2d(8)
+        self.conv2 = nn.Conv2d(8, 8, 3, 1, 1)
+        self.relu = nn.ReLU(inplace=True)
+        self.drop = nn.Dropout(0.3, inplace=True)
+        self.norm = nn.LayerNorm(16)
+        self.qkv = nn.Linear(16, 48)
+        self.register_buffer("keep", torch.ones(8, 8, dtype=torch.bool).tril().flip(1))
+        self.register_buffer("bias", torch.arange(64.0).view(8, 8) / 32 - 1)
+
+    def forward(self, x):
+        h = self.relu(self.bn(self.conv(x)))
+        out = self.conv2(h)
+        out += h
+        t = self.norm(self.drop(torch.flatten(self.relu(out), 2)))  # [b, 8, 16]
+        qkv = self.qkv(t).unflatten(-1, (3, 2, 8)).permute(2, 0, 3, 1, 4)  # [3, b, 2, 8, 8]
+        q, k, v = qkv[0], qkv[1], qkv[2]
+        a = F.scaled_dot_product_attention(q, k, v, attn_mask=self.keep)
+        b = F.scaled_dot_product_attention(q, k, v, attn_mask=self.bias)
+        c = F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=0.3)
+        return a + b + c
+
+
+class InPlaceHazard(nn.Module):
+    """relu_ on a tensor a view was taken of before: the view, read after it, sees the
+    change, which the functional form would not make."""
+
+    def forward(self, x):
+        y = x * 2
+        v = y.view(2, 2)
+        y.relu_()
+        return v + 1
+
+
 def transformers_model(kind: str, width: int = 32, layers: int = 2, heads: int = 4) -> nn.Module:
     """A BERT or a GPT-2 of transformers' own PyTorch classes ("bert", "gpt2"), small
     configs, random weights (no downloads), wrapped to take input ids and return the last
@@ -369,12 +411,19 @@ CASES = {
     "cond_nonzero": (CondNonzero, [f32("b", 4)], {"x": {0: BATCH}},
                      [{"b": 3}, {"b": 1}, {"b": 4}, {"b": 6}]),
     "unknown_op": (Unknown, [f32(3)], None, [{}]),
+    "composite": (Composite, [f32("b", 3, 4, 4)], {"x": {0: BATCH}},
+                  [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 5}]),
+    "inplace_hazard": (InPlaceHazard, [f32(4)], None, [{}]),
     "rnn": (RNN, [f32("b", 7, 4)], {"x": {0: BATCH}}, [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 5}]),
 }
 
 
 def seed(name, tag):
     return zlib.crc32(f"{name}/{tag}".encode())
+
+
+# Saved as torch.export leaves them (composite and in-place ops), not decomposed.
+AS_EXPORTED = {"composite", "inplace_hazard"}
 
 
 def inputs(name, k):
@@ -392,7 +441,9 @@ def export_case(name):
             m.running_mean.uniform_(-0.5, 0.5)
             m.running_var.uniform_(0.5, 2.0)
     example = tuple(torch.from_numpy(a) for a in inputs(name, 0))
-    ep = torch.export.export(model, example, dynamic_shapes=dynamic).run_decompositions()
+    ep = torch.export.export(model, example, dynamic_shapes=dynamic)
+    if name not in AS_EXPORTED:
+        ep = ep.run_decompositions()
     torch.export.save(ep, os.path.join(OUT, f"{name}.pt2"))
     data = {}
     for k in range(len(sizes)):
