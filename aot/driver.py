@@ -173,8 +173,8 @@ class Compilation:
         and joins."""
         return self.backend.model(self)
 
-    def partitions(self, texts: list, hidden: list) -> Partitions:
-        return Partitions(texts, hidden)
+    def partitions(self, texts: list, hidden: list, host_tm=None) -> Partitions:
+        return Partitions(texts, hidden, host_tm)
 
     def start_helpers(self, module) -> None:
         """Build the helper objects `module` (HLO or loop stage) calls and the cache lacks, in
@@ -351,13 +351,14 @@ class Partitions:
     functions they share, made local again once their objects are one."""
     texts: list
     hidden: list
+    host_tm: object = None  # the first partition is host code alone, made by this machine
 
     def compile(self, tm, output: str, tmp: str, tc, first) -> None:
         from lowering.codegen.llvm.machine import compile_objects
 
         from .toolchain import join_partitions
         paths = [os.path.join(tmp, f"part{i}.o") for i in range(len(self.texts))]
-        compile_objects(self.texts, tm, paths, first)
+        compile_objects(self.texts, tm, paths, first, self.host_tm)
         join_partitions(paths, self.hidden, output, tc)
 
 

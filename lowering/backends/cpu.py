@@ -48,11 +48,12 @@ class CpuBackend(Backend):
         tm = target_machine(comp.target)
         for op in comp.external_data():
             op.attrs["aot.external_data"] = True
+        # the host code alone in the first partition, at -O0, beside the kernels' `jobs`
         texts, hidden, entries = generate_parts(comp.loops(), comp.opts.name, tm, comp.target,
-                                                jobs, helpers=comp.helpers())
+                                                jobs + 1, helpers=comp.helpers(), host_alone=True)
         if len(texts) == 1:
             return tm, optimize(texts[0], tm), entries
-        return tm, comp.partitions(texts, hidden), entries
+        return tm, comp.partitions(texts, hidden, target_machine(comp.target, opt=0)), entries
 
 
 BACKEND = CpuBackend()

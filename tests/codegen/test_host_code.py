@@ -74,3 +74,43 @@ def test_launched_kernels_match_numpy_both_ways():
             d = want @ w.astype(np.float64)
             want = np.tanh(d - d.sum(axis=1, keepdims=True))
         np.testing.assert_allclose(lib.main(x, w), want, rtol=1e-4, atol=1e-4)  # f32 row sums of 64
+
+
+def layers(n: int) -> str:
+    return ("func.func @main(%x0: tensor<?x64xf32>, %w: tensor<64x64xf32>) -> tensor<?x64xf32> {\n"
+            "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+            + "".join(LAYER.format(i=i, j=i + 1) for i in range(n))
+            + f"  return %x{n} : tensor<?x64xf32>\n}}")
+
+
+def test_a_long_host_is_a_partition_of_its_own():
+    """The host (thousands of instructions) alone in the first partition, which the driver
+    makes at -O0 (machine.compile_objects' host_tm); the kernels in the others."""
+    from llvmlite import ir
+
+    from lowering.codegen.llvm.gen import LLVMGen
+    from lowering.codegen.llvm.partition import HOST_ALONE_MIN_WORK, split, work
+    comp = Compilation(layers(40), "long.mlir", Options(name="long", emit="shared"))
+    mod = LLVMGen(comp.loops(), "long", comp.target).run()
+    host = [f for f in mod.globals.values() if isinstance(f, ir.Function) and f.blocks
+            and f.linkage not in ("internal", "private")]
+    assert sum(map(work, host)) >= HOST_ALONE_MIN_WORK
+    texts, hidden = split(mod, 3, host_alone=True)
+    assert len(texts) == 3
+    assert not re.search(r"^define (internal|hidden)", texts[0], re.M)  # the host alone
+    assert re.search(r'^define i32 @"long_main"\(.*optnone', texts[0], re.M)
+    called = set(re.findall(r'call void @"(long\.main_kernel_\d+\.launch\d*)"', texts[0]))
+    assert called and called <= set(hidden)  # defined elsewhere, hidden, joined at link
+    for text in texts[1:]:
+        assert not re.search(r'^define i32 @"long_main"', text, re.M)
+
+
+def test_a_long_host_at_o0_matches_numpy():
+    lib = aot.compile(layers(40), name="host_code_long")
+    w = np.random.default_rng(0).standard_normal((64, 64)).astype(np.float32) * 0.1
+    x = np.random.default_rng(1).standard_normal((3, 64)).astype(np.float32)
+    want = x.astype(np.float64)
+    for _ in range(40):
+        d = want @ w.astype(np.float64)
+        want = np.tanh(d - d.sum(axis=1, keepdims=True))
+    np.testing.assert_allclose(lib.main(x, w), want, rtol=1e-3, atol=1e-4)

@@ -467,16 +467,18 @@ def generate(module: Module, name: str, tm, target, dispatch_suffix: str | None 
 
 
 def generate_parts(module: Module, name: str, tm, target, parts: int,
-                   dispatch_suffix: str | None = None, helpers=None) -> tuple[list, list, list]:
+                   dispatch_suffix: str | None = None, helpers=None,
+                   host_alone: bool = False) -> tuple[list, list, list]:
     """([IR text of each partition], [functions made hidden to cross them], entries): the
-    module cut into at most `parts` modules for as many cores (llvm/partition.py)."""
+    module cut into at most `parts` modules for as many cores (llvm/partition.py; with
+    `host_alone`, the first of several texts is the host code alone)."""
     gen = LLVMGen(module, name, target)
     gen.dispatch_suffix = dispatch_suffix
     gen.helpers = helpers
     mod = gen.run()
     mod.triple = tm.triple
     mod.data_layout = str(tm.target_data)
-    texts, promoted = split(mod, parts) if parts > 1 else ([str(mod)], [])
+    texts, promoted = split(mod, parts, host_alone) if parts > 1 else ([str(mod)], [])
     if not target.f16_in_hardware:  # the f16 conversions LLVM calls, in the module itself
         from lowering.codegen.llvm.softhalf import HALF_CONVERSIONS
         texts = [t + HALF_CONVERSIONS for t in texts]

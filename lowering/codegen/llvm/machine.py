@@ -21,11 +21,12 @@ def _init_llvm():
         _init_llvm.done = True
 
 
-def target_machine(target):
-    """LLVM's target machine for a lowering.target.Target (triple, CPU and features resolved)."""
+def target_machine(target, opt: int = 3):
+    """LLVM's target machine for a lowering.target.Target (triple, CPU and features
+    resolved); `opt` 0 for host code's quick code generator."""
     _init_llvm()
     return llvm.Target.from_triple(target.triple).create_target_machine(
-        cpu=target.cpu, features=target.features, opt=3, reloc="pic", codemodel="default")
+        cpu=target.cpu, features=target.features, opt=opt, reloc="pic", codemodel="default")
 
 
 def optimize(ir_text: str, tm) -> llvm.ModuleRef:
@@ -41,11 +42,12 @@ def optimize(ir_text: str, tm) -> llvm.ModuleRef:
 
 
 
-def compile_objects(texts: list, tm, paths: list, first=None) -> None:
+def compile_objects(texts: list, tm, paths: list, first=None, host_tm=None) -> None:
     """Optimise and compile partition i's IR into the object file paths[i]: the first in
     this process (`first(module)` may add to it before its code is made), the others at
-    the same time in forked children, one per core. A child that fails is an error saying
-    what it printed."""
+    the same time in forked children, one per core. With `host_tm`, the first partition is
+    host code alone (partition.split's host_alone: optnone functions), made by that machine
+    (-O0) without LLVM's passes. A child that fails is an error saying what it printed."""
     children = []
     for text, path in zip(texts[1:], paths[1:]):
         read, write = os.pipe()
@@ -64,11 +66,15 @@ def compile_objects(texts: list, tm, paths: list, first=None) -> None:
         os.close(write)
         children.append((pid, read))
     try:
-        module = optimize(texts[0], tm)
+        if host_tm is not None:
+            module = llvm.parse_assembly(texts[0])
+            module.verify()
+        else:
+            module = optimize(texts[0], tm)
         if first is not None:
             first(module)
         with open(paths[0], "wb") as f:
-            f.write(tm.emit_object(module))
+            f.write((host_tm or tm).emit_object(module))
     finally:
         errors = []
         for pid, read in children:

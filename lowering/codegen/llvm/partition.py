@@ -9,6 +9,12 @@ as several modules, each defining a share of the functions and declaring the res
   the module's own helpers (`aot.gemm.f32.run`, `.task`, `.micro_kernel`). The host code
   (entries, shape queries, metadata: every function that is not internal) is one unit and
   always in the first partition, which the caller links the manifest into.
+- With `host_alone` (the CPU build: its jobs + 1 partitions), the host unit is partition 0 by
+  itself: its entries are optnone, and LLVM's quick code generator (a target machine at -O0)
+  makes their object (machine.compile_objects) while the kernels' partitions compile. O3's
+  code generator (its register allocator on one function of thousands of calls) took most
+  of a big program's LLVM time there: the 4k-op program of benchmarks/compile_time.py,
+  dynamic, 0.61 s against 0.10 s at -O0.
 - Units go to the partition with the least work so far, biggest first. Work is counted in
   LLVM instructions, those of an internal function with loops (more than one block) as
   KERNEL_COST host ones: loops are what LLVM vectorises, unrolls and schedules (measured on
@@ -31,6 +37,9 @@ KERNEL_COST = 10
 # Below this much work (about 0.35 s of LLVM here) one module is quicker: a partition costs a
 # fork, and joining them an `ld -r` and an objcopy (about 40 ms together).
 PARALLEL_MIN_WORK = 8000
+# A host of this many instructions is worth an object of its own (about 0.1 s of O3's code
+# generation, against the 40 ms of the join)
+HOST_ALONE_MIN_WORK = 1500
 
 
 def work(fn: ir.Function) -> int:
@@ -49,10 +58,11 @@ def _unit(name: str, defined: set) -> str:
     return ".".join(parts[:3]) if parts[0] == "aot" else name
 
 
-def split(mod: ir.Module, parts: int) -> tuple[list[str], list[str]]:
+def split(mod: ir.Module, parts: int, host_alone: bool = False) -> tuple[list[str], list[str]]:
     """(IR text of each partition, names of the functions made hidden). Fewer texts than
     `parts` when there are fewer units; one text (the module as it is) when there is too
-    little work to share."""
+    little work to share. With `host_alone`, the first of several texts holds the host unit
+    only (the kernels share the other `parts` - 1)."""
     functions = [g for g in mod.globals.values() if isinstance(g, ir.Function) and g.blocks]
     internal = [f for f in functions if f.linkage in INTERNAL]
     names = {f.name for f in internal}
@@ -63,11 +73,12 @@ def split(mod: ir.Module, parts: int) -> tuple[list[str], list[str]]:
     load = [sum(map(work, host))] + [0] * (parts - 1)
     owner = {f.name: 0 for f in host}
     for unit in sorted(units.values(), key=lambda u: -sum(map(work, u))):
-        i = min(range(parts), key=load.__getitem__)
+        i = min(range(1 if host_alone else 0, parts), key=load.__getitem__)
         load[i] += sum(map(work, unit))
         owner.update((f.name, i) for f in unit)
     used = sorted(set(owner.values()))
-    if len(used) < 2 or sum(load) < PARALLEL_MIN_WORK:
+    worth = sum(load) >= PARALLEL_MIN_WORK or (host_alone and load[0] >= HOST_ALONE_MIN_WORK)
+    if len(used) < 2 or not worth:
         return [str(mod)], []
     shared = _shared(mod, functions, internal, owner)
     return [_print(mod, {n for n, i in owner.items() if i == p}, shared) for p in used], sorted(shared)
