@@ -129,3 +129,49 @@ def test_large_tiles_ask_for_four_blocks_per_sm(tmp_path):
     small = EPILOGUE.replace("?x?", "64x64")  # one tile of 64: 32 x 32 tiles
     (tiled, *_) = Compilation(small, "m.mlir", Options(name="m", emit="ptx", target="cuda")).llvm()[3]
     assert tiled.launch.tiles == (32, 32) and tiled.launch.min_blocks == 0
+
+
+SPLIT = """func.func @main(%a: tensor<LHSxELEM>, %b: tensor<RHSxELEM>, %c: tensor<NxELEM>) -> tensor<OUTxELEM> {
+  %0 = stablehlo.dot_general %a, %b, DIMS : (tensor<LHSxELEM>, tensor<RHSxELEM>) -> tensor<OUTxELEM>
+  %cb = stablehlo.broadcast_in_dim %c, dims = [RANK] : (tensor<NxELEM>) -> tensor<OUTxELEM>
+  %1 = stablehlo.add %0, %cb : tensor<OUTxELEM>
+  return %1 : tensor<OUTxELEM>
+}"""  # noqa: E501
+
+
+@pytest.mark.parametrize("lhs,rhs,dims,spec,elem", [
+    ((64, 512), (512, 48), "contracting_dims = [1] x [0]", "mk,kn->mn", "f32"),
+    ((2, 40, 300), (2, 70, 300), "batching_dims = [0] x [0], contracting_dims = [2] x [2]", "bmk,bnk->bmn",
+     "f32"),  # ragged last chunk (300 = 5 x 64 - 20), rhs transposed
+    ((700, 33), (700, 20), "contracting_dims = [0] x [0]", "km,kn->mn", "f16"),
+    ((16, 1024), (1024, 16), "contracting_dims = [1] x [0]", "mk,kn->mn", "i32")])
+def test_few_tiles_split_the_contraction(lhs, rhs, dims, spec, elem, tmp_path):
+    """A dot of known shapes whose tiles are too few blocks for the devices is cut along its
+    contraction: a block per (split, tile) writes partial sums, a second kernel adds them in
+    split order and applies the fused epilogue (a bias here); against numpy, through ptxas."""
+    from tooling.ptxas import ptxas
+    rng = np.random.default_rng(3)
+    dtype = {"f32": np.float32, "f16": np.float16, "i32": np.int32}[elem]
+    n = np.einsum(spec, np.zeros(lhs), np.zeros(rhs)).shape[-1]
+    if elem == "i32":
+        a, b, c = (rng.integers(-1000, 1000, s).astype(np.int32) for s in (lhs, rhs, (n,)))
+    else:
+        a, b, c = (rng.standard_normal(s).astype(dtype) for s in (lhs, rhs, (n,)))
+    want = np.einsum(spec, a.astype(np.float64), b.astype(np.float64)) + c.astype(np.float64)
+    shape = lambda s: "x".join(map(str, s))  # noqa: E731
+    text = (SPLIT.replace("LHS", shape(lhs)).replace("RHS", shape(rhs)).replace("OUT", shape(want.shape))
+            .replace("RANK", str(want.ndim - 1)).replace("N", str(want.shape[-1])).replace("DIMS", dims)
+            .replace("ELEM", elem))
+    c_ = Compilation(text, "sk.mlir", Options(name="sk", emit="ptx", target="cuda"))
+    c_.build(str(tmp_path / "sk.ptx"))
+    kernels = c_.llvm()[3]
+    splits = kernels[0].launch.tiles
+    assert len(splits) == want.ndim + 1 and splits[0] == 1  # a block per split and tile
+    assert kernels[1].launch.elementwise  # the partials added (then cuBLAS's epilogue kernel)
+    assert ptxas(str(tmp_path / "sk.ptx"), "sm_80").returncode == 0
+    got = build_emulated(text, "sk" + elem, str(tmp_path)).main(a, b, c).astype(np.float64)
+    if elem == "i32":
+        np.testing.assert_array_equal(got, want.astype(np.int64).astype(np.int32))
+        return
+    tol = {"f32": 1e-5, "f16": 2e-3}[elem]
+    np.testing.assert_allclose(got, want.astype(dtype).astype(np.float64), rtol=tol, atol=tol * 30)

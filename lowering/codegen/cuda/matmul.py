@@ -22,9 +22,19 @@ when the runtime finds it; a dot with a fused epilogue stays this one kernel.
 """
 from __future__ import annotations
 
-from lowering.codegen.cuda.launch import most_sms
+from lowering.codegen.cuda.launch import fills_devices, most_sms
 from lowering.ir.builder import Ix, LoopBuilder, buffer_dims, dims_of, element_loop
-from lowering.ir.core import INDEX, Block, MemRefType, Region, ScalarType, is_complex, is_float
+from lowering.ir.core import (
+    INDEX,
+    Block,
+    FunctionType,
+    MemRefType,
+    Operation,
+    Region,
+    ScalarType,
+    is_complex,
+    is_float,
+)
 from lowering.ops import registry
 from lowering.ops.contraction import dot_general_dims
 from lowering.ops.elemental import Elemental, fusion_dims
@@ -40,6 +50,7 @@ PAD = 1  # words past each shared slab row (`block_product`)
 # SM's 2048 thread slots, what the time model takes as loads enough in flight (attention's
 # q @ k^T took 80 registers, 3 blocks per SM: 1.6x its floor on an H100)
 MIN_BLOCKS = 4
+SPLIT_STEPS = 4  # DEPTH slabs a chunk of a split contraction has at least (`k_split`)
 
 
 def _free_dims(op):
@@ -165,33 +176,77 @@ def store_tile(body: LoopBuilder, kloop, tx, ty, acc: str, out_elem: str, place,
             guarded.yield_()
 
 
-def emit_tiled(b: LoopBuilder, dot, lhs, rhs, out, store) -> None:
+def _dot_tile(target, dot, shape) -> tuple:
+    """(tile side, the tiles of an output of `shape` (None: not known), pm, pn: the output
+    dims a tile spans)."""
+    lb_, _, _, _ = dot_general_dims(dot)
+    lfree, _ = _free_dims(dot)
+    pm, pn = len(lb_) + len(lfree) - 1, len(shape) - 1
+    count = 1
+    for n in shape[:pm]:
+        count = None if n is None or count is None else count * n
+    tile = tile_side(target, shape[pm] if count is not None else None, shape[pn], count or 1)
+    tiles = (None if count is None or shape[pm] is None or shape[pn] is None
+             else count * -(-shape[pm] // tile) * -(-shape[pn] // tile))
+    return tile, tiles, pm, pn
+
+
+def k_split(target, dot, shape) -> tuple:
+    """(splits, chunk): a dot of known shapes whose tiles are fewer than two per SM of the
+    largest device (as `tile_side` counts) is cut along its contraction into `splits` chunks of
+    `chunk` elements (a multiple of DEPTH, at least SPLIT_STEPS slabs deep), each a kernel
+    block per tile writing partial sums, which a second kernel adds in chunk order. (1, 0):
+    not cut. The GPT decoder's matmuls were 32 blocks each, 19.5x their floor on an H100."""
+    lhs_t = dot.operands[0].type
+    _, _, lc, _ = dot_general_dims(dot)
+    depth = 1
+    for d in lc:
+        depth = None if depth is None or lhs_t.shape[d] is None else depth * lhs_t.shape[d]
+    _, tiles, _, _ = _dot_tile(target, dot, shape)
+    if tiles is None or depth is None or tiles >= 2 * most_sms():
+        return 1, 0  # as many blocks as tile_side's small tiles need, or unknown
+    splits = 1
+    while splits * DEPTH * SPLIT_STEPS * 2 <= depth and not fills_devices(tiles * splits * THREADS):
+        splits *= 2
+    chunk = DEPTH * -(-depth // (splits * DEPTH))
+    splits = -(-depth // chunk)  # every chunk non-empty
+    return (splits, chunk) if splits > 1 else (1, 0)
+
+
+def emit_tiled(b: LoopBuilder, dot, lhs, rhs, out, store, partial=None, chunk: int = 0) -> None:
     """The tiled kernel of `dot` on buffers lhs, rhs, out; `store(builder, index, value)`
-    writes each finished result (of the dot's result type) at its output index."""
+    writes each finished result (of the dot's result type) at its output index. With a
+    `partial` buffer [splits, out dims...] (`k_split`), block (s, tile) sums contracting
+    elements [s * chunk, (s + 1) * chunk) only, into partial[s] (accumulator type)."""
     lb_, rb_, lc, rc = dot_general_dims(dot)
     lfree, rfree = _free_dims(dot)
     rank = out.type.rank
     nb, nl = len(lb_), len(lfree)
-    pm, pn = nb + nl - 1, rank - 1  # the output dims a tile spans
     acc = _accumulator(out.type.elem)
     out_dims = buffer_dims(b, out)
-    shape = out.type.shape
-    count = 1
-    for n in shape[:pm]:
-        count = None if n is None or count is None else count * n
-    tile = tile_side(b.target, shape[pm] if count is not None else None, shape[pn], count or 1)
-    body, base = tile_loop(b, out, tuple(tile if d in (pm, pn) else 1 for d in range(rank)))
+    tile, _, pm, pn = _dot_tile(b.target, dot, out.type.shape)
+    tiles = tuple(tile if d in (pm, pn) else 1 for d in range(rank))
+    if partial is None:
+        body, base = tile_loop(b, out, tiles)
+    else:
+        body, (split, *base) = tile_loop(b, partial, (1,) + tiles)
     bx = Ix(body)
     k_dims = [buffer_dims(body, lhs)[d] for d in lc]
     depth = 1
     for n in k_dims:
         depth = bx.mul(depth, n)
+    k_lo = None
+    if partial is not None:
+        k_lo = bx.mul(split, chunk)
+        depth = bx.min(bx.sub(depth, k_lo), chunk)
 
     def loader(buf, batch_dims, free_dims, contract_dims, prefix, start, edge):
         """An operand's element at TILE index m of its last free dim from `start` (its other
         free dims at `prefix`) and flat contracting index k (one index per contracting dim)."""
         def load(kb, m, k, k_inside):
             kx = Ix(kb)
+            if k_lo is not None:  # a split's chunk of the contraction
+                k = kx.add(k, k_lo)
             i = kx.add(start, m)
             inside = kx.and_(kx.cmp("slt", i, edge), k_inside)
             at = [None] * buf.type.rank
@@ -222,7 +277,25 @@ def emit_tiled(b: LoopBuilder, dot, lhs, rhs, out, store) -> None:
         row, col = ix.add(base[pm], r), ix.add(base[pn], c)
         inside = ix.and_(ix.cmp("slt", row, out_dims[pm]), ix.cmp("slt", col, out_dims[pn]))
         return inside, [row if d == pm else col if d == pn else base[d] for d in range(rank)]
-    store_tile(body, kloop, tx, ty, acc, out.type.elem, place, store, tile)
+    if partial is not None:
+        store_tile(body, kloop, tx, ty, acc, acc, place,
+                   lambda ob, at, v: ob.op("memref.store", [v, partial, split] + at), tile)
+    else:
+        store_tile(body, kloop, tx, ty, acc, out.type.elem, place, store, tile)
+    body.yield_()
+
+
+def emit_split_sum(b: LoopBuilder, partial, out, out_elem: str, store) -> None:
+    """The second kernel of a split contraction: out[i] = partial[0][i] + partial[1][i] + ...
+    (in split order, so the result does not depend on scheduling), converted to out_elem,
+    through `store(builder, index, value)`; a thread per output element."""
+    acc = partial.type.elem
+    body, at = element_loop(b, buffer_dims(b, out))
+    first = body.v("memref.load", [partial, body.index(0)] + at, ScalarType(acc))
+    add = "arith.addf" if is_float(acc) else "arith.addi"
+    loop, lb, s, (cur,) = body.for_(body.index(1), body.index(partial.type.shape[0]), [first])
+    lb.yield_([lb.v(add, [cur, lb.v("memref.load", [partial, s] + at, ScalarType(acc))], ScalarType(acc))])
+    store(body, at, Scalars(body).convert(loop.results[0], acc, out_elem))
     body.yield_()
 
 
@@ -249,30 +322,88 @@ def emit_tiled_dot(k, op, b: LoopBuilder, args: list):
     emit_tiled(b, op, lhs, rhs, out, lambda ob, at, v: ob.op("memref.store", [v, out] + at))
 
 
+def split_calls(k, op, dot, call) -> list:
+    """The host ops of a dot kernel cut along its contraction (`k_split`), else [call]: a
+    partial-sum buffer allocated, the kernel of `call` emitted again over the buffers and
+    the partials (block per tile and split), a second kernel adding the partials into the
+    output (through a kOutput fusion's epilogue), the partials freed."""
+    fusion = op.key == "fusion"
+    region_block = op.regions[0].blocks[0] if fusion else None
+    n_in = len(region_block.args) if fusion else 2
+    buffers = list(op.operands)  # every run-time dim, as `blas_call`'s
+    out = buffers[n_in]
+    if fusion and (not all(isinstance(v.owner, Block) for v in dot.operands)
+                   or dot.results[0].type.shape != out.type.shape):
+        return [call]  # an operand computed in the fusion, or a product of another shape
+    splits, chunk = k_split(k.target, dot, out.type.shape)
+    if splits == 1:
+        return [call]
+    host = LoopBuilder(Block(), op.loc, k.target)
+    partial = host.v("memref.alloc", [], MemRefType((splits,) + tuple(out.type.shape),
+                                                     _accumulator(out.type.elem)))
+    fn = next(f for f in k.kernels if f.attrs["sym_name"] == call.attrs["callee"].name)
+    block = Block([v.type for v in buffers] + [partial.type])  # the kernel, emitted again
+    fn.regions[0].blocks[0], block.parent = block, fn.regions[0]
+    fn.attrs["function_type"] = FunctionType(tuple(a.type for a in block.args), ())
+    fn.attrs.pop("aot.aliased", None)
+    if len(set(buffers)) < len(buffers):  # an in-place result or a repeated dim: arguments alias
+        first = {}
+        aliased = tuple(first.setdefault(v, i) for i, v in enumerate(buffers))
+        fn.attrs["aot.aliased"] = aliased + (len(buffers),)
+    eb = LoopBuilder(block, op.loc, k.target)
+    args = list(block.args)
+    ins = dict(zip(region_block.args, args[:n_in])) if fusion else None
+    lhs, rhs = (ins[v] for v in dot.operands) if fusion else args[:2]
+    emit_tiled(eb, dot, lhs, rhs, args[n_in], None, args[-1], chunk)
+    eb.op("func.return", [])
+    # its call as a dot's whose output is its last operand, the partials (the loop covers them)
+    stand_in = Operation("lmhlo.dot_general", buffers + [partial], [], loc=op.loc)
+    host.block.append(k.new_call(stand_in, fn, buffers + [partial]))
+    stand_in.drop_uses()
+    call.drop_uses()  # replaced
+    sum_fn, sb, args = k.new_kernel(op, buffers + [partial])
+    if fusion:
+        ins = dict(zip(region_block.args, args[:n_in]))
+        env = fusion_dims(sb, region_block, ins, args[op.attrs.get("num_buffers", len(buffers)):-1])
+        store = epilogue_store(region_block, dot, ins, args[n_in], env)
+    else:
+        store = lambda ob, at, v: ob.op("memref.store", [v, args[n_in]] + at)  # noqa: E731
+    emit_split_sum(sb, args[-1], args[n_in], dot.results[0].type.elem if fusion else out.type.elem, store)
+    sb.op("func.return", [])
+    host.block.append(k.new_call(op, sum_fn, buffers + [partial]))
+    host.op("memref.dealloc", [partial])
+    return host.block.ops
+
+
 def blas_call(k, op, dot, call) -> list:
     """The host ops that run a dot kernel's work through cuBLAS when the runtime has it, and
-    launch the generated kernel (`call`) when not: a pure dot's GEMM writes its output; a
-    kOutput fusion's GEMM writes a temporary of the product, which a second kernel reads
-    through the fused epilogue into the output."""
+    launch the generated kernel (`call`, or its split form: `split_calls`) when not: a pure
+    dot's GEMM writes its output; a kOutput fusion's GEMM writes a temporary of the product,
+    which a second kernel reads through the fused epilogue into the output."""
+    # the kernel op's buffers and every run-time dim, as the kernels made here read them
+    # (`call` may have lost a repeated dim: loops.drop_repeated_dims; it is dropped when split)
+    operands = list(op.operands)
+    own_ops = split_calls(k, op, dot, call)
     form = gemm_form(dot)
     if op.key == "fusion":
         region_block = op.regions[0].blocks[0]
         n_in = len(region_block.args)
         product_t = dot.results[0].type
-        out = call.operands[n_in]
+        out = operands[n_in]
         if (form is None or not all(isinstance(v.owner, Block) for v in dot.operands)
                 or product_t.shape != out.type.shape):
-            return [call]  # an operand computed in the fusion, or a product of another shape
-        lhs, rhs = (call.operands[region_block.args.index(v)] for v in dot.operands)
+            return own_ops  # an operand computed in the fusion, or a product of another shape
+        lhs, rhs = (operands[region_block.args.index(v)] for v in dot.operands)
     else:
         if form is None:
-            return [call]
-        lhs, rhs, out = call.operands[:3]
+            return own_ops
+        lhs, rhs, out = operands[:3]
     host = LoopBuilder(Block(), op.loc, k.target)
     attrs = {"aot.transposed": form}
     takes = host.v("gpu.blas_gemm_takes", [lhs, rhs, out], INDEX, **attrs)
     own = LoopBuilder(Block(), op.loc, k.target)  # case 0: the generated kernel
-    own.block.append(call)
+    for o in own_ops:
+        own.block.append(o)
     own.yield_()
     blas = LoopBuilder(Block(), op.loc, k.target)  # case 1: cuBLAS
     if op.key != "fusion":
@@ -282,7 +413,7 @@ def blas_call(k, op, dot, call) -> list:
                 for d, n in enumerate(out.type.shape) if n is None]
         product = blas.v("memref.alloc", dims, MemRefType(product_t.shape, product_t.elem))
         blas.op("gpu.blas_gemm", [lhs, rhs, product], attrs=attrs)
-        buffers = list(call.operands) + [product]
+        buffers = list(operands) + [product]
         fn, eb, args = k.new_kernel(op, buffers)
         emit_epilogue_of_product(eb, op, dot, args)
         eb.op("func.return", [])
