@@ -128,13 +128,14 @@ def test_a_transposed_dot_operand_is_staged_coalesced(dims, lhs, rhs, tmp_path):
 
 
 def test_idle_warps_count_no_iteration(tmp_path):
-    """A warp per row of [1, 100000]: one warp of the block has a row, seven none. They used
-    to count an iteration each, so the one real iteration's bytes were scaled to an eighth."""
-    text = """func.func @main(%x: tensor<1x100000xf32>) -> tensor<1xf32> {
+    """A warp per row of [1, 4000] (a row under LONG_ROW: not a block per row): one warp of the
+    block has a row, seven none. They used to count an iteration each, so the one real
+    iteration's bytes were scaled to an eighth."""
+    text = """func.func @main(%x: tensor<1x4000xf32>) -> tensor<1xf32> {
   %z = stablehlo.constant dense<0.0> : tensor<f32>
-  %s = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [1] : (tensor<1x100000xf32>, tensor<f32>) -> tensor<1xf32>
+  %s = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [1] : (tensor<1x4000xf32>, tensor<f32>) -> tensor<1xf32>
   return %s : tensor<1xf32>
 }"""  # noqa: E501
-    _, ((k, work),) = run_counting(text, "lrow", str(tmp_path), np.ones((1, 100000), np.float32))
+    _, ((k, work),) = run_counting(text, "lrow", str(tmp_path), np.ones((1, 4000), np.float32))
     assert k.launch.lanes == 32
-    assert work.bytes_accessed == pytest.approx(4 * 100000, rel=0.01)
+    assert work.bytes_accessed == pytest.approx(4 * 4000, rel=0.01)
