@@ -27,6 +27,12 @@ ABI_VERSION = abi_version()  # aot_runtime.h's AOT_ABI_VERSION
 
 ffi = cffi.FFI()
 ffi.cdef(runtime_cdef())
+# Results of at most this many bytes are copied out of the runtime's block, which is freed at
+# once; bigger ones are wrapped in place (Entry._take).
+_COPY_RESULTS_UP_TO = 4096
+# The call path's C types, looked up once: ffi.new("...") parses its string on every call.
+_TENSORS, _DIMS, _INT64_PTR, _CHAR_PTR = (
+    ffi.typeof(t) for t in ("aot_tensor[]", "int64_t[]", "int64_t *", "char *"))
 
 
 class AotRuntimeError(RuntimeError):
@@ -115,10 +121,46 @@ class Entry:
                       result_labels))
         self._args = [_Value(a) for a in self.signature.args]
         self._results = [_Value(r) for r in self.signature.results]
-        # One int64 array per call holds the dims of every argument and of
-        # every static result.
-        self._num_dims = max(1, sum(v.rank for v in self._args) +
-                             sum(v.rank for v in self._results if v.shape is not None))
+        self._arg_frame, self._static_dims = self._frame(self._args)
+        self._out_frame, self._out_dims = self._frame(self._results)
+        self._dynamic_args = [(i, v.rank) for i, v in enumerate(self._args) if v.shape is None]
+        self._dynamic_rank = max(1, sum(rank for _, rank in self._dynamic_args))
+
+    @staticmethod
+    def _frame(values) -> tuple:
+        """An aot_tensor array for `values` with everything but the data pointers filled
+        (rank, dtype, and the dims of static values, in an array held beside it): a call
+        copies it and sets the pointers, instead of writing every field through cffi
+        (which cost most of a small call's ~17 us)."""
+        frame = ffi.new(_TENSORS, max(1, len(values)))
+        dims = ffi.new(_DIMS, max(1, sum(v.rank for v in values if v.shape is not None)))
+        at = 0
+        for tensor, v in zip(frame, values):
+            tensor.rank, tensor.dtype = v.rank, v.code
+            if v.shape:
+                dims[at:at + v.rank] = v.shape
+                tensor.dims, at = dims + at, at + v.rank
+        return frame, dims
+
+    def _pack(self, arrays: list, frame, keep: list):
+        """A copy of `frame` (_frame) pointing at `arrays`' data, and at their dims where
+        the signature leaves them dynamic; `keep` holds the cffi views until the call
+        returns."""
+        tensors = ffi.new(_TENSORS, len(frame))
+        ffi.memmove(tensors, frame, ffi.sizeof(frame))
+        for i, arr in enumerate(arrays):
+            if arr.size:  # an empty array's data stays NULL
+                data = ffi.from_buffer(arr)
+                keep.append(data)
+                tensors[i].data = data
+        if frame is self._arg_frame and self._dynamic_args:
+            dims, at = ffi.new(_DIMS, self._dynamic_rank), 0
+            keep.append(dims)
+            for i, rank in self._dynamic_args:
+                if rank:
+                    dims[at:at + rank] = arrays[i].shape
+                    tensors[i].dims, at = dims + at, at + rank
+        return tensors
 
     @property
     def name(self) -> str:
@@ -142,8 +184,8 @@ class Entry:
                 raise TypeError(f"{_describe(self.name, 'argument', index, sig)} expects "
                                 f"{sig}, got {type(value).__name__} of {arr.dtype}")
             arr = arr.astype(want)
-        if arr.ndim != spec.rank or any(d is not None and d != n
-                                        for d, n in zip(sig.dims, arr.shape)):
+        if arr.shape != spec.shape and (arr.ndim != spec.rank or any(
+                d is not None and d != n for d, n in zip(sig.dims, arr.shape))):
             raise ValueError(f"{_describe(self.name, 'argument', index, sig)} expects "
                              f"{sig}, got {_shape_text(arr)}")
         if not arr.flags.c_contiguous:
@@ -166,7 +208,11 @@ class Entry:
         if len(given) != len(self._results):
             raise TypeError(f"{self.name}: out= needs {len(self._results)} arrays, got {len(given)}")
         for i, (arr, r) in enumerate(zip(given, self._results)):
-            what = _describe(self.name, "result", i, r.sig)
+            what = _describe(self.name, "result", i, r.sig) if r.shape is None or not (
+                type(arr) is np.ndarray and arr.dtype == r.numpy and arr.shape == r.shape
+                and arr.flags.c_contiguous and arr.flags.writeable) else None
+            if what is None:  # the message is only formatted for a refusal
+                continue
             if r.shape is None:
                 raise ValueError(f"{what} has a dynamic shape: the library allocates it, "
                                  "out= cannot hold it")
@@ -181,15 +227,15 @@ class Entry:
         after writing the first tiles of C): an `out=` array sharing memory with an
         argument, or with another result, would give wrong numbers, so it is refused."""
         for i, o in enumerate(outs):
-            what = _describe(self.name, "result", i, self._results[i].sig)
+            what = lambda i=i: _describe(self.name, "result", i, self._results[i].sig)  # noqa: E731
             for j, a in enumerate(arrays):
                 if np.may_share_memory(o, a):
                     name = self.signature.args[j].name
                     arg = f"argument '{name}' (#{j})" if name else f"argument #{j}"
-                    raise ValueError(f"{what}: the out= array shares memory with {arg}")
+                    raise ValueError(f"{what()}: the out= array shares memory with {arg}")
             for j in range(i):
                 if np.may_share_memory(o, outs[j]):
-                    raise ValueError(f"{what}: the out= array shares memory with result #{j}")
+                    raise ValueError(f"{what()}: the out= array shares memory with result #{j}")
 
     def output_shapes(self, *values) -> "OutputShapes":
         """The dims of every result and the peak bytes a call with these arguments
@@ -197,14 +243,10 @@ class Entry:
         on the data (the size of a `where`)."""
         if self._query == ffi.NULL:
             raise NotImplementedError(f"{self.name}: this library has no shape query")
-        arrays = self._arrays(values)
-        args = ffi.new("aot_tensor[]", max(len(arrays), 1))
-        dims = ffi.new("int64_t[]", max(1, sum(v.rank for v in self._args)))
-        keep, offset = [], 0
-        for i, arr in enumerate(arrays):
-            offset = _fill(args[i], arr, self._args[i].code, dims, offset, keep)
-        result_dims = ffi.new("int64_t[]", max(1, sum(r.rank for r in self._results)))
-        peak = ffi.new("int64_t *")
+        keep = []
+        args = self._pack(self._arrays(values), self._arg_frame, keep)
+        result_dims = ffi.new(_DIMS, max(1, sum(r.rank for r in self._results)))
+        peak = ffi.new(_INT64_PTR)
         rc = self._query(args, result_dims, peak)
         if rc != 0:
             message = _string(self._library._lib.aot_last_error())
@@ -222,42 +264,45 @@ class Entry:
         outs = self._outputs(out)
         if out is not None:
             self._check_no_overlap(arrays, outs)
-        args = ffi.new("aot_tensor[]", max(len(arrays), 1))
-        results = ffi.new("aot_tensor[]", max(len(outs), 1))
-        dims = ffi.new("int64_t[]", self._num_dims)
         keep = []  # cffi views of the arrays' data, alive until the call returns
-        offset = 0
-        for i, arr in enumerate(arrays):
-            offset = _fill(args[i], arr, self._args[i].code, dims, offset, keep)
-        for i, out in enumerate(outs):
-            if out is not None:
-                offset = _fill(results[i], out, self._results[i].code, dims, offset, keep)
+        args = self._pack(arrays, self._arg_frame, keep)
+        if out is None:  # every result's data NULL: the runtime allocates it
+            results = ffi.new(_TENSORS, max(len(outs), 1))
+        else:
+            results = self._pack(outs, self._out_frame, keep)
 
         rc = self._fn(args, results)
         if rc != 0:
             message = _string(self._library._lib.aot_last_error())
             self._free_runtime_results(results, outs)
             raise AotRuntimeError(rc, message or f"{self.name} failed with code {rc}")
-        outs = [out if out is not None else self._take(results[i])
+        outs = [out if out is not None else self._take(results[i], self._results[i])
                 for i, out in enumerate(outs)]
         if not outs:
             return None
         return outs[0] if len(outs) == 1 else tuple(outs)
 
-    def _take(self, tensor) -> np.ndarray:
+    def _take(self, tensor, spec: _Value) -> np.ndarray:
         """A runtime-allocated result as a numpy array over the runtime's block, no copy:
         the block goes back to the runtime's caching allocator when the array dies, so the
         next call's result reuses memory already mapped instead of faulting in fresh pages
         (a 64 MiB result costs 2-5 ms of page faults otherwise). The finalizer holds the
         Library, so the code that frees the block stays loaded while arrays live."""
-        shape = tuple(ffi.unpack(tensor.dims, tensor.rank)) if tensor.rank else ()
-        dt = dtypes.from_code(tensor.dtype).numpy
+        shape = spec.shape
+        if shape is None:
+            shape = tuple(ffi.unpack(tensor.dims, tensor.rank)) if tensor.rank else ()
+        dt = spec.numpy
         nbytes = math.prod(shape) * dt.itemsize
         if nbytes == 0:
             self._library._lib.aot_tensor_free(ffi.addressof(tensor))
             return np.empty(shape, dt)
+        if nbytes <= _COPY_RESULTS_UP_TO:  # a copy costs less than a finalizer
+            arr = np.empty(shape, dt)
+            ffi.memmove(ffi.from_buffer(arr), tensor.data, nbytes)
+            self._library._lib.aot_tensor_free(ffi.addressof(tensor))
+            return arr
         library = self._library
-        data = ffi.gc(ffi.cast("char *", tensor.data), lambda p: library._lib.aot_free(p),
+        data = ffi.gc(ffi.cast(_CHAR_PTR, tensor.data), lambda p: library._lib.aot_free(p),
                       size=nbytes)  # aot_free also frees the result's runtime-owned dims
         return np.frombuffer(ffi.buffer(data, nbytes), dt).reshape(shape)
 
@@ -273,8 +318,8 @@ class Entry:
             fn = self._device_fn = self._library._device_entry(self.signature.symbol)
         if len(values) != len(self._args):
             raise TypeError(f"{self.name}.device() takes {len(self._args)} arguments, got {len(values)}")
-        args = ffi.new("aot_tensor[]", max(len(values), 1))
-        dims = ffi.new("int64_t[]", max(1, sum(v.rank for v in self._args)))
+        args = ffi.new(_TENSORS, max(len(values), 1))
+        dims = ffi.new(_DIMS, max(1, sum(v.rank for v in self._args)))
         releases = []
         try:
             return self._device_call(fn, values, args, dims, stream, releases)
@@ -296,7 +341,7 @@ class Entry:
                 args[i].dims = dims + offset
             args[i].rank, args[i].dtype = len(shape), spec.code
             offset += len(shape)
-        results = ffi.new("aot_tensor[]", max(len(self._results), 1))
+        results = ffi.new(_TENSORS, max(len(self._results), 1))
         rc = fn(args, results, ffi.cast("void *", stream or 0))
         if rc != 0:
             message = _string(self._library._lib.aot_last_error())
@@ -374,22 +419,6 @@ class DeviceArray:
 
     def __repr__(self) -> str:
         return f"<device array {self.dtype}{list(self.shape)}>"
-
-
-def _fill(tensor, arr: np.ndarray, code: int, dims, offset: int, keep: list) -> int:
-    """Points an aot_tensor at a C-contiguous numpy array (no copy), its dims
-    stored in dims[offset:]; returns the next free offset."""
-    if arr.size:
-        data = ffi.from_buffer(arr)
-        keep.append(data)
-        tensor.data = data
-    rank = arr.ndim
-    if rank:
-        dims[offset:offset + rank] = arr.shape
-        tensor.dims = dims + offset
-    tensor.rank = rank
-    tensor.dtype = code
-    return offset + rank
 
 
 def wheel_cublas() -> str | None:

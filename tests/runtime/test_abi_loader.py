@@ -96,23 +96,29 @@ def test_several_static_results_are_a_tuple_of_0d_arrays(lib):
 
 
 def test_results_are_runtime_blocks_returned_when_dropped(lib):
-    """Results are numpy arrays over the runtime's blocks (no copy): a dropped result goes
-    back to the caching allocator, so the next call reuses it; with out= nothing is
-    allocated at all."""
-    lib.minmax(np.ones(4, np.float32))  # warm the cache
+    """Results past 4 KiB are numpy arrays over the runtime's blocks (no copy): a dropped
+    result goes back to the caching allocator, so the next call reuses it. Smaller ones are
+    copied and their block goes back at once. With out= nothing is allocated at all."""
+    big = np.ones((1024, 3), np.float32)  # 12 KiB results
+    lib.add(big, big)  # warm the cache
     stats = lib.alloc_stats()
-    kept = [lib.minmax(np.full(4, i, np.float32)) for i in range(3)]
-    assert [float(r[0]) for r in kept] == [0.0, 1.0, 2.0]  # each result its own block
+    kept = [lib.add(big, np.full_like(big, i)) for i in range(3)]
+    assert [float(r[0, 0]) for r in kept] == [1.0, 2.0, 3.0]  # each result its own block
     assert lib.alloc_stats()["bytes_in_use"] > stats["bytes_in_use"]
     del kept
     assert lib.alloc_stats()["bytes_in_use"] == stats["bytes_in_use"]
     for _ in range(10):
-        lib.minmax(np.ones(4, np.float32))
+        lib.add(big, big)
+    assert lib.alloc_stats()["cache_hits"] - stats["cache_hits"] >= 10
+
+    small = [lib.minmax(np.full(4, i, np.float32)) for i in range(3)]
+    assert [float(r[0]) for r in small] == [0.0, 1.0, 2.0]
+    assert lib.alloc_stats()["bytes_in_use"] == stats["bytes_in_use"]  # copied, blocks back
     after = lib.alloc_stats()
-    assert after["cache_hits"] - stats["cache_hits"] >= 10
     out = (np.empty((), np.float32), np.empty((), np.int64))
     lib.minmax(np.ones(4, np.float32), out=out)
     assert lib.alloc_stats()["num_allocs"] == after["num_allocs"]
+    assert (float(out[0]), int(out[1])) == (1.0, 0)
 
 
 def test_bf16_argument_and_bool_result(lib):
