@@ -232,24 +232,26 @@ def stage_times(text: str, repeat: int) -> tuple[dict, float]:
 
 def fresh_machine(repeat: int) -> None:
     """The first compile with an empty cache (runtime and helper objects built) against a
-    warm one, on the 1k-op static program."""
+    warm one, on the 1k-op static program: wall seconds (the goal's measure, which a busy
+    machine inflates) and CPU seconds (this process's and its children's)."""
     text, _ = program(1000, False)
     with tempfile.TemporaryDirectory() as tmp:
         rows = []
         for _ in range(repeat):
             cache = tempfile.mkdtemp(dir=tmp)
             env = dict(os.environ, AOTC_CACHE_DIR=cache)
-            first = _wall(text, tmp, env)
-            warm = _wall(text, tmp, env)
-            rows.append((first, warm))
-    first = statistics.median(r[0] for r in rows)
-    warm = statistics.median(r[1] for r in rows)
-    print(f"first compile with an empty cache {first:.2f} s, warm {warm:.2f} s: "
-          f"+{first - warm:.2f} s (goal <= +1.5 s)")
+            rows.append([_measure(text, tmp, env) for _ in ("first", "warm")])
+    (first, first_cpu), (warm, warm_cpu) = (
+        [statistics.median(r[k][m] for r in rows) for m in (0, 1)] for k in (0, 1))
+    print(f"first compile with an empty cache {first:.2f} s wall ({first_cpu:.2f} s CPU), warm "
+          f"{warm:.2f} s ({warm_cpu:.2f} s CPU): +{first - warm:.2f} s wall, "
+          f"+{first_cpu - warm_cpu:.2f} s CPU (goal <= +1.5 s wall)")
 
 
-def _wall(text: str, tmp: str, env) -> float:
-    return json.loads(compile_once(text, tmp, env=env).splitlines()[-1])[1]
+def _measure(text: str, tmp: str, env) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one compile in a fresh process."""
+    times, wall = json.loads(compile_once(text, tmp, env=env).splitlines()[-1])
+    return wall, sum(times.values())
 
 
 def main():
