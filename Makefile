@@ -175,7 +175,7 @@ gpu-kit: $(STAMP)
 	$(PY) tools/gpu_kit/build.py --out build/gpu-kit --double build/gpu-kit-double
 
 gpu-kit-check: build/libcuda_double.so
-	KIT_TIMEOUT=1800 AOT_CUDA_LIBRARY=$(CURDIR)/build/libcuda_double.so \
+	KIT_TIMEOUT=1800 AOT_EMU_FIBERS=1 AOT_CUDA_LIBRARY=$(CURDIR)/build/libcuda_double.so \
 		AOT_CUDA_DOUBLE_KERNELS=$(CURDIR)/build/gpu-kit-double \
 		bash build/gpu-kit/run.sh
 
