@@ -15,9 +15,14 @@ panels, see _pack_kernel). So a tile of MR positions x NR features is zeroed, th
 micro-kernel call per window position; positions whose input column falls in the padding are left out
 of that call (a shorter run of rows), window rows in the padding are skipped. The kernel's
 NR-feature panel stays in L1 while the row's tiles go by. Tasks are output rows (batch,
-oh), cut into chunks of tiles when there are too few rows for every thread (_chunks), on
-the thread pool when the product is big enough. A finished block of tiles (BLOCK_BYTES)
-goes through the fused consumers' epilogue (a kOutput fusion: bias, activation, residual), if any.
+oh), cut into chunks of tiles when there are too few rows for every thread (_chunks), or
+taken in groups when rows are short (_row_group), on the thread pool when the product is
+big enough. A finished block of tiles (BLOCK_BYTES) goes through the fused consumers'
+epilogue (a kOutput fusion: bias, activation, residual), if any.
+
+Thin feature groups (two to a panel) have their kernels packed block-diagonally into full
+panels (_pack_kernel); windows that tile the input with thin features are gathered into a
+matrix for the packed matmul instead (_patch_matmul).
 
 A 1-D convolution (batch, w, feature) is the 2-D one of height 1: its rows are the batch,
 and with stride s a tile's MR window rows, kw x c elements each, lie s c apart in the input,
