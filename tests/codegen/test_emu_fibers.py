@@ -3,11 +3,13 @@ threads as fibers on one OS thread, giving way only at barriers and warp-shuffle
 mode `make gpu-kit-check` runs the kit's large matmuls in. A tiled shared-memory matmul (two
 barriers per slab) and full and row reductions (warp shuffles, then a barrier) against numpy,
 and bit for bit against the default mode (OS threads): the kernels add in a fixed order, so
-the two modes must agree exactly."""
+the two modes must agree exactly; so must the counts for the time model."""
+import os
+
 import numpy as np
 import pytest
 
-from tooling.gpu_emu import build_emulated
+from tooling.gpu_emu import build_counting, build_emulated
 
 MATMUL = """func.func @main(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
@@ -54,3 +56,19 @@ def test_shuffle_reductions_in_fibers(shape, sums, monkeypatch):
     np.testing.assert_allclose(fibers[1], x.astype(np.float64).sum(axis=1), rtol=1e-5, atol=1e-5)
     for f, t in zip(fibers, threads):
         np.testing.assert_array_equal(f, t)
+
+
+def test_counts_in_fibers(monkeypatch, tmp_path):
+    """The counting pointer is per thread in either mode: the same launch lines (but the
+    buffers' device addresses)."""
+    a = np.ones((70, 40), np.float32)
+    monkeypatch.setenv("AOT_CUDA_DOUBLE_KERNELS", os.environ.get("AOT_CUDA_DOUBLE_KERNELS", ""))
+    lib, _ = build_counting(MATMUL, "fc", str(tmp_path))
+    lines = {}
+    for mode in ("1", "0"):
+        monkeypatch.setenv("AOT_EMU_FIBERS", mode)
+        monkeypatch.setenv("AOT_EMU_COUNT", str(tmp_path / f"counts{mode}"))
+        lib.main(a, a.T.copy())
+        lines[mode] = [line.split()[:13] for line in (tmp_path / f"counts{mode}").read_text().splitlines()]
+    assert lines["1"] and lines["1"] == lines["0"]
+    assert int(lines["1"][0][11]) > 0  # flops counted
