@@ -77,24 +77,28 @@ def assert_ptxas_accepts(c, tmp_path):
     assert r.returncode == 0, r.stderr
 
 
-def is_tiled(kernel, tile=32) -> bool:
-    """A block of 256 threads per tile of `tile` output features (the implicit GEMM)."""
-    return kernel.launch.lanes == 256 and tile in kernel.launch.tiles
+def is_tiled(kernel, tile=None) -> bool:
+    """A block of 256 threads per tile of `tile` output features (the implicit GEMM; any of
+    the three tile sides when None)."""
+    sides = (tile,) if tile else (16, 32, 64)
+    return kernel.launch.lanes == 256 and any(t in kernel.launch.tiles for t in sides)
 
 
 BIG_TILES = {"conv2d_3x3_pad1_batch3", "grouped_straddling"}  # forced to 64 x 64: their outputs are small
+TINY_TILES = {"conv2d_stride2_dilation2_nchw", "pointwise_1x1"}  # 16 x 16 (conv.tile_size's own choice)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_implicit_gemm_matches_numpy(name, tmp_path, monkeypatch):
-    """Small outputs get 32 x 32 tiles (conv.tile_size); two cases run with 64 x 64 ones too."""
-    tile = 64 if name in BIG_TILES else 32
+    """Each case with 32 x 32 tiles, two with 64 x 64 ones, two with 16 x 16 (what
+    conv.tile_size gives such small outputs now)."""
+    tile = 64 if name in BIG_TILES else 16 if name in TINY_TILES else 32
     monkeypatch.setattr(conv, "tile_size", lambda *args: tile)
     text, x, w, want = conv_case(name)
     c = compiled(text, name)
     (kernel,) = c.llvm()[3]
     assert is_tiled(kernel, tile), kernel.describe()
-    if name in BIG_TILES:
+    if name in BIG_TILES | TINY_TILES:
         assert_ptxas_accepts(c, tmp_path)
     lib = build_emulated(text, name, str(tmp_path))
     np.testing.assert_allclose(lib.main(x, w), want, rtol=1e-5, atol=1e-5)
@@ -121,8 +125,9 @@ def test_depthwise_stays_per_element(tmp_path):
 def test_rule_weighs_the_groups():
     """8 groups of 8 features (a 32 x 32 tile spans 4 groups, 9 of 16 slab rows used: 14%
     useful) are tiled on the model's A100 (FP32 19.5 TFLOP/s against the per-element kernel's
-    1.3 at L2 bandwidth); 64 groups of 1 (1.8%) are not; complex elements never are. Small
-    outputs get 32 x 32 tiles, large ones 64 x 64 (fewer than two per SM: smaller tiles)."""
+    1.3 at L2 bandwidth); 64 groups of 1 (1.8%) are not; complex elements never are. Large
+    outputs get 64 x 64 tiles, smaller ones 32 x 32 or 16 x 16 (fewer than two per SM:
+    smaller tiles)."""
     assert [conv.groups_per_tile(p, 100) for p in (1, 3, 8, 64, 96, 128)] == [64, 22, 8, 1, 2, 1]
     assert conv.groups_per_tile(3, 100, 32) == 12
     for batch, tile in ((16, 64), (4, 32)):  # 512 or 128 tiles of 64 x 64 for the A100's 108 SMs

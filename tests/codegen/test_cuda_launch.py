@@ -56,12 +56,12 @@ def test_dynamic_dims_give_the_rule_not_a_count():
 
 
 def test_the_batched_matmul_gets_a_3d_grid():
-    """[3, 130, 70]: 18 tiles of 64 x 64 would be fewer than two per SM, so 32 x 32 ones
-    (matmul.tile_side): x 3 column tiles, y 5 row tiles, z the batch of 3."""
+    """[3, 130, 70]: 18 tiles of 64 x 64 or 45 of 32 x 32 would be fewer than two per SM, so
+    16 x 16 ones (matmul.tile_side): x 5 column tiles, y 9 row tiles, z the batch of 3."""
     _, ks = kernels(BATCHED_DOT)
     (k,) = [k for k in ks if k.launch.multi_grid]
-    assert k.launch.tiles == (1, 32, 32) and k.launch.lanes == 256
-    assert k.describe().startswith("grid 3x5x3, block 256x1x1: a block per tile of 1 x 32 x 32 of the output")
+    assert k.launch.tiles == (1, 16, 16) and k.launch.lanes == 256
+    assert k.describe().startswith("grid 5x9x3, block 256x1x1: a block per tile of 1 x 16 x 16 of the output")
 
 
 def double():
@@ -92,14 +92,14 @@ def test_elementwise_results_on_the_emulated_grid(shape, tmp_path):
 
 
 def test_a_3d_grid_on_the_emulated_grid(tmp_path, monkeypatch):
-    monkeypatch.setenv("AOT_EMU_MAX_BLOCKS", "64")  # run the whole 3 x 5 x 3 grid as launched
+    monkeypatch.setenv("AOT_EMU_MAX_BLOCKS", "256")  # run the whole 5 x 9 x 3 grid as launched
     lib = build_emulated(BATCHED_DOT, "bdot", str(tmp_path))
     rng = np.random.default_rng(1)
     a = rng.standard_normal((3, 130, 8)).astype(np.float32)
     b = rng.standard_normal((3, 8, 70)).astype(np.float32)
     np.testing.assert_allclose(lib.main(a, b), np.einsum("bmk,bkn->bmn", a.astype(np.float64), b),
                                rtol=1e-5, atol=1e-5)
-    assert last_launch() == (3, 5, 3, 256, 1, 1, 0)
+    assert last_launch() == (5, 9, 3, 256, 1, 1, 0)
 
 
 SHAPE_FROM_A_KERNEL = """func.func @main(%x: tensor<?x?xf32>, %s: tensor<2xi32>) -> tensor<?x?xf32> {

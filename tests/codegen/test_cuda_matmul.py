@@ -92,12 +92,14 @@ def test_element_types(elem, tmp_path):
 def test_small_tiles_when_large_ones_would_not_fill_the_largest_device():
     """Attention's @v, [8, 8, 256, 64]: 256 tiles of 64 x 64, two per SM of an A100 (the
     Target's device) but not of an H100, where the same PTX runs: 32 x 32 tiles, 1024
-    blocks. The MLP's 512 tiles (q @ k^T's 1024) keep 64 x 64."""
-    from lowering.codegen.cuda.matmul import SMALL_TILE, TILE, tile_side
+    blocks. The MLP's 512 tiles (q @ k^T's 1024) keep 64 x 64; the GPT decoder's [128, 256]
+    output, 32 tiles of 32 x 32, takes 16 x 16 (128 blocks, then split K)."""
+    from lowering.codegen.cuda.matmul import SMALL_TILE, TILE, TINY_TILE, tile_side
     from lowering.target import cuda_target
     target = cuda_target()
     assert tile_side(target, 256, 64, 64) == SMALL_TILE
     assert tile_side(target, 2048, 1024) == TILE
+    assert tile_side(target, 128, 256) == TINY_TILE
     assert tile_side(target, None, 64, 64) == TILE  # unknown rows: the large tile
 
 
@@ -126,9 +128,9 @@ def test_large_tiles_ask_for_four_blocks_per_sm(tmp_path):
     assert r.returncode == 0, r.stderr
     from lowering.codegen.cuda.ptxas import resources
     assert resources(r.stderr)[kernels[0].name][0] <= 64
-    small = EPILOGUE.replace("?x?", "64x64")  # one tile of 64: 32 x 32 tiles
+    small = EPILOGUE.replace("?x?", "64x64")  # one tile of 64: 16 x 16 tiles
     (tiled, *_) = Compilation(small, "m.mlir", Options(name="m", emit="ptx", target="cuda")).llvm()[3]
-    assert tiled.launch.tiles == (32, 32) and tiled.launch.min_blocks == 0
+    assert tiled.launch.tiles == (16, 16) and tiled.launch.min_blocks == 0
 
 
 SPLIT = """func.func @main(%a: tensor<LHSxELEM>, %b: tensor<RHSxELEM>, %c: tensor<NxELEM>) -> tensor<OUTxELEM> {

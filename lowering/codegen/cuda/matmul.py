@@ -42,6 +42,7 @@ from lowering.ops.elementwise import Scalars
 
 TILE = 64  # rows and columns of an output tile
 SMALL_TILE = 32  # a tile's side when TILE would leave SMs idle (`tile_side`)
+TINY_TILE = 16  # when SMALL_TILE would too: a result per thread
 DEPTH = 16  # contracting elements staged in shared memory per step
 SIDE = 16  # the block's threads as a SIDE x SIDE square (its launch record's block: SIDE * SIDE)
 THREADS = SIDE * SIDE
@@ -74,16 +75,18 @@ def _accumulator(out_elem: str) -> str:
 
 
 def tile_side(target, rows, cols, count: int = 1) -> int:
-    """TILE, or SMALL_TILE when `count` products of rows x cols, all known to the compile,
-    would make fewer TILE x TILE tiles than two per SM of the largest device the PTX may run
-    on (`launch.most_sms`): the time model takes a kernel with too few threads resident as
-    latency-bound, and a block of TILE x TILE (256 threads, 16 accumulators each) holds an
-    SM alone. (Attention's [8, 8, 256, 64] @v, 256 such tiles, counted against an A100's
-    108 SMs, stayed at TILE: 2.2x its floor on an H100's 132.)"""
+    """The largest of TILE, SMALL_TILE, TINY_TILE whose tiles, for `count` products of rows x
+    cols all known to the compile, are at least two per SM of the largest device the PTX may
+    run on (`launch.most_sms`), else TINY_TILE: the time model takes a kernel with too few
+    threads resident as latency-bound, and a block of TILE x TILE (256 threads, 16
+    accumulators each) holds an SM alone. (Attention's [8, 8, 256, 64] @v, 256 such tiles,
+    counted against an A100's 108 SMs, stayed at TILE: 2.2x its floor on an H100's 132.)"""
     if rows is None or cols is None:
         return TILE
-    tiles = count * -(-rows // TILE) * -(-cols // TILE)
-    return SMALL_TILE if tiles < 2 * most_sms() else TILE
+    for side in (TILE, SMALL_TILE):
+        if count * -(-rows // side) * -(-cols // side) >= 2 * most_sms():
+            return side
+    return TINY_TILE
 
 
 def tile_loop(b: LoopBuilder, out, tiles: tuple):
