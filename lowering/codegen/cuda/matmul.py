@@ -4,8 +4,10 @@ kOutput fusion's elementwise consumers applied to each result before it is store
 The output of a dot_general is [batch..., lhs free..., rhs free...]. A tile is TILE rows of
 the last lhs-free dim by TILE columns of the last rhs-free dim at one index of every other
 dim (`aot.tiles`: the host launches one block per tile, `device.emit_entry` strides over
-them); SMALL_TILE when TILE would give too few blocks for the device (`tile_side`). The
-block's 256 threads form a 16 x 16 square; thread (ty, tx) owns the 4 x 4 (or 2 x 2) results
+them); SMALL_TILE or TINY_TILE when TILE would give too few blocks for the devices
+(`tile_side`), and when even those do, the contraction is split (`k_split`: partial sums,
+added by a second kernel). The block's 256 threads form a 16 x 16 square; thread (ty, tx)
+owns the 4 x 4 (or 2 x 2, or 1) results
 at rows ty + 16 i and columns tx + 16 j, in registers. The contraction runs DEPTH elements at
 a time: the block stages a DEPTH x TILE slab of each operand in shared memory (each thread
 loading 4 elements of each, consecutive threads reading consecutive elements of the operand's
