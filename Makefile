@@ -9,6 +9,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[test]'
+	$(VENV)/bin/aotc cache --warm > /dev/null  # runtime + helper objects: a fast first compile
 	touch $(STAMP)
 
 venv: $(STAMP)

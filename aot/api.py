@@ -4,6 +4,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+import tempfile
 
 from abi.naming import identifier
 from lowering.cache import touch
@@ -93,6 +94,38 @@ def compile(source, name: str | None = None, *, output_dir: str | None = None,
     except LoadError:  # a damaged cache entry (truncated, emptied, overwritten): built again
         build()
         return load(so_path)
+
+
+# A small program whose compile builds what a first compile on this machine builds besides
+# the model: the runtime's objects, the f32 matmul's and both f32 convolutions' helper
+# objects (direct, Winograd) and the parser's tables (warm_cache).
+_WARM_PROGRAM = """
+func.func @main(%x: tensor<1x16x16x64xf32>, %w: tensor<3x3x64x64xf32>, %a: tensor<64x64xf32>)
+    -> (tensor<1x16x16x64xf32>, tensor<1x8x8x64xf32>, tensor<64x64xf32>) {
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
+      window = {stride = [1, 1], pad = [[1, 1], [1, 1]]}
+      {batch_group_count = 1 : i64, feature_group_count = 1 : i64}
+      : (tensor<1x16x16x64xf32>, tensor<3x3x64x64xf32>) -> tensor<1x16x16x64xf32>
+  %1 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
+      window = {stride = [2, 2], pad = [[1, 1], [1, 1]]}
+      {batch_group_count = 1 : i64, feature_group_count = 1 : i64}
+      : (tensor<1x16x16x64xf32>, tensor<3x3x64x64xf32>) -> tensor<1x8x8x64xf32>
+  %2 = stablehlo.dot_general %a, %a, contracting_dims = [1] x [0]
+      : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0, %1, %2 : tensor<1x16x16x64xf32>, tensor<1x8x8x64xf32>, tensor<64x64xf32>
+}
+"""
+
+
+def warm_cache() -> str:
+    """Build into the cache what does not depend on a model (`aotc cache --warm`, run by
+    `make venv`): the runtime and the f32 matmul and convolution helpers for this machine.
+    A first compile on a fresh machine otherwise builds them: ~2 s more than a warm one.
+    Returns the cache's path."""
+    with tempfile.TemporaryDirectory() as d:
+        opts = Options(name="warm", emit="shared")
+        Compilation(_WARM_PROGRAM, "<aotc cache --warm>", opts).build(os.path.join(d, "libwarm.so"))
+    return cache_dir()
 
 
 def _file_digest(path) -> str:

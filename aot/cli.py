@@ -67,6 +67,9 @@ def main(argv=None) -> int:
                       help="remove libraries, runtime and helper objects no compile has used "
                            "for DAYS days")
     drop.add_argument("--clear", action="store_true", help="remove everything in the cache")
+    drop.add_argument("--warm", action="store_true",
+                      help="build the runtime and the matmul/convolution helper objects for "
+                           "this machine now, so the first compile is as fast as later ones")
     t = sub.add_parser("import-tf", help="a TensorFlow SavedModel's signature as tf dialect "
                                          "MLIR, variables frozen (needs TensorFlow)")
     from .import_tf import add_arguments as import_tf_arguments
@@ -76,7 +79,7 @@ def main(argv=None) -> int:
         from .import_tf import run as import_tf
         return import_tf(args)
     if args.command == "cache":
-        return cache_main(args.prune, args.clear)
+        return cache_main(args.prune, args.clear, args.warm)
     if args.command == "inspect":
         from .manifest import inspect_main
         return inspect_main(args.artifact, as_json=args.json)
@@ -149,12 +152,18 @@ def main(argv=None) -> int:
     return 0
 
 
-def cache_main(prune_days: float | None, clear: bool) -> int:
-    """`aotc cache`: the cache's location and contents by kind; --prune / --clear remove."""
+def cache_main(prune_days: float | None, clear: bool, warm: bool = False) -> int:
+    """`aotc cache`: the cache's location and contents by kind; --prune / --clear remove,
+    --warm builds what every model's first compile would (aot.api.warm_cache)."""
     from lowering import cache
+
+    from .toolchain import ToolchainError
     try:
         root = cache.cache_dir()
-    except cache.CacheError as e:
+        if warm:
+            from .api import warm_cache
+            warm_cache()
+    except (cache.CacheError, ToolchainError) as e:  # unwritable cache, no C compiler
         print(f"aotc: error: {e}", file=sys.stderr)
         return 1
     if prune_days is not None and prune_days < 0:
