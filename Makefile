@@ -171,7 +171,7 @@ bench-gpu-model: $(STAMP)
 
 # The device kit for the first GPU (docs/gpu.md): build/gpu-kit/ and build/gpu-kit.tar.gz, and the
 # artifacts' host companions in build/gpu-kit-double/; gpu-kit-check runs its run.sh here through
-# the CUDA driver double (the full-size benchmarks take minutes a call on the emulated grid).
+# the CUDA driver double, the emulated grid in fiber mode (the whole kit: about 90 s here).
 gpu-kit: $(STAMP)
 	$(PY) tools/gpu_kit/build.py --out build/gpu-kit --double build/gpu-kit-double
 
