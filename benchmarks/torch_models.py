@@ -75,9 +75,10 @@ MODELS = {
 }
 try:
     import transformers  # noqa: F401
-    for _name in ("bert", "gpt2"):  # d 128, 2 layers, 4 heads, sequence 32
+    for _name in ("bert", "gpt2"):  # d 128, 2 layers, 4 heads, sequence 32 (positions: 64)
         MODELS[_name] = (lambda n=_name: corpus.transformers_model(n, width=128),
-                         lambda b: (torch.randint(0, 100, (b, 32)),), {"ids": {0: B, 1: T}},
+                         lambda b: (torch.randint(0, 100, (b, 32)),),
+                         {"ids": {0: B, 1: Dim("seq", min=2, max=64)}},
                          [1, 8, 32])
 except Exception:  # noqa: BLE001  any import failure just leaves its models out
     pass
