@@ -40,6 +40,7 @@ import aot  # noqa: E402
 
 NHWC = ("NHWC", "HWIO", "NHWC")
 NWC = ("NWC", "WIO", "NWC")
+NCHW = ("NCHW", "OIHW", "NCHW")
 
 
 def _program(x_shape, w_shape, stride, padding, dims, groups=1):
@@ -47,6 +48,8 @@ def _program(x_shape, w_shape, stride, padding, dims, groups=1):
     rng = np.random.default_rng(sum(w_shape))
     w = (rng.standard_normal(w_shape) / np.sqrt(np.prod(w_shape[:-1]))).astype(np.float32)
     bias = rng.standard_normal(w_shape[-1]).astype(np.float32) * 0.1
+    if dims == NCHW:  # as PyTorch exports them: the kernel OIHW, the bias over axis 1
+        w, bias = w.transpose(3, 2, 0, 1).copy(), bias[:, None, None]
     return dict(w=w, bias=bias, stride=stride, padding=padding, dims=dims, groups=groups)
 
 
@@ -81,6 +84,12 @@ PROGRAMS = {
                    [(1, 14, 14, 256), (32, 14, 14, 256)], "b, 14, 14, 256"),
     "r18_7x512": (_program(None, (3, 3, 512, 512), (1, 1), "SAME", NHWC),
                   [(1, 7, 7, 512), (32, 7, 7, 512)], "b, 7, 7, 512"),
+    # torchvision's ResNet-18 at 64x64: layer4 at 2x2 positions, mostly padding; as PyTorch
+    # exports it (NCHW) and as JAX would (NHWC)
+    "r18_2x512": (_program(None, (3, 3, 512, 512), (1, 1), "SAME", NHWC),
+                  [(1, 2, 2, 512), (32, 2, 2, 512)], "b, 2, 2, 512"),
+    "r18_2x512_nchw": (_program(None, (3, 3, 512, 512), (1, 1), [(1, 1), (1, 1)], NCHW),
+                       [(1, 512, 2, 2), (32, 512, 2, 2)], "b, 512, 2, 2"),
 }
 
 

@@ -79,6 +79,28 @@ def _channels_first(c) -> bool:
     return [c.ob, c.of] + c.osp == list(range(c.n + 2))
 
 
+# Below this many output positions an image, a channels-first result is not computed image
+# by image (W @ A_b would be a product of few columns, W read once per image: torchvision's
+# ResNet-18 at 64x64, layer4's 512->512 3x3 at 2x2 positions, 4.6k x 512 weights read 32
+# times at batch 32) but as one product W @ A over every image's positions, A's columns
+# (batch, positions), and copied into place.
+FEW_POSITIONS = 16
+
+
+def _few_positions(op: Operation, c) -> bool:
+    """A channels-first result with fewer (static) output positions an image than
+    FEW_POSITIONS: one product over the batch's positions (`_emit_channels_first`)."""
+    if not _channels_first(c):
+        return False
+    out = op.results[0].type if op.results else op.operands[2].type
+    positions = 1
+    for s in c.osp:
+        if not isinstance(out.shape[s], int):
+            return False
+        positions *= out.shape[s]
+    return positions < FEW_POSITIONS
+
+
 def _scratch(op: Operation, shapes: list, hs, results):
     """A [M, K], B [K, N] and, for other output layouts, C [M, N]: M = batch x output
     positions, K = kernel positions x input features, N = output features."""
@@ -100,6 +122,9 @@ def _scratch(op: Operation, shapes: list, hs, results):
         positions = 1
         for s in range(c.n):
             positions = hs.mul(positions, out[c.osp[s]])
+        if _few_positions(op, c):  # A [K, batch, positions], C [N, batch, positions]
+            return [t(n, k), t(k, out[c.ob], positions),
+                    t(n, out[c.ob], positions, elem=out_elem)]
         return [t(n, k), t(out[c.ob], k, positions)]
     buffers = [t(m, k), t(k, n)]
     if not _natural_output(c):
@@ -126,9 +151,9 @@ def emit(k, op: Operation, b, args: list) -> None:
     if c.G > 1:
         return _emit_grouped(b, c, lhs, rhs, out, a, bmat, args[5], ld, rd, od, spatial_in,
                              ksizes, features, flat)
-    if _channels_first(c):  # a: W, bmat: the batched A_b
+    if _channels_first(c):  # a: W, bmat: the batched A_b (or one A, C beside it)
         return _emit_channels_first(b, c, lhs, rhs, out, a, bmat, ld, rd, od, spatial_in, ksizes,
-                                    features, flat)
+                                    features, flat, args[5] if _few_positions(op, c) else None)
 
     _im2col(b, c, lhs, a, ld, od, spatial_in, ksizes, features, flat)
     _kernel_matrix(b, c, lhs.type.elem, rhs, bmat, rd, ksizes, features, flat)
@@ -227,10 +252,11 @@ def _emit_grouped(b, c, lhs, rhs, out, a, bmat, cmat, ld, rd, od, spatial_in, ks
 
 
 def _emit_channels_first(b, c, lhs, rhs, out, wmat, cols, ld, rd, od, spatial_in, ksizes,
-                         features, flat):
+                         features, flat, cmat=None):
     """out[b, f, p...] = W[f, (i, k...)] @ A_b[(i, k...), p...]: A_b's rows are shifted
     (strided, dilated) copies of the input's rows, read along the last spatial dim, and
-    the product lands in the result's own layout."""
+    the product lands in the result's own layout. With `cmat` (few positions) one product
+    C[f, b, p] = W @ A[(i, k...), b, p] instead, copied into the result."""
     w = c.window
     elem = lhs.type.elem
     out_sp = [od[s] for s in c.osp]
@@ -255,7 +281,8 @@ def _emit_channels_first(b, c, lhs, rhs, out, wmat, cols, ld, rd, od, spatial_in
                 value = nest.v("memref.load", [lhs] + [Ix(nest).val(q) for q in lidx], ScalarType(elem))
                 if valid is not None:
                     value = ix.select(valid, value, zero, ScalarType(elem))
-            nest.op("memref.store", [value, cols, bi, Ix(nest).val(kk), Ix(nest).val(p)])
+            at = [Ix(nest).val(kk), bi] if cmat is not None else [bi, Ix(nest).val(kk)]
+            nest.op("memref.store", [value, cols] + at + [Ix(nest).val(p)])
     when_nonempty(b, spatial_in, im2col)
 
     # W[f, (i, k...)] = w[..., the window reversed where asked
@@ -271,8 +298,17 @@ def _emit_channels_first(b, c, lhs, rhs, out, wmat, cols, ld, rd, od, spatial_in
         x = kb.v("memref.load", [rhs] + [Ix(kb).val(q) for q in ridx], ScalarType(elem))
         kk = flat(ix, kivs[1:], [features] + ksizes)
         kb.op("memref.store", [x, wmat, kivs[0], Ix(kb).val(kk)])
-    b.op("aot.gemm", [wmat, cols, out],
-         attrs={"lhs_runs": [0, 0, 0, 1, 1, 2], "rhs_runs": [0, 1, 1, 2, 2, 3]})
+    if cmat is None:
+        b.op("aot.gemm", [wmat, cols, out],
+             attrs={"lhs_runs": [0, 0, 0, 1, 1, 2], "rhs_runs": [0, 1, 1, 2, 2, 3]})
+        return
+    b.op("aot.gemm", [wmat, cols, cmat],
+         attrs={"lhs_runs": [0, 0, 0, 1, 1, 2], "rhs_runs": [0, 0, 0, 1, 1, 3]})
+    with loop_nest(b, [Ix(b).val(d) for d in od]) as (cb, ivs):
+        p = flat(Ix(cb), ivs[2:], out_sp)
+        y = cb.v("memref.load", [cmat, ivs[c.of], ivs[c.ob], Ix(cb).val(p)],
+                 ScalarType(out.type.elem))
+        cb.op("memref.store", [y, out] + ivs)
 
 
 # Below this many input features a window position's run of them is too short for a
