@@ -25,7 +25,9 @@ UNARY = {
 }
 BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "div": "divide",
           "maximum": "maximum", "minimum": "minimum", "atan2": "atan2",
-          "fmod": "remainder", "bitwise_and": "and", "bitwise_or": "or", "bitwise_xor": "xor"}
+          "fmod": "remainder", "bitwise_and": "and", "bitwise_or": "or", "bitwise_xor": "xor",
+          # Python's `mask_a & mask_b` on tensors, as export records it (GPT-2's masks)
+          "__and__": "and", "__or__": "or", "__xor__": "xor"}
 COMPARE = {"eq": "EQ", "ne": "NE", "lt": "LT", "le": "LE", "gt": "GT", "ge": "GE"}
 LOGICAL = {"logical_and": "and", "logical_or": "or", "logical_xor": "xor"}
 G = "elementwise math"

@@ -95,7 +95,8 @@ def expand(e, n):
 
 
 @aten("clone.default", "alias.default", "lift_fresh_copy.default", "detach.default",
-      "contiguous.default", "_to_copy.default", "to.dtype", "_to_dim_order_copy.default",
+      "contiguous.default", "_to_copy.default", "to.dtype", "to.dtype_layout",
+      "_to_dim_order_copy.default",
       group=S)
 def copy(e, n):
     """A copy or a cast: values are immutable here, so only the element type matters."""
@@ -163,6 +164,23 @@ def slice_(e, n):
         raise e.error(f"slice step must be a positive constant, got {step}")
     return slice_dim(e, x, e.axis(n.arg("dim", 0), x.type.rank), n.arg("start", None),
                      n.arg("end", None), step)
+
+
+@aten("diff.default", group="elementwise math")
+def diff(e, n):
+    """x[1:] - x[:-1] along `dim`, `n` times, after `prepend`/`append` are concatenated
+    (GPT-2's position ids from its attention mask); booleans differ by xor, as in PyTorch."""
+    x = n.arg("self")
+    axis = e.axis(n.arg("dim", -1), x.type.rank)
+    elem = n.out_elem()
+    parts = [e.convert(p, elem) for p in (n.arg("prepend", None), x, n.arg("append", None))
+             if p is not None]
+    if len(parts) > 1:
+        x = e.v("concatenate", parts, {"dimension": axis})
+    for _ in range(n.arg("n", 1)):
+        hi, lo = slice_dim(e, x, axis, 1, None, 1), slice_dim(e, x, axis, 0, -1, 1)
+        x = e.v("xor" if elem == "i1" else "subtract", [hi, lo])
+    return x
 
 
 @aten("select.int", "select_copy.int", group=S)
@@ -315,8 +333,11 @@ def gather(e, n):
 C = "creation"
 
 
-@aten("full.default", "zeros.default", "ones.default", "empty.memory_format", group=C)
+@aten("full.default", "zeros.default", "ones.default", "empty.memory_format",
+      "new_full.default", "new_zeros.default", "new_ones.default", "new_empty.default", group=C)
 def full(e, n):
+    """A constant of `size`; `new_ones` and the other `new_*` take only their dtype from
+    `self` (recorded in the output's meta)."""
     elem = n.out_elem()
     value = n.arg("fill_value", 1 if "ones" in e.target else 0)
     dims = list(n.arg("size"))

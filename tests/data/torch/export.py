@@ -341,6 +341,23 @@ class Composite(nn.Module):
         return a + b + c
 
 
+class Masks(nn.Module):
+    """The mask-building ops transformers' GPT-2 leaves as exported (AS_EXPORTED): `&` of
+    boolean masks (aten.__and__), new_ones, diff (with prepend/append, n=2, booleans by
+    xor) and to.dtype_layout."""
+
+    def forward(self, x, ids):  # x [b, t] f32, ids [b, t] i64
+        pad = ids > 2
+        t = torch.arange(ids.shape[1])
+        causal = t[:, None] >= t[None, :]
+        keep = (pad[:, None, :] & causal) & ids.new_ones((), dtype=torch.bool)
+        steps = torch.diff(ids, n=2, dim=-1, prepend=ids[:, :2] * 0)
+        flips = torch.diff(pad, dim=1, append=pad[:, -1:])
+        wide = torch.ops.aten.to.dtype_layout(x, dtype=torch.float64, layout=torch.strided,
+                                              device=torch.device("cpu"))
+        return torch.where(keep, x[:, None, :], 0.0).sum(-1), steps, flips, wide * 2
+
+
 class InPlaceHazard(nn.Module):
     """relu_ on a tensor a view was taken of before: the view, read after it, sees the
     change, which the functional form would not make."""
@@ -394,6 +411,7 @@ def consts(*values):
 
 BATCH = Dim("batch", min=1, max=64)
 SEQ = Dim("seq", min=2, max=64)
+SEQ3 = Dim("seq", min=3, max=64)  # diff(n=2) after prepending 2 columns: PyTorch asks for 3
 
 # name -> (model class, input makers, dynamic_shapes or None, size sets)
 CASES = {
@@ -414,6 +432,9 @@ CASES = {
     "composite": (Composite, [f32("b", 3, 4, 4)], {"x": {0: BATCH}},
                   [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 5}]),
     "inplace_hazard": (InPlaceHazard, [f32(4)], None, [{}]),
+    "masks": (Masks, [f32("b", "t"), ints(6, "b", "t")], {"x": {0: BATCH, 1: SEQ3},
+                                                          "ids": {0: BATCH, 1: SEQ3}},
+              [{"b": 2, "t": 5}, {"b": 1, "t": 3}, {"b": 3, "t": 9}, {"b": 2, "t": 33}]),
     "rnn": (RNN, [f32("b", 7, 4)], {"x": {0: BATCH}}, [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 5}]),
 }
 
@@ -423,7 +444,7 @@ def seed(name, tag):
 
 
 # Saved as torch.export leaves them (composite and in-place ops), not decomposed.
-AS_EXPORTED = {"composite", "inplace_hazard"}
+AS_EXPORTED = {"composite", "inplace_hazard", "masks"}
 
 
 def inputs(name, k):
