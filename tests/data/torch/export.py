@@ -343,14 +343,16 @@ class Composite(nn.Module):
 
 class Masks(nn.Module):
     """The mask-building ops transformers' GPT-2 leaves as exported (AS_EXPORTED): `&` of
-    boolean masks (aten.__and__), new_ones, diff (with prepend/append, n=2, booleans by
-    xor) and to.dtype_layout."""
+    boolean masks (aten.__and__; `|` and `^` too), new_ones/new_zeros/new_full, diff (with
+    prepend/append, n=2, booleans by xor) and to.dtype_layout."""
 
     def forward(self, x, ids):  # x [b, t] f32, ids [b, t] i64
         pad = ids > 2
         t = torch.arange(ids.shape[1])
         causal = t[:, None] >= t[None, :]
         keep = (pad[:, None, :] & causal) & ids.new_ones((), dtype=torch.bool)
+        none = ids.new_full((), False, dtype=torch.bool)
+        keep = (keep | ids.new_zeros((1, 1), dtype=torch.bool)) ^ none
         steps = torch.diff(ids, n=2, dim=-1, prepend=ids[:, :2] * 0)
         flips = torch.diff(pad, dim=1, append=pad[:, -1:])
         wide = torch.ops.aten.to.dtype_layout(x, dtype=torch.float64, layout=torch.strided,
