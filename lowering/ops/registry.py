@@ -75,6 +75,7 @@ class OpDef:
     parallel: bool = False  # its kernel's outer loop covers dim 0 of its first output
     epilogue: Callable | None = None  # runs fused elementwise consumers on its output's tiles
     library_call: Callable | None = None  # (emitter, kernel op, it, call) -> host ops: a library may run it
+    same_size: Callable | None = None  # (op, result dim) -> (operand, its dim) always that size, or None
     overrides: list = field(default_factory=list)  # (field, fn, target name or None, when)
 
 
