@@ -810,8 +810,18 @@ registry.define("dynamic_reduce_window", "kernel", "dynamic shapes",
                 kernel=emit_reduce_window,  # inputs..., inits..., window operands, outs...
                 writes=lambda op: registry.last_operands(
                     op, (len(op.operands) - len(WINDOW_OPERANDS)) // 3))
+
+
+def _convolution_same_size(op: Operation, dim: int):
+    """The output's batch dim is the input's when batches are not grouped (cse.py reads the
+    size there)."""
+    c = Conv(op)
+    return (0, c.lb) if dim == c.ob and c.B == 1 else None
+
+
 registry.define("convolution", "kernel", _FAMILY, attrs=("dimension_numbers",),
                 infer=infer_convolution, shape_rule=_convolution_rule, kernel=emit_convolution,
+                same_size=_convolution_same_size,
                 writes=lambda op: (2,))  # input, kernel, result, scratch...
 registry.define("select_and_scatter", "kernel", _FAMILY, attrs=("window_dimensions",),
                 infer=infer_select_and_scatter, shape_rule=_select_and_scatter_rule,

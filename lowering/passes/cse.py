@@ -13,10 +13,11 @@ One pass over each block, a hash table per block: linear in the program's size.
 
 A `get_dimension_size` is first moved to the earliest value with the same size (through
 elementwise ops, a dynamic broadcast's or reshape's shape tensor, a reduce_window's dims of
-window 1): torch.export's programs read each dynamic broadcast's sizes from the tensor
-beside it, so every op had a `get_dimension_size` user outside its kernel and fusion cut
-after it (MobileNetV3-Small, dynamic batch: 403 kernels, 65 static). Read from the earliest
-tensor, the sizes and the shape code building on them are shared like jax.export's.
+window 1, an op's `same_size` rule: a convolution's batch): torch.export's programs read
+each dynamic broadcast's sizes from the tensor beside it, so every op had a
+`get_dimension_size` user outside its kernel and fusion cut after it (MobileNetV3-Small,
+dynamic batch: 403 kernels, 65 static). Read from the earliest tensor, the sizes and the
+shape code building on them are shared like jax.export's.
 """
 from __future__ import annotations
 
@@ -75,6 +76,10 @@ def same_size_source(value, dim: int):
     if registry.is_kind(op.key, "elementwise"):
         return next(((o, dim) for o in op.operands if isinstance(o.type, TensorType)
                      and o.type.shape == value.type.shape), None)
+    rule = registry.rule(op, "same_size")
+    if rule is not None:
+        found = rule(op, dim)
+        return None if found is None else (op.operands[found[0]], found[1])
     if op.key in ("dynamic_broadcast_in_dim", "dynamic_reshape"):
         return size_in_shape(op.operands[1], dim)
     if op.key == "reduce_window" and len(op.operands) == 2:
