@@ -61,3 +61,28 @@ def test_numbers_match_numpy(tmp_path, batch):
     scale, shift = rng.standard_normal((2, 8)).astype(np.float32)
     want = np.exp(np.maximum(x * scale[:, None] + shift[:, None], 0)) * scale[:, None]
     np.testing.assert_allclose(lib.main(x, scale, shift), want, rtol=1e-5, atol=1e-6)
+
+
+CONV = """
+func.func public @main(%x: tensor<?x2x4x4xf32>, %w: tensor<3x2x1x1xf32>, %b: tensor<3xf32>)
+    -> tensor<?x3x4x4xf32> {
+  %c3 = stablehlo.constant dense<3> : tensor<1xi32>
+  %c4 = stablehlo.constant dense<4> : tensor<1xi32>
+  %y = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1],
+      window = {stride = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64}
+      : (tensor<?x2x4x4xf32>, tensor<3x2x1x1xf32>) -> tensor<?x3x4x4xf32>
+  %n = stablehlo.get_dimension_size %y, dim = 0 : (tensor<?x3x4x4xf32>) -> tensor<i32>
+  %r = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>
+  %s = stablehlo.concatenate %r, %c3, %c4, %c4, dim = 0
+      : (tensor<1xi32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<4xi32>
+  %bb = stablehlo.dynamic_broadcast_in_dim %b, %s, dims = [1]
+      : (tensor<3xf32>, tensor<4xi32>) -> tensor<?x3x4x4xf32>
+  %z = stablehlo.add %y, %bb : tensor<?x3x4x4xf32>
+  return %z : tensor<?x3x4x4xf32>
+}"""
+
+
+def test_a_convolutions_batch_is_read_from_its_input():
+    fused = print_module(run_pipeline(parse_module(CONV, "conv.mlir"), "fused"))
+    sizes = [line for line in fused.splitlines() if "get_dimension_size" in line]
+    assert len(sizes) == 1 and "(%arg0)" in sizes[0], fused
