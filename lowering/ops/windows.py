@@ -800,8 +800,20 @@ def emit_select_and_scatter(k, op: Operation, b, args: list):
 
 
 _FAMILY = "reductions and contractions"
+def _reduce_window_same_size(op: Operation, dim: int):
+    """A dim whose window is 1 wide, unstrided, undilated and unpadded keeps the input's
+    size (cse.py reads the size there); one input only (with its init)."""
+    rank = op.results[0].type.rank
+    if len(op.operands) != 2:
+        return None
+    unit = all(ints(op.attrs.get(k), rank, 1, k)[dim] == 1 for k in
+               ("window_dimensions", "window_strides", "base_dilations", "window_dilations"))
+    return (0, dim) if unit and padding_pairs(op.attrs.get("padding"), rank)[dim] == (0, 0) else None
+
+
 registry.define("reduce_window", "kernel", _FAMILY, attrs=("window_dimensions",),
                 infer=infer_reduce_window, shape_rule=_reduce_window_rule,
+                same_size=_reduce_window_same_size,
                 kernel=emit_reduce_window,  # inputs..., inits..., outs...
                 writes=lambda op: registry.last_operands(op, len(op.operands) // 3))
 registry.define("dynamic_reduce_window", "kernel", "dynamic shapes",

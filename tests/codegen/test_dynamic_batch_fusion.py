@@ -86,3 +86,34 @@ def test_a_convolutions_batch_is_read_from_its_input():
     fused = print_module(run_pipeline(parse_module(CONV, "conv.mlir"), "fused"))
     sizes = [line for line in fused.splitlines() if "get_dimension_size" in line]
     assert len(sizes) == 1 and "(%arg0)" in sizes[0], fused
+
+
+@pytest.mark.parametrize("pad", ["[[0, 0], [1, 1]]", "[[1, 0], [1, 1]]"])
+def test_reduce_window_keeps_its_size_only_where_its_window_is_one(tmp_path, pad):
+    """A reduce_window's size read goes back to its input on a dim of window 1 with no
+    padding (its padding a dense attribute, as StableHLO prints it), and stays on a padded
+    one, where the sizes differ; numbers against numpy either way."""
+    program = f"""
+func.func public @main(%x: tensor<?x6xf32>) -> (tensor<?x6xf32>, tensor<i32>) {{
+  %init = stablehlo.constant dense<0.0> : tensor<f32>
+  %w = "stablehlo.reduce_window"(%x, %init) ({{
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+  }}) {{window_dimensions = array<i64: 1, 3>, padding = dense<{pad}> : tensor<2x2xi64>}}
+      : (tensor<?x6xf32>, tensor<f32>) -> tensor<?x6xf32>
+  %n = stablehlo.get_dimension_size %w, dim = 0 : (tensor<?x6xf32>) -> tensor<i32>
+  return %w, %n : tensor<?x6xf32>, tensor<i32>
+}}"""
+    if pad.startswith("[[0, 0]"):
+        fused = print_module(run_pipeline(parse_module(program, "rw.mlir"), "fused"))
+        sizes = [line for line in fused.splitlines() if "get_dimension_size" in line]
+        assert len(sizes) == 1 and "%arg0" in sizes[0], fused  # read from the input
+    x = np.arange(5 * 6, dtype=np.float32).reshape(5, 6)
+    rows = (0, 0) if pad.startswith("[[0, 0]") else (1, 0)  # a padded batch: one row more
+    padded = np.pad(x, (rows, (1, 1)))
+    want = np.stack([padded[:, j:j + 3].sum(1) for j in range(padded.shape[1] - 2)], 1)
+    lib = aot.compile(program, name="rw" + str(len(pad)), output_dir=str(tmp_path))
+    got, n = lib.main(x)
+    np.testing.assert_allclose(got, want)
+    assert int(n) == want.shape[0]
