@@ -104,18 +104,6 @@ PROGRAMS = {
 }
 
 
-def median_cpu_ms(fn, reps: int) -> float:
-    """Median CPU time of the process over `fn()` calls after one warm-up, in milliseconds."""
-    import statistics
-    fn()
-    times = []
-    for _ in range(reps):
-        t = time.process_time()
-        fn()
-        times.append(time.process_time() - t)
-    return statistics.median(times) * 1e3
-
-
 def _forward(jax, p):
     w, bias = jax.numpy.asarray(p["w"]), jax.numpy.asarray(p["bias"])
 
@@ -138,7 +126,10 @@ def main():
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                     help="wall time, or the process's CPU time (meaningful on one thread)")
     args = ap.parse_args()
-    median = median_cpu_ms if args.clock == "cpu" else bench_env.median_ms
+    clock = time.process_time if args.clock == "cpu" else time.perf_counter
+
+    def median(fn, reps):
+        return bench_env.median_ms(fn, reps, clock)
     import jax
     from jax import export
     jax.config.update("jax_include_debug_info_in_dumps", False)

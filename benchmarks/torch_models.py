@@ -18,7 +18,7 @@ Needs torch (`pip install '.[torch]'`); the libraries themselves do not.
 """
 from __future__ import annotations
 
-import bench_env  # noqa: F401  one thread everywhere; before numpy and torch
+import bench_env  # noqa: E402  one thread everywhere; before numpy and torch
 
 # isort: split
 
@@ -88,10 +88,6 @@ if HAVE_TORCHVISION:
                          lambda b, s=_size: (torch.randn(b, 3, s, s),), {"x": {0: B}}, [1, 8, 32])
 
 
-def median_ms(fn, reps: int) -> float:
-    return bench_env.median_ms(fn, reps)
-
-
 def aoti(ep, example: tuple, workdir: str):
     """(AOTInductor's runner of `ep`, compile seconds), or (None, why) where it does not build."""
     try:
@@ -157,16 +153,16 @@ def main() -> int:
             with torch.no_grad():
                 want = model(*inputs)
                 want = (want[0] if isinstance(want, tuple) else want).numpy()
-                t_eager = median_ms(lambda: model(*inputs), args.reps)
-                t_comp = (median_ms(lambda: compiled(*inputs), args.reps)
+                t_eager = bench_env.median_ms(lambda: model(*inputs), args.reps)
+                t_comp = (bench_env.median_ms(lambda: compiled(*inputs), args.reps)
                           if compiled is not None else float("nan"))
-                t_ao = (median_ms(lambda: runner(*inputs), args.reps)
+                t_ao = (bench_env.median_ms(lambda: runner(*inputs), args.reps)
                         if runner is not None else float("nan"))
             for kind, library in [("dyn", lib)] + ([("static", statics[b])] if b in statics else []):
                 got = library.main(*arrays)
                 got = got[0] if isinstance(got, (list, tuple)) else got
                 err = float(np.abs(got - want).max())
-                t_lib = median_ms(lambda: library.main(*arrays), args.reps)
+                t_lib = bench_env.median_ms(lambda: library.main(*arrays), args.reps)
                 print(f"{name:18} {b:5d} {kind:6} {t_lib:8.3f} {t_eager:9.3f} {t_comp:10.3f} "
                       f"{t_ao:8.3f} {t_lib / t_eager:9.2f} {t_lib / t_comp:11.2f} "
                       f"{t_lib / t_ao:8.2f}   {err:.1e}", flush=True)
