@@ -64,6 +64,14 @@ def pointwise(fusion: Operation, result_type) -> bool:
     return True
 
 
+def _one_associative_combiner(red: Operation) -> bool:
+    """A reduce of one input whose body is one add, multiply, maximum or minimum: its chunks
+    may be reduced apart and combined afterwards (the split reductions below)."""
+    body = red.regions[0].blocks[0].ops
+    return len(red.operands) == 2 and len(body) == 2 and \
+        body[0].key in ("add", "multiply", "maximum", "minimum")
+
+
 def split_column_reduction(fusion: Operation, target) -> bool:
     """A kInput fusion whose root reduces leading dims (a column sum) with one associative
     combiner and one result: its rows are cut into Target.column_chunks chunks reduced on their
@@ -74,13 +82,10 @@ def split_column_reduction(fusion: Operation, target) -> bool:
             or not target.memory_order_columns:
         return False
     root = fusion.regions[0].blocks[0].ops[-1].operands[0].owner
-    if not isinstance(root, Operation) or root.key != "reduce" or len(root.operands) != 2:
+    if not isinstance(root, Operation) or root.key != "reduce" or not _one_associative_combiner(root):
         return False
     dims, rank = list(root.attrs["dimensions"]), root.operands[0].type.rank
-    if not dims or len(dims) == rank or dims != list(range(len(dims))):
-        return False
-    body = root.regions[0].blocks[0].ops
-    return len(body) == 2 and body[0].key in ("add", "multiply", "maximum", "minimum")
+    return bool(dims) and len(dims) != rank and dims == list(range(len(dims)))
 
 
 # A reduction of the last dim is split into chunks of each row (split_row_reduction) when it
@@ -98,15 +103,10 @@ def split_row_reduction(fusion: Operation, target) -> bool:
     if fusion.attrs.get("fusion_kind") != "kInput" or not target.column_chunks or not target.threads:
         return False
     root = fusion.regions[0].blocks[0].ops[-1].operands[0].owner
-    if not isinstance(root, Operation) or root.key != "reduce" or len(root.operands) != 2:
+    if not isinstance(root, Operation) or root.key != "reduce" or not _one_associative_combiner(root):
         return False
     shape = root.operands[0].type.shape
-    if list(root.attrs["dimensions"]) != [len(shape) - 1]:
-        return False
-    if not _few_long_rows(shape):
-        return False
-    body = root.regions[0].blocks[0].ops
-    return len(body) == 2 and body[0].key in ("add", "multiply", "maximum", "minimum")
+    return list(root.attrs["dimensions"]) == [len(shape) - 1] and _few_long_rows(shape)
 
 
 def split_row_fusion(fusion: Operation, target) -> bool:
@@ -124,13 +124,8 @@ def split_row_fusion(fusion: Operation, target) -> bool:
     out = fusion.results[0].type
     if not _few_long_rows(out.shape):
         return False
-    for red in (o for o in ops if o.key == "reduce"):
-        body = red.regions[0].blocks[0].ops
-        if (len(red.operands) != 2 or red.operands[0].type.shape != out.shape
-                or red.results[0].type.elem != out.elem or len(body) != 2
-                or body[0].key not in ("add", "multiply", "maximum", "minimum")):
-            return False
-    return True
+    return all(_one_associative_combiner(red) and red.operands[0].type.shape == out.shape
+               and red.results[0].type.elem == out.elem for red in ops if red.key == "reduce")
 
 
 def _few_long_rows(shape) -> bool:
