@@ -327,6 +327,25 @@ def emit_row_fusion(b: LoopBuilder, region_block: Block, inputs: dict, out, env:
             cols.yield_()
 
 
+def row_chunk(b: LoopBuilder, n, chunks: int):
+    """The length of each of `chunks` chunks of a row of `n` (ceil(n / chunks), at least 1):
+    the split row kernels (emit_split_rows, emit_split_row_fusion) cut rows alike."""
+    return b.v("arith.maxui", [b.v("arith.divui", [b.v("arith.addi", [n, b.index(chunks - 1)], INDEX),
+                                                   b.index(chunks)], INDEX), b.index(1)], INDEX)
+
+
+def chunk_bounds(cb: LoopBuilder, c, chunk, n) -> tuple:
+    """(lo, hi, later) of chunk `c`: its range of the row, and whether it is a later chunk
+    holding elements, whose reduction starts from its first element (chunk 0 starts from
+    the init value, counted once)."""
+    lo = cb.v("arith.minui", [cb.v("arith.muli", [c, chunk], INDEX), n], INDEX)
+    hi = cb.v("arith.minui", [cb.v("arith.addi", [lo, chunk], INDEX), n], INDEX)
+    later = cb.v("arith.andi", [cb.v("arith.cmpi", [c, cb.index(0)], ScalarType("i1"), predicate="ne"),
+                                cb.v("arith.cmpi", [lo, hi], ScalarType("i1"), predicate="ult")],
+                 ScalarType("i1"))
+    return lo, hi, later
+
+
 def emit_split_row_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, inputs: dict, out,
                           part_at: int, env: dict):
     """A row fusion over few long rows (bufferize.split_row_fusion) as one kernel per
@@ -355,13 +374,11 @@ def emit_split_row_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, input
         part = b.block.args[part_at]
         out_dims = dims_of(b, out)
         n = Ix(b).val(out_dims[-1])
-        chunk = b.v("arith.maxui", [b.v("arith.divui", [b.v("arith.addi", [n, b.index(chunks - 1)], INDEX),
-                                                        b.index(chunks)], INDEX), b.index(1)], INDEX)
+        chunk = row_chunk(b, n, chunks)
         used = b.v("arith.divui", [b.v("arith.addi", [n, b.v("arith.subi", [chunk, b.index(1)], INDEX)],
                                        INDEX), chunk], INDEX)
         _, cb, c, _ = b.for_(b.index(0), b.index(chunks))
-        lo = cb.v("arith.minui", [cb.v("arith.muli", [c, chunk], INDEX), n], INDEX)
-        hi = cb.v("arith.minui", [cb.v("arith.addi", [lo, chunk], INDEX), n], INDEX)
+        lo, hi, later = chunk_bounds(cb, c, chunk, n)
         with loop_nest(cb, out_dims[:-1]) as (rows, rivs):
             scalars: dict = {}
             for q, red in enumerate(reductions[:phase]):  # earlier reductions, in chunk order
@@ -379,9 +396,6 @@ def emit_split_row_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, input
                 continue
             red = reductions[phase]
             x, init = red.operands
-            later = rows.v("arith.andi", [
-                rows.v("arith.cmpi", [c, rows.index(0)], ScalarType("i1"), predicate="ne"),
-                rows.v("arith.cmpi", [lo, hi], ScalarType("i1"), predicate="ult")], ScalarType("i1"))
             trips = rows.v("arith.select", [later, rows.index(1), rows.index(0)], INDEX)
             seed = Elemental(rows, inputs, scalars, env).at(init, [])
             first, fb, _, _ = rows.for_(rows.index(0), trips, [seed])
@@ -597,18 +611,11 @@ def emit_split_rows(k: KernelEmitter, op: Operation, b: LoopBuilder, root: Opera
 
     def length_and_chunk(lb: LoopBuilder, env: dict, inputs: dict):
         dims = [Ix(lb).val(d) for d in (env[x] if x in env else Elemental(lb, inputs).dims(x))]
-        n = dims[-1]
-        chunk = lb.v("arith.divui", [lb.v("arith.addi", [n, lb.index(chunks - 1)], INDEX),
-                                     lb.index(chunks)], INDEX)
-        return dims, n, lb.v("arith.maxui", [chunk, lb.index(1)], INDEX)
+        return dims, dims[-1], row_chunk(lb, dims[-1], chunks)
     dims, n, chunk = length_and_chunk(b, env, inputs)
     k.kernels[-1].attrs["aot.parallel_over"] = part_at  # threads split the chunk loop
     _, cb, c, _ = b.for_(b.index(0), b.index(chunks))
-    lo = cb.v("arith.minui", [cb.v("arith.muli", [c, chunk], INDEX), n], INDEX)
-    hi = cb.v("arith.minui", [cb.v("arith.addi", [lo, chunk], INDEX), n], INDEX)
-    later = cb.v("arith.andi", [cb.v("arith.cmpi", [c, cb.index(0)], ScalarType("i1"), predicate="ne"),
-                                cb.v("arith.cmpi", [lo, hi], ScalarType("i1"), predicate="ult")],
-                 ScalarType("i1"))
+    lo, hi, later = chunk_bounds(cb, c, chunk, n)
     with loop_nest(cb, dims[:-1]) as (rows, kivs):
         trips = rows.v("arith.select", [later, rows.index(1), rows.index(0)], INDEX)
         first, fb, _, _ = rows.for_(rows.index(0), trips, [Elemental(rows, inputs, dims=env).at(init, [])])
