@@ -39,7 +39,28 @@ def _type_of(tok) -> Type:
         raise _TokError(str(e), tok)
 
 
+def _located_rules(cls):
+    """Each rule's callback, made to raise a located _TokError: the parser calls them as it
+    reduces (no parse tree is built), so a failing rule is located at its first token."""
+    def located(rule, fn):
+        def call(self, *children):
+            try:
+                return fn(self, *children)
+            except _TokError:
+                raise
+            except (AttrError, pretty.DecodeError) as e:
+                raise _TokError(str(e), getattr(e, "tok", None) or _first_token(children))
+            except Exception as e:  # noqa: BLE001  (any other failure, located and named)
+                raise _TokError(f"malformed {rule} ({type(e).__name__}: {e})", _first_token(children))
+        return call
+    for rule, fn in list(vars(cls).items()):
+        if callable(fn) and not rule.startswith("_"):
+            setattr(cls, rule, located(rule, fn))
+    return cls
+
+
 @v_args(inline=True)
+@_located_rules
 class _ToRaw(Transformer):
     """Parse tree to raw ops; attributes and types are decoded here."""
 
@@ -329,11 +350,14 @@ class _ToRaw(Transformer):
         return LocName([p for item in items for p in (item or [])])
 
     def loc_item(self, *items):
-        """A location's strings and alias references (`#loc3`), in order; the rest dropped."""
+        """A location's strings, numbers and alias references (`#loc3`), in order; the rest
+        dropped."""
         out = []
         for item in items:
             if isinstance(item, Token) and item.type == "STRING":
                 out.append(("name", unescape_string(str(item))))
+            elif isinstance(item, Token) and item.type == "INT":
+                out.append(("int", _int(str(item))))
             elif isinstance(item, Token) and item.type == "HASH_ID":
                 out.append(("ref", str(item)))
             elif isinstance(item, list):
@@ -408,6 +432,19 @@ class LocName:
                 if n:
                     names.append(n)
         return names[-1] if names else None
+
+    def source(self, aliases: dict, depth: int = 0):
+        """The first `"file":line:col` it holds, references followed, as a Location (a
+        callsite's first is its innermost frame); None if it has none."""
+        parts = self.parts
+        for i, (kind, value) in enumerate(parts):
+            if kind == "name" and [k for k, _ in parts[i + 1:i + 3]] == ["int", "int"]:
+                return Location(value, parts[i + 1][1], parts[i + 2][1])
+            if kind == "ref" and isinstance(aliases.get(value), LocName) and depth < 16:
+                found = aliases[value].source(aliases, depth + 1)
+                if found is not None:
+                    return found
+        return None
 
 
 NODE_NAME = "_tf_node_name"  # the attribute a TF op's node name (from its location) goes to
@@ -521,6 +558,10 @@ class Builder:
             raise self.error(e.message, e.tok)
         except AttrError as e:
             raise self.error(f"'{raw.name}': {e}", raw.tok)
+        source = raw.extra.get("loc")  # MLIR's location of the op, where it says one
+        source = source.source(getattr(self, "loc_aliases", {})) if isinstance(source, LocName) else None
+        if source is not None:
+            op.loc = source
         self.bind_results(raw, op, scope)
         return op
 
@@ -699,37 +740,31 @@ def _is_module(raw: RawOp) -> bool:
 def parse_module(text: str, filename: str = "<input>") -> Module:
     """Parse MLIR text into a Module; raises CompileError with file:line:col."""
     builder = Builder(filename, text)
-    lexed, blobs, shifts = set_aside_hex(text)
-    builder.shifts = shifts
-    try:
-        tree = _lark().parse(lexed)
-    except lark.exceptions.UnexpectedCharacters as e:
-        raise builder.error(_unexpected_character(lexed, e),
-                            loc=Location(filename, e.line, _unshift(shifts, e.line, e.column)))
-    except lark.exceptions.UnexpectedToken as e:
-        if e.token.line is not None and e.token.column is not None:
-            e.token.column = _unshift(shifts, e.token.line, e.token.column)
-        raise _syntax_error(builder, lexed, e)
-    except lark.exceptions.UnexpectedEOF:
-        raise builder.error("unexpected end of input", loc=builder.end())
+    lexed, blobs, builder.shifts = set_aside_hex(text)
     reset = HEX_BLOBS.set(blobs)  # dense<"0x@N"> is read from the blobs set aside
     try:
-        return builder.module(_to_raw(builder, tree))
+        return builder.module(_raw_ops(builder, lexed))
     finally:
         HEX_BLOBS.reset(reset)
 
 
-def _to_raw(builder: Builder, tree) -> list:
+def _raw_ops(builder: Builder, lexed: str) -> list:
+    """The text's raw ops, reduced as lark parses (no parse tree: 40% of the parse time of
+    a 4k-op program went to building the tree and walking it again); errors located."""
     try:
-        return _ToRaw().transform(tree)
-    except lark.exceptions.VisitError as e:
-        orig = e.orig_exc
-        if isinstance(orig, _TokError):
-            raise builder.error(orig.message, orig.tok)
-        if isinstance(orig, (AttrError, pretty.DecodeError)):
-            raise builder.error(str(orig), getattr(orig, "tok", None) or _first_token(e.obj))
-        raise builder.error(f"malformed {e.rule} ({type(orig).__name__}: {orig})",
-                            _first_token(e.obj))
+        return _lark(_ToRaw()).parse(lexed)
+    except _TokError as e:
+        raise builder.error(e.message, e.tok or _tree_token(lexed, e))
+    except lark.exceptions.UnexpectedCharacters as e:
+        column = _unshift(builder.shifts, e.line, e.column)
+        raise builder.error(_unexpected_character(lexed, e),
+                            loc=Location(builder.filename, e.line, column))
+    except lark.exceptions.UnexpectedToken as e:
+        if e.token.line is not None and e.token.column is not None:
+            e.token.column = _unshift(builder.shifts, e.token.line, e.token.column)
+        raise _syntax_error(builder, lexed, e)
+    except lark.exceptions.UnexpectedEOF:
+        raise builder.error("unexpected end of input", loc=builder.end())
 
 
 # A word lexed as a name and then '<': a type or attribute whose '>' is missing (the whole
@@ -769,13 +804,36 @@ def _unexpected_character(text: str, e) -> str:
     return msg
 
 
-def _first_token(tree):
-    """The first token under a parse-tree node: where to point an error."""
+def _tree_token(lexed: str, error: _TokError):
+    """Where a rule that failed without a token of its own starts (a typed number, say):
+    the text is parsed again into a tree, rare and slower, and walked to that failure."""
+    try:
+        _ToRaw().transform(_lark().parse(lexed))
+    except lark.exceptions.VisitError as e:
+        if e.orig_exc.message == error.message:
+            return _subtree_token(e.obj)
+    return None
+
+
+def _subtree_token(tree):
     if isinstance(tree, Token):
         return tree
     for child in getattr(tree, "children", ()):
-        tok = _first_token(child)
+        tok = _subtree_token(child)
         if tok is not None:
+            return tok
+    return None
+
+
+def _first_token(children):
+    """The first token among a rule's reduced children (tokens, raw ops, lists of them):
+    where to point an error."""
+    for child in children:
+        if isinstance(child, Token):
+            return child
+        tok = getattr(child, "tok", None) if not isinstance(child, (list, tuple)) \
+            else _first_token(child)
+        if isinstance(tok, Token):
             return tok
     return None
 

@@ -21,8 +21,9 @@ GRAMMAR = os.path.join(os.path.dirname(__file__), "grammar.lark")
 
 
 @functools.lru_cache(maxsize=1)
-def grammar() -> lark.Lark:
-    """grammar.lark as an LALR parser with a contextual lexer. Building its tables takes
+def grammar(transformer=None) -> lark.Lark:
+    """grammar.lark as an LALR parser with a contextual lexer; with `transformer`, the
+    parser calls it as each rule reduces and builds no tree. Building its tables takes
     ~0.2 s, every process (each `aotc compile`): lark keeps them in the compiler's cache,
     keyed by the grammar's and lark's hash, and rebuilds them if the file is missing, stale
     or unreadable (two compiles writing it at once)."""
@@ -33,7 +34,7 @@ def grammar() -> lark.Lark:
     except OSError:  # no writable cache: build the tables every time
         cache = False
     return lark.Lark(text, parser="lalr", lexer="contextual", propagate_positions=False,
-                     maybe_placeholders=True, cache=cache)
+                     maybe_placeholders=True, cache=cache, transformer=transformer)
 
 
 # Named terminals of grammar.lark (and lark's end-of-input marker).
