@@ -287,6 +287,7 @@ def main():
             text, ops = program(size, dynamic)
             if args.save:
                 form = "dynamic" if dynamic else "static"
+                os.makedirs(args.save, exist_ok=True)
                 with open(os.path.join(args.save, f"compile_{size}_{form}.mlir"), "w") as f:
                     f.write(text)
             times, wall = stage_times(text, args.repeat)
