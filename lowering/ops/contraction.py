@@ -231,11 +231,28 @@ def verify_reduce_body(op) -> None:
         raise ret.error("reduce body must return " + ", ".join(map(str, want)))
 
 
+def _reduce_same_size(op, dim: int):
+    """A kept dim is its input's (cse.py reads the size there)."""
+    kept = [d for d in range(op.operands[0].type.rank) if d not in op.attrs["dimensions"]]
+    return (0, kept[dim]) if dim < len(kept) else None
+
+
+def _dot_general_same_size(op, dim: int):
+    """A result dim is a batch or free dim of one operand, in the order infer_dot_general
+    lays them out (cse.py reads the size there: a dense layer's batch from its input)."""
+    lb, rb, lc, rc = dot_general_dims(op)
+    lfree = [d for d in range(op.operands[0].type.rank) if d not in lb and d not in lc]
+    rfree = [d for d in range(op.operands[1].type.rank) if d not in rb and d not in rc]
+    order = [(0, d) for d in list(lb) + lfree] + [(1, d) for d in rfree]
+    return order[dim] if dim < len(order) else None
+
+
 _FAMILY = "reductions and contractions"
 registry.define("reduce", "reduction", _FAMILY, attrs=("dimensions",), infer=infer_reduce,
-                check=verify_reduce_body, shape_rule=_reduce_dims)
+                check=verify_reduce_body, shape_rule=_reduce_dims, same_size=_reduce_same_size)
 registry.define("dot_general", "kernel", _FAMILY, arity=2, attrs=("dot_dimension_numbers",),
                 infer=infer_dot_general, shape_rule=_dot_general_dims, kernel=emit_dot,
-                parallel=True)
+                same_size=_dot_general_same_size, parallel=True)
 registry.define("dot", "kernel", _FAMILY, arity=2, infer=infer_dot_general,
-                shape_rule=_dot_general_dims, kernel=emit_dot, parallel=True)
+                shape_rule=_dot_general_dims, kernel=emit_dot, same_size=_dot_general_same_size,
+                parallel=True)

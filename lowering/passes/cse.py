@@ -13,7 +13,8 @@ One pass over each block, a hash table per block: linear in the program's size.
 
 A `get_dimension_size` is first moved to the earliest value with the same size (through
 elementwise ops, a dynamic broadcast's or reshape's shape tensor, an op's `same_size` rule:
-a reduce_window's dims of window 1, a convolution's batch): torch.export's programs read
+a reduce_window's dims of window 1, a convolution's batch, a reduce's kept dims, a
+dot_general's batch and free dims): torch.export's programs read
 each dynamic broadcast's sizes from the tensor beside it, so every op had a
 `get_dimension_size` user outside its kernel and fusion cut after it (MobileNetV3-Small,
 dynamic batch: 403 kernels, 65 static). Read from the earliest tensor, the sizes and the
