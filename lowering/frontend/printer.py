@@ -133,7 +133,8 @@ def _is_bare(key: str) -> bool:
 
 
 class Printer:
-    def __init__(self):
+    def __init__(self, locations: bool = False):
+        self.locations = locations  # print each op's known location as MLIR does: loc("f":l:c)
         self.names: dict = {}
         self.next_value = 0
         self.next_arg = 0
@@ -155,6 +156,15 @@ class Printer:
         for i, r in enumerate(op.results):
             self.names[r] = f"{base}#{i}"
         return f"{base}:{len(op.results)} = "
+
+    def where(self, op: Operation) -> str:
+        """` loc("file":line:col)` after an op whose location is known, when asked: the
+        parser keeps it as the op's location (a PyTorch program's model file:line, which
+        AOT_PROFILE and --report then name instead of a line of this text)."""
+        loc = op.loc
+        if not self.locations or loc.line <= 0:
+            return ""
+        return f" loc({escape_string(loc.file)}:{loc.line}:{loc.col})"
 
     def define_arg(self, v) -> str:
         name = f"%arg{self.next_arg}"
@@ -191,7 +201,7 @@ class Printer:
         attrs = (" " + format_attr_dict(op.attrs)) if op.attrs else ""
         prefix = pad + self.define_results(op) if not op.regions else None
         if not op.regions:
-            self.lines.append(f"{prefix}{head}{attrs} : {types}")
+            self.lines.append(f"{prefix}{head}{attrs} : {types}{self.where(op)}")
             return
         # results are defined after the regions print, but named first so the text reads in order
         result_text = self.define_results(op)
@@ -200,7 +210,7 @@ class Printer:
             if i:
                 self.lines.append(pad + "}, {")
             self.region(region, indent + 1)
-        self.lines.append(f"{pad}}}){attrs} : {types}")
+        self.lines.append(f"{pad}}}){attrs} : {types}{self.where(op)}")
 
     def region(self, region, indent: int, entry_named: bool = False) -> None:
         pad = "  " * indent
@@ -247,8 +257,8 @@ class Printer:
         self.lines.append(pad + "}")
 
 
-def print_module(module: Module) -> str:
-    return Printer().module(module)
+def print_module(module: Module, locations: bool = False) -> str:
+    return Printer(locations).module(module)
 
 
 def print_module_source(module: Module):
@@ -269,7 +279,7 @@ def print_module_source(module: Module):
                     op.attrs[key] = OpaqueAttr(f'dense<"0x@{len(blobs)}"> : {value.type}')
                     blobs.append(ArrayBlob(value))
     try:
-        text = SourceText(print_module(module))
+        text = SourceText(print_module(module, locations=True))
     finally:
         for op, key, value in saved:
             op.attrs[key] = value

@@ -124,6 +124,9 @@ def test_module_attributes_locations_and_multi_results():
         ["tensor<f32>", "tensor<i32>", "tensor<f32>", "tensor<i32>"]
     ret = func.regions[0].blocks[0].ops[-1]
     assert ret.operands == red.results
+    # an op's loc("file":line:col), here through an alias, is its location (AOT_PROFILE's)
+    iota = func.regions[0].blocks[0].ops[2]
+    assert (iota.name, str(iota.loc), str(red.loc)) == ("stablehlo.iota", "model.py:3:7", "<input>:7:16")
 
 
 def test_rfc_examples_parse():
