@@ -12,7 +12,6 @@ to the shape and element type PyTorch recorded for it (a static dim PyTorch know
 restored by a checked reshape; a disagreement is an internal error at the node)."""
 from __future__ import annotations
 
-import os
 import re
 
 import numpy as np
@@ -40,13 +39,14 @@ MALFORMED = (IndexError, KeyError, TypeError, ValueError, AttributeError, ZeroDi
              OverflowError)
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')
 _SYMBOL = re.compile(r"Symbol\('(\w+)'[^()]*\)")
-_TORCH_DIR = os.sep + "torch" + os.sep
+_TORCH_FRAME = re.compile(r"[/\\](?:site|dist)-packages[/\\]torch[/\\]")  # torch's own modules
 _MISSING = object()
 
 
 def node_location(metadata: dict, default: Location) -> tuple[Location, str]:
-    """The innermost frame of the node's stack trace in the model's own code (not in torch's
-    modules), and its source line; else the innermost frame; else `default`."""
+    """The innermost frame of the node's stack trace in the model's own code (not in the
+    installed torch's modules: a model under a folder named torch is the model's), and its
+    source line; else the innermost frame; else `default`."""
     lines = (metadata or {}).get("stack_trace", "").split("\n")
     frames = []
     for i, line in enumerate(lines):
@@ -56,7 +56,7 @@ def node_location(metadata: dict, default: Location) -> tuple[Location, str]:
             frames.append((m.group(1), int(m.group(2)), code))
     if not frames:
         return default, ""
-    own = [f for f in frames if _TORCH_DIR not in f[0] and not f[0].startswith("<")]
+    own = [f for f in frames if not _TORCH_FRAME.search(f[0]) and not f[0].startswith("<")]
     file, line, code = (own or frames)[-1]
     return Location(file, line, 0), code
 

@@ -9,6 +9,7 @@ import functools
 import io
 import os
 import pickle
+import re
 import subprocess
 import sys
 import zipfile
@@ -108,6 +109,53 @@ def test_unknown_op_names_the_aten_op_and_model_line():
     assert "aten.special_bessel_j0.default" in message
     assert f"export.py:{line}:" in message
     assert "torch.special.bessel_j0(x) + 1" in message  # the model's source line
+
+
+def _model_lines(*snippets) -> list:
+    """The lines of tests/data/torch/export.py holding each snippet."""
+    lines = open(os.path.join(DATA, "export.py")).read().split("\n")
+    return [next(i for i, text in enumerate(lines, 1) if s in text) for s in snippets]
+
+
+MLP_LINES = ("h = F.gelu(self.fc1(x))", "h = self.norm(F.silu(self.fc2(h)) + h)",
+             "return torch.softmax(self.fc3(torch.relu(h)), dim=-1)")
+
+
+def test_printed_program_carries_the_model_lines():
+    """The text handed to the driver ends each op with its node's loc("file":line:col) (the
+    model's frame, not nn.Linear's inside torch) and the parser makes it the op's location."""
+    from aot.import_torch import torch_to_mlir
+    from lowering.frontend.parser import parse_module
+    text, filename = torch_to_mlir(os.path.join(DATA, "mlp.pt2"))
+    lines = _model_lines(*MLP_LINES)
+    where = {(m.group(1), int(m.group(2))) for m in re.finditer(r'loc\("([^"]+)":(\d+):0\)', text)}
+    assert {line for _, line in where} == set(lines), where
+    assert all(file.endswith(os.path.join("torch", "export.py")) for file, _ in where)
+    ops = [op for f in parse_module(text, filename).functions() for op in f.walk()]
+    dots = [op for op in ops if op.name == "mhlo.dot_general"]
+    assert [op.loc.line for op in dots] == lines and dots[0].loc.file.endswith("export.py")
+    assert any(op.loc.file == filename for op in ops)  # ops without a node: the text's line
+
+
+def test_profile_and_report_name_the_model_lines(tmp_path):
+    """AOT_PROFILE's kernels and `aotc --report`'s are named by the model's file:line."""
+    so = str(tmp_path / "libmlp.so")
+    built = subprocess.run([sys.executable, "-m", "aot.cli", "compile", os.path.join(DATA, "mlp.pt2"),
+                            "--report", "-o", so], capture_output=True, text=True, cwd=ROOT)
+    assert built.returncode == 0, built.stderr
+    lines = _model_lines(*MLP_LINES)
+    reported = re.findall(r"^kernel \d+: .* at (.*):(\d+):\d+ \(", built.stdout, re.M)
+    assert {int(line) for file, line in reported if file.endswith("export.py")} == set(lines)
+    calls = ("import sys, numpy as np, aot; lib = aot.load(sys.argv[1]); "
+             "[lib.main(np.ones((n, 16), np.float32)) for n in (1, 5)]")
+    run = subprocess.run([sys.executable, "-c", calls, so], capture_output=True, text=True,
+                         cwd=ROOT, env=dict(os.environ, AOT_PROFILE="1"), timeout=120)
+    assert run.returncode == 0, run.stderr
+    rows = [row for row in run.stderr.splitlines() if " mlp.main_kernel_" in row]
+    profiled = [re.search(r" at (.*):(\d+):\d+$", row).groups() for row in rows]
+    assert {int(line) for file, line in profiled if file.endswith("export.py")} == set(lines), \
+        run.stderr  # the rest: the Dim range checks, at the printed text's lines
+    assert all(file.endswith(("export.py", "mlp.pt2")) for file, _ in profiled), run.stderr
 
 
 def test_header_and_inspect_use_the_signature_names():
