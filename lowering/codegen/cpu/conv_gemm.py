@@ -38,7 +38,7 @@ kernel of ops/windows.py. Registered as the CPU's override of that kernel.
 """
 from __future__ import annotations
 
-from lowering.codegen.cpu import conv_winograd
+from lowering.codegen.cpu import conv_depthwise, conv_winograd  # noqa: F401  (its overrides)
 from lowering.codegen.cpu.matmul import epilogue_tile, packed_kind
 from lowering.ir.builder import Ix, loop_nest
 from lowering.ir.core import Operation, ScalarType, TensorType, numpy_dtype

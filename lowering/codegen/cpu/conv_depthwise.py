@@ -1,0 +1,253 @@
+"""Depthwise 2-D convolutions on the CPU: one channel in, one out, vectorised along the
+contiguous dim, split over threads across batch x channels x rows.
+
+A depthwise convolution (feature_group_count = input channels = output channels: MobileNet's
+and EfficientNet's 3x3 and 5x5) does kh kw multiply-adds per output, too few for the packed
+matmul (a group is a 1-column product), so ops/windows.py's loop kernel ran it: output
+features innermost, accumulated in the result buffer through every window position, on one
+thread: 3-4 GFLOP/s. Here every output element is one sum of its kh kw window taps, the
+window unrolled (its size is static), kept in a register and stored once:
+
+- channels first (NCHW, as PyTorch exports them): the loop nest is (batch, channel, output
+  row) then the output row's positions, innermost and contiguous. The channel's kh kw weights
+  are loaded once a row, outside the position loops (scalars LLVM keeps in registers and
+  broadcasts), and each position reads kh kw input elements along the row, which the loop
+  vectoriser turns into vector loads (interleaved ones at stride 2);
+- channels last (NHWC, as JAX/Keras write them): the loop nest is (batch, output row, output
+  column) then the channels, innermost and contiguous: a tap is a vector of inputs times a
+  vector of weights.
+
+Padding costs nothing inside: an output row whose window rows are all inside the input runs a
+version without row tests, and along the row the positions whose window columns are all inside
+([lo, hi), known at compile time) run without column tests; only the borders select 0 for
+taps in the padding (as XLA counts them: a zero times the weight). The loops above the
+innermost form a perfect nest indexed by the output's leading dims, which the thread pool
+splits as one iteration space (codegen/llvm/collapse.py): batch 1 uses every core.
+
+In a kOutput fusion (bias, activation, residual after the convolution) each output element
+goes through the fused consumers right after its sum (the Elemental rules on the value just
+stored), so the result is written once.
+
+Taken for f32/f64, 2-D, static window, strides, window dilation and input spatial dims, no
+input dilation, input and result both channels-first or both channels-last (the kernel in
+any layout); a channel multiplier above 1 and the rest keep the loop kernel.
+"""
+from __future__ import annotations
+
+from lowering.ir.builder import Ix, buffer_dims
+from lowering.ir.core import Operation, ScalarType
+from lowering.ops import registry
+from lowering.ops.elemental import Elemental
+from lowering.ops.windows import Conv
+
+
+def _layout(c: Conv) -> str | None:
+    """"first" (batch, feature, spatial...) or "last" (batch, spatial..., feature) when the
+    input and the result share it, else None."""
+    first = [c.lb, c.lf] + c.lsp == [0, 1, 2, 3] and [c.ob, c.of] + c.osp == [0, 1, 2, 3]
+    last = [c.lb] + c.lsp + [c.lf] == [0, 1, 2, 3] and [c.ob] + c.osp + [c.of] == [0, 1, 2, 3]
+    return "first" if first else "last" if last else None
+
+
+def depthwise(target, op: Operation) -> bool:
+    """Whether a convolution runs as this module's depthwise kernel (see the module doc)."""
+    lhs, rhs = op.operands[0].type, op.operands[1].type
+    out = op.results[0].type if op.results else op.operands[2].type
+    if not (lhs.elem == rhs.elem == out.elem and lhs.elem in ("f32", "f64")):
+        return False
+    c = Conv(op)
+    if c.n != 2 or c.B != 1 or c.G == 1 or _layout(c) is None:
+        return False
+    w = c.window
+    static = [lhs.shape[d] for d in c.lsp] + [rhs.shape[d] for d in c.ksp] + \
+        list(w.stride) + list(w.win_dil) + [p for pair in w.pad for p in pair]
+    return (all(isinstance(v, int) for v in static) and all(v > 0 for v in static[:4])
+            and all(d == 1 for d in w.base_dil)
+            and rhs.shape[c.ki] == 1 and rhs.shape[c.ko] == c.G and lhs.shape[c.lf] == c.G)
+
+
+class _Plan:
+    """The static facts of one depthwise convolution: sizes, window, interior ranges."""
+
+    def __init__(self, op: Operation):
+        c = self.c = Conv(op)
+        w = c.window
+        lhs, rhs, out = op.operands[0].type, op.operands[1].type, (
+            op.results[0].type if op.results else op.operands[2].type)
+        self.elem = out.elem
+        self.h, self.w = (lhs.shape[d] for d in c.lsp)
+        self.kh, self.kw = (rhs.shape[d] for d in c.ksp)
+        self.oh, self.ow = (out.shape[d] for d in c.osp)  # ints, or None when dynamic
+        (self.sh, self.sw), (self.dh, self.dw) = w.stride, w.win_dil
+        self.ph, self.pw = w.pad[0][0], w.pad[1][0]
+        self.reverse = w.reverse
+        # output columns whose window columns are all inside the input: [lo, hi)
+        self.col_lo, self.col_hi = self._inside(self.pw, self.sw, self.dw, self.kw, self.w)
+
+    @staticmethod
+    def _inside(pad, stride, dil, k, n) -> tuple:
+        """[lo, hi): the outputs o with 0 <= o stride - pad and o stride - pad + (k-1) dil < n."""
+        lo = -(-pad // stride) if pad > 0 else 0
+        last = n - 1 + pad - (k - 1) * dil  # o stride <= last
+        hi = last // stride + 1 if last >= 0 else 0
+        return lo, max(hi, lo)
+
+    def kernel_index(self, ix, channel, kh: int, kw: int) -> list:
+        """The kernel's index of channel's weight at window position (kh, kw)."""
+        c = self.c
+        idx = [None] * 4
+        idx[c.ki], idx[c.ko] = 0, channel
+        idx[c.ksp[0]] = self.kh - 1 - kh if self.reverse[0] else kh
+        idx[c.ksp[1]] = self.kw - 1 - kw if self.reverse[1] else kw
+        return [ix.val(i) for i in idx]
+
+
+def _if(b, cond):
+    """(then builder, else builder): two loops of one or no trip (the loop stage has no scf.if)."""
+    ix = Ix(b)
+    taken = ix.select(cond, 1, 0)
+    _, then_b, _, _ = b.for_(b.index(0), taken)
+    _, else_b, _, _ = b.for_(b.index(0), ix.sub(1, taken))
+    return then_b, else_b
+
+
+def _tap_rows(b, p: _Plan, oh):
+    """Per window row kh: (input row, whether it is inside), the row clamped to 0 outside."""
+    ix = Ix(b)
+    rows = []
+    for kh in range(p.kh):
+        ih = ix.sub(ix.add(ix.mul(oh, p.sh), kh * p.dh), p.ph)
+        ok = ix.and_(ix.cmp("sge", ih, 0), ix.cmp("slt", ih, p.h))
+        rows.append((ix.select(ok, ih, 0), ok))
+    return rows
+
+
+def _row_inside(b, p: _Plan, oh):
+    """Whether every window row of output row oh is inside the input."""
+    ix = Ix(b)
+    top = ix.sub(ix.mul(oh, p.sh), p.ph)
+    return ix.and_(ix.cmp("sge", top, 0), ix.cmp("slt", ix.add(top, (p.kh - 1) * p.dh), p.h))
+
+
+def _tap_sum(b, p: _Plan, load, weights, rows, col, col_checked: bool, rows_checked: bool):
+    """sum over (kh, kw) of input(row kh, column) * weight: `load(b, ih, iw)` reads the input
+    at window row ih and column iw; taps in the padding count 0 where checked."""
+    ix = Ix(b)
+    elem = ScalarType(p.elem)
+    zero = b.const(0, p.elem)
+    acc = None
+    for kw in range(p.kw):
+        iw = ix.sub(ix.add(ix.mul(col, p.sw), kw * p.dw), p.pw)
+        col_ok = None
+        if col_checked:
+            col_ok = ix.and_(ix.cmp("sge", iw, 0), ix.cmp("slt", iw, p.w))
+            iw = ix.select(col_ok, iw, 0)
+        for kh, (ih, row_ok) in enumerate(rows):
+            x = load(b, ih, iw)
+            ok = row_ok if rows_checked else None
+            ok = col_ok if ok is None else ix.and_(ok, col_ok) if col_ok is not None else ok
+            if ok is not None:
+                x = ix.select(ok, x, zero, elem)
+            term = b.v("arith.mulf", [x, weights(b, kh, kw)], elem)
+            acc = term if acc is None else b.v("arith.addf", [acc, term], elem)
+    return acc
+
+
+def _emit(b, op: Operation, lhs, rhs, out, finish) -> None:
+    """The depthwise kernel of `op` over buffers lhs, rhs, out; `finish(b, idx, value)` stores
+    an output element (and runs the fused consumers on it)."""
+    p = _Plan(op)
+    dims = [Ix(b).val(d) for d in buffer_dims(b, out)]
+    if _layout(p.c) == "first":
+        _channels_first(b, p, lhs, rhs, dims, finish)
+    else:
+        _channels_last(b, p, lhs, rhs, dims, finish)
+
+
+def _channels_first(b, p: _Plan, lhs, rhs, dims, finish) -> None:
+    """(batch, channel, output row) as a perfect nest, then the row's positions in three runs:
+    left border, inside, right border; the channel's weights loaded once a row."""
+    elem = ScalarType(p.elem)
+    _, nb, n, _ = b.for_(b.index(0), dims[0])
+    _, cb, ch, _ = nb.for_(nb.index(0), dims[1])
+    _, rb, oh, _ = cb.for_(cb.index(0), dims[2])
+    rix = Ix(rb)
+    wts = {(kh, kw): rb.v("memref.load", [rhs] + p.kernel_index(rix, ch, kh, kw), elem)
+           for kh in range(p.kh) for kw in range(p.kw)}
+    rows = _tap_rows(rb, p, oh)
+    ow = p.ow
+    lo, hi = min(p.col_lo, ow), min(p.col_hi, ow)
+
+    def load(bb, ih, iw):
+        return bb.v("memref.load", [lhs, n, ch, Ix(bb).val(ih), Ix(bb).val(iw)], elem)
+
+    def weights(bb, kh, kw):
+        return wts[(kh, kw)]
+
+    inside, border = _if(rb, _row_inside(rb, p, oh))
+    for vb, rows_checked in ((inside, False), (border, True)):
+        for start, stop, col_checked in ((0, lo, True), (lo, hi, False), (hi, ow, True)):
+            _, pb, col, _ = vb.for_(Ix(vb).val(start), Ix(vb).val(stop))
+            value = _tap_sum(pb, p, load, weights, rows, col, col_checked, rows_checked)
+            finish(pb, [n, ch, oh, col], value)
+            pb.yield_()
+        vb.yield_()
+    rb.yield_()
+    cb.yield_()
+    nb.yield_()
+
+
+def _channels_last(b, p: _Plan, lhs, rhs, dims, finish) -> None:
+    """(batch, output row, output column) as a perfect nest, then the channels, innermost:
+    a version without tests where the whole window is inside, one with them elsewhere."""
+    elem = ScalarType(p.elem)
+    _, nb, n, _ = b.for_(b.index(0), dims[0])
+    _, rb, oh, _ = nb.for_(nb.index(0), dims[1])
+    _, pb, ow, _ = rb.for_(rb.index(0), dims[2])
+    pix = Ix(pb)
+    rows = _tap_rows(pb, p, oh)
+    cols_inside = pix.and_(pix.cmp("sge", ow, p.col_lo), pix.cmp("slt", ow, p.col_hi))
+    inside, border = _if(pb, pix.and_(_row_inside(pb, p, oh), cols_inside))
+    for vb, checked in ((inside, False), (border, True)):
+        _, fb, ch, _ = vb.for_(vb.index(0), dims[3])
+
+        def load(bb, ih, iw, ch=ch):
+            return bb.v("memref.load", [lhs, n, Ix(bb).val(ih), Ix(bb).val(iw), ch], elem)
+
+        def weights(bb, kh, kw, ch=ch):
+            return bb.v("memref.load", [rhs] + p.kernel_index(Ix(bb), ch, kh, kw), elem)
+        value = _tap_sum(fb, p, load, weights, rows, ow, checked, checked)
+        finish(fb, [n, oh, ow, ch], value)
+        fb.yield_()
+        vb.yield_()
+    pb.yield_()
+    rb.yield_()
+    nb.yield_()
+
+
+def emit(k, op: Operation, b, args: list) -> None:
+    lhs, rhs, out = args[:3]
+
+    def store(bb, idx, value):
+        bb.op("memref.store", [value, out] + idx)
+    _emit(b, op, lhs, rhs, out, store)
+
+
+def emit_epilogue(b, region_block, inputs: dict, out, env: dict) -> None:
+    """A kOutput fusion: each output element is stored, then overwritten with the fused
+    consumers' value at it (reading the element just stored, which LLVM forwards)."""
+    conv = next(o for o in region_block.ops if o.key == "convolution")
+    product, root = conv.results[0], region_block.ops[-1].operands[0]
+    lhs, rhs = (inputs[v] for v in conv.operands)
+
+    def store(bb, idx, value):
+        bb.op("memref.store", [value, out] + idx)
+        fused = Elemental(bb, {**inputs, product: out}, dims=env).at(root, idx)
+        bb.op("memref.store", [fused, out] + idx)
+    _emit(b, conv, lhs, rhs, out, store)
+
+
+registry.override("convolution", "scratch", lambda *args: [], target="cpu", when=depthwise)
+registry.override("convolution", "kernel", emit, target="cpu", when=depthwise)
+registry.override("convolution", "parallel", True, target="cpu", when=depthwise)
+registry.override("convolution", "epilogue", emit_epilogue, target="cpu", when=depthwise)

@@ -1,0 +1,177 @@
+"""The CPU's depthwise convolution kernel (lowering/codegen/cpu/conv_depthwise.py): one
+channel in, one out, as MobileNet and EfficientNet have them, channels-first (PyTorch's NCHW)
+and channels-last (JAX's NHWC). Checked against a float64 numpy reference, static and with a
+`?` batch from one library, strides 1 and 2, padding same and valid, 3x3 and 5x5 windows, odd
+widths (the border and tail runs), batch 1, with a fused bias and activation; and on the loop
+stage's text: the route is the depthwise nest, parallel over the threads."""
+import numpy as np
+import pytest
+
+import aot
+from lowering.frontend.parser import parse_module
+from lowering.frontend.printer import print_module
+from lowering.passes.pipeline import run_pipeline
+
+DIMS = {"nchw": "[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]",
+        "nhwc": "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]"}
+
+
+def out_size(n, k, s, pad, dil=1):
+    return (n + pad[0] + pad[1] - (k - 1) * dil - 1) // s + 1
+
+
+def shapes(layout, batch, c, h, w, k, s, pads, dil=1):
+    oh, ow = out_size(h, k, s, pads[0], dil), out_size(w, k, s, pads[1], dil)
+    if layout == "nchw":
+        return (batch, c, h, w), (c, 1, k, k), (batch, c, oh, ow)
+    return (batch, h, w, c), (k, k, 1, c), (batch, oh, ow, c)
+
+
+def program(layout, x_shape, w_shape, out_shape, stride, pads, elem, epilogue, dil=1,
+            multiplier=1):
+    """A depthwise convolution as StableHLO text (None dims `?`); `epilogue`: a bias along the
+    channels and a relu6 after it, fused into the convolution's kernel."""
+    t = lambda s: "tensor<" + "x".join("?" if d is None else str(d) for d in s) + f"x{elem}>"  # noqa: E731
+    c = x_shape[1] if layout == "nchw" else x_shape[3]
+    f = c * multiplier
+    fdim = 1 if layout == "nchw" else 3
+    pad = ", ".join(f"[{lo}, {hi}]" for lo, hi in pads)
+    args = f"%x: {t(x_shape)}, %w: {t(w_shape)}" + (f", %b: {t((f,))}" if epilogue else "")
+    body = (f"  %y = stablehlo.convolution(%x, %w) dim_numbers = {DIMS[layout]}, "
+            f"window = {{stride = [{stride}, {stride}], pad = [{pad}], rhs_dilate = [{dil}, {dil}]}}"
+            f" {{batch_group_count = 1 : i64, feature_group_count = {c} : i64}}"
+            f" : ({t(x_shape)}, {t(w_shape)}) -> {t(out_shape)}\n")
+    result = "%y"
+    if epilogue:
+        if out_shape[0] is not None:
+            body += (f"  %bb = stablehlo.broadcast_in_dim %b, dims = [{fdim}] : "
+                     f"({t((f,))}) -> {t(out_shape)}\n")
+        else:  # the result's shape read at run time, as jax.export builds it
+            for d in range(4):
+                body += (f"  %d{d} = stablehlo.get_dimension_size %y, dim = {d} : "
+                         f"({t(out_shape)}) -> tensor<i32>\n"
+                         f"  %r{d} = stablehlo.reshape %d{d} : (tensor<i32>) -> tensor<1xi32>\n")
+            body += (f"  %shape = stablehlo.concatenate %r0, %r1, %r2, %r3, dim = 0 : "
+                     f"({', '.join(['tensor<1xi32>'] * 4)}) -> tensor<4xi32>\n"
+                     f"  %bb = stablehlo.dynamic_broadcast_in_dim %b, %shape, dims = [{fdim}] "
+                     f": ({t((f,))}, tensor<4xi32>) -> {t(out_shape)}\n")
+        body += (f"  %z = stablehlo.add %y, %bb : {t(out_shape)}\n"
+                 f"  %lo = stablehlo.constant dense<0.0> : tensor<{elem}>\n"
+                 f"  %hi = stablehlo.constant dense<6.0> : tensor<{elem}>\n"
+                 f"  %r = stablehlo.clamp %lo, %z, %hi : (tensor<{elem}>, {t(out_shape)}, "
+                 f"tensor<{elem}>) -> {t(out_shape)}\n")
+        result = "%r"
+    return (f"func.func @main({args}) -> {t(out_shape)} {{\n{body}"
+            f"  return {result} : {t(out_shape)}\n}}\n")
+
+
+def reference(layout, x, w, stride, pads, bias=None, dil=1):
+    """The depthwise convolution in float64: each tap a strided slice of the padded input
+    times its weight; then bias and relu6."""
+    if layout == "nhwc":  # as NCHW x (C, 1, K, K)
+        x, w = x.transpose(0, 3, 1, 2), w.transpose(3, 2, 0, 1)
+    x, w = x.astype(np.float64), w.astype(np.float64)
+    xp = np.pad(x, [(0, 0), (0, 0), pads[0], pads[1]])
+    k = w.shape[2]
+    oh = out_size(x.shape[2], k, stride, pads[0], dil)
+    ow = out_size(x.shape[3], k, stride, pads[1], dil)
+    out = np.zeros(x.shape[:2] + (oh, ow))
+    for i in range(k):
+        for j in range(k):
+            win = xp[:, :, i * dil:i * dil + (oh - 1) * stride + 1:stride,
+                     j * dil:j * dil + (ow - 1) * stride + 1:stride]
+            out += win * w[None, :, 0, i, j, None, None]
+    if bias is not None:
+        out = np.clip(out + bias[None, :, None, None], 0, 6)
+    return out if layout == "nchw" else out.transpose(0, 2, 3, 1)
+
+
+def loops(text):
+    return print_module(run_pipeline(parse_module(text, "dw.mlir"), "loops"))
+
+
+def check(lib, layout, x, w, stride, pads, elem, bias=None, dil=1):
+    want = reference(layout, x, w, stride, pads, bias, dil)
+    got = lib.main(x, w) if bias is None else lib.main(x, w, bias)
+    assert got.shape == want.shape
+    tol = 1e-5 if elem == "f32" else 1e-12
+    np.testing.assert_allclose(got, want, rtol=tol, atol=tol)
+
+
+def data(rng, layout, batch, c, h, w, k, s, pads, elem, dil=1):
+    dt = np.float32 if elem == "f32" else np.float64
+    xs, ws, _ = shapes(layout, batch, c, h, w, k, s, pads, dil)
+    return (rng.uniform(-1, 1, xs).astype(dt), rng.uniform(-1, 1, ws).astype(dt),
+            rng.uniform(-1, 1, c).astype(dt))
+
+
+SAME3, SAME5, VALID = [(1, 1), (1, 1)], [(2, 2), (2, 2)], [(0, 0), (0, 0)]
+# name: (layout, channels, height, width, window, stride, padding, type); odd widths leave
+# tails after the vector loops and border columns on both sides
+CASES = {
+    "nchw_k3_s2_same": ("nchw", 5, 9, 13, 3, 2, SAME3, "f32"),
+    "nchw_k5_s1_same": ("nchw", 4, 7, 19, 5, 1, SAME5, "f32"),
+    "nchw_k3_s1_valid_f64": ("nchw", 3, 6, 11, 3, 1, VALID, "f64"),
+    "nhwc_k3_s2_tf_same": ("nhwc", 11, 8, 9, 3, 2, [(0, 1), (0, 1)], "f32"),  # SAME at stride 2
+    "nhwc_k5_s1_same": ("nhwc", 19, 7, 7, 5, 1, SAME5, "f32"),
+    "nhwc_k5_s2_valid_f64": ("nhwc", 7, 11, 12, 5, 2, VALID, "f64"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_depthwise_matches_numpy(name):
+    """A `?` batch library at batches 1 and 3, and the static form at batch 2, each with and
+    without the fused bias + relu6, against the float64 reference."""
+    layout, c, h, w, k, s, pads, elem = CASES[name]
+    rng = np.random.default_rng(len(name))
+    xs, ws, os_ = shapes(layout, None, c, h, w, k, s, pads)
+    for epilogue in (False, True):
+        tag = f"dw_{name}_{'epi' if epilogue else 'plain'}"
+        dynamic = aot.compile(program(layout, xs, ws, os_, s, pads, elem, epilogue), name=tag)
+        for batch in (1, 3):
+            x, wt, bias = data(rng, layout, batch, c, h, w, k, s, pads, elem)
+            check(dynamic, layout, x, wt, s, pads, elem, bias if epilogue else None)
+    x, wt, bias = data(rng, layout, 2, c, h, w, k, s, pads, elem)
+    xs, ws, os_ = shapes(layout, 2, c, h, w, k, s, pads)
+    static = aot.compile(program(layout, xs, ws, os_, s, pads, elem, True), name=f"dw_{name}_static")
+    check(static, layout, x, wt, s, pads, elem, bias)
+
+
+@pytest.mark.parametrize("layout", ["nchw", "nhwc"])
+def test_depthwise_route_is_taken(layout):
+    """The loop stage holds the depthwise nest: its outermost loop marked for the threads, the
+    bias and relu6 fused into the same kernel (static: one kernel, the clamp inside it), the
+    window unrolled (9 products in each innermost body: nchw's 2 row versions x 3 runs of
+    positions, nhwc's 2 versions); with a `?` batch the same parallel nest."""
+    runs = 6 if layout == "nchw" else 2
+    xs, ws, os_ = shapes(layout, 2, 8, 10, 10, 3, 1, SAME3)
+    text = loops(program(layout, xs, ws, os_, 1, SAME3, "f32", True))
+    assert text.count("aot.kernel =") == 1 and 'aot.kernel = "fusion", aot.parallel = true' in text, text
+    assert text.count("arith.minimumf") == runs and text.count("arith.mulf") == 9 * runs, text
+    xs, ws, os_ = shapes(layout, None, 8, 10, 10, 3, 1, SAME3)
+    text = loops(program(layout, xs, ws, os_, 1, SAME3, "f32", False))
+    assert 'aot.kernel = "convolution", aot.parallel = true' in text, text
+    assert text.count("arith.mulf") == 9 * runs, text
+
+
+def test_depthwise_dilated_and_multiplier():
+    """A dilated window runs the depthwise kernel too; a channel multiplier of 2 keeps the loop
+    kernel. Both against the reference."""
+    rng = np.random.default_rng(3)
+    xs, ws, os_ = shapes("nhwc", 2, 6, 9, 9, 3, 1, SAME5, dil=2)
+    lib = aot.compile(program("nhwc", xs, ws, os_, 1, SAME5, "f32", False, dil=2), name="dw_dilated")
+    x, wt, _ = data(rng, "nhwc", 2, 6, 9, 9, 3, 1, SAME5, "f32", dil=2)
+    check(lib, "nhwc", x, wt, 1, SAME5, "f32", dil=2)
+    # multiplier 2: kernel (3, 3, 1, 12) over 6 channels
+    x = rng.uniform(-1, 1, (2, 6, 7, 7)).astype(np.float32)
+    wt = rng.uniform(-1, 1, (12, 1, 3, 3)).astype(np.float32)
+    text = program("nchw", x.shape, wt.shape, (2, 12, 7, 7), 1, SAME3, "f32", False, multiplier=2)
+    assert "aot.parallel" not in loops(text)
+    got = aot.compile(text, name="dw_multiplier").main(x, wt)
+    want = np.zeros((2, 12, 7, 7))
+    xp = np.pad(x.astype(np.float64), [(0, 0), (0, 0), (1, 1), (1, 1)])
+    for o in range(12):
+        for i in range(3):
+            for j in range(3):
+                want[:, o] += xp[:, o // 2, i:i + 7, j:j + 7] * wt[o, 0, i, j]
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
