@@ -142,10 +142,10 @@ class Entry:
                 tensor.dims, at = dims + at, at + v.rank
         return frame, dims
 
-    def _pack(self, arrays: list, frame, keep: list):
-        """A copy of `frame` (_frame) pointing at `arrays`' data, and at their dims where
-        the signature leaves them dynamic; `keep` holds the cffi views until the call
-        returns."""
+    def _pack(self, arrays: list, frame, keep: list, dynamic=()):
+        """A copy of `frame` (_frame) pointing at `arrays`' data, and at their dims for the
+        (index, rank) of `dynamic` (the arguments the signature leaves dynamic); `keep` holds
+        the cffi views until the call returns."""
         tensors = ffi.new(_TENSORS, len(frame))
         ffi.memmove(tensors, frame, ffi.sizeof(frame))
         for i, arr in enumerate(arrays):
@@ -153,10 +153,10 @@ class Entry:
                 data = ffi.from_buffer(arr)
                 keep.append(data)
                 tensors[i].data = data
-        if frame is self._arg_frame and self._dynamic_args:
+        if dynamic:
             dims, at = ffi.new(_DIMS, self._dynamic_rank), 0
             keep.append(dims)
-            for i, rank in self._dynamic_args:
+            for i, rank in dynamic:
                 if rank:
                     dims[at:at + rank] = arrays[i].shape
                     tensors[i].dims, at = dims + at, at + rank
@@ -244,7 +244,7 @@ class Entry:
         if self._query == ffi.NULL:
             raise NotImplementedError(f"{self.name}: this library has no shape query")
         keep = []
-        args = self._pack(self._arrays(values), self._arg_frame, keep)
+        args = self._pack(self._arrays(values), self._arg_frame, keep, self._dynamic_args)
         result_dims = ffi.new(_DIMS, max(1, sum(r.rank for r in self._results)))
         peak = ffi.new(_INT64_PTR)
         rc = self._query(args, result_dims, peak)
@@ -265,7 +265,7 @@ class Entry:
         if out is not None:
             self._check_no_overlap(arrays, outs)
         keep = []  # cffi views of the arrays' data, alive until the call returns
-        args = self._pack(arrays, self._arg_frame, keep)
+        args = self._pack(arrays, self._arg_frame, keep, self._dynamic_args)
         if out is None:  # every result's data NULL: the runtime allocates it
             results = ffi.new(_TENSORS, max(len(outs), 1))
         else:
