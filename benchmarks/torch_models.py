@@ -11,8 +11,15 @@ compile times are from the same exported program: aotc's `aot.compile(ep)` (deco
 only a program holding an op without a rule) against AOTInductor's
 `aoti_compile_and_package(ep)`. A benchmark, not a test: it asserts nothing about time.
 
+On a shared machine, `--clock cpu` (the default) times each call by the process's CPU time,
+one thread, the candidates interleaved call by call (aot, eager, torch.compile, ... then
+again), so a busy minute slows them all alike; `--threads 2 --clock wall` gives the
+two-thread wall times (Inductor fixes its thread count when it compiles, so one process
+measures one thread count).
+
     python benchmarks/torch_models.py [--reps 30] [--models mlp,cnn,resnet18,...]
                                       [--batches 1,8,32] [--static] [--no-compile] [--no-aoti]
+                                      [--threads 1] [--clock cpu|wall]
 
 Needs torch (`pip install '.[torch]'`); the libraries themselves do not.
 """
@@ -102,6 +109,20 @@ def aoti(ep, example: tuple, workdir: str):
         return None, f"{type(e).__name__}: {str(e).splitlines()[0][:80] if str(e) else ''}"
 
 
+def interleaved_ms(runs: dict, reps: int, clock) -> dict:
+    """{name: median ms of runs[name]()} over `reps` rounds, each round calling every run
+    once in turn (after one warm-up call each)."""
+    for fn in runs.values():
+        fn()
+    times = {name: [] for name in runs}
+    for _ in range(reps):
+        for name, fn in runs.items():
+            t = clock()
+            fn()
+            times[name].append(clock() - t)
+    return {name: float(np.median(t)) * 1e3 for name, t in times.items()}
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--reps", type=int, default=30)
@@ -111,10 +132,15 @@ def main() -> int:
     p.add_argument("--static", action="store_true", help="also a static library per batch size")
     p.add_argument("--no-compile", action="store_true", help="skip torch.compile")
     p.add_argument("--no-aoti", action="store_true", help="skip AOTInductor")
+    p.add_argument("--threads", type=int, default=1, help="threads of torch and of the libraries")
+    p.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
+                   help="cpu: the process's CPU time (one thread on a shared machine); wall")
     args = p.parse_args()
-    torch.set_num_threads(1)
-    print(f"PyTorch models — torch {torch.__version__}, one thread each; cpu: "
-          f"{bench_env.cpu_name()}; load average {bench_env.loadavg()}")
+    torch.set_num_threads(args.threads)
+    clock = time.process_time if args.clock == "cpu" else time.perf_counter
+    print(f"PyTorch models — torch {torch.__version__}, {args.threads} thread(s) each, "
+          f"{args.clock} time, interleaved; cpu: {bench_env.cpu_name()}; "
+          f"load average {bench_env.loadavg()}")
     print(f"{'model':18} {'batch':>5} {'lib':6} {'aot ms':>8} {'eager ms':>9} {'compile ms':>10} "
           f"{'aoti ms':>8} {'aot/eager':>9} {'aot/compile':>11} {'aot/aoti':>8}   max |aot-eager|")
     compile_rows = []
@@ -132,13 +158,13 @@ def main() -> int:
         t0 = time.perf_counter()
         lib = aot.compile(ep, name)
         t_aot = time.perf_counter() - t0
-        lib.set_num_threads(1)
+        lib.set_num_threads(args.threads)
         statics, t_static = {}, []
         for b in batches if args.static else ():
             t0 = time.perf_counter()
             statics[b] = aot.compile(export_torch(model, example(b)), f"{name}_b{b}")
             t_static.append(time.perf_counter() - t0)
-            statics[b].set_num_threads(1)
+            statics[b].set_num_threads(args.threads)
         compiled, t_inductor = None, None
         if not args.no_compile:
             compiled = torch.compile(model, dynamic=True)
@@ -150,19 +176,24 @@ def main() -> int:
         for b in batches:
             inputs = example(b)
             arrays = [t.numpy() for t in inputs]
+            libraries = [("dyn", lib)] + ([("static", statics[b])] if b in statics else [])
+            runs = {kind: (lambda library=library: library.main(*arrays)) for kind, library in libraries}
+            runs["eager"] = lambda: model(*inputs)
+            if compiled is not None:
+                runs["compile"] = lambda: compiled(*inputs)
+            if runner is not None:
+                runs["aoti"] = lambda: runner(*inputs)
             with torch.no_grad():
                 want = model(*inputs)
                 want = (want[0] if isinstance(want, tuple) else want).numpy()
-                t_eager = bench_env.median_ms(lambda: model(*inputs), args.reps)
-                t_comp = (bench_env.median_ms(lambda: compiled(*inputs), args.reps)
-                          if compiled is not None else float("nan"))
-                t_ao = (bench_env.median_ms(lambda: runner(*inputs), args.reps)
-                        if runner is not None else float("nan"))
-            for kind, library in [("dyn", lib)] + ([("static", statics[b])] if b in statics else []):
+                ms = interleaved_ms(runs, args.reps, clock)
+            t_eager = ms["eager"]
+            t_comp, t_ao = ms.get("compile", float("nan")), ms.get("aoti", float("nan"))
+            for kind, library in libraries:
                 got = library.main(*arrays)
                 got = got[0] if isinstance(got, (list, tuple)) else got
                 err = float(np.abs(got - want).max())
-                t_lib = bench_env.median_ms(lambda: library.main(*arrays), args.reps)
+                t_lib = ms[kind]
                 print(f"{name:18} {b:5d} {kind:6} {t_lib:8.3f} {t_eager:9.3f} {t_comp:10.3f} "
                       f"{t_ao:8.3f} {t_lib / t_eager:9.2f} {t_lib / t_comp:11.2f} "
                       f"{t_lib / t_ao:8.2f}   {err:.1e}", flush=True)
