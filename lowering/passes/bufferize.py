@@ -12,6 +12,8 @@ read-only globals in the object file.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from lowering.ir.core import (
     INDEX,
     Block,
@@ -377,6 +379,7 @@ class FunctionBufferizer:
                           {"name": SymbolRef(name)}, loc=op.loc)
             self.buffers[op.result] = g.result
             self.shapes[op.result] = list(value.type.shape)
+            self.hs.know_constant(g.result, value)
             return
         if key == "while":
             self.lower_while(op)
@@ -491,6 +494,11 @@ class FunctionBufferizer:
         for r, v in zip(op.results, ret.operands):
             self.shapes[r] = env[v]
         ins = [self.buffers[v] for v in op.operands]
+        if len(op.results) == 1 and self.compile_target.gpu is None:
+            folded = self.hs.fold_shape_tensor(block, ins)
+            if folded is not None:
+                self.store_on_host(op.results[0], folded, target, op.loc)
+                return
         outs = []
         for r in op.results:
             outs.append(self.in_place_buffer(op, r, target, outs) or self.alloc(r, target, op.loc))
@@ -520,6 +528,21 @@ class FunctionBufferizer:
             self.hs.known.pop(b, None)  # an input's buffer written over in place
         if folded is not None:  # a shape tensor: its dims, for the host to read
             self.hs.known[outs[0]] = folded
+
+    def store_on_host(self, r: Value, dims: list, target: dict, loc) -> None:
+        """A shape tensor whose every element the host knows (host_shapes.fold_shape_tensor:
+        constants and sizes, concatenated, reshaped, added...) is stored by the host code, a
+        few scalar stores, instead of by a kernel of its own: torch.export's MobileNetV3 with
+        a `?` batch ran 36 such kernels a call, each a call through the thread pool. Not on a
+        GPU, where each store is a copy to the device and one kernel writes them all."""
+        out = self.alloc(r, target, loc)
+        elem, shape = ScalarType(r.type.elem), r.type.shape
+        for flat, d in enumerate(dims):
+            at = [self.hs.index(int(i)) for i in np.unravel_index(flat, shape)] if shape else []
+            v = self.emit("arith.index_cast", [self.hs.value(d)], [elem], loc=loc).result
+            self.emit("memref.store", [v, out] + at, loc=loc)
+        self.buffers[r] = out
+        self.hs.known[out] = dims
 
     def in_place_buffer(self, op: Operation, r: Value, target: dict, taken: list):
         """A pointwise fusion may write its result over an input of the same shape whose

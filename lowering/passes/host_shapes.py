@@ -167,6 +167,13 @@ class HostShapes:
         v = self.emit("memref.load", [buf] + idx, [ScalarType(buf.type.elem)], {}).result
         return self.emit("arith.index_cast", [v], [INDEX], {}).result
 
+    def know_constant(self, buf: Value, value) -> None:
+        """A small integer constant's elements (a [2, 0] a shape is offset by), for
+        fold_shape_tensor and load_index to read without a load."""
+        array = value.array
+        if value.type.elem in SHAPE_ELEMS and array.size <= MAX_SHAPE_ELEMENTS:
+            self.known[buf] = [int(x) for x in array.reshape(-1)]
+
     def fold_shape_tensor(self, block, operand_bufs: list):
         """The elements of a small integer kernel's result as dims, when its ops are shape
         arithmetic (`SHAPE_FOLDS`) on constants and known shape tensors; else None. The

@@ -76,3 +76,40 @@ def test_shape_code_results_match_numpy(batch):
     bias = rng.standard_normal(4).astype(np.float32)
     want = np.exp(x + bias) * bias
     np.testing.assert_allclose(lib.main(x, bias), want, rtol=2e-6, atol=1e-6)
+
+
+def test_shape_tensors_are_stored_by_the_host_not_by_kernels():
+    """A shape tensor the host folds (constants and sizes, concatenated) is a few scalar
+    stores in the host code, not a kernel of its own (each a call through the thread pool):
+    the program's one kernel computes the floats."""
+    lhlo = stage("lhlo")
+    assert lhlo.count('"lmhlo.fusion"') == 1, lhlo  # was 4: the [b, 4] and [b, 2, 2] shapes
+    assert re.search(r'"memref.store"\(%\w+, %\w+, %\w+\) : \(i32, memref<3xi32>', lhlo), lhlo
+
+
+SLICE = """
+func.func public @main(%x: tensor<?x4xf32>) -> tensor<?x?xf32> {
+  %two = stablehlo.constant dense<[2, 0]> : tensor<2xi32>
+  %one = stablehlo.constant dense<1> : tensor<1xi32>
+  %four = stablehlo.constant dense<4> : tensor<1xi32>
+  %steps = stablehlo.constant dense<1> : tensor<2xi32>
+  %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x4xf32>) -> tensor<i32>
+  %b = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>
+  %end = stablehlo.concatenate %b, %four, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %lo = stablehlo.concatenate %b, %one, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %start = stablehlo.subtract %lo, %two : tensor<2xi32>
+  %y = stablehlo.real_dynamic_slice %x, %start, %end, %steps
+      : (tensor<?x4xf32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<?x?xf32>
+  return %y : tensor<?x?xf32>
+}"""
+
+
+@pytest.mark.parametrize("batch", [2, 5])
+def test_a_kernel_reads_the_host_stored_shape_tensor(tmp_path, batch):
+    """The slice's kernel reads its start indices [b - 2, 1] from the buffer the host code
+    stored them into: the last two rows, columns 1..3."""
+    lhlo = print_module(run_pipeline(parse_module(SLICE, "slice.mlir"), "lhlo"))
+    assert lhlo.count('"lmhlo.') == 1, lhlo  # the slice alone; its shapes stored by the host
+    lib = aot.compile(SLICE, name="host_stored", output_dir=str(tmp_path))
+    x = np.arange(batch * 4, dtype=np.float32).reshape(batch, 4)
+    np.testing.assert_array_equal(lib.main(x), x[batch - 2:, 1:])
