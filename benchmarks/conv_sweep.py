@@ -9,8 +9,9 @@ kind real models are made of: a ViT patch embedding (stride = kernel), wav2vec2'
 convolutions (kernel 10 stride 5 from the raw samples, kernel 3 stride 2) and its grouped 1-D
 positional convolution (groups of 8 features, and of 16 as in a wider model), DenseNet's
 1x1 and 3x3 convolutions on thin channel counts, and
-ResNet 3x3 convolutions at batch 1, and ResNet-18's four 3x3 convolutions at batch 32 (what
-torchvision's ResNet-18 spends its time in). Every program is exported with `jax.export` twice: for
+ResNet 3x3 convolutions at batch 1, ResNet-18's four 3x3 convolutions at batch 32 (what
+torchvision's ResNet-18 spends its time in), and the depthwise convolutions of MobileNetV3 and
+EfficientNet-B0 (`dw*`, NCHW and NHWC). Every program is exported with `jax.export` twice: for
 each exact shape (one library per size) and once with symbolic dims (`?` batch, and `?`
 length for the 1-D ones: one library for every size), and timed against `jax.jit` compiled
 for that exact shape. Prints a row per program and size, ours / XLA for both forms, and the
@@ -101,6 +102,18 @@ PROGRAMS = {
     "mbv3_dw5x5_nchw": (_program(None, (5, 5, 1, 240), (1, 1), [(2, 2), (2, 2)], NCHW,
                                  groups=240),
                         [(1, 240, 4, 4), (32, 240, 4, 4)], "b, 240, 4, 4"),
+    # depthwise convolutions of MobileNetV3 and EfficientNet-B0 at 224x224, as PyTorch exports
+    # them (NCHW, explicit padding) and as JAX/Keras would (NHWC, SAME): a 3x3 stride 2 over
+    # 16 channels, 5x5 over 96 and 240 at 14x14, 5x5 over 576 at 7x7
+    **{f"dw{k}_{c}x{hw}{'_s2' if s == 2 else ''}_{layout}": (
+        _program(None, (k, k, 1, c), (s, s),
+                 [(k // 2, k // 2)] * 2 if layout == "nchw" else "SAME",
+                 NCHW if layout == "nchw" else NHWC, groups=c),
+        [(b, c, hw, hw) if layout == "nchw" else (b, hw, hw, c) for b in batches],
+        f"b, {c}, {hw}, {hw}" if layout == "nchw" else f"b, {hw}, {hw}, {c}")
+       for k, c, hw, s, batches in ((3, 16, 56, 2, (1, 8, 32)), (5, 96, 14, 1, (1, 8, 32)),
+                                    (5, 240, 14, 1, (1, 8)), (5, 576, 7, 1, (1, 32)))
+       for layout in ("nchw", "nhwc")},
 }
 
 
@@ -113,6 +126,14 @@ def _forward(jax, p):
                                          feature_group_count=p["groups"])
         return y + bias
     return f
+
+
+def _flops(p, out) -> int:
+    """Multiplies and adds of a program's convolution: 2 x outputs x a window's products (the
+    kernel's elements over its output features: HWIO's last dim, OIHW's first)."""
+    w = p["w"]
+    outs = w.shape[0] if p["dims"] == NCHW else w.shape[-1]
+    return 2 * out.size * (w.size // outs)
 
 
 def main():
@@ -136,7 +157,7 @@ def main():
     print(f"# conv sweep, {THREADS} thread(s), {PINNED}, {bench_env.cpu_name()}, load "
           f"{bench_env.loadavg()}; {args.clock} time; jax {jax.__version__}")
     print("\n| program | input | XLA ms | static ms | static / XLA | dynamic ms | dynamic / XLA |"
-          "\n|---|---|---|---|---|---|---|")
+          " static GFLOP/s |\n|---|---|---|---|---|---|---|---|")
     worst = []
     for name in args.programs.split(","):
         p, shapes, symbolic = PROGRAMS[name]
@@ -165,8 +186,9 @@ def main():
             t_x, t_s, t_d = (min(times[k]) for k in ("xla", "static", "dynamic"))
             worst.append((max(t_s, t_d) / t_x, name, shape))
             print(f"| {name} | {'x'.join(map(str, shape))} | {t_x:.3f} | {t_s:.3f} | "
-                  f"{t_s / t_x:.2f} | {t_d:.3f} | {t_d / t_x:.2f} |", flush=True)
-        print(f"|   ({name}: dynamic form compiled in {dyn_compile:.1f} s) | | | | | | |")
+                  f"{t_s / t_x:.2f} | {t_d:.3f} | {t_d / t_x:.2f} | "
+                  f"{_flops(p, want) / t_s / 1e6:.1f} |", flush=True)
+        print(f"|   ({name}: dynamic form compiled in {dyn_compile:.1f} s) | | | | | | | |")
     ratio, name, shape = max(worst)
     print(f"\nworst ratio to XLA: {ratio:.2f} ({name}, {'x'.join(map(str, shape))})")
 
