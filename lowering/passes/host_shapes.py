@@ -183,7 +183,8 @@ class HostShapes:
             fold = SHAPE_FOLDS.get(op.key)
             args = [env.get(v) for v in op.operands]
             t = op.results[0].type if len(op.results) == 1 else None
-            if (fold is None or t is None or None in args or t.elem not in SHAPE_ELEMS
+            if (fold is None or t is None or None in args
+                    or t.elem not in FOLD_ELEMS.get(op.key, SHAPE_ELEMS)
                     or None in t.shape or math.prod(t.shape) > MAX_SHAPE_ELEMENTS):
                 return None
             folded = fold(self, op, args)
@@ -262,6 +263,31 @@ def _fold_broadcast(hs, op, args):
     return args[0] * math.prod(op.results[0].type.shape) if len(args[0]) == 1 else None
 
 
+COMPARISONS = {"EQ": "eq", "NE": "ne", "LT": "slt", "LE": "sle", "GT": "sgt", "GE": "sge"}
+ORDERS = {"EQ": lambda x, y: x == y, "NE": lambda x, y: x != y, "LT": lambda x, y: x < y,
+          "LE": lambda x, y: x <= y, "GT": lambda x, y: x > y, "GE": lambda x, y: x >= y}
+
+
+def _fold_compare(hs, op, args):
+    """A signed comparison of sizes (torch.export's Dim range checks) as 1 or 0."""
+    ct = op.attrs.get("compare_type")
+    if op.operands[0].type.elem not in ("i32", "i64", "index") or \
+            getattr(ct, "value", ct) not in (None, "SIGNED"):
+        return None
+    a, b = args
+    if len(a) != len(b):
+        return None
+    direction = op.attrs["comparison_direction"].value
+    out = []
+    for x, y in zip(a, b):
+        if isinstance(x, int) and isinstance(y, int):
+            out.append(int(ORDERS[direction](x, y)))
+            continue
+        holds = hs.cmp(COMPARISONS[direction], x, y)
+        out.append(hs.emit("arith.select", [holds, hs.index(1), hs.index(0)], [INDEX], {}).result)
+    return out
+
+
 SHAPE_FOLDS = {
     "constant": _fold_constant,
     "reshape": lambda hs, op, args: args[0],  # row-major order is kept
@@ -275,4 +301,6 @@ SHAPE_FOLDS = {
     "maximum": _elementwise(lambda hs, x, y: hs.max(x, y)),
     "minimum": _elementwise(lambda hs, x, y: hs.min(x, y)),
     "divide": _fold_divide,
+    "compare": _fold_compare,
 }
+FOLD_ELEMS = {"compare": ("i1",)}  # a result of another element type than SHAPE_ELEMS

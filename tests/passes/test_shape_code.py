@@ -113,3 +113,34 @@ def test_a_kernel_reads_the_host_stored_shape_tensor(tmp_path, batch):
     lib = aot.compile(SLICE, name="host_stored", output_dir=str(tmp_path))
     x = np.arange(batch * 4, dtype=np.float32).reshape(batch, 4)
     np.testing.assert_array_equal(lib.main(x), x[batch - 2:, 1:])
+
+
+CHECKED = """
+func.func public @main(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x4xf32>) -> tensor<i32>
+  %one = stablehlo.constant dense<1> : tensor<i32>
+  %most = stablehlo.constant dense<6> : tensor<i32>
+  %low = stablehlo.compare GE, %n, %one, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  stablehlo.custom_call @shape_assertion(%low, %n) {error_message = "dim 0 is {0}, below 1",
+      has_side_effect = true} : (tensor<i1>, tensor<i32>) -> ()
+  %high = stablehlo.compare LE, %n, %most, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  stablehlo.custom_call @shape_assertion(%high, %n) {error_message = "dim 0 is {0}, above 6",
+      has_side_effect = true} : (tensor<i1>, tensor<i32>) -> ()
+  %y = stablehlo.exponential %x : tensor<?x4xf32>
+  return %y : tensor<?x4xf32>
+}"""
+
+
+def test_range_checks_of_sizes_run_on_the_host(tmp_path):
+    """torch.export's Dim range checks (a size compared with its bounds) are host compares
+    stored for the assertion, not a kernel each: one kernel, the exponential."""
+    lhlo = print_module(run_pipeline(parse_module(CHECKED, "checked.mlir"), "lhlo"))
+    assert lhlo.count('"lmhlo.fusion"') == 1, lhlo  # was 3
+    assert lhlo.count('"aot.check"') == 2, lhlo
+    lib = aot.compile(CHECKED, name="checked", output_dir=str(tmp_path))
+    x = np.linspace(-1, 1, 20, dtype=np.float32).reshape(5, 4)
+    np.testing.assert_allclose(lib.main(x), np.exp(x), rtol=2e-6)
+    with pytest.raises(RuntimeError, match="dim 0 is 7, above 6"):
+        lib.main(np.zeros((7, 4), np.float32))
+    with pytest.raises(RuntimeError, match="dim 0 is 0, below 1"):
+        lib.main(np.zeros((0, 4), np.float32))
