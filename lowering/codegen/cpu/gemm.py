@@ -83,12 +83,26 @@ SMALL_M_PANELS = 2
 # 1.7, 16 3.1 -> 2.8 (the full register tile with B packed at run time: 2.9 at 18, where it
 # is as fast again). Blocks of 16 rows were slower at every M, 4 no faster.
 FEW_ROWS_MAX = 16
+# A few-row product is split over the threads when B has at least this many elements (256 KB
+# of f32, ~20 us of one core's reads), however few its multiply-adds: it is bound by reading
+# B, which every core's share of the memory bandwidth speeds up (decoding's x[1, 512] @
+# W[512, 2048] is 1M multiply-adds, under PARALLEL_MIN_FLOPS, and ran on one core).
+FEW_ROWS_PARALLEL_MIN = 1 << 16
 FEW_ROWS_KC = 8
 FEW_ROWS_MIN_COLUMNS = 64  # the narrowest task of a few-row product, when threads want more
 FEW_ROWS_GROUP = 4  # 6 (the register tile's rows): no faster, 2 more kernels to compile
 # Accumulators of a few-row kernel's strip of columns (rows x vectors): enough independent
 # multiply-adds to hide their latency, few enough to stay in 16 vector registers.
 FEW_ROWS_ACCUMULATORS = 12
+# A task whose rows of B are at most FEW_ROWS_PREFETCH_BYTES long (the product's columns
+# over the task's threads) prefetches each strip's lines FEW_ROWS_PREFETCH_ROWS rows of B
+# ahead: in a K block the 8 rows are 8 streams as long as the task's row, and on short rows
+# the hardware prefetcher has barely found a stream when the block moves on. One AVX2 core,
+# 16 weights rotating through 64 MB, GB/s: x[1, 2048] @ W[2048, 512] 10.3 -> 11.8 (median),
+# [2, 2048] @ [2048, 512] 8.7 -> 11.5; W[1024, 1024] 15.0 -> 14.1 and W[512, 2048] 17.3 ->
+# 15.5 with it, where rows of 4-8 KB stream well, so not there.
+FEW_ROWS_PREFETCH_ROWS = 16
+FEW_ROWS_PREFETCH_BYTES = 2048
 # Micro-kernels for fewer rows than MR, so that the last panel of rows (M mod MR of them)
 # computes few padding rows: each adds ~0.15 s to compiling its helper object. The matmul's
 # also take 3 and 4 rows on the 4-row kernel; the convolutions keep 1 and 2 (their direct
@@ -344,11 +358,12 @@ class _Emitter:
         wide = _strip_vectors(self.nr // self.vec, rows) * self.vec
         wide_end = b.mul(b.sdiv(cols, _i(wide)), _i(wide))
         vec_end = b.mul(b.sdiv(cols, _i(self.vec)), _i(self.vec))
+        prefetch = b.icmp_signed("<=", cols, _i(FEW_ROWS_PREFETCH_BYTES // self.size))
         for width, lo, hi in ((wide, _i(0), wide_end), (self.vec, wide_end, vec_end)):
             steps = b.sdiv(b.sub(hi, lo), _i(width))
             with _for(b, _i(0), steps, f"fr{width}") as j:
                 self.few_rows_strip(b, width // self.vec, b.add(lo, b.mul(j, _i(width))), kc,
-                                    a_rows, a_col, bp, ldb, c, ldc, accumulate)
+                                    a_rows, a_col, bp, ldb, c, ldc, accumulate, prefetch)
         fma = self.scalar_fmuladd()
         with _for(b, vec_end, cols, "frc", scalar=True) as j:  # the last cols % VEC columns
             for r in range(rows):
@@ -363,8 +378,10 @@ class _Emitter:
         b.ret_void()
         return f
 
-    def few_rows_strip(self, b, nv, col, kc, a_rows, a_col, bp, ldb, c, ldc, accumulate):
-        """One strip of nv vectors of columns from `col` on, for every row, over kc k's."""
+    def few_rows_strip(self, b, nv, col, kc, a_rows, a_col, bp, ldb, c, ldc, accumulate, prefetch):
+        """One strip of nv vectors of columns from `col` on, for every row, over kc k's;
+        with `prefetch` (an i1), the strip's lines FEW_ROWS_PREFETCH_ROWS rows of B ahead
+        are prefetched as each row is read."""
         vt, vec, size = self.vt, self.vec, self.size
         entry = b.function.entry_basic_block
         with b.goto_block(entry):
@@ -377,6 +394,10 @@ class _Emitter:
                         acc)
         with _for(b, _i(0), kc, "frk", unroll=False) as k:  # unrolled: slower, bigger
             bk = b.add(b.mul(k, ldb), col)
+            with b.if_then(prefetch):
+                ahead = b.add(bk, b.mul(ldb, _i(FEW_ROWS_PREFETCH_ROWS)))
+                for off in range(0, max(nv * vec * size, 64), 64):  # each line of the strip
+                    self.prefetch(b, b.gep(bp, [b.add(ahead, _i(off // size))], source_etype=self.t))
             bv = [b.load(self.at(b, bp, b.add(bk, _i(v * vec))), typ=vt, align=size)
                   for v in range(nv)]
             for r, row in enumerate(accs):
@@ -390,6 +411,13 @@ class _Emitter:
             for v, acc in enumerate(row):
                 p = self.vat(b, c, b.add(b.mul(_i(r), ldc), b.add(col, _i(v * vec))))
                 b.store(b.load(acc), p, align=size)
+
+    def prefetch(self, b, address):
+        """A read prefetch of `address`'s cache line into every cache level (never faults, so
+        past B's end too)."""
+        f = self.mod.globals.get("llvm.prefetch.p0") or ir.Function(
+            self.mod, ir.FunctionType(VOID, [PTR, I32, I32, I32]), name="llvm.prefetch.p0")
+        b.call(f, [address, ir.Constant(I32, 0), ir.Constant(I32, 3), ir.Constant(I32, 1)])
 
     def scalar_fmuladd(self):
         name = f"llvm.fmuladd.{self.elem}"
@@ -813,8 +841,12 @@ class _Emitter:
         for name, v in (("tiles_m", tiles_m), ("tiles_n", tiles_n), ("tile_m", tile_m),
                         ("tile_n", tile_n)):
             b.store(v, slot(name))
-        run_tasks(b, b.mul(b.mul(b.mul(batch, m), n), k), b.mul(batch, b.mul(tiles_m, tiles_n)),
-                  task, ctx, parallel_for)
+        # a few-row product costs its read of B, not its multiply-adds
+        flops = b.mul(b.mul(b.mul(batch, m), n), k)
+        few_b = b.and_(b.icmp_signed("<=", m, _i(FEW_ROWS_MAX)),
+                       b.icmp_signed(">=", b.mul(b.mul(batch, n), k), _i(FEW_ROWS_PARALLEL_MIN)))
+        run_tasks(b, b.select(few_b, _i(PARALLEL_MIN_FLOPS), flops),
+                  b.mul(batch, b.mul(tiles_m, tiles_n)), task, ctx, parallel_for)
         b.ret_void()
         return f
 
