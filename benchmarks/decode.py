@@ -104,6 +104,7 @@ def bucket(n: int) -> int:
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help=f"lengths {QUICK_LENGTHS} only")
+    ap.add_argument("--lengths", type=int, nargs="+", help="these cache lengths only")
     ap.add_argument("--reps", type=int, default=30, help="most timed calls per length")
     ap.add_argument("--budget", type=float, default=1.5, help="seconds of calls per length")
     ap.add_argument("--bandwidth", type=float, help="GB/s for the floor (default: the copy "
@@ -148,7 +149,7 @@ def main():
         lib = aot.compile(text, name="decode", output_dir=tmp)
         ours_compile = time.perf_counter() - t
     print(f"ours: one compile, {ours_compile:.2f} s")
-    lengths = QUICK_LENGTHS if args.quick else LENGTHS
+    lengths = tuple(args.lengths or (QUICK_LENGTHS if args.quick else LENGTHS))
     x = rng.standard_normal(D).astype(np.float32)
     kc = rng.standard_normal((LAYERS, HEADS, MAX_LEN, DH)).astype(np.float32)
     vc = rng.standard_normal((LAYERS, HEADS, MAX_LEN, DH)).astype(np.float32)
