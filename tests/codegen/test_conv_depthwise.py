@@ -141,10 +141,11 @@ def test_depthwise_route_is_taken(layout, size):
     """The loop stage holds the depthwise nest: its outermost loop marked for the threads, the
     bias and relu6 fused into the same kernel (static: one kernel, the clamp inside it), the
     window unrolled: 9 products in each innermost body (nchw rows: 2 row versions x 3 runs of
-    positions; nhwc: 2 versions), or a small plane spelled out whole, one product per tap
-    inside the input (10x10 with 3x3 'same': 28 x 28); with a `?` batch the same nest."""
-    products = {("nchw", 20): 9 * 6, ("nchw", 10): 28 * 28, ("nhwc", 10): 9 * 2}[layout, size]
-    clamps = {("nchw", 20): 6, ("nchw", 10): 100, ("nhwc", 10): 2}[layout, size]
+    positions; nhwc: a pair of columns inside (2 sums), a column at the border, a last odd
+    column), or a small plane spelled out whole, one product per tap inside the input (10x10
+    with 3x3 'same': 28 x 28); with a `?` batch the same nest."""
+    products = {("nchw", 20): 9 * 6, ("nchw", 10): 28 * 28, ("nhwc", 10): 9 * 4}[layout, size]
+    clamps = {("nchw", 20): 6, ("nchw", 10): 100, ("nhwc", 10): 4}[layout, size]
     xs, ws, os_ = shapes(layout, 2, 8, size, size, 3, 1, SAME3)
     text = loops(program(layout, xs, ws, os_, 1, SAME3, "f32", True))
     assert text.count("aot.kernel =") == 1 and 'aot.kernel = "fusion", aot.parallel = true' in text, text
