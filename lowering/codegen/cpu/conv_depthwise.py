@@ -35,7 +35,7 @@ any layout); a channel multiplier above 1 and the rest keep the loop kernel.
 from __future__ import annotations
 
 from lowering.ir.builder import Ix, buffer_dims
-from lowering.ir.core import Operation, ScalarType
+from lowering.ir.core import INDEX, Operation, ScalarType
 from lowering.ops import registry
 from lowering.ops.elemental import Elemental
 from lowering.ops.windows import Conv
@@ -136,15 +136,17 @@ def _mul_add(b, acc, x, w, elem):
     return term if acc is None else b.v("arith.addf", [acc, term], elem, fastmath="contract")
 
 
-def _tap_sum(b, p: _Plan, load, weights, rows, col, col_checked: bool, rows_checked: bool):
+def _tap_sum(b, p: _Plan, load, weights, rows, col, col_checked: bool, rows_checked: bool,
+             stride=None):
     """sum over (kh, kw) of input(row kh, column) * weight: `load(b, ih, iw)` reads the input
-    at window row ih and column iw; taps in the padding count 0 where checked."""
+    at window row ih and column iw; taps in the padding count 0 where checked. `stride`: the
+    column stride as a run-time value (see _channels_first), else p.sw."""
     ix = Ix(b)
     elem = ScalarType(p.elem)
     zero = b.const(0, p.elem)
     acc = None
     for kw in range(p.kw):
-        iw = ix.sub(ix.add(ix.mul(col, p.sw), kw * p.dw), p.pw)
+        iw = ix.sub(ix.add(ix.mul(col, p.sw if stride is None else stride), kw * p.dw), p.pw)
         col_ok = None
         if col_checked:
             col_ok = ix.and_(ix.cmp("sge", iw, 0), ix.cmp("slt", iw, p.w))
@@ -178,6 +180,8 @@ def _emit(b, op: Operation, lhs, rhs, out, finish) -> None:
 # 8x8 3x3 over 88 0.55 -> 0.39-0.45 ms; 7x7 and 8x8 5x5 (1225, 1600 taps) gained 1.2-1.6x but
 # took LLVM 1-3 s longer each, so they keep the rows.
 SMALL_PLANE_TAPS = 1024
+# An inside run of at least this many positions is left to the loop vectoriser (_channels_first).
+VECTOR_RUN = 8
 
 
 def _small_planes(b, p: _Plan, lhs, rhs, dims, finish) -> None:
@@ -229,11 +233,21 @@ def _channels_first(b, p: _Plan, lhs, rhs, dims, finish) -> None:
     def weights(bb, kh, kw):
         return wts[(kh, kw)]
 
+    # The inside run's column stride as a value LLVM cannot see through (the kernel's input
+    # features, 1 for every depthwise kernel, read at run time): with the constant, GVN
+    # carried each input element from one position to the next (x[ow + kw] is the next
+    # position's x[ow + kw - 1]) in kh (kw - 1) scalar recurrences, and the loop vectoriser
+    # gave up; with it, it versions the loop on a stride of 1 and loads vectors.
+    # Runs shorter than a vector keep the constant (scalar code gains from the recurrences).
+    stride = None
+    if hi - lo >= VECTOR_RUN:
+        stride = rix.mul(rb.v("memref.dim", [rhs, rb.index(p.c.ki)], INDEX), p.sw)
     inside, border = _if(rb, _row_inside(rb, p, oh))
     for vb, rows_checked in ((inside, False), (border, True)):
         for start, stop, col_checked in ((0, lo, True), (lo, hi, False), (hi, ow, True)):
             _, pb, col, _ = vb.for_(Ix(vb).val(start), Ix(vb).val(stop))
-            value = _tap_sum(pb, p, load, weights, rows, col, col_checked, rows_checked)
+            value = _tap_sum(pb, p, load, weights, rows, col, col_checked, rows_checked,
+                             None if col_checked else stride)
             finish(pb, [n, ch, oh, col], value)
             pb.yield_()
         vb.yield_()
