@@ -5,14 +5,16 @@ A depthwise convolution (feature_group_count = input channels = output channels:
 and EfficientNet's 3x3 and 5x5) does kh kw multiply-adds per output, too few for the packed
 matmul (a group is a 1-column product), so ops/windows.py's loop kernel ran it: output
 features innermost, accumulated in the result buffer through every window position, on one
-thread: 3-4 GFLOP/s. Here every output element is one sum of its kh kw window taps, the
+thread: 2-5 GFLOP/s. Here every output element is one sum of its kh kw window taps, the
 window unrolled (its size is static), kept in a register and stored once:
 
 - channels first (NCHW, as PyTorch exports them): the loop nest is (batch, channel, output
   row) then the output row's positions, innermost and contiguous. The channel's kh kw weights
   are loaded once a row, outside the position loops (scalars LLVM keeps in registers and
   broadcasts), and each position reads kh kw input elements along the row, which the loop
-  vectoriser turns into vector loads (interleaved ones at stride 2);
+  vectoriser turns into vector loads (interleaved ones at stride 2). A small plane
+  (SMALL_PLANE_TAPS) is spelled out whole instead: (batch, channel), then every position's
+  taps inside the input at constant offsets;
 - channels last (NHWC, as JAX/Keras write them): the loop nest is (batch, output row), then
   the output columns (in pairs at stride 1), then the channels, innermost and contiguous: a
   tap is a vector of inputs times a vector of weights, loaded once for a pair's two sums.
@@ -25,8 +27,8 @@ innermost form a perfect nest indexed by the output's leading dims, which the th
 splits as one iteration space (codegen/llvm/collapse.py): batch 1 uses every core.
 
 In a kOutput fusion (bias, activation, residual after the convolution) each output element
-goes through the fused consumers right after its sum (the Elemental rules on the value just
-stored), so the result is written once.
+goes through the fused consumers right after its sum (their Elemental rules, the sum
+standing for the convolution's value), so the result is written once.
 
 Taken for f32/f64, 2-D, static window, strides, window dilation and input spatial dims, no
 input dilation, input and result both channels-first or both channels-last (the kernel in
@@ -238,10 +240,12 @@ def _channels_first(b, p: _Plan, lhs, rhs, dims, finish) -> None:
     # carried each input element from one position to the next (x[ow + kw] is the next
     # position's x[ow + kw - 1]) in kh (kw - 1) scalar recurrences, and the loop vectoriser
     # gave up; with it, it versions the loop on a stride of 1 and loads vectors.
-    # Runs shorter than a vector keep the constant (scalar code gains from the recurrences).
+    # Runs shorter than a vector keep the constant (scalar code gains from the recurrences),
+    # and so does stride 2: a run-time stride of 2 x 1 is no stride of 1 to version on, and
+    # its loads went scalar (32x16x56x56 3x3 stride 2: 1.3 ms against 0.5).
     stride = None
-    if hi - lo >= VECTOR_RUN:
-        stride = rix.mul(rb.v("memref.dim", [rhs, rb.index(p.c.ki)], INDEX), p.sw)
+    if hi - lo >= VECTOR_RUN and p.sw == 1:
+        stride = rb.v("memref.dim", [rhs, rb.index(p.c.ki)], INDEX)
     inside, border = _if(rb, _row_inside(rb, p, oh))
     for vb, rows_checked in ((inside, False), (border, True)):
         for start, stop, col_checked in ((0, lo, True), (lo, hi, False), (hi, ow, True)):

@@ -25,7 +25,8 @@ A convolution of G > 1 feature groups of at least NR/2 output features each is G
 products, one batch of the packed matmul (A [G, M, K/G...], B [G, K, N/G], C [G, M, N/G]
 copied into the result): grouped convolutions at the matmul's speed instead of the direct
 loop (`_emit_grouped`), where the direct convolution does not take them (whole panels a
-group, or two groups a panel: `thin_groups`). Depthwise ones (one feature a group) keep the loop.
+group, or two groups a panel: `thin_groups`). Depthwise ones (one feature a group) run
+conv_depthwise.py's kernel.
 
 A 1-D or 2-D convolution in (batch, spatial..., feature) layouts with enough input features skips
 im2col: `aot.conv`, the direct convolution of conv_direct.py, reads the input in place
@@ -47,9 +48,9 @@ from lowering.ops.windows import Conv, buffer_dims, when_nonempty, window_positi
 
 # Feature groups go through per-group matmuls when each group has at least half an NR-wide
 # panel of output features. Thinner ones stay in the loop kernel of ops/windows.py, which LLVM
-# vectorises across the features: one AVX2 core, a depthwise 3x3 over 1x56x56x64 0.34 ms there
-# against 13 ms as 64 one-column matmuls; 8 groups of 4 features (28x28x32) 0.30 / 0.34 ms;
-# 16 groups of 8, 1-D kernel 32 (3x99x128): 6.6 / 4.9 ms.
+# vectorises across the features (depthwise ones: conv_depthwise.py): one AVX2 core, a
+# depthwise 3x3 over 1x56x56x64 0.34 ms there against 13 ms as 64 one-column matmuls; 8 groups
+# of 4 features (28x28x32) 0.30 / 0.34 ms; 16 groups of 8, 1-D kernel 32 (3x99x128): 6.6 / 4.9 ms.
 
 
 def takes(target, op: Operation) -> bool:
