@@ -71,6 +71,11 @@ class OpDef:
     complex_scalar: Callable | None = None  # scalar semantics where an operand is complex
     elemental: Callable | None = None
     kernel: Callable | None = None  # a reduction's: its schedule as a kInput fusion's root
+    split_kernel: Callable | None = None  # a reduction's schedule when bufferize splits its few
+    #   long rows into chunks (partials in a scratch): (emitter, fusion, builder, inputs, output,
+    #   the partials' position, dims); None: loops' own (a thread per chunk)
+    row_fusion: Callable | None = None  # a reduction's, the first of a row fusion (softmax): a
+    #   target's schedule of that fusion, (builder, fusion block, inputs, output, dims); None: loops'
     writes: Callable | None = None  # buffer form: operand positions its kernel writes
     parallel: bool = False  # its kernel's outer loop covers dim 0 of its first output
     epilogue: Callable | None = None  # runs fused elementwise consumers on its output's tiles

@@ -203,6 +203,10 @@ def emit_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
     ret = region_block.ops[-1]
     root = ret.operands[0].owner
     if op.attrs.get("aot.scratch"):  # bufferize.split_column_reduction / split_row_reduction
+        first = next(o for o in region_block.ops if o.key == "reduce")
+        own = registry.rule(first, "split_kernel", b.target)  # a target's own (a block per chunk)
+        if own is not None:
+            return own(k, op, b, inputs, outs[0], n_out, env)
         if root.short_name != "reduce":  # bufferize.split_row_fusion
             return emit_split_row_fusion(k, op, b, inputs, outs[0], n_out, env)
         rows = list(root.attrs["dimensions"]) == [root.operands[0].type.rank - 1]
@@ -212,7 +216,9 @@ def emit_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
         schedule = registry.rule(root, "kernel", b.target) or emit_reduce  # a target's own
         return schedule(b, root, inputs, outs, env)
     if op.attrs.get("fusion_kind") == "kInput":
-        return emit_row_fusion(b, region_block, inputs, outs[0], env)
+        first = next(o for o in region_block.ops if o.key == "reduce")
+        schedule = registry.rule(first, "row_fusion", b.target) or emit_row_fusion  # a target's own
+        return schedule(b, region_block, inputs, outs[0], env)
     if op.attrs.get("fusion_kind") == "kOutput":
         epilogue = registry.rule(library_subject(op), "epilogue", b.target)
         return epilogue(b, region_block, inputs, outs[0], env)
