@@ -119,7 +119,8 @@ class Target:
     gemm: dict = field(default_factory=dict)  # element type -> GemmBlocking; empty: no packed matmul
     memory_order_columns: bool = True  # column reductions walk the input in memory order,
     #   accumulating in the output buffer (a cache-order walk), not one column at a time
-    column_chunks: int = 8  # row chunks of a split column reduction (0: never split)
+    column_chunks: int = 8  # chunks a split reduction cuts its rows (a column sum) or each of
+    #   few long rows into (0: never split); a GPU's, a block each, are many
     collapse_nests: bool = True  # the thread pool may split a perfect parallel nest over its
     #   collapsed iterations (codegen/llvm/collapse.py); a GPU maps loops onto its grid instead
     f16_in_hardware: bool = True  # else the module defines the f16 conversions LLVM calls
@@ -207,12 +208,13 @@ PTX_VERSION = "+ptx80"  # PTX ISA 8.0: what LLVM's NVPTX backend and CUDA 12+ dr
 def cuda_target(arch: str = DEFAULT_GPU_ARCH) -> Target:
     """An NVIDIA GPU: kernels in PTX. Their parallel loops are spread over the grid (`threads`),
     no host-stack temporaries (kernels only see device memory), no libm (the inline
-    polynomials, else a compile-time error), no CPU matmul blocking or cache-order walks."""
+    polynomials, else a compile-time error), no CPU matmul blocking or cache-order walks;
+    few long rows split into 1024 chunks, a block each (codegen/cuda/split_rows.py)."""
     if arch not in GPU_ARCHS:
         raise ValueError(f"unknown GPU architecture '{arch}' (known: {', '.join(GPU_ARCHS)})")
     return Target(name="cuda", triple="nvptx64-nvidia-cuda", cpu=arch, features=PTX_VERSION,
                   threads=True, vector_bytes=16, warp_size=32, stack_limit=0, math="inline", gemm={},
-                  memory_order_columns=False, column_chunks=0, collapse_nests=False,
+                  memory_order_columns=False, column_chunks=1024, collapse_nests=False,
                   unroll_body_limit=UNROLL_BODY_LIMIT,
                   gpu=GpuLimits(device="H100" if arch == "sm_90" else "A100"))
 

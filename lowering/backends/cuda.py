@@ -36,7 +36,7 @@ class CudaBackend(Backend):
             raise option_error(str(e)) from None
 
     def register_rules(self) -> None:
-        from lowering.codegen.cuda import conv, matmul, reductions, sort, windows  # noqa: F401
+        from lowering.codegen.cuda import conv, matmul, reductions, sort, split_rows, windows  # noqa: F401
 
     def host_target(self, target):
         from lowering.target import host_target

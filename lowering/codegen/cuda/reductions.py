@@ -117,11 +117,12 @@ def emit_warp_row_reduction(b: LoopBuilder, root: Operation, inputs: dict, outs:
             outer.op("memref.store", [v, out] + list(rows))
 
 
-def block_combine(b: LoopBuilder, part: Partial, state: list, tid):
+def block_combine(b: LoopBuilder, part: Partial, state: list, tid, finish: bool = True):
     """A block's BLOCK partials (`state`, thread `tid`'s) combined: shuffles within each warp,
     lane 0 of each warp puts its warp's value in shared memory, and after a barrier thread 0
     folds the WARPS values in warp order. Returns the builder of thread 0's part (its values
-    finished; the caller stores them and closes it with yield_)."""
+    finished, the init joined, unless not `finish`; the caller stores them and closes it with
+    yield_)."""
     bx = Ix(b)
     state = part.across_lanes(b, state, WARP)
     shared = [b.v("gpu.shared", [], MemRefType((WARPS,), a.type.name)) for a in state]
@@ -135,7 +136,19 @@ def block_combine(b: LoopBuilder, part: Partial, state: list, tid):
     for w in range(1, WARPS):
         others = [last.v("memref.load", [s, last.index(w)], a.type) for a, s in zip(state, shared)]
         vals = part.join(last, vals, others)
-    return last, part.finish(last, vals)
+    return last, part.finish(last, vals) if finish else vals
+
+
+def block_total(b: LoopBuilder, part: Partial, state: list, tid) -> list:
+    """The block's partials combined (block_combine) and finished, in every thread: thread 0
+    hands them to the others through shared memory."""
+    shared = [b.v("gpu.shared", [], MemRefType((1,), i.type.name)) for i in part.inits]
+    last, values = block_combine(b, part, state, tid)
+    for v, s in zip(values, shared):
+        last.op("memref.store", [v, s, last.index(0)])
+    last.yield_()
+    b.op("gpu.barrier", [])
+    return [b.v("memref.load", [s, b.index(0)], v.type) for v, s in zip(values, shared)]
 
 
 def emit_block_full_reduction(b: LoopBuilder, root: Operation, inputs: dict, outs: list, env: dict):
