@@ -182,8 +182,11 @@ def _emit(b, op: Operation, lhs, rhs, out, finish) -> None:
 # 8x8 3x3 over 88 0.55 -> 0.39-0.45 ms; 7x7 and 8x8 5x5 (1225, 1600 taps) gained 1.2-1.6x but
 # took LLVM 1-3 s longer each, so they keep the rows.
 SMALL_PLANE_TAPS = 1024
-# An inside run of at least this many positions is left to the loop vectoriser (_channels_first).
-VECTOR_RUN = 8
+# An inside run of at least this many positions is left to the loop vectoriser
+# (_channels_first); shorter ones keep the scalar recurrences, which were faster there (one
+# core, 8 images, vectorised against scalar: a run of 10 (14x14 5x5) 2.4 / 1.2 ms, 14 (16x16
+# 3x3) 0.74 / 0.58, 24 (28x28 5x5) 1.66 / 7.05, 30 (32x32 3x3) 0.45 / 0.54).
+VECTOR_RUN = 24
 
 
 def _small_planes(b, p: _Plan, lhs, rhs, dims, finish) -> None:
@@ -240,9 +243,9 @@ def _channels_first(b, p: _Plan, lhs, rhs, dims, finish) -> None:
     # carried each input element from one position to the next (x[ow + kw] is the next
     # position's x[ow + kw - 1]) in kh (kw - 1) scalar recurrences, and the loop vectoriser
     # gave up; with it, it versions the loop on a stride of 1 and loads vectors.
-    # Runs shorter than a vector keep the constant (scalar code gains from the recurrences),
-    # and so does stride 2: a run-time stride of 2 x 1 is no stride of 1 to version on, and
-    # its loads went scalar (32x16x56x56 3x3 stride 2: 1.3 ms against 0.5).
+    # Short runs keep the constant (VECTOR_RUN), and so does stride 2: a run-time stride of
+    # 2 x 1 is no stride of 1 to version on, and its loads went scalar (32x16x56x56 3x3
+    # stride 2: 1.3 ms against 0.5).
     stride = None
     if hi - lo >= VECTOR_RUN and p.sw == 1:
         stride = rb.v("memref.dim", [rhs, rb.index(p.c.ki)], INDEX)
