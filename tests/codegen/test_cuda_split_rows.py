@@ -88,3 +88,20 @@ def test_split_row_fusions_match_numpy(tmp_path):
         np.testing.assert_allclose(ln(x, np.full(3, n, np.float32)), ref_layernorm(x.astype(np.float64)),
                                    rtol=0, atol=1e-3, err_msg=f"n={n}")
 
+
+@pytest.mark.parametrize("shape", ["1x4096", "3x1030"])
+def test_few_rows_of_a_row_fusion_take_a_block_each(shape, tmp_path):
+    """softmax and layernorm over rows too few for a warp each to fill the device and not long
+    enough to split: a block of 256 per row (was a warp), against numpy; short rows keep a
+    warp."""
+    rows, n = map(int, shape.split("x"))
+    for text in (softmax(shape), layernorm(shape)):
+        assert [k.launch.lanes for k in kernels_of(text)[1]][-1:] == [256]
+    assert [k.launch.lanes for k in kernels_of(softmax(f"{rows}x512"))[1]][-1:] == [32]
+    lib = build_emulated(entries(softmax(shape), layernorm(shape)), "b", str(tmp_path))
+    rng = np.random.default_rng(rows)
+    x = rng.standard_normal((rows, n)).astype(np.float32)
+    np.testing.assert_allclose(lib.f0(x), ref_softmax(x.astype(np.float64)), rtol=2e-5, atol=1e-9)
+    x = (rng.standard_normal((rows, n)) * 3 + 5).astype(np.float32)
+    np.testing.assert_allclose(lib.f1(x, np.full(rows, n, np.float32)), ref_layernorm(x.astype(np.float64)),
+                               rtol=0, atol=1e-3)

@@ -15,6 +15,10 @@ else from its first element, with a flag carried along saying whether it has one
   elements l, l + 32, ... ; five butterfly shuffles combine the 32 partials, every lane
   stores the row's value. Rows too few for a warp each to fill the device and at least
   LONG_ROW long get a block each, combined as the full reduction's (`few_long_rows`).
+- Row fusion (softmax, layernorm; the loop stage gives a warp a row): rows likewise too few
+  and at least LONG_FUSION_ROW long get a block each (`few_long_fusion_rows`), each
+  reduction's value combined by the block and handed to every thread (`block_total`).
+  Few rows longer still are split over blocks (split_rows.py).
 - Full reduction (every dim reduced, a rank-0 result): one iteration (`aot.tiles` = ()), a
   block of BLOCK threads. Thread t folds the elements at flat indices t, t + BLOCK, ...;
   shuffles combine each warp's partials, lane 0 of each warp puts its warp's value in shared
@@ -33,7 +37,7 @@ from __future__ import annotations
 
 from abi.dtypes import dtype
 from lowering.codegen.cuda.launch import fills_devices
-from lowering.ir.builder import Ix, LoopBuilder, element_nest
+from lowering.ir.builder import Ix, LoopBuilder, dims_of, element_nest
 from lowering.ir.core import INDEX, MemRefType, Operation
 from lowering.ops import registry
 from lowering.ops.elemental import Elemental, Partial
@@ -44,6 +48,7 @@ WARPS = BLOCK // WARP
 COLS = WARP  # output columns per tile of a column reduction
 ROWS = BLOCK // COLS  # threads per column
 LONG_ROW = 4096  # elements: a row reduction's rows this long, if few, get a block each
+LONG_FUSION_ROW = 4 * BLOCK  # elements: a row fusion's, likewise (four columns a thread)
 SECTOR = 32  # bytes: a global memory transaction's unit (timing.SECTOR)
 
 
@@ -202,6 +207,49 @@ def emit_block_row_reduction(b: LoopBuilder, root: Operation, inputs: dict, outs
         outer.op("gpu.barrier", [])  # the block's next row waits until these partials are read
 
 
+def few_long_fusion_rows(target, red: Operation) -> bool:
+    """A row fusion (softmax, layernorm) whose first reduction's rows, known to the compile,
+    are too few for a warp each to fill the devices and at least LONG_FUSION_ROW long: a
+    block per row (the softmax of [1, 4096] was one warp of a block of 8 walking the row)."""
+    shape = red.operands[0].type.shape
+    if len(shape) < 2 or None in shape:
+        return False
+    rows = 1
+    for n in shape[:-1]:
+        rows *= n
+    return shape[-1] >= LONG_FUSION_ROW and not fills_devices(rows * WARP)
+
+
+def emit_block_row_fusion(b: LoopBuilder, region_block, inputs: dict, out, env: dict):
+    """A row fusion as loops.emit_row_fusion, a block per row instead of a warp: thread t
+    folds columns t, t + BLOCK, ... of each reduction, the block combines them (block_total)
+    and every thread reads the value; then thread t computes those columns of the result.
+    The elements are computed again from the inputs (no row kept in the result: on a GPU
+    that would be one more write and read of the row)."""
+    ret = region_block.ops[-1]
+    out_dims = dims_of(b, out)
+    first = len(b.block.ops)
+    with element_nest(b, out_dims[:-1]) as (rows, rivs):  # a block per row
+        parallel = next(op for op in b.block.ops[first:] if op.name == "scf.for")
+        parallel.attrs["aot.lanes_per_iteration"] = BLOCK
+        tid = rows.v("gpu.thread_id", [], INDEX)
+        scalars: dict = {}
+        for red in (o for o in region_block.ops if o.key == "reduce"):
+            x, init = red.operands
+            in_dims = env[x] if x in env else Elemental(rows, inputs).dims(x)
+            row = [iv if isinstance(n, int) and n == m else Ix(rows).min(iv, Ix(rows).sub(n, 1))  # broadcast
+                   for iv, n, m in zip(rivs, in_dims[:-1], out.type.shape[:-1])]
+            part = Partial(red, [Elemental(rows, inputs, scalars, env).at(init, [])])
+            loop, body, c, cur = rows.for_(tid, Ix(rows).val(in_dims[-1]), part.seed(rows), step=BLOCK)
+            body.yield_(part.fold(body, list(cur), [Elemental(body, inputs, scalars, env).at(x, row + [c])]))
+            scalars[red.results[0]] = block_total(rows, part, list(loop.results), tid)[0]
+        _, cols, c, _ = rows.for_(tid, out_dims[-1], step=BLOCK)
+        cols.op("memref.store", [Elemental(cols, inputs, scalars, env).at(ret.operands[0], rivs + [c]), out]
+                + rivs + [c])
+        cols.yield_()
+        rows.op("gpu.barrier", [])  # the block's next row waits until shared memory is read
+
+
 def column_tile(root: Operation) -> int:
     """Output columns per block: COLS, or a sector's worth (8 f32, 4 f64; a warp still reads
     whole 32-byte sectors, 4 rows of one each) when the shapes are known, tiles of COLS would
@@ -264,6 +312,7 @@ def emit_tiled_column_reduction(b: LoopBuilder, root: Operation, inputs: dict, o
     body.yield_()
 
 
+registry.override("reduce", "row_fusion", emit_block_row_fusion, target="cuda", when=few_long_fusion_rows)
 registry.override("reduce", "kernel", emit_warp_row_reduction, target="cuda", when=is_row_reduction)
 registry.override("reduce", "kernel", emit_block_row_reduction, target="cuda", when=few_long_rows)
 registry.override("reduce", "kernel", emit_block_full_reduction, target="cuda", when=is_full_reduction)
