@@ -92,8 +92,12 @@ FEW_ROWS_KC = 8
 FEW_ROWS_MIN_COLUMNS = 64  # the narrowest task of a few-row product, when threads want more
 FEW_ROWS_GROUP = 4  # 6 (the register tile's rows): no faster, 2 more kernels to compile
 # Accumulators of a few-row kernel's strip of columns (rows x vectors): enough independent
-# multiply-adds to hide their latency, few enough to stay in 16 vector registers.
-FEW_ROWS_ACCUMULATORS = 12
+# multiply-adds to hide their latency, few enough to stay in 16 vector registers with the
+# strip's vectors of B (read once for every row). 12 spilled at 2 rows (6 vectors of B beside
+# 12 accumulators); one AVX2 core, weights rotating through 64 MB, CPU-time medians, GB/s,
+# 12 -> 8: x[2, 512] @ W[512, 2048] 10.2 -> 17.0, [3, 512] @ [512, 2048] 12.4 -> 13.6,
+# [1, 512] @ [512, 2048] 16.9 -> 17.7, [1, 2048] @ [2048, 512] 11.0 -> 11.2, [4, ...] even.
+FEW_ROWS_ACCUMULATORS = 8
 # A task whose rows of B are at most FEW_ROWS_PREFETCH_BYTES long (the product's columns
 # over the task's threads) prefetches each strip's lines FEW_ROWS_PREFETCH_ROWS rows of B
 # ahead: in a K block the 8 rows are 8 streams as long as the task's row, and on short rows
