@@ -269,10 +269,11 @@ ORDERS = {"EQ": lambda x, y: x == y, "NE": lambda x, y: x != y, "LT": lambda x, 
 
 
 def _fold_compare(hs, op, args):
-    """A signed comparison of sizes (torch.export's Dim range checks) as 1 or 0."""
-    ct = op.attrs.get("compare_type")
-    if op.operands[0].type.elem not in ("i32", "i64", "index") or \
-            getattr(ct, "value", ct) not in (None, "SIGNED"):
+    """A signed comparison of sizes (torch.export's Dim range checks) as 1 or 0; booleans
+    (already 1 or 0) compare alike signed or not."""
+    ct, elem = op.attrs.get("compare_type"), op.operands[0].type.elem
+    if elem not in ("i1", "i32", "i64", "index") or \
+            (elem != "i1" and getattr(ct, "value", ct) not in (None, "SIGNED")):
         return None
     a, b = args
     if len(a) != len(b):
@@ -286,6 +287,51 @@ def _fold_compare(hs, op, args):
         holds = hs.cmp(COMPARISONS[direction], x, y)
         out.append(hs.emit("arith.select", [holds, hs.index(1), hs.index(0)], [INDEX], {}).result)
     return out
+
+
+def _fold_select(hs, op, args):
+    """jax.export's floor division spells its rounding with selects on comparisons."""
+    pred, a, b = args
+    if not len(pred) == len(a) == len(b):
+        return None
+    out = []
+    for p, x, y in zip(pred, a, b):
+        if isinstance(p, int):
+            out.append(x if p else y)
+        else:
+            holds = hs.cmp("ne", p, 0)
+            out.append(hs.emit("arith.select", [holds, hs.value(x), hs.value(y)], [INDEX],
+                               {}).result)
+    return out
+
+
+def _fold_remainder(hs, op, args):
+    """x % k for a non-zero constant k (truncated, as HLO's remainder); a divisor known only
+    at run time is left to the kernel (x % 0 is x in HLO, undefined on the host)."""
+    a, b = args
+    if len(a) != len(b) or not all(isinstance(y, int) and y for y in b):
+        return None
+    return [(abs(x) % abs(y)) * (1 if x >= 0 else -1) if isinstance(x, int) else
+            hs._arith("arith.remsi", x, y, None) for x, y in zip(a, b)]
+
+
+def _sign(hs, x):
+    if isinstance(x, int):
+        return (x > 0) - (x < 0)
+    positive = hs.emit("arith.select", [hs.cmp("sgt", x, 0), hs.index(1), hs.index(0)], [INDEX], {})
+    negative = hs.cmp("slt", x, 0)
+    return hs.emit("arith.select", [negative, hs.index(-1), positive.result], [INDEX], {}).result
+
+
+def _fold_logical(name, combine):
+    """and / or of booleans (1 or 0): bitwise on the host, as on the kernel's i1."""
+    def fold(hs, op, args):
+        a, b = args
+        if len(a) != len(b):
+            return None
+        return [combine(x, y) if isinstance(x, int) and isinstance(y, int) else
+                hs._arith(name, x, y, None) for x, y in zip(a, b)]
+    return fold
 
 
 SHAPE_FOLDS = {
@@ -302,5 +348,11 @@ SHAPE_FOLDS = {
     "minimum": _elementwise(lambda hs, x, y: hs.min(x, y)),
     "divide": _fold_divide,
     "compare": _fold_compare,
+    "select": _fold_select,
+    "remainder": _fold_remainder,
+    "sign": lambda hs, op, args: [_sign(hs, x) for x in args[0]],
+    "and": _fold_logical("arith.andi", lambda x, y: x & y),
+    "or": _fold_logical("arith.ori", lambda x, y: x | y),
 }
-FOLD_ELEMS = {"compare": ("i1",)}  # a result of another element type than SHAPE_ELEMS
+# Results of another element type than SHAPE_ELEMS: booleans as 1 or 0
+FOLD_ELEMS = {"compare": ("i1",), "and": ("i1",), "or": ("i1",)}

@@ -144,3 +144,42 @@ def test_range_checks_of_sizes_run_on_the_host(tmp_path):
         lib.main(np.zeros((7, 4), np.float32))
     with pytest.raises(RuntimeError, match="dim 0 is 0, below 1"):
         lib.main(np.zeros((0, 4), np.float32))
+
+
+FLOOR = """
+func.func public @main(%x: tensor<?xf32>) -> (tensor<i32>, tensor<i32>) {
+  %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?xf32>) -> tensor<i32>
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %one = stablehlo.constant dense<1> : tensor<i32>
+  %four = stablehlo.constant dense<4> : tensor<i32>
+  %ten = stablehlo.constant dense<10> : tensor<i32>
+  %a = stablehlo.subtract %n, %ten : tensor<i32>
+  %q0 = stablehlo.divide %a, %four : tensor<i32>
+  %sa = stablehlo.sign %a : tensor<i32>
+  %s4 = stablehlo.sign %four : tensor<i32>
+  %signs = stablehlo.compare NE, %sa, %s4, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  %r0 = stablehlo.remainder %a, %four : tensor<i32>
+  %inexact = stablehlo.compare NE, %r0, %zero, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  %down = stablehlo.and %signs, %inexact : tensor<i1>
+  %q1 = stablehlo.subtract %q0, %one : tensor<i32>
+  %q = stablehlo.select %down, %q1, %q0 : tensor<i1>, tensor<i32>
+  %rneg = stablehlo.compare LT, %r0, %zero, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  %dneg = stablehlo.compare LT, %four, %zero, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  %differ = stablehlo.compare NE, %rneg, %dneg, UNSIGNED : (tensor<i1>, tensor<i1>) -> tensor<i1>
+  %wrap = stablehlo.and %differ, %inexact : tensor<i1>
+  %r1 = stablehlo.add %r0, %four : tensor<i32>
+  %r = stablehlo.select %wrap, %r1, %r0 : tensor<i1>, tensor<i32>
+  return %q, %r : tensor<i32>, tensor<i32>
+}"""
+
+
+def test_floor_division_of_a_size_runs_on_the_host(tmp_path):
+    """jax.export's floor division and modulo of a size ((n - 10) // 4 and % 4: a strided
+    convolution's output length) spelled with sign, remainder, compare, and, select: host
+    arithmetic, no kernel; the results against Python's // and % on both signs."""
+    lhlo = print_module(run_pipeline(parse_module(FLOOR, "floor.mlir"), "lhlo"))
+    assert '"lmhlo.' not in lhlo, lhlo  # was 5 kernels
+    lib = aot.compile(FLOOR, name="floor", output_dir=str(tmp_path))
+    for n in (0, 3, 9, 10, 13, 14, 17):
+        q, r = lib.main(np.zeros(n, np.float32))
+        assert (int(q), int(r)) == ((n - 10) // 4, (n - 10) % 4), n
