@@ -128,7 +128,7 @@ def _strided(data: bytes, tm: dict, what: str) -> np.ndarray:
                        f"past its {flat.size} stored elements")
     view = np.lib.stride_tricks.as_strided(flat[offset:], sizes,
                                            [s * dtype.itemsize for s in strides])
-    return np.ascontiguousarray(view).astype(dtype.newbyteorder("="))
+    return np.array(view, dtype.newbyteorder("="), order="C")  # not ascontiguousarray: 0-d stays 0-d
 
 
 # ---------------------------------------------------------------- torch.save archives
@@ -141,8 +141,8 @@ def _rebuild_tensor(storage, offset, size, stride, *_rest):
     if not all(size):
         return np.zeros(size, storage.dtype)
     item = storage.dtype.itemsize
-    return np.ascontiguousarray(np.lib.stride_tricks.as_strided(
-        storage[offset:], tuple(size), tuple(s * item for s in stride)))
+    return np.array(np.lib.stride_tricks.as_strided(
+        storage[offset:], tuple(size), tuple(s * item for s in stride)), order="C")
 
 
 def _rebuild_parameter(data, *_rest):

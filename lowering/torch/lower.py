@@ -278,7 +278,7 @@ class Lowerer:
     def constant(self, target: str, *tables) -> Value:
         for table in tables:
             if target in table:
-                arr = np.ascontiguousarray(table[target])
+                arr = np.asarray(table[target], order="C")  # 0-d stays 0-d
                 t = TensorType(arr.shape, _elem_of_array(arr, target))
                 return self.entry.v("constant", [], {"value": DenseAttr(arr, t)}, t)
         raise Pt2Error(f"{self.prog.filename}: the weights hold no tensor '{target}'")

@@ -21,7 +21,8 @@ UNARY = {
     "ceil": "ceil", "round": "round_nearest_even", "sign": "sign", "erf": "erf",
     "asin": "asin", "acos": "acos", "atan": "atan", "sinh": "sinh", "cosh": "cosh",
     "asinh": "asinh", "acosh": "acosh", "atanh": "atanh", "lgamma": "lgamma",
-    "digamma": "digamma", "erfinv": "erf_inv", "trunc": None, "reciprocal": None,
+    "digamma": "digamma", "erfinv": "erf_inv", "erfc": "erfc", "special_erfc": "erfc",
+    "trunc": None, "reciprocal": None,
 }
 BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "div": "divide",
           "maximum": "maximum", "minimum": "minimum", "atan2": "atan2",
@@ -82,6 +83,8 @@ def _binary(hlo):
 
 for _name, _hlo in BINARY.items():
     aten(f"{_name}.Tensor", f"{_name}.Scalar", group=G)(_binary(_hlo))
+aten("maximum.default", group=G)(_binary("maximum"))  # torch.maximum(x, y), torch.max(x, y)
+aten("minimum.default", group=G)(_binary("minimum"))
 aten("div.Tensor_mode", "div.Scalar_mode", group=G)(_binary("divide"))
 aten("pow.Tensor_Tensor", group=G)(_binary("power"))
 _POWER = _binary("power")
@@ -98,6 +101,16 @@ def pow_tensor_scalar(e, n):
         x2 = e.v("multiply", [x, x])
         return {2: x2, 3: e.v("multiply", [x2, x]), 4: e.v("multiply", [x2, x2])}[int(p)]
     return _POWER(e, n)
+
+
+@aten("exp2.default", "log2.default", group=G)
+def exp2_log2(e, n):
+    """2 ** x as exp(x ln 2), log2(x) as log(x) / ln 2."""
+    x = e.scalar(n.arg("self"), n.out_elem())
+    ln2 = e.scalar(math.log(2.0), x.type.elem)
+    if e.target.startswith("aten.exp2"):
+        return e.v("exponential", [e.binary("multiply", x, ln2)])
+    return e.binary("divide", e.v("log", [x]), ln2)
 
 
 @aten("remainder.Tensor", "remainder.Scalar", group=G)
@@ -187,6 +200,18 @@ def isnan(e, n):
     return e.compare(x, x, "NE")
 
 
+@aten("masked_fill.Scalar", "masked_fill.Tensor", group="comparison and logic")
+def masked_fill(e, n):
+    """value where mask, else self (an attention mask's -inf); the mask broadcasts to self."""
+    elem = n.out_elem()
+    x, value = e.scalar(n.arg("self"), elem), e.scalar(n.arg("value"), elem)
+    mask = n.arg("mask")
+    if mask.type.elem != "i1":
+        mask = e.compare(mask, e.scalar(0, mask.type.elem), "NE")
+    mask, value, x = e.broadcast_all([mask, value, x])
+    return e.v("select", [mask, value, x])
+
+
 @aten("where.self", "where.ScalarSelf", "where.ScalarOther", "where.Scalar", group="comparison and logic")
 def where(e, n):
     elem = n.out_elem()
@@ -208,6 +233,26 @@ A = "activations"
 def relu(e, n):
     x = n.arg("self")
     return e.binary("maximum", x, e.scalar(0, x.type.elem))
+
+
+@aten("relu6.default", group=A)
+def relu6(e, n):
+    x = e.scalar(n.arg("self"), n.out_elem())
+    return e.binary("minimum", e.binary("maximum", x, e.scalar(0, x.type.elem)),
+                    e.scalar(6, x.type.elem))
+
+
+@aten("softplus.default", group=A)
+def softplus(e, n):
+    """log(1 + exp(beta x)) / beta, and x itself where beta x is above `threshold`."""
+    x = e.scalar(n.arg("self"), n.out_elem())
+    beta, threshold = n.arg("beta", 1), n.arg("threshold", 20)
+    bx = x if beta == 1 else e.binary("multiply", x, e.scalar(beta, x.type.elem))
+    soft = e.v("log_plus_one", [e.v("exponential", [bx])])
+    if beta != 1:
+        soft = e.binary("divide", soft, e.scalar(beta, x.type.elem))
+    over = e.compare(bx, e.scalar(threshold, x.type.elem), "GT")
+    return e.v("select", [over, x, soft])
 
 
 @aten("gelu.default", group=A)
@@ -469,16 +514,17 @@ def argmax(e, n):
     return idx
 
 
-@aten("cumsum.default", group=R)
+@aten("cumsum.default", "cumprod.default", group=R)
 def cumsum(e, n):
-    """A reduce_window over the whole axis, padded in front by its size - 1 (a
-    dynamic_reduce_window, its window read at run time, along a dynamic dim)."""
+    """A reduce_window (sum, or product for cumprod) over the whole axis, padded in front by
+    its size - 1 (a dynamic_reduce_window, its window read at run time, along a dynamic dim)."""
     x = e.convert(n.arg("self"), n.out_elem())
     axis = e.axis(n.arg("dim"), x.type.rank)
     r = x.type.rank
     size = e.dims(x)[axis]
-    body = [e.scalar_region(x.type.elem, "add")]
-    init = e.const(0, x.type.elem, ())
+    product = e.target.startswith("aten.cumprod")
+    body = [e.scalar_region(x.type.elem, "multiply" if product else "add")]
+    init = e.const(1 if product else 0, x.type.elem, ())
     if isinstance(size, int):
         window = tuple(size if i == axis else 1 for i in range(r))
         pad = [[size - 1, 0] if i == axis else [0, 0] for i in range(r)]

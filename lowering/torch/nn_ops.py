@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from lowering.tf.emitter import gather_axis
 from lowering.torch.emitter import TorchEmitter
 from lowering.torch.table import aten
 
@@ -210,3 +211,52 @@ def adaptive_avg_pool(e, n):
     s = e.op("reduce_window", [x, e.const(0, el, ())], attrs,
              regions=[e.scalar_region(el, "add")]).result
     return e.binary("divide", s, e.scalar(int(np.prod(kernel)), el))
+
+
+def _source_indices(size: int, out: int, factor, align: bool, bilinear: bool):
+    """The source index each of `out` outputs reads along an axis of `size`, as PyTorch's
+    CPU kernels compute it in f32 (its scale is 1 / scale_factor when one is given, else
+    size / out); for bilinear, also the next index and the weight of that next one."""
+    dst = np.arange(out, dtype=np.float32)
+    if bilinear and align:
+        scale = np.float32((size - 1) / (out - 1)) if out > 1 else np.float32(0)
+    else:
+        scale = np.float32(1.0 / factor) if factor else np.float32(size / out)
+    if not bilinear:
+        return np.minimum(np.floor(dst * scale).astype(np.int64), size - 1), None, None
+    src = scale * dst if align else np.maximum(scale * (dst + np.float32(0.5)) - np.float32(0.5), 0)
+    lo = np.minimum(np.floor(src).astype(np.int64), size - 1)
+    weight = np.clip(src - lo.astype(np.float32), 0, 1).astype(np.float32)
+    return lo, np.minimum(lo + 1, size - 1), weight
+
+
+@aten("upsample_nearest2d.vec", "upsample_bilinear2d.vec", "upsample_nearest2d.default",
+      "upsample_bilinear2d.default", group=W)
+def upsample(e, n):
+    """F.interpolate's nearest and bilinear modes over the last two dims, one axis at a time:
+    a gather of the rows (then columns) each output reads, blended by their weights for
+    bilinear. The spatial sizes must be static (a dynamic batch is fine)."""
+    x = n.arg("input")
+    out_shape, elem = n.meta()
+    r = x.type.rank
+    factors = n.arg("scale_factors", None) if "scale_factors" in n.inputs else \
+        [n.arg("scales_h", None), n.arg("scales_w", None)]
+    bilinear = "bilinear" in e.target
+    align = bool(n.arg("align_corners", False)) if bilinear else False
+    for k, axis in enumerate((r - 2, r - 1)):
+        size, out = x.type.shape[axis], out_shape[axis]
+        if size is None or out is None:
+            raise e.error("interpolation over a dynamic spatial dim is not supported yet")
+        lo, hi, weight = _source_indices(size, out, (factors or [None, None])[k], align, bilinear)
+        if size == out and np.array_equal(lo, np.arange(out)) and (weight is None or not weight.any()):
+            continue
+        picked = gather_axis(e, x, e.const(lo, "i64"), axis)
+        if weight is None:
+            x = picked
+            continue
+        dims = e.dims(picked)
+        w1 = e.broadcast_to(e.const(weight, elem), dims, mapping=(axis,))
+        w0 = e.broadcast_to(e.const(1 - weight, elem), dims, mapping=(axis,))
+        after = gather_axis(e, x, e.const(hi, "i64"), axis)
+        x = e.v("add", [e.v("multiply", [picked, w0]), e.v("multiply", [after, w1])])
+    return x

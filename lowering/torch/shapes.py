@@ -94,9 +94,16 @@ def expand(e, n):
     return e.broadcast_to(x, dims)
 
 
+@aten("expand_as.default", "view_as.default", group=S)
+def like(e, n):
+    """self broadcast to (expand_as) or viewed as (view_as) other's sizes."""
+    x, dims = n.arg("self"), e.dims(n.arg("other"))
+    return e.broadcast_to(x, dims) if e.target.startswith("aten.expand_as") else e.reshape(x, dims)
+
+
 @aten("clone.default", "alias.default", "lift_fresh_copy.default", "detach.default",
       "contiguous.default", "_to_copy.default", "to.dtype", "to.dtype_layout",
-      "_to_dim_order_copy.default",
+      "_to_dim_order_copy.default", "type_as.default",
       group=S)
 def copy(e, n):
     """A copy or a cast: values are immutable here, so only the element type matters."""
@@ -111,6 +118,15 @@ def cat(e, n):
     if len(xs) == 1:
         return xs[0]
     return e.v("concatenate", xs, {"dimension": e.axis(n.arg("dim", 0), xs[0].type.rank)})
+
+
+@aten("stack.default", group=S)
+def stack(e, n):
+    """The tensors, each given a dim of 1 at `dim`, concatenated along it."""
+    xs = [e.convert(x, n.out_elem()) for x in n.arg("tensors")]
+    axis = e.axis(n.arg("dim", 0), xs[0].type.rank + 1)
+    xs = [e.reshape(x, e.dims(x)[:axis] + [1] + e.dims(x)[axis:]) for x in xs]
+    return xs[0] if len(xs) == 1 else e.v("concatenate", xs, {"dimension": axis})
 
 
 def _norm_index(e, i, d, clamp: bool):
@@ -213,6 +229,47 @@ def split(e, n):
         out.append(slice_dim(e, x, axis, start, end, 1))
         start = end
     return out
+
+
+@aten("chunk.default", group=S)
+def chunk(e, n):
+    """`chunks` pieces of ceil(size / chunks) along `dim` (fewer when they run out), as
+    PyTorch cuts them."""
+    x = n.arg("self")
+    axis = e.axis(n.arg("dim", 0), x.type.rank)
+    d = e.dims(x)[axis]
+    if not isinstance(d, int):
+        raise e.error("chunk along a dynamic dim is not supported yet")
+    size = max(-(-d // n.arg("chunks")), 1)
+    return [slice_dim(e, x, axis, s, min(s + size, d), 1) for s in range(0, d, size)] or [x]
+
+
+@aten("unbind.int", group=S)
+def unbind(e, n):
+    """One tensor per index along `dim`, that dim removed."""
+    x = n.arg("self")
+    axis = e.axis(n.arg("dim", 0), x.type.rank)
+    dims = e.dims(x)
+    if not isinstance(dims[axis], int):
+        raise e.error("unbind along a dynamic dim is not supported (its count of results is "
+                      "fixed when exported)")
+    rest = dims[:axis] + dims[axis + 1:]
+    return [e.reshape(slice_dim(e, x, axis, i, i + 1, 1), rest) for i in range(dims[axis])]
+
+
+@aten("tril.default", "triu.default", group=S)
+def tril(e, n):
+    """x where column - row <= diagonal (tril; >= for triu) over its last two dims, else 0
+    (a causal mask: torch.tril(torch.ones(t, t)), t dynamic or not)."""
+    x = n.arg("self")
+    dims = e.dims(x)
+    if x.type.rank < 2:
+        raise e.error(f"{e.target} needs a matrix, got rank {x.type.rank}")
+    offset = e.v("subtract", [e.iota(dims[-2:], 1, "i64"), e.iota(dims[-2:], 0, "i64")])
+    keep = e.compare(offset, e.scalar(n.arg("diagonal", 0), "i64"),
+                     "LE" if e.target.startswith("aten.tril") else "GE")
+    keep, x, zero = e.broadcast_all([keep, x, e.scalar(0, x.type.elem)])
+    return e.v("select", [keep, x, zero])
 
 
 @aten("flip.default", group=S)

@@ -360,6 +360,32 @@ class Masks(nn.Module):
         return torch.where(keep, x[:, None, :], 0.0).sum(-1), steps, flips, wide * 2
 
 
+class Common(nn.Module):
+    """Ops common models call that torch.export leaves as they are (AS_EXPORTED, so each has
+    a rule and no run_decompositions retrace): a causal mask by tril and masked_fill, triu
+    and tril with diagonals, chunk, stack and unbind, torch.maximum/minimum, cumprod, erfc,
+    exp2, log2, relu6, softplus, expand_as/type_as/view_as, and F.interpolate nearest and
+    bilinear (align_corners off and on)."""
+
+    def forward(self, x, img):  # x [b, t, 8], img [b, 3, 5, 6]
+        t = x.shape[1]
+        scores = x @ x.transpose(1, 2)
+        causal = torch.tril(torch.ones(t, t, dtype=torch.bool))
+        att = scores.masked_fill(~causal, float("-inf")).softmax(-1) @ x
+        band = torch.triu(scores, diagonal=-1) - torch.tril(scores, 2)
+        lo, hi = x.chunk(2, dim=-1)
+        first, second = torch.stack([torch.maximum(lo, hi), torch.minimum(lo, hi)], 1).unbind(1)
+        fill = lo.masked_fill(hi > 0.5, torch.tensor(0.25))
+        sums = (torch.special.erfc(lo) + torch.exp2(hi) + torch.log2(lo.abs() + 1)
+                + F.relu6(hi * 4) + F.softplus(lo, beta=2.0, threshold=1.0))
+        prod = torch.cumprod(0.5 + torch.sigmoid(x), dim=1).view_as(x)
+        near = F.interpolate(img, scale_factor=2, mode="nearest")
+        smooth = F.interpolate(img, size=(7, 9), mode="bilinear", align_corners=False)
+        corners = F.interpolate(img, scale_factor=2, mode="bilinear", align_corners=True)
+        return (att, band, first - second, fill.expand_as(lo) + sums.type_as(lo), prod,
+                near, smooth, corners)
+
+
 class InPlaceHazard(nn.Module):
     """relu_ on a tensor a view was taken of before: the view, read after it, sees the
     change, which the functional form would not make."""
@@ -438,6 +464,9 @@ CASES = {
                                                           "ids": {0: BATCH, 1: SEQ3}},
               [{"b": 2, "t": 5}, {"b": 1, "t": 3}, {"b": 3, "t": 9}, {"b": 2, "t": 33}]),
     "rnn": (RNN, [f32("b", 7, 4)], {"x": {0: BATCH}}, [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 5}]),
+    "common": (Common, [f32("b", "t", 8), f32("b", 3, 5, 6)],
+               {"x": {0: BATCH, 1: SEQ}, "img": {0: BATCH}},
+               [{"b": 2, "t": 5}, {"b": 1, "t": 2}, {"b": 3, "t": 9}, {"b": 2, "t": 17}]),
 }
 
 
@@ -446,7 +475,7 @@ def seed(name, tag):
 
 
 # Saved as torch.export leaves them (composite and in-place ops), not decomposed.
-AS_EXPORTED = {"composite", "inplace_hazard", "masks"}
+AS_EXPORTED = {"composite", "inplace_hazard", "masks", "common"}
 
 
 def inputs(name, k):
