@@ -75,3 +75,48 @@ def test_numbers_match_numpy(tmp_path, batch):
     hz = x.mean((2, 3)) @ w1 + b1
     want = (hz * np.maximum(hz + 3, 0)) @ w2 + b2
     np.testing.assert_allclose(lib.main(x, w1, b1, w2, b2), want, rtol=1e-4, atol=1e-4)
+
+
+def _bcast4(name: str, src: str, of: str, operand: str, dims: str) -> str:
+    """`operand` broadcast to [batch, 6, 6, 16], its batch read from `of`."""
+    return f"""
+  %{name}_n = stablehlo.get_dimension_size %{of}, dim = 0 : (tensor<?x6x6x16xf32>) -> tensor<i32>
+  %{name}_r = stablehlo.reshape %{name}_n : (tensor<i32>) -> tensor<1xi32>
+  %{name}_s = stablehlo.concatenate %{name}_r, %c6, %c6, %c16, dim = 0
+      : (tensor<1xi32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<4xi32>
+  %{name} = stablehlo.dynamic_broadcast_in_dim %{operand}, %{name}_s, dims = {dims}
+      : ({src}, tensor<4xi32>) -> tensor<?x6x6x16xf32>"""
+
+
+CONV = f"""
+func.func public @main(%x: tensor<?x6x6x16xf32>, %w: tensor<3x3x16x16xf32>, %b: tensor<16xf32>)
+    -> tensor<?x6x6x16xf32> {{
+  %c6 = stablehlo.constant dense<6> : tensor<1xi32>
+  %c16 = stablehlo.constant dense<16> : tensor<1xi32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %y = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
+      window = {{stride = [1, 1], pad = [[1, 1], [1, 1]]}}
+      {{batch_group_count = 1 : i64, feature_group_count = 1 : i64}}
+      : (tensor<?x6x6x16xf32>, tensor<3x3x16x16xf32>) -> tensor<?x6x6x16xf32>
+  {_bcast4("yb", "tensor<16xf32>", "y", "b", "[3]")}
+  %z = stablehlo.add %y, %yb : tensor<?x6x6x16xf32>
+  {_bcast4("zz", "tensor<f32>", "z", "zero", "[]")}
+  %out = stablehlo.maximum %z, %zz : tensor<?x6x6x16xf32>
+  return %out : tensor<?x6x6x16xf32>
+}}"""
+
+
+def test_a_dynamic_convolution_runs_its_bias_and_relu(tmp_path):
+    """A channels-last convolution with a `?` batch, its sizes read from its result as
+    torch.export writes them, is one kOutput kernel with its bias and relu, as in static
+    form; numbers against numpy at batch 2."""
+    fused = print_module(run_pipeline(parse_module(CONV, "conv.mlir"), "fused"))
+    assert re.findall(r'fusion_kind = "(\w+)"', fused).count("kOutput") == 1, fused
+    lib = aot.compile(CONV, name="dynconv", output_dir=str(tmp_path))
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((2, 6, 6, 16)).astype(np.float32)
+    w = rng.standard_normal((3, 3, 16, 16)).astype(np.float32)
+    b = rng.standard_normal(16).astype(np.float32)
+    padded = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    y = sum(padded[:, i:i + 6, j:j + 6, :] @ w[i, j] for i in range(3) for j in range(3))
+    np.testing.assert_allclose(lib.main(x, w, b), np.maximum(y + b, 0), rtol=1e-4, atol=1e-4)
