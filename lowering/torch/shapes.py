@@ -331,7 +331,8 @@ def index_select(e, n):
 @aten("index.Tensor", group=X)
 def index(e, n):
     """x[..., i0, i1, ...] with index tensors on consecutive dims (broadcast together, negative
-    indices wrapping), the dims before and after taken whole: one gather."""
+    indices wrapping), the dims before and after taken whole: one gather. A boolean mask
+    (x[mask], a data-dependent size) gathers at the coordinates nonzero(mask) finds."""
     x = n.arg("self")
     indices = n.arg("indices")
     given = [i for i, t in enumerate(indices) if t is not None]
@@ -339,23 +340,30 @@ def index(e, n):
         return x
     if given != list(range(given[0], given[-1] + 1)):
         raise e.error("index tensors on dims that are not consecutive are not supported yet")
-    if any(indices[i].type.elem == "i1" for i in given):
-        raise e.error("indexing with a boolean mask (a data-dependent size) is not supported yet")
-    if len(given) == 1:
-        return gather_axis(e, x, indices[given[0]], given[0])
-    k, m = given[0], len(given)
     dims = e.dims(x)
-    idx = e.broadcast_all([e.convert(indices[i], "i64") for i in given])
-    idx = [_wrap(e, v, dims[i]) for v, i in zip(idx, given)]
-    s = idx[0].type.rank
-    sdims = e.dims(idx[0])
-    coords = e.v("concatenate", [e.reshape(v, sdims + [1]) for v in idx], {"dimension": s})
+    if any(indices[i].type.elem == "i1" for i in given):
+        if len(given) != 1:
+            raise e.error("a boolean mask beside other index tensors is not supported yet")
+        mask = indices[given[0]]  # x[mask]: the coordinates of its true elements (nonzero's)
+        given = list(range(given[0], given[0] + mask.type.rank))
+        coords = e.v("dhlo.where", [mask], result_type=TensorType((None, mask.type.rank), "i64"))
+        picked, s = (None,), 1
+    elif len(given) == 1:
+        return gather_axis(e, x, indices[given[0]], given[0])
+    else:
+        idx = e.broadcast_all([e.convert(indices[i], "i64") for i in given])
+        idx = [_wrap(e, v, dims[i]) for v, i in zip(idx, given)]
+        s = idx[0].type.rank
+        sdims = e.dims(idx[0])
+        coords = e.v("concatenate", [e.reshape(v, sdims + [1]) for v in idx], {"dimension": s})
+        picked = idx[0].type.shape
+    k, m = given[0], len(given)
     rest = x.type.rank - k - m
     dn = {"offset_dims": tuple(range(k)) + tuple(range(k + s, k + s + rest)),
           "collapsed_slice_dims": tuple(given), "start_index_map": tuple(given),
           "index_vector_dim": s}
     sizes = [1 if i in given else d for i, d in enumerate(dims)]
-    shape = tuple(x.type.shape[:k]) + idx[0].type.shape + tuple(x.type.shape[k + m:])
+    shape = tuple(x.type.shape[:k]) + picked + tuple(x.type.shape[k + m:])
     t = TensorType(shape, x.type.elem)
     if all(isinstance(d, int) for d in sizes):
         return e.v("gather", [x, coords], {"dimension_numbers": dn, "slice_sizes": tuple(sizes)}, t)

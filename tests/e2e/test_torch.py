@@ -47,8 +47,8 @@ def size_sets(name: str) -> list:
     data = np.load(os.path.join(DATA, f"{name}.npz"))
     out, k = [], 0
     while f"s{k}_arg0" in data:
-        args = [data[f"s{k}_arg{i}"] for i in range(8) if f"s{k}_arg{i}" in data]
-        outs = [data[f"s{k}_out{i}"] for i in range(8) if f"s{k}_out{i}" in data]
+        args = [data[f"s{k}_arg{i}"] for i in range(16) if f"s{k}_arg{i}" in data]
+        outs = [data[f"s{k}_out{i}"] for i in range(16) if f"s{k}_out{i}" in data]
         out.append((args, outs))
         k += 1
     return out

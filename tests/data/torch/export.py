@@ -364,8 +364,8 @@ class Common(nn.Module):
     """Ops common models call that torch.export leaves as they are (AS_EXPORTED, so each has
     a rule and no run_decompositions retrace): a causal mask by tril and masked_fill, triu
     and tril with diagonals, chunk, stack and unbind, torch.maximum/minimum, cumprod, erfc,
-    exp2, log2, relu6, softplus, expand_as/type_as/view_as, and F.interpolate nearest and
-    bilinear (align_corners off and on)."""
+    exp2, log2, relu6, softplus, expand_as/type_as/view_as, F.interpolate nearest and
+    bilinear (align_corners off and on), and x[mask] (a data-dependent count of rows)."""
 
     def forward(self, x, img):  # x [b, t, 8], img [b, 3, 5, 6]
         t = x.shape[1]
@@ -382,8 +382,9 @@ class Common(nn.Module):
         near = F.interpolate(img, scale_factor=2, mode="nearest")
         smooth = F.interpolate(img, size=(7, 9), mode="bilinear", align_corners=False)
         corners = F.interpolate(img, scale_factor=2, mode="bilinear", align_corners=True)
+        picked = x[x[..., 0] > 0] * 2  # a boolean mask over [b, t]: [count, 8]
         return (att, band, first - second, fill.expand_as(lo) + sums.type_as(lo), prod,
-                near, smooth, corners)
+                near, smooth, corners, picked)
 
 
 class InPlaceHazard(nn.Module):
