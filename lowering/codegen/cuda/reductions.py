@@ -47,7 +47,7 @@ BLOCK = 256  # threads sharing an iteration of the block schedules (their launch
 COLS = WARP  # output columns per tile of a column reduction
 ROWS = BLOCK // COLS  # threads per column
 LONG_ROW = 4096  # elements: a row reduction's rows this long, if few, get a block each
-LONG_FUSION_ROW = 4 * BLOCK  # elements: a row fusion's, likewise (four columns a thread)
+LONG_FUSION_ROW = BLOCK  # elements: a row fusion's, likewise (a column a thread)
 MAX_BLOCK = 1024  # threads: a block per row takes up to this many, four columns each or more
 SECTOR = 32  # bytes: a global memory transaction's unit (timing.SECTOR)
 
@@ -212,7 +212,8 @@ def emit_block_row_reduction(b: LoopBuilder, root: Operation, inputs: dict, outs
 def few_long_fusion_rows(target, red: Operation) -> bool:
     """A row fusion (softmax, layernorm) whose first reduction's rows, known to the compile,
     are too few for a warp each to fill the devices and at least LONG_FUSION_ROW long: a
-    block per row (the softmax of [1, 4096] was one warp of a block of 8 walking the row)."""
+    block per row (the softmax of [1, 4096] was one warp of a block of 8 walking the row; the
+    GPT decoder's layernorms of [128, 256] 16 blocks on 16 SMs, now 128)."""
     shape = red.operands[0].type.shape
     if len(shape) < 2 or None in shape:
         return False
