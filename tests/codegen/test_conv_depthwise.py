@@ -3,7 +3,9 @@ channel in, one out, as MobileNet and EfficientNet have them, channels-first (Py
 and channels-last (JAX's NHWC). Checked against a float64 numpy reference, static and with a
 `?` batch from one library, strides 1 and 2, padding same and valid, 3x3 and 5x5 windows, odd
 widths (the border and tail runs), batch 1, with a fused bias and activation; and on the loop
-stage's text: the route is the depthwise nest, parallel over the threads."""
+stage's text: the route is the depthwise nest, parallel over the threads. Channels-first
+convolutions take three forms (rows, small planes spelled out, transposed per image), each
+covered."""
 import numpy as np
 import pytest
 
@@ -109,7 +111,8 @@ SAME3, SAME5, VALID = [(1, 1), (1, 1)], [(2, 2), (2, 2)], [(0, 0), (0, 0)]
 # name: (layout, channels, height, width, window, stride, padding, type); odd widths leave
 # tails after the vector loops and border columns on both sides
 CASES = {
-    "nchw_k3_s2_same": ("nchw", 5, 30, 33, 3, 2, SAME3, "f32"),  # rows of positions
+    "nchw_k3_s2_same": ("nchw", 5, 60, 61, 3, 2, SAME3, "f32"),  # rows of positions
+    "nchw_k5_s1_transposed": ("nchw", 9, 13, 15, 5, 1, SAME5, "f32"),  # channels-last per image
     "nchw_k5_s1_same": ("nchw", 4, 7, 31, 5, 1, SAME5, "f32"),  # a vectorised inside run
     "nchw_k3_s1_valid_f64": ("nchw", 3, 6, 11, 3, 1, VALID, "f64"),  # small planes: unrolled
     "nchw_k5_s2_small": ("nchw", 6, 9, 9, 5, 2, SAME5, "f32"),
@@ -136,22 +139,30 @@ def test_depthwise_matches_numpy(name):
     check(static, layout, x, wt, s, pads, elem)
 
 
-@pytest.mark.parametrize("layout, size", [("nchw", 20), ("nchw", 10), ("nhwc", 10)])
-def test_depthwise_route_is_taken(layout, size):
-    """The loop stage holds the depthwise nest: its outermost loop marked for the threads, the
-    bias and relu6 fused into the same kernel (static: one kernel, the clamp inside it), the
-    window unrolled: 9 products in each innermost body (nchw rows: 2 row versions x 3 runs of
-    positions; nhwc: a pair of columns inside (2 sums), a column at the border, a last odd
-    column), or a small plane spelled out whole, one product per tap inside the input (10x10
-    with 3x3 'same': 28 x 28); with a `?` batch the same nest."""
-    products = {("nchw", 20): 9 * 6, ("nchw", 10): 28 * 28, ("nhwc", 10): 9 * 4}[layout, size]
-    clamps = {("nchw", 20): 6, ("nchw", 10): 100, ("nhwc", 10): 4}[layout, size]
-    xs, ws, os_ = shapes(layout, 2, 8, size, size, 3, 1, SAME3)
-    text = loops(program(layout, xs, ws, os_, 1, SAME3, "f32", True))
-    assert text.count("aot.kernel =") == 1 and 'aot.kernel = "fusion", aot.parallel = true' in text, text
+# (layout, plane size, window): (kernels, products, clamps) of the static program with bias
+# and relu6
+ROUTES = {("nchw", 30, 3): (1, 9 * 6, 6),  # rows: 2 row versions x 3 runs of positions
+          ("nchw", 10, 3): (1, 28 * 28, 100),  # a small plane spelled out: a product per tap inside
+          ("nchw", 12, 5): (2, 25 * 4, 1),  # transposed per image; its consumers a kernel apart
+          ("nhwc", 10, 3): (1, 9 * 4, 4)}  # a pair of columns (2 sums), one column, a last one
+
+
+@pytest.mark.parametrize("layout, size, k", sorted(ROUTES))
+def test_depthwise_route_is_taken(layout, size, k):
+    """The loop stage holds the depthwise nest, its outermost loop marked for the threads, the
+    window unrolled (kh kw products in each innermost body), the bias and relu6 fused into the
+    same kernel (static: one kernel, the clamp inside) except in the transposed form, whose
+    scratch buffers a kOutput kernel cannot take; with a `?` batch the same nest."""
+    kernels, products, clamps = ROUTES[layout, size, k]
+    pads = [(k // 2, k // 2)] * 2
+    xs, ws, os_ = shapes(layout, 2, 8, size, size, k, 1, pads)
+    text = loops(program(layout, xs, ws, os_, 1, pads, "f32", True))
+    assert text.count("aot.kernel =") == kernels, text
+    kind = "convolution" if kernels == 2 else "fusion"
+    assert f'aot.kernel = "{kind}", aot.parallel = true' in text, text
     assert text.count("arith.minimumf") == clamps and text.count("arith.mulf") == products, text
-    xs, ws, os_ = shapes(layout, None, 8, size, size, 3, 1, SAME3)
-    text = loops(program(layout, xs, ws, os_, 1, SAME3, "f32", False))
+    xs, ws, os_ = shapes(layout, None, 8, size, size, k, 1, pads)
+    text = loops(program(layout, xs, ws, os_, 1, pads, "f32", False))
     assert 'aot.kernel = "convolution", aot.parallel = true' in text, text
     assert text.count("arith.mulf") == products, text
 

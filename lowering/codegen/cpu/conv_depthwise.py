@@ -36,8 +36,8 @@ any layout); a channel multiplier above 1 and the rest keep the loop kernel.
 """
 from __future__ import annotations
 
-from lowering.ir.builder import Ix, buffer_dims
-from lowering.ir.core import INDEX, Operation, ScalarType
+from lowering.ir.builder import Ix, buffer_dims, loop_nest
+from lowering.ir.core import INDEX, Operation, ScalarType, TensorType
 from lowering.ops import registry
 from lowering.ops.elemental import Elemental
 from lowering.ops.windows import Conv
@@ -79,9 +79,11 @@ class _Plan:
         self.elem = out.elem
         self.h, self.w = (lhs.shape[d] for d in c.lsp)
         self.kh, self.kw = (rhs.shape[d] for d in c.ksp)
-        self.oh, self.ow = (out.shape[d] for d in c.osp)  # ints, or None when dynamic
         (self.sh, self.sw), (self.dh, self.dw) = w.stride, w.win_dil
         self.ph, self.pw = w.pad[0][0], w.pad[1][0]
+        # from the static input, whatever the result's type says (a `?` there is this size)
+        self.oh, self.ow = (max(0, (n + lo + hi - (k - 1) * d - 1) // s + 1) for n, (lo, hi), k, d, s in
+                            zip((self.h, self.w), w.pad, (self.kh, self.kw), w.win_dil, w.stride))
         self.reverse = w.reverse
         # output columns whose window columns are all inside the input: [lo, hi)
         self.col_lo, self.col_hi = self._inside(self.pw, self.sw, self.dw, self.kw, self.w)
@@ -265,24 +267,35 @@ def _channels_first(b, p: _Plan, lhs, rhs, dims, finish) -> None:
 
 def _channels_last(b, p: _Plan, lhs, rhs, dims, finish) -> None:
     """(batch, output row) as a perfect nest, then the row's columns (in pairs at stride 1)
-    and the channels innermost: a pair whose windows are both inside shares each tap's
-    weights and most input vectors between its two sums, without tests; a column at the
-    border, and an odd last column, run one at a time with them."""
-    elem = ScalarType(p.elem)
+    and the channels innermost (_image_rows)."""
     _, nb, n, _ = b.for_(b.index(0), dims[0])
-    _, rb, oh, _ = nb.for_(nb.index(0), dims[1])
+
+    def weight(b2, ch, kh, kw):
+        return b2.v("memref.load", [rhs] + p.kernel_index(Ix(b2), ch, kh, kw), ScalarType(p.elem))
+    _image_rows(nb, p, n, lhs, weight, dims[1], dims[3], finish)
+    nb.yield_()
+
+
+def _image_rows(nb, p: _Plan, n, lhs, weight, rows_out, channels, finish) -> None:
+    """Image n of a channels-last input `lhs`: its output rows, each row's columns (in pairs
+    at stride 1) and the channels innermost: a pair whose windows are both inside shares each
+    tap's weights and most input vectors between its two sums, without tests; a column at the
+    border, and an odd last column, run one at a time with them. `weight(b, channel, kh, kw)`
+    loads a weight."""
+    elem = ScalarType(p.elem)
+    _, rb, oh, _ = nb.for_(nb.index(0), rows_out)
     rows = _tap_rows(rb, p, oh)  # in the row's body: the nest the threads split ends here
     row_inside = _row_inside(rb, p, oh)
 
     def columns(bb, cols, checked):
         """One loop over the channels computing the sums of columns `cols` of row oh."""
-        _, fb, ch, _ = bb.for_(bb.index(0), dims[3])
+        _, fb, ch, _ = bb.for_(bb.index(0), channels)
 
         def load(b2, ih, iw):
             return b2.v("memref.load", [lhs, n, Ix(b2).val(ih), Ix(b2).val(iw), ch], elem)
 
         def weights(b2, kh, kw):
-            return b2.v("memref.load", [rhs] + p.kernel_index(Ix(b2), ch, kh, kw), elem)
+            return weight(b2, ch, kh, kw)
         sums = [_tap_sum(fb, p, load, weights, rows, col, checked, checked) for col in cols]
         for col, value in zip(cols, sums):
             finish(fb, [n, oh, col, ch], value)
@@ -311,11 +324,72 @@ def _channels_last(b, p: _Plan, lhs, rhs, dims, finish) -> None:
     columns(tb, [col], True)
     tb.yield_()
     rb.yield_()
+
+
+# Window taps from which a channels-first convolution with short rows runs transposed: the
+# two copies cost as much as a 3x3 window's sums. One loaded core, CPU time, transposed against
+# rows: 8x96x14x14 5x5 0.66 / 0.98 ms, 8x240x14x14 5x5 1.55 / 2.20, 32x576x7x7 5x5 6.7 / 7.7,
+# 32x240x8x8 5x5 4.0 / 4.5; 32x144x16x16 3x3 4.4 / 2.2.
+TRANSPOSED_TAPS = 25
+
+
+def _transposed(op: Operation) -> bool:
+    """A channels-first convolution whose rows leave too short an inside run for the vector
+    loops (VECTOR_RUN), whose planes are too big to spell out (SMALL_PLANE_TAPS) and whose
+    window is large (TRANSPOSED_TAPS): 5x5 over 7x7 to 16x16 planes. It runs on each image
+    transposed to channels-last (_emit_transposed)."""
+    p = _Plan(op)
+    run = min(p.col_hi, p.ow) - min(p.col_lo, p.ow)
+    return (_layout(p.c) == "first" and p.oh * p.ow * p.kh * p.kw > SMALL_PLANE_TAPS
+            and run < VECTOR_RUN and p.kh * p.kw >= TRANSPOSED_TAPS)
+
+
+def _transposed_scratch(op: Operation, shapes: list, hs, results):
+    """Per image: the input channels-last [N, H, W, C], the weights [N, KH, KW, C] (a copy
+    each, so that the threads write apart), the result channels-last [N, OH, OW, C]."""
+    p = _Plan(op)
+    batch, channels = results[0][0], results[0][1]
+
+    def typed(*dims):
+        return TensorType(tuple(d if isinstance(d, int) else None for d in dims), p.elem), list(dims)
+    return [typed(batch, p.h, p.w, channels), typed(batch, p.kh, p.kw, channels),
+            typed(batch, p.oh, p.ow, channels)]
+
+
+def _emit_transposed(b, op: Operation, lhs, rhs, out, s_in, s_w, s_out) -> None:
+    """For each image (split over the threads): its input and the weights copied
+    channels-last, the channels-last rows (_image_rows, vectors of channels), the result
+    copied back. Rows of 7-14 positions leave the channels-first vector loops empty, and
+    mkldnn does the same (nChw8c blocks)."""
+    p = _Plan(op)
+    elem = ScalarType(p.elem)
+    dims = [Ix(b).val(d) for d in buffer_dims(b, out)]
+    _, nb, n, _ = b.for_(b.index(0), dims[0])
+    with loop_nest(nb, [nb.index(p.h), nb.index(p.w), dims[1]]) as (ib, (h, w, ch)):
+        ib.op("memref.store", [ib.v("memref.load", [lhs, n, ch, h, w], elem), s_in, n, h, w, ch])
+    with loop_nest(nb, [nb.index(p.kh), nb.index(p.kw), dims[1]]) as (wb, (kh, kw, ch)):
+        idx = [None] * 4
+        c = p.c
+        idx[c.ki], idx[c.ko] = wb.index(0), ch
+        idx[c.ksp[0]] = Ix(wb).sub(p.kh - 1, kh) if p.reverse[0] else kh
+        idx[c.ksp[1]] = Ix(wb).sub(p.kw - 1, kw) if p.reverse[1] else kw
+        wb.op("memref.store", [wb.v("memref.load", [rhs] + idx, elem), s_w, n, kh, kw, ch])
+
+    def weight(b2, ch, kh, kw):
+        return b2.v("memref.load", [s_w, n, b2.index(kh), b2.index(kw), ch], elem)
+
+    def store(bb, idx, value):
+        bb.op("memref.store", [value, s_out] + idx)
+    _image_rows(nb, p, n, s_in, weight, nb.index(p.oh), dims[1], store)
+    with loop_nest(nb, [dims[1], nb.index(p.oh), nb.index(p.ow)]) as (ob, (ch, oh, ow)):
+        ob.op("memref.store", [ob.v("memref.load", [s_out, n, oh, ow, ch], elem), out, n, ch, oh, ow])
     nb.yield_()
 
 
 def emit(k, op: Operation, b, args: list) -> None:
     lhs, rhs, out = args[:3]
+    if len(args) >= 6:  # _transposed: its scratch buffers follow
+        return _emit_transposed(b, op, lhs, rhs, out, *args[3:6])
 
     def store(bb, idx, value):
         bb.op("memref.store", [value, out] + idx)
@@ -336,6 +410,11 @@ def emit_epilogue(b, region_block, inputs: dict, out, env: dict) -> None:
 
 
 registry.override("convolution", "scratch", lambda *args: [], target="cpu", when=depthwise)
+registry.override("convolution", "scratch", _transposed_scratch, target="cpu",
+                  when=lambda target, op: depthwise(target, op) and _transposed(op))
 registry.override("convolution", "kernel", emit, target="cpu", when=depthwise)
 registry.override("convolution", "parallel", True, target="cpu", when=depthwise)
-registry.override("convolution", "epilogue", emit_epilogue, target="cpu", when=depthwise)
+# the transposed form has scratch buffers, which a kOutput fusion's kernel cannot take: its
+# consumers run as a kernel of their own
+registry.override("convolution", "epilogue", emit_epilogue, target="cpu",
+                  when=lambda target, op: depthwise(target, op) and not _transposed(op))
