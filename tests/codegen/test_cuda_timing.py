@@ -139,3 +139,20 @@ def test_idle_warps_count_no_iteration(tmp_path):
     _, ((k, work),) = run_counting(text, "lrow", str(tmp_path), np.ones((1, 4000), np.float32))
     assert k.launch.lanes == 32
     assert work.bytes_accessed == pytest.approx(4 * 4000, rel=0.01)
+
+
+def test_report_counts_only_the_buffers_a_kernel_touches():
+    """The sum of [1, 4M] split over blocks: its second kernel gets the input too (every
+    kernel of a fusion gets its buffers) but reads only the 1024 partials and writes the
+    result, so `--report` takes 4100 bytes, not 16 MB (it predicted 3.6 ms)."""
+    from lowering.codegen.cuda.timing import static_work
+    text = """func.func @main(%x: tensor<1x4194304xf32>) -> tensor<1xf32> {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %s = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [1] : (tensor<1x4194304xf32>, tensor<f32>) -> tensor<1xf32>
+  return %s : tensor<1xf32>
+}"""  # noqa: E501
+    c = Compilation(text, "s.mlir", Options(name="s", emit="ptx", target="cuda"))
+    kernels = c.llvm()[3]
+    funcs = {f"s_{f.attrs['sym_name']}": f for f in c.loops().functions() if "aot.kernel" in f.attrs}
+    works = [static_work(funcs[k.name], k.launch, k.dims, lambda e: 4) for k in kernels]
+    assert [w.footprint for w in works] == [4 * (4194304 + 1024), 4 * (1024 + 1)]

@@ -175,13 +175,16 @@ def static_flops(kernel) -> int | None:
 
 
 def static_work(kernel, launch, dims, elem_bytes) -> Work | None:
-    """The work of a kernel from its compiled shapes (every buffer's dims known), else None."""
+    """The work of a kernel from its compiled shapes (every buffer's dims known), else None:
+    the buffers it reads or writes (not those whose dims alone it reads: a split reduction's
+    second kernel gets the input too, and reads only the partials)."""
     if dims is None:
         return None
+    touched = {id(v) for op in kernel.walk() if op.name != "memref.dim" for v in op.operands}
     footprint = 0
-    for t in kernel.attrs["function_type"].inputs:
+    for arg, t in zip(kernel.regions[0].blocks[0].args, kernel.attrs["function_type"].inputs):
         shape = getattr(t, "shape", None)
-        if shape is None:
+        if shape is None or id(arg) not in touched:
             continue
         if None in shape:
             return None
