@@ -10,8 +10,8 @@ chunk:
 - a reduction: a block per (chunk, row) folds its chunk (thread t the elements lo + t,
   lo + t + BLOCK, ...: a warp's loads coalesce) and combines its threads' partials
   (reductions.block_combine) into partial[c, row], without the init; a second kernel, a block
-  per row, folds that row's partials (thread t the chunks t, t + BLOCK, ...), combines them
-  alike and joins the init once.
+  per row of up to 1024 threads (a thread a partial), folds that row's partials, combines
+  them alike and joins the init once.
 - a row fusion (softmax, layernorm): one kernel per reduction, then one for the elements,
   each a block per (chunk, row). Kernel p first combines the partials of reductions 0..p-1
   (every block alike, as the reduction's second kernel does; thread 0 hands the value to
@@ -28,7 +28,15 @@ of [1, 4M] was one block walking 4M elements (528x its floor on an H100 by the t
 """
 from __future__ import annotations
 
-from lowering.codegen.cuda.reductions import BLOCK, WARP, _product, _unflatten, block_combine, block_total
+from lowering.codegen.cuda.reductions import (
+    BLOCK,
+    MAX_BLOCK,
+    WARP,
+    _product,
+    _unflatten,
+    block_combine,
+    block_total,
+)
 from lowering.ir.builder import Ix, LoopBuilder, dims_of
 from lowering.ir.core import INDEX, CompileError, Operation, ScalarType
 from lowering.ops import registry
@@ -52,31 +60,32 @@ def chunking(b: LoopBuilder, n, chunks: int) -> tuple:
     return chunk, ix.div(ix.add(n, ix.sub(chunk, 1)), chunk)
 
 
-def block_loop(b: LoopBuilder, dims: list, tiles: tuple) -> tuple:
+def block_loop(b: LoopBuilder, dims: list, tiles: tuple, threads: int = BLOCK) -> tuple:
     """The parallel loop of a block per element of `dims` (static), as tiles of `tiles` of
     the parallel output: (body, the element's index, the thread's place in its block)."""
     loop, body, t, _ = b.for_(b.index(0), Ix(b).val(_product(Ix(b), dims)))
-    loop.attrs["aot.lanes_per_iteration"] = BLOCK
+    loop.attrs["aot.lanes_per_iteration"] = threads  # the launch's block (launch.launch_of)
     loop.attrs["aot.tiles"] = tiles
     return body, _unflatten(Ix(body), t, dims), body.v("gpu.thread_id", [], INDEX)
 
 
-def fold_range(b: LoopBuilder, part: Partial, lo, hi, tid, read) -> list:
-    """Thread `tid`'s partial of the elements lo + tid, lo + tid + BLOCK, ... below hi, each
+def fold_range(b: LoopBuilder, part: Partial, lo, hi, tid, read, threads: int = BLOCK) -> list:
+    """Thread `tid`'s partial of the elements lo + tid, lo + tid + threads, ... below hi, each
     `read(builder, index)`."""
-    loop, body, j, cur = b.for_(Ix(b).add(lo, tid), hi, part.seed(b), step=BLOCK)
+    loop, body, j, cur = b.for_(Ix(b).add(lo, tid), hi, part.seed(b), step=threads)
     body.yield_(part.fold(body, list(cur), read(body, j)))
     return list(loop.results)
 
 
-def of_partials(b: LoopBuilder, red: Operation, init, partials, q: list, rows: list, used, tid) -> tuple:
+def of_partials(b: LoopBuilder, red: Operation, init, partials, q: list, rows: list, used, tid,
+                threads: int = BLOCK) -> tuple:
     """(Partial, thread `tid`'s state) of reduction `red` of a row over its `used`
     partials[c, *q, *rows]: the block combines the states (reductions.block_combine or
     block_total), which joins the init."""
     elem = ScalarType(partials.type.elem)
     part = Partial(red, [init])
     return part, fold_range(b, part, b.index(0), used, tid,
-                            lambda fb, c: [fb.v("memref.load", [partials, c] + q + rows, elem)])
+                            lambda fb, c: [fb.v("memref.load", [partials, c] + q + rows, elem)], threads)
 
 
 def followup(k, op: Operation) -> tuple:
@@ -116,10 +125,11 @@ def emit_split(k, op: Operation, b: LoopBuilder, inputs: dict, out, part_at: int
     cb, args, inputs, env = followup(k, op)  # a block per row: its partials, then the init
     n = Ix(cb).val((env[x] if x in env else Elemental(cb, inputs).dims(x))[-1])
     _, used = chunking(cb, n, chunks)
-    body, rows, tid = block_loop(cb, kept, (1,) * len(kept))
+    threads = min(max(chunks, BLOCK), MAX_BLOCK)  # a thread a partial: more loads in flight
+    body, rows, tid = block_loop(cb, kept, (1,) * len(kept), threads)
     part, state = of_partials(body, root, Elemental(body, inputs, dims=env).at(init, []), args[part_at], [],
-                              rows, used, tid)
-    last, (value,) = block_combine(body, part, state, tid)
+                              rows, used, tid, threads)
+    last, (value,) = block_combine(body, part, state, tid, threads=threads)
     last.op("memref.store", [value, args[list(b.block.args).index(out)]] + rows)
     last.yield_()
     body.op("gpu.barrier", [])
