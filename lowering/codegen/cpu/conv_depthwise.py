@@ -36,6 +36,8 @@ any layout); a channel multiplier above 1 and the rest keep the loop kernel.
 """
 from __future__ import annotations
 
+import copy
+
 from lowering.ir.builder import Ix, buffer_dims, loop_nest
 from lowering.ir.core import INDEX, Operation, ScalarType, TensorType
 from lowering.ops import registry
@@ -85,8 +87,20 @@ class _Plan:
         self.oh, self.ow = (max(0, (n + lo + hi - (k - 1) * d - 1) // s + 1) for n, (lo, hi), k, d, s in
                             zip((self.h, self.w), w.pad, (self.kh, self.kw), w.win_dil, w.stride))
         self.reverse = w.reverse
+        self.pads = [tuple(pair) for pair in w.pad]
         # output columns whose window columns are all inside the input: [lo, hi)
         self.col_lo, self.col_hi = self._inside(self.pw, self.sw, self.dw, self.kw, self.w)
+
+    def padded(self) -> "_Plan":
+        """The same convolution over its input zero-padded (no padding left): every window
+        inside, so every column goes the way without tests."""
+        q = copy.copy(self)
+        q.h = self.h + sum(self.pads[0])
+        q.w = self.w + sum(self.pads[1])
+        q.ph = q.pw = 0
+        q.pads = [(0, 0), (0, 0)]
+        q.col_lo, q.col_hi = q._inside(0, q.sw, q.dw, q.kw, q.w)
+        return q
 
     @staticmethod
     def _inside(pad, stride, dil, k, n) -> tuple:
@@ -341,32 +355,41 @@ def _transposed(op: Operation) -> bool:
     p = _Plan(op)
     run = min(p.col_hi, p.ow) - min(p.col_lo, p.ow)
     return (_layout(p.c) == "first" and p.oh * p.ow * p.kh * p.kw > SMALL_PLANE_TAPS
-            and run < VECTOR_RUN and p.kh * p.kw >= TRANSPOSED_TAPS)
+            and run < VECTOR_RUN and p.kh * p.kw >= TRANSPOSED_TAPS
+            and all(v >= 0 for pair in p.pads for v in pair))
 
 
 def _transposed_scratch(op: Operation, shapes: list, hs, results):
-    """Per image: the input channels-last [N, H, W, C], the weights [N, KH, KW, C] (a copy
-    each, so that the threads write apart), the result channels-last [N, OH, OW, C]."""
-    p = _Plan(op)
+    """Per image: the input channels-last and zero-padded [N, H + pads, W + pads, C], the
+    weights [N, KH, KW, C] (a copy each, so that the threads write apart), the result
+    channels-last [N, OH, OW, C]."""
+    q = _Plan(op).padded()
     batch, channels = results[0][0], results[0][1]
 
     def typed(*dims):
-        return TensorType(tuple(d if isinstance(d, int) else None for d in dims), p.elem), list(dims)
-    return [typed(batch, p.h, p.w, channels), typed(batch, p.kh, p.kw, channels),
-            typed(batch, p.oh, p.ow, channels)]
+        return TensorType(tuple(d if isinstance(d, int) else None for d in dims), q.elem), list(dims)
+    return [typed(batch, q.h, q.w, channels), typed(batch, q.kh, q.kw, channels),
+            typed(batch, q.oh, q.ow, channels)]
 
 
 def _emit_transposed(b, op: Operation, lhs, rhs, out, s_in, s_w, s_out) -> None:
-    """For each image (split over the threads): its input and the weights copied
-    channels-last, the channels-last rows (_image_rows, vectors of channels), the result
-    copied back. Rows of 7-14 positions leave the channels-first vector loops empty, and
+    """For each image (split over the threads): its input copied channels-last and
+    zero-padded, the weights channels-last, the channels-last rows over the padded input
+    (_image_rows: vectors of channels, every column pair without tests), the result copied
+    back. Rows of 7-14 positions leave the channels-first vector loops empty, and
     mkldnn does the same (nChw8c blocks)."""
     p = _Plan(op)
+    q = p.padded()
     elem = ScalarType(p.elem)
     dims = [Ix(b).val(d) for d in buffer_dims(b, out)]
     _, nb, n, _ = b.for_(b.index(0), dims[0])
-    with loop_nest(nb, [nb.index(p.h), nb.index(p.w), dims[1]]) as (ib, (h, w, ch)):
-        ib.op("memref.store", [ib.v("memref.load", [lhs, n, ch, h, w], elem), s_in, n, h, w, ch])
+    with loop_nest(nb, [nb.index(q.h), nb.index(q.w), dims[1]]) as (ib, (h, w, ch)):
+        ix = Ix(ib)  # the padding written as zeros: the rows below need no tests
+        ih, iw = ix.sub(h, p.ph), ix.sub(w, p.pw)
+        ok = ix.and_(ix.and_(ix.cmp("sge", ih, 0), ix.cmp("slt", ih, p.h)),
+                     ix.and_(ix.cmp("sge", iw, 0), ix.cmp("slt", iw, p.w)))
+        x = ib.v("memref.load", [lhs, n, ch, ix.select(ok, ih, 0), ix.select(ok, iw, 0)], elem)
+        ib.op("memref.store", [ix.select(ok, x, ib.const(0, p.elem), elem), s_in, n, h, w, ch])
     with loop_nest(nb, [nb.index(p.kh), nb.index(p.kw), dims[1]]) as (wb, (kh, kw, ch)):
         idx = [None] * 4
         c = p.c
@@ -380,7 +403,7 @@ def _emit_transposed(b, op: Operation, lhs, rhs, out, s_in, s_w, s_out) -> None:
 
     def store(bb, idx, value):
         bb.op("memref.store", [value, s_out] + idx)
-    _image_rows(nb, p, n, s_in, weight, nb.index(p.oh), dims[1], store)
+    _image_rows(nb, q, n, s_in, weight, nb.index(q.oh), dims[1], store)
     with loop_nest(nb, [dims[1], nb.index(p.oh), nb.index(p.ow)]) as (ob, (ch, oh, ow)):
         ob.op("memref.store", [ob.v("memref.load", [s_out, n, oh, ow, ch], elem), out, n, ch, oh, ow])
     nb.yield_()
