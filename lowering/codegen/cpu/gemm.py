@@ -156,6 +156,16 @@ def _strip_vectors(nr_vectors: int, rows: int) -> int:
     return max(nr_vectors, FEW_ROWS_ACCUMULATORS // rows)
 
 
+def _pairwise_sum(b, v, lanes: int):
+    """The sum of a vector's lanes, halves added pairwise (a fixed order, so fixed bits)."""
+    while lanes > 1:
+        half = lanes // 2
+        lo = b.shuffle_vector(v, v, ir.Constant(ir.VectorType(I32, half), list(range(half))))
+        hi = b.shuffle_vector(v, v, ir.Constant(ir.VectorType(I32, half), list(range(half, lanes))))
+        v, lanes = b.fadd(lo, hi), half
+    return b.extract_element(v, _i(0))
+
+
 def _i(n: int) -> ir.Constant:
     return ir.Constant(I64, n)
 
@@ -416,6 +426,70 @@ class _Emitter:
                 p = self.vat(b, c, b.add(b.mul(_i(r), ldc), b.add(col, _i(v * vec))))
                 b.store(b.load(acc), p, align=size)
 
+    def few_rows_t_kernel(self, rows: int):
+        """(k, a, a_row, b, ldb, c, ldc, cols): C[0:rows, 0:cols] = A[0:rows, 0:k] B[0:k,
+        0:cols] with B's column j contiguous at b + j * ldb and A's rows at a + r * a_row:
+        per column a dot product of whole vectors along k into VEC lanes, summed pairwise,
+        then the last k % VEC one by one. Groups of FEW_ROWS_ACCUMULATORS / rows columns
+        keep that many accumulators going; then single columns."""
+        f = self.fn(f"few_rows_t{rows}", ir.FunctionType(
+            VOID, [I64, PTR, I64, PTR, I64, PTR, I64, I64]))
+        k, a, a_row, bp, ldb, c, ldc, cols = f.args
+        f.attributes.add("noinline")
+        for p in (a, bp, c):
+            p.add_attribute("noalias")
+        b = ir.IRBuilder(f.append_basic_block("entry"))
+        a_rows = [self.at(b, a, b.mul(_i(r), a_row)) for r in range(rows)]
+        group = max(1, FEW_ROWS_ACCUMULATORS // rows)
+        k_vec = b.mul(b.sdiv(k, _i(self.vec)), _i(self.vec))
+        lo = _i(0)
+        for width in sorted({group, 1}, reverse=True):
+            steps = b.sdiv(b.sub(cols, lo), _i(width))
+            with _for(b, _i(0), steps, f"frt{width}") as j:
+                self.few_rows_t_columns(b, width, b.add(lo, b.mul(j, _i(width))), k, k_vec,
+                                        a_rows, bp, ldb, c, ldc)
+            lo = b.add(lo, b.mul(steps, _i(width)))
+        b.ret_void()
+        return f
+
+    def few_rows_t_columns(self, b, width, col, k, k_vec, a_rows, bp, ldb, c, ldc):
+        """C[r, col:col + width] for every row: the columns' dot products with A's rows."""
+        vt, vec, t = self.vt, self.vec, self.t
+        entry = b.function.entry_basic_block
+        with b.goto_block(entry):
+            b.position_at_start(entry)
+            accs = [[b.alloca(vt) for _ in range(width)] for _ in a_rows]
+            sums = [[b.alloca(t) for _ in range(width)] for _ in a_rows]
+        columns = [self.at(b, bp, b.mul(b.add(col, _i(g)), ldb)) for g in range(width)]
+        for row in accs:
+            for acc in row:
+                b.store(ir.Constant(vt, None), acc)
+        with _for(b, _i(0), b.sdiv(k_vec, _i(vec)), "frtk") as kv:
+            kk = b.mul(kv, _i(vec))
+            xs = [b.load(self.at(b, ar, kk), typ=vt, align=self.size) for ar in a_rows]
+            for g, column in enumerate(columns):
+                y = b.load(self.at(b, column, kk), typ=vt, align=self.size)
+                for r, x in enumerate(xs):
+                    b.store(self.fmuladd(b, x, y, b.load(accs[r][g])), accs[r][g])
+        for r, row in enumerate(accs):
+            for g, acc in enumerate(row):
+                b.store(_pairwise_sum(b, b.load(acc), vec), sums[r][g])
+        fma = self.scalar_fmuladd()
+        with _for(b, k_vec, k, "frtt", scalar=True) as kk:  # the last k % VEC
+            ys = [b.load(self.at(b, column, kk), typ=t) for column in columns]
+            for r, ar in enumerate(a_rows):
+                x = b.load(self.at(b, ar, kk), typ=t)
+                for g, y in enumerate(ys):
+                    b.store(b.call(fma, [x, y, b.load(sums[r][g])]), sums[r][g])
+        for r in range(len(a_rows)):
+            for g in range(width):
+                b.store(b.load(sums[r][g]), self.at(b, c, b.add(b.mul(_i(r), ldc), b.add(col, _i(g)))))
+
+    def few_rows_t_kernels(self):
+        """{rows: transposed-B few-row kernel} for 1 ... FEW_ROWS_GROUP rows."""
+        return {r: (self.mod.globals.get(f"{self.name}.few_rows_t{r}") or self.few_rows_t_kernel(r))
+                for r in range(1, FEW_ROWS_GROUP + 1)}
+
     def prefetch(self, b, address):
         """A read prefetch of `address`'s cache line into every cache level (never faults, so
         past B's end too)."""
@@ -458,26 +532,33 @@ class _Emitter:
                 self.call_micro(b, micros, rows, args, sizes[1:])
 
     # ------------------------------------------------------------------ task
-    def few_rows_tile(self, b, kernels, s, a_base, b_base, c_base, bi, i0, j0, mc, nc):
+    def few_rows_tile(self, b, kernels, s, a_base, b_base, c_base, bi, i0, j0, mc, nc,
+                      transposed=False):
         """A task's tile of a product of at most SMALL_M_PANELS * MR rows with row-major B:
         K in blocks of FEW_ROWS_KC, each block's rows of B streamed in place by the few-row
         kernels, MR rows of C at a time (the last group with its own row count); then the
-        epilogue on the whole tile."""
+        epilogue on the whole tile. `transposed`: B's columns contiguous along k, the whole
+        of K in one block, through the few_rows_t kernels."""
         k, n = s["k"], s["n"]
-        k_blocks = _max(b, _ceil_div(b, k, FEW_ROWS_KC), _i(1))  # k = 0: one block of zeros
+        block = _i(1 << 62) if transposed else _i(FEW_ROWS_KC)
+        k_blocks = _max(b, _ceil_div_v(b, k, block), _i(1))  # k = 0: one block of zeros
         with _for(b, _i(0), k_blocks, "frb") as kb:
-            p0 = b.mul(kb, _i(FEW_ROWS_KC))
-            kc = _min(b, _i(FEW_ROWS_KC), b.sub(k, p0))
+            p0 = b.mul(kb, block)
+            kc = _min(b, block, b.sub(k, p0))
             R = max(kernels)
             with _for(b, _i(0), _ceil_div(b, mc, R), "frg") as g:
                 r0 = b.mul(g, _i(R))
                 rows = _min(b, _i(R), b.sub(mc, r0))
                 a = self.src(b, a_base, b.add(b.mul(b.add(i0, r0), s["a_row"]),
                                               b.mul(p0, s["a_col"])))
-                bp = self.src(b, b_base, b.add(b.mul(p0, s["b_row"]), j0))
                 c = self.at(b, c_base, b.mul(r0, n))
-                args = [kc, a, s["a_row"], s["a_col"], bp, s["b_row"], c, n, nc,
-                        b.icmp_signed(">", kb, _i(0))]
+                if transposed:
+                    bp = self.src(b, b_base, b.mul(j0, s["b_col"]))
+                    args = [kc, a, s["a_row"], bp, s["b_col"], c, n, nc]
+                else:
+                    bp = self.src(b, b_base, b.add(b.mul(p0, s["b_row"]), j0))
+                    args = [kc, a, s["a_row"], s["a_col"], bp, s["b_row"], c, n, nc,
+                            b.icmp_signed(">", kb, _i(0))]
                 done = b.function.append_basic_block("frg.done")
                 cases = {r: b.function.append_basic_block(f"frg.rows{r}") for r in kernels}
                 switch = b.switch(rows, cases[R])
@@ -546,10 +627,21 @@ class _Emitter:
             few_rows = b.and_(b.and_(b.icmp_signed("==", s["b_col"], _i(1)), b.not_(b_packed)),
                               b.icmp_signed("<=", m, _i(FEW_ROWS_MAX if fews else -1)))
             block_k = _i(self.kc)
-            with b.if_else(few_rows) as (few, general):
+            # few rows with B's columns contiguous along k (a transposed weight, attention's
+            # keys): dot products down B's columns, B read once in place, not packed
+            few_columns_t = b.and_(b.and_(b.icmp_signed("==", s["b_row"], _i(1)), b.not_(b_packed)),
+                                   b.and_(b.icmp_signed("==", s["a_col"], _i(1)),
+                                          b.icmp_signed("<=", m, _i(FEW_ROWS_MAX if fews else -1))))
+            with b.if_else(b.or_(few_rows, few_columns_t)) as (few, general):
                 with few:
                     if fews:  # (none for pairs, which interleave two k's: always packed)
-                        self.few_rows_tile(b, fews, s, a_base, b_base, c_base, bi, i0, j0, mc, nc)
+                        with b.if_else(few_rows) as (by_rows, by_columns):
+                            with by_rows:
+                                self.few_rows_tile(b, fews, s, a_base, b_base, c_base, bi, i0, j0,
+                                                   mc, nc)
+                            with by_columns:
+                                self.few_rows_tile(b, self.few_rows_t_kernels(), s, a_base, b_base,
+                                                   c_base, bi, i0, j0, mc, nc, transposed=True)
                 with general:
                     k_blocks = b.select(b.icmp_signed(">", k, _i(0)), _ceil_div_v(b, k, block_k), _i(1))
                     with _for(b, _i(0), k_blocks, "kb") as kb:
