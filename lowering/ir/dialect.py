@@ -18,6 +18,8 @@ LOOP_OPS = {
     "memref.global": "module-level read-only constant data",
     "memref.get_global": "a buffer over a memref.global",
     "memref.copy": "(src, dst): copies a whole buffer",
+    "aot.row_view": "(buf, row) -> buf[row] in place: one row along dim 0 of an entry argument, "
+                    "never freed (host only)",
     "memref.load": "(buf, indices...) -> element",
     "memref.store": "(value, buf, indices...)",
     "memref.dim": "(buf, index) -> that dim's size",

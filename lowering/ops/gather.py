@@ -475,9 +475,21 @@ def emit_scatter(k, op, b, args):
 registry.define("gather", "elemental", "shape and data movement",
                 attrs=("dimension_numbers", "slice_sizes"), infer=infer_gather,
                 shape_rule=_gather_shape, elemental=_gather_elemental)
+def _gather_row_pick(op: Operation):
+    """(operand, start indices) when the gather picks one slice along dim 0 with every other
+    dim whole in order (x[i] of a dynamic_gather): a row, if its sizes are the operand's."""
+    dn = gather_dims(op)
+    rank = op.operands[0].type.rank
+    one = op.operands[1].type.shape in ((1,), ()) and op.results[0].type.rank == rank - 1
+    if (one and dn["collapsed_slice_dims"] == (0,) and dn["start_index_map"] == (0,)
+            and dn["offset_dims"] == tuple(range(rank - 1)) and not dn["operand_batching_dims"]):
+        return 0, 1
+    return None
+
+
 registry.define("dynamic_gather", "elemental", "shape and data movement",
                 attrs=("dimension_numbers",), infer=infer_gather, shape_rule=_gather_shape,
-                shape_operands=(2,), elemental=_gather_elemental)
+                shape_operands=(2,), elemental=_gather_elemental, row_pick=_gather_row_pick)
 registry.define("scatter", "kernel", "reductions and contractions",
                 attrs=("scatter_dimension_numbers",), infer=infer_scatter,
                 shape_rule=_scatter_shape, kernel=emit_scatter,

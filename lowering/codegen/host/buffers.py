@@ -11,7 +11,7 @@ from __future__ import annotations
 from llvmlite import ir
 
 from abi.dtypes import dtype as abi_dtype
-from lowering.codegen.llvm.types import I1, I8, I32, I64, PTR, VOID, MemRef, loop_hint
+from lowering.codegen.llvm.types import I1, I8, I32, I64, PTR, VOID, MemRef, loop_hint, storage_type
 
 
 class HostState:
@@ -221,7 +221,18 @@ def _host_copy(g, b, op, values, host):
     b.call(memcpy, [dst.ptr, src.ptr, size, ir.Constant(I1, 0)])
 
 
+def _host_row_view(g, b, op, values, host):
+    """buf[row]: the argument's pointer moved `row` rows on, its dims after the first."""
+    src, row = (values[v] for v in op.operands)
+    offset = row
+    for d in src.dims[1:]:
+        offset = b.mul(offset, d)
+    ptr = b.gep(src.ptr, [offset], inbounds=True, source_etype=storage_type(src.elem))
+    return MemRef(ptr, list(src.dims[1:]), src.elem)
+
+
 HOST_EMITTERS = {
     "memref.alloc": _host_alloc, "memref.dealloc": _host_dealloc,
     "memref.get_global": _host_get_global, "memref.copy": _host_copy, "aot.check": _host_check,
+    "aot.row_view": _host_row_view,
 }
