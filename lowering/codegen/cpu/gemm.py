@@ -25,6 +25,8 @@ spelled out here with llvmlite:
   run the few-row kernels instead: short K blocks of B read in place row by row across
   all the task's columns, a strip of columns at a time, FEW_ROWS_GROUP rows of C per call,
   the last group with its own row count (no cliff between neighbouring M, no padding rows).
+  With B's columns contiguous along k instead (a weight given as [N, K]), the few_rows_t
+  kernels take dot products down them, B again read once in place.
 - The micro-kernel keeps an MR x NR tile of C in MR * NR/VEC vector registers
   (6 x 16 f32 = 12 ymm with AVX2) and does one broadcast of A and NR/VEC
   multiply-adds per row and k. It writes C on the first K block and adds to it
