@@ -30,9 +30,10 @@ def shapes(layout, batch, c, h, w, k, s, pads, dil=1):
 
 
 def program(layout, x_shape, w_shape, out_shape, stride, pads, elem, epilogue, dil=1,
-            multiplier=1):
-    """A depthwise convolution as StableHLO text (None dims `?`); `epilogue`: a bias along the
-    channels and a relu6 after it, fused into the convolution's kernel."""
+            multiplier=1, entry="main"):
+    """A depthwise convolution as StableHLO text (None dims `?`), the function `entry`;
+    `epilogue`: a bias along the channels and a relu6 after it, fused into the convolution's
+    kernel."""
     t = lambda s: "tensor<" + "x".join("?" if d is None else str(d) for d in s) + f"x{elem}>"  # noqa: E731
     c = x_shape[1] if layout == "nchw" else x_shape[3]
     f = c * multiplier
@@ -63,7 +64,7 @@ def program(layout, x_shape, w_shape, out_shape, stride, pads, elem, epilogue, d
                  f"  %r = stablehlo.clamp %lo, %z, %hi : (tensor<{elem}>, {t(out_shape)}, "
                  f"tensor<{elem}>) -> {t(out_shape)}\n")
         result = "%r"
-    return (f"func.func @main({args}) -> {t(out_shape)} {{\n{body}"
+    return (f"func.func @{entry}({args}) -> {t(out_shape)} {{\n{body}"
             f"  return {result} : {t(out_shape)}\n}}\n")
 
 
@@ -92,9 +93,9 @@ def loops(text):
     return print_module(run_pipeline(parse_module(text, "dw.mlir"), "loops"))
 
 
-def check(lib, layout, x, w, stride, pads, elem, bias=None, dil=1):
+def check(fn, layout, x, w, stride, pads, elem, bias=None, dil=1):
     want = reference(layout, x, w, stride, pads, bias, dil)
-    got = lib.main(x, w) if bias is None else lib.main(x, w, bias)
+    got = fn(x, w) if bias is None else fn(x, w, bias)
     assert got.shape == want.shape
     tol = 1e-5 if elem == "f32" else 1e-12
     np.testing.assert_allclose(got, want, rtol=tol, atol=tol)
@@ -120,23 +121,47 @@ CASES = {
     "nhwc_k5_s1_same": ("nhwc", 19, 7, 7, 5, 1, SAME5, "f32"),
     "nhwc_k5_s2_valid_f64": ("nhwc", 7, 11, 12, 5, 2, VALID, "f64"),
 }
+# the cases also compiled static (batch 2) without the epilogue: one per route (rows,
+# transposed, small planes, channels-last); the others run their `?` entry at batch 2 instead,
+# an LLVM compile less each (the suite's time)
+STATIC = {"nchw_k3_s2_same", "nchw_k5_s1_transposed", "nchw_k3_s1_valid_f64", "nhwc_k3_s2_tf_same"}
+
+
+MULTIPLIER = ((2, 6, 7, 7), (12, 1, 3, 3), (2, 12, 7, 7))  # kernel (12, 1, 3, 3) over 6 channels
+
+
+@pytest.fixture(scope="module")
+def lib():
+    """One library holding every numeric case's entries (one compile, not one per case, to
+    keep the default suite fast): per case `<name>_dynamic` (a `?` batch, with the fused bias
+    + relu6) and for STATIC `<name>_static` (batch 2, without it); then `dilated` (window dilation 2)
+    and `multiplier` (a channel multiplier of 2)."""
+    text = ""
+    for name, (layout, c, h, w, k, s, pads, elem) in sorted(CASES.items()):
+        xs, ws, os_ = shapes(layout, None, c, h, w, k, s, pads)
+        text += program(layout, xs, ws, os_, s, pads, elem, True, entry=f"{name}_dynamic")
+        if name not in STATIC:
+            continue
+        xs, ws, os_ = shapes(layout, 2, c, h, w, k, s, pads)
+        text += program(layout, xs, ws, os_, s, pads, elem, False, entry=f"{name}_static")
+    xs, ws, os_ = shapes("nhwc", 2, 6, 9, 9, 3, 1, SAME5, dil=2)
+    text += program("nhwc", xs, ws, os_, 1, SAME5, "f32", False, dil=2, entry="dilated")
+    text += program("nchw", *MULTIPLIER, 1, SAME3, "f32", False, multiplier=2, entry="multiplier")
+    return aot.compile(text, name="dw_cases")
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_depthwise_matches_numpy(name):
-    """A `?` batch library with the fused bias + relu6 at batches 1 and 3, and the static form
-    without it at batch 2, against the float64 reference."""
+def test_depthwise_matches_numpy(lib, name):
+    """A `?` batch entry with the fused bias + relu6 at batches 1 and 3, and the static form
+    without it at batch 2 (else the `?` entry at batch 2), against the float64 reference."""
     layout, c, h, w, k, s, pads, elem = CASES[name]
     rng = np.random.default_rng(len(name))
-    xs, ws, os_ = shapes(layout, None, c, h, w, k, s, pads)
-    dynamic = aot.compile(program(layout, xs, ws, os_, s, pads, elem, True), name=f"dw_{name}")
-    for batch in (1, 3):
+    for batch in (1, 3) if name in STATIC else (1, 2, 3):
         x, wt, bias = data(rng, layout, batch, c, h, w, k, s, pads, elem)
-        check(dynamic, layout, x, wt, s, pads, elem, bias)
-    x, wt, _ = data(rng, layout, 2, c, h, w, k, s, pads, elem)
-    xs, ws, os_ = shapes(layout, 2, c, h, w, k, s, pads)
-    static = aot.compile(program(layout, xs, ws, os_, s, pads, elem, False), name=f"dw_{name}_static")
-    check(static, layout, x, wt, s, pads, elem)
+        check(getattr(lib, f"{name}_dynamic"), layout, x, wt, s, pads, elem, bias)
+    if name in STATIC:
+        x, wt, _ = data(rng, layout, 2, c, h, w, k, s, pads, elem)
+        check(getattr(lib, f"{name}_static"), layout, x, wt, s, pads, elem)
 
 
 # (layout, plane size, window): (kernels, products, clamps) of the static program with bias
@@ -167,21 +192,18 @@ def test_depthwise_route_is_taken(layout, size, k):
     assert text.count("arith.mulf") == products, text
 
 
-def test_depthwise_dilated_and_multiplier():
+def test_depthwise_dilated_and_multiplier(lib):
     """A dilated window runs the depthwise kernel too; a channel multiplier of 2 keeps the loop
     kernel. Both against the reference."""
     rng = np.random.default_rng(3)
-    xs, ws, os_ = shapes("nhwc", 2, 6, 9, 9, 3, 1, SAME5, dil=2)
-    lib = aot.compile(program("nhwc", xs, ws, os_, 1, SAME5, "f32", False, dil=2), name="dw_dilated")
     x, wt, _ = data(rng, "nhwc", 2, 6, 9, 9, 3, 1, SAME5, "f32", dil=2)
-    check(lib, "nhwc", x, wt, 1, SAME5, "f32", dil=2)
-    # multiplier 2: kernel (3, 3, 1, 12) over 6 channels
-    x = rng.uniform(-1, 1, (2, 6, 7, 7)).astype(np.float32)
-    wt = rng.uniform(-1, 1, (12, 1, 3, 3)).astype(np.float32)
-    text = program("nchw", x.shape, wt.shape, (2, 12, 7, 7), 1, SAME3, "f32", False, multiplier=2)
-    assert "aot.parallel" not in loops(text)
-    got = aot.compile(text, name="dw_multiplier").main(x, wt)
-    want = np.zeros((2, 12, 7, 7))
+    check(lib.dilated, "nhwc", x, wt, 1, SAME5, "f32", dil=2)
+    x = rng.uniform(-1, 1, MULTIPLIER[0]).astype(np.float32)
+    wt = rng.uniform(-1, 1, MULTIPLIER[1]).astype(np.float32)
+    assert "aot.parallel" not in loops(program("nchw", *MULTIPLIER, 1, SAME3, "f32", False,
+                                               multiplier=2))
+    got = lib.multiplier(x, wt)
+    want = np.zeros(MULTIPLIER[2])
     xp = np.pad(x.astype(np.float64), [(0, 0), (0, 0), (1, 1), (1, 1)])
     for o in range(12):
         for i in range(3):
