@@ -24,7 +24,7 @@ from lowering.torch.archive import Pt2Error, _strided, load_torch_save, read_pt2
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DATA = os.path.join(ROOT, "tests", "data", "torch")
 DEFAULT_CASES = ["mlp", "cnn", "misc", "encoder", "ops", "cond_nonzero", "composite",
-                 "masks", "common"]
+                 "masks", "common", "attention"]
 SLOW_CASES = ["gpt", "rnn", "mlp_static"]  # make test-torch
 
 

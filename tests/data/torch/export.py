@@ -387,6 +387,21 @@ class Common(nn.Module):
                 near, smooth, corners, picked)
 
 
+class PreNormAttention(nn.Module):
+    """A pre-norm attention block, ViT's: LayerNorm, nn.MultiheadAttention (self-attention,
+    batch first) and the residual, over a dynamic batch (its dynamic library once gave wrong
+    values when cse read the layer norm's sizes through its reduce)."""
+
+    def __init__(self):
+        super().__init__()
+        self.norm = nn.LayerNorm(32)
+        self.attn = nn.MultiheadAttention(32, 4, batch_first=True)
+
+    def forward(self, x):
+        y = self.norm(x)
+        return self.attn(y, y, y, need_weights=False)[0] + x
+
+
 class InPlaceHazard(nn.Module):
     """relu_ on a tensor a view was taken of before: the view, read after it, sees the
     change, which the functional form would not make."""
@@ -465,6 +480,8 @@ CASES = {
                                                           "ids": {0: BATCH, 1: SEQ3}},
               [{"b": 2, "t": 5}, {"b": 1, "t": 3}, {"b": 3, "t": 9}, {"b": 2, "t": 33}]),
     "rnn": (RNN, [f32("b", 7, 4)], {"x": {0: BATCH}}, [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 5}]),
+    "attention": (PreNormAttention, [f32("b", 5, 32)], {"x": {0: BATCH}},
+                  [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 8}]),
     "common": (Common, [f32("b", "t", 8), f32("b", 3, 5, 6)],
                {"x": {0: BATCH, 1: SEQ}, "img": {0: BATCH}},
                [{"b": 2, "t": 5}, {"b": 1, "t": 2}, {"b": 3, "t": 9}, {"b": 2, "t": 17}]),
@@ -476,7 +493,7 @@ def seed(name, tag):
 
 
 # Saved as torch.export leaves them (composite and in-place ops), not decomposed.
-AS_EXPORTED = {"composite", "inplace_hazard", "masks", "common"}
+AS_EXPORTED = {"composite", "inplace_hazard", "masks", "common", "attention"}
 
 
 def inputs(name, k):
