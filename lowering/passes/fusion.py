@@ -106,8 +106,8 @@ def joins_as_row_reduction(red: Operation, group: dict, target) -> bool:
         return False
     if root.results[0].type.rank != rank or rank == 0:
         return False
-    rows = list(range(rank - 1))
-    seen, frontier = set(), [red.results[0]]
+    rows, out_shape = list(range(rank - 1)), root.results[0].type.shape
+    seen, frontier, full = set(), [red.results[0]], []
     while frontier:
         v = frontier.pop()
         for u in group["ops"]:
@@ -116,11 +116,23 @@ def joins_as_row_reduction(red: Operation, group: dict, target) -> bool:
             seen.add(id(u))
             if (u.key in BROADCASTS and list(u.attrs["broadcast_dimensions"]) == rows
                     and u.results[0].type.rank == rank and u.operands[0] is v):
+                full.extend(u.results)
                 continue
             if registry.is_kind(u.key, "elementwise") and u.results[0].type.rank == rank - 1:
                 frontier.extend(u.results)
                 continue
             return False
+    while full:  # from the broadcasts to the root: element by element, so row r stays row r
+        v = full.pop()  # (a transpose there, as torch's attention after a layernorm, would
+        for u in group["ops"]:  # read other rows' values: wrong results in the ? form)
+            if v not in u.operands or id(u) in seen:
+                continue
+            seen.add(id(u))
+            if u.key == "reduce" and list(u.attrs["dimensions"]) == [rank - 1]:
+                continue  # the kernel's next row reduction (softmax's sum), checked as it joined
+            if not registry.is_kind(u.key, "elementwise") or u.results[0].type.shape != out_shape:
+                return False
+            full.extend(u.results)
     return True
 
 
