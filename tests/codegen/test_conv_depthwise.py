@@ -210,3 +210,15 @@ def test_depthwise_dilated_and_multiplier(lib):
             for j in range(3):
                 want[:, o] += xp[:, o // 2, i:i + 7, j:j + 7] * wt[o, 0, i, j]
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_depthwise_stride2_finishes_in_a_second_pass():
+    """Channels-first at stride 2 with a fused bias + relu6: the rows' scalar runs store the
+    bare sums (9 products in each of 2 row versions x 3 runs) and one loop after them runs the
+    epilogue (one clamp), where the one-pass form put a clamp in each of the 6 runs."""
+    pads = [(1, 1)] * 2
+    xs, ws, os_ = shapes("nchw", 2, 8, 60, 60, 3, 2, pads)
+    text = loops(program("nchw", xs, ws, os_, 2, pads, "f32", True))
+    assert text.count("aot.kernel =") == 1, text
+    assert 'aot.kernel = "fusion", aot.parallel = true' in text, text
+    assert text.count("arith.mulf") == 9 * 6 and text.count("arith.minimumf") == 1, text

@@ -179,13 +179,14 @@ def _tap_sum(b, p: _Plan, load, weights, rows, col, col_checked: bool, rows_chec
     return acc
 
 
-def _emit(b, op: Operation, lhs, rhs, out, finish) -> None:
+def _emit(b, op: Operation, lhs, rhs, out, finish, raw=None) -> None:
     """The depthwise kernel of `op` over buffers lhs, rhs, out; `finish(b, idx, value)` stores
-    an output element (and runs the fused consumers on it)."""
+    an output element (and runs the fused consumers on it); `raw(b, idx, value)`, where given,
+    stores the bare sum in `out` for a second pass to finish (_channels_first)."""
     p = _Plan(op)
     dims = [Ix(b).val(d) for d in buffer_dims(b, out)]
     if _layout(p.c) == "first":
-        _channels_first(b, p, lhs, rhs, dims, finish)
+        _channels_first(b, p, lhs, rhs, dims, finish, out if raw else None, raw)
     else:
         _channels_last(b, p, lhs, rhs, dims, finish)
 
@@ -231,10 +232,14 @@ def _small_planes(b, p: _Plan, lhs, rhs, dims, finish) -> None:
     nb.yield_()
 
 
-def _channels_first(b, p: _Plan, lhs, rhs, dims, finish) -> None:
+def _channels_first(b, p: _Plan, lhs, rhs, dims, finish, out=None, raw=None) -> None:
     """(batch, channel, output row) as a perfect nest, then the row's positions in three runs:
     left border, inside, right border; the channel's weights loaded once a row. Small planes
-    are spelled out whole instead (_small_planes)."""
+    are spelled out whole instead (_small_planes). At a column stride above 1 the runs stay
+    scalar, and with fused consumers (`raw` given) they store the bare sums in `out`'s row,
+    which a second loop reads back and finishes, vectorised: a SiLU evaluated position by
+    position inside the scalar runs cost 3 times the convolution (EfficientNet-B0's
+    32x96x32x32 3x3 stride 2 with batch-norm + SiLU: 10.9 ms, 2.7 with a bias + relu6)."""
     if p.oh * p.ow * p.kh * p.kw <= SMALL_PLANE_TAPS:
         return _small_planes(b, p, lhs, rhs, dims, finish)
     elem = ScalarType(p.elem)
@@ -265,15 +270,20 @@ def _channels_first(b, p: _Plan, lhs, rhs, dims, finish) -> None:
     stride = None
     if hi - lo >= VECTOR_RUN and p.sw == 1:
         stride = rb.v("memref.dim", [rhs, rb.index(p.c.ki)], INDEX)
+    two_pass = raw is not None and p.sw > 1
     inside, border = _if(rb, _row_inside(rb, p, oh))
     for vb, rows_checked in ((inside, False), (border, True)):
         for start, stop, col_checked in ((0, lo, True), (lo, hi, False), (hi, ow, True)):
             _, pb, col, _ = vb.for_(Ix(vb).val(start), Ix(vb).val(stop))
             value = _tap_sum(pb, p, load, weights, rows, col, col_checked, rows_checked,
                              None if col_checked else stride)
-            finish(pb, [n, ch, oh, col], value)
+            (raw if two_pass else finish)(pb, [n, ch, oh, col], value)
             pb.yield_()
         vb.yield_()
+    if two_pass:
+        _, fb, col, _ = rb.for_(rb.index(0), rb.index(ow))
+        finish(fb, [n, ch, oh, col], fb.v("memref.load", [out, n, ch, oh, col], elem))
+        fb.yield_()
     rb.yield_()
     cb.yield_()
     nb.yield_()
@@ -429,7 +439,11 @@ def emit_epilogue(b, region_block, inputs: dict, out, env: dict) -> None:
     def store(bb, idx, value):
         fused = Elemental(bb, inputs, scalars={product: value}, dims=env).at(root, idx)
         bb.op("memref.store", [fused, out] + idx)
-    _emit(b, conv, lhs, rhs, out, store)
+
+    def raw(bb, idx, value):  # the bare sum, finished by a second pass (_channels_first)
+        bb.op("memref.store", [value, out] + idx)
+    same_type = getattr(out.type, "elem", None) == getattr(product.type, "elem", False)
+    _emit(b, conv, lhs, rhs, out, store, raw if same_type else None)
 
 
 registry.override("convolution", "scratch", lambda *args: [], target="cpu", when=depthwise)
