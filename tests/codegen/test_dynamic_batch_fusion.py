@@ -11,18 +11,13 @@ import aot
 from lowering.frontend.parser import parse_module
 from lowering.frontend.printer import print_module
 from lowering.passes.pipeline import run_pipeline
+from torch_text import size_broadcast
 
 
 def _bcast(name: str, src: str, of: str, operand: str, dims: str) -> str:
     """`name`: `operand` broadcast to the shape of `of` (a ?x8x4 tensor), its batch read
     from `of` itself, as torch.export's lowering writes it."""
-    return f"""
-  %{name}_n = stablehlo.get_dimension_size %{of}, dim = 0 : (tensor<?x8x4xf32>) -> tensor<i32>
-  %{name}_r = stablehlo.reshape %{name}_n : (tensor<i32>) -> tensor<1xi32>
-  %{name}_s = stablehlo.concatenate %{name}_r, %c8, %c4, dim = 0
-      : (tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<3xi32>
-  %{name} = stablehlo.dynamic_broadcast_in_dim %{operand}, %{name}_s, dims = {dims}
-      : ({src}, tensor<3xi32>) -> tensor<?x8x4xf32>"""
+    return size_broadcast(name, src, of, operand, dims, (8, 4))
 
 
 PROGRAM = f"""

@@ -14,17 +14,12 @@ import aot
 from lowering.frontend.parser import parse_module
 from lowering.frontend.printer import print_module
 from lowering.passes.pipeline import run_pipeline
+from torch_text import size_broadcast
 
 
 def _bcast(name: str, src: str, of: str, width: int, operand: str, dims: str) -> str:
     """`operand` broadcast to [batch, width], its batch read from `of` (torch.export's way)."""
-    return f"""
-  %{name}_n = stablehlo.get_dimension_size %{of}, dim = 0 : (tensor<?x{width}xf32>) -> tensor<i32>
-  %{name}_r = stablehlo.reshape %{name}_n : (tensor<i32>) -> tensor<1xi32>
-  %{name}_s = stablehlo.concatenate %{name}_r, %c{width}, dim = 0
-      : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
-  %{name} = stablehlo.dynamic_broadcast_in_dim %{operand}, %{name}_s, dims = {dims}
-      : ({src}, tensor<2xi32>) -> tensor<?x{width}xf32>"""
+    return size_broadcast(name, src, of, operand, dims, (width,))
 
 
 PROGRAM = f"""
@@ -79,13 +74,7 @@ def test_numbers_match_numpy(tmp_path, batch):
 
 def _bcast4(name: str, src: str, of: str, operand: str, dims: str) -> str:
     """`operand` broadcast to [batch, 6, 6, 16], its batch read from `of`."""
-    return f"""
-  %{name}_n = stablehlo.get_dimension_size %{of}, dim = 0 : (tensor<?x6x6x16xf32>) -> tensor<i32>
-  %{name}_r = stablehlo.reshape %{name}_n : (tensor<i32>) -> tensor<1xi32>
-  %{name}_s = stablehlo.concatenate %{name}_r, %c6, %c6, %c16, dim = 0
-      : (tensor<1xi32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<4xi32>
-  %{name} = stablehlo.dynamic_broadcast_in_dim %{operand}, %{name}_s, dims = {dims}
-      : ({src}, tensor<4xi32>) -> tensor<?x6x6x16xf32>"""
+    return size_broadcast(name, src, of, operand, dims, (6, 6, 16))
 
 
 CONV = f"""
