@@ -385,6 +385,9 @@ class _HexInt(int):
     """An integer written in hex: as a float attribute's value, its bit pattern."""
 
 
+_TO_RAW = _ToRaw()  # stateless: one instance, so tokens.grammar keeps one parser for it
+
+
 def _int(text: str) -> int:
     """An INT token: hex, or decimal with leading zeros allowed (`01`, which int(x, 0) refuses)."""
     return int(text, 16) if text.startswith("0x") else int(text)
@@ -752,7 +755,7 @@ def _raw_ops(builder: Builder, lexed: str) -> list:
     """The text's raw ops, reduced as lark parses (no parse tree: 40% of the parse time of
     a 4k-op program went to building the tree and walking it again); errors located."""
     try:
-        return _lark(_ToRaw()).parse(lexed)
+        return _lark(_TO_RAW).parse(lexed)
     except _TokError as e:
         raise builder.error(e.message, e.tok or _tree_token(lexed, e))
     except lark.exceptions.UnexpectedCharacters as e:

@@ -20,10 +20,11 @@ from lowering.cache import cache_dir
 GRAMMAR = os.path.join(os.path.dirname(__file__), "grammar.lark")
 
 
-@functools.lru_cache(maxsize=1)
+@functools.lru_cache(maxsize=2)
 def grammar(transformer=None) -> lark.Lark:
-    """grammar.lark as an LALR parser with a contextual lexer; with `transformer`, the
-    parser calls it as each rule reduces and builds no tree. Building its tables takes
+    """grammar.lark as an LALR parser with a contextual lexer; with `transformer` (one
+    stateless instance: the parser is kept per instance), the parser calls it as each rule
+    reduces and builds no tree. Building its tables takes
     ~0.2 s, every process (each `aotc compile`): lark keeps them in the compiler's cache,
     keyed by the grammar's and lark's hash, and rebuilds them if the file is missing, stale
     or unreadable (two compiles writing it at once)."""
