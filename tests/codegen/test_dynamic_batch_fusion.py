@@ -4,6 +4,8 @@ op's result), and that read, a user outside the kernel, cut fusion after every o
 (MobileNetV3-Small at a `?` batch: 403 kernels, 65 static). lowering/passes/cse.py reads
 such sizes from the earliest value of the same size. Checked on the fused stage's text and
 numerically against numpy at two batches."""
+from functools import partial
+
 import numpy as np
 import pytest
 
@@ -13,11 +15,7 @@ from lowering.frontend.printer import print_module
 from lowering.passes.pipeline import run_pipeline
 from torch_text import size_broadcast
 
-
-def _bcast(name: str, src: str, of: str, operand: str, dims: str) -> str:
-    """`name`: `operand` broadcast to the shape of `of` (a ?x8x4 tensor), its batch read
-    from `of` itself, as torch.export's lowering writes it."""
-    return size_broadcast(name, src, of, operand, dims, (8, 4))
+_bcast = partial(size_broadcast, shape=(8, 4))  # `operand` broadcast to [batch, *shape]
 
 
 PROGRAM = f"""

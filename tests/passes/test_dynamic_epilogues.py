@@ -6,6 +6,7 @@ epilogue (no kOutput fusion in the dynamic form, two in the static). The registr
 `same_size` rules of reduce and dot_general (lowering/ops/contraction.py) let cse.py read
 those sizes from the input. Checked on the fused stage's text, and against numpy."""
 import re
+from functools import partial
 
 import numpy as np
 import pytest
@@ -72,9 +73,7 @@ def test_numbers_match_numpy(tmp_path, batch):
     np.testing.assert_allclose(lib.main(x, w1, b1, w2, b2), want, rtol=1e-4, atol=1e-4)
 
 
-def _bcast4(name: str, src: str, of: str, operand: str, dims: str) -> str:
-    """`operand` broadcast to [batch, 6, 6, 16], its batch read from `of`."""
-    return size_broadcast(name, src, of, operand, dims, (6, 6, 16))
+_bcast4 = partial(size_broadcast, shape=(6, 6, 16))  # `operand` broadcast to [batch, *shape]
 
 
 CONV = f"""
