@@ -42,6 +42,10 @@ def main(argv=None) -> int:
                         "in aot_runtime/ beside it")
     c.add_argument("--report", action="store_true",
                    help="print every kernel, the ops it holds, and why neighbours were not fused")
+    c.add_argument("--shape-hint", metavar="N|SHAPE,...",
+                   help="with --report on --target cuda: predict kernels with run-time dims at "
+                        "these argument shapes (N: every ? dim; or one shape per argument, "
+                        "e.g. 2048x1024,2048x1024); default: the largest the bounds allow")
     c.add_argument("--feed", action="append", default=[], metavar="NODE[:k]",
                    help="a TensorFlow GraphDef import's node whose output is an argument, in "
                         "order (tfcompile's feeds; the import needs show_debug_info=True)")
@@ -103,7 +107,8 @@ def main(argv=None) -> int:
                    target_cpu=args.target_cpu, target_features=args.target_features,
                    dump_after=dump, dump_dir=args.dump_dir, cc=args.cc,
                    runtime=not args.no_runtime, cpp_class=args.cpp_class, sanitize=args.sanitize,
-                   feeds=args.feed, fetches=args.fetch, freeze=args.freeze)
+                   feeds=args.feed, fetches=args.fetch, freeze=args.freeze,
+                   shape_hint=args.shape_hint)
     from lowering.cache import CacheError
     from lowering.ir.core import CompileError
 

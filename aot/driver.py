@@ -43,6 +43,7 @@ class Options:
     feeds: list = field(default_factory=list)  # TF GraphDef nodes made arguments (--feed)
     fetches: list = field(default_factory=list)  # TF GraphDef nodes made results (--fetch)
     freeze: str | None = None  # a .npz of TF resource arguments' values (--freeze): constants
+    shape_hint: str | None = None  # --report's shapes for run-time dims (--shape-hint; cuda)
 
 
 def default_output(opts: Options, out_dir: str = ".") -> str:
