@@ -80,13 +80,20 @@ class CudaBackend(Backend):
 
     def report(self, comp) -> str:
         """Each kernel's launch, registers and shared memory, and the time model's estimate
-        (codegen/cuda/timing.py)."""
+        (codegen/cuda/timing.py); kernels with run-time dims at `--shape-hint`'s shapes or the
+        largest the arguments' bounds allow (codegen/cuda/run_shapes.py)."""
         import os
         import tempfile
 
         from lowering.codegen.cuda import ptxas
         from lowering.codegen.cuda.device import launch_report
+        from lowering.codegen.cuda.run_shapes import parse_hint
         from lowering.codegen.cuda.timing import report_estimates
+        hint = comp.opts.shape_hint
+        try:
+            hint = None if hint is None else parse_hint(hint)
+        except ValueError as e:
+            raise option_error(str(e)) from None
         tm, _, optimized, kernels = comp.llvm()
         resources = None
         if ptxas.find_ptxas() is not None:
@@ -95,7 +102,7 @@ class CudaBackend(Backend):
                 with open(path, "w") as f:
                     f.write(tm.emit_assembly(optimized))
                 resources = ptxas.resources(ptxas.assemble(path, comp.target.cpu).stderr)
-        timing = report_estimates(comp.loops(), comp.opts.name, kernels, resources, comp.target)
+        timing = report_estimates(comp.loops(), comp.opts.name, kernels, resources, comp.target, hint)
         return launch_report(kernels, resources, timing)
 
     def manifest_fields(self, comp) -> dict:

@@ -156,3 +156,66 @@ def test_report_counts_only_the_buffers_a_kernel_touches():
     funcs = {f"s_{f.attrs['sym_name']}": f for f in c.loops().functions() if "aot.kernel" in f.attrs}
     works = [static_work(funcs[k.name], k.launch, k.dims, lambda e: 4) for k in kernels]
     assert [w.footprint for w in works] == [4 * (4194304 + 1024), 4 * (1024 + 1)]
+
+
+
+EXP_TIMES = """func.func @main(%x: tensor<{n}x1024xf32>, %y: tensor<{n}x1024xf32>) -> tensor<{n}x1024xf32> {{
+  %e = stablehlo.exponential %x : tensor<{n}x1024xf32>
+  %m = stablehlo.multiply %e, %y : tensor<{n}x1024xf32>
+  return %m : tensor<{n}x1024xf32>
+}}"""
+
+ROW_SOFTMAX = """func.func @main(%x: tensor<?x1024xf32>) -> tensor<?x1024xf32> {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %e = stablehlo.exponential %x : tensor<?x1024xf32>
+  %s = stablehlo.reduce(%e init: %z) applies stablehlo.add across dimensions = [1] : (tensor<?x1024xf32>, tensor<f32>) -> tensor<?xf32>
+  %b = stablehlo.broadcast_in_dim %s, dims = [0] : (tensor<?xf32>) -> tensor<?x1024xf32>
+  %d = stablehlo.divide %e, %b : tensor<?x1024xf32>
+  return %d : tensor<?x1024xf32>
+}"""  # noqa: E501
+
+
+def estimates(text, hint=None):
+    """The report's estimate lines, each without its shape label, and all its lines."""
+    opts = Options(name="h", emit="ptx", target="cuda", shape_hint=hint)
+    lines = Compilation(text, "h.mlir", opts).report().splitlines()
+    return [line.strip().split("launched; ")[-1] for line in lines if line.startswith("  ")], lines
+
+
+@pytest.mark.parametrize("hint", ["2048", "2048x1024,2048x1024"])
+def test_run_time_dims_are_estimated_at_the_hinted_shapes(hint):
+    """A [?, 1024] elementwise program with --shape-hint gets the estimate its static
+    [2048, 1024] form gets (the same kernel: bytes, FLOPs, grid, predicted time), labelled
+    with the hint; without a hint or bound, no estimate and the option named."""
+    (static,), static_lines = estimates(EXP_TIMES.format(n=2048))
+    (hinted,), lines = estimates(EXP_TIMES.format(n="?"), hint)
+    assert hinted == static and "predicted" in static and "25165824 bytes" in static
+    label = "every run-time dim = 2048 (--shape-hint)" if hint == "2048" else "the shapes of --shape-hint"
+    assert lines[1].startswith(f"  at {label}: grid 8192x1x1, 2097152 threads launched; predicted")
+    assert "grid 8192x1x1" in static_lines[0]
+    assert estimates(EXP_TIMES.format(n="?"))[0] == \
+        ["no estimate: its shapes are known only at run time (give them with --shape-hint)"]
+    assert estimates(EXP_TIMES.format(n="?"), "2048x1024")[0] == \
+        ["no estimate: --shape-hint does not match the arguments ?x1024,?x1024"]
+
+
+def test_a_row_fusion_is_estimated_through_the_host_shapes():
+    """The row softmax's kernel gets its dims through the host code's shape arithmetic: a
+    warp per row of 2048 rows is 256 blocks of 8 rows, its buffers 2 x 8 MiB."""
+    (est,), lines = estimates(ROW_SOFTMAX, "2048x1024")
+    assert "a warp per row" in lines[0]
+    assert lines[1].startswith("  at the shapes of --shape-hint: grid 256x1x1, 65536 threads launched; ")
+    assert f"{2 * 2048 * 1024 * 4} bytes" in est
+
+
+def test_bounded_dims_are_estimated_at_their_bound():
+    """With no hint, `?` dims with a bound (bounded dynamism) are estimated at the largest
+    shape the host's checks allow; a hint past the bound gets no estimate."""
+    bounded = EXP_TIMES.format(n="?").replace("tensor<?x1024xf32>",
+                                              "tensor<?x1024xf32, #stablehlo.bounds<64, ?>>")
+    static, _ = estimates(EXP_TIMES.format(n=64))
+    at_bound, lines = estimates(bounded)
+    assert at_bound == static and "predicted" in static[0]
+    assert lines[1].startswith("  at the largest shapes the arguments' bounds allow: grid 256x1x1, 65536 ")
+    assert estimates(bounded, "65")[0] == ["no estimate: --shape-hint passes the arguments' bounds "
+                                          "(argument #0 dim 0: 65 > 64; argument #1 dim 0: 65 > 64)"]

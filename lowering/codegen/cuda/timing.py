@@ -28,7 +28,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lowering.codegen.cuda import run_shapes
 from lowering.codegen.cuda.device import FLOPS
+from lowering.codegen.cuda.run_shapes import INDEX_ARITH
 
 SECTOR = 32  # bytes: the unit of a global memory transaction
 L2_OVER_HBM = 2.5  # assumed L2 bandwidth / HBM bandwidth
@@ -123,19 +125,15 @@ def _trip(op, values) -> int | None:
     return max(-(-(ub - lb) // step), 0)
 
 
-INDEX_ARITH = {"arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b,
-               "arith.muli": lambda a, b: a * b, "arith.divui": lambda a, b: a // b if b else None,
-               "arith.divsi": lambda a, b: a // b if b else None,
-               "arith.ceildivui": lambda a, b: -(-a // b) if b else None,
-               "arith.remui": lambda a, b: a % b if b else None, "arith.minui": min, "arith.maxui": max,
-               "arith.minsi": min, "arith.maxsi": max}
 
-
-def static_flops(kernel) -> int | None:
+def static_flops(kernel, args: list | None = None) -> int | None:
     """FLOPs of one run of `kernel` (a loop-stage function) over its whole iteration space,
     every thread sharing an iteration counted, when every loop's trip count is a constant (a
-    branch counts as its dearest side, so ragged tiles as whole ones); else None."""
-    values = {}
+    branch counts as its dearest side, so ragged tiles as whole ones); else None. `args`
+    (run_shapes.kernel_shapes): each argument's dims or value where the types leave them open."""
+    values, shapes = {}, {}
+    for a, v in zip(kernel.regions[0].blocks[0].args, args or ()):
+        (shapes if isinstance(v, tuple) else values)[id(a)] = v
 
     def count(ops) -> int | None:
         total = 0
@@ -144,7 +142,7 @@ def static_flops(kernel) -> int | None:
                 values[id(op.results[0])] = op.attrs["value"]
             elif op.name == "memref.dim":
                 dim = _constant(values, op.operands[1])
-                shape = op.operands[0].type.shape
+                shape = shapes.get(id(op.operands[0]), op.operands[0].type.shape)
                 if dim is not None and shape[dim] is not None:
                     values[id(op.results[0])] = shape[dim]
             elif op.name == "arith.select":  # a guard's trip count: its dearer side
@@ -174,16 +172,18 @@ def static_flops(kernel) -> int | None:
     return count(kernel.regions[0].blocks[0].ops)
 
 
-def static_work(kernel, launch, dims, elem_bytes) -> Work | None:
+def static_work(kernel, launch, dims, elem_bytes, args: list | None = None) -> Work | None:
     """The work of a kernel from its compiled shapes (every buffer's dims known), else None:
     the buffers it reads or writes (not those whose dims alone it reads: a split reduction's
-    second kernel gets the input too, and reads only the partials)."""
+    second kernel gets the input too, and reads only the partials). With `args` (each
+    argument's dims or value, run_shapes.kernel_shapes), at those shapes."""
     if dims is None:
         return None
     touched = {id(v) for op in kernel.walk() if op.name != "memref.dim" for v in op.operands}
     footprint = 0
-    for arg, t in zip(kernel.regions[0].blocks[0].args, kernel.attrs["function_type"].inputs):
-        shape = getattr(t, "shape", None)
+    types = kernel.attrs["function_type"].inputs
+    for i, (arg, t) in enumerate(zip(kernel.regions[0].blocks[0].args, types)):
+        shape = args[i] if args and isinstance(args[i], tuple) else getattr(t, "shape", None)
         if shape is None or id(arg) not in touched:
             continue
         if None in shape:
@@ -193,24 +193,43 @@ def static_work(kernel, launch, dims, elem_bytes) -> Work | None:
             n *= d
         footprint += n * elem_bytes(t.elem)
     return Work(launch.threads_launched(dims) if launch.space != "thread" else 1, footprint, footprint,
-                static_flops(kernel))
+                static_flops(kernel, args))
 
 
-def report_estimates(module, name: str, kernels: list, resources: dict | None, target) -> dict:
-    """PTX entry -> the estimate's text, for the kernels whose shapes the compile knows."""
+def report_estimates(module, name: str, kernels: list, resources: dict | None, target,
+                     hint=None) -> dict:
+    """PTX entry -> the estimate's text. A kernel whose dims are known only at run time is
+    estimated at the shapes of `hint` (run_shapes.parse_hint), else at the largest the
+    arguments' bounds allow, labelled so; with neither, the text says there is no estimate."""
     from abi.dtypes import dtype as abi_dtype
     from lowering.target import GPU_DEVICES
     device = GPU_DEVICES[target.gpu.device]
     funcs = {f"{name}_{f.attrs['sym_name']}": f for f in module.functions() if "aot.kernel" in f.attrs}
+    at_run_time, why_not = {}, "no estimate: its shapes are known only at run time"
+    for entry in run_shapes.entries(module):
+        shapes, label = run_shapes.argument_shapes(entry, hint)
+        if shapes is None:
+            why_not = label
+            continue
+        for sym, (args, attrs) in run_shapes.kernel_shapes(entry, shapes).items():
+            at_run_time.setdefault(f"{name}_{sym}", (args, attrs, label))
     out = {}
     for k in kernels:
-        work = static_work(funcs[k.name], k.launch, k.dims, lambda e: max(abi_dtype(e).size, 1))
+        def elem_bytes(e):
+            return max(abi_dtype(e).size, 1)
+        work, prefix = static_work(funcs[k.name], k.launch, k.dims, elem_bytes), ""
+        if work is None and k.name in at_run_time:
+            args, attrs, label = at_run_time[k.name]
+            dims = args[attrs["aot.parallel"]] if "aot.parallel" in attrs else ()
+            work = static_work(funcs[k.name], k.launch, dims, elem_bytes, args)
+            grid = "x".join(map(str, k.launch.grid(dims)))
+            prefix = f"{label}: grid {grid}, {work.threads} threads launched; "
         if work is None:
-            out[k.name] = "no estimate: its shapes are known only at run time"
+            out[k.name] = why_not
             continue
         regs, smem = (resources or {}).get(k.name, (32, 0))
         est = predict(work, k.launch, device, regs, smem)
         flops = (f"{work.flops} FLOPs" if work.flops is not None
                  else "FLOPs not counted (a loop of run-time length)")
-        out[k.name] = f"{est.text()}; {work.footprint} bytes, {flops}, accesses taken as coalesced"
+        out[k.name] = f"{prefix}{est.text()}; {work.footprint} bytes, {flops}, accesses taken as coalesced"
     return out
