@@ -3,6 +3,9 @@ names, decodes pretty op bodies (lowering/frontend/pretty.py) and reports errors
 `file:line:col` with the source line."""
 from __future__ import annotations
 
+import dataclasses
+import re
+
 import lark
 from lark import Token, Transformer, v_args
 
@@ -753,7 +756,21 @@ def parse_module(text: str, filename: str = "<input>") -> Module:
 
 def _raw_ops(builder: Builder, lexed: str) -> list:
     """The text's raw ops, reduced as lark parses (no parse tree: 40% of the parse time of
-    a 4k-op program went to building the tree and walking it again); errors located."""
+    a 4k-op program went to building the tree and walking it again); errors located. Runs of
+    one-line ops are read by `_SameForm` (each form parsed by lark once), lark parsing the
+    rest around a stand-in for each run."""
+    runs = _SameForm(lexed)
+    if runs.found:
+        try:
+            raws = _parse_located(builder, runs.rest)
+        except CompileError:  # found, and said, in the text as written
+            raws = None
+        if raws is not None and runs.splice(raws):
+            return raws
+    return _parse_located(builder, lexed)  # a run's stand-in was read otherwise: as written
+
+
+def _parse_located(builder: Builder, lexed: str) -> list:
     try:
         return _lark(_TO_RAW).parse(lexed)
     except _TokError as e:
@@ -768,6 +785,172 @@ def _raw_ops(builder: Builder, lexed: str) -> list:
         raise _syntax_error(builder, lexed, e)
     except lark.exceptions.UnexpectedEOF:
         raise builder.error("unexpected end of input", loc=builder.end())
+
+
+# ----------------------------------------------------------------------------- one-line ops
+# A 16k-op program is 16k lines of a few dozen forms (`%v3 = stablehlo.add %v1, %v2 :
+# tensor<?x64xf32>`), and lark spends ~300 us on each. A line whose op is complete on it is
+# parsed once per form, its value names and loc references replaced by placeholders
+# (`%$0 = stablehlo.add %$1, %$2 : tensor<?x64xf32>`), by lark and the grammar as any text;
+# each line of that form is then a copy of the raw op, with its own names and positions.
+
+_VALUE_NAME = re.compile(r"%[A-Za-z0-9_.\-]+(?:#[0-9]+)?|(?<=loc\()#[A-Za-z0-9_.\-]+(?=\))")
+_OP_LINE = re.compile(r"[ \t]*%[A-Za-z0-9_.\-]")
+# what may follow a run of one-line ops, its last op then ending there in any parse
+_AFTER_RUN = re.compile(r"[ \t]*(?:%|}|(?:func\.|stablehlo\.|mhlo\.)?return[ \t])")
+_STAND_IN = "__aot_one_line_ops : i1"  # a complete op, where a run of them was
+_STAND_IN_NAME = _STAND_IN.split()[0]
+_FORMS: dict = {}  # a line's form -> a maker of its raw op for a line (_copier), or None
+MAX_FORMS = 4096
+
+
+class _SameForm:
+    """The one-line ops of a text, by line: their lines blanked in `rest`, a stand-in op on
+    each run's first line (so lark's line numbers stay right)."""
+
+    def __init__(self, text: str):
+        lines = text.split("\n")
+        self.runs: dict = {}  # first line number -> [raw op per line of the run]
+        run = None
+        for i, line in enumerate(lines):
+            raw = self.one_line_op(line, i + 1) if _OP_LINE.match(line) and \
+                i + 1 < len(lines) and _AFTER_RUN.match(lines[i + 1]) else None
+            if raw is None:
+                run = None
+                continue
+            if run is None:
+                run = self.runs[i + 1] = []
+                lines[i] = _STAND_IN
+            else:
+                lines[i] = ""
+            run.append(raw)
+        self.found = bool(self.runs)
+        self.rest = "\n".join(lines) if self.found else text
+
+    @staticmethod
+    def one_line_op(line: str, number: int):
+        """The line's raw op, or None when it is not one op complete on its line (then
+        lark reads it in place, and any error is found there)."""
+        if '"' in line or "$" in line or "//" in line or "{" in line:
+            return None
+        names = []
+        def placeholder(m):
+            names.append(m.group())
+            return f"{m.group()[0]}${len(names) - 1}"
+        indent = len(line) - len(line.lstrip(" \t"))
+        form = _VALUE_NAME.sub(placeholder, line[indent:])
+        if form not in _FORMS:
+            if len(_FORMS) > MAX_FORMS:
+                _FORMS.clear()
+            _FORMS[form] = _parse_form(form)
+        raw = _FORMS[form]
+        if raw is None:
+            return None
+        return raw(_Line(names, number, indent))
+
+    def splice(self, raws: list) -> bool:
+        """Put each run's ops where its stand-in was parsed; False if one was not found."""
+        placed = 0
+        def ops_of(ops):
+            nonlocal placed
+            out = []
+            for op in ops:
+                if isinstance(op, RawOp) and op.name == _STAND_IN_NAME and not op.results \
+                        and op.tok.line in self.runs:
+                    out.extend(self.runs[op.tok.line])
+                    placed += 1
+                    continue
+                if isinstance(op, RawOp):
+                    for region in op.regions + [t[-1] for t in op.tails]:
+                        region.blocks = [(label, args, ops_of(inner))
+                                         for label, args, inner in region.blocks]
+                out.append(op)
+            return out
+        raws[:] = ops_of(raws)
+        return placed == len(self.runs)
+
+
+def _parse_form(form: str):
+    """A line's form parsed alone: its raw op if it is one op, complete (a custom op's
+    `: types` read, so no next line could extend it), of values only copied safely."""
+    try:
+        raws = _lark(_TO_RAW).parse(form)
+    except (lark.exceptions.LarkError, _TokError):
+        return None
+    if len(raws) != 1 or not isinstance(raws[0], RawOp) or not raws[0].results:
+        return None
+    raw = raws[0]
+    if raw.kind != "custom" or not raw.sig or raw.regions or raw.tails:
+        return None
+    starts = [m.start() + 1 for m in re.finditer(r"[%#]\$[0-9]+", form)]
+    return _copier(raw, starts) if _copyable(raw) else None
+
+
+_SHARED = (str, int, float, type(None), Type, EnumAttr, SymbolRef, type(UNIT))
+
+
+def _copyable(x) -> bool:
+    if isinstance(x, (list, tuple)):
+        return all(_copyable(v) for v in x)
+    if isinstance(x, dict):
+        return all(_copyable(v) for v in x.values())
+    if isinstance(x, RawOp):
+        return all(_copyable(getattr(x, f)) for f in _RAW_FIELDS)
+    if isinstance(x, (_Angle, LocName)):
+        return True
+    return isinstance(x, _SHARED)
+
+
+class _Line:
+    """One line of a form: its names (placeholder k is names[k]), its number, and per k
+    how far a token after the first k placeholders moves (their names' lengths less
+    theirs, and the indentation)."""
+
+    def __init__(self, names: list, number: int, indent: int):
+        self.names, self.number = names, number
+        self.moved = [indent]
+        for k, name in enumerate(names):
+            self.moved.append(self.moved[-1] + len(name) - len(f"%${k}"))
+
+
+def _placeholder(text: str):
+    """k of a placeholder `%$k` / `#$k`, else None."""
+    return int(text[2:]) if text[1:2] == "$" and text[:1] in "%#" else None
+
+
+def _copier(x, starts: list):
+    """A function of a _Line making a copy of x (a form's raw op or a part of it) for that
+    line: placeholders its names, tokens at its positions, every list and dict new (the
+    builder and the passes may change them), immutable values shared. `starts`: the
+    columns where the form's placeholders start."""
+    if isinstance(x, Token):
+        text, k, kind, at = str(x), _placeholder(str(x)), x.type, x.column
+        before = sum(1 for c in starts if c < at)
+        return lambda line: Token(kind, text if k is None else line.names[k], None,
+                                  line.number, at + line.moved[before], line.number)
+    if isinstance(x, str) and _placeholder(x) is not None:
+        k = _placeholder(x)
+        return lambda line: line.names[k]
+    if type(x) in (list, tuple):
+        parts = [_copier(v, starts) for v in x]
+        make = type(x)
+        return lambda line: make([f(line) for f in parts])
+    if type(x) is dict:
+        parts = [(key, _copier(v, starts)) for key, v in x.items()]
+        return lambda line: {key: f(line) for key, f in parts}
+    if isinstance(x, RawOp):
+        parts = [(f, _copier(getattr(x, f), starts)) for f in _RAW_FIELDS]
+        return lambda line: RawOp(**{name: f(line) for name, f in parts})
+    if isinstance(x, _Angle):
+        tok = _copier(x.tok, starts)
+        return lambda line: _Angle(tok(line))
+    if isinstance(x, LocName):
+        parts = _copier(x.parts, starts)
+        return lambda line: LocName(parts(line))
+    return lambda line: x  # an immutable value (_copyable)
+
+
+_RAW_FIELDS = [f.name for f in dataclasses.fields(RawOp)]
 
 
 # A word lexed as a name and then '<': a type or attribute whose '>' is missing (the whole
