@@ -119,3 +119,39 @@ def test_the_shape_a_kernel_computes_comes_back_in_one_copy(tmp_path):
     before = d.aot_cuda_double_copies_to_host()
     np.testing.assert_array_equal(lib.main(x, np.array([2, 3], np.int32)), np.broadcast_to(x, (4, 6)))
     assert d.aot_cuda_double_copies_to_host() - before == 2
+
+
+TWO_SHAPES = """func.func @main(%x: tensor<?x?xf32>, %s: tensor<2xi32>) -> (tensor<?x?xf32>, tensor<?x?xf32>) {
+  %a = stablehlo.add %s, %s : tensor<2xi32>
+  %m = stablehlo.multiply %s, %s : tensor<2xi32>
+  %y = stablehlo.dynamic_broadcast_in_dim %x, %a, dims = [0, 1] : (tensor<?x?xf32>, tensor<2xi32>) -> tensor<?x?xf32>
+  %z = stablehlo.dynamic_broadcast_in_dim %x, %m, dims = [0, 1] : (tensor<?x?xf32>, tensor<2xi32>) -> tensor<?x?xf32>
+  return %y, %z : tensor<?x?xf32>, tensor<?x?xf32>
+}"""  # noqa: E501
+
+
+def test_every_small_buffer_the_host_reads_comes_back_in_one_copy(tmp_path, monkeypatch):
+    """Two kernels compute two shapes into two buffers; the host reads the first, launches
+    the first broadcast (which writes neither), then reads the second. Both buffers are in
+    one device block (host.Arena), copied once: 3 copies to the host in all with the two
+    results (it was 4: one per buffer), on every call. The block goes back after each call,
+    and after a failed launch."""
+    lib = build_emulated(TWO_SHAPES, "twoshapes", str(tmp_path))
+    d = double()
+    d.aot_cuda_double_copies_to_host.restype = ctypes.c_long
+    x = np.array([[1.5]], np.float32)
+    for s in ([2, 3], [3, 1]):
+        before = d.aot_cuda_double_copies_to_host()
+        y, z = lib.main(x, np.array(s, np.int32))
+        assert d.aot_cuda_double_copies_to_host() - before == 3
+        np.testing.assert_array_equal(y, np.full((2 * s[0], 2 * s[1]), 1.5, np.float32))
+        np.testing.assert_array_equal(z, np.full((s[0] ** 2, s[1] ** 2), 1.5, np.float32))
+        assert lib.alloc_stats(device=True)["bytes_in_use"] == 0
+    monkeypatch.setenv("AOT_CUDA_DOUBLE_FAIL", "launch")
+    with pytest.raises(Exception, match="CUDA kernel launch failed"):
+        lib.main(x, np.array([2, 3], np.int32))
+    assert lib.alloc_stats(device=True)["bytes_in_use"] == 0
+    c, _ = kernels(TWO_SHAPES)
+    from lowering.codegen.cuda.host import plan_arenas
+    arenas = {id(a): a for a in plan_arenas(c.loops()).values()}
+    assert sorted(a.size for a in arenas.values()) == [32, 32]  # main and its shape query: 2 x 16

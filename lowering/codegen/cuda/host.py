@@ -15,13 +15,18 @@ The runtime calls (runtime_c/device/cuda_*.c):
 - An element the host code itself writes is one small copy to the device. One it reads (a
   shape tensor's value, a loop's predicate, a data-dependent count) comes from a host copy
   of its whole buffer (up to MIRROR_BYTES) made by one copy on the first read after the
-  last device write (launch, GEMM, copy or store): the values the host needs after a kernel
-  come back together, once.
+  last device write (launch, GEMM, copy or store). The small buffers an entry allocates
+  once, at its top level, and reads are one device block (`Arena`), copied back whole on the
+  first read after a device write to any of them (a launch writing only other buffers
+  keeps the copy): the values the host needs after kernels come back in one copy, however
+  many buffers and kernels computed them.
 
 `DeviceTransfers` makes the entry points take host pointers, as a drop-in for the CPU build:
 arguments are copied to the device after their checks, results back before returning.
 """
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 from llvmlite import ir
@@ -31,6 +36,7 @@ from lowering.codegen.cuda.device import ceil_div, iteration_count, iteration_co
 from lowering.codegen.host.buffers import HOST_EMITTERS, buffer_text, checked_byte_size
 from lowering.codegen.llvm.gen import LLVMGen
 from lowering.codegen.llvm.types import I32, I64, PTR, VOID, MemRef, storage_type
+from lowering.ir.core import uses
 
 MODULE_T = ir.LiteralStructType([PTR, PTR, PTR])  # aot_gpu_module: PTX, module, handle slots
 
@@ -66,15 +72,104 @@ def device_free(g, b, host, mem: MemRef):
     b.store(ir.Constant(PTR, None), host.slot(mem, free="aot_gpu_free"))
 
 
+MIRROR_BYTES = 1024  # device buffers the host reads this small come back whole, once
+ARENA_BYTES = 4096  # at most this many bytes of them share one block (Arena)
+ARENA_ALIGN = 16  # each at a multiple of this (a vector access's alignment)
+ARENA_USERS = {"memref.load", "memref.store", "memref.dim", "memref.copy", "func.call", "memref.dealloc"}
+
+
+@dataclass
+class Arena:
+    """The small buffers one host function reads and allocates once (at its top level, freed
+    there, never handed to a loop, branch or result), at offsets of one device block: a
+    copy of the block brings all of them back at once. The block is allocated at the first
+    one's alloc and freed at the last one's dealloc."""
+    size: int
+    offsets: dict  # id(the alloc's result) -> its byte offset
+    first: int  # id of the alloc op that allocates the block
+    last: int  # id of the dealloc op that frees it
+
+
+def plan_arenas(module) -> dict:
+    """id(alloc result, alloc op or dealloc op of a member) -> its function's Arena, for the
+    host functions with two or more such buffers."""
+    plan = {}
+    for func in module.functions():
+        if "aot.kernel" in func.attrs:
+            continue
+        top = func.regions[0].blocks[0].ops
+        users_of = uses(top)  # this function's live users (a value's own list may hold dead ops)
+        offsets, order, size = {}, [], 0
+        for op in top:
+            t = op.results[0].type if op.name == "memref.alloc" and op.results else None
+            if t is None or None in t.shape:
+                continue
+            n = max(abi_dtype(t.elem).size, 1) * int(np.prod(t.shape, dtype=np.int64))
+            users = list(dict.fromkeys(users_of.get(op.results[0], [])))
+            frees = [u for u in users if u.name == "memref.dealloc"]
+            read = any(u.name == "memref.load" for u in users)
+            if n > MIRROR_BYTES or size + n > ARENA_BYTES or not read or len(frees) != 1 \
+                    or frees[0] not in top or any(u.name not in ARENA_USERS for u in users):
+                continue
+            offsets[id(op.results[0])] = size
+            order.append((op, frees[0]))
+            size += -(-n // ARENA_ALIGN) * ARENA_ALIGN
+        if len(order) < 2:
+            continue
+        last = max((f for _, f in order), key=top.index)
+        arena = Arena(size, offsets, id(order[0][0]), id(last))
+        for op, free in order:
+            plan[id(op.results[0])] = plan[id(op)] = plan[id(free)] = arena
+    return plan
+
+
+def _arena_block(host, arena):
+    """This emission's state of `arena`: {"mem": its device block, "copy": the host copy,
+    "fresh": whether that copy holds the block's values (0 until the first copy)}."""
+    blocks = getattr(host, "arenas", None)
+    if blocks is None:
+        blocks = host.arenas = {}
+    if id(arena) not in blocks:
+        eb = host.entry_builder
+        with eb.goto_entry_block():
+            eb.position_at_start(host.fn.entry_basic_block)
+            fresh = eb.alloca(I64)
+            eb.store(ir.Constant(I64, 0), fresh)
+        blocks[id(arena)] = {"mem": None, "copy": host.entry_alloca(ir.IntType(8), size=arena.size),
+                             "fresh": fresh}
+    return blocks[id(arena)]
+
+
+def _arena_writes(g, b, host, written: list):
+    """The device writes `written` (loop-stage values) of a launch, GEMM, copy or store: the
+    host copy of an arena they touch is stale from here."""
+    for v in written:
+        arena = g.arenas.get(id(v))
+        if arena is not None:
+            b.store(ir.Constant(I64, 0), _arena_block(host, arena)["fresh"])
+
+
 def _alloc(g, b, op, values, host):
     t = op.results[0].type
+    arena = g.arenas.get(id(op))
+    if arena is not None:  # a member: its place in the function's block
+        state = _arena_block(host, arena)
+        if id(op) == arena.first:
+            state["mem"] = device_alloc(g, b, host, [ir.Constant(I64, arena.size)], "i8")
+        offset = ir.Constant(I64, arena.offsets[id(op.results[0])])
+        ptr = b.gep(state["mem"].ptr, [offset], source_etype=ir.IntType(8))
+        return MemRef(ptr, [ir.Constant(I64, n) for n in t.shape], t.elem)
     it = iter(values[v] for v in op.operands)
     return device_alloc(g, b, host, [ir.Constant(I64, n) if n is not None else next(it) for n in t.shape],
                         t.elem, buffer_text(op, t.elem, t.shape))
 
 
 def _dealloc(g, b, op, values, host):
-    device_free(g, b, host, values[op.operands[0]])
+    arena = g.arenas.get(id(op))
+    if arena is None:
+        device_free(g, b, host, values[op.operands[0]])
+    elif id(op) == arena.last:
+        device_free(g, b, host, _arena_block(host, arena)["mem"])
 
 
 def _get_global(g, b, op, values, host):
@@ -107,13 +202,11 @@ def _copy(g, b, op, values, host):
     src, dst = (values[v] for v in op.operands)
     _copy_checked(g, host, b, "aot_gpu_copy", [dst.ptr, src.ptr, byte_size(b, dst)])
     _device_writes(host, b)
+    _arena_writes(g, b, host, op.operands[1:])
 
 
 def _element(g, b, mem, idx):
     return g.element_ptr(b, mem, idx), storage_type(mem.elem)
-
-
-MIRROR_BYTES = 1024  # device buffers the host reads this small come back whole, once
 
 
 def _device_writes(host, b=None):
@@ -159,12 +252,28 @@ def _mirror(g, b, host, op, mem, n: int):
     return MemRef(data, mem.dims, mem.elem)
 
 
+def _arena_mirror(g, b, host, arena, value, mem):
+    """`mem` (a member of `arena`) read from the host copy of the whole block, made by one
+    copy on the first read after a device write to any member."""
+    state = _arena_block(host, arena)
+    with b.if_then(b.icmp_unsigned("==", b.load(state["fresh"], typ=I64), ir.Constant(I64, 0)), likely=False):
+        _copy_checked(g, host, b, "aot_gpu_copy_to_host",
+                      [state["copy"], state["mem"].ptr, ir.Constant(I64, arena.size)])
+        b.store(ir.Constant(I64, 1), state["fresh"])
+    ptr = b.gep(state["copy"], [ir.Constant(I64, arena.offsets[id(value)])], source_etype=ir.IntType(8))
+    return MemRef(ptr, mem.dims, mem.elem)
+
+
 def _load(g, b, op, values, host):
     mem = values[op.operands[0]]
     shape = op.operands[0].type.shape
     idx = [values[v] for v in op.operands[1:]]
     n = None if None in shape else int(np.prod(shape, dtype=np.int64))
-    if n is not None and n * max(abi_dtype(mem.elem).size, 1) <= MIRROR_BYTES:
+    arena = g.arenas.get(id(op.operands[0]))
+    if arena is not None:
+        ptr, t = _element(g, b, _arena_mirror(g, b, host, arena, op.operands[0], mem), idx)
+        v = b.load(ptr, typ=t)
+    elif n is not None and n * max(abi_dtype(mem.elem).size, 1) <= MIRROR_BYTES:
         ptr, t = _element(g, b, _mirror(g, b, host, op, mem, n), idx)
         v = b.load(ptr, typ=t)
     else:  # a big or dynamic buffer: the one element
@@ -184,6 +293,7 @@ def _store(g, b, op, values, host):
     size = ir.Constant(I64, max(abi_dtype(mem.elem).size, 1))
     _copy_checked(g, host, b, "aot_gpu_copy_to_device", [ptr, tmp, size])
     _device_writes(host, b)
+    _arena_writes(g, b, host, op.operands[1:2])
 
 
 def _gemm_sizes(b, op, values):
@@ -210,6 +320,7 @@ def _blas_gemm(g, b, op, values, host):
     host.fail_if_nonzero(b, b.call(gemm, [code, ir.Constant(I32, lhs_t), ir.Constant(I32, rhs_t), *sizes,
                                           lhs.ptr, rhs.ptr, out.ptr]))
     _device_writes(host, b)
+    _arena_writes(g, b, host, op.operands[2:])
 
 
 def _grid(b, launch, dims):
@@ -254,6 +365,8 @@ def _launch(g, b, op, values, host):
     rc = b.call(fn, [g.gpu_module, kernel, g.string(launch.name), slots, ir.Constant(I32, len(args)), shape])
     host.fail_if_nonzero(b, rc)
     _device_writes(host, b)
+    writes = op.attrs.get("aot.writes")
+    _arena_writes(g, b, host, op.operands if writes is None else [op.operands[i] for i in writes])
 
 
 HOST_EMITTERS_CUDA = {**HOST_EMITTERS, "func.call": _launch, "memref.alloc": _alloc,
@@ -354,6 +467,7 @@ def generate_host(module, name: str, host_tm, target, ptx: str, entry_suffix: st
     text.global_constant, text.linkage = True, "private"
     text.initializer = ir.Constant(text.value_type, data)
     gen.launches = launches(module, name, target)
+    gen.arenas = plan_arenas(module)
     handles_t = ir.ArrayType(PTR, max(len(gen.launches), 1))
     handles = ir.GlobalVariable(gen.mod, handles_t, name=f"{name}.gpu_functions")
     handles.linkage, handles.initializer = "internal", ir.Constant(handles_t, None)
