@@ -376,6 +376,21 @@ class Operands(list):
         raise TypeError("an op's operands cannot be repeated in place")
 
 
+_NAME_PARTS: dict = {}  # op name -> (dialect, short name, key), computed once per name
+
+
+def _name_parts(name: str) -> tuple:
+    """(dialect, short name, key) of an op name: every pass asks for its ops' keys, and
+    splitting the name on each question was a tenth of the fusion stage."""
+    parts = _NAME_PARTS.get(name)
+    if parts is None:
+        dialect, short = name.split(".", 1) if "." in name else ("", name)
+        key = short if dialect in ("mhlo", "lmhlo") else \
+            "dhlo." + short if dialect in ("dhlo", "ldhlo") else name
+        parts = _NAME_PARTS[name] = (dialect, short, key)
+    return parts
+
+
 class Operation:
     """An op: name, operands, results, attributes, regions, source location."""
 
@@ -422,22 +437,17 @@ class Operation:
 
     @property
     def dialect(self) -> str:
-        return self.name.split(".", 1)[0] if "." in self.name else ""
+        return _name_parts(self.name)[0]
 
     @property
     def short_name(self) -> str:
-        return self.name.split(".", 1)[1] if "." in self.name else self.name
+        return _name_parts(self.name)[1]
 
     @property
     def key(self) -> str:
         """The name per-op tables use: the short name for (l)mhlo ops, `dhlo.x` for the
         project's own dynamic ops at either level."""
-        d = self.dialect
-        if d in ("mhlo", "lmhlo"):
-            return self.short_name
-        if d in ("dhlo", "ldhlo"):
-            return "dhlo." + self.short_name
-        return self.name
+        return _name_parts(self.name)[2]
 
     def error(self, message: str) -> CompileError:
         return CompileError(f"'{self.name}': {message}", self.loc)

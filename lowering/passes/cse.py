@@ -136,16 +136,17 @@ def read_size_early(op: Operation) -> None:
         op.attrs["dimension"] = dim
 
 
-def eliminate_in_block(block) -> int:
+def eliminate_in_block(block, read_sizes: bool = True) -> int:
     """Replace each repeated shareable op of `block` (and, separately, of each nested block)
-    by its first occurrence; returns how many were removed."""
+    by its first occurrence; returns how many were removed. `read_sizes`: move each
+    `get_dimension_size` to the earliest value of its size first (verified ops only)."""
     first: dict = {}
     kept, removed = [], 0
     for op in block.ops:
         for region in op.regions:
             for inner in region.blocks:
-                removed += eliminate_in_block(inner)
-        if op.key == "get_dimension_size":
+                removed += eliminate_in_block(inner, read_sizes)
+        if read_sizes and op.key == "get_dimension_size":
             read_size_early(op)
         key = op_key(op) if shareable(op) else None
         if key is None:
@@ -163,10 +164,14 @@ def eliminate_in_block(block) -> int:
     return removed
 
 
-def eliminate_common_subexpressions(module: Module) -> Module:
+def eliminate_common_subexpressions(module: Module, read_sizes: bool = True) -> Module:
+    """Every function's repeated shape code shared. The HLO stage runs it before inlining
+    with `read_sizes` off (its ops are not verified yet), so that a function called many
+    times is copied without its repeats and the stages before fusion see each shape once;
+    the fused stage runs it again in full."""
     for func in module.functions():
         for region in func.regions:
             for block in region.blocks:
-                eliminate_in_block(block)
+                eliminate_in_block(block, read_sizes)
     return module
 

@@ -19,6 +19,7 @@ from lowering.ir.core import (
 from lowering.ops import registry
 from lowering.ops.custom_calls import rewrite_custom_call
 from lowering.ops.verify import verify_op
+from lowering.passes.cse import eliminate_common_subexpressions
 from lowering.tf.lower import lower_tf
 
 # ----------------------------------------------------------------------------- attributes
@@ -105,8 +106,12 @@ def rewrite_custom_calls(module: Module) -> None:
 def inline_calls(module: Module) -> None:
     """Replace every func.call by the callee's body; recursion is an error. A
     `stablehlo.composite` (jax.export's wrapping of chlo.top_k and friends) is a call of its
-    `decomposition`: the decomposition is its meaning."""
+    `decomposition`: the decomposition is its meaning. A private function called once (the
+    function `jax.export` wraps the whole program in) gives its ops to the call instead of
+    copies: copying them was a tenth of a dynamic program's HLO stage."""
     funcs = {f.attrs["sym_name"]: f for f in module.functions()}
+    entries = public_functions(module)
+    calls = _call_counts(module)
 
     def inline_in(func, stack):
         if func.regions:
@@ -140,14 +145,10 @@ def inline_calls(module: Module) -> None:
             if len(body.args) != len(op.operands):
                 raise op.error(f"@{callee_name} takes {len(body.args)} arguments, "
                                f"{len(op.operands)} given")
-            mapping = dict(zip(body.args, op.operands))
-            new_ops = []
-            returned = None
-            for inner in body.ops:
-                if inner.name == "func.return":
-                    returned = [mapping.get(v, v) for v in inner.operands]
-                    continue
-                new_ops.append(clone_op(inner, mapping))
+            if calls.get(callee_name) == 1 and callee not in entries:
+                new_ops, returned = _take_body(body, op.operands)
+            else:
+                new_ops, returned = _copy_body(body, op.operands)
             if returned is None or len(returned) != len(op.results):
                 raise op.error(f"@{callee_name} returns {len(returned or [])} values, "
                                f"the call expects {len(op.results)}")
@@ -158,12 +159,50 @@ def inline_calls(module: Module) -> None:
             for n in new_ops:
                 n.parent = block
             block.ops[i:i + 1] = new_ops
+            op.drop_uses()
             i += len(new_ops)
 
-    entries = public_functions(module)
     for f in entries:
         inline_in(f, [f.attrs["sym_name"]])
     module.ops = [op for op in module.ops if op.name != "func.func" or op in entries]
+
+
+def _call_counts(module: Module) -> dict:
+    """Callee name -> how many calls (and composites) name it, in every function."""
+    counts: dict = {}
+    for func in module.functions():
+        for op in func.walk():
+            if op.name in ("func.call", "mhlo.composite"):
+                ref = op.attrs.get("callee" if op.name == "func.call" else "decomposition")
+                if isinstance(ref, SymbolRef):
+                    counts[ref.name] = counts.get(ref.name, 0) + 1
+    return counts
+
+
+def _copy_body(body, operands) -> tuple[list, list | None]:
+    """(copies of a callee's ops with its arguments as `operands`, the returned values)."""
+    mapping = dict(zip(body.args, operands))
+    new_ops, returned = [], None
+    for inner in body.ops:
+        if inner.name == "func.return":
+            returned = [mapping.get(v, v) for v in inner.operands]
+            continue
+        new_ops.append(clone_op(inner, mapping))
+    return new_ops, returned
+
+
+def _take_body(body, operands) -> tuple[list, list | None]:
+    """(the callee's own ops, its arguments' uses pointed at `operands`, the returned
+    values): for a callee nothing else calls; its body is left empty."""
+    for arg, value in zip(body.args, operands):
+        replace_all_uses(arg, value)
+    new_ops = [inner for inner in body.ops if inner.name != "func.return"]
+    ret = [inner for inner in body.ops if inner.name == "func.return"]
+    returned = list(ret[-1].operands) if ret else None
+    for r in ret:
+        r.drop_uses()
+    body.ops = []
+    return new_ops, returned
 
 
 def forward_tuples(module: Module) -> None:
@@ -251,6 +290,7 @@ def legalize(module: Module) -> Module:
         raise CompileError("module has no public function with a body", module_loc(module))
     registry.rewrite_module("drop_bounds", module)  # lowering/ops/bounded.py
     rewrite_custom_calls(module)
+    eliminate_common_subexpressions(module, read_sizes=False)  # each repeat copied no more
     inline_calls(module)
     registry.rewrite_module("lower_quantized", module)  # lowering/ops/quantized.py
     forward_optimization_barriers(module)
