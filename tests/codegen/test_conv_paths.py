@@ -313,32 +313,41 @@ def test_thin_groups_block_diagonal_with_bias_and_without_scratch():
 NCHW = ((0, 1, [2, 3]), (1, 0, [2, 3]), (0, 1, [2, 3]))  # as PyTorch exports: x OIHW -> NCHW
 
 
-def nchw_program(batch, cin, cout, size):
+def nchw_program(batch, cin, cout, size, stride=1):
     """A 3x3 convolution at padding 1 in PyTorch's layouts; batch None is `?`."""
     b = "?" if batch is None else batch
     x, w = f"tensor<{b}x{cin}x{size}x{size}xf32>", f"tensor<{cout}x{cin}x3x3xf32>"
-    y = f"tensor<{b}x{cout}x{size}x{size}xf32>"
+    o = (size - 1) // stride + 1
+    y = f"tensor<{b}x{cout}x{o}x{o}xf32>"
     return (f"func.func @main(%x: {x}, %w: {w}) -> {y} {{\n"
             f"  %y = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->"
-            f"[b, f, 0, 1], window = {{stride = [1, 1], pad = [[1, 1], [1, 1]]}} "
+            f"[b, f, 0, 1], window = {{stride = [{stride}, {stride}], pad = [[1, 1], [1, 1]]}} "
             f"{{batch_group_count = 1 : i64, feature_group_count = 1 : i64}} : ({x}, {w}) -> {y}\n"
             f"  return %y : {y}\n}}\n")
 
 
-@pytest.mark.parametrize("size, one_matmul", [(2, True), (4, False)])
-def test_channels_first_with_few_positions_is_one_matmul(size, one_matmul):
+@pytest.mark.parametrize("size, cin, cout, stride, route", [
+    (2, 24, 40, 1, "one_matmul"), (4, 24, 40, 1, "channels_last"), (4, 8, 40, 1, "per_image"),
+    (9, 16, 32, 1, "channels_last"), (9, 16, 24, 2, "channels_last")])
+def test_channels_first_routes(size, cin, cout, stride, route):
     """NCHW with fewer than FEW_POSITIONS output positions an image (ResNet-18's layer4 at
-    64x64: 2x2) is one matmul over batch x positions columns, the kernel read once, not a
-    product of `positions` columns per image; 4x4 keeps the in-place per-image product."""
-    cin, cout, batch = 24, 40, 3
-    text = loops(nchw_program(batch, cin, cout, size))
-    k, positions = cin * 9, size * size
-    assert (f"memref<{k}x{batch}x{positions}xf32>" in text) == one_matmul
-    assert (f"memref<{batch}x{k}x{positions}xf32>" in text) == (not one_matmul)
+    64x64: 2x2) is one matmul over batch x positions columns, the kernel read once; with more
+    positions and at least DIRECT_MIN_FEATURES input features, it is copied into channels-last
+    scratch for the direct convolution (aot.conv, Winograd's at 3x3) and back; thinner inputs
+    keep im2col's in-place per-image product. Each right, static and `?` batch."""
+    batch = 3
+    text = loops(nchw_program(batch, cin, cout, size, stride))
+    k, o = cin * 9, (size - 1) // stride + 1
+    positions = o * o
+    assert (f"memref<{k}x{batch}x{positions}xf32>" in text) == (route == "one_matmul")
+    assert (f"memref<{batch}x{k}x{positions}xf32>" in text) == (route == "per_image")
+    assert (f"memref<{batch}x{size}x{size}x{cin}xf32>" in text
+            and '"aot.conv"' in text) == (route == "channels_last")
     rng = np.random.default_rng(size)
     w = rng.uniform(-1, 1, (cout, cin, 3, 3)).astype(np.float32)
     for b, shape in ((batch, batch), (None, 5)):
-        lib = aot.compile(nchw_program(b, cin, cout, size), f"nchw_{size}_{b or 'dyn'}")
+        lib = aot.compile(nchw_program(b, cin, cout, size, stride),
+                          f"nchw_{size}_{cin}_{cout}_{stride}_{b or 'dyn'}")
         x = rng.uniform(-1, 1, (shape, cin, size, size)).astype(np.float32)
-        want = np_conv(x, w, NCHW, [1, 1], [(1, 1), (1, 1)], [1, 1], [1, 1], [False] * 2, 1, 1)
+        want = np_conv(x, w, NCHW, [stride] * 2, [(1, 1), (1, 1)], [1, 1], [1, 1], [False] * 2, 1, 1)
         np.testing.assert_allclose(lib.main(x, w), want, rtol=1e-4, atol=1e-4 * np.sqrt(k))

@@ -102,6 +102,47 @@ def _few_positions(op: Operation, c) -> bool:
     return positions < FEW_POSITIONS
 
 
+def _via_channels_last(op: Operation, c) -> bool:
+    """A 2-D channels-first convolution (PyTorch's NCHW x OIHW) that conv_direct.py would take
+    in channels-last form (`direct`'s conditions on the window and features), but for few
+    positions an image (one product over the batch is faster there) or a 1x1 window at stride
+    1 (a plain product of the input as it is): copied into channels-last scratch, computed by
+    the direct (or Winograd) convolution, copied back (`_emit_via_channels_last`). One AVX2
+    core, 32x64x16x16 3x3 + bias + relu: 17.1 ms as im2col's per-image products, 6.0 ms as the
+    same convolution in NHWC."""
+    if c.n != 2 or c.G != 1 or not _channels_first(c) or _few_positions(op, c):
+        return False
+    lhs, rhs = op.operands[0].type, op.operands[1].type
+    if [c.lb, c.lf] + c.lsp != [0, 1, 2, 3] or lhs.elem not in ("f32", "f64"):
+        return False
+    w = c.window
+    ksizes = [rhs.shape[d] for d in c.ksp]
+    pointwise_1x1 = ksizes == [1, 1] and all(v == 1 for v in w.stride)
+    return (not pointwise_1x1 and not any(w.reverse) and all(d == 1 for d in w.base_dil)
+            and all(isinstance(v, int) for v in w.stride + w.win_dil + ksizes + [p[0] for p in w.pad])
+            and isinstance(lhs.shape[c.lf], int) and lhs.shape[c.lf] >= DIRECT_MIN_FEATURES
+            and isinstance(rhs.shape[c.ko], int))
+
+
+def _emit_via_channels_last(b, op: Operation, c, lhs, rhs, out, x, k, y) -> None:
+    """x[b, h, w, i] = lhs[b, i, h, w], k[kh, kw, i, f] = rhs's kernel, aot.conv(x, k) -> y
+    (Winograd's where it takes the window), then out[b, f, oh, ow] = y[b, oh, ow, f]."""
+    elem = lhs.type.elem
+    ld, od = buffer_dims(b, lhs), buffer_dims(b, out)
+    with loop_nest(b, [Ix(b).val(d) for d in ld]) as (nb, ivs):  # read in order
+        v = nb.v("memref.load", [lhs] + ivs, ScalarType(elem))
+        nb.op("memref.store", [v, x, ivs[c.lb]] + [ivs[d] for d in c.lsp] + [ivs[c.lf]])
+    rd = buffer_dims(b, rhs)
+    with loop_nest(b, [Ix(b).val(d) for d in rd]) as (kb, ivs):
+        v = kb.v("memref.load", [rhs] + ivs, ScalarType(elem))
+        kb.op("memref.store", [v, k] + [ivs[d] for d in c.ksp] + [ivs[c.ki], ivs[c.ko]])
+    b.op("aot.conv", [x, k, y], attrs=_direct_attrs(b.target, op))
+    with loop_nest(b, [Ix(b).val(d) for d in od]) as (ob, ivs):  # written in order
+        v = ob.v("memref.load", [y, ivs[c.ob]] + [ivs[d] for d in c.osp] + [ivs[c.of]],
+                 ScalarType(out.type.elem))
+        ob.op("memref.store", [v, out] + ivs)
+
+
 def _scratch(op: Operation, shapes: list, hs, results):
     """A [M, K], B [K, N] and, for other output layouts, C [M, N]: M = batch x output
     positions, K = kernel positions x input features, N = output features."""
@@ -119,6 +160,10 @@ def _scratch(op: Operation, shapes: list, hs, results):
         return TensorType(tuple(d if isinstance(d, int) else None for d in dims), elem), list(dims)
     if c.G > 1:  # per group g: A[g] [M, K], B[g] [K, N / G], C[g] [M, N / G]
         return [t(c.G, m, k), t(c.G, k, n // c.G), t(c.G, m, n // c.G, elem=out_elem)]
+    if _via_channels_last(op, c):  # X [B, H, W, C], K [KH, KW, C, F], Y [B, OH, OW, F]
+        return [t(shapes[0][c.lb], *[shapes[0][d] for d in c.lsp], shapes[0][c.lf]),
+                t(*[rhs[d] for d in c.ksp], rhs[c.ki], n),
+                t(out[c.ob], *[out[d] for d in c.osp], n, elem=out_elem)]
     if _channels_first(c):  # W [N, K] and, per batch index, A_b [K, positions]
         positions = 1
         for s in range(c.n):
@@ -152,6 +197,8 @@ def emit(k, op: Operation, b, args: list) -> None:
     if c.G > 1:
         return _emit_grouped(b, c, lhs, rhs, out, a, bmat, args[5], ld, rd, od, spatial_in,
                              ksizes, features, flat)
+    if _via_channels_last(op, c):  # a: X, bmat: K, args[5]: Y
+        return _emit_via_channels_last(b, op, c, lhs, rhs, out, a, bmat, args[5])
     if _channels_first(c):  # a: W, bmat: the batched A_b (or one A, C beside it)
         return _emit_channels_first(b, c, lhs, rhs, out, a, bmat, ld, rd, od, spatial_in, ksizes,
                                     features, flat, args[5] if _few_positions(op, c) else None)
