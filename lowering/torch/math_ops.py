@@ -516,25 +516,31 @@ def argmax(e, n):
 
 @aten("cumsum.default", "cumprod.default", group=R)
 def cumsum(e, n):
-    """A reduce_window (sum, or product for cumprod) over the whole axis, padded in front by
-    its size - 1 (a dynamic_reduce_window, its window read at run time, along a dynamic dim)."""
+    """The running sum (product for cumprod) along `dim`, in the result's element type."""
     x = e.convert(n.arg("self"), n.out_elem())
-    axis = e.axis(n.arg("dim"), x.type.rank)
+    product = e.target.startswith("aten.cumprod")
+    return cumulative(e, x, e.axis(n.arg("dim"), x.type.rank), "multiply" if product else "add",
+                      1 if product else 0)
+
+
+def cumulative(e: TorchEmitter, x: Value, axis: int, body: str, init) -> Value:
+    """The running `body` (add, multiply, maximum, ...) of x along `axis`: a reduce_window
+    over the whole axis, padded in front by its size - 1 (a dynamic_reduce_window, its
+    window read at run time, along a dynamic dim)."""
     r = x.type.rank
     size = e.dims(x)[axis]
-    product = e.target.startswith("aten.cumprod")
-    body = [e.scalar_region(x.type.elem, "multiply" if product else "add")]
-    init = e.const(1 if product else 0, x.type.elem, ())
+    region = [e.scalar_region(x.type.elem, body)]
+    init = e.const(init, x.type.elem, ())
     if isinstance(size, int):
         window = tuple(size if i == axis else 1 for i in range(r))
         pad = [[size - 1, 0] if i == axis else [0, 0] for i in range(r)]
         return e.op("reduce_window", [x, init],
                     {"window_dimensions": window, "window_strides": (1,) * r, "padding": pad},
-                    regions=body).result
+                    regions=region).result
     before = e.v("subtract", [size, e.scalar(1, "i32")])
     window = e.shape_tensor([size if i == axis else 1 for i in range(r)])
     pad = e.reshape(e.shape_tensor([v for i in range(r) for v in ((before, 0) if i == axis
                                                                    else (0, 0))]), [r, 2])
     ones = e.shape_tensor([1] * r)
     return e.op("dynamic_reduce_window", [x, init, window, ones, ones, ones, pad],
-                result_types=[x.type], regions=body).result
+                result_types=[x.type], regions=region).result

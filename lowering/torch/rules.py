@@ -1,2 +1,10 @@
 """Imports every rule module, so that the table is full (as lowering/tf/rules does)."""
-from lowering.torch import composite, control, math_ops, nn_ops, shapes  # noqa: F401
+from lowering.torch import (  # noqa: F401
+    composite,
+    control,
+    math_ops,
+    nn_ops,
+    scatter,
+    shapes,
+    sorting,
+)

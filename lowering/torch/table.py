@@ -14,8 +14,8 @@ from typing import Callable
 
 GROUPS = ["elementwise math", "comparison and logic", "activations", "normalization",
           "reductions", "contractions and windows", "shapes and data movement",
-          "indexing", "creation", "control flow", "data-dependent sizes", "symbolic sizes",
-          "no-ops"]
+          "indexing", "sorting", "scatter and index writes", "creation", "control flow",
+          "data-dependent sizes", "symbolic sizes", "no-ops"]
 
 
 @dataclass

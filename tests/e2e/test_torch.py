@@ -24,8 +24,9 @@ from lowering.torch.archive import Pt2Error, _strided, load_torch_save, read_pt2
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DATA = os.path.join(ROOT, "tests", "data", "torch")
 DEFAULT_CASES = ["mlp", "cnn", "misc", "encoder", "ops", "cond_nonzero", "composite",
-                 "masks", "common", "attention"]
-SLOW_CASES = ["gpt", "rnn", "mlp_static"]  # make test-torch
+                 "masks", "common", "attention", "sorting", "scatter_writes", "setitem"]
+# make test-torch; scatter_core is scatter_writes decomposed (index_add/copy/fill as index_put)
+SLOW_CASES = ["gpt", "rnn", "mlp_static", "scatter_core"]
 
 
 def corpus_module():
@@ -47,8 +48,8 @@ def size_sets(name: str) -> list:
     data = np.load(os.path.join(DATA, f"{name}.npz"))
     out, k = [], 0
     while f"s{k}_arg0" in data:
-        args = [data[f"s{k}_arg{i}"] for i in range(16) if f"s{k}_arg{i}" in data]
-        outs = [data[f"s{k}_out{i}"] for i in range(16) if f"s{k}_out{i}" in data]
+        args = [data[f"s{k}_arg{i}"] for i in range(len(data.files)) if f"s{k}_arg{i}" in data]
+        outs = [data[f"s{k}_out{i}"] for i in range(len(data.files)) if f"s{k}_out{i}" in data]
         out.append((args, outs))
         k += 1
     return out

@@ -413,6 +413,75 @@ class InPlaceHazard(nn.Module):
         return v + 1
 
 
+class Sorting(nn.Module):
+    """Sorts and what is built on them, saved as exported (AS_EXPORTED): sort (ascending,
+    descending and stable, along the fixed and the dynamic dim, NaN placed as PyTorch
+    places it), argsort, topk (largest and smallest), kthvalue, median (a dim, and all
+    elements), cummax/cummin, bucketize and searchsorted."""
+
+    def forward(self, x):  # x [b, 6]
+        xn = torch.where(x > 1.2, float("nan"), x)
+        v, i = torch.sort(xn, dim=-1)
+        vd, idd = torch.sort(x, dim=0, descending=True, stable=True)
+        a = torch.argsort(xn, dim=1, descending=True)
+        tv, ti = torch.topk(xn, 3)
+        sv, si = torch.topk(x, 1, dim=0, largest=False)
+        kv, ki = torch.kthvalue(x, 2, dim=1, keepdim=True)
+        mv, mi = torch.median(x, dim=1)
+        cmv, cmi = torch.cummax(x, dim=1)
+        cnv, cni = torch.cummin(x, dim=0)
+        bounds = torch.tensor([-1.0, 0.0, 0.5, 1.0])
+        bk = torch.bucketize(x, bounds) + torch.bucketize(x.round(), bounds, right=True) * 10
+        ss = torch.searchsorted(bounds, x, side="right")
+        return (v, i, vd, idd, a, tv, ti, sv, si, kv, ki, mv, mi, x.median(), cmv, cmi, cnv,
+                cni, bk, ss)
+
+
+class Scatter(nn.Module):
+    """Writes at indices, saved as exported (scatter_writes) and decomposed (scatter_core,
+    where index_add, index_copy and index_fill become index_put): scatter of a tensor and of
+    a value, scatter_add (repeated indices, and along the dynamic dim), scatter_reduce (amax
+    and prod without self, mean), index_put (one index tensor, accumulating repeats; two
+    broadcast index tensors; a boolean mask), masked_scatter, index_add with alpha,
+    index_copy, index_fill, index_reduce."""
+
+    def forward(self, x, ix):  # x [b, 6] f32, ix [b, 3] i64 in 0..5
+        u = torch.argsort(x, dim=1)[:, :3]  # distinct in each row: replacing writes
+        s1 = torch.zeros_like(x).scatter(1, u, x[:, :3] * 2)
+        s2 = x.scatter(1, u, -1.0)
+        s3 = x.scatter_add(1, ix, x[:, 3:])
+        s4 = x.scatter_reduce(1, ix, x[:, :3], "amax", include_self=False)
+        s5 = x.scatter_reduce(1, ix, x[:, :3], "mean")
+        s6 = x.scatter_reduce(1, ix, x[:, 3:], "prod", include_self=False)
+        s7 = torch.zeros_like(x).scatter_add(0, ix % x.shape[0], x[:, :3])
+        xt = x.t()
+        p1 = xt.index_put((torch.tensor([4, 1, -1]),), torch.ones(3, 1)).t()
+        p2 = xt.index_put((torch.tensor([1, 1, 3]),), xt[:3], accumulate=True).t()
+        rows = torch.arange(x.shape[0])[:, None]
+        p3 = x.index_put((rows, u), x[:, :3] * 3)
+        p4 = x.index_put((x > 0.5,), torch.tensor(0.25))
+        p5 = x.masked_scatter(x < 0, x.flip(1) * 10)
+        p6 = torch.index_add(x, 1, torch.tensor([0, 2, 2, 5]), x[:, :4], alpha=0.5)
+        p7 = x.index_copy(1, torch.tensor([3, 0]), x[:, 4:])
+        p8 = x.index_fill(1, torch.tensor([1, 4]), -2.0)
+        p9 = x.index_reduce(1, torch.tensor([0, 0, 5]), x[:, :3], "amax")
+        return s1, s2, s3, s4, s5, s6, s7, p1, p2, p3, p4, p5, p6, p7, p8, p9
+
+
+class Setitem(nn.Module):
+    """Python's item assignment (in place, so saved decomposed: copy, index_put and
+    where): a column set to a number and to a slice of another tensor, a boolean mask set,
+    and `+=` at a list of columns."""
+
+    def forward(self, x):  # x [b, 6]
+        y = x.clone()
+        y[:, 0] = 5.0
+        y[:, 2:4] = x[:, :2] * 2
+        y[x > 1] = 0.0
+        y[:, torch.tensor([1, 5])] += 1
+        return y
+
+
 def transformers_model(kind: str, width: int = 32, layers: int = 2, heads: int = 4) -> nn.Module:
     """A BERT or a GPT-2 of transformers' own PyTorch classes ("bert", "gpt2"), small
     configs, random weights (no downloads), wrapped to take input ids and return the last
@@ -485,6 +554,12 @@ CASES = {
     "common": (Common, [f32("b", "t", 8), f32("b", 3, 5, 6)],
                {"x": {0: BATCH, 1: SEQ}, "img": {0: BATCH}},
                [{"b": 2, "t": 5}, {"b": 1, "t": 2}, {"b": 3, "t": 9}, {"b": 2, "t": 17}]),
+    "sorting": (Sorting, [f32("b", 6)], {"x": {0: BATCH}}, [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 7}]),
+    "scatter_writes": (Scatter, [f32("b", 6), ints(6, "b", 3)], {"x": {0: BATCH}, "ix": {0: BATCH}},
+                       [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 7}]),
+    "scatter_core": (Scatter, [f32("b", 6), ints(6, "b", 3)], {"x": {0: BATCH}, "ix": {0: BATCH}},
+                     [{"b": 3}, {"b": 1}, {"b": 2}, {"b": 8}]),
+    "setitem": (Setitem, [f32("b", 6)], {"x": {0: BATCH}}, [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 5}]),
 }
 
 
@@ -493,7 +568,8 @@ def seed(name, tag):
 
 
 # Saved as torch.export leaves them (composite and in-place ops), not decomposed.
-AS_EXPORTED = {"composite", "inplace_hazard", "masks", "common", "attention"}
+AS_EXPORTED = {"composite", "inplace_hazard", "masks", "common", "attention", "sorting",
+               "scatter_writes"}
 
 
 def inputs(name, k):
