@@ -51,6 +51,8 @@ AOT_ATTRS = {
     "aot.parallel_over": "on a kernel while lowering: which output's dim 0 the loop covers",
     "aot.parallel_block": "on a call: rows per iteration of the parallel loop",
     "aot.rows_per_iteration": "on a loop: it steps over blocks of this many rows",
+    "aot.chunks": "on a loop: its iterations write disjoint pieces of the rows of the loops "
+                  "outside it (a concatenation's), so the thread pool may split it with them",
     "aot.lanes_per_iteration": "on a device kernel's parallel loop: its threads per iteration",
     "aot.parallel_lanes": "on a call: the parallel loop's threads per iteration (its lanes)",
     "aot.tiles": "on a device kernel's parallel loop: it steps over tiles of this size per dim",
