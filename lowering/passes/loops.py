@@ -223,7 +223,7 @@ def emit_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
         epilogue = registry.rule(library_subject(op), "epilogue", b.target)
         return epilogue(b, region_block, inputs, outs[0], env)
     out = outs[0]
-    if root.short_name == "concatenate" and root.attrs["dimension"] > 0 and b.target.gpu is None:
+    if root.short_name == "concatenate" and b.target.gpu is None:
         return emit_concatenation(b, root, inputs, out, env)
     if b.target.gpu is not None:  # a thread per output element, consecutive ones side by side
         inner, ivs = element_loop(b, dims_of(b, out))
@@ -236,26 +236,85 @@ def emit_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
         inner.op("memref.store", [value, out] + ivs)
 
 
+# A concatenation whose output has fewer rows than this (or a run-time count) cuts each row
+# into CONCAT_CHUNKS pieces, so that [1, N] uses every thread as [N] does
+CONCAT_MANY_ROWS = 16
+CONCAT_CHUNKS = 8
+# A concatenation along dim 0 runs over blocks of this many output rows (the parallel loop)
+CONCAT_ROW_BLOCK = 1024
+
+
 def emit_concatenation(b: LoopBuilder, root: Operation, inputs: dict, out, env: dict):
-    """A fusion whose root concatenates along a dim after the first: one loop over the
-    output's dim 0 (split across threads as any kLoop's), in it one loop nest per operand
-    over that operand's own elements, each stored at its offset along the concatenated dim.
-    The elemental rule would read every operand at every output element and select one, with
-    the index clamped along the concatenated dim: a DenseNet's channel concatenation
-    (innermost dim) then ran element by element."""
+    """A fusion whose root is a concatenation: each operand's elements copied (through its
+    fused producers) to their place, one loop nest per operand. The elemental rule would read
+    every operand at every output element and select one, with the index clamped along the
+    concatenated dim: a DenseNet's channel concatenation (innermost dim) then ran element by
+    element, and a [N] one 10x slower than a copy.
+
+    Along dim 0, the parallel loop runs over blocks of CONCAT_ROW_BLOCK output rows, each
+    operand copying its rows inside the block. Along a later dim, it runs over the output's
+    dim 0 (rows); with few rows (or a run-time count) a second loop cuts each row into
+    CONCAT_CHUNKS pieces of its first dim that is not 1 (up to the concatenated one), marked
+    `aot.chunks` so that the two collapse into one iteration space over the threads
+    (codegen/llvm/collapse.py): a [1, N] concatenation ran on one thread."""
     dim = root.attrs["dimension"]
     starts, offset = [], 0
     for v in root.operands:
         starts.append(offset)
         offset = Ix(b).add(offset, Elemental(b, inputs, dims=env).dims(v)[dim])
-    with loop_nest(b, dims_of(b, out)[:1]) as (rows, (i0,)):
+    ix = Ix(b)
+
+    def copy(at, v, start, lead: list, ranges: list):
+        """Operand v's elements over `ranges` ([lo, hi) per dim after `lead`'s) to the output."""
+        ivs, bodies = [], [at]
+        for lo, hi in ranges:
+            _, inner, iv, _ = bodies[-1].for_(Ix(bodies[-1]).val(lo), Ix(bodies[-1]).val(hi))
+            ivs.append(iv)
+            bodies.append(inner)
+        inner = bodies[-1]
+        idx = lead + ivs
+        value = Elemental(inner, inputs, dims=env).at(v, idx)
+        idx[dim] = Ix(inner).add(idx[dim], start)
+        inner.op("memref.store", [value, out] + idx)
+        for body in reversed(bodies[1:]):
+            body.yield_()
+
+    if dim == 0:
+        n = dims_of(b, out)[0]
+        blocks = ix.div(ix.add(n, CONCAT_ROW_BLOCK - 1), CONCAT_ROW_BLOCK)
+        loop, body, blk, _ = b.for_(b.index(0), blocks)
+        loop.attrs["aot.rows_per_iteration"] = CONCAT_ROW_BLOCK
+        bx = Ix(body)
+        lo_out = bx.mul(blk, CONCAT_ROW_BLOCK)
+        hi_out = bx.add(lo_out, CONCAT_ROW_BLOCK)
         for v, start in zip(root.operands, starts):
-            dims = [Ix(rows).val(n) for n in Elemental(rows, inputs, dims=env).dims(v)[1:]]
-            with loop_nest(rows, dims) as (inner, ivs):
-                idx = [i0] + ivs
-                value = Elemental(inner, inputs, dims=env).at(v, idx)
-                idx[dim] = Ix(inner).add(idx[dim], start)
-                inner.op("memref.store", [value, out] + idx)
+            dims = Elemental(body, inputs, dims=env).dims(v)
+            lo = body.v("arith.maxsi", [bx.sub(lo_out, start), body.index(0)], INDEX)
+            hi = body.v("arith.minsi", [bx.sub(hi_out, start), bx.val(dims[0])], INDEX)
+            copy(body, v, start, [], [(lo, hi)] + [(0, n_) for n_ in dims[1:]])
+        body.yield_()
+        return
+    rows = out.type.shape[0]
+    if rows is not None and rows >= CONCAT_MANY_ROWS:
+        with loop_nest(b, dims_of(b, out)[:1]) as (at, (i0,)):
+            for v, start in zip(root.operands, starts):
+                dims = Elemental(at, inputs, dims=env).dims(v)
+                copy(at, v, start, [i0], [(0, n_) for n_ in dims[1:]])
+        return
+    cut = next((d for d in range(1, dim) if out.type.shape[d] != 1), dim)
+    with loop_nest(b, dims_of(b, out)[:1]) as (at, (i0,)):
+        chunk_loop, body, c, _ = at.for_(at.index(0), at.index(CONCAT_CHUNKS))
+        chunk_loop.attrs["aot.chunks"] = True
+        bx = Ix(body)
+        for v, start in zip(root.operands, starts):
+            dims = Elemental(body, inputs, dims=env).dims(v)
+            n = bx.val(dims[cut])
+            lo = bx.div(bx.mul(n, c), CONCAT_CHUNKS)
+            hi = bx.div(bx.mul(n, bx.add(c, 1)), CONCAT_CHUNKS)
+            ranges = [(0, n_) for n_ in dims[1:]]
+            ranges[cut - 1] = (lo, hi)
+            copy(body, v, start, [i0], ranges)
+        body.yield_()
 
 
 def shared_dims(k: KernelEmitter, op: Operation, args: list, n_in: int, n_buf: int) -> tuple:
