@@ -39,7 +39,18 @@ import time  # noqa: E402
 import numpy as np  # noqa: E402
 
 import aot  # noqa: E402
-from elementwise_chain import mlir as chain_mlir  # noqa: E402  the six-op chain's StableHLO
+
+
+def chain_mlir(kind):
+    """elementwise_chain.py's six-op chain, imported only when asked for: that module reads
+    `--threads N` from sys.argv at import (and fixed the threads of whoever imported it; a
+    parent's `--threads 1,2` made it fail)."""
+    saved, sys.argv = sys.argv, sys.argv[:1]
+    try:
+        from elementwise_chain import mlir
+    finally:
+        sys.argv = saved
+    return mlir(kind)
 
 
 def f32(*shape):
@@ -161,6 +172,28 @@ def attention(b, h, s, d):
 }}"""  # noqa: E501
 
 
+def attention_part(part, b, h, s, d):
+    """One of attention's three kernels alone: the scores q k^T ("qk"), the scaled softmax of
+    given scores ("softmax") and the probabilities times v ("pv"), to see which loses."""
+    q, sc = f32(b, h, s, d), f32(b, h, s, s)
+    if part == "qk":
+        return f"""func.func @main(%q: {q}, %k: {q}) -> {sc} {{
+  %qk = stablehlo.dot_general %q, %k, batching_dims = [0, 1] x [0, 1], contracting_dims = [3] x [3] : ({q}, {q}) -> {sc}
+  return %qk : {sc}
+}}"""  # noqa: E501
+    if part == "pv":
+        return f"""func.func @main(%p: {sc}, %v: {q}) -> {q} {{
+  %o = stablehlo.dot_general %p, %v, batching_dims = [0, 1] x [0, 1], contracting_dims = [3] x [2] : ({sc}, {q}) -> {q}
+  return %o : {q}
+}}"""  # noqa: E501
+    text = attention(b, h, s, d)
+    head, body = text.split("\n", 1)
+    lines = [ln for ln in body.splitlines() if "dot_general" not in ln and "return" not in ln]
+    lines = [ln.replace("%qk, %scale", "%x, %scale") for ln in lines]
+    return (f"func.func @main(%x: {sc}) -> {sc} {{\n" + "\n".join(lines[:-1])
+            + f"\n  return %p : {sc}\n}}")
+
+
 # Reference implementations, written once for numpy and jax.numpy (xp).
 def ref_softmax(xp, x):
     e = xp.exp(x - x.max(axis=-1, keepdims=True))
@@ -183,6 +216,10 @@ def ref_mlp(xp, x, w1, b1, w2, b2):
 
 def ref_attention(xp, q, k, v):
     return ref_softmax(xp, (q @ k.swapaxes(-1, -2)) / 8.0) @ v
+
+
+def ref_scaled_softmax(xp, x):
+    return ref_softmax(xp, x / 8.0)
 
 
 def conv_nhwc(n, size, cin, cout, k):
@@ -255,6 +292,20 @@ WORKLOADS = {
                   lambda rng: [r32(rng, 8, 8, 256, 64) for _ in range(3)],
                   ref_attention, (0, 2 * 2 * 8 * 8 * 256 * 256 * 64),
                   "softmax(qk^T/8)v, b8 h8 s256 d64"),
+    # attention's kernels one by one (the same shapes; GFLOP/s of the one product, GB/s of
+    # the softmax's scores read and written once)
+    "attn_qk": (lambda: attention_part("qk", 8, 8, 256, 64),
+                lambda rng: [r32(rng, 8, 8, 256, 64) for _ in range(2)],
+                lambda xp, q, k: q @ k.swapaxes(-1, -2), (0, 2 * 8 * 8 * 256 * 256 * 64),
+                "q k^T, b8 h8 s256 d64"),
+    "attn_softmax": (lambda: attention_part("softmax", 8, 8, 256, 64),
+                     lambda rng: [r32(rng, 8, 8, 256, 256) * 8],
+                     ref_scaled_softmax, (2 * 4 * 8 * 8 * 256 * 256, 0),
+                     "softmax(x/8) of the scores, [8,8,256,256]"),
+    "attn_pv": (lambda: attention_part("pv", 8, 8, 256, 64),
+                lambda rng: [np.abs(r32(rng, 8, 8, 256, 256)) / 256, r32(rng, 8, 8, 256, 64)],
+                lambda xp, p, v: p @ v, (0, 2 * 8 * 8 * 256 * 256 * 64),
+                "p v, b8 h8 s256 d64"),
     "conv": (lambda: conv_nhwc(8, 32, 64, 64, 3),
              lambda rng: [r32(rng, 8, 32, 32, 64), r32(rng, 3, 3, 64, 64) / 24],
              ref_conv, (0, 2 * 8 * 32 * 32 * 64 * 64 * 9), "conv 3x3 NHWC [8,32,32,64]->64"),

@@ -13,6 +13,7 @@ from aot.driver import Compilation, Options
 from lowering.codegen.llvm import machine
 from lowering.codegen.llvm.collapse import collapsed_loops
 from lowering.frontend.parser import parse_module
+from lowering.frontend.printer import print_module
 from lowering.passes.pipeline import run_pipeline
 from lowering.target import host_target
 
@@ -92,3 +93,57 @@ def test_collapsed_split_matches_numpy(shape):
         np.testing.assert_allclose(got[-1], want, rtol=2e-6, err_msg=f"{threads} threads")
     for other in got[1:]:
         np.testing.assert_array_equal(got[0], other)
+
+
+def concat(shapes: list, dim: int, out: str, elem: str = "f32", exp_first: bool = False) -> str:
+    """stablehlo.concatenate of arguments of `shapes` ("2x?", ...) along `dim`; with
+    `exp_first` the first operand goes through an exponential fused into the kernel."""
+    ts = [f"tensor<{s}x{elem}>" for s in shapes]
+    args = ", ".join(f"%a{i}: {t}" for i, t in enumerate(ts))
+    first = f"  %e = stablehlo.exponential %a0 : {ts[0]}\n" if exp_first else ""
+    names = ", ".join(["%e" if exp_first else "%a0"] + [f"%a{i}" for i in range(1, len(ts))])
+    o = f"tensor<{out}x{elem}>"
+    return (f"func.func @main({args}) -> {o} {{\n{first}  %y = stablehlo.concatenate {names}, "
+            f"dim = {dim} : ({', '.join(ts)}) -> {o}\n  return %y : {o}\n}}")
+
+
+# (operand shapes as compiled, the shapes called, dim, result shape as compiled)
+CONCATS = [
+    (["1000", "2500", "7"], None, 0, "3507"),  # [N]: blocks of output rows, cut anywhere
+    (["1500x3", "700x3"], None, 0, "2200x3"),
+    (["1x7", "1x50001", "1x13"], None, 1, "1x50021"),  # [1, N]: pieces of the one row
+    (["1x1x30000", "1x1x9"], None, 2, "1x1x30009"),  # cut along the last dim (dims of 1 skipped)
+    (["2x3x5", "2x3x4000"], None, 2, "2x3x4005"),  # cut along dim 1: 3 rows for 8 pieces
+    (["20x300", "20x5"], None, 1, "20x305"),  # many rows: whole rows per thread
+    (["?x?", "?x?"], [(1, 40000), (1, 3)], 1, "?x?"),  # run-time rows
+    (["?x?", "?x?"], [(5, 7), (3, 7)], 0, "?x?"),
+]
+
+
+@pytest.mark.parametrize("shapes, called, dim, out", CONCATS)
+def test_concatenations_split_over_threads(shapes, called, dim, out):
+    """A concatenation's pieces cover the output once, whatever the threads: numpy's result,
+    the same bits on 1, 2 and 7 threads (the first operand through a fused exponential)."""
+    lib = aot.compile(concat(shapes, dim, out, exp_first=True), name="concat_split")
+    rng = np.random.default_rng(0)
+    dims = called or [tuple(int(n) for n in s.split("x")) for s in shapes]
+    xs = [rng.standard_normal(d).astype(np.float32) for d in dims]
+    want = np.concatenate([np.exp(xs[0])] + xs[1:], axis=dim)
+    results = []
+    for threads in (1, 2, 7):
+        lib.set_num_threads(threads)
+        results.append(lib.main(*xs))
+    np.testing.assert_allclose(results[0], want, rtol=2e-6)
+    for r in results[1:]:
+        assert np.array_equal(r, results[0])
+
+
+def test_concatenations_collapse_or_block():
+    """[1, N] along dim 1: the rows and their pieces collapse into one iteration space;
+    [N]: the parallel loop steps over blocks of the output's rows; 20 rows: rows alone."""
+    assert collapsed_depths(concat(["1x40000", "1x9"], 1, "1x40009")) == [2]
+    assert collapsed_depths(concat(["?x?", "?x?"], 1, "?x?")) == [2]
+    assert collapsed_depths(concat(["20x300", "20x5"], 1, "20x305")) == [1]
+    module = run_pipeline(parse_module(concat(["40000", "9"], 0, "40009"), "t.mlir"), "loops")
+    text = print_module(module)
+    assert "aot.parallel_block = 1024" in text and "arith.select" not in text

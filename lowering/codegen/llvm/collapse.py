@@ -21,6 +21,11 @@ A nest collapses only where that is safe and cheap to prove on the loop-stage IR
 - its ops are only loads, stores, dims, scf loops and branches, and arith/math: no calls,
   library ops or copies; and the kernel's buffers are distinct (not in place).
 
+A loop of constant extent 1 needs no index (its iv is always 0). A loop the loop stage marks
+`aot.chunks` (a concatenation's pieces of a row, passes/loops.py) ends the nest: its
+iterations write disjoint elements by its emitter's construction, so the stores need only
+be indexed by the ivs outside it.
+
 Only a target whose thread pool splits ranges this way (`Target.collapse_nests`, the CPU's)
 collapses: a GPU maps its parallel loop's iterations onto its grid by its own rule
 (cuda/device.py), so it keeps dim 0.
@@ -75,9 +80,10 @@ def _perfect_chain(loop) -> list:
 
 
 def _indexed_by(op, ivs, first: int) -> bool:
-    """Whether a load or store's indices (from operand `first` on) start with `ivs`."""
+    """Whether a load or store's indices (from operand `first` on) start with `ivs` (None:
+    any index, for a loop of one iteration)."""
     idx = op.operands[first:first + len(ivs)]
-    return len(idx) == len(ivs) and all(a is b for a, b in zip(idx, ivs))
+    return len(idx) == len(ivs) and all(b is None or a is b for a, b in zip(idx, ivs))
 
 
 def _in_place(func) -> bool:
@@ -109,9 +115,13 @@ def collapsed_loops(func, target) -> list:
                 or _extent_source(ub, func) is None:
             break
         chain.append(loop)
+        if loop.attrs.get("aot.chunks"):
+            break
     if len(chain) < 2:
         return [head]
-    ivs = [loop.regions[0].blocks[0].args[0] for loop in chain]
+    keyed = chain[:-1] if chain[-1].attrs.get("aot.chunks") else chain
+    ivs = [None if _constant(loop.operands[1]) == 1 else loop.regions[0].blocks[0].args[0]
+           for loop in keyed]
     stores = [o for o in ops if o.name == "memref.store"]
     written = {id(o.operands[1]) for o in stores}
     if not all(_indexed_by(o, ivs, 2) for o in stores):
