@@ -80,7 +80,8 @@ class OpDef:
     parallel: bool = False  # its kernel's outer loop covers dim 0 of its first output
     epilogue: Callable | None = None  # runs fused elementwise consumers on its output's tiles
     library_call: Callable | None = None  # (emitter, kernel op, it, call) -> host ops: a library may run it
-    same_size: Callable | None = None  # (op, result dim) -> (operand, its dim) always that size, or None
+    same_size: Callable | None = None  # (op, result dim) -> (operand, its dim) always that size,
+    #   ("element", operand, k[, {operand: value}]) a shape operand's element k, or None (cse.py)
     row_pick: Callable | None = None  # (op) -> (operand, start index operand) when its result is
     #   one row along dim 0 of that operand, all of it, if its sizes say so (a view may stand for it)
     overrides: list = field(default_factory=list)  # (field, fn, target name or None, when)
