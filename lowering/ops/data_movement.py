@@ -609,16 +609,22 @@ DYNAMIC = {
     "dynamic_update_slice": ((), _dynamic_update_slice_dims, _dynamic_update_slice_at),
     "dynamic_pad": ((), _dynamic_pad_dims, _dynamic_pad_at),
 }
-# (op, result dim) -> (operand, its dim) of always the same size (cse.py reads sizes there)
+# (op, result dim) -> (operand, its dim) of always the same size, or ("element", operand, k
+# [, {operand: value}]): element k of a shape operand, when the others' elements k are those
+# values (cse.py reads sizes there)
 SAME_SIZE = {
     "transpose": lambda op, dim: (0, op.attrs["permutation"][dim]),
     "concatenate": lambda op, dim: None if dim == op.attrs["dimension"] else (0, dim),
+    "dynamic_broadcast_in_dim": lambda op, dim: ("element", 1, dim),
+    "dynamic_reshape": lambda op, dim: ("element", 1, dim),
+    "real_dynamic_slice": lambda op, dim: ("element", 2, dim, {1: 0, 3: 1}),  # from 0 by 1
 }
 for _name, (_attrs, _arity, _infer, _dims, _at) in STATIC.items():
     registry.define(_name, "elemental", "shape and data movement", attrs=_attrs, arity=_arity,
                     infer=_infer, shape_rule=_dims, elemental=_at, same_size=SAME_SIZE.get(_name))
 for _name, (_attrs, _dims, _at) in DYNAMIC.items():
     registry.define(_name, "elemental", "dynamic shapes", attrs=_attrs, infer=infer_dynamic,
-                    shape_rule=_dims, shape_operands=SHAPE_OPERANDS.get(_name, ()), elemental=_at)
+                    shape_rule=_dims, shape_operands=SHAPE_OPERANDS.get(_name, ()), elemental=_at,
+                    same_size=SAME_SIZE.get(_name))
 registry.define("get_dimension_size", "host", "dynamic shapes", attrs=("dimension",),
                 infer=infer_get_dimension_size)

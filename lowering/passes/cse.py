@@ -23,10 +23,13 @@ shape code building on them are shared like jax.export's.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from lowering.ir.core import DenseAttr, Module, Operation, TensorType, is_float, replace_all_uses
 from lowering.ops import registry
+from lowering.passes.host_shapes import MAX_SHAPE_ELEMENTS, SHAPE_ELEMS, SHAPE_FOLDS
 
 PURE_KINDS = ("elementwise", "elemental")
 
@@ -71,7 +74,10 @@ def op_key(op: Operation):
 
 
 def same_size_source(value, dim: int):
-    """(an earlier value, its dim) whose size is always `value`'s size `dim`, or None."""
+    """(an earlier value, its dim) whose size is always `value`'s size `dim`, or None: an
+    elementwise op's operand of its shape, else the op's `same_size` rule: an operand's dim,
+    or ("element", operand, k[, {operand: value}]), element k of a shape operand (when the
+    other operands' elements k have those values) read as a size."""
     op = value.owner
     if not isinstance(op, Operation) or not op.results or value.type.rank <= dim:
         return None
@@ -79,15 +85,13 @@ def same_size_source(value, dim: int):
         return next(((o, dim) for o in op.operands if isinstance(o.type, TensorType)
                      and o.type.shape == value.type.shape), None)
     rule = registry.rule(op, "same_size")
-    if rule is not None:
-        found = rule(op, dim)
+    found = rule(op, dim) if rule is not None else None
+    if found is None or found[0] != "element":
         return None if found is None else (op.operands[found[0]], found[1])
-    if op.key in ("dynamic_broadcast_in_dim", "dynamic_reshape"):
-        return size_in_shape(op.operands[1], dim)
-    if op.key == "real_dynamic_slice":  # from 0 by 1: as long as its limit
-        start, step = (shape_element(op.operands[i], dim) for i in (1, 3))
-        return size_in_shape(op.operands[2], dim) if (start, step) == (0, 1) else None
-    return None
+    _, i, k, *given = found
+    if any(shape_element(op.operands[j], k) != v for j, v in (given[0] if given else {}).items()):
+        return None
+    return size_in_shape(op.operands[i], k)
 
 
 def size_in_shape(shape, dim: int):
@@ -99,29 +103,30 @@ def size_in_shape(shape, dim: int):
 
 def shape_element(shape, dim: int):
     """Element `dim` of a 1-D shape tensor: an int when it is a constant, (value, its dim)
-    when a `get_dimension_size` (the tensor a constant, or a concatenation of reshaped
-    scalars and constants); else None."""
-    op = shape.owner
-    if isinstance(op, Operation) and op.key == "constant" and shape.type.rank == 1 \
-            and shape.type.is_static:
-        flat = np.broadcast_to(np.asarray(op.attrs["value"].array), shape.type.shape).reshape(-1)
-        return int(flat[dim]) if flat.dtype.kind in "iu" else None
-    if not isinstance(op, Operation) or op.key != "concatenate" or op.attrs.get("dimension") != 0:
+    when a `get_dimension_size`; else None."""
+    elements = shape_elements(shape)
+    return elements[dim] if elements is not None and dim < len(elements) else None
+
+
+# host_shapes' folds of the ops that only move a shape tensor's elements (they compute
+# nothing, so need no host code to emit into)
+MOVES_ELEMENTS = ("constant", "reshape", "convert", "concatenate", "broadcast_in_dim", "slice")
+
+
+def shape_elements(value):
+    """The elements of a small integer tensor built from constants and sizes, as the host
+    folds them (host_shapes.SHAPE_FOLDS): ints, and (value, its dim) for each
+    `get_dimension_size`; None if an op computes them."""
+    op, t = value.owner, value.type
+    if not isinstance(op, Operation) or not isinstance(t, TensorType) or not t.is_static \
+            or t.elem not in SHAPE_ELEMS or math.prod(t.shape) > MAX_SHAPE_ELEMENTS:
         return None
-    for part in op.operands:
-        n = part.type.shape[0] if part.type.rank == 1 else None
-        if n is None:
-            return None
-        if dim < n:
-            src = part.owner
-            while n == 1 and isinstance(src, Operation) and src.key in ("reshape", "convert"):
-                src = src.operands[0].owner
-            if isinstance(src, Operation) and src.key == "get_dimension_size":
-                return (src.operands[0], src.attrs["dimension"])
-            return shape_element(part, dim) if isinstance(src, Operation) and \
-                src.key == "constant" and src is part.owner else None
-        dim -= n
-    return None
+    if op.key == "get_dimension_size":
+        return [(op.operands[0], op.attrs["dimension"])]
+    if op.key not in MOVES_ELEMENTS:
+        return None
+    args = [shape_elements(o) for o in op.operands]
+    return None if None in args else SHAPE_FOLDS[op.key](None, op, args)
 
 
 def read_size_early(op: Operation) -> None:
