@@ -544,3 +544,166 @@ def cumulative(e: TorchEmitter, x: Value, axis: int, body: str, init) -> Value:
     ones = e.shape_tensor([1] * r)
     return e.op("dynamic_reduce_window", [x, init, window, ones, ones, ones, pad],
                 result_types=[x.type], regions=region).result
+
+
+# ---------------------------------------------------------------- more elementwise math
+
+@aten("log10.default", group=G)
+def log10(e, n):
+    x = e.scalar(n.arg("self"), n.out_elem())
+    return e.binary("divide", e.v("log", [x]), e.scalar(math.log(10.0), x.type.elem))
+
+
+@aten("hypot.default", group=G)
+def hypot(e, n):
+    """sqrt(a^2 + b^2)."""
+    elem = n.out_elem()
+    a, b = e.broadcast_pair(e.scalar(n.arg("self"), elem), e.scalar(n.arg("other"), elem))
+    return e.v("sqrt", [e.v("add", [e.v("multiply", [a, a]), e.v("multiply", [b, b])])])
+
+
+def _negative(e, x):
+    """x's sign bit: x < 0, or -0.0 (1 / x is -inf) for floats."""
+    zero = e.scalar(0, x.type.elem)
+    below = e.compare(x, e.broadcast_pair(zero, x)[0], "LT")
+    if x.type.elem not in FLOATS:
+        return below
+    inv = e.binary("divide", e.scalar(1, x.type.elem), x)
+    return e.v("or", [below, e.compare(inv, e.broadcast_pair(zero, inv)[0], "LT")])
+
+
+@aten("signbit.default", group=G)
+def signbit(e, n):
+    return _negative(e, n.arg("self"))
+
+
+@aten("copysign.Tensor", "copysign.Scalar", group=G)
+def copysign(e, n):
+    """|self| with other's sign (-0.0 counting as negative)."""
+    elem = n.out_elem()
+    a, b = e.broadcast_pair(e.scalar(n.arg("self"), elem), e.scalar(n.arg("other"), elem))
+    mag = e.v("abs", [a])
+    return e.v("select", [_negative(e, b), e.v("negate", [mag]), mag])
+
+
+@aten("isinf.default", "isposinf.default", "isneginf.default", "isfinite.default",
+      group="comparison and logic")
+def isinf(e, n):
+    """|x| == inf (isposinf: x == inf, isneginf: x == -inf); isfinite: neither inf nor NaN;
+    integers are always finite."""
+    x = n.arg("self")
+    finite = e.target.startswith("aten.isfinite")
+    if x.type.elem not in FLOATS:
+        return e.broadcast_to(e.scalar(finite, "i1"), e.dims(x), x.type.shape)
+    if finite:
+        return e.v("is_finite", [x])
+    inf = e.broadcast_pair(e.scalar(np.inf, x.type.elem), x)[0]
+    if e.target.startswith("aten.isposinf"):
+        return e.compare(x, inf, "EQ")
+    if e.target.startswith("aten.isneginf"):
+        return e.compare(x, e.v("negate", [inf]), "EQ")
+    return e.compare(e.v("abs", [x]), inf, "EQ")
+
+
+def _shift(hlo):
+    def rule(e, n):
+        """Integer shifts (`x << k`, `x >> k`; right shifts keep the sign, as PyTorch)."""
+        elem = n.out_elem()
+        return e.binary(hlo, e.scalar(n.arg("self"), elem), e.scalar(n.arg("other"), elem))
+    return rule
+
+
+aten("__lshift__.Scalar", "__lshift__.Tensor", "bitwise_left_shift.Tensor",
+     "bitwise_left_shift.Tensor_Scalar", group=G)(_shift("shift_left"))
+aten("__rshift__.Scalar", "__rshift__.Tensor", "bitwise_right_shift.Tensor",
+     "bitwise_right_shift.Tensor_Scalar", group=G)(_shift("shift_right_arithmetic"))
+
+
+# ---------------------------------------------------------------- norms and distances
+
+def _p_norm(e, x, axes, p):
+    """(sum |x|^p)^(1/p) over axes; p inf/-inf: the max/min of |x|; p 0: the count of
+    non-zeros; p 1 and 2 without powers."""
+    a = e.v("abs", [x])
+    el = x.type.elem
+    if p in (math.inf, -math.inf):
+        kind = "max" if p > 0 else "min"
+        return e.reduce(a, axes, "maximum" if p > 0 else "minimum", e.init(kind, el))
+    if p == 0:
+        nz = e.convert(e.compare(a, e.broadcast_pair(e.scalar(0, el), a)[0], "NE"), el)
+        return e.reduce(nz, axes, "add", 0)
+    if p == 1:
+        return e.reduce(a, axes, "add", 0)
+    if p == 2:
+        return e.v("sqrt", [e.reduce(e.v("multiply", [a, a]), axes, "add", 0)])
+    powered = e.binary("power", a, e.scalar(p, el))
+    return e.binary("power", e.reduce(powered, axes, "add", 0), e.scalar(1.0 / p, el))
+
+
+@aten("linalg_vector_norm.default", "norm.ScalarOpt_dim", "norm.Scalar", group=R)
+def vector_norm(e, n):
+    """The p-norm (`ord`, default 2) over `dim` (every dim without one)."""
+    x = e.convert(n.arg("self"), n.out_elem())
+    p = n.arg("ord", None) if "ord" in n.inputs else n.arg("p", None)
+    p = 2 if p is None else p
+    axes = e.axes(n.arg("dim", None), x.type.rank)
+    out = _p_norm(e, x, axes, float(p))
+    return e.keep_dims(out, x, axes) if n.arg("keepdim", False) else out
+
+
+@aten("dist.default", group=R)
+def dist(e, n):
+    """The p-norm of self - other over every element."""
+    elem = n.out_elem()
+    d = e.binary("subtract", e.scalar(n.arg("self"), elem), e.scalar(n.arg("other"), elem))
+    return _p_norm(e, d, list(range(d.type.rank)), float(n.arg("p", 2)))
+
+
+@aten("_cdist_forward.default", "cdist.default", group=R)
+def cdist(e, n):
+    """[..., P, M] and [..., R, M] -> [..., P, R] p-norm distances, each pair's difference
+    formed in full (exact, where PyTorch's p=2 form for more than 25 rows goes through a
+    product)."""
+    a, b = n.arg("x1"), n.arg("x2")
+    r = a.type.rank
+    da, db = e.dims(a), e.dims(b)
+    both = da[:-1] + [db[-2], da[-1]]
+    lead = tuple(range(r - 2))
+    wa = e.broadcast_to(a, both, mapping=lead + (r - 2, r))
+    wb = e.broadcast_to(b, both, mapping=lead + (r - 1, r))
+    return _p_norm(e, e.v("subtract", [wa, wb]), [r], float(n.arg("p", 2)))
+
+
+@aten("logsumexp.default", group=R)
+def logsumexp(e, n):
+    """log(sum(exp(x - max))) + max over `dim` (an all -inf line gives -inf)."""
+    x = e.convert(n.arg("self"), n.out_elem())
+    axes = e.axes(n.arg("dim", None), x.type.rank)
+    m = e.reduce(x, axes, "maximum", -np.inf)
+    finite = e.v("is_finite", [m])
+    m = e.v("select", [finite, m, e.broadcast_pair(e.scalar(0, x.type.elem), m)[0]])
+    s = e.reduce(e.v("exponential", [e.v("subtract", [x, e.spread(m, x, axes)])]), axes, "add", 0)
+    out = e.v("add", [e.v("log", [s]), m])
+    return e.keep_dims(out, x, axes) if n.arg("keepdim", False) else out
+
+
+@aten("_native_batch_norm_legit.no_stats", "instance_norm.default", group=N)
+def instance_norm(e, n):
+    """Normalized by the input's own statistics per channel: over every dim but 1
+    (_native_batch_norm_legit.no_stats, what instance_norm decomposes to after a reshape),
+    or over the spatial dims of each sample and channel (instance_norm), then weight and
+    bias per channel. instance_norm with use_input_stats=False is eval batch norm."""
+    x = n.arg("input")
+    dims = e.dims(x)
+    inst = e.target.startswith("aten.instance_norm")
+    if inst and not n.arg("use_input_stats", True):
+        raise e.error("instance_norm with running statistics (use_input_stats=False) is "
+                      "not supported yet")
+    axes = list(range(2, x.type.rank)) if inst else [0] + list(range(2, x.type.rank))
+    mean, rstd, y = _normalize(e, x, axes, n.arg("eps"))
+    w, b = n.arg("weight", None), n.arg("bias", None)
+    if w is not None:
+        y = e.v("multiply", [y, e.broadcast_to(w, dims, x.type.shape, mapping=(1,))])
+    if b is not None:
+        y = e.v("add", [y, e.broadcast_to(b, dims, x.type.shape, mapping=(1,))])
+    return y if inst else [y, mean, rstd]

@@ -2,6 +2,7 @@
 from lowering.torch import (  # noqa: F401
     composite,
     control,
+    indexing,
     math_ops,
     nn_ops,
     scatter,

@@ -24,9 +24,12 @@ from lowering.torch.archive import Pt2Error, _strided, load_torch_save, read_pt2
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DATA = os.path.join(ROOT, "tests", "data", "torch")
 DEFAULT_CASES = ["mlp", "cnn", "misc", "encoder", "ops", "cond_nonzero", "composite",
-                 "masks", "common", "attention", "sorting", "scatter_writes", "setitem"]
-# make test-torch; scatter_core is scatter_writes decomposed (index_add/copy/fill as index_put)
-SLOW_CASES = ["gpt", "rnn", "mlp_static", "scatter_core"]
+                 "masks", "common", "attention", "sorting", "scatter_writes", "setitem",
+                 "more_ops"]
+# make test-torch; scatter_core and more_ops_core are scatter_writes and more_ops decomposed
+# (index_add/copy/fill as index_put; embedding_bag, instance_norm, repeat_interleave as
+# their core ATen forms)
+SLOW_CASES = ["gpt", "rnn", "mlp_static", "scatter_core", "more_ops_core"]
 
 
 def corpus_module():

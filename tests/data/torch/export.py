@@ -482,6 +482,45 @@ class Setitem(nn.Module):
         return y
 
 
+class MoreOps(nn.Module):
+    """Reads beyond one gather, elementwise odds and norms, saved as exported (more_ops) and
+    decomposed (more_ops_core): embedding_bag (sum with per-sample weights, mean over 2-D
+    input with a padding index, max), masked_select, repeat_interleave (an int, and a
+    tensor of counts: a data-dependent length), roll (along dims, and flat), unfold,
+    diagonal, triu_indices, log10, hypot, copysign, signbit, isinf, isfinite, shifts,
+    vector norms (p 3, 2), dist, cdist, logsumexp, instance norm."""
+
+    def __init__(self):
+        super().__init__()
+        self.bag_sum = nn.EmbeddingBag(10, 5, mode="sum")
+        self.bag_mean = nn.EmbeddingBag(10, 5, mode="mean", padding_idx=0)
+        self.bag_max = nn.EmbeddingBag(10, 5, mode="max")
+        self.w3, self.b3 = nn.Parameter(torch.randn(3)), nn.Parameter(torch.randn(3))
+
+    def forward(self, x, img, ids):  # x [b, 6], img [b, 3, 4, 5], ids [b, 4] in 0..9
+        flat = ids.flatten()
+        offsets = torch.arange(x.shape[0]) * 4
+        bags = (self.bag_sum(flat, offsets, per_sample_weights=x[:, :4].flatten())
+                + self.bag_mean(ids) + self.bag_max(flat, offsets))
+        picked = torch.masked_select(x, x > 0)
+        rep = x.repeat_interleave(2, dim=1)
+        counted = torch.repeat_interleave(x, torch.tensor([1, 0, 2, 1, 1, 3]), dim=1)
+        rolled = torch.roll(x, 2, 1) + torch.roll(x, (1, -1), (0, 1)) + torch.roll(x, 3)
+        windows = x.unfold(1, 3, 2)
+        diag = torch.diagonal(img, offset=1, dim1=2, dim2=3)
+        upper = x[:, torch.triu_indices(6, 6, 1)[1]]
+        odd = (torch.log10(x.abs() + 1) + torch.hypot(x, x * 0.5) + torch.copysign(x, -x)
+               + torch.signbit(x).float() + torch.isinf(x / (x > 0).float()).float()
+               + torch.isfinite(x / (x > 0).float()).float())
+        shifted = (ids << 2) + (ids >> 1)
+        norms = torch.linalg.vector_norm(x, 3, dim=1) + x.norm(dim=1) + torch.dist(x, x * 2)
+        dists = torch.cdist(img[:, 0], img[:, 1])
+        lse = torch.logsumexp(x, 1)
+        inst = F.instance_norm(img, weight=self.w3, bias=self.b3)
+        return (bags, picked, rep, counted, rolled, windows, diag, upper, odd, shifted, norms,
+                dists, lse, inst)
+
+
 def transformers_model(kind: str, width: int = 32, layers: int = 2, heads: int = 4) -> nn.Module:
     """A BERT or a GPT-2 of transformers' own PyTorch classes ("bert", "gpt2"), small
     configs, random weights (no downloads), wrapped to take input ids and return the last
@@ -559,6 +598,12 @@ CASES = {
                        [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 7}]),
     "scatter_core": (Scatter, [f32("b", 6), ints(6, "b", 3)], {"x": {0: BATCH}, "ix": {0: BATCH}},
                      [{"b": 3}, {"b": 1}, {"b": 2}, {"b": 8}]),
+    "more_ops": (MoreOps, [f32("b", 6), f32("b", 3, 4, 5), ints(10, "b", 4)],
+                 {"x": {0: BATCH}, "img": {0: BATCH}, "ids": {0: BATCH}},
+                 [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 5}]),
+    "more_ops_core": (MoreOps, [f32("b", 6), f32("b", 3, 4, 5), ints(10, "b", 4)],
+                      {"x": {0: BATCH}, "img": {0: BATCH}, "ids": {0: BATCH}},
+                      [{"b": 3}, {"b": 1}, {"b": 2}, {"b": 6}]),
     "setitem": (Setitem, [f32("b", 6)], {"x": {0: BATCH}}, [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 5}]),
 }
 
@@ -569,7 +614,7 @@ def seed(name, tag):
 
 # Saved as torch.export leaves them (composite and in-place ops), not decomposed.
 AS_EXPORTED = {"composite", "inplace_hazard", "masks", "common", "attention", "sorting",
-               "scatter_writes"}
+               "scatter_writes", "more_ops"}
 
 
 def inputs(name, k):
