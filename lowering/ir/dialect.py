@@ -62,6 +62,8 @@ AOT_ATTRS = {
     "aot.dynamic_shared": "on a device kernel's parallel loop: bytes of dynamic shared memory per block",
     "aot.min_blocks_per_sm": "on a device kernel's parallel loop: blocks an SM should hold at once "
                              "(ptxas caps the registers to fit them)",
+    "aot.vector": "on a load/store of a device kernel's vector copy (codegen/cuda/vector.py): N on "
+                  "the first of N accesses at consecutive addresses (one N-wide access), 0 on the others",
     "aot.transposed": "on gpu.blas_gemm(_takes): (lhs, rhs) stored [k, m] / [n, k]",
     "aot.scratch": "on an LHLO kernel op: its last N operands are temporaries",
     "aot.arg_bounds": "on an entry function: upper bounds of its arguments' dims ({arg: [bound "
