@@ -19,17 +19,19 @@ op, never a silent CPU fallback.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from llvmlite import ir
 
 from abi.dtypes import dtype as abi_dtype
 from lowering.codegen.cuda.launch import Launch, launch_of, static_dims
+from lowering.codegen.cuda.vector import vector_kernel
 from lowering.codegen.llvm.emitters import EMITTERS
 from lowering.codegen.llvm.gen import LLVMGen
 from lowering.codegen.llvm.types import I32, I64, PTR, VOID, MemRef, storage_type
 from lowering.codegen.mathlib import MATH, native
-from lowering.ir.core import CompileError, Module, Operation
+from lowering.ir.core import CompileError, MemRefType, Module, Operation
 
 SREG = "llvm.nvvm.read.ptx.sreg."
 WARP = 32
@@ -209,10 +211,11 @@ def _counted_access(emit, store: bool):
     the module numbered."""
     def counted(g, b, op, args):
         mem, idx = (args[1], args[2:]) if store else (args[0], args[1:])
-        if not _in_shared(mem):
+        vector = op.attrs.get("aot.vector", 1)  # vector.py: one access of that many elements
+        if not _in_shared(mem) and vector:
             g.access_sites = getattr(g, "access_sites", 0) + 1
             report = g.declare("aot_emu_access", VOID, [I32, PTR, I32, I32])
-            size = max(abi_dtype(mem.elem).size, 1)
+            size = max(abi_dtype(mem.elem).size, 1) * vector
             b.call(report, [ir.Constant(I32, g.access_sites - 1), g.element_ptr(b, mem, idx),
                             ir.Constant(I32, size), ir.Constant(I32, int(store))])
         return emit(g, b, op, args)
@@ -233,10 +236,12 @@ COUNTING_EMITTERS = {**DEVICE_EMITTERS, "memref.load": _counted_access(DEVICE_EM
 
 
 def emit_entry(g: LLVMGen, func: Operation, body: ir.Function, launch: Launch,
-               counting: bool = False) -> DeviceKernel:
+               counting: bool = False, vector_body: ir.Function | None = None) -> DeviceKernel:
     """The `ptx_kernel` around `body`: a grid-stride loop over its parallel loop's iterations
     as `launch` maps them onto the grid, or one thread. Its block is fixed (`.reqntid`), so
-    the threads per block are a constant here."""
+    the threads per block are a constant here. With `vector_body` (vector.vector_kernel's,
+    `launch.vector` elements per iteration): that loop over groups when every buffer is
+    16-byte aligned, else `body`'s over elements with the same threads."""
     parallel = launch.space != "thread"
     params = body.function_type.args[:-2] if parallel else body.function_type.args
     entry = ir.Function(g.mod, ir.FunctionType(VOID, params), name=launch.name)
@@ -271,12 +276,61 @@ def emit_entry(g: LLVMGen, func: Operation, body: ir.Function, launch: Launch,
     if launch.lanes > 1:  # the lanes of a warp (or block) take the same iteration
         gid = b.udiv(gid, ir.Constant(I64, launch.lanes))
         stride = b.udiv(stride, ir.Constant(I64, launch.lanes))
-    head, loop, done = (entry.append_basic_block(n) for n in ("head", "loop", "done"))
+    done = entry.append_basic_block("done")
+    if vector_body is not None:
+        pointers = [a for a in args if isinstance(a.type, ir.PointerType)]
+        misaligned = ir.Constant(I64, 0)
+        for p in pointers:
+            misaligned = b.or_(misaligned, b.ptrtoint(p, I64))
+        aligned = b.icmp_unsigned("==", b.and_(misaligned, ir.Constant(I64, 15)), ir.Constant(I64, 0))
+        groups, scalar = entry.append_basic_block("groups"), entry.append_basic_block("elements")
+        b.cbranch(aligned, groups, scalar)
+        b.position_at_end(groups)
+        aligned16 = g.declare(ASSUME_ALIGNED, VOID, [PTR])  # llvm.assume's "align" (ASSUME_TEXT)
+        for p in pointers:
+            b.call(aligned16, [p])
+        n = b.udiv(extent, ir.Constant(I64, launch.vector))
+        _grid_stride(g, b, vector_body, static_dims_of(func, args), gid, stride, n, done, counting)
+        b.position_at_end(scalar)
+    _grid_stride(g, b, body, args, gid, stride, extent, done, counting)
+    b.position_at_end(done)
+    b.ret_void()
+    return kernel
+
+
+def static_dims_of(func: Operation, args: list) -> list:
+    """The kernel's parameters with each static dim of its buffers a constant: LLVM then
+    knows the index math's strides (a row offset a multiple of 4 elements, for vector.py)."""
+    out, i = [], 0
+    for t in func.attrs["function_type"].inputs:
+        if isinstance(t, MemRefType):
+            out.append(args[i])
+            out += [args[i + 1 + d] if n is None else ir.Constant(I64, n) for d, n in enumerate(t.shape)]
+            i += 1 + t.rank
+        else:
+            out.append(args[i])
+            i += 1
+    return out + args[i:]
+
+
+# "this pointer is 16-byte aligned" for LLVM: an `llvm.assume` with an "align" operand bundle,
+# which llvmlite cannot build, so a call to this placeholder becomes one in the module's text
+# (`llvm.ptrmask`, which says as much, crashes NVPTX's code generation in LLVM 22)
+ASSUME_ALIGNED = "aot.assume_aligned16"
+ASSUME_TEXT = (re.compile(r'call void @"aot\.assume_aligned16"\(ptr ([^)]+)\)'),
+               r'call void @llvm.assume(i1 true) [ "align"(ptr \1, i64 16) ]')
+
+
+def _grid_stride(g, b, body, args, first, stride, extent, done, counting: bool):
+    """Iterations first, first + stride, ... below `extent`, each `body(args, i, i + 1)`;
+    then on to `done`."""
+    fn = b.function
+    head, loop = fn.append_basic_block("head"), fn.append_basic_block("loop")
     start = b.block
     b.branch(head)
     b.position_at_end(head)
     i = b.phi(I64, name="i")
-    i.add_incoming(gid, start)
+    i.add_incoming(first, start)
     more = b.icmp_unsigned("<", i, extent)
     if counting:  # the emulated grid may stop each thread early, and scales what it counted
         # (given i: a thread past the extent, an idle warp of a block per row, counts nothing)
@@ -287,9 +341,6 @@ def emit_entry(g: LLVMGen, func: Operation, body: ir.Function, launch: Launch,
     b.call(body, args + [i, b.add(i, ir.Constant(I64, 1))])
     i.add_incoming(b.add(i, stride), loop)
     b.branch(head)
-    b.position_at_end(done)
-    b.ret_void()
-    return kernel
 
 
 def iteration_count(b: ir.IRBuilder, dims: list, launch: Launch):
@@ -338,10 +389,14 @@ def generate_device(module: Module, name: str, target, counting: bool = False) -
     records = launches(module, name, target)
     kernels = [f for f in module.functions() if "aot.kernel" in f.attrs]
     bodies = [g.declare_kernel(f) for f in kernels]
+    vectors = {id(f): vector_kernel(f) for f in kernels if records[f.attrs["sym_name"]][0].vector > 1}
+    vector_bodies = {k: g.declare_kernel(v) for k, v in vectors.items()}
     for f in kernels:
         launch = records[f.attrs["sym_name"]][0]
         g.block_shape = launch.block  # gpu.thread_id's linearization
         g.emit_kernel(f)
+        if id(f) in vectors:
+            g.emit_kernel(vectors[id(f)])
         used = {op.name for op in f.walk()}  # lane and block code: right only where lanes share iterations
         if used & set(BLOCK_OPS) and launch.lanes != launch.threads_per_block or \
                 "gpu.lane_id" in used and launch.lanes % WARP:
@@ -350,7 +405,12 @@ def generate_device(module: Module, name: str, target, counting: bool = False) -
     out = []
     for f, body in zip(kernels, bodies):
         launch, dims = records[f.attrs["sym_name"]]
-        kernel = emit_entry(g, f, body, launch, counting)
+        kernel = emit_entry(g, f, body, launch, counting, vector_bodies.get(id(f)))
         kernel.dims = dims
         out.append(kernel)
-    return str(g.mod), out
+    text = str(g.mod)
+    if ASSUME_ALIGNED in text:
+        text = ASSUME_TEXT[0].sub(ASSUME_TEXT[1], text)
+        text = re.sub(r'declare void @"aot\.assume_aligned16"\(ptr [^)]*\)\s*\n',
+                      "declare void @llvm.assume(i1 noundef)\n", text)
+    return text, out

@@ -25,8 +25,9 @@ the body sees the same iteration numbers either way.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from lowering.codegen.cuda.vector import WIDTH, vectorizable
 from lowering.ir.core import MemRefType
 
 WARP = 32
@@ -46,6 +47,7 @@ class Launch:
     #   registers to fit them; 0: no ask)
     max_blocks: int = 8192
     max_grid: tuple = (2 ** 31 - 1, 65535, 65535)
+    vector: int = 1  # consecutive iterations (elements) per thread: vector loads (vector.py)
 
     @property
     def threads_per_block(self) -> int:
@@ -54,7 +56,7 @@ class Launch:
 
     @property
     def iterations_per_block(self) -> int:
-        return self.threads_per_block // self.lanes
+        return self.threads_per_block // self.lanes * self.vector
 
     @property
     def elementwise(self) -> bool:
@@ -105,6 +107,9 @@ class Launch:
             return "no parallel loop: one thread"
         if self.space == "tiles" and self.tiles == ():
             return f"the one iteration of a rank-0 output, {self.lanes} threads"
+        if self.elementwise and self.vector > 1:
+            return (f"a thread per {self.vector} consecutive output elements (flattened; vector loads "
+                    "and stores when the buffers are 16-byte aligned, else one element at a time)")
         if self.elementwise:
             return "a thread per output element (flattened, consecutive threads on consecutive elements)"
         if self.space == "tiles" and set(self.tiles) == {1} and self.lanes == WARP:
@@ -159,9 +164,17 @@ def launch_of(name: str, kernel, call_attrs: dict | None, gpu) -> Launch:
         offsets.append(k)
         k += 1 + t.rank if isinstance(t, MemRefType) else 1
     tiles = call_attrs.get("aot.parallel_tiles")
-    return Launch(name, "rows" if tiles is None else "tiles", block, lanes,
-                  call_attrs.get("aot.parallel_block", 1), None if tiles is None else tuple(tiles),
-                  offsets[call_attrs["aot.parallel"]] + 1, shared, min_blocks, **limits)
+    launch = Launch(name, "rows" if tiles is None else "tiles", block, lanes,
+                    call_attrs.get("aot.parallel_block", 1), None if tiles is None else tuple(tiles),
+                    offsets[call_attrs["aot.parallel"]] + 1, shared, min_blocks, **limits)
+    dims = static_dims(kernel, call_attrs)
+    if launch.elementwise and vectorizable(kernel, dims):
+        n = 1
+        for d in dims:
+            n *= d
+        if fills_devices(n // WIDTH):  # a thread per WIDTH elements still fills every device
+            launch = replace(launch, vector=WIDTH)
+    return launch
 
 
 def static_dims(kernel, call_attrs: dict | None) -> tuple | None:
