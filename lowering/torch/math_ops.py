@@ -441,9 +441,11 @@ def any_all(e, n):
     return e.keep_dims(out, x, axes) if n.arg("keepdim", False) else out
 
 
-@aten("var.correction", "var_mean.correction", group=R)
+@aten("var.correction", "var_mean.correction", "var.dim", "std.correction", "std.dim",
+      "std_mean.correction", "std_mean.dim", "var_mean.dim", group=R)
 def var(e, n):
-    """The sum of squared deviations over (count - correction); var_mean adds the mean."""
+    """The sum of squared deviations over (count - correction) (var.dim and std.dim: 1 if
+    `unbiased`, else 0); std takes its square root; the _mean forms add the mean."""
     x = n.arg("self")
     axes = e.axes(n.arg("dim", None), x.type.rank)
     el = x.type.elem
@@ -451,13 +453,18 @@ def var(e, n):
     count = e.product([dims[a] for a in axes])
     mean = e.binary("divide", e.reduce(x, axes, "add", 0), e.scalar(count, el))
     c = e.v("subtract", [x, e.spread(mean, x, axes)])
-    corr = n.arg("correction", 1)
-    corr = 1 if corr is None else corr
+    if "unbiased" in n.inputs or e.target.endswith(".dim"):
+        corr = 1 if n.arg("unbiased", True) else 0
+    else:
+        corr = n.arg("correction", 1)
+        corr = 1 if corr is None else corr
     denom = e.binary("subtract", e.scalar(count, el), e.scalar(corr, el))
     v = e.binary("divide", e.reduce(e.v("multiply", [c, c]), axes, "add", 0), denom)
+    if e.target.startswith("aten.std"):
+        v = e.v("sqrt", [v])
     keep = n.arg("keepdim", False)
     out = [e.keep_dims(v, x, axes) if keep else v]
-    if "var_mean" in e.target:
+    if "_mean" in e.target:
         out.append(e.keep_dims(mean, x, axes) if keep else mean)
     return out
 

@@ -521,6 +521,46 @@ class MoreOps(nn.Module):
                 dists, lse, inst)
 
 
+class CompositeMore(nn.Module):
+    """More ops export leaves as they are (saved as exported, so each has a rule and
+    aot.compile needs no retrace): square, sgn, frac, max/min of two tensors, lerp,
+    addcmul/addcdiv, nan_to_num, logit, mish, logsigmoid, celu, selu, hardshrink,
+    softshrink, prelu (one and per-channel weights), glu, rms_norm, std/var with and
+    without correction, narrow, movedim, tile, pixel_shuffle/unshuffle, channel_shuffle,
+    outer, one_hot, count_nonzero, aminmax, take_along_dim, F.pad's reflect, replicate and
+    circular modes, linspace, eye, argwhere, broadcast_tensors."""
+
+    def __init__(self):
+        super().__init__()
+        self.prelu1, self.prelu4 = nn.PReLU(), nn.PReLU(4, init=0.1)
+        self.rms = nn.RMSNorm(6)
+
+    def forward(self, x, img, ids):  # x [b, 6], img [b, 4, 4, 6], ids [b, 3] in 0..4
+        inf = x / (x > 0.3).float()  # +-inf where x <= 0.3 (x never 0): nan_to_num
+        a = (x.square() + x.sgn() + x.frac() + torch.max(x, x.flip(1)) + torch.min(x, -x)
+             + torch.lerp(x, x * 2, 0.3) + torch.addcmul(x, x, x, value=0.5)
+             + torch.addcdiv(x, x, x.abs() + 1) + torch.nan_to_num(inf, posinf=9.0)
+             + torch.nan_to_num(torch.log(x)) + torch.logit(x.sigmoid(), eps=1e-3))
+        b = (F.mish(x) + F.logsigmoid(x) + F.celu(x, 0.7) + F.selu(x) + F.hardshrink(x, 0.4)
+             + F.softshrink(x, 0.3) + self.prelu1(x) + F.glu(torch.cat([x, x], 1))
+             + self.rms(x))
+        stats = (x.std(1) + x.var(1, unbiased=False) + torch.std(x, 1, correction=0)
+                 + torch.std_mean(x, 1)[1])
+        moved = img.narrow(3, 1, 4).movedim(1, 3) + self.prelu4(img)[:, :, :, 1:5].movedim(1, -1)
+        tiled = x.tile(2, 1)
+        shuffled = F.pixel_unshuffle(F.pixel_shuffle(img, 2), 2) + F.channel_shuffle(img, 2)
+        hot = F.one_hot(ids, 5).sum(1) + torch.count_nonzero(x > 0, 1)[:, None]
+        lo, hi = torch.aminmax(x, dim=1)
+        along = (torch.take_along_dim(x[:1], ids[:1], 1) + torch.take_along_dim(x[0], ids[0])
+                 + torch.outer(lo, x[0])[:, :3])
+        padded = (F.pad(img, (2, 1, 1, 0), mode="reflect") + F.pad(img, (2, 1, 1, 0), mode="replicate")
+                  + F.pad(img, (2, 1, 1, 0), mode="circular"))
+        grid = torch.linspace(0, 1, 6) + torch.eye(6, 6)[2] + x
+        where = torch.argwhere(x > 0.5)
+        bx, by = torch.broadcast_tensors(x[:, :1], x)
+        return a, b, stats, moved, tiled, shuffled, hot, lo, hi, along, padded, grid, where, bx + by
+
+
 def transformers_model(kind: str, width: int = 32, layers: int = 2, heads: int = 4) -> nn.Module:
     """A BERT or a GPT-2 of transformers' own PyTorch classes ("bert", "gpt2"), small
     configs, random weights (no downloads), wrapped to take input ids and return the last
@@ -604,6 +644,9 @@ CASES = {
     "more_ops_core": (MoreOps, [f32("b", 6), f32("b", 3, 4, 5), ints(10, "b", 4)],
                       {"x": {0: BATCH}, "img": {0: BATCH}, "ids": {0: BATCH}},
                       [{"b": 3}, {"b": 1}, {"b": 2}, {"b": 6}]),
+    "composite_more": (CompositeMore, [f32("b", 6), f32("b", 4, 4, 6), ints(5, "b", 3)],
+                       {"x": {0: BATCH}, "img": {0: BATCH}, "ids": {0: BATCH}},
+                       [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 5}]),
     "setitem": (Setitem, [f32("b", 6)], {"x": {0: BATCH}}, [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 5}]),
 }
 
@@ -614,7 +657,7 @@ def seed(name, tag):
 
 # Saved as torch.export leaves them (composite and in-place ops), not decomposed.
 AS_EXPORTED = {"composite", "inplace_hazard", "masks", "common", "attention", "sorting",
-               "scatter_writes", "more_ops"}
+               "scatter_writes", "more_ops", "composite_more"}
 
 
 def inputs(name, k):
