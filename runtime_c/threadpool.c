@@ -9,8 +9,17 @@
  *
  * Kernels of one model run back to back, so a worker that finished a job
  * spins briefly for the next before sleeping on a condition variable, and
- * the caller spins briefly for the workers to finish: a call then costs
- * about a microsecond instead of two futex wake-ups (~15 us). */
+ * the caller spins briefly for the chunks to finish: a call then costs
+ * about a microsecond instead of two futex wake-ups (~15 us).
+ *
+ * The caller waits for the chunks, not for the workers: a worker that has
+ * not claimed one by the time the others are done is not waited for. On a
+ * machine with more runnable threads than cores a woken worker may not run
+ * for a scheduler slice, and a caller waiting for every worker to report
+ * made a [1, 32K] row sum on two threads 10x slower than on one. Claims go
+ * through one atomic ticket holding the job's generation, chunk count and
+ * next chunk, so a worker that runs late claims nothing of a finished job
+ * and never runs a later job's chunk with an earlier job's function. */
 #include "aot_internal.h"
 
 #include <pthread.h>
@@ -33,13 +42,16 @@ typedef void (*loop_fn)(void *ctx, int64_t begin, int64_t end);
  * stopping workers. */
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Sleeping threads wait under job_lock: workers on job_ready for a new
- * generation, the caller on job_done for busy_workers to reach 0. */
+ * generation, the caller on job_done for the job's chunks to be finished. */
 static pthread_mutex_t job_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t job_ready = PTHREAD_COND_INITIALIZER;
 static pthread_cond_t job_done = PTHREAD_COND_INITIALIZER;
 static _Atomic uint64_t generation; /* bumped per job, after the job is set */
 static _Atomic int stopping;
-static _Atomic int busy_workers;    /* workers still on the current job */
+/* The current job's claims: generation (high 32 bits), chunk count (16),
+ * next chunk to hand out (low 16). */
+static _Atomic uint64_t ticket;
+static _Atomic int64_t finished;    /* chunks of the current job done */
 
 static pthread_t workers[MAX_THREADS];
 static int num_workers;
@@ -48,7 +60,6 @@ static struct {
     loop_fn fn;
     void *ctx;
     int64_t n, chunk;
-    _Atomic int64_t next;
 } job;
 
 static _Atomic int requested_threads; /* 0 = default */
@@ -103,18 +114,29 @@ static int new_job_or_stop(const void *seen) {
     return atomic_load(&generation) != *(const uint64_t *)seen || atomic_load(&stopping);
 }
 
-static int workers_done(const void *unused) {
-    (void)unused;
-    return atomic_load(&busy_workers) == 0;
+static int chunks_done(const void *chunks) {
+    return atomic_load(&finished) == *(const int64_t *)chunks;
 }
 
-static void run_chunks(void) {
+/* Runs chunks of job `gen` while it has unclaimed ones. The job's fields are
+ * read only after a claim: the job cannot end (and be replaced) before the
+ * claimed chunk is finished. */
+static void run_chunks(uint32_t gen) {
     inside_job = 1;
+    uint64_t t = atomic_load(&ticket);
     for (;;) {
-        int64_t begin = atomic_fetch_add(&job.next, job.chunk);
-        if (begin >= job.n) break;
+        int64_t chunks = (int64_t)((t >> 16) & 0xffff), next = (int64_t)(t & 0xffff);
+        if ((uint32_t)(t >> 32) != gen || next >= chunks) break;
+        if (!atomic_compare_exchange_weak(&ticket, &t, t + 1)) continue;
+        int64_t begin = next * job.chunk;
         int64_t end = job.n - begin < job.chunk ? job.n : begin + job.chunk;
         job.fn(job.ctx, begin, end);
+        if (atomic_fetch_add(&finished, 1) + 1 == chunks) {
+            pthread_mutex_lock(&job_lock);
+            pthread_cond_signal(&job_done);
+            pthread_mutex_unlock(&job_lock);
+        }
+        t = atomic_load(&ticket);
     }
     inside_job = 0;
 }
@@ -131,12 +153,7 @@ static void *worker_main(void *start) {
         }
         if (atomic_load(&stopping)) return NULL;
         seen = atomic_load(&generation);
-        run_chunks();
-        if (atomic_fetch_sub(&busy_workers, 1) == 1) {
-            pthread_mutex_lock(&job_lock);
-            pthread_cond_signal(&job_done);
-            pthread_mutex_unlock(&job_lock);
-        }
+        run_chunks((uint32_t)seen);
     }
 }
 
@@ -172,7 +189,6 @@ static void forget_pool_in_child(void) {
     job_ready = fresh_cond;
     job_done = fresh_cond;
     num_workers = 0;
-    atomic_store(&busy_workers, 0);
     atomic_store(&stopping, 0);
 }
 
@@ -193,8 +209,10 @@ void aot_parallel_for(int64_t n, loop_fn fn, void *ctx) {
     job.ctx = ctx;
     job.n = n;
     job.chunk = n / chunks + (n % chunks != 0);
-    atomic_store(&job.next, 0);
-    atomic_store(&busy_workers, num_workers);
+    chunks = n / job.chunk + (n % job.chunk != 0);  /* (at most 4 * MAX_THREADS) */
+    atomic_store(&finished, 0);
+    uint32_t gen = (uint32_t)(atomic_load(&generation) + 1);
+    atomic_store(&ticket, ((uint64_t)gen << 32) | ((uint64_t)chunks << 16));
 
     /* Publish under job_lock so a worker about to sleep cannot miss it. */
     pthread_mutex_lock(&job_lock);
@@ -202,11 +220,11 @@ void aot_parallel_for(int64_t n, loop_fn fn, void *ctx) {
     pthread_cond_broadcast(&job_ready);
     pthread_mutex_unlock(&job_lock);
 
-    run_chunks();
+    run_chunks(gen);
 
-    if (!spin_until(workers_done, NULL)) {
+    if (!spin_until(chunks_done, &chunks)) {
         pthread_mutex_lock(&job_lock);
-        while (atomic_load(&busy_workers) > 0) pthread_cond_wait(&job_done, &job_lock);
+        while (atomic_load(&finished) != chunks) pthread_cond_wait(&job_done, &job_lock);
         pthread_mutex_unlock(&job_lock);
     }
     pthread_mutex_unlock(&pool_lock);
