@@ -326,16 +326,18 @@ def nchw_program(batch, cin, cout, size, stride=1):
             f"  return %y : {y}\n}}\n")
 
 
-@pytest.mark.parametrize("size, cin, cout, stride, route", [
-    (2, 24, 40, 1, "one_matmul"), (4, 24, 40, 1, "channels_last"), (4, 8, 40, 1, "per_image"),
-    (9, 16, 32, 1, "channels_last"), (9, 16, 24, 2, "channels_last")])
-def test_channels_first_routes(size, cin, cout, stride, route):
+@pytest.mark.parametrize("size, cin, cout, stride, batch, route", [
+    (2, 24, 40, 1, 3, "one_matmul"), (4, 8, 40, 1, 3, "per_image"), (4, 24, 40, 1, 3, "per_image"),
+    (4, 24, 40, 1, 16, "channels_last"), (16, 16, 32, 1, 1, "channels_last"),
+    (31, 16, 24, 2, 1, "per_image")])
+def test_channels_first_routes(size, cin, cout, stride, batch, route):
     """NCHW with fewer than FEW_POSITIONS output positions an image (ResNet-18's layer4 at
-    64x64: 2x2) is one matmul over batch x positions columns, the kernel read once; with more
-    positions and at least DIRECT_MIN_FEATURES input features, it is copied into channels-last
-    scratch for the direct convolution (aot.conv, Winograd's at 3x3) and back; thinner inputs
-    keep im2col's in-place per-image product. Each right, static and `?` batch."""
-    batch = 3
+    64x64: 2x2) is one matmul over batch x positions columns, the kernel read once; with at
+    least DIRECT_MIN_FEATURES input features and CHANNELS_LAST_POSITIONS output positions a
+    call, it is copied into channels-last scratch for the direct convolution (aot.conv,
+    Winograd's) and back, at stride 1; thinner inputs, fewer positions or a stride keep im2col's
+    in-place per-image products, and a `?` batch under that many positions an image holds
+    both, chosen by each call's batch. Each right, static and `?` batch, on both sides."""
     text = loops(nchw_program(batch, cin, cout, size, stride))
     k, o = cin * 9, (size - 1) // stride + 1
     positions = o * o
@@ -343,9 +345,14 @@ def test_channels_first_routes(size, cin, cout, stride, route):
     assert (f"memref<{batch}x{k}x{positions}xf32>" in text) == (route == "per_image")
     assert (f"memref<{batch}x{size}x{size}x{cin}xf32>" in text
             and '"aot.conv"' in text) == (route == "channels_last")
+    dynamic = loops(nchw_program(None, cin, cout, size, stride))
+    both = route != "one_matmul" and cin >= 16 and stride == 1 and positions < 256
+    assert (f"memref<?x{size}x{size}x{cin}xf32>" in dynamic
+            and f"memref<?x{k}x{positions}xf32>" in dynamic) == both
     rng = np.random.default_rng(size)
     w = rng.uniform(-1, 1, (cout, cin, 3, 3)).astype(np.float32)
-    for b, shape in ((batch, batch), (None, 5)):
+    runs = [(batch, batch), (None, 5)] + ([(None, 256 // positions + 1)] if both else [])
+    for b, shape in runs:
         lib = aot.compile(nchw_program(b, cin, cout, size, stride),
                           f"nchw_{size}_{cin}_{cout}_{stride}_{b or 'dyn'}")
         x = rng.uniform(-1, 1, (shape, cin, size, size)).astype(np.float32)

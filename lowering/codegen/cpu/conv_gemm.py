@@ -104,12 +104,13 @@ def _few_positions(op: Operation, c) -> bool:
 
 def _via_channels_last(op: Operation, c) -> bool:
     """A 2-D channels-first convolution (PyTorch's NCHW x OIHW) that conv_direct.py would take
-    in channels-last form (`direct`'s conditions on the window and features), but for few
-    positions an image (one product over the batch is faster there) or a 1x1 window at stride
-    1 (a plain product of the input as it is): copied into channels-last scratch, computed by
-    the direct (or Winograd) convolution, copied back (`_emit_via_channels_last`). One AVX2
-    core, 32x64x16x16 3x3 + bias + relu: 17.1 ms as im2col's per-image products, 6.0 ms as the
-    same convolution in NHWC."""
+    in channels-last form (`direct`'s conditions on the window and features) at stride 1,
+    but for few positions an image (one product over the batch is faster there) and 1x1
+    windows (a plain product of the input as it is): copied into channels-last scratch,
+    computed by the direct (or Winograd) convolution, copied back (`_emit_via_channels_last`).
+    One AVX2 core, 32x64x16x16 3x3 + bias + relu: 17.1 ms as im2col's per-image products,
+    6.0 ms as the same convolution in NHWC. At stride 2 (ResNet's 64 -> 128 at 16x16) the
+    copies cost what the direct form gains: 1.1-1.3x the per-image time at batches 8 and 32."""
     if c.n != 2 or c.G != 1 or not _channels_first(c) or _few_positions(op, c):
         return False
     lhs, rhs = op.operands[0].type, op.operands[1].type
@@ -117,11 +118,41 @@ def _via_channels_last(op: Operation, c) -> bool:
         return False
     w = c.window
     ksizes = [rhs.shape[d] for d in c.ksp]
-    pointwise_1x1 = ksizes == [1, 1] and all(v == 1 for v in w.stride)
-    return (not pointwise_1x1 and not any(w.reverse) and all(d == 1 for d in w.base_dil)
+    return (ksizes != [1, 1] and all(v == 1 for v in w.stride) and not any(w.reverse)
+            and all(d == 1 for d in w.base_dil)
             and all(isinstance(v, int) for v in w.stride + w.win_dil + ksizes + [p[0] for p in w.pad])
             and isinstance(lhs.shape[c.lf], int) and lhs.shape[c.lf] >= DIRECT_MIN_FEATURES
             and isinstance(rhs.shape[c.ko], int))
+
+
+# Output positions a call (batch x an image's) from which the channels-last route pays for
+# its copies, the kernel's above all (F C kh kw elements, once a call); below, im2col's
+# per-image products. One AVX2 core, 3x3 + bias + relu, channels-last / per-image time:
+# 64x16x16 at batch 1 (256 positions) 0.75, 128x8x8 at batch 1 (64) 2.6 and at batch 8 0.78,
+# 256x4x4 at batch 8 (128) 1.6 and at batch 32 0.76.
+CHANNELS_LAST_POSITIONS = 256
+
+
+def _static_positions(op: Operation, c) -> int | None:
+    """An image's output positions, None unless static."""
+    out = op.results[0].type if op.results else op.operands[2].type
+    sizes = [out.shape[d] for d in c.osp]
+    return None if None in sizes else sizes[0] * sizes[1]
+
+
+def _channels_last_route(op: Operation, c) -> str | None:
+    """Whether a convolution runs channels-last (`_via_channels_last`): "always" when every call
+    has CHANNELS_LAST_POSITIONS output positions or more, "run time" when that depends on a
+    `?` batch (the kernel holds both routes), else None."""
+    if not _via_channels_last(op, c):
+        return None
+    out = op.results[0].type if op.results else op.operands[2].type
+    positions, batch = _static_positions(op, c), out.shape[c.ob]
+    if positions is None or positions >= CHANNELS_LAST_POSITIONS:
+        return "always"
+    if batch is None:
+        return "run time"
+    return "always" if batch * positions >= CHANNELS_LAST_POSITIONS else None
 
 
 def _emit_via_channels_last(b, op: Operation, c, lhs, rhs, out, x, k, y) -> None:
@@ -132,10 +163,17 @@ def _emit_via_channels_last(b, op: Operation, c, lhs, rhs, out, x, k, y) -> None
     with loop_nest(b, [Ix(b).val(d) for d in ld]) as (nb, ivs):  # read in order
         v = nb.v("memref.load", [lhs] + ivs, ScalarType(elem))
         nb.op("memref.store", [v, x, ivs[c.lb]] + [ivs[d] for d in c.lsp] + [ivs[c.lf]])
+    # the kernel input feature by input feature: OIHW's o x (kh kw) block of one i is read
+    # in lines that stay cached for the next i, and written along f (in order of the
+    # kernel's dims, the writes of 256x256x3x3 went C F elements apart: 3 ms at batch 1)
     rd = buffer_dims(b, rhs)
-    with loop_nest(b, [Ix(b).val(d) for d in rd]) as (kb, ivs):
-        v = kb.v("memref.load", [rhs] + ivs, ScalarType(elem))
-        kb.op("memref.store", [v, k] + [ivs[d] for d in c.ksp] + [ivs[c.ki], ivs[c.ko]])
+    order = [c.ki, c.ko] + c.ksp
+    with loop_nest(b, [Ix(b).val(rd[d]) for d in order]) as (kb, ivs):
+        at = [None] * len(rd)
+        for d, iv in zip(order, ivs):
+            at[d] = iv
+        v = kb.v("memref.load", [rhs] + at, ScalarType(elem))
+        kb.op("memref.store", [v, k] + [at[d] for d in c.ksp] + [at[c.ki], at[c.ko]])
     b.op("aot.conv", [x, k, y], attrs=_direct_attrs(b.target, op))
     with loop_nest(b, [Ix(b).val(d) for d in od]) as (ob, ivs):  # written in order
         v = ob.v("memref.load", [y, ivs[c.ob]] + [ivs[d] for d in c.osp] + [ivs[c.of]],
@@ -160,18 +198,20 @@ def _scratch(op: Operation, shapes: list, hs, results):
         return TensorType(tuple(d if isinstance(d, int) else None for d in dims), elem), list(dims)
     if c.G > 1:  # per group g: A[g] [M, K], B[g] [K, N / G], C[g] [M, N / G]
         return [t(c.G, m, k), t(c.G, k, n // c.G), t(c.G, m, n // c.G, elem=out_elem)]
-    if _via_channels_last(op, c):  # X [B, H, W, C], K [KH, KW, C, F], Y [B, OH, OW, F]
-        return [t(shapes[0][c.lb], *[shapes[0][d] for d in c.lsp], shapes[0][c.lf]),
-                t(*[rhs[d] for d in c.ksp], rhs[c.ki], n),
-                t(out[c.ob], *[out[d] for d in c.osp], n, elem=out_elem)]
-    if _channels_first(c):  # W [N, K] and, per batch index, A_b [K, positions]
+    route = _channels_last_route(op, c)
+    last = [t(shapes[0][c.lb], *[shapes[0][d] for d in c.lsp], shapes[0][c.lf]),
+            t(*[rhs[d] for d in c.ksp], rhs[c.ki], n),
+            t(out[c.ob], *[out[d] for d in c.osp], n, elem=out_elem)] if route else []
+    if route == "always":  # X [B, H, W, C], K [KH, KW, C, F], Y [B, OH, OW, F]
+        return last
+    if _channels_first(c):  # W [N, K] and A_b [B, K, positions] (after `last`: a `?` batch)
         positions = 1
         for s in range(c.n):
             positions = hs.mul(positions, out[c.osp[s]])
         if _few_positions(op, c):  # A [K, batch, positions], C [N, batch, positions]
             return [t(n, k), t(k, out[c.ob], positions),
                     t(n, out[c.ob], positions, elem=out_elem)]
-        return [t(n, k), t(out[c.ob], k, positions)]
+        return last + [t(n, k), t(out[c.ob], k, positions)]
     buffers = [t(m, k), t(k, n)]
     if not _natural_output(c):
         buffers.append(t(m, n, elem=out_elem))
@@ -197,8 +237,21 @@ def emit(k, op: Operation, b, args: list) -> None:
     if c.G > 1:
         return _emit_grouped(b, c, lhs, rhs, out, a, bmat, args[5], ld, rd, od, spatial_in,
                              ksizes, features, flat)
-    if _via_channels_last(op, c):  # a: X, bmat: K, args[5]: Y
+    route = _channels_last_route(op, c)
+    if route == "always":  # a: X, bmat: K, args[5]: Y
         return _emit_via_channels_last(b, op, c, lhs, rhs, out, a, bmat, args[5])
+    if route == "run time":  # X, K, Y, then W and the batched A_b
+        ix = Ix(b)
+        positions = ix.mul(od[c.ob], _static_positions(op, c))
+        trips = ix.select(ix.cmp("sge", positions, CHANNELS_LAST_POSITIONS), 1, 0)
+        _, gb, _, _ = b.for_(b.index(0), trips)
+        _emit_via_channels_last(gb, op, c, lhs, rhs, out, a, bmat, args[5])
+        gb.yield_([])
+        _, gb, _, _ = b.for_(b.index(0), ix.sub(1, trips))
+        _emit_channels_first(gb, c, lhs, rhs, out, args[6], args[7], ld, rd, od, spatial_in,
+                             ksizes, features, flat)
+        gb.yield_([])
+        return
     if _channels_first(c):  # a: W, bmat: the batched A_b (or one A, C beside it)
         return _emit_channels_first(b, c, lhs, rhs, out, a, bmat, ld, rd, od, spatial_in, ksizes,
                                     features, flat, args[5] if _few_positions(op, c) else None)
