@@ -55,8 +55,12 @@ def test_elementwise_kernels_take_every_element(shape, grid, threads):
 
 def test_dynamic_dims_give_the_rule_not_a_count():
     _, (k,) = kernels(program(("?", 64)))
-    assert k.dims is None and "grid ceil(iterations / 256) blocks (at most 8192)" in k.describe()
+    assert k.dims is None and k.describe().startswith(
+        "grid ceil(iterations / 1024) blocks from 540672 iterations on, else ceil(iterations / 256) "
+        "(at most 8192), grid-stride beyond")  # from 540672 elements on, 4 a thread (vector.py)
     assert "at most 2097152 threads launched (the largest grid)" in k.describe()
+    _, (k,) = kernels(program(("?", 63)))  # rows of 63: one element a thread
+    assert k.describe().startswith("grid ceil(iterations / 256) blocks (at most 8192), grid-stride beyond")
 
 
 def test_the_batched_matmul_gets_a_3d_grid():

@@ -28,6 +28,12 @@ def bias_program(shape, elem="f32"):
             .replace("RANK", str(len(shape) - 1)).replace("TYPE", elem))
 
 
+def last_launch():
+    out = (ctypes.c_uint * 7)()
+    ctypes.CDLL(double_library()).aot_cuda_double_last_launch(out)
+    return tuple(out)
+
+
 def compiled(text):
     c = Compilation(text, "v.mlir", Options(name="v", emit="ptx", target="cuda"))
     return c.assembly(), c.llvm()[3]
@@ -115,3 +121,23 @@ def test_the_counting_build_sees_one_access_per_group(tmp_path):
     assert int(nbytes) == 3 * 16 * int(iterations)
     assert float(sectors) == pytest.approx(3 * 16 * int(iterations) / 32, rel=0.01)  # whole sectors
     assert int(lines[1][8]) == n  # the misaligned call: the scalar loop over every element
+
+
+def test_a_run_time_batch_takes_vector_loads_from_enough_rows(tmp_path):
+    """[?, 1024]: one build, a thread per 4 elements from 540672 elements on (what fills an
+    H100 at a thread per 4), else a thread per element; the host's grid and the device's
+    choice follow the same rule; numpy's numbers exactly either way."""
+    text = """func.func @main(%x: tensor<?x1024xf32>, %y: tensor<?x1024xf32>) -> tensor<?x1024xf32> {
+  %0 = stablehlo.add %x, %y : tensor<?x1024xf32>
+  %1 = stablehlo.negate %0 : tensor<?x1024xf32>
+  return %1 : tensor<?x1024xf32>
+}"""
+    ptx, (k,) = compiled(text)
+    assert (k.launch.vector, k.launch.vector_from) == (4, 540672)
+    assert "ld.global.v4.b32" in ptx and "st.global.v4.b32" in ptx
+    lib = build_emulated(text, "vecdyn", str(tmp_path))
+    rng = np.random.default_rng(4)
+    for rows, blocks in [(3, 12), (527, 2108), (528, 528), (544, 544)]:  # 528 x 1024 = 540672
+        x, y = (rng.standard_normal((rows, 1024)).astype(np.float32) for _ in range(2))
+        np.testing.assert_array_equal(lib.main(x, y), -(x + y))
+        assert last_launch()[:4] == (blocks, 1, 1, 256)

@@ -283,6 +283,8 @@ def emit_entry(g: LLVMGen, func: Operation, body: ir.Function, launch: Launch,
         for p in pointers:
             misaligned = b.or_(misaligned, b.ptrtoint(p, I64))
         aligned = b.icmp_unsigned("==", b.and_(misaligned, ir.Constant(I64, 15)), ir.Constant(I64, 0))
+        if launch.vector_from:  # the host's grid has a thread per group from there on
+            aligned = b.and_(aligned, b.icmp_unsigned(">=", extent, ir.Constant(I64, launch.vector_from)))
         groups, scalar = entry.append_basic_block("groups"), entry.append_basic_block("elements")
         b.cbranch(aligned, groups, scalar)
         b.position_at_end(groups)

@@ -330,8 +330,13 @@ def _grid(b, launch, dims):
     def clamp(n, low, high):
         n = b.select(b.icmp_unsigned("<", n, ir.Constant(I64, low)), ir.Constant(I64, low), n)
         return b.select(b.icmp_unsigned(">", n, ir.Constant(I64, high)), ir.Constant(I64, high), n)
-    blocks = clamp(ceil_div(b, iteration_count(b, dims, launch), launch.iterations_per_block), 1,
-                   launch.max_blocks)
+    count = iteration_count(b, dims, launch)
+    blocks = ceil_div(b, count, launch.iterations_per_block)
+    if launch.vector > 1:  # a thread per `vector` iterations (from `vector_from` on)
+        grouped = ceil_div(b, count, launch.iterations_per_block * launch.vector)
+        many = b.icmp_unsigned(">=", count, ir.Constant(I64, launch.vector_from))
+        blocks = b.select(many, grouped, blocks) if launch.vector_from else grouped
+    blocks = clamp(blocks, 1, launch.max_blocks)
     if not launch.multi_grid:
         return blocks, one, one
     counts = iteration_counts(b, dims, launch)

@@ -47,7 +47,8 @@ class Launch:
     #   registers to fit them; 0: no ask)
     max_blocks: int = 8192
     max_grid: tuple = (2 ** 31 - 1, 65535, 65535)
-    vector: int = 1  # consecutive iterations (elements) per thread: vector loads (vector.py)
+    vector: int = 1  # consecutive iterations (elements) per thread: vector loads (vector.py),
+    vector_from: int = 0  # from this many iterations on (fewer: one a thread, as vector 1)
 
     @property
     def threads_per_block(self) -> int:
@@ -56,7 +57,12 @@ class Launch:
 
     @property
     def iterations_per_block(self) -> int:
-        return self.threads_per_block // self.lanes * self.vector
+        """Without vector loads; `per_block` says how many a launch of n iterations takes."""
+        return self.threads_per_block // self.lanes
+
+    def per_block(self, iterations: int) -> int:
+        vector = self.vector if iterations >= self.vector_from else 1
+        return self.iterations_per_block * vector
 
     @property
     def elementwise(self) -> bool:
@@ -94,7 +100,7 @@ class Launch:
                 z *= c
             if 0 < x * y * z <= self.max_blocks and y <= self.max_grid[1] and z <= self.max_grid[2]:
                 return x, y, z
-        blocks = -(-max(self.iterations(dims), 1) // self.iterations_per_block)
+        blocks = -(-max(self.iterations(dims), 1) // self.per_block(self.iterations(dims)))
         return min(blocks, self.max_blocks), 1, 1
 
     def threads_launched(self, dims) -> int:
@@ -109,7 +115,9 @@ class Launch:
             return f"the one iteration of a rank-0 output, {self.lanes} threads"
         if self.elementwise and self.vector > 1:
             return (f"a thread per {self.vector} consecutive output elements (flattened; vector loads "
-                    "and stores when the buffers are 16-byte aligned, else one element at a time)")
+                    "and stores when the buffers are 16-byte aligned, else one element at a time)"
+                    + (f" from {self.vector_from} elements on, else a thread per element"
+                       if self.vector_from else ""))
         if self.elementwise:
             return "a thread per output element (flattened, consecutive threads on consecutive elements)"
         if self.space == "tiles" and set(self.tiles) == {1} and self.lanes == WARP:
@@ -135,6 +143,10 @@ class Launch:
         if dims is None:  # dims known at run time: the rule, and the largest grid it makes
             rule = (f"grid ceil(iterations / {self.iterations_per_block}) blocks (at most "
                     f"{self.max_blocks}), grid-stride beyond")
+            if self.vector > 1:
+                rule = (f"grid ceil(iterations / {self.per_block(self.vector_from)}) blocks from "
+                        f"{self.vector_from} iterations on, else ceil(iterations / "
+                        f"{self.iterations_per_block}) (at most {self.max_blocks}), grid-stride beyond")
             return (f"{rule}, block {block}: {self.mapping()}{shared}; at most "
                     f"{self.max_blocks * self.threads_per_block} threads launched (the largest grid)")
         grid = "x".join(map(str, self.grid(dims)))
@@ -167,12 +179,15 @@ def launch_of(name: str, kernel, call_attrs: dict | None, gpu) -> Launch:
     launch = Launch(name, "rows" if tiles is None else "tiles", block, lanes,
                     call_attrs.get("aot.parallel_block", 1), None if tiles is None else tuple(tiles),
                     offsets[call_attrs["aot.parallel"]] + 1, shared, min_blocks, **limits)
-    dims = static_dims(kernel, call_attrs)
-    if launch.elementwise and vectorizable(kernel, dims):
+    shape = kernel.attrs["function_type"].inputs[call_attrs["aot.parallel"]].shape
+    if launch.elementwise and vectorizable(kernel, shape):
+        dims = static_dims(kernel, call_attrs)
         n = 1
-        for d in dims:
+        for d in dims or ():
             n *= d
-        if fills_devices(n // WIDTH):  # a thread per WIDTH elements still fills every device
+        if dims is None:  # a thread per WIDTH elements from as many as fill every device on
+            launch = replace(launch, vector=WIDTH, vector_from=WIDTH * fill_threads())
+        elif fills_devices(n // WIDTH):
             launch = replace(launch, vector=WIDTH)
     return launch
 
@@ -193,6 +208,12 @@ def fills_devices(threads: int) -> bool:
     on an H100. Schedules with a choice of tile size take the smaller one when not."""
     from lowering.target import GPU_DEVICES
     return all(threads * 2 >= d.sms * d.threads_per_sm for d in GPU_DEVICES.values())
+
+
+def fill_threads() -> int:
+    """The fewest threads for which `fills_devices` holds."""
+    from lowering.target import GPU_DEVICES
+    return max(-(-d.sms * d.threads_per_sm // 2) for d in GPU_DEVICES.values())
 
 
 def most_sms() -> int:

@@ -15,9 +15,11 @@ it passes the pointers through `llvm.ptrmask`, which tells LLVM so); else it run
 body (device.emit_entry). Those accesses are marked (`aot.vector`: WIDTH on the first, 0 on
 the others) so the counting build reports one access of WIDTH elements, as the GPU makes it.
 
-Taken when the output's shape is static, its innermost dim a multiple of WIDTH, and a thread
-per WIDTH elements still fills every device of the table (launch.fills_devices): fewer threads
-would leave SMs idle (the issue's goal: no kLoop kernel under min(elements, 100000) threads).
+Taken when the output's innermost dim is a multiple of WIDTH and a thread per WIDTH elements
+still fills every device of the table (launch.fills_devices): fewer threads would leave SMs
+idle (the issue's goal: no kLoop kernel under min(elements, 100000) threads). With dims known
+only at run time (a `?` batch), the launch record says from how many elements on
+(`vector_from`), and the host's grid and the device entry both follow it.
 """
 from __future__ import annotations
 
@@ -43,12 +45,13 @@ def _constant(v):
 
 
 def vectorizable(func, dims) -> bool:
-    """Whether the elementwise kernel `func`, its output of static `dims`, can take WIDTH
-    elements per iteration: the innermost dim a multiple of WIDTH, the iteration number used
+    """Whether the elementwise kernel `func`, its output of `dims` (None where known only at
+    run time), can take WIDTH elements per iteration: the innermost dim a multiple of WIDTH
+    (known), the iteration number used
     only to unflatten the index by multiples of WIDTH (or as the index itself, rank 1), no
     in-place buffers, a body of at most MAX_BODY_OPS ops."""
     loop = _parallel_loop(func)
-    if loop is None or dims is None or not dims or dims[-1] % WIDTH or "aot.aliased" in func.attrs:
+    if loop is None or not dims or dims[-1] is None or dims[-1] % WIDTH or "aot.aliased" in func.attrs:
         return False
     body = loop.regions[0].blocks[0]
     if sum(1 for op in body.ops for _ in op.walk()) > MAX_BODY_OPS:
