@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from lowering.ir.core import TensorType, Value
+from lowering.ir.core import Region, TensorType, Value
 from lowering.tf.emitter import FLOATS
 from lowering.torch.emitter import TorchEmitter, promote
 from lowering.torch.table import aten
@@ -531,12 +531,12 @@ def cumsum(e, n):
 
 
 def cumulative(e: TorchEmitter, x: Value, axis: int, body: str, init) -> Value:
-    """The running `body` (add, multiply, maximum, ...) of x along `axis`: a reduce_window
+    """The running `body` (add, multiply, maximum, ..., or a region) of x along `axis`: a reduce_window
     over the whole axis, padded in front by its size - 1 (a dynamic_reduce_window, its
     window read at run time, along a dynamic dim)."""
     r = x.type.rank
     size = e.dims(x)[axis]
-    region = [e.scalar_region(x.type.elem, body)]
+    region = [body if isinstance(body, Region) else e.scalar_region(x.type.elem, body)]
     init = e.const(init, x.type.elem, ())
     if isinstance(size, int):
         window = tuple(size if i == axis else 1 for i in range(r))
@@ -714,3 +714,51 @@ def instance_norm(e, n):
     if b is not None:
         y = e.v("add", [y, e.broadcast_to(b, dims, x.type.shape, mapping=(1,))])
     return y if inst else [y, mean, rstd]
+
+
+@aten("logcumsumexp.default", group=R)
+def logcumsumexp(e, n):
+    """The running log(sum(exp(x))) along `dim`: a running logaddexp, max(a, b) +
+    log1p(exp(-|a - b|)) (a + log 2 when a == b, -inf with -inf among them)."""
+    from lowering.ir.core import Block, Operation
+    x = e.convert(n.arg("self"), n.out_elem())
+    el = x.type.elem
+    t = TensorType((), el)
+    block = Block([t, t])
+    a, b = block.args
+    inner = type(e)(block, e.loc, e.target, e.code)
+    hi = inner.v("maximum", [a, b])
+    gap = inner.v("negate", [inner.v("abs", [inner.v("subtract", [a, b])])])
+    gap = inner.v("select", [inner.compare(a, b, "EQ"), inner.const(0, el, ()), gap])
+    block.append(Operation("mhlo.return", [inner.v("add", [hi, inner.v(
+        "log_plus_one", [inner.v("exponential", [gap])])])], (), {}, (), e.loc))
+    return cumulative(e, x, e.axis(n.arg("dim"), x.type.rank), Region([block]), -np.inf)
+
+
+@aten("histc.default", group=R)
+def histc(e, n):
+    """Counts of the elements in `bins` equal bins over [min, max] (the data's own extremes
+    when both are 0), the top edge in the last bin, elements outside ignored: a [count,
+    bins] table of bin == j summed."""
+    x = n.arg("self")
+    el = x.type.elem
+    flat = e.reshape(x, [e.product(e.dims(x))])
+    bins, lo, hi = int(n.arg("bins", 100)), float(n.arg("min", 0)), float(n.arg("max", 0))
+    if lo == hi == 0:
+        lo_v, hi_v = e.reduce(flat, [0], "minimum", np.inf), e.reduce(flat, [0], "maximum", -np.inf)
+    else:
+        lo_v, hi_v = e.scalar(lo, el), e.scalar(hi, el)
+    same = e.compare(lo_v, hi_v, "EQ")  # PyTorch widens an empty range by 1 each side
+    lo_v = e.v("select", [same, e.v("subtract", [lo_v, e.scalar(1, el)]), lo_v])
+    hi_v = e.v("select", [same, e.v("add", [hi_v, e.scalar(1, el)]), hi_v])
+    scaled = e.binary("divide", e.binary("multiply", e.binary("subtract", flat, lo_v),
+                                         e.scalar(bins, el)), e.binary("subtract", hi_v, lo_v))
+    idx = e.convert(e.v("floor", [scaled]), "i64")
+    top = e.compare(flat, e.broadcast_pair(hi_v, flat)[0], "EQ")
+    idx = e.v("select", [top, e.broadcast_pair(e.scalar(bins - 1, "i64"), idx)[0], idx])
+    inside = e.v("and", [e.compare(flat, e.broadcast_pair(lo_v, flat)[0], "GE"),
+                         e.compare(flat, e.broadcast_pair(hi_v, flat)[0], "LE")])
+    idx = e.v("select", [inside, idx, e.broadcast_pair(e.scalar(-1, "i64"), idx)[0]])
+    dims = e.dims(flat) + [bins]
+    table = e.compare(e.broadcast_to(idx, dims, mapping=(0,)), e.iota(dims, 1, "i64"), "EQ")
+    return e.reduce(e.convert(table, el), [0], "add", 0)

@@ -194,23 +194,40 @@ def avg_pool(e, n):
 
 
 @aten("_adaptive_avg_pool2d.default", "adaptive_avg_pool2d.default",
-      "_adaptive_avg_pool1d.default", group=W)
-def adaptive_avg_pool(e, n):
-    """An average pool whose window and stride are input // output, where the output size
-    divides the (static) input size."""
+      "_adaptive_avg_pool1d.default", "adaptive_max_pool2d.default",
+      "adaptive_max_pool1d.default", group=W)
+def adaptive_pool(e, n):
+    """An average (max) pool whose window and stride are input // output where the output
+    size divides the (static) input size; otherwise PyTorch's windows [floor(i in / out),
+    ceil((i + 1) in / out)) along each spatial dim in turn (a rectangle's mean or max is
+    that of its rows' means or maxes). adaptive_max_pool's indices are not computed."""
     x = n.arg("self")
     out = _pairs(n.arg("output_size"), 1)
     k = len(out)
     sizes = list(x.type.shape[-k:])
-    if any(s is None or o is None or s % o for s, o in zip(sizes, out)):
-        raise e.error(f"adaptive pooling of spatial dims {sizes} to {out} needs static sizes "
-                      "that the output divides")
-    kernel = [s // o for s, o in zip(sizes, out)]
-    attrs = _window(e, x, kernel, kernel, 0, False)
+    is_max = "max" in e.target
+    if any(s is None or o is None for s, o in zip(sizes, out)):
+        raise e.error(f"adaptive pooling of spatial dims {sizes} to {out} needs static sizes")
     el = x.type.elem
-    s = e.op("reduce_window", [x, e.const(0, el, ())], attrs,
-             regions=[e.scalar_region(el, "add")]).result
-    return e.binary("divide", s, e.scalar(int(np.prod(kernel)), el))
+    body, init = ("maximum", e.init("max", el)) if is_max else ("add", 0)
+    if all(s % o == 0 for s, o in zip(sizes, out)):
+        kernel = [s // o for s, o in zip(sizes, out)]
+        attrs = _window(e, x, kernel, kernel, 0, False)
+        y = e.op("reduce_window", [x, e.const(init, el, ())], attrs,
+                 regions=[e.scalar_region(el, body)]).result
+        y = y if is_max else e.binary("divide", y, e.scalar(int(np.prod(kernel)), el))
+        return [y, None] if is_max else y
+    from lowering.torch.shapes import slice_dim
+    for j, (size, o) in enumerate(zip(sizes, out)):
+        axis = x.type.rank - k + j
+        cells = []
+        for i in range(o):
+            lo, hi = (i * size) // o, -(-((i + 1) * size) // o)
+            piece = e.keep_dims(e.reduce(slice_dim(e, x, axis, lo, hi, 1), [axis], body, init),
+                                x, [axis])
+            cells.append(piece if is_max else e.binary("divide", piece, e.scalar(hi - lo, el)))
+        x = cells[0] if o == 1 else e.v("concatenate", cells, {"dimension": axis})
+    return [x, None] if is_max else x
 
 
 def _source_indices(size: int, out: int, factor, align: bool, bilinear: bool):

@@ -488,7 +488,8 @@ class MoreOps(nn.Module):
     input with a padding index, max), masked_select, repeat_interleave (an int, and a
     tensor of counts: a data-dependent length), roll (along dims, and flat), unfold,
     diagonal, triu_indices, log10, hypot, copysign, signbit, isinf, isfinite, shifts,
-    vector norms (p 3, 2), dist, cdist, logsumexp, instance norm."""
+    vector norms (p 3, 2), dist, cdist, logsumexp, instance norm, adaptive max and average
+    pools to sizes that do not divide the input's, logcumsumexp, histc."""
 
     def __init__(self):
         super().__init__()
@@ -517,8 +518,10 @@ class MoreOps(nn.Module):
         dists = torch.cdist(img[:, 0], img[:, 1])
         lse = torch.logsumexp(x, 1)
         inst = F.instance_norm(img, weight=self.w3, bias=self.b3)
+        pools = F.adaptive_max_pool2d(img, (3, 2)) + F.adaptive_avg_pool2d(img, (3, 2))
+        scan = torch.logcumsumexp(x * 30, 1)
         return (bags, picked, rep, counted, rolled, windows, diag, upper, odd, shifted, norms,
-                dists, lse, inst)
+                dists, lse, inst, pools, scan, torch.histc(x, 5), torch.histc(x, 4, min=-1, max=1))
 
 
 class CompositeMore(nn.Module):
