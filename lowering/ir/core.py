@@ -453,12 +453,16 @@ class Operation:
         return CompileError(f"'{self.name}': {message}", self.loc)
 
     def walk(self):
-        """This op and every op nested in its regions, outermost first."""
-        yield self
-        for region in self.regions:
-            for block in region.blocks:
-                for op in list(block.ops):
-                    yield from op.walk()
+        """This op and every op nested in its regions, outermost first (each block's ops as
+        they are when the walk reaches it). A stack, not nested generators: a kernel's ops
+        sit five or six loops deep, and each level re-yielded every op below it."""
+        stack = [self]
+        while stack:
+            op = stack.pop()
+            yield op
+            for region in reversed(op.regions):
+                for block in reversed(region.blocks):
+                    stack.extend(reversed(block.ops))
 
     def __repr__(self):
         return f"<Operation {self.name} at {self.loc}>"
