@@ -209,3 +209,75 @@ def triu_indices(e, n):
     pick = np.triu_indices if e.target.startswith("aten.triu") else np.tril_indices
     arr = np.stack(pick(row, offset, col)).astype(np.int64)
     return e.const(arr, n.out_elem(), arr.shape)
+
+
+@aten("grid_sampler_2d.default", "grid_sampler.default", group=X)
+def grid_sampler(e, n):
+    """F.grid_sample: input [N, C, H, W] read at grid [N, Ho, Wo, 2]'s (x, y) in [-1, 1]
+    (align_corners: -1 and 1 are the corner pixels' centres, else their outer edges),
+    bilinear (mode 0) or nearest (1), with zeros (0) or border (1) padding: each corner
+    pixel one gather of [N, Ho, Wo, C], weighted, summed, moved to [N, C, Ho, Wo]."""
+    x, grid = n.arg("input"), n.arg("grid")
+    mode, padding = n.arg("interpolation_mode", 0), n.arg("padding_mode", 0)
+    align = bool(n.arg("align_corners", False))
+    if x.type.rank != 4 or mode not in (0, 1) or padding not in (0, 1):
+        raise e.error(f"grid_sample of a {x.type.rank}-D input, mode {mode}, padding {padding}: "
+                      "only 2-D bilinear or nearest with zeros or border padding is supported")
+    el = x.type.elem
+    h, w = x.type.shape[2], x.type.shape[3]
+    if h is None or w is None or x.type.shape[1] is None:
+        raise e.error("grid_sample needs static channel and spatial dims")
+    gdims = e.dims(grid)[:3]
+
+    def coord(k, size):
+        g = e.reshape(slice_dim(e, grid, 3, k, k + 1, 1), gdims)
+        g = e.convert(g, el)
+        one = e.broadcast_to(e.scalar(1, el), gdims)
+        if align:
+            c = e.binary("multiply", e.v("add", [g, one]), e.scalar((size - 1) / 2, el))
+        else:
+            c = e.binary("divide", e.binary("subtract", e.binary(
+                "multiply", e.v("add", [g, one]), e.scalar(size, el)), e.scalar(1, el)), e.scalar(2, el))
+        if padding == 1:
+            c = e.v("clamp", [e.scalar(0, el), c, e.scalar(size - 1, el)])
+        return c
+
+    ix, iy = coord(0, w), coord(1, h)
+    batch = e.iota(gdims, 0, "i64")
+
+    def corner(cx, cy):
+        """input at integer (cx, cy) (float tensors), zero outside: [N, Ho, Wo, C]."""
+        xi, yi = e.convert(cx, "i64"), e.convert(cy, "i64")
+        inside = e.v("and", [
+            e.v("and", [e.compare(cx, e.broadcast_to(e.scalar(0, el), gdims), "GE"),
+                        e.compare(cx, e.broadcast_to(e.scalar(w - 1, el), gdims), "LE")]),
+            e.v("and", [e.compare(cy, e.broadcast_to(e.scalar(0, el), gdims), "GE"),
+                        e.compare(cy, e.broadcast_to(e.scalar(h - 1, el), gdims), "LE")])])
+        coords = e.v("concatenate", [e.reshape(v, gdims + [1]) for v in (batch, yi, xi)],
+                     {"dimension": 3})
+        dn = {"offset_dims": (3,), "collapsed_slice_dims": (0, 2, 3),
+              "start_index_map": (0, 2, 3), "index_vector_dim": 3}
+        t = TensorType(tuple(grid.type.shape[:3]) + (x.type.shape[1],), el)
+        picked = e.v("gather", [x, coords], {"dimension_numbers": dn,
+                                             "slice_sizes": (1, x.type.shape[1], 1, 1)}, t)
+        mask = e.broadcast_to(inside, e.dims(picked), picked.type.shape, mapping=(0, 1, 2))
+        return e.v("select", [mask, picked, e.broadcast_to(e.scalar(0, el), e.dims(picked),
+                                                            picked.type.shape)])
+
+    def spread(wt, v):
+        return e.v("multiply", [v, e.broadcast_to(wt, e.dims(v), v.type.shape, mapping=(0, 1, 2))])
+
+    if mode == 1:  # nearest: round half to even, as PyTorch's nearbyint
+        out = corner(e.v("round_nearest_even", [ix]), e.v("round_nearest_even", [iy]))
+    else:
+        x0, y0 = e.v("floor", [ix]), e.v("floor", [iy])
+        one = e.broadcast_to(e.scalar(1, el), gdims)
+        x1, y1 = e.v("add", [x0, one]), e.v("add", [y0, one])
+        fx, fy = e.v("subtract", [ix, x0]), e.v("subtract", [iy, y0])
+        gx, gy = e.v("subtract", [one, fx]), e.v("subtract", [one, fy])
+        parts = [spread(e.v("multiply", [wx, wy]), corner(cx, cy))
+                 for cx, wx in ((x0, gx), (x1, fx)) for cy, wy in ((y0, gy), (y1, fy))]
+        out = parts[0]
+        for p in parts[1:]:
+            out = e.v("add", [out, p])
+    return e.v("transpose", [out], {"permutation": (0, 3, 1, 2)})

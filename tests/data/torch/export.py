@@ -489,7 +489,8 @@ class MoreOps(nn.Module):
     tensor of counts: a data-dependent length), roll (along dims, and flat), unfold,
     diagonal, triu_indices, log10, hypot, copysign, signbit, isinf, isfinite, shifts,
     vector norms (p 3, 2), dist, cdist, logsumexp, instance norm, adaptive max and average
-    pools to sizes that do not divide the input's, logcumsumexp, histc."""
+    pools to sizes that do not divide the input's, logcumsumexp, histc, grid_sample
+    (bilinear with zeros, nearest with border padding; points outside the image too)."""
 
     def __init__(self):
         super().__init__()
@@ -520,8 +521,12 @@ class MoreOps(nn.Module):
         inst = F.instance_norm(img, weight=self.w3, bias=self.b3)
         pools = F.adaptive_max_pool2d(img, (3, 2)) + F.adaptive_avg_pool2d(img, (3, 2))
         scan = torch.logcumsumexp(x * 30, 1)
+        grid = torch.tanh(img[:, :2].permute(0, 2, 3, 1)) * 1.2  # [b, 4, 5, 2]
+        sampled = (F.grid_sample(img, grid, align_corners=False)
+                   + F.grid_sample(img, grid, mode="nearest", padding_mode="border", align_corners=True))
         return (bags, picked, rep, counted, rolled, windows, diag, upper, odd, shifted, norms,
-                dists, lse, inst, pools, scan, torch.histc(x, 5), torch.histc(x, 4, min=-1, max=1))
+                dists, lse, inst, pools, scan, torch.histc(x, 5), torch.histc(x, 4, min=-1, max=1),
+                sampled)
 
 
 class CompositeMore(nn.Module):
