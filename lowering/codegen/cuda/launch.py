@@ -18,10 +18,12 @@ Iteration spaces (`space`):
   threads on consecutive elements of the innermost dim, so a warp's accesses coalesce).
 Each iteration takes `lanes` threads (1; a warp; or the whole block). The grid is
 ceil(iterations / iterations per block) blocks, at most `max_blocks`, and the device entry's
-grid-stride loop covers any rest. A block-per-tile schedule whose tiles span two or more dims
-gets a 2-D/3-D grid (x the last tiled dim, y the one before, z the rest), when that grid
-covers every tile within the hardware's limits; the entry linearizes it back (x fastest), so
-the body sees the same iteration numbers either way.
+grid-stride loop covers any rest. An elementwise kernel may take `vector` consecutive
+elements a thread (vector.py: vector loads), from `vector_from` elements on when its dims are
+known only at run time: the grid then has a quarter of the blocks. A block-per-tile
+schedule whose tiles span two or more dims gets a 2-D/3-D grid (x the last tiled dim, y the
+one before, z the rest), when that grid covers every tile within the hardware's limits; the
+entry linearizes it back (x fastest), so the body sees the same iteration numbers either way.
 """
 from __future__ import annotations
 
