@@ -58,3 +58,32 @@ def unique(e, n):
     _, inverse = arg_reduce(e, hits, 1, "max")
     counts = e.reduce(hits, [0], "add", 0)
     return [values, e.reshape(inverse, e.dims(x)), counts]
+
+
+@aten("unique_consecutive.default", group="data-dependent sizes")
+def unique_consecutive(e, n):
+    """torch.unique_consecutive over the flattened input: the first element of each run of
+    equal elements (dhlo.where of the run starts, then a gather), each element's run
+    (a running count of the starts) and each run's length (the next start minus its own)."""
+    from lowering.torch.math_ops import cumulative
+    from lowering.torch.shapes import slice_dim
+    x = n.arg("self")
+    if n.arg("dim", None) is not None:
+        raise e.error("unique_consecutive with dim= is not supported yet")
+    size = e.product(e.dims(x))
+    flat = e.reshape(x, [size])
+    prev = e.v("concatenate", [slice_dim(e, flat, 0, 0, 1, 1), slice_dim(e, flat, 0, 0, -1, 1)],
+               {"dimension": 0})
+    first = e.v("or", [e.compare(flat, prev, "NE"),
+                       e.compare(e.iota([size], 0, "i64"), e.broadcast_to(e.scalar(0, "i64"), [size]), "EQ")])
+    starts = e.v("dhlo.where", [first], result_type=TensorType((None, 1), "i64"))
+    dn = {"offset_dims": (), "collapsed_slice_dims": (0,), "start_index_map": (0,),
+          "index_vector_dim": 1}
+    values = e.v("gather", [flat, starts], {"dimension_numbers": dn, "slice_sizes": (1,)},
+                 TensorType((None,), x.type.elem))
+    run = cumulative(e, e.convert(first, "i64"), 0, "add", 0)
+    inverse = e.reshape(e.v("subtract", [run, e.broadcast_to(e.scalar(1, "i64"), [size])]), e.dims(x))
+    at = e.reshape(starts, [e.dims(starts)[0]])
+    ends = e.v("concatenate", [slice_dim(e, at, 0, 1, None, 1),
+                               e.reshape(e.convert(e.scalar(size, "i32"), "i64"), [1])], {"dimension": 0})
+    return [values, inverse, e.v("subtract", [ends, at])]

@@ -152,7 +152,7 @@ class Ops(nn.Module):
 
 class CondNonzero(nn.Module):
     """Data-dependent control flow written with torch.cond, and the data-dependent sizes of
-    nonzero and unique (sorted, with inverse indices and counts)."""
+    nonzero, unique (sorted, with inverse indices and counts) and unique_consecutive."""
 
     def __init__(self):
         super().__init__()
@@ -168,7 +168,9 @@ class CondNonzero(nn.Module):
         y = torch.cond(x.sum() > 0, positive, negative, (x,))
         values, inverse, counts = torch.unique((x * 2).round(), return_inverse=True,
                                                return_counts=True)
-        return y, torch.nonzero(x > 0.5), values, inverse, counts
+        runs, run_of, run_len = torch.unique_consecutive((x * 1.5).round().flatten().sort()[0][:-1:2],
+                                                         return_inverse=True, return_counts=True)
+        return y, torch.nonzero(x > 0.5), values, inverse, counts, runs, run_of, run_len
 
 
 class Unknown(nn.Module):
