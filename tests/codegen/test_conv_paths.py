@@ -358,3 +358,60 @@ def test_channels_first_routes(size, cin, cout, stride, batch, route):
         x = rng.uniform(-1, 1, (shape, cin, size, size)).astype(np.float32)
         want = np_conv(x, w, NCHW, [stride] * 2, [(1, 1), (1, 1)], [1, 1], [1, 1], [False] * 2, 1, 1)
         np.testing.assert_allclose(lib.main(x, w), want, rtol=1e-4, atol=1e-4 * np.sqrt(k))
+
+
+def nchw_1x1_program(batch, cin, cout, size, along, elem="f32"):
+    """A 1x1 convolution in PyTorch's layouts plus a bias broadcast `along` dim 1 (the
+    features: batch-norm's) or 3 (the columns), then a logistic (SiLU's half)."""
+    b = "?" if batch is None else batch
+    x, w = f"tensor<{b}x{cin}x{size}x{size}x{elem}>", f"tensor<{cout}x{cin}x1x1x{elem}>"
+    y = f"tensor<{b}x{cout}x{size}x{size}x{elem}>"
+    n = cout if along == 1 else size
+    if batch is None:
+        shape = ("  %d0 = stablehlo.get_dimension_size %y, dim = 0 : (" + y + ") -> tensor<i32>\n"
+                 "  %r0 = stablehlo.reshape %d0 : (tensor<i32>) -> tensor<1xi32>\n"
+                 f"  %c = stablehlo.constant dense<[{cout}, {size}, {size}]> : tensor<3xi32>\n"
+                 "  %s = stablehlo.concatenate %r0, %c, dim = 0 : (tensor<1xi32>, tensor<3xi32>)"
+                 " -> tensor<4xi32>\n"
+                 f"  %bb = stablehlo.dynamic_broadcast_in_dim %b, %s, dims = [{along}] : "
+                 f"(tensor<{n}x{elem}>, tensor<4xi32>) -> {y}\n")
+    else:
+        shape = f"  %bb = stablehlo.broadcast_in_dim %b, dims = [{along}] : (tensor<{n}x{elem}>) -> {y}\n"
+    return (f"func.func @main(%x: {x}, %w: {w}, %b: tensor<{n}x{elem}>) -> {y} {{\n"
+            f"  %y = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->"
+            f"[b, f, 0, 1], window = {{stride = [1, 1], pad = [[0, 0], [0, 0]]}} "
+            f"{{batch_group_count = 1 : i64, feature_group_count = 1 : i64}} : ({x}, {w}) -> {y}\n"
+            f"{shape}  %z = stablehlo.add %y, %bb : {y}\n"
+            f"  %s2 = stablehlo.logistic %z : {y}\n"
+            f"  return %s2 : {y}\n}}\n")
+
+
+@pytest.mark.parametrize("size, along, elem", [(5, 1, "f32"), (5, 3, "f32"), (1, 1, "f32"),
+                                               (4, 1, "f64")])
+def test_channels_first_1x1_is_one_matmul_with_its_consumers(size, along, elem):
+    """An NCHW 1x1 convolution (EfficientNet's MBConv projections, batch-norm and SiLU after
+    it) is one aot.gemm over the input as it is, no im2col copy, its consumers fused into the
+    matmul's tiles: per image W @ x[b] (positions the columns, read as one flat index when the
+    consumers read nothing along the spatial dims apart, else unflattened), or with 1x1
+    images x @ W^T. Right static and with a `?` batch."""
+    cin, cout = 19, 21
+    for batch in (3, None):
+        text = loops(nchw_1x1_program(batch, cin, cout, size, along, elem))
+        assert text.count('"aot.gemm"') == 1 and "scf.for" not in text.split('"aot.gemm"')[0]
+        assert f"x{cin}x{size * size}x{elem}>" not in text  # no im2col copy [B, C, positions]
+        # batch and row indices are one division each, unflattened columns two more (1x1
+        # images: the batch is the rows, the columns [F, 1, 1])
+        assert text.count("arith.divui") == (2 if along == 1 and size > 1 else 4), text
+    rng = np.random.default_rng(size + along)
+    dt = np.float32 if elem == "f32" else np.float64
+    w = rng.uniform(-1, 1, (cout, cin, 1, 1)).astype(dt)
+    bias = rng.uniform(-1, 1, cout if along == 1 else size).astype(dt)
+    for batch, n in ((3, 3), (None, 1), (None, 6)):
+        lib = aot.compile(nchw_1x1_program(batch, cin, cout, size, along, elem),
+                          f"nchw1x1_{size}_{along}_{elem}_{batch or 'dyn'}")
+        x = rng.uniform(-1, 1, (n, cin, size, size)).astype(dt)
+        y = np.einsum("bihw,oi->bohw", x.astype(np.float64), w[:, :, 0, 0].astype(np.float64))
+        y = y + (bias[:, None, None] if along == 1 else bias)
+        want = 1 / (1 + np.exp(-y))
+        tol = 1e-5 if elem == "f32" else 1e-12
+        np.testing.assert_allclose(lib.main(x, w, bias), want, rtol=tol, atol=tol)

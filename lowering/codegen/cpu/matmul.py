@@ -45,11 +45,14 @@ def packed_runs(op, target) -> dict | None:
 
 
 def epilogue_tile(b: LoopBuilder, subject, region_block: Block, inputs: dict, out, env: dict,
-                  nb: int, nm: int):
+                  nb: int, nm: int, flat_columns: bool = False):
     """(region, captured): a kOutput fusion's region as a tile callback (bi, i0, i1, j0, j1)
     that overwrites rows [i0, i1) x columns [j0, j1) of batch index `bi` of `out` (its
     first nb dims the batch, the next nm the rows, a last one the columns, each group
-    flattened) with the fused consumers' value of `subject`'s product, already in `out`
+    flattened; columns over several dims, as an NCHW convolution's positions, are unflattened
+    per element, or with `flat_columns` indexed [0, ..., j], the same address in a row-major
+    buffer, where the region reads nothing along those dims apart) with the fused consumers'
+    value of `subject`'s product, already in `out`
     (fusion.joins_as_output). Kernel values the region uses from outside are `captured`,
     to become the library op's extra operands."""
     product, root_value = subject.results[0], region_block.ops[-1].operands[0]
@@ -68,7 +71,12 @@ def epilogue_tile(b: LoopBuilder, subject, region_block: Block, inputs: dict, ou
     _, row, i, _ = eb.for_(i0, i1)
     row_idx = unflatten(row, i, out_dims[nb:nb + nm])
     _, col, j, _ = row.for_(j0, j1)
-    idx = batch_idx + row_idx + ([j] if len(out_dims) > nb + nm else [])
+    cols = out_dims[nb + nm:]
+    if flat_columns and len(cols) > 1:
+        col_idx = [col.index(0)] * (len(cols) - 1) + [j]
+    else:
+        col_idx = unflatten(col, j, cols) if len(cols) > 1 else [j] if cols else []
+    idx = batch_idx + row_idx + col_idx
     e = Elemental(col, {**inputs, product: out}, dims=env)
     col.op("memref.store", [e.at(root_value, idx), out] + idx)
     col.yield_()
