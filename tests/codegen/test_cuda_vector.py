@@ -141,3 +141,27 @@ def test_a_run_time_batch_takes_vector_loads_from_enough_rows(tmp_path):
         x, y = (rng.standard_normal((rows, 1024)).astype(np.float32) for _ in range(2))
         np.testing.assert_array_equal(lib.main(x, y), -(x + y))
         assert last_launch()[:4] == (blocks, 1, 1, 256)
+
+
+def test_strided_reads_keep_one_element_a_thread():
+    """A transposed operand (or a window read with a stride) differs between a group's
+    elements at addresses that are not consecutive: 4 elements a thread would make each warp
+    access touch 4x the sectors, so such kernels keep one element a thread."""
+    transposed = """func.func @main(%x: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
+  %t = stablehlo.transpose %x, dims = [1, 0] : (tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+  %0 = stablehlo.add %t, %x : tensor<1024x1024xf32>
+  return %0 : tensor<1024x1024xf32>
+}"""
+    pool = """func.func @main(%x: tensor<8x64x224x224xf32>) -> tensor<8x64x112x112xf32> {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %0 = "stablehlo.reduce_window"(%x, %z) ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %m = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %m : tensor<f32>
+  }) {window_dimensions = array<i64: 1, 1, 2, 2>, window_strides = array<i64: 1, 1, 2, 2>} : (tensor<8x64x224x224xf32>, tensor<f32>) -> tensor<8x64x112x112xf32>
+  return %0 : tensor<8x64x112x112xf32>
+}"""  # noqa: E501
+    for text in (transposed, pool):
+        ptx, ks = compiled(text)
+        big = [k for k in ks if k.launch.elementwise and k.launch.threads_launched(k.dims) >= 1 << 20]
+        assert big and all(k.launch.vector == 1 for k in big) and "ld.global.v" not in ptx

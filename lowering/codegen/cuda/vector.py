@@ -49,7 +49,9 @@ def vectorizable(func, dims) -> bool:
     run time), can take WIDTH elements per iteration: the innermost dim a multiple of WIDTH
     (known), the iteration number used
     only to unflatten the index by multiples of WIDTH (or as the index itself, rank 1), no
-    in-place buffers, a body of at most MAX_BODY_OPS ops."""
+    in-place buffers, a body of at most MAX_BODY_OPS ops, and every load or store whose index
+    differs between a group's elements one at consecutive addresses (`_strided_access`: a
+    window's or a transposed read would touch 4x the sectors per warp access)."""
     loop = _parallel_loop(func)
     if loop is None or not dims or dims[-1] is None or dims[-1] % WIDTH or "aot.aliased" in func.attrs:
         return False
@@ -62,7 +64,31 @@ def vectorizable(func, dims) -> bool:
             c = _constant(op.operands[1])
             if op.operands[0] is not iv or c is None or c % WIDTH:
                 return False
-    return _constant(loop.operands[0]) == 0 and _constant(loop.operands[2]) == 1
+    return _constant(loop.operands[0]) == 0 and _constant(loop.operands[2]) == 1 \
+        and not _strided_access(body, iv)
+
+
+def _strided_access(body, iv) -> bool:
+    """Whether some load or store of the body has an index that differs between a group's
+    elements and is not `_is_vector_access` (at the innermost index, directly in the body)."""
+    inner, varies = {}, {id(iv)}
+    for op in body.ops:
+        if op.operands and op.operands[0] is iv and op.name in REM:
+            inner[id(op.results[0])] = True
+            varies.add(id(op.results[0]))
+            continue
+        if op.operands and op.operands[0] is iv and op.name in DIV:
+            continue
+        nested = list(op.walk())
+        for o in nested:
+            if o.name in ("memref.load", "memref.store") and any(id(v) in varies for v in o.operands[1:]) \
+                    and not (o is op and _is_vector_access(o, iv, inner, varies)):
+                return True
+            if any(id(v) in varies for v in o.operands):
+                varies.update(id(r) for r in o.results)
+        if any(id(v) in varies for o in nested for v in o.operands):
+            varies.update(id(r) for r in op.results)
+    return False
 
 
 def vector_kernel(func) -> Operation:
