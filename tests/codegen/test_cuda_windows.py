@@ -208,3 +208,48 @@ def test_max_pool_gradient(tmp_path):
         s = rng.integers(1, 9, (batch, 4, 3)).astype(np.float32)
         want = np_select_and_scatter(x, s, (1, 3, 3), (1, 2, 2), [(0, 0), (1, 1), (1, 1)])
         np.testing.assert_array_equal(lib.main(x, s), want)
+
+
+STATIC_POOL = """func.func @main(%x: tensor<INxELEM>) -> tensor<OUTxELEM> {
+  %init = stablehlo.constant dense<INIT> : tensor<ELEM>
+  %0 = "stablehlo.reduce_window"(%x, %init) ({
+  ^bb0(%a: tensor<ELEM>, %b: tensor<ELEM>):
+    %m = stablehlo.OP %a, %b : tensor<ELEM>
+    stablehlo.return %m : tensor<ELEM>
+  }) {window_dimensions = array<i64: WINDOW>, window_strides = array<i64: STRIDES>,
+      padding = dense<PADS> : tensor<4x2xi64>} : (tensor<INxELEM>, tensor<ELEM>) -> tensor<OUTxELEM>
+  return %0 : tensor<OUTxELEM>
+}"""
+
+
+@pytest.mark.parametrize("shape, window, strides, pads, op, elem, tiles", [
+    ((2, 16, 33, 35), (1, 1, 3, 3), (1, 1, 2, 2), [(0, 0), (0, 0), (0, 1), (1, 0)], "maximum", "f32",
+     "1 x 1 x 15 x 17"),  # NCHW max pool 3x3 stride 2: a tile of 15 x 17 outputs
+    ((2, 17, 19, 40), (1, 3, 3, 1), (1, 1, 1, 1), [(0, 0), (1, 1), (1, 1), (0, 0)], "add", "f32",
+     "1 x 1 x 8 x 32"),  # NHWC sum pool 3x3 stride 1: 32 channels (contiguous) x 8 columns
+    ((3, 20, 21, 5), (1, 2, 3, 1), (1, 1, 2, 1), [(0, 0), (0, 1), (2, 0), (0, 0)], "maximum", "f64",
+     "1 x 4 x 11 x 5"),
+    ((2, 9, 30, 30), (1, 1, 4, 4), (1, 1, 3, 2), [(0, 0), (0, 0), (1, 1), (0, 0)], "add", "i32",
+     "1 x 1 x 10 x 14")])
+def test_overlapping_windows_are_tiled_through_shared_memory(shape, window, strides, pads, op, elem,
+                                                              tiles, tmp_path):
+    """Windows wider than their stride: a block per output tile stages the input its windows
+    cover in shared memory once (padding as the init value), then each thread folds its window
+    there; results equal numpy's exactly (the same fold order), many tiles per block too."""
+    dtype = {"f32": np.float32, "f64": np.float64, "i32": np.int32}[elem]
+    init = dtype(0) if op == "add" else dtype(-np.inf)
+    fn = np.add if op == "add" else np.maximum
+    args = (window, strides, pads, (1,) * 4, (1,) * 4)
+    out_shape = np_reduce_window(np.zeros(shape, dtype), init, fn, *args).shape
+    init_text = {"f32": "0xFF800000", "f64": "0xFFF0000000000000"}[elem] if op == "maximum" else "0"
+    text = (STATIC_POOL.replace("ELEM", elem).replace("OP", op).replace("INIT", init_text)
+            .replace("WINDOW", ", ".join(map(str, window))).replace("STRIDES", ", ".join(map(str, strides)))
+            .replace("PADS", str([list(p) for p in pads]))
+            .replace("IN", "x".join(map(str, shape))).replace("OUT", "x".join(map(str, out_shape))))
+    (k,), ptx = kernels_and_ptx(text, "tpool")
+    assert k.describe().split(": ", 1)[1].startswith(f"a block per tile of {tiles} of the output")
+    assert "bar.sync" in ptx and ".shared" in ptx
+    lib = build_emulated(text, "tpool", str(tmp_path))
+    rng = np.random.default_rng(5)
+    x = (rng.integers(-50, 50, shape) if elem == "i32" else rng.standard_normal(shape)).astype(dtype)
+    np.testing.assert_array_equal(lib.main(x), np_reduce_window(x, init, fn, *args))

@@ -24,8 +24,19 @@ open, as StableHLO leaves it (the CPU applies updates in order, the last one win
 """
 from __future__ import annotations
 
+from abi.dtypes import dtype
+from lowering.codegen.cuda.reductions import _unflatten
 from lowering.ir.builder import Ix, LoopBuilder, buffer_dims, element_loop
-from lowering.ir.core import Block, Region, ScalarType, bit_width, is_complex, is_float, is_unsigned
+from lowering.ir.core import (
+    Block,
+    MemRefType,
+    Region,
+    ScalarType,
+    bit_width,
+    is_complex,
+    is_float,
+    is_unsigned,
+)
 from lowering.ops import registry
 from lowering.ops.elemental import apply_region
 from lowering.ops.elementwise import Scalars
@@ -34,7 +45,9 @@ from lowering.ops.windows import (
     Conv,
     conv_element,
     conv_sizes,
+    fold_nest,
     reduce_window_buffers,
+    reduce_window_params,
     select_and_scatter_params,
     select_in_window,
     when_nonempty,
@@ -42,6 +55,7 @@ from lowering.ops.windows import (
 )
 
 I1 = ScalarType("i1")
+INDEX = ScalarType("index")
 # update region's op, element class -> gpu.atomic_rmw kind. Float max/min are not here: the
 # device's atom.max is maxNum (drops NaN), StableHLO's maximum propagates it (a CAS loop does).
 COMBINE = {("add", "int"): "add", ("add", "uint"): "add", ("add", "float"): "fadd",
@@ -112,6 +126,102 @@ def emit_reduce_window(k, op, b: LoopBuilder, args: list):
         for v, out in zip(window_fold(eb, w, op.regions[0], ins, in_dims, ivs, init_vals, can_load), outs):
             eb.op("memref.store", [v, out] + ivs)
     when_nonempty(body, in_dims, emit)
+    body.yield_()
+
+
+BLOCK = 256  # threads of a tiled window kernel's block
+SHARED_BYTES = 48 * 1024  # the most a block's staged input may take (static shared memory)
+TILED_ELEMS = ("f16", "bf16", "f32", "f64", "i32", "i64")
+
+
+def window_tiles(op) -> tuple | None:
+    """Output tile sizes (one per dim) for a reduce_window whose windows overlap, or None:
+    one operand, static shapes, no dilation, some dim with a window wider than its stride.
+    The innermost dim gets up to 32 (a warp along contiguous memory), then the window dims
+    from the last outwards what is left of a block of BLOCK; the input the tile's windows
+    cover must fit SHARED_BYTES."""
+    one = len(op.operands) == 2 and len(op.results) == 1 or len(op.operands) == 3 and not op.results
+    if op.key != "reduce_window" or not one or op.operands[0].type.elem not in TILED_ELEMS:
+        return None  # (the buffer form's output is its last operand)
+    shape = op.operands[0].type.shape
+    out = (op.results[0] if op.results else op.operands[-1]).type.shape
+    w = reduce_window_params(op)
+    if None in shape or None in out or 0 in out or any(n != 1 for n in w.base_dil + w.win_dil) \
+            or not any(size > stride for size, stride in zip(w.size, w.stride)):
+        return None
+    tiles, left = [1] * len(out), BLOCK
+    for d in [len(out) - 1] + [d for d in reversed(range(len(out) - 1)) if w.size[d] > 1]:
+        tiles[d] = min(out[d], 32 if d == len(out) - 1 else left)
+        left //= tiles[d]
+    staged = 1
+    for d, t in enumerate(tiles):
+        staged *= (t - 1) * w.stride[d] + w.size[d]
+    size = dtype(op.operands[0].type.elem).size
+    return tuple(tiles) if staged * size <= SHARED_BYTES else None
+
+
+def emit_tiled_reduce_window(k, op, b: LoopBuilder, args: list):
+    """A block per output tile (`window_tiles`): its threads copy the input the tile's windows
+    cover into shared memory (padding as the init value, which is what reduce_window pads
+    with), wait at a barrier, then each folds its output element's window from shared memory:
+    each input element is read from global memory once per tile, not once per window that
+    covers it."""
+    (inp,), (init,), (out,), w = reduce_window_buffers(op, b, args)
+    tiles = window_tiles(op)
+    in_dims, out_dims = inp.type.shape, out.type.shape
+    spans = [(t - 1) * w.stride[d] + w.size[d] for d, t in enumerate(tiles)]
+    staged = 1
+    for n in spans:
+        staged *= n
+    elem = ScalarType(inp.type.elem)
+    counts = [-(-n // t) for n, t in zip(out_dims, tiles)]
+    total = 1
+    for n in counts:
+        total *= n
+    loop, body, t, _ = b.for_(b.index(0), b.index(total))
+    loop.attrs["aot.lanes_per_iteration"] = BLOCK  # a block per tile
+    loop.attrs["aot.tiles"] = tiles
+    bx = Ix(body)
+    at = _unflatten(bx, t, counts)
+    first = [bx.mul(a, n) for a, n in zip(at, tiles)]  # the tile's first output element
+    origin = [bx.sub(bx.mul(f, w.stride[d]), w.pad[d][0]) for d, f in enumerate(first)]
+    tid = body.v("gpu.thread_id", [], INDEX)
+    fill = body.v("memref.load", [init], elem)
+    shared = body.v("gpu.shared", [], MemRefType((staged,), inp.type.elem))
+    stage, sb, e, _ = body.for_(tid, body.index(staged), step=BLOCK)
+    sx = Ix(sb)
+    valid, idx = None, []
+    for d, p in enumerate(_unflatten(sx, e, spans)):
+        q = sx.add(origin[d], p)
+        valid = sx.and_(valid, sx.and_(sx.cmp("sge", q, 0), sx.cmp("slt", q, in_dims[d])))
+        idx.append(q)
+    idx = [sx.select(valid, q, 0) for q in idx]
+    x = sb.v("memref.load", [inp] + idx, elem)
+    sb.op("memref.store", [sx.select(valid, x, fill, elem), shared, e])
+    sb.yield_()
+    body.op("gpu.barrier", [])
+    per_tile = 1
+    for n in tiles:
+        per_tile *= n
+    local = _unflatten(bx, tid, list(tiles))
+    place = [bx.add(f, at_tile) for f, at_tile in zip(first, local)]
+    inside = bx.cmp("slt", tid, per_tile)
+    for d, p in enumerate(place):
+        inside = bx.and_(inside, bx.cmp("slt", p, out_dims[d]))
+
+    def fold(fb, kvs, accs):
+        fx = Ix(fb)
+        flat = 0
+        for d, (at_tile, kv) in enumerate(zip(local, kvs)):
+            flat = fx.add(fx.mul(flat, spans[d]), fx.add(fx.mul(at_tile, w.stride[d]), kv))
+        x = fb.v("memref.load", [shared, fx.val(flat)], elem)
+        return apply_region(fb, op.regions[0], accs + [x])
+
+    def emit(gb):
+        (value,) = fold_nest(gb, list(w.size), [fill], fold)
+        gb.op("memref.store", [value, out] + place)
+    when(body, inside, emit)
+    body.op("gpu.barrier", [])  # the next tile's staging waits until this one is read
     body.yield_()
 
 
@@ -197,3 +307,8 @@ SCHEDULES = {  # op: (kernel, when it applies)
 for _name, (_kernel, _when) in SCHEDULES.items():
     registry.override(_name, "kernel", _kernel, target="cuda", when=_when)
     registry.override(_name, "parallel", True, target="cuda", when=_when)
+# registered last: tried first (registry.override), before the thread per output element
+registry.override("reduce_window", "kernel", emit_tiled_reduce_window, target="cuda",
+                  when=lambda target, op: window_tiles(op) is not None)
+registry.override("reduce_window", "parallel", True, target="cuda",
+                  when=lambda target, op: window_tiles(op) is not None)
