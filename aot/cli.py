@@ -24,7 +24,7 @@ def main(argv=None) -> int:
                    help=f"comma-separated stages to print, or 'all' ({', '.join(DUMP_STAGES)})")
     c.add_argument("--dump-dir", help="directory for --dump-ir-after files (default: stderr)")
     c.add_argument("--target", choices=list(backends.BACKENDS), default="cpu",
-                   help=backends.target_help())
+                   metavar="{" + " | ".join(backends.BACKENDS) + "}", help=backends.target_help())
     c.add_argument("--gpu-arch", default=backends.DEFAULT_GPU_ARCH, choices=backends.GPU_ARCHS,
                    help=f"the GPU for --target cuda (default: {backends.DEFAULT_GPU_ARCH})")
     c.add_argument("--target-triple", help="LLVM target triple (default: this machine)")

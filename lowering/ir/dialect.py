@@ -66,8 +66,8 @@ AOT_ATTRS = {
                   "the first of N accesses at consecutive addresses (one N-wide access), 0 on the others",
     "aot.transposed": "on gpu.blas_gemm(_takes): (lhs, rhs) stored [k, m] / [n, k]",
     "aot.scratch": "on an LHLO kernel op: its last N operands are temporaries",
-    "aot.arg_bounds": "on an entry function: upper bounds of its arguments' dims ({arg: [bound "
-                      "or None per dim]}), checked on every call (bounded dynamism)",
+    "aot.arg_bounds": "on an entry function: upper bounds of its arguments' dims "
+                      "((argument, dim, bound) per bounded dim), checked on every call (bounded dynamism)",
     "aot.packed_b": "on memref.global: [K, N, row stride, column stride, KC, NR], its bytes "
                     "are a matmul's B as packed panels (passes/prepack.py); on aot.gemm: B is "
                     "such a constant",

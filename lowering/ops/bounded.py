@@ -24,13 +24,15 @@ def _plain(t):
 @registry.module_rewrite("drop_bounds")
 def drop_bounds(module: Module) -> None:
     """Types lose their bounds encodings; an entry's argument bounds go to `aot.arg_bounds`
-    ({argument: per-dim bounds}) for the host's check. A malformed bound is a located error."""
+    ((argument, dim, bound) triples: plain integers, so every stage prints and reads them
+    back) for the host's check. A malformed bound is a located error."""
     for func in module.functions():
         fn = func.attrs.get("function_type")
         if not isinstance(fn, FunctionType):
             continue
         try:
-            arg_bounds = {i: b for i, b in enumerate(map(bounds_of, fn.inputs)) if b is not None}
+            arg_bounds = [(i, d, bound) for i, bounds in enumerate(map(bounds_of, fn.inputs))
+                          for d, bound in enumerate(bounds or ()) if bound is not None]
             for op in func.walk():
                 for v in op.results:
                     bounds_of(v.type)

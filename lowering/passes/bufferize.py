@@ -172,12 +172,10 @@ class FunctionBufferizer:
             self.buffers[old] = new
             new.hint = old.hint
             self.shapes[old] = [self.hs.dim(new, d) for d in range(new.type.rank)]
-        for i, bounds in func.attrs.get("aot.arg_bounds", {}).items():  # bounded dynamism
-            for d, bound in enumerate(bounds):
-                if bound is not None:
-                    arg = old_block.args[i]
-                    self.hs.require("sle", self.shapes[arg][d], bound, func,
-                                    f"argument #{i} (%{arg.hint or i}) dim {d} exceeds its bound")
+        for i, d, bound in func.attrs.get("aot.arg_bounds", ()):  # bounded dynamism
+            arg = old_block.args[i]
+            self.hs.require("sle", self.shapes[arg][d], bound, func,
+                            f"argument #{i} (%{arg.hint or i}) dim {d} exceeds its bound")
         outs = block.args[len(arg_types):]
         # results written straight into the caller's buffers where a kernel produces them
         target: dict = {}

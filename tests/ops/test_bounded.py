@@ -94,3 +94,22 @@ def test_tensor_cast_of_anything_else_is_a_located_error():
     with pytest.raises(CompileError, match="changes more than static dims and bounds") as info:
         aot.compile(text, name="bad_cast")
     assert info.value.loc.line == 2
+
+
+@pytest.mark.parametrize("stage", ["hlo", "lhlo", "loops"])
+def test_bounds_print_at_every_stage_and_read_back(tmp_path, stage):
+    """The entry's argument bounds are printed with each stage (`--emit`), and a printed HLO
+    stage compiled again keeps the check (they were a dict with integer keys: the printer
+    failed on it)."""
+    from aot.cli import main
+    src = tmp_path / "bounded.mlir"
+    src.write_text(STABLEHLO)
+    out = tmp_path / f"bounded.{stage}.mlir"
+    assert main(["compile", str(src), "--emit", stage, "-o", str(out)]) == 0
+    assert "aot.arg_bounds = [array<i64: 0, 0, 8>]" in out.read_text()
+    if stage == "hlo":
+        lib = aot.compile(str(out), name="bounded_again", output_dir=str(tmp_path))
+        x = np.ones((9, 4), np.float32)
+        np.testing.assert_array_equal(lib.main(x[:8], np.int32(2)), 2 * x[:2])
+        with pytest.raises(AotRuntimeError, match=r"argument #0 \(%.*\) dim 0 exceeds its bound \(9 vs 8\)"):
+            lib.main(x, np.int32(1))
