@@ -802,6 +802,7 @@ _STAND_IN = "__aot_one_line_ops : i1"  # a complete op, where a run of them was
 _STAND_IN_NAME = _STAND_IN.split()[0]
 _FORMS: dict = {}  # a line's form -> a maker of its raw op for a line (_copier), or None
 MAX_FORMS = 4096
+MIN_NEW_FORMS = 128  # new forms before _SameForm.unique may stop trying
 
 
 class _SameForm:
@@ -811,10 +812,12 @@ class _SameForm:
     def __init__(self, text: str):
         lines = text.split("\n")
         self.runs: dict = {}  # first line number -> [raw op per line of the run]
+        self.tried = self.new = 0  # lines tried, and of them lines of a form not seen before
         run = None
         for i, line in enumerate(lines):
             raw = self.one_line_op(line, i + 1) if _OP_LINE.match(line) and \
-                i + 1 < len(lines) and _AFTER_RUN.match(lines[i + 1]) else None
+                i + 1 < len(lines) and _AFTER_RUN.match(lines[i + 1]) and not self.unique() \
+                else None
             if raw is None:
                 run = None
                 continue
@@ -827,8 +830,13 @@ class _SameForm:
         self.found = bool(self.runs)
         self.rest = "\n".join(lines) if self.found else text
 
-    @staticmethod
-    def one_line_op(line: str, number: int):
+    def unique(self) -> bool:
+        """Whether three lines in four so far had forms of their own (a big CNN's
+        convolutions, each of its shapes): a form parsed and copied costs more than lark
+        reading the line (~1.7x), so the rest of such a text is left to lark."""
+        return self.new > MIN_NEW_FORMS and 4 * self.new > 3 * self.tried
+
+    def one_line_op(self, line: str, number: int):
         """The line's raw op, or None when it is not one op complete on its line (then
         lark reads it in place, and any error is found there)."""
         if '"' in line or "$" in line or "//" in line or "{" in line:
@@ -839,7 +847,9 @@ class _SameForm:
             return f"{m.group()[0]}${len(names) - 1}"
         indent = len(line) - len(line.lstrip(" \t"))
         form = _VALUE_NAME.sub(placeholder, line[indent:])
+        self.tried += 1
         if form not in _FORMS:
+            self.new += 1
             if len(_FORMS) > MAX_FORMS:
                 _FORMS.clear()
             _FORMS[form] = _parse_form(form)

@@ -74,3 +74,14 @@ def test_errors_located_as_lark_locates_them(edit, where):
     fast = _parse(text, True)
     assert isinstance(fast, str) and fast.startswith(where + ":"), fast
     assert fast == _parse(text, False)
+
+
+def test_a_text_of_unique_forms_is_left_to_lark():
+    """A form parsed and copied costs more than lark reading its line: after many lines of
+    new forms (here a constant of its own per line), the rest is lark's, parsed alike."""
+    lines = [f"    %c{i} = stablehlo.constant dense<{i}.5> : tensor<{i + 1}xf32>" for i in range(400)]
+    text = ("func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n" + "\n".join(lines)
+            + "\n    return %x : tensor<4xf32>\n}\n")
+    runs = parser._SameForm(text)
+    assert parser.MIN_NEW_FORMS < runs.tried < 400 and runs.new == runs.tried
+    assert _parse(text, True) == _parse(text, False)
