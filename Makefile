@@ -176,6 +176,7 @@ gpu-kit: $(STAMP)
 	$(PY) tools/gpu_kit/build.py --out build/gpu-kit --double build/gpu-kit-double
 
 gpu-kit-check: build/libcuda_double.so
+	@test -f build/gpu-kit/run.sh || { echo 'gpu-kit-check: no kit in build/gpu-kit: run make gpu-kit first' >&2; exit 1; }
 	KIT_TIMEOUT=1800 AOT_EMU_FIBERS=1 AOT_CUDA_LIBRARY=$(CURDIR)/build/libcuda_double.so \
 		AOT_CUDA_DOUBLE_KERNELS=$(CURDIR)/build/gpu-kit-double \
 		bash build/gpu-kit/run.sh
