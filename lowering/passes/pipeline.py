@@ -1,8 +1,8 @@
 """The pass pipeline: one named step per stage, each printable with `--emit`.
 
     hlo    spellings canonical, calls inlined, verified with shape inference
-    fused  repeated shape code shared, transposes folded into the dots that read them, then
-           kLoop / kInput / kOutput fusions
+    fused  float arithmetic on small constants folded, repeated shape code shared, transposes
+           folded into the dots that read them, then kLoop / kInput / kOutput fusions
     lhlo   buffers: allocated before, freed after the kernel that needs them
     loops  kernels outlined as loop nests over buffers; host code calls them
 """
@@ -14,6 +14,7 @@ from lowering.codegen.llvm.guard import verify_loops
 from lowering.codegen.mathlib import expand_math
 from lowering.ir.core import CompileError
 from lowering.passes.bufferize import bufferize
+from lowering.passes.constant_folding import fold_constants
 from lowering.passes.cse import eliminate_common_subexpressions
 from lowering.passes.fusion import fuse
 from lowering.passes.import_lhlo import import_lhlo, is_buffer_level
@@ -28,7 +29,7 @@ from lowering.target import Target, host_target
 STAGES = [
     ("hlo", lambda m, t: legalize(m)),  # parse result -> canonical, verified HLO
     ("fused", lambda m, t: fuse(fold_transposes(  # ops grouped into kernels
-        eliminate_common_subexpressions(m), t), t)),
+        eliminate_common_subexpressions(fold_constants(m)), t), t)),
     ("lhlo", bufferize),  # tensors -> buffers
     ("loops", lambda m, t: verify_loops(expand_math(prepack_constant_weights(  # loop nests,
         add_shape_queries(lower_to_loops(m, t)), t), t))),  # the math the target lacks spelled out
