@@ -54,6 +54,16 @@ def _foldable_type(t) -> bool:
             and math.prod(t.shape) <= MAX_FOLDED_ELEMENTS)
 
 
+def _as_shape(array: np.ndarray, shape: tuple):
+    """A constant's array in its type's shape: the front ends hold a rank-0 value as [1] and
+    a splat as one element; None when neither fits (the constant is then left alone)."""
+    if array.size == math.prod(shape):
+        return array.reshape(shape)
+    if array.size == 1:
+        return np.broadcast_to(array.reshape(()), shape)
+    return None
+
+
 def fold_constants(module: Module) -> Module:
     for func in module.functions():
         for region in func.regions:
@@ -73,7 +83,9 @@ def _fold_block(block: Block) -> None:
             continue
         t = op.result.type
         if op.key == "constant" and isinstance(op.attrs.get("value"), DenseAttr):
-            known[op.result] = np.broadcast_to(op.attrs["value"].array, t.shape)
+            array = _as_shape(np.asarray(op.attrs["value"].array), tuple(t.shape))
+            if array is not None:
+                known[op.result] = array
         elif op.key in FOLDS and op.operands and all(v in known for v in op.operands):
             args = [known[v] for v in op.operands]
             with np.errstate(all="ignore"):  # inf/nan as the kernel would compute them
