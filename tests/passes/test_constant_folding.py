@@ -10,7 +10,7 @@ import numpy as np
 import aot
 from lowering.frontend.parser import parse_module
 from lowering.frontend.printer import print_module
-from lowering.passes.constant_folding import MAX_FOLDED_ELEMENTS
+from lowering.passes.constant_folding import MAX_FOLDED_ELEMENTS, fold_constants
 from lowering.passes.pipeline import run_pipeline
 
 VAR, MEAN, W, B, EPS = [1.0, 2.0, 3.0, 4.0], [0.5, -1.0, 2.0, 0.25], [1.5, 0.5, -2.0, 1.0], \
@@ -99,3 +99,25 @@ def test_what_must_not_fold_stays():
     np.testing.assert_allclose(z, 2 / np.sqrt(x), rtol=1e-6)
     np.testing.assert_allclose(lr, np.full(big, np.sqrt(3.0)), rtol=1e-6)
     np.testing.assert_array_equal(k, [3, -3, 2, 0])
+
+
+def test_constants_held_as_one_element_or_flat_fold_in_their_type_shape():
+    """The TensorFlow front end holds a rank-0 constant as [1] (np.broadcast_to of that to ()
+    was an internal error on every TF corpus case); a splat is one element."""
+    from lowering.ir.core import DenseAttr
+    text = """func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %a = stablehlo.constant dense<2.0> : tensor<f32>
+  %b = stablehlo.constant dense<3.0> : tensor<2xf32>
+  %s = stablehlo.multiply %a, %a : tensor<f32>
+  %sb = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<2xf32>
+  %t = stablehlo.add %sb, %b : tensor<2xf32>
+  %y = stablehlo.multiply %x, %t : tensor<2xf32>
+  return %y : tensor<2xf32>
+}"""
+    module = run_pipeline(parse_module(text), until="hlo")
+    for op in module.functions()[0].regions[0].blocks[0].ops:
+        if op.key == "constant":  # as the TF front end and a splat hold them
+            v = op.attrs["value"]
+            op.attrs["value"] = DenseAttr(np.asarray(v.array, np.float32).reshape(-1)[:1].copy(), v.type)
+    folded = print_module(fold_constants(module))
+    assert "value = dense<7.0> : tensor<2xf32>" in folded and "add" not in folded, folded
