@@ -9,7 +9,7 @@ from lowering.ir.core import Block, Operation, Region, TensorType, Value
 from lowering.tf.emitter import FLOATS
 from lowering.torch.emitter import TorchEmitter
 from lowering.torch.math_ops import cumulative
-from lowering.torch.shapes import _wrap, gather_axis, slice_dim
+from lowering.torch.shapes import _wrap, element_coords, gather_axis, slice_dim
 from lowering.torch.table import aten
 
 G = "scatter and index writes"
@@ -91,10 +91,7 @@ def _how(e, name, what: str) -> str:
 def _element_coords(e: TorchEmitter, idx: Value, axis: int, rank: int):
     """Coordinates [*idx.shape, rank]: idx's own position on every dim but `axis`, where
     its value (negative counting from the end of `size`)."""
-    dims = e.dims(idx)
-    idx = e.convert(idx, "i64")
-    cols = [idx if k == axis else e.iota(dims, k, "i64") for k in range(rank)]
-    coords = e.v("concatenate", [e.reshape(c, dims + [1]) for c in cols], {"dimension": rank})
+    coords = element_coords(e, idx, axis, rank)
     dn = {"update_window_dims": (), "inserted_window_dims": tuple(range(rank)),
           "scatter_dims_to_operand_dims": tuple(range(rank)), "index_vector_dim": rank}
     return coords, dn

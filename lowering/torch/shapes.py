@@ -376,6 +376,16 @@ def _wrap(e, idx, d):
     return e.v("select", [neg, e.binary("add", idx, e.scalar(d, idx.type.elem)), idx])
 
 
+def element_coords(e: TorchEmitter, idx: Value, axis: int, rank: int) -> Value:
+    """Coordinates [*idx.shape, rank] of each element of `idx` in a tensor of `rank` dims:
+    its own position on every dim but `axis`, where its value (gather and scatter along a
+    dim)."""
+    dims = e.dims(idx)
+    idx = e.convert(idx, "i64")
+    cols = [idx if k == axis else e.iota(dims, k, "i64") for k in range(rank)]
+    return e.v("concatenate", [e.reshape(c, dims + [1]) for c in cols], {"dimension": rank})
+
+
 @aten("gather.default", group=X)
 def gather(e, n):
     """out[i][j][k] = x[i][index[i][j][k]][k] (dim 1): a gather whose start indices are the
@@ -383,10 +393,7 @@ def gather(e, n):
     x, idx = n.arg("self"), n.arg("index")
     axis = e.axis(n.arg("dim"), x.type.rank)
     r = x.type.rank
-    dims = e.dims(idx)
-    idx = e.convert(idx, "i64")
-    cols = [idx if k == axis else e.iota(dims, k, "i64") for k in range(r)]
-    coords = e.v("concatenate", [e.reshape(c, dims + [1]) for c in cols], {"dimension": r})
+    coords = element_coords(e, idx, axis, r)
     dn = {"offset_dims": (), "collapsed_slice_dims": tuple(range(r)),
           "start_index_map": tuple(range(r)), "index_vector_dim": r}
     return e.v("gather", [x, coords], {"dimension_numbers": dn, "slice_sizes": (1,) * r},
