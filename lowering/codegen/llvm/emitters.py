@@ -43,6 +43,14 @@ def _binop(method):
     return emit
 
 
+def _divf(g, b, op, args):
+    """A float division; by a loop-invariant divisor with `arcp` (gen.invariant_divisions)."""
+    flags = tuple(op.attrs["fastmath"].split(",")) if "fastmath" in op.attrs else ()
+    if op in g.reciprocal_divisions:
+        flags += ("arcp",)
+    return b.fdiv(args[0], args[1], flags=flags)
+
+
 def _intrinsic_call(base, nargs=None, extra=()):
     def emit(g, b, op, args):
         t = args[0].type
@@ -297,7 +305,7 @@ EMITTERS = {
     "aot.gemm": _gemm,
     "arith.constant": _constant,
     "arith.addf": _binop("fadd"), "arith.subf": _binop("fsub"), "arith.mulf": _binop("fmul"),
-    "arith.divf": _binop("fdiv"), "arith.remf": _binop("frem"),
+    "arith.divf": _divf, "arith.remf": _binop("frem"),
     "arith.addi": _binop("add"), "arith.subi": _binop("sub"), "arith.muli": _binop("mul"),
     "arith.divsi": _binop("sdiv"), "arith.divui": _binop("udiv"), "arith.remsi": _binop("srem"),
     "arith.remui": _binop("urem"), "arith.andi": _binop("and_"), "arith.ori": _binop("or_"),
