@@ -1,10 +1,12 @@
 """torch.cond as mhlo.if (each branch's subgraph lowered into its region, the enclosing
-values visible), and the ops whose output size depends on the data (nonzero as dhlo.where,
-unique as a sort and dhlo.unique)."""
+values visible), torch.while_loop as mhlo.while (as the TF front end's tf.While), and the
+ops whose output size depends on the data (nonzero as dhlo.where, unique as a sort and
+dhlo.unique)."""
 from __future__ import annotations
 
 from lowering.ir.core import Block, Operation, Region, TensorType
-from lowering.tf.control import join_branches
+from lowering.tf.control import join_branches, relax
+from lowering.tf.emitter import join_types
 from lowering.torch.math_ops import arg_reduce
 from lowering.torch.table import aten
 
@@ -25,6 +27,40 @@ def cond(e, n):
         outs.append(n.lower_graph(graph, list(operands), block))
     types = join_branches(e, blocks, outs)
     return list(e.op("if", [pred], {}, types, [Region([b]) for b in blocks]).results)
+
+
+@aten("higher_order.while_loop", group="control flow")
+def while_loop(e, n):
+    """mhlo.while over the carried values: the cond and body subgraphs lowered into its
+    regions, their first inputs the carried values (typed as the loop's inputs and results
+    both allow: dims that differ are `?`), the rest the additional inputs (weights, tensors
+    the functions close over), read from the enclosing block."""
+    cond_graph, body_graph = n.positional(0), n.positional(1)
+    carried, extra = list(n.positional(2)), list(n.positional(3))
+    types = []
+    for i, v in enumerate(carried):
+        shape, elem = n.meta(i)
+        if elem != v.type.elem or len(shape) != v.type.rank:
+            raise e.error(f"carried value {i} is {v.type}, the loop returns {elem} of rank "
+                          f"{len(shape)}: a loop's carried types must not change")
+        types.append(join_types(v.type, TensorType(shape, elem)))
+    carried = [relax(e, v, t) for v, t in zip(carried, types)]
+    cond_block, body_block = Block(types), Block(types)
+    (pred,) = n.lower_graph(cond_graph, list(cond_block.args) + extra, cond_block)
+    ce = type(e)(cond_block, e.loc, e.target, e.code)
+    if pred.type.rank != 0:
+        raise e.error(f"the loop's condition must be a scalar, got {pred.type}")
+    if pred.type.elem != "i1":
+        pred = ce.compare(pred, ce.scalar(0, pred.type.elem), "NE")
+    cond_block.append(Operation("mhlo.return", [pred], (), {}, (), e.loc))
+    out = n.lower_graph(body_graph, list(body_block.args) + extra, body_block)
+    if len(out) != len(types):
+        raise e.error(f"the loop's body returns {len(out)} values for {len(types)} carried")
+    be = type(e)(body_block, e.loc, e.target, e.code)
+    body_block.append(Operation("mhlo.return", [relax(be, be.convert(v, t.elem), t)
+                                                for v, t in zip(out, types)], (), {}, (), e.loc))
+    return list(e.op("while", carried, {}, types,
+                     [Region([cond_block]), Region([body_block])]).results)
 
 
 @aten("nonzero.default", group="data-dependent sizes")

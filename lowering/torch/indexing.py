@@ -211,73 +211,146 @@ def triu_indices(e, n):
     return e.const(arr, n.out_elem(), arr.shape)
 
 
+# F.grid_sample's modes and paddings, as ATen numbers them.
+GRID_MODES = {0: "bilinear", 1: "nearest", 2: "bicubic"}
+GRID_PADDINGS = {0: "zeros", 1: "border", 2: "reflection"}
+CUBIC_A = -0.75  # PyTorch's cubic convolution constant (bicubic sampling and upsampling)
+
+
 @aten("grid_sampler_2d.default", "grid_sampler.default", group=X)
 def grid_sampler(e, n):
     """F.grid_sample: input [N, C, H, W] read at grid [N, Ho, Wo, 2]'s (x, y) in [-1, 1]
     (align_corners: -1 and 1 are the corner pixels' centres, else their outer edges),
-    bilinear (mode 0) or nearest (1), with zeros (0) or border (1) padding: each corner
-    pixel one gather of [N, Ho, Wo, C], weighted, summed, moved to [N, C, Ho, Wo]."""
+    bilinear (mode 0, 2x2 pixels), nearest (1) or bicubic (2, 4x4 pixels, PyTorch's cubic
+    convolution with A = -0.75), with zeros (0), border (1) or reflection (2) padding:
+    each pixel read is one gather of [N, Ho, Wo, C] (zero outside the image), weighted,
+    summed, moved to [N, C, Ho, Wo]. As PyTorch does, bilinear and nearest pad the point's
+    coordinate, bicubic each of its 16 pixels' coordinates."""
     x, grid = n.arg("input"), n.arg("grid")
     mode, padding = n.arg("interpolation_mode", 0), n.arg("padding_mode", 0)
     align = bool(n.arg("align_corners", False))
-    if x.type.rank != 4 or mode not in (0, 1) or padding not in (0, 1):
+    if x.type.rank != 4 or mode not in GRID_MODES or padding not in GRID_PADDINGS:
         raise e.error(f"grid_sample of a {x.type.rank}-D input, mode {mode}, padding {padding}: "
-                      "only 2-D bilinear or nearest with zeros or border padding is supported")
-    el = x.type.elem
+                      "only a 2-D image, bilinear, nearest or bicubic, zeros, border or "
+                      "reflection padding is supported")
+    el, c = x.type.elem, x.type.shape[1]
     h, w = x.type.shape[2], x.type.shape[3]
-    if h is None or w is None or x.type.shape[1] is None:
+    if h is None or w is None or c is None:
         raise e.error("grid_sample needs static channel and spatial dims")
     gdims = e.dims(grid)[:3]
+    over_grid, over_pixels = Broadcasts(e, gdims), Broadcasts(e, gdims + [c])
 
-    def coord(k, size):
-        g = e.reshape(slice_dim(e, grid, 3, k, k + 1, 1), gdims)
-        g = e.convert(g, el)
-        one = e.broadcast_to(e.scalar(1, el), gdims)
+    def const(value):
+        return over_grid.const(value, el)
+
+    def unnormalize(k, size):
+        g = e.convert(e.reshape(slice_dim(e, grid, 3, k, k + 1, 1), gdims), el)
         if align:
-            c = e.binary("multiply", e.v("add", [g, one]), e.scalar((size - 1) / 2, el))
-        else:
-            c = e.binary("divide", e.binary("subtract", e.binary(
-                "multiply", e.v("add", [g, one]), e.scalar(size, el)), e.scalar(1, el)), e.scalar(2, el))
-        if padding == 1:
-            c = e.v("clamp", [e.scalar(0, el), c, e.scalar(size - 1, el)])
-        return c
+            return e.v("multiply", [e.v("add", [g, const(1)]), const((size - 1) / 2)])
+        return e.v("divide", [e.v("subtract", [e.v("multiply", [e.v("add", [g, const(1)]),
+                                                                const(size)]), const(1)]), const(2)])
 
-    ix, iy = coord(0, w), coord(1, h)
-    batch = e.iota(gdims, 0, "i64")
+    def pad(v, size):
+        """The coordinate as the padding mode moves it into the image (zeros: unmoved)."""
+        if padding == 2:  # reflect about the edges (align_corners: the corner pixels' centres)
+            low, span = (0.0, size - 1) if align else (-0.5, size)
+            if span == 0:
+                return const(0)
+            v = e.v("abs", [e.v("subtract", [v, const(low)])])
+            extra = e.v("remainder", [v, const(span)])
+            flips = e.v("floor", [e.v("divide", [v, const(span)])])
+            even = e.compare(e.v("remainder", [flips, const(2)]), const(0), "EQ")
+            v = e.v("select", [even, e.v("add", [extra, const(low)]),
+                               e.v("subtract", [const(span + low), extra])])
+        if padding in (1, 2):
+            v = e.v("clamp", [e.scalar(0, el), v, e.scalar(size - 1, el)])
+        return v
 
-    def corner(cx, cy):
-        """input at integer (cx, cy) (float tensors), zero outside: [N, Ho, Wo, C]."""
-        xi, yi = e.convert(cx, "i64"), e.convert(cy, "i64")
-        inside = e.v("and", [
-            e.v("and", [e.compare(cx, e.broadcast_to(e.scalar(0, el), gdims), "GE"),
-                        e.compare(cx, e.broadcast_to(e.scalar(w - 1, el), gdims), "LE")]),
-            e.v("and", [e.compare(cy, e.broadcast_to(e.scalar(0, el), gdims), "GE"),
-                        e.compare(cy, e.broadcast_to(e.scalar(h - 1, el), gdims), "LE")])])
-        coords = e.v("concatenate", [e.reshape(v, gdims + [1]) for v in (batch, yi, xi)],
-                     {"dimension": 3})
-        dn = {"offset_dims": (3,), "collapsed_slice_dims": (0, 2, 3),
-              "start_index_map": (0, 2, 3), "index_vector_dim": 3}
-        t = TensorType(tuple(grid.type.shape[:3]) + (x.type.shape[1],), el)
-        picked = e.v("gather", [x, coords], {"dimension_numbers": dn,
-                                             "slice_sizes": (1, x.type.shape[1], 1, 1)}, t)
-        mask = e.broadcast_to(inside, e.dims(picked), picked.type.shape, mapping=(0, 1, 2))
-        return e.v("select", [mask, picked, e.broadcast_to(e.scalar(0, el), e.dims(picked),
-                                                            picked.type.shape)])
+    def index(v, size):
+        """An integer coordinate (a float tensor) as ([N, Ho, Wo, 1] i64, inside the image)."""
+        if mode == 2:
+            v = pad(v, size)
+        inside = e.v("and", [e.compare(v, const(0), "GE"), e.compare(v, const(size - 1), "LE")])
+        return e.reshape(e.convert(v, "i64"), gdims + [1]), inside
 
-    def spread(wt, v):
-        return e.v("multiply", [v, e.broadcast_to(wt, e.dims(v), v.type.shape, mapping=(0, 1, 2))])
+    batch = e.reshape(e.iota(gdims, 0, "i64"), gdims + [1])
+    zeros = over_pixels.const(0, el)
+    dn = {"offset_dims": (3,), "collapsed_slice_dims": (0, 2, 3),
+          "start_index_map": (0, 2, 3), "index_vector_dim": 3}
 
+    def pixel(at_x, at_y):
+        """input at two coordinates from `index`, zero outside: [N, Ho, Wo, C]."""
+        (xi, x_in), (yi, y_in) = at_x, at_y
+        coords = e.v("concatenate", [batch, yi, xi], {"dimension": 3})
+        picked = e.v("gather", [x, coords], {"dimension_numbers": dn, "slice_sizes": (1, c, 1, 1)},
+                     TensorType(over_pixels.shape, el))
+        return e.v("select", [over_pixels(e.v("and", [x_in, y_in]), (0, 1, 2)), picked, zeros])
+
+    def weighted(pixels, weights):
+        """sum_i pixels[i] * weights[i], the [N, Ho, Wo] weights spread over C."""
+        out = None
+        for v, wt in zip(pixels, weights):
+            p = e.v("multiply", [v, over_pixels(wt, (0, 1, 2))])
+            out = p if out is None else e.v("add", [out, p])
+        return out
+
+    ix, iy = unnormalize(0, w), unnormalize(1, h)
+    if mode != 2:
+        ix, iy = pad(ix, w), pad(iy, h)
     if mode == 1:  # nearest: round half to even, as PyTorch's nearbyint
-        out = corner(e.v("round_nearest_even", [ix]), e.v("round_nearest_even", [iy]))
-    else:
+        out = pixel(index(e.v("round_nearest_even", [ix]), w), index(e.v("round_nearest_even", [iy]), h))
+    else:  # bilinear: 2x2 pixels; bicubic: each of 4 rows interpolated along x, then along y
+        taps = 2 if mode == 0 else 4
         x0, y0 = e.v("floor", [ix]), e.v("floor", [iy])
-        one = e.broadcast_to(e.scalar(1, el), gdims)
-        x1, y1 = e.v("add", [x0, one]), e.v("add", [y0, one])
-        fx, fy = e.v("subtract", [ix, x0]), e.v("subtract", [iy, y0])
-        gx, gy = e.v("subtract", [one, fx]), e.v("subtract", [one, fy])
-        parts = [spread(e.v("multiply", [wx, wy]), corner(cx, cy))
-                 for cx, wx in ((x0, gx), (x1, fx)) for cy, wy in ((y0, gy), (y1, fy))]
-        out = parts[0]
-        for p in parts[1:]:
-            out = e.v("add", [out, p])
+        tx, ty = e.v("subtract", [ix, x0]), e.v("subtract", [iy, y0])
+        if mode == 0:
+            wx, wy = [e.v("subtract", [const(1), tx]), tx], [e.v("subtract", [const(1), ty]), ty]
+        else:
+            wx, wy = cubic_weights(e, tx, const), cubic_weights(e, ty, const)
+        first = 0 if mode == 0 else -1
+        xs = [index(e.v("add", [x0, const(first + k)]), w) for k in range(taps)]
+        ys = [index(e.v("add", [y0, const(first + k)]), h) for k in range(taps)]
+        out = weighted([weighted([pixel(at_x, at_y) for at_x in xs], wx) for at_y in ys], wy)
     return e.v("transpose", [out], {"permutation": (0, 3, 1, 2)})
+
+
+class Broadcasts:
+    """Broadcasts to one shape sharing its shape tensor, and its constants: a dynamic
+    shape's tensor is built once, not per broadcast (grid_sample's bicubic mode makes
+    hundreds)."""
+
+    def __init__(self, e: TorchEmitter, dims: list):
+        self.e, self.shape = e, e.static_dims(dims)
+        self.size = None if all(isinstance(d, int) for d in dims) else e.shape_tensor(dims)
+        self.consts: dict = {}
+
+    def __call__(self, v: Value, mapping: tuple = ()) -> Value:
+        t = TensorType(self.shape, v.type.elem)
+        if self.size is None:
+            return self.e.v("broadcast_in_dim", [v], {"broadcast_dimensions": mapping}, t)
+        return self.e.v("dynamic_broadcast_in_dim", [v, self.size],
+                        {"broadcast_dimensions": mapping}, t)
+
+    def const(self, value, elem: str) -> Value:
+        if (value, elem) not in self.consts:
+            self.consts[value, elem] = self(self.e.scalar(value, elem))
+        return self.consts[value, elem]
+
+
+def cubic_weights(e, t, const) -> list:
+    """The 4 weights of the pixels at -1, 0, 1, 2 from a point t in [0, 1) past pixel 0:
+    Keys' cubic convolution with PyTorch's A (|d| <= 1: ((A+2)d - (A+3))d^2 + 1, else
+    ((Ad - 5A)d + 8A)d - 4A, of the distance d)."""
+    a = CUBIC_A
+
+    def near(d):
+        return e.v("add", [e.v("multiply", [e.v("multiply", [e.v("subtract", [
+            e.v("multiply", [const(a + 2), d]), const(a + 3)]), d]), d]), const(1)])
+
+    def far(d):
+        inner = e.v("add", [e.v("multiply", [e.v("subtract", [e.v("multiply", [const(a), d]),
+                                                              const(5 * a)]), d]), const(8 * a)])
+        return e.v("subtract", [e.v("multiply", [inner, d]), const(4 * a)])
+
+    s = e.v("subtract", [const(1), t])
+    return [far(e.v("add", [t, const(1)])), near(t), near(s), far(e.v("add", [s, const(1)]))]

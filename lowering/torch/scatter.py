@@ -244,7 +244,7 @@ def index_put(e, n):
     if any(indices[i].type.elem == "i1" for i in given):
         if len(given) != 1:
             raise e.error("a boolean mask beside other index tensors is not supported yet")
-        return _masked_put(e, x, given[0], indices[given[0]], values, accumulate)
+        return _masked_put(e, n, x, given[0], indices[given[0]], values, accumulate)
     dims = e.dims(x)
     idx = e.broadcast_all([e.convert(indices[i], "i64") for i in given])
     idx = [_wrap(e, v, dims[i]) for v, i in zip(idx, given)]
@@ -262,21 +262,46 @@ def index_put(e, n):
     return scatter_into(e, x, coords, updates, dn, "add" if accumulate else "replace")
 
 
-def _masked_put(e, x, k, mask, values, accumulate):
+def _masked_put(e, n, x, k, mask, values, accumulate):
     """x[..., mask] = values for a boolean mask over dims k..k+rank(mask)-1: values is one
-    value for every true element (broadcast over the dims after the mask's)."""
+    value for every true element (broadcast over the dims after the mask's), or one per
+    true element (x[mask] = v[mask] * 2: a [count, ...] tensor, its i-th row to the i-th
+    true element in row-major order, a gather at the running count of true elements; the
+    count is checked on every call, as PyTorch checks it)."""
     dims = e.dims(x)
     m = mask.type.rank
     rest = x.type.rank - k - m
-    if values.type.rank > rest and any(d != 1 for d in values.type.shape[:values.type.rank - rest]):
-        raise e.error("x[mask] = values with one value per true element (a data-dependent "
-                      "count) is not supported yet; one value for all is")
-    if values.type.rank > rest:
-        values = e.reshape(values, e.dims(values)[values.type.rank - rest:])
-    picked = e.broadcast_to(values, dims, x.type.shape)
     full_mask = e.broadcast_to(mask, dims, x.type.shape, mapping=tuple(range(k, k + m)))
+    if values.type.rank > rest and any(d != 1 for d in values.type.shape[:values.type.rank - rest]):
+        picked = _per_true_element(e, n, x, k, mask, values, rest)
+    else:
+        if values.type.rank > rest:
+            values = e.reshape(values, e.dims(values)[values.type.rank - rest:])
+        picked = e.broadcast_to(values, dims, x.type.shape)
     new = e.v("add", [x, picked]) if accumulate else picked
     return e.v("select", [full_mask, new, x])
+
+
+def _per_true_element(e, n, x, k, mask, values, rest):
+    """values [..., count, *rest] spread over x's shape: the row of each true element of
+    the mask at its place (row 0 where the mask is false, unused)."""
+    axis = values.type.rank - rest - 1
+    if axis > k:
+        raise e.error(f"x[mask] = values: values {values.type} has more dims than "
+                      f"x[mask] {x.type} would")
+    mdims = e.dims(mask)
+    flat = e.reshape(e.convert(mask, "i64"), [e.product(mdims)])
+    count = e.reduce(e.convert(flat, "i32"), [0], "add", 0)
+    rows = e.v("get_dimension_size", [values], {"dimension": axis})
+    n.lowerer.check(e.compare(rows, count, "EQ"), [rows, count],
+                    f"{e.target}: x[mask] = values: values has {{0}} rows, the mask {{1}} true "
+                    f"elements ({e.loc.file}:{e.loc.line})")
+    pos = e.v("subtract", [cumulative(e, flat, 0, "add", 0),
+                           e.broadcast_to(e.scalar(1, "i64"), e.dims(flat))])
+    pos = e.reshape(e.v("maximum", [pos, e.broadcast_to(e.scalar(0, "i64"), e.dims(flat))]), mdims)
+    rows_at = gather_axis(e, values, pos, axis)  # [lead..., *mask dims, *rest]
+    lead = tuple(range(k - axis, k + mask.type.rank + rest))
+    return e.broadcast_to(rows_at, e.dims(x), x.type.shape, mapping=lead)
 
 
 @aten("masked_scatter.default", group=G)

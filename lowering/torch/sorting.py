@@ -129,8 +129,9 @@ def cummax(e, n):
 @aten("bucketize.Tensor", "searchsorted.Tensor", "searchsorted.Scalar", group=S)
 def bucketize(e, n):
     """For each value, how many boundaries are below it (`right`: at or below): the index
-    of its bucket, a sum over the 1-D sorted boundaries (searchsorted: the sorted sequence,
-    1-D, `side` 'right' for right)."""
+    of its bucket, a sum over the sorted boundaries (searchsorted: the sorted sequence,
+    `side` 'right' for right; 1-D for every value, or batched: [..., M] searched by the
+    values [..., K] with the same leading dims, row by row)."""
     if e.target.startswith("aten.bucketize"):
         x, bounds = n.arg("self"), n.arg("boundaries")
         right = bool(n.arg("right", False))
@@ -139,15 +140,21 @@ def bucketize(e, n):
         right = bool(n.arg("right", False)) or n.arg("side", None) == "right"
         if n.arg("sorter", None) is not None:
             raise e.error("searchsorted with a sorter is not supported yet")
-    if bounds.type.rank != 1:
-        raise e.error(f"the boundaries must be 1-D, got {bounds.type} (a batched "
-                      "searchsorted is not supported yet)")
     out = n.out_elem()
     x = e.scalar(x, bounds.type.elem) if not isinstance(x, Value) else x
+    r = x.type.rank
+    if bounds.type.rank == 1:
+        mapping = (r,)
+    elif bounds.type.rank == r and all(
+            a is None or b is None or a == b for a, b in zip(bounds.type.shape[:-1], x.type.shape[:-1])):
+        mapping = tuple(range(r - 1)) + (r,)
+    else:
+        raise e.error(f"the boundaries {bounds.type} must be 1-D, or have the values' "
+                      f"({x.type}) leading dims")
     elem = x.type.elem if x.type.elem in FLOATS else bounds.type.elem
     x, bounds = e.convert(x, elem), e.convert(bounds, elem)
-    dims = e.dims(x) + e.dims(bounds)
-    table = e.compare(e.broadcast_to(bounds, dims, mapping=(x.type.rank,)),
-                      e.broadcast_to(x, dims, mapping=tuple(range(x.type.rank))),
+    dims = e.dims(x) + e.dims(bounds)[-1:]
+    table = e.compare(e.broadcast_to(bounds, dims, mapping=mapping),
+                      e.broadcast_to(x, dims, mapping=tuple(range(r))),
                       "LE" if right else "LT")
-    return e.reduce(e.convert(table, out), [x.type.rank], "add", 0)
+    return e.reduce(e.convert(table, out), [r], "add", 0)

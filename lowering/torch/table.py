@@ -30,7 +30,6 @@ ATEN_OPS: dict[str, AtenOp] = {}
 # ATen ops recognised but not lowered, with what the error says.
 NOT_LOWERED = {
     "aten.max_pool2d_with_indices_backward.default": "training (backward) ops are not supported",
-    "higher_order.while_loop": "torch.while_loop is not supported yet",
 }
 
 

@@ -571,6 +571,42 @@ class CompositeMore(nn.Module):
         return a, b, stats, moved, tiled, shuffled, hot, lo, hi, along, padded, grid, where, bx + by
 
 
+class WhileGrid(nn.Module):
+    """The last of the ops once refused (saved decomposed: its mask writes are in place):
+    torch.while_loop (a data-dependent trip count, a closed-over weight and input as its
+    additional inputs), grid_sample's bicubic mode (zeros, border and reflection padding)
+    and reflection padding for bilinear and nearest (points outside the image too),
+    `x[mask] = values` and `+=` with one value per true element, and a batched
+    searchsorted (left and right sides)."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.randn(6))
+
+    def forward(self, x, img):  # x [b, 6], img [b, 3, 4, 5]
+        grid = torch.tanh(img[:, :2].permute(0, 2, 3, 1)) * 1.6  # [b, 4, 5, 2]
+        sampled = (F.grid_sample(img, grid, mode="bicubic", align_corners=False)
+                   + F.grid_sample(img, grid, mode="bicubic", padding_mode="border", align_corners=True)
+                   + F.grid_sample(img, grid, mode="bicubic", padding_mode="reflection", align_corners=False)
+                   + F.grid_sample(img, grid, padding_mode="reflection", align_corners=True)
+                   + F.grid_sample(img, grid, mode="nearest", padding_mode="reflection", align_corners=False))
+        y = x.clone()
+        y[x > 0.5] = x[x > 0.5] * 10
+        y[x < -1] += torch.exp(x[x < -1])
+        rows = torch.sort(x, dim=1)[0]  # [b, 6], one sorted sequence per row
+        found = (torch.searchsorted(rows, x[:, :4] * 0.7)
+                 + torch.searchsorted(rows, x.round(), side="right")[:, :4] * 10)
+
+        def more(i, v):
+            return (i < 12) & (v.abs().amax() > 0.05)
+
+        def halve(i, v):
+            return i + 1, v * 0.5 + self.w * 0.001 - x * 0.002
+
+        steps, small = torch.while_loop(more, halve, (torch.zeros((), dtype=torch.int64), x * 4))
+        return sampled, y, found, steps, small
+
+
 def transformers_model(kind: str, width: int = 32, layers: int = 2, heads: int = 4) -> nn.Module:
     """A BERT or a GPT-2 of transformers' own PyTorch classes ("bert", "gpt2"), small
     configs, random weights (no downloads), wrapped to take input ids and return the last
@@ -658,6 +694,8 @@ CASES = {
                        {"x": {0: BATCH}, "img": {0: BATCH}, "ids": {0: BATCH}},
                        [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 5}]),
     "setitem": (Setitem, [f32("b", 6)], {"x": {0: BATCH}}, [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 5}]),
+    "while_grid": (WhileGrid, [f32("b", 6), f32("b", 3, 4, 5)], {"x": {0: BATCH}, "img": {0: BATCH}},
+                   [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 6}]),
 }
 
 
