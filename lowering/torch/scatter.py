@@ -267,7 +267,7 @@ def _masked_put(e, n, x, k, mask, values, accumulate):
     value for every true element (broadcast over the dims after the mask's), or one per
     true element (x[mask] = v[mask] * 2: a [count, ...] tensor, its i-th row to the i-th
     true element in row-major order, a gather at the running count of true elements; the
-    count is checked on every call, as PyTorch checks it)."""
+    count is checked on every call, as PyTorch checks it, a `?` count of 1 broadcast)."""
     dims = e.dims(x)
     m = mask.type.rank
     rest = x.type.rank - k - m
@@ -293,12 +293,18 @@ def _per_true_element(e, n, x, k, mask, values, rest):
     flat = e.reshape(e.convert(mask, "i64"), [e.product(mdims)])
     count = e.reduce(e.convert(flat, "i32"), [0], "add", 0)
     rows = e.v("get_dimension_size", [values], {"dimension": axis})
-    n.lowerer.check(e.compare(rows, count, "EQ"), [rows, count],
-                    f"{e.target}: x[mask] = values: values has {{0}} rows, the mask {{1}} true "
-                    f"elements ({e.loc.file}:{e.loc.line})")
+    one = e.scalar(1, "i32")
+    n.lowerer.check(e.v("or", [e.compare(rows, count, "EQ"), e.compare(rows, one, "EQ")]),
+                    [rows, count], f"{e.target}: x[mask] = values: values has {{0}} rows, the "
+                    f"mask {{1}} true elements ({e.loc.file}:{e.loc.line})")
     pos = e.v("subtract", [cumulative(e, flat, 0, "add", 0),
                            e.broadcast_to(e.scalar(1, "i64"), e.dims(flat))])
-    pos = e.reshape(e.v("maximum", [pos, e.broadcast_to(e.scalar(0, "i64"), e.dims(flat))]), mdims)
+    last = e.convert(e.v("subtract", [rows, one]), "i64")  # one row: broadcast, as PyTorch does
+    pos = e.reshape(e.v("clamp", [e.scalar(0, "i64"), pos, e.v("maximum", [last, e.scalar(0, "i64")])]),
+                    mdims)
+    vdims = e.dims(values)  # a zero row after the rest: a mask with no true element reads it
+    spare = e.broadcast_to(e.scalar(0, values.type.elem), vdims[:axis] + [1] + vdims[axis + 1:])
+    values = e.v("concatenate", [values, spare], {"dimension": axis})
     rows_at = gather_axis(e, values, pos, axis)  # [lead..., *mask dims, *rest]
     lead = tuple(range(k - axis, k + mask.type.rank + rest))
     return e.broadcast_to(rows_at, e.dims(x), x.type.shape, mapping=lead)

@@ -25,7 +25,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 DATA = os.path.join(ROOT, "tests", "data", "torch")
 DEFAULT_CASES = ["mlp", "cnn", "misc", "encoder", "ops", "cond_nonzero", "composite",
                  "masks", "common", "attention", "sorting", "scatter_writes", "setitem",
-                 "more_ops", "composite_more", "while_grid"]
+                 "more_ops", "composite_more", "while_grid", "mask_put"]
 # make test-torch; scatter_core and more_ops_core are scatter_writes and more_ops decomposed
 # (index_add/copy/fill as index_put; embedding_bag, instance_norm, repeat_interleave as
 # their core ATen forms)
@@ -87,6 +87,22 @@ def test_in_place_op_on_a_tensor_read_later_is_refused():
                                            r"shared with a view") as info:
         aot.compile(os.path.join(DATA, "inplace_hazard.pt2"))
     assert "export.py" in str(info.value.loc.file)
+
+
+def test_mask_put_count_is_checked_on_every_call():
+    """`y[x > 0] = v` with v another input: a count of rows other than the mask's true
+    elements is refused at the model's line (PyTorch refuses it too), never a wrong answer;
+    one row is broadcast to every true element, as PyTorch does."""
+    lib = library("mask_put")
+    line, = _model_lines("    y[x > 0] = v")
+    x = np.array([1.0, -1.0, 2.0, -3.0], np.float32)
+    y, _ = lib.main(x, np.array([7.0], np.float32))
+    np.testing.assert_array_equal(y, [7.0, -1.0, 7.0, -3.0])
+    for rows in (3, 0):
+        with pytest.raises(RuntimeError, match=rf"aten\.index_put\.default: x\[mask\] = "
+                                               rf"values: values has {rows} rows, the mask 2 "
+                                               rf"true elements \(.*export\.py:{line}\)"):
+            lib.main(x, np.ones(rows, np.float32))
 
 
 def test_dim_range_is_checked_by_name():

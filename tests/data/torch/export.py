@@ -607,6 +607,19 @@ class WhileGrid(nn.Module):
         return sampled, y, found, steps, small
 
 
+class MaskPut(nn.Module):
+    """`y[x > 0] = v` with v another input (a dynamic count the mask must match: checked on
+    every call, tests/e2e/test_torch.py; one row is broadcast, as PyTorch does), and `+=`
+    of one value at a 2-D mask's true elements in a slice."""
+
+    def forward(self, x, v):  # x [n] with k positive elements, v [k]
+        y = x.clone()
+        y[x > 0] = v
+        z = torch.zeros(3, 4)
+        z[:, 1:][x[:3, None].expand(3, 3) > 0] += 1
+        return y, z
+
+
 def transformers_model(kind: str, width: int = 32, layers: int = 2, heads: int = 4) -> nn.Module:
     """A BERT or a GPT-2 of transformers' own PyTorch classes ("bert", "gpt2"), small
     configs, random weights (no downloads), wrapped to take input ids and return the last
@@ -641,6 +654,14 @@ def f32(*shape):
 
 def ints(hi, *shape, lo=0):
     return lambda rng, d: rng.integers(lo, hi, [d.get(s, s) for s in shape]).astype(np.int64)
+
+
+def signs(n, k):
+    """d[n] floats, d[k] of them positive (at random places)."""
+    def make(rng, d):
+        magnitude = np.abs(rng.standard_normal(d[n])) + 0.1
+        return (magnitude * np.where(rng.permutation(d[n]) < d[k], 1, -1)).astype(np.float32)
+    return make
 
 
 def consts(*values):
@@ -694,6 +715,9 @@ CASES = {
                        {"x": {0: BATCH}, "img": {0: BATCH}, "ids": {0: BATCH}},
                        [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 5}]),
     "setitem": (Setitem, [f32("b", 6)], {"x": {0: BATCH}}, [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 5}]),
+    "mask_put": (MaskPut, [signs("n", "k"), f32("k")], {"x": {0: Dim("n", min=3, max=64)},
+                                                        "v": {0: Dim("k", max=64)}},
+                 [{"n": 5, "k": 2}, {"n": 3, "k": 1}, {"n": 8, "k": 6}, {"n": 4, "k": 4}]),
     "while_grid": (WhileGrid, [f32("b", 6), f32("b", 3, 4, 5)], {"x": {0: BATCH}, "img": {0: BATCH}},
                    [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 6}]),
 }
