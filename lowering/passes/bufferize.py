@@ -110,7 +110,8 @@ def split_row_reduction(fusion: Operation, target) -> bool:
     if not isinstance(root, Operation) or root.key != "reduce" or not _one_associative_combiner(root):
         return False
     shape = root.operands[0].type.shape
-    return list(root.attrs["dimensions"]) == [len(shape) - 1] and _few_long_rows(shape)
+    return list(root.attrs["dimensions"]) == [len(shape) - 1] and _few_long_rows(
+        shape, run_time_rows=target.gpu is None)
 
 
 def split_row_fusion(fusion: Operation, target) -> bool:
@@ -132,13 +133,18 @@ def split_row_fusion(fusion: Operation, target) -> bool:
                and red.results[0].type.elem == out.elem for red in ops if red.key == "reduce")
 
 
-def _few_long_rows(shape) -> bool:
+def _few_long_rows(shape, run_time_rows: bool = False) -> bool:
     """At most ROW_SPLIT_MAX_ROWS rows (static) of ROW_SPLIT_MIN_LENGTH elements or more (or
-    a run-time length)."""
+    a run-time length). With `run_time_rows`, a run-time row count too: the kernel then cuts
+    rows into chunks or shares whole rows out as the count it meets asks
+    (loops.emit_split_rows)."""
+    long = shape[-1] is None or shape[-1] >= ROW_SPLIT_MIN_LENGTH
+    if any(n is None for n in shape[:-1]):
+        return run_time_rows and long
     rows = 1
     for n in shape[:-1]:
-        rows = rows * n if n is not None else ROW_SPLIT_MAX_ROWS + 1
-    return rows <= ROW_SPLIT_MAX_ROWS and (shape[-1] is None or shape[-1] >= ROW_SPLIT_MIN_LENGTH)
+        rows *= n
+    return rows <= ROW_SPLIT_MAX_ROWS and long
 
 
 def memref_of(t: TensorType) -> MemRefType:

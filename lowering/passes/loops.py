@@ -669,30 +669,65 @@ def emit_split_rows(k: KernelEmitter, op: Operation, b: LoopBuilder, root: Opera
     reduced into partial[c, kept...] with reorderable accumulators (vectorised), the chunks
     split over threads; chunk 0 starts from the init value, the others from their first
     element. The follow-up kernel combines the partials in chunk order (emit_combine_chunks).
-    The chunks do not depend on the thread count, so neither do the results."""
+    The chunks do not depend on the thread count, so neither do the results.
+
+    With a run-time row count the kernel chooses when it runs: fewer rows than chunks are cut
+    into chunks as above; more are shared out whole, task c taking the c-th block of
+    ceil(rows / chunks) rows, each row its own chunk 0 (the follow-up then combines one
+    partial): a [?, 256] sum is not cut into 8 chunks of 32 a row, and a [1, N] one with a
+    `?` row count no longer runs on one thread."""
     chunks = b.target.column_chunks
     x, init = root.operands
     part = b.block.args[part_at]
 
-    def length_and_chunk(lb: LoopBuilder, env: dict, inputs: dict):
-        dims = [Ix(lb).val(d) for d in (env[x] if x in env else Elemental(lb, inputs).dims(x))]
-        return dims, dims[-1], row_chunk(lb, dims[-1], chunks)
-    dims, n, chunk = length_and_chunk(b, env, inputs)
+    def plan(lb: LoopBuilder, env: dict, inputs: dict):
+        """(row dims, row count, length, chunk length, few): `few` (None for static rows,
+        which bufferize only splits when they are few) whether rows are cut into chunks."""
+        raw = env[x] if x in env else Elemental(lb, inputs).dims(x)
+        ix = Ix(lb)
+        dims = [ix.val(d) for d in raw]
+        n, chunk = dims[-1], row_chunk(lb, dims[-1], chunks)
+        if all(isinstance(d, int) for d in raw[:-1]):
+            return dims[:-1], None, n, chunk, None
+        rows = dims[0]
+        for d in dims[1:-1]:
+            rows = ix.mul(rows, d)
+        few = ix.cmp("ult", rows, chunks)
+        whole = lb.v("arith.maxui", [n, lb.index(1)], INDEX)
+        return dims[:-1], rows, n, ix.select(few, chunk, whole), few
+    row_dims, rows, n, chunk, few = plan(b, env, inputs)
     k.kernels[-1].attrs["aot.parallel_over"] = part_at  # threads split the chunk loop
     _, cb, c, _ = b.for_(b.index(0), b.index(chunks))
-    lo, hi, later = chunk_bounds(cb, c, chunk, n)
-    with loop_nest(cb, dims[:-1]) as (rows, kivs):
-        trips = rows.v("arith.select", [later, rows.index(1), rows.index(0)], INDEX)
-        first, fb, _, _ = rows.for_(rows.index(0), trips, [Elemental(rows, inputs, dims=env).at(init, [])])
+    ix = Ix(cb)
+    at = c if few is None else ix.select(few, c, 0)  # the partial this task writes
+    lo, hi, later = chunk_bounds(cb, at, chunk, n)
+
+    def reduce_row(rb: LoopBuilder, kivs: list):
+        trips = rb.v("arith.select", [later, rb.index(1), rb.index(0)], INDEX)
+        first, fb, _, _ = rb.for_(rb.index(0), trips, [Elemental(rb, inputs, dims=env).at(init, [])])
         fb.yield_([Elemental(fb, inputs, dims=env).at(x, kivs + [lo])])  # read only if there is one
         seed = first.results[0]
-        start = rows.v("arith.select", [later, rows.v("arith.addi", [lo, rows.index(1)], INDEX), lo], INDEX)
-        loop, body, j, cur = rows.for_(start, hi, [seed])
+        start = rb.v("arith.select", [later, rb.v("arith.addi", [lo, rb.index(1)], INDEX), lo], INDEX)
+        loop, body, j, cur = rb.for_(start, hi, [seed])
         value = Elemental(body, inputs, dims=env).at(x, kivs + [j])
         body.yield_(apply_reduction_body(body, root, list(cur) + [value]))
-        rows.op("memref.store", [loop.results[0], part, c] + kivs)
+        rb.op("memref.store", [loop.results[0], part, at] + kivs)
+    if few is None:
+        with loop_nest(cb, row_dims) as (rb, kivs):
+            reduce_row(rb, kivs)
+    else:  # rows [r_lo, r_hi): all of them (few), or this task's block of whole rows
+        per = ix.div(ix.add(rows, chunks - 1), chunks)
+        r_lo = ix.select(few, 0, ix.min(ix.mul(c, per), rows))
+        r_hi = ix.select(few, rows, ix.min(ix.add(r_lo, per), rows))
+        _, rb, r, _ = cb.for_(r_lo, r_hi)
+        kivs, flat = [], r
+        for d in reversed(row_dims[1:]):
+            kivs.append(Ix(rb).rem(flat, d))
+            flat = Ix(rb).div(flat, d)
+        reduce_row(rb, [flat] + kivs[::-1])
+        rb.yield_()
     cb.yield_()
-    emit_combine_chunks(k, op, b, root, out, part_at, lambda *a: length_and_chunk(*a)[1:])
+    emit_combine_chunks(k, op, b, root, out, part_at, lambda *a: plan(*a)[2:4])
 
 
 REASSOCIABLE = {"arith.addf", "arith.mulf", "arith.maximumf", "arith.minimumf"}

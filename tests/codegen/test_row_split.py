@@ -52,8 +52,9 @@ def chunk_kernels(text: str, target=None) -> int:
     (f"{ROW_SPLIT_MAX_ROWS}x{ROW_SPLIT_MIN_LENGTH}", True), ("1x?", True),  # a run-time length
     (f"1x{ROW_SPLIT_MIN_LENGTH - 1}", False),  # too short to share
     (f"{ROW_SPLIT_MAX_ROWS + 1}x{ROW_SPLIT_MIN_LENGTH}", False),  # whole rows per thread
-    ("?x4096", False),  # a run-time row count: whole rows
-])
+    ("?x4096", False),  # short rows, however many
+    ("?x?", True), (f"?x{ROW_SPLIT_MIN_LENGTH}", True), ("?x2x?", True),  # a run-time row count:
+])  # chunks or whole rows, chosen when the kernel runs
 def test_which_reductions_split(shape, split):
     """Split: a kernel over the chunks, then the one combining them."""
     ks = kernels(reduce_last(shape))
@@ -94,6 +95,27 @@ def test_run_time_lengths_match_numpy(elem):
         got = run_threads(lib, x)
         tol = 1e-5 if elem == "f32" else 1e-12
         np.testing.assert_allclose(got, want, rtol=tol, atol=tol * max(1.0, np.sqrt(n)), err_msg=f"n={n}")
+
+
+@pytest.mark.parametrize("elem, op, init", [("f32", "add", 1.5), ("f64", "maximum", -7.0)])
+def test_run_time_rows_match_numpy(elem, op, init):
+    """One library over row counts below the chunk count (rows cut into chunks), at it and
+    above (whole rows, blocks of ceil(rows / 8) per task, the last ones short or empty),
+    none, and rows of none, one and many elements; rank 3 flattens its rows."""
+    dtype = np.float32 if elem == "f32" else np.float64
+    rng = np.random.default_rng(1)
+    for rank in (2, 3):
+        lib = aot.compile(reduce_last("x".join("?" * rank), elem, op, init),
+                          name=f"row_split_rows{rank}_{elem}")
+        for rows, n in ((1, 300007), (3, 1001), (7, 9), (8, 5), (9, 65537), (37, 300), (0, 5),
+                        (5, 0), (1, 1), (100, 1)):
+            lead = (rows,) if rank == 2 else ((rows + 1) // 2, 2) if rows > 1 else (1, rows)
+            x = rng.standard_normal(lead + (n,)).astype(dtype)
+            want = NUMPY[op].reduce(x.astype(np.float64), axis=-1, initial=init)
+            got = run_threads(lib, x)
+            tol = 1e-5 if elem == "f32" else 1e-12
+            np.testing.assert_allclose(got, want, rtol=tol, atol=tol * max(1.0, np.sqrt(n)),
+                                       err_msg=f"rank {rank}, {rows} rows of {n}")
 
 
 @pytest.mark.parametrize("shape, elem, op, init", [
