@@ -7,6 +7,7 @@ column flat from 1k to 16k, and the dynamic form's total within 1.5x of the stat
 
     .venv/bin/python benchmarks/compile_time.py [--sizes 1000,4000,16000] [--repeat 1]
     .venv/bin/python benchmarks/compile_time.py --profile 4000 --dynamic   # cProfile, top 25
+    .venv/bin/python benchmarks/compile_time.py --files m_static.pt2 m_dyn.pt2 [--profile-files]
 
 Each compile runs in a fresh process (as `aotc compile` would), with the runtime and helper
 objects already in the cache (the first compile on a machine, with an empty cache and after
@@ -180,8 +181,6 @@ from lowering.passes.pipeline import run_pipeline
 fewer_collections().__enter__()  # as the driver's own stages run
 text_path, out = sys.argv[1:]
 start = time.perf_counter()
-text = open(text_path).read()
-comp = Compilation(text, text_path, Options(name="m", emit="shared"))
 def cpu():
     return sum(getattr(resource.getrusage(who), f) for who in
                (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN) for f in ("ru_utime", "ru_stime"))
@@ -189,6 +188,13 @@ times, last = {}, [cpu()]
 def lap(name, _module=None):
     now = cpu()
     times[name], last[0] = now - last[0], now
+if text_path.endswith(".pt2"):  # a PyTorch program: the torch front end is a stage of its own
+    from aot.import_torch import torch_to_mlir
+    text, _ = torch_to_mlir(text_path)
+    lap("torch")
+else:
+    text = open(text_path).read()
+comp = Compilation(text, text_path, Options(name="m", emit="shared"))
 comp.module
 lap("parse")
 loops = run_pipeline(comp.module, "loops", dump=lap, target=comp.target)
@@ -202,7 +208,12 @@ PROFILE = """
 import cProfile, pstats, sys
 from aot.driver import Compilation, Options
 text_path, out = sys.argv[1:]
-comp = Compilation(open(text_path).read(), text_path, Options(name="m", emit="shared"))
+if text_path.endswith(".pt2"):
+    from aot.import_torch import torch_to_mlir
+    text = torch_to_mlir(text_path)[0]
+else:
+    text = open(text_path).read()
+comp = Compilation(text, text_path, Options(name="m", emit="shared"))
 cProfile.run("comp.build(out)", "/tmp/compile_time.prof")
 pstats.Stats("/tmp/compile_time.prof").sort_stats("cumulative").print_stats(40)
 """
@@ -214,6 +225,12 @@ def compile_once(text: str, tmp: str, script: str = STAGES, env=None) -> str:
     path = os.path.join(tmp, "program.mlir")
     with open(path, "w") as f:
         f.write(text)
+    return compile_file(path, tmp, script, env)
+
+
+def compile_file(path: str, tmp: str, script: str = STAGES, env=None) -> str:
+    """The script's output on one compile of `path` (MLIR text, or a PyTorch .pt2) in a fresh
+    process."""
     run = subprocess.run([sys.executable, "-c", script, path, os.path.join(tmp, "libm.so")],
                          cwd=ROOT, capture_output=True, text=True, env=env)
     if run.returncode != 0:
@@ -221,14 +238,23 @@ def compile_once(text: str, tmp: str, script: str = STAGES, env=None) -> str:
     return run.stdout
 
 
-def stage_times(text: str, repeat: int) -> tuple[dict, float]:
-    """({stage: median CPU seconds}, median wall seconds) over `repeat` fresh-process compiles."""
+def stage_times(path: str, repeat: int) -> tuple[dict, float]:
+    """({stage: median CPU seconds}, median wall seconds) over `repeat` fresh-process compiles
+    of the file `path`."""
     runs = []
     with tempfile.TemporaryDirectory() as tmp:
         for _ in range(repeat):
-            runs.append(json.loads(compile_once(text, tmp).splitlines()[-1]))
+            runs.append(json.loads(compile_file(path, tmp).splitlines()[-1]))
     stages = {k: statistics.median(r[0][k] for r in runs) for k in runs[0][0]}
     return stages, statistics.median(r[1] for r in runs)
+
+
+def text_stage_times(text: str, repeat: int) -> tuple[dict, float]:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "program.mlir")
+        with open(path, "w") as f:
+            f.write(text)
+        return stage_times(path, repeat)
 
 
 def fresh_machine(repeat: int) -> None:
@@ -270,13 +296,18 @@ def main():
     ap.add_argument("--dynamic", action="store_true", help="with --profile: the `?` form")
     ap.add_argument("--fresh", action="store_true", help="time a first compile (empty cache)")
     ap.add_argument("--save", help="write the generated programs into this directory")
-    ap.add_argument("--files", nargs="+", help="time these MLIR files' stages instead "
-                    "(e.g. a model's static and dynamic exports)")
+    ap.add_argument("--files", nargs="+", help="time these MLIR files' (or PyTorch .pt2 "
+                    "programs') stages instead (e.g. a model's static and dynamic exports)")
+    ap.add_argument("--profile-files", action="store_true",
+                    help="with --files: cProfile one compile of each instead")
     args = ap.parse_args()
     if args.files:
         for path in args.files:
-            with open(path) as f:
-                times, wall = stage_times(f.read(), args.repeat)
+            if args.profile_files:
+                with tempfile.TemporaryDirectory() as tmp:
+                    print(compile_file(path, tmp, PROFILE))
+                continue
+            times, wall = stage_times(path, args.repeat)
             print(f"{os.path.basename(path)}: CPU s " + ", ".join(f"{k} {v:.2f}" for k, v in
                                                              times.items())
                   + f", total {sum(times.values()):.2f}; wall {wall:.2f} s", flush=True)
@@ -298,7 +329,7 @@ def main():
                 os.makedirs(args.save, exist_ok=True)
                 with open(os.path.join(args.save, f"compile_{size}_{form}.mlir"), "w") as f:
                     f.write(text)
-            times, wall = stage_times(text, args.repeat)
+            times, wall = text_stage_times(text, args.repeat)
             if header is None:
                 header = list(times)
                 print("CPU microseconds per op by stage; total CPU and wall seconds")
