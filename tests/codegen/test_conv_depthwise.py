@@ -115,6 +115,7 @@ CASES = {
     "nchw_k3_s2_same": ("nchw", 5, 60, 61, 3, 2, SAME3, "f32"),  # rows of positions
     "nchw_k5_s1_transposed": ("nchw", 9, 13, 15, 5, 1, SAME5, "f32"),  # channels-last per image
     "nchw_k5_s1_same": ("nchw", 4, 7, 31, 5, 1, SAME5, "f32"),  # a vectorised inside run
+    "nchw_k3_s1_short_rows": ("nchw", 5, 16, 17, 3, 1, SAME3, "f32"),  # runs of 15: two passes
     "nchw_k3_s1_valid_f64": ("nchw", 3, 6, 11, 3, 1, VALID, "f64"),  # small planes: unrolled
     "nchw_k5_s2_small": ("nchw", 6, 9, 9, 5, 2, SAME5, "f32"),
     "nhwc_k3_s2_tf_same": ("nhwc", 11, 8, 9, 3, 2, [(0, 1), (0, 1)], "f32"),  # SAME at stride 2

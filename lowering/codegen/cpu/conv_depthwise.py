@@ -235,11 +235,14 @@ def _small_planes(b, p: _Plan, lhs, rhs, dims, finish) -> None:
 def _channels_first(b, p: _Plan, lhs, rhs, dims, finish, out=None, raw=None) -> None:
     """(batch, channel, output row) as a perfect nest, then the row's positions in three runs:
     left border, inside, right border; the channel's weights loaded once a row. Small planes
-    are spelled out whole instead (_small_planes). At a column stride above 1 the runs stay
-    scalar, and with fused consumers (`raw` given) they store the bare sums in `out`'s row,
-    which a second loop reads back and finishes, vectorised: a SiLU evaluated position by
-    position inside the scalar runs cost 3 times the convolution (EfficientNet-B0's
-    32x96x32x32 3x3 stride 2 with batch-norm + SiLU: 10.9 ms, 2.7 with a bias + relu6)."""
+    are spelled out whole instead (_small_planes). Where the runs stay scalar (a column
+    stride above 1, an inside run shorter than VECTOR_RUN) and there are fused consumers
+    (`raw` given), they store the bare sums in `out`'s row, which a second loop reads back
+    and finishes, vectorised: a SiLU evaluated position by position inside the scalar runs
+    cost 3 times the convolution (EfficientNet-B0's 32x96x32x32 3x3 stride 2 with
+    batch-norm + SiLU: 10.9 ms, 2.7 with a bias + relu6; its 32x144x16x16 3x3 stride 1,
+    runs of 14: 5.1 -> 4.2 ms, one loaded core). Small planes finish position by position:
+    a second pass over their 2-4 long rows was 1.1-1.5x slower."""
     if p.oh * p.ow * p.kh * p.kw <= SMALL_PLANE_TAPS:
         return _small_planes(b, p, lhs, rhs, dims, finish)
     elem = ScalarType(p.elem)
@@ -270,7 +273,7 @@ def _channels_first(b, p: _Plan, lhs, rhs, dims, finish, out=None, raw=None) -> 
     stride = None
     if hi - lo >= VECTOR_RUN and p.sw == 1:
         stride = rb.v("memref.dim", [rhs, rb.index(p.c.ki)], INDEX)
-    two_pass = raw is not None and p.sw > 1
+    two_pass = raw is not None and (p.sw > 1 or stride is None)
     inside, border = _if(rb, _row_inside(rb, p, oh))
     for vb, rows_checked in ((inside, False), (border, True)):
         for start, stop, col_checked in ((0, lo, True), (lo, hi, False), (hi, ow, True)):
