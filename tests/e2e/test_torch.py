@@ -268,6 +268,64 @@ def test_c_program_calls_the_dynamic_library(tmp_path):
         assert "refused: input 'x' dim 0 is 0, below its minimum 1" in run.stdout
 
 
+NUMPY_OF = {"f32": np.float32, "f64": np.float64, "i64": np.int64, "i32": np.int32,
+            "i1": np.bool_, "i8": np.int8, "ui8": np.uint8, "f16": np.float16}
+
+
+def c_caller(lib, folder: str):
+    """A function calling lib's entry from a C program (tests/data/torch/run_main.c, no
+    Python inside; the runtime allocates every result): numpy arrays in, arrays out."""
+    exe = os.path.join(folder, "run_main")
+    here = os.path.dirname(lib.path)
+    subprocess.run(["cc", "-O1", "-Wall", "-Werror", "-o", exe, os.path.join(DATA, "run_main.c"),
+                    "-I", here, lib.path, f"-Wl,-rpath,{here}", "-lm", "-lpthread", "-ldl"],
+                   check=True, capture_output=True)
+
+    def call(*args):
+        work = os.path.join(folder, "call")
+        os.makedirs(work, exist_ok=True)
+        for k, a in enumerate(args):
+            a = np.ascontiguousarray(a)
+            with open(os.path.join(work, f"arg{k}.dims"), "w") as f:
+                f.write(" ".join(str(d) for d in (a.ndim, *a.shape)))
+            a.tofile(os.path.join(work, f"arg{k}.bin"))
+        run = subprocess.run([exe, work], capture_output=True, text=True, timeout=600)
+        if run.returncode == 1:
+            raise RuntimeError(run.stdout.strip())
+        assert run.returncode == 0, run.stderr
+        outs, k = [], 0
+        while os.path.exists(os.path.join(work, f"result{k}.dims")):
+            elem, _, *dims = open(os.path.join(work, f"result{k}.dims")).read().split()
+            outs.append(np.fromfile(os.path.join(work, f"result{k}.bin"), NUMPY_OF[elem])
+                        .reshape([int(d) for d in dims]))
+            os.remove(os.path.join(work, f"result{k}.dims"))
+            k += 1
+        return outs
+    return call
+
+
+def check_case_from_c(name: str, folder: str) -> None:
+    """check_case's comparisons with the library called from C, and batch 0 refused."""
+    call = c_caller(library(name), folder)
+    for args, want in size_sets(name):
+        got = call(*args)
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            assert g.shape == w.shape and g.dtype == w.dtype, (name, g.shape, w.shape)
+            np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-5, err_msg=f"{name} {args[0].shape}")
+    if all(a.ndim for a in size_sets(name)[0][0]) and not name.endswith("static"):
+        with pytest.raises(RuntimeError, match=r"failed: .*input '\w+' dim 0 is 0, below its minimum 1"):
+            call(*[np.zeros((0,) + a.shape[1:], a.dtype) for a in size_sets(name)[0][0]])
+
+
+@pytest.mark.parametrize("name", ["cond_nonzero", "encoder", "while_grid"])
+def test_c_program_runs_the_corpus(name, tmp_path):
+    """A C program calls the saved cases' libraries at every saved size and gets eager's
+    outputs: torch.cond, nonzero's and unique's run-time counts (results the runtime
+    allocates), the BERT-like encoder's dynamic batch and sequence, torch.while_loop."""
+    check_case_from_c(name, str(tmp_path))
+
+
 def test_docs_op_table_is_generated_from_the_rules():
     """docs/pytorch.md's ATen table is the rule table's (python -m lowering.torch.docs --write)."""
     from lowering.torch.docs import rewrite

@@ -16,7 +16,13 @@ if not os.environ.get("AOTC_TEST_TORCH"):
 import lowering.torch.rules  # noqa: E402,F401  (fills the table)
 import torch  # noqa: E402
 from aot.import_torch import export_torch, op_names, program_bytes  # noqa: E402
-from e2e.test_torch import SLOW_CASES, check_case, corpus_module  # noqa: E402
+from e2e.test_torch import (  # noqa: E402
+    SLOW_CASES,
+    c_caller,
+    check_case,
+    check_case_from_c,
+    corpus_module,
+)
 from lowering.torch.archive import load_torch_save, read_pt2  # noqa: E402
 from lowering.torch.lower import lower_program  # noqa: E402
 from lowering.torch.table import lowerable  # noqa: E402
@@ -27,8 +33,30 @@ corpus = corpus_module()
 
 
 @pytest.mark.parametrize("name", SLOW_CASES)
-def test_saved_corpus_heavier_cases(name):
+def test_saved_corpus_heavier_cases(name, tmp_path):
+    """From Python and from a C program (the GPT block, the LSTM+GRU, ...)."""
     check_case(name)
+    check_case_from_c(name, str(tmp_path))
+
+
+@pytest.mark.parametrize("cls", [corpus.GPT, corpus.RNN, corpus.CondNonzero, corpus.Encoder])
+def test_corpus_models_static(cls):
+    """The corpus's GPT block, LSTM+GRU, torch.cond/nonzero/unique model and BERT-like
+    encoder exported without dynamic dims match eager too (the saved cases are dynamic)."""
+    torch.manual_seed(5)
+    model = cls().eval()
+    if cls in (corpus.GPT, corpus.Encoder):
+        x = torch.randint(1, 40, (3, 7))
+    else:
+        x = torch.randn(3, 7, 4) if cls is corpus.RNN else torch.randn(3, 4)
+    lib = aot.compile_torch(model, x)
+    with torch.no_grad():
+        want = model(x)
+    want = want if isinstance(want, tuple) else (want,)
+    got = lib.main(x.numpy())
+    got = got if isinstance(got, (list, tuple)) else [got]
+    for g, w in zip(got, want, strict=True):
+        np.testing.assert_allclose(g, w.numpy(), rtol=1e-4, atol=1e-5)
 
 
 class Block(nn.Module):
@@ -80,10 +108,11 @@ def test_torch_save_tensor_read_without_torch(tmp_path):
 
 
 @pytest.mark.parametrize("kind", ["bert", "gpt2"])
-def test_transformers_models_dynamic_batch_and_sequence(kind):
+def test_transformers_models_dynamic_batch_and_sequence(kind, tmp_path):
     """transformers' BERT and GPT-2 (the GPT-2 mask takes a cumsum and a four-tensor index
-    along the dynamic sequence) from one library at three batch and sequence sizes, lowered
-    as exported: every op has a rule, so no run_decompositions retrace."""
+    along the dynamic sequence) from one library at three batch and sequence sizes, from
+    Python and from a C program, lowered as exported: every op has a rule, so no
+    run_decompositions retrace. Exported static, each matches too."""
     model = corpus.transformers_model(kind)
     ids = torch.randint(0, 100, (2, 8))
     dims = {"ids": {0: Dim("batch", min=1, max=32), 1: Dim("seq", min=2, max=64)}}
@@ -91,11 +120,19 @@ def test_transformers_models_dynamic_batch_and_sequence(kind):
     assert [op for op in sorted(op_names(ep)) if not lowerable(op)] == []
     lower_program(read_pt2(program_bytes(ep, False), kind), kind, False)  # raises if it cannot
     lib = aot.compile(ep, kind)
+    call = c_caller(lib, str(tmp_path))
     for shape in [(1, 2), (3, 9), (2, 33)]:
         x = torch.randint(0, 100, shape)
         with torch.no_grad():
             want = model(x).numpy()
         np.testing.assert_allclose(lib.main(x.numpy()), want, rtol=1e-4, atol=1e-5)
+        np.testing.assert_allclose(call(x.numpy())[0], want, rtol=1e-4, atol=1e-5)
+    with pytest.raises(RuntimeError, match="input 'ids' dim 1 is 65, above its maximum 64"):
+        call(np.zeros((1, 65), np.int64))
+    static = aot.compile(export_torch(model, (ids,), None), f"{kind}_static")
+    with torch.no_grad():
+        want = model(ids).numpy()
+    np.testing.assert_allclose(static.main(ids.numpy()), want, rtol=1e-4, atol=1e-5)
 
 
 @pytest.mark.parametrize("cls", [corpus.TinyResNet, corpus.TinyMobileNet, corpus.TinyViT])
