@@ -197,8 +197,8 @@ class Compilation:
         clash; an archive member is only pulled in where no earlier one defined them."""
         if self.opts.emit not in ("static", "shared"):
             return None
-        from .version import compiler_fingerprint
-        return self.backend.helper_objects(self.target, compiler_fingerprint())
+        from .version import COMPILER_VERSION  # the helpers key their own sources
+        return self.backend.helper_objects(self.target, COMPILER_VERSION)
 
     def can_partition(self) -> bool:
         """Partitions are joined with the toolchain's `ld -r` and objcopy, and LLVM stage

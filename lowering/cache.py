@@ -8,9 +8,16 @@ libraries of programs compiled once, and the runtime and helper objects of earli
 versions, which nothing asks for again."""
 from __future__ import annotations
 
+import functools
+import hashlib
 import os
+import re
 import shutil
 import time
+
+# `from M import (A, B)`, `from M import A, B`, `import M, N`: (M, names) or (None, modules)
+IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)"
+                    r"|import[ \t]+([\w., \t]+))", re.M)
 
 # Top-level names in the cache and what they hold, for `aotc cache`
 KINDS = (("build", "compiled libraries"), ("runtime-", "runtime objects"),
@@ -33,6 +40,37 @@ def cache_dir() -> str:
         raise CacheError(f"the compile cache {where} cannot be used: {why} "
                          "(set AOTC_CACHE_DIR to a directory this user can write)") from None
     return d
+
+
+@functools.cache
+def source_digest(module: str, root: str | None = None) -> str:
+    """Hash of the project's source files that `module` imports, transitively (imports inside
+    functions counted): the key of what is built from those files alone. The helper objects
+    keyed by every source file were rebuilt after any edit anywhere in the compiler (+2.6 s
+    of CPU in the next compile), though their code comes from nine files. `root`: the
+    directory holding the packages (this project's)."""
+    root = root or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    seen, todo = {}, [module]
+    while todo:
+        name = todo.pop()
+        base = os.path.join(root, *name.split("."))
+        path = next((p for p in (base + ".py", os.path.join(base, "__init__.py"))
+                     if os.path.isfile(p)), None)
+        if path is None or path in seen:
+            continue  # not the project's (numpy, llvmlite), or read already
+        with open(path, "rb") as f:
+            seen[path] = f.read()
+        for module_name, names, modules in IMPORT.findall(seen[path].decode()):
+            if module_name:  # a name imported from a package may be its module
+                todo += [module_name] + [f"{module_name}.{n.split()[0]}" for n in
+                                         names.strip("()").replace("\n", " ").split(",")
+                                         if n.strip()]
+            else:
+                todo += [m.split()[0] for m in modules.split(",") if m.strip()]
+    h = hashlib.sha256()
+    for path in sorted(seen):
+        h.update(os.path.relpath(path, root).encode() + b"\0" + seen[path])
+    return h.hexdigest()
 
 
 def touch(path: str) -> None:

@@ -5,8 +5,10 @@ Winograd object has the direct convolution it falls back to) depends on the elem
 the target and its blocking, never on the model, yet LLVM took ~0.4 s over it in every
 module that has a matmul: a third of the GPT benchmark's compile. For binary artifacts the
 model's module only declares the entry `PREFIX.run` (hidden), and the helper is an object of its own,
-compiled on first use into the cache, keyed (and named) by the compiler's fingerprint, the
-target machine and the blocking, so two compilers or two blockings never share a symbol.
+compiled on first use into the cache, keyed (and named) by the compiler's version, the
+sources their code comes from (cache.source_digest of this module), the target machine and
+the blocking, so two compilers or two blockings never share a symbol, and an edit elsewhere
+in the compiler does not rebuild them.
 `--emit llvm/asm` keeps them in the module, where a reader wants them.
 """
 from __future__ import annotations
@@ -16,7 +18,7 @@ import os
 
 from llvmlite import ir
 
-from lowering.cache import cache_dir, touch
+from lowering.cache import cache_dir, source_digest, touch
 from lowering.codegen.cpu.conv_direct import conv_function
 from lowering.codegen.cpu.conv_winograd import winograd_function
 from lowering.codegen.cpu.gemm import gemm_function
@@ -36,7 +38,8 @@ CALLED_BY = {"aot.gemm": lambda op: ("gemm",),  # loop-stage op -> the helper it
 
 class HelperObjects:
     """The helpers one module calls, each to be linked as its cached object. `fingerprint`
-    is the compiler's (aot.version): a changed compiler never reuses an old object."""
+    is the compiler's version (aot.version), and a change to the helpers' own sources gives
+    new objects too."""
 
     def __init__(self, target, fingerprint: str):
         self.target, self.fingerprint = target, fingerprint
@@ -48,8 +51,8 @@ class HelperObjects:
     def prefix(self, kind: str, elem: str) -> str:
         """A helper's symbol prefix: kind, element type and a hash of what its code depends on."""
         t = self.target
-        key = "|".join([self.fingerprint, kind, elem, t.triple, t.cpu, t.features,
-                        repr(t.blocking(elem))])
+        key = "|".join([self.fingerprint, source_digest(__name__), kind, elem, t.triple, t.cpu,
+                        t.features, repr(t.blocking(elem))])
         return f"aot.{kind}.{elem}.{hashlib.sha256(key.encode()).hexdigest()[:16]}"
 
     def declare(self, mod: ir.Module, kind: str, elem: str) -> ir.Function:
