@@ -135,6 +135,41 @@ def test_transformers_models_dynamic_batch_and_sequence(kind, tmp_path):
     np.testing.assert_allclose(static.main(ids.numpy()), want, rtol=1e-4, atol=1e-5)
 
 
+class LoopGRU(nn.Module):
+    """A GRU cell stepped over a dynamic sequence by torch.while_loop (nn.GRU is exported
+    unrolled over the example's length): the step reads x[:, i] at the carried counter."""
+
+    def __init__(self):
+        super().__init__()
+        self.cell = nn.GRUCell(4, 8)
+
+    def forward(self, x):  # [b, t, 4]
+        def more(i, h):
+            return i < x.shape[1]
+
+        def step(i, h):
+            return i + 1, self.cell(x.index_select(1, i.reshape(1)).squeeze(1), h)
+
+        start = (torch.zeros((), dtype=torch.int64), x.new_zeros(x.shape[0], 8))
+        return torch.while_loop(more, step, start)[1]
+
+
+def test_while_loop_recurrence_over_a_dynamic_sequence(tmp_path):
+    """torch.while_loop as mhlo.while: one library steps a GRU cell over every sequence
+    length its Dim allows, from Python and from C."""
+    torch.manual_seed(6)
+    model = LoopGRU().eval()
+    dims = {"x": {0: Dim("batch", max=32), 1: Dim("seq", max=64)}}
+    lib = aot.compile_torch(model, torch.randn(2, 5, 4), dynamic_shapes=dims)
+    call = c_caller(lib, str(tmp_path))
+    for shape in [(1, 2), (3, 9), (2, 33)]:
+        x = torch.randn(*shape, 4)
+        with torch.no_grad():
+            want = model(x).numpy()
+        np.testing.assert_allclose(lib.main(x.numpy()), want, rtol=1e-4, atol=1e-5)
+        np.testing.assert_allclose(call(x.numpy())[0], want, rtol=1e-4, atol=1e-5)
+
+
 @pytest.mark.parametrize("cls", [corpus.TinyResNet, corpus.TinyMobileNet, corpus.TinyViT])
 def test_vision_models_dynamic_batch(cls):
     torch.manual_seed(3)
