@@ -1,14 +1,13 @@
 """torchvision's own model classes (random weights, no downloads), exported with
 torch.export and compiled, against PyTorch eager: ResNet-18, MobileNetV3 (small), EfficientNet-B0
 and ViT-B/16 (at a 32x32 image: 4 patches and a class token, ViT-B/16's full 12 layers and 768
-features), each static and with a dynamic batch at three sizes from one library, and from a C
-program (no Python inside) for ResNet-18.
+features), each static and with a dynamic batch at three sizes from one library, from Python
+and from a C program (no Python inside, tests/data/torch/run_main.c).
 
 Runs in `make test-torchvision`, which makes its own venv (torchvision's wheels are CUDA builds
 of torch 2.14.1 that run on the CPU; they do not import beside the CPU torch 2.13 of the
 `torch` extra) and sets AOTC_TEST_TORCHVISION=1."""
 import os
-import subprocess
 
 import numpy as np
 import pytest
@@ -19,7 +18,7 @@ if not os.environ.get("AOTC_TEST_TORCHVISION"):
     pytest.skip("torchvision's models run in `make test-torchvision`", allow_module_level=True)
 
 import torch  # noqa: E402
-from e2e.test_torch import DATA, corpus_module  # noqa: E402
+from e2e.test_torch import c_caller, corpus_module  # noqa: E402
 from torch import nn  # noqa: E402
 from torch.export import Dim  # noqa: E402
 
@@ -51,20 +50,25 @@ def close(got, want):
 
 
 @pytest.mark.parametrize("name", MODELS)
-def test_dynamic_batch_matches_eager(name):
-    """One library with a torch.export Dim batch serves batches 1, 2 and 3; batch 0 and a
-    batch past the Dim's maximum are refused by name."""
+def test_dynamic_batch_matches_eager(name, tmp_path):
+    """One library with a torch.export Dim batch serves batches 1, 2 and 3, from Python and
+    from a C program; batch 0 and a batch past the Dim's maximum are refused by name."""
     model, size = model_and_size(name)
     lib = aot.compile_torch(model, torch.from_numpy(image(2, size, 0)), name=name,
                             dynamic_shapes={"x": {0: Dim("batch", min=1, max=32)}})
     assert str(lib.main.signature).startswith(f"main(x: f32[?,3,{size},{size}])")
+    call = c_caller(lib, str(tmp_path))
     for b in BATCHES:
         x = image(b, size, b)
-        close(lib.main(x), eager(model, x))
+        want = eager(model, x)
+        close(lib.main(x), want)
+        close(call(x)[0], want)
     with pytest.raises(RuntimeError, match="input 'x' dim 0 is 0, below its minimum 1"):
         lib.main(np.zeros((0, 3, size, size), np.float32))
     with pytest.raises(RuntimeError, match="input 'x' dim 0 is 33, above its maximum 32"):
         lib.main(np.zeros((33, 3, size, size), np.float32))
+    with pytest.raises(RuntimeError, match="failed: .*input 'x' dim 0 is 0, below its minimum 1"):
+        call(np.zeros((0, 3, size, size), np.float32))
 
 
 @pytest.mark.parametrize("name", MODELS)
@@ -74,27 +78,3 @@ def test_static_matches_eager(name):
     lib = aot.compile_torch(model, torch.from_numpy(x), name=f"{name}_static")
     assert str(lib.main.signature).startswith(f"main(x: f32[2,3,{size},{size}])")
     close(lib.main(x), eager(model, x))
-
-
-def test_c_program_calls_resnet18(tmp_path):
-    """A C program, no Python inside, runs the dynamic-batch ResNet-18 at batches 1, 2 and 3
-    (results allocated by the runtime) and sees batch 0 refused by name."""
-    name = "resnet18"
-    model, size = model_and_size(name)
-    lib = aot.compile_torch(model, torch.from_numpy(image(2, size, 0)), name=name,
-                            dynamic_shapes={"x": {0: Dim("batch", min=1, max=32)}})
-    folder = os.path.dirname(lib.path)
-    exe = str(tmp_path / "batch_main")
-    subprocess.run(["cc", "-O1", "-Wall", "-Werror", f'-DHEADER="{name}.h"', f"-DENTRY={name}_main",
-                    "-o", exe, os.path.join(DATA, "batch_main.c"), "-I", folder, lib.path,
-                    f"-Wl,-rpath,{folder}", "-lm", "-lpthread", "-ldl"],
-                   check=True, capture_output=True)
-    for b in BATCHES:
-        x = image(b, size, 10 + b)
-        x.tofile(tmp_path / "x.bin")
-        run = subprocess.run([exe, str(b), str(tmp_path / "x.bin"), str(tmp_path / "y.bin")],
-                             capture_output=True, text=True)
-        assert run.returncode == 0, run.stderr
-        want = eager(model, x)
-        close(np.fromfile(tmp_path / "y.bin", np.float32).reshape(want.shape), want)
-        assert "refused: input 'x' dim 0 is 0, below its minimum 1" in run.stdout
