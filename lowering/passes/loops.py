@@ -438,17 +438,22 @@ def emit_split_row_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, input
         k.kernels[-1].attrs["aot.parallel_over"] = part_at  # threads split the chunk loop
         part = b.block.args[part_at]
         out_dims = dims_of(b, out)
-        n = Ix(b).val(out_dims[-1])
-        chunk = row_chunk(b, n, chunks)
-        used = b.v("arith.divui", [b.v("arith.addi", [n, b.v("arith.subi", [chunk, b.index(1)], INDEX)],
-                                       INDEX), chunk], INDEX)
+        # each reduction is cut along its own operand's length, which a broadcast of its
+        # result may differ from at run time (x [1, ?] summed, broadcast to y's [1, ?]:
+        # bufferize can only compare the types); the elements along the result's
+        lengths = [Ix(b).val((env[r.operands[0]] if r.operands[0] in env
+                              else Elemental(b, inputs).dims(r.operands[0]))[-1]) for r in reductions]
+        lengths.append(Ix(b).val(out_dims[-1]))
+        cut = [row_chunk(b, n, chunks) for n in lengths]
+        used = [b.v("arith.divui", [b.v("arith.addi", [n, b.v("arith.subi", [chunk, b.index(1)], INDEX)],
+                                        INDEX), chunk], INDEX) for n, chunk in zip(lengths, cut)]
         _, cb, c, _ = b.for_(b.index(0), b.index(chunks))
-        lo, hi, later = chunk_bounds(cb, c, chunk, n)
+        lo, hi, later = chunk_bounds(cb, c, cut[phase], lengths[phase])
         with loop_nest(cb, out_dims[:-1]) as (rows, rivs):
             scalars: dict = {}
             for q, red in enumerate(reductions[:phase]):  # earlier reductions, in chunk order
                 total = rows.v("memref.load", [part, rows.index(0), rows.index(q)] + rivs, elem)
-                loop, ib, cc, (acc,) = rows.for_(rows.index(1), used, [total])
+                loop, ib, cc, (acc,) = rows.for_(rows.index(1), used[q], [total])
                 p = ib.v("memref.load", [part, cc, ib.index(q)] + rivs, elem)
                 ib.yield_(apply_region(ib, red.regions[0], [acc, p]))
                 scalars[red.results[0]] = loop.results[0]

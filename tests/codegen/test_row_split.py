@@ -230,3 +230,36 @@ def test_split_row_fusions_match_numpy(elem):
         want = ref_layernorm(x.astype(np.float64))
         tol = 1e-3 if elem == "f32" else 1e-9
         np.testing.assert_allclose(got[0], want, rtol=0, atol=tol, err_msg=f"n={n}")
+
+
+EXPANDED = """func.func @main(%x: tensor<1x?xf32>, %y: tensor<1x?xf32>) -> tensor<1x?xf32> {
+  %d1 = stablehlo.get_dimension_size %y, dim = 1 : (tensor<1x?xf32>) -> tensor<i32>
+  %one = stablehlo.constant dense<1> : tensor<1xi32>
+  %r1 = stablehlo.reshape %d1 : (tensor<i32>) -> tensor<1xi32>
+  %shape = stablehlo.concatenate %one, %r1, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %s = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<1x?xf32>, tensor<f32>) -> tensor<1xf32>
+  %sb = stablehlo.dynamic_broadcast_in_dim %s, %shape, dims = [0] : (tensor<1xf32>, tensor<2xi32>) -> tensor<1x?xf32>
+  %o = stablehlo.subtract %y, %sb : tensor<1x?xf32>
+  return %o : tensor<1x?xf32>
+}"""  # noqa: E501
+
+
+def test_split_row_fusion_reduces_its_operands_own_length():
+    """y - sum(x) with x and y of run-time lengths that differ: the split kernels cut x's
+    row along x's length and the elements along y's (cut both along y's, a sum of 1000
+    read 3 elements: off by 44)."""
+    assert chunk_kernels(EXPANDED) == 2
+    lib = aot.compile(EXPANDED, name="split_expanded_row")
+    rng = np.random.default_rng(5)
+    for nx, ny in ((9, 4), (4, 9), (1000, 3), (3, 1000), (5, 5), (0, 3), (3, 0)):
+        x = rng.standard_normal((1, nx)).astype(np.float32)
+        y = rng.standard_normal((1, ny)).astype(np.float32)
+        got = []
+        for threads in (1, 2, 7):
+            lib.set_num_threads(threads)
+            got.append(lib.main(x, y))
+        for other in got[1:]:
+            np.testing.assert_array_equal(got[0], other)
+        want = y - x.astype(np.float64).sum(axis=1, keepdims=True)
+        np.testing.assert_allclose(got[0], want, rtol=1e-5, atol=1e-5, err_msg=f"x {nx}, y {ny}")
