@@ -115,7 +115,8 @@ def split_row_reduction(fusion: Operation, target) -> bool:
 
 
 def split_row_fusion(fusion: Operation, target) -> bool:
-    """A row fusion (softmax, layernorm: loops.emit_row_fusion) over few long rows, its
+    """A row fusion (softmax, layernorm: loops.emit_row_fusion) over few long rows (or a
+    run-time count of long rows, on a CPU: the kernels choose when they run), its
     reductions each of the last dim of a value of the result's shape and element type, with
     one associative combiner: one kernel per reduction and one for the elements, each over
     Target.column_chunks chunks of every row split over threads, the reductions' partials
@@ -127,7 +128,7 @@ def split_row_fusion(fusion: Operation, target) -> bool:
     if not isinstance(root, Operation) or root.key == "reduce" or len(fusion.results) != 1:
         return False
     out = fusion.results[0].type
-    if not _few_long_rows(out.shape):
+    if not _few_long_rows(out.shape, run_time_rows=target.gpu is None):
         return False
     return all(_one_associative_combiner(red) and red.operands[0].type.shape == out.shape
                and red.results[0].type.elem == out.elem for red in ops if red.key == "reduce")

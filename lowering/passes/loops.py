@@ -13,6 +13,8 @@ values never touch memory.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from lowering.ir.builder import Ix, LoopBuilder, dims_of, element_loop, element_nest, loop_nest
 from lowering.ir.core import (
     INDEX,
@@ -339,13 +341,9 @@ def shared_dims(k: KernelEmitter, op: Operation, args: list, n_in: int, n_buf: i
 def emit_row_fusion(b: LoopBuilder, region_block: Block, inputs: dict, out, env: dict):
     """A kInput fusion with an elementwise root (fusion.joins_as_row_reduction): for each
     row of the output, each reduction over the last dim in program order, then the row's
-    elements. A reduction's row is the output row, clamped to its operand's row dims,
-    which is the row a broadcast reads (the same one, or row 0 of a size-1 dim); later
-    reductions and the elements read its value as a scalar. On a target whose rows go to a
-    warp (`Target.warp_size` lanes), lane l takes columns l, l + lanes, ... and each
-    reduction's partial results are combined across the lanes by shuffles, the init joining
-    once (elemental.Partial)."""
-    ret = region_block.ops[-1]
+    elements (fuse_row). On a target whose rows go to a warp (`Target.warp_size` lanes),
+    lane l takes columns l, l + lanes, ... and each reduction's partial results are combined
+    across the lanes by shuffles, the init joining once (elemental.Partial)."""
     out_dims = dims_of(b, out)
     lanes = b.target.warp_size if len(out_dims) > 1 else 1  # lanes share a row of a row loop
     first = len(b.block.ops)
@@ -354,42 +352,57 @@ def emit_row_fusion(b: LoopBuilder, region_block: Block, inputs: dict, out, env:
         if lanes > 1:
             parallel = next(op for op in b.block.ops[first:] if op.name == "scf.for")
             parallel.attrs["aot.lanes_per_iteration"] = lanes
-        lane = rows.v("gpu.lane_id", [], INDEX) if lanes > 1 else None
-        scalars: dict = {}
-        reductions = [o for o in region_block.ops if o.key == "reduce"]
-        kept = row_cached_value(ret.operands[0], reductions[-1], out)
-        for red in reductions:
-            x, init = red.operands
-            in_dims = env[x] if x in env else Elemental(rows, inputs).dims(x)
-            row = [iv if isinstance(n, int) and n == m else
-                   rows.v("arith.minsi", [iv, rows.v("arith.subi", [Ix(rows).val(n), rows.index(1)],
-                                                     INDEX)], INDEX)
-                   for iv, n, m in zip(rivs, in_dims[:-1], out.type.shape[:-1])]
-            e = Elemental(rows, inputs, scalars, env)
-            start = rows.index(0) if lane is None else lane
-            part = Partial(red, [e.at(init, [])]) if lane is not None else None
-            loop, body, c, cur = rows.for_(start, Ix(rows).val(in_dims[-1]),
-                                           part.seed(rows) if part else [e.at(init, [])], step=lanes)
-            inner = Elemental(body, inputs, scalars, env)
-            value = inner.at(x, row + [c])
-            if x is kept:  # the result row holds it until the last walk reads it back
-                body.op("memref.store", [value, out] + rivs + [c])  # (each lane its own columns)
-            body.yield_(part.fold(body, list(cur), [value]) if part
-                        else apply_reduction_body(body, red, list(cur) + [value]))
-            total = list(loop.results)
-            if part:
-                total = part.finish(rows, part.across_lanes(rows, total, lanes))
-            scalars[red.results[0]] = total[0]
-        values = {**inputs, kept: out} if kept is not None else inputs
-        if lane is None:
-            with loop_nest(rows, out_dims[-1:]) as (cols, (c,)):
-                e = Elemental(cols, values, scalars, env)
-                cols.op("memref.store", [e.at(ret.operands[0], rivs + [c]), out] + rivs + [c])
-        else:
-            _, cols, c, _ = rows.for_(lane, Ix(rows).val(out_dims[-1]), step=lanes)
+        fuse_row(rows, rivs, out_dims[-1], region_block, inputs, out, env, lanes)
+
+
+def operand_row(b: LoopBuilder, rivs: list, in_dims: list, out) -> list:
+    """The row of a reduction's operand (dims `in_dims`) that output row `rivs` reads: the
+    same one, clamped to the operand's row dims where they may differ (row 0 of a size-1
+    dim, as a broadcast of the reduction's result reads it)."""
+    return [iv if isinstance(n, int) and n == m else
+            b.v("arith.minsi", [iv, b.v("arith.subi", [Ix(b).val(n), b.index(1)], INDEX)], INDEX)
+            for iv, n, m in zip(rivs, in_dims[:-1], out.type.shape[:-1])]
+
+
+def fuse_row(rows: LoopBuilder, rivs: list, n, region_block: Block, inputs: dict, out, env: dict,
+             lanes: int = 1):
+    """Output row `rivs` (of `n` elements) of a row fusion: each reduction over its
+    operand's row (operand_row), later reductions and the elements reading its value as a
+    scalar; then the row's elements."""
+    ret = region_block.ops[-1]
+    lane = rows.v("gpu.lane_id", [], INDEX) if lanes > 1 else None
+    scalars: dict = {}
+    reductions = [o for o in region_block.ops if o.key == "reduce"]
+    kept = row_cached_value(ret.operands[0], reductions[-1], out)
+    for red in reductions:
+        x, init = red.operands
+        in_dims = env[x] if x in env else Elemental(rows, inputs).dims(x)
+        row = operand_row(rows, rivs, in_dims, out)
+        e = Elemental(rows, inputs, scalars, env)
+        start = rows.index(0) if lane is None else lane
+        part = Partial(red, [e.at(init, [])]) if lane is not None else None
+        loop, body, c, cur = rows.for_(start, Ix(rows).val(in_dims[-1]),
+                                       part.seed(rows) if part else [e.at(init, [])], step=lanes)
+        inner = Elemental(body, inputs, scalars, env)
+        value = inner.at(x, row + [c])
+        if x is kept:  # the result row holds it until the last walk reads it back
+            body.op("memref.store", [value, out] + rivs + [c])  # (each lane its own columns)
+        body.yield_(part.fold(body, list(cur), [value]) if part
+                    else apply_reduction_body(body, red, list(cur) + [value]))
+        total = list(loop.results)
+        if part:
+            total = part.finish(rows, part.across_lanes(rows, total, lanes))
+        scalars[red.results[0]] = total[0]
+    values = {**inputs, kept: out} if kept is not None else inputs
+    if lane is None:
+        with loop_nest(rows, [n]) as (cols, (c,)):
             e = Elemental(cols, values, scalars, env)
             cols.op("memref.store", [e.at(ret.operands[0], rivs + [c]), out] + rivs + [c])
-            cols.yield_()
+    else:
+        _, cols, c, _ = rows.for_(lane, Ix(rows).val(n), step=lanes)
+        e = Elemental(cols, values, scalars, env)
+        cols.op("memref.store", [e.at(ret.operands[0], rivs + [c]), out] + rivs + [c])
+        cols.yield_()
 
 
 def row_chunk(b: LoopBuilder, n, chunks: int):
@@ -411,6 +424,47 @@ def chunk_bounds(cb: LoopBuilder, c, chunk, n) -> tuple:
     return lo, hi, later
 
 
+def split_plan(b: LoopBuilder, dims: list, static_rows: bool, chunks: int) -> tuple:
+    """(row count, chunk length, few) of a split row kernel over rows dims[:-1] of dims[-1]
+    elements. Static rows (few None: bufferize splits them only when they are few) are cut
+    into `chunks` chunks; a run-time row count is chosen for when the kernel runs: `few`
+    (fewer rows than chunks) cuts them so, else each row is one chunk and the rows are
+    shared out whole (task_rows)."""
+    n, chunk = dims[-1], row_chunk(b, dims[-1], chunks)
+    if static_rows:
+        return None, chunk, None
+    ix = Ix(b)
+    rows = dims[0]
+    for d in dims[1:-1]:
+        rows = ix.mul(rows, d)
+    few = ix.cmp("ult", rows, chunks)
+    return rows, ix.select(few, chunk, b.v("arith.maxui", [n, b.index(1)], INDEX)), few
+
+
+def task_rows(cb: LoopBuilder, c, rows, few, chunks: int) -> tuple:
+    """The rows task `c` takes of a run-time row count: ((lo, hi) of the rows it cuts: all
+    when `few`, else none; (lo, hi) of the rows it takes whole: its block of ceil(rows /
+    chunks) when not `few`, else none)."""
+    ix = Ix(cb)
+    per = ix.div(ix.add(rows, chunks - 1), chunks)
+    lo = ix.min(ix.mul(c, per), rows)
+    hi = ix.min(ix.add(lo, per), rows)
+    return (0, ix.select(few, rows, 0)), (ix.select(few, 0, lo), ix.select(few, 0, hi))
+
+
+@contextmanager
+def flat_rows(b: LoopBuilder, lo, hi, row_dims: list):
+    """`with flat_rows(b, lo, hi, row_dims) as (body, ivs):` rows [lo, hi) of `row_dims`,
+    row-major, in one loop."""
+    _, rb, r, _ = b.for_(Ix(b).val(lo), Ix(b).val(hi))
+    ivs = []
+    for d in reversed(row_dims[1:]):
+        ivs.append(Ix(rb).rem(r, d))
+        r = Ix(rb).div(r, d)
+    yield rb, [r] + ivs[::-1]
+    rb.yield_()
+
+
 def emit_split_row_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, inputs: dict, out,
                           part_at: int, env: dict):
     """A row fusion over few long rows (bufferize.split_row_fusion) as one kernel per
@@ -419,7 +473,11 @@ def emit_split_row_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, input
     order (the same value in every chunk), then reduces its chunk of reduction p into
     partial[c, p, rows...]: chunk 0 from the init value, the others from their first element.
     As in emit_row_fusion, the last reduction's operand, when the elements read it, is kept in
-    the result row. The chunks do not depend on the thread count, so neither do the results."""
+    the result row. The chunks do not depend on the thread count, so neither do the results.
+    A run-time row count (split_plan) is cut so while there are fewer rows than chunks;
+    with more, the first kernel fuses whole rows instead, each task a block of them
+    (fuse_row, as emit_row_fusion: one walk over the data, not one a kernel), and the later
+    kernels have no rows."""
     region_block = op.regions[0].blocks[0]
     ret = region_block.ops[-1]
     reductions = [o for o in region_block.ops if o.key == "reduce"]
@@ -427,6 +485,7 @@ def emit_split_row_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, input
     elem = ScalarType(out.type.elem)
     chunks = b.target.column_chunks
     at_out = list(b.block.args).index(out)
+    static_rows = all(d is not None for d in out.type.shape[:-1])
     for phase in range(len(reductions) + 1):
         if phase:
             fn, b, args = k.new_kernel(op, list(op.operands))
@@ -441,15 +500,24 @@ def emit_split_row_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, input
         # each reduction is cut along its own operand's length, which a broadcast of its
         # result may differ from at run time (x [1, ?] summed, broadcast to y's [1, ?]:
         # bufferize can only compare the types); the elements along the result's
-        lengths = [Ix(b).val((env[r.operands[0]] if r.operands[0] in env
-                              else Elemental(b, inputs).dims(r.operands[0]))[-1]) for r in reductions]
-        lengths.append(Ix(b).val(out_dims[-1]))
-        cut = [row_chunk(b, n, chunks) for n in lengths]
+        operand_dims = [env[r.operands[0]] if r.operands[0] in env
+                        else Elemental(b, inputs).dims(r.operands[0]) for r in reductions]
+        lengths = [Ix(b).val(d[-1]) for d in operand_dims] + [Ix(b).val(out_dims[-1])]
+        chunk_of = [row_chunk(b, n, chunks) for n in lengths]
         used = [b.v("arith.divui", [b.v("arith.addi", [n, b.v("arith.subi", [chunk, b.index(1)], INDEX)],
-                                        INDEX), chunk], INDEX) for n, chunk in zip(lengths, cut)]
+                                        INDEX), chunk], INDEX) for n, chunk in zip(lengths, chunk_of)]
+        count, _, few = split_plan(b, out_dims, static_rows, chunks)
         _, cb, c, _ = b.for_(b.index(0), b.index(chunks))
-        lo, hi, later = chunk_bounds(cb, c, cut[phase], lengths[phase])
-        with loop_nest(cb, out_dims[:-1]) as (rows, rivs):
+        lo, hi, later = chunk_bounds(cb, c, chunk_of[phase], lengths[phase])
+        if few is None:
+            cut_rows = loop_nest(cb, out_dims[:-1])
+        else:  # many rows: the first kernel fuses whole rows, the later ones have none
+            cut, whole = task_rows(cb, c, count, few, chunks)
+            if phase == 0:
+                with flat_rows(cb, *whole, out_dims[:-1]) as (wb, wivs):
+                    fuse_row(wb, wivs, out_dims[-1], region_block, inputs, out, env)
+            cut_rows = flat_rows(cb, *cut, out_dims[:-1])
+        with cut_rows as (rows, rivs):
             scalars: dict = {}
             for q, red in enumerate(reductions[:phase]):  # earlier reductions, in chunk order
                 total = rows.v("memref.load", [part, rows.index(0), rows.index(q)] + rivs, elem)
@@ -466,17 +534,18 @@ def emit_split_row_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, input
                 continue
             red = reductions[phase]
             x, init = red.operands
+            row = operand_row(rows, rivs, operand_dims[phase], out)
             trips = rows.v("arith.select", [later, rows.index(1), rows.index(0)], INDEX)
             seed = Elemental(rows, inputs, scalars, env).at(init, [])
             first, fb, _, _ = rows.for_(rows.index(0), trips, [seed])
-            value = Elemental(fb, inputs, scalars, env).at(x, rivs + [lo])  # read only if there is one
+            value = Elemental(fb, inputs, scalars, env).at(x, row + [lo])  # read only if there is one
             if x is kept:
                 fb.op("memref.store", [value, out] + rivs + [lo])
             fb.yield_([value])
             after = rows.v("arith.addi", [lo, rows.index(1)], INDEX)
             start = rows.v("arith.select", [later, after, lo], INDEX)
             loop, body, j, cur = rows.for_(start, hi, [first.results[0]])
-            value = Elemental(body, inputs, scalars, env).at(x, rivs + [j])
+            value = Elemental(body, inputs, scalars, env).at(x, row + [j])
             if x is kept:  # the result row holds it until the last kernel reads it back
                 body.op("memref.store", [value, out] + rivs + [j])
             body.yield_(apply_reduction_body(body, red, list(cur) + [value]))
@@ -679,35 +748,30 @@ def emit_split_rows(k: KernelEmitter, op: Operation, b: LoopBuilder, root: Opera
     With a run-time row count the kernel chooses when it runs: fewer rows than chunks are cut
     into chunks as above; more are shared out whole, task c taking the c-th block of
     ceil(rows / chunks) rows, each row its own chunk 0 (the follow-up then combines one
-    partial): a [?, 256] sum is not cut into 8 chunks of 32 a row, and a [1, N] one with a
-    `?` row count no longer runs on one thread."""
+    partial; split_plan, task_rows): a [?, 256] sum is not cut into 8 chunks of 32 a row,
+    and a [1, N] one with a `?` row count no longer runs on one thread."""
     chunks = b.target.column_chunks
     x, init = root.operands
     part = b.block.args[part_at]
 
+    static_rows = all(d is not None for d in x.type.shape[:-1])
+
     def plan(lb: LoopBuilder, env: dict, inputs: dict):
-        """(row dims, row count, length, chunk length, few): `few` (None for static rows,
-        which bufferize only splits when they are few) whether rows are cut into chunks."""
-        raw = env[x] if x in env else Elemental(lb, inputs).dims(x)
-        ix = Ix(lb)
-        dims = [ix.val(d) for d in raw]
-        n, chunk = dims[-1], row_chunk(lb, dims[-1], chunks)
-        if all(isinstance(d, int) for d in raw[:-1]):
-            return dims[:-1], None, n, chunk, None
-        rows = dims[0]
-        for d in dims[1:-1]:
-            rows = ix.mul(rows, d)
-        few = ix.cmp("ult", rows, chunks)
-        whole = lb.v("arith.maxui", [n, lb.index(1)], INDEX)
-        return dims[:-1], rows, n, ix.select(few, chunk, whole), few
-    row_dims, rows, n, chunk, few = plan(b, env, inputs)
+        """(dims, length, row count, chunk length, few): split_plan's, for x."""
+        dims = [Ix(lb).val(d) for d in (env[x] if x in env else Elemental(lb, inputs).dims(x))]
+        return (dims, dims[-1]) + split_plan(lb, dims, static_rows, chunks)
+    dims, n, rows, chunk, few = plan(b, env, inputs)
     k.kernels[-1].attrs["aot.parallel_over"] = part_at  # threads split the chunk loop
     _, cb, c, _ = b.for_(b.index(0), b.index(chunks))
-    ix = Ix(cb)
-    at = c if few is None else ix.select(few, c, 0)  # the partial this task writes
+    at = c if few is None else Ix(cb).select(few, c, 0)  # the partial this task writes
     lo, hi, later = chunk_bounds(cb, at, chunk, n)
-
-    def reduce_row(rb: LoopBuilder, kivs: list):
+    if few is None:
+        row_loop = loop_nest(cb, dims[:-1])
+    else:  # the rows cut (all, when few) or this task's whole rows, each its chunk 0
+        cut, whole = task_rows(cb, c, rows, few, chunks)
+        row_loop = flat_rows(cb, Ix(cb).select(few, cut[0], whole[0]),
+                             Ix(cb).select(few, cut[1], whole[1]), dims[:-1])
+    with row_loop as (rb, kivs):
         trips = rb.v("arith.select", [later, rb.index(1), rb.index(0)], INDEX)
         first, fb, _, _ = rb.for_(rb.index(0), trips, [Elemental(rb, inputs, dims=env).at(init, [])])
         fb.yield_([Elemental(fb, inputs, dims=env).at(x, kivs + [lo])])  # read only if there is one
@@ -717,22 +781,12 @@ def emit_split_rows(k: KernelEmitter, op: Operation, b: LoopBuilder, root: Opera
         value = Elemental(body, inputs, dims=env).at(x, kivs + [j])
         body.yield_(apply_reduction_body(body, root, list(cur) + [value]))
         rb.op("memref.store", [loop.results[0], part, at] + kivs)
-    if few is None:
-        with loop_nest(cb, row_dims) as (rb, kivs):
-            reduce_row(rb, kivs)
-    else:  # rows [r_lo, r_hi): all of them (few), or this task's block of whole rows
-        per = ix.div(ix.add(rows, chunks - 1), chunks)
-        r_lo = ix.select(few, 0, ix.min(ix.mul(c, per), rows))
-        r_hi = ix.select(few, rows, ix.min(ix.add(r_lo, per), rows))
-        _, rb, r, _ = cb.for_(r_lo, r_hi)
-        kivs, flat = [], r
-        for d in reversed(row_dims[1:]):
-            kivs.append(Ix(rb).rem(flat, d))
-            flat = Ix(rb).div(flat, d)
-        reduce_row(rb, [flat] + kivs[::-1])
-        rb.yield_()
     cb.yield_()
-    emit_combine_chunks(k, op, b, root, out, part_at, lambda *a: plan(*a)[2:4])
+
+    def length_and_chunk(*a):
+        _, length, _, chunk, _ = plan(*a)
+        return length, chunk
+    emit_combine_chunks(k, op, b, root, out, part_at, length_and_chunk)
 
 
 REASSOCIABLE = {"arith.addf", "arith.mulf", "arith.maximumf", "arith.minimumf"}

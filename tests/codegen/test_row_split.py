@@ -200,7 +200,8 @@ def ref_layernorm(x):
 @pytest.mark.parametrize("text, split", [
     (softmax(f"1x{ROW_SPLIT_MIN_LENGTH}"), 3), (layernorm(f"{ROW_SPLIT_MAX_ROWS}x?"), 3),
     (softmax(f"1x{ROW_SPLIT_MIN_LENGTH - 1}"), 0), (softmax(f"{ROW_SPLIT_MAX_ROWS + 1}x?"), 0),
-    (softmax("?x?"), 0),
+    (softmax("?x?"), 3),  # a run-time row count: chunks or whole rows, chosen when it runs
+    (softmax("?x4096"), 0),  # short rows, however many
 ])
 def test_which_row_fusions_split(text, split):
     """Split: a kernel per reduction and one for the elements, each over the chunks."""
@@ -263,3 +264,70 @@ def test_split_row_fusion_reduces_its_operands_own_length():
             np.testing.assert_array_equal(got[0], other)
         want = y - x.astype(np.float64).sum(axis=1, keepdims=True)
         np.testing.assert_allclose(got[0], want, rtol=1e-5, atol=1e-5, err_msg=f"x {nx}, y {ny}")
+
+
+@pytest.mark.parametrize("elem", ["f32", "f64"])
+def test_run_time_row_fusions_match_numpy(elem):
+    """softmax and layernorm over a run-time row count: below the chunk count (rows cut into
+    chunks, combined across the kernels), at it and above (the first kernel fuses each
+    task's block of whole rows, the later ones have none), none, and short rows."""
+    dtype = np.float32 if elem == "f32" else np.float64
+    eps = (f"%eps = stablehlo.constant dense<1.0e-5> : tensor<?x{elem}>",  # a run-time row count:
+           f"%e0 = stablehlo.constant dense<1.0e-5> : tensor<{elem}>\n  %eps = stablehlo."  # eps
+           f"dynamic_broadcast_in_dim %e0, %r0, dims = [] : (tensor<{elem}>, tensor<1xi32>) -> "
+           f"tensor<?x{elem}>")  # broadcast to it
+    libs = {"softmax": aot.compile(softmax("?x?", elem), name=f"rows_softmax_{elem}"),
+            "layernorm": aot.compile(layernorm("?x?", elem).replace(*eps), name=f"rows_layernorm_{elem}")}
+    assert chunk_kernels(layernorm("?x?", elem).replace(*eps)) == 3
+    rng = np.random.default_rng(4)
+    for rows, n in ((1, 70001), (3, 1001), (7, 9), (8, 300), (9, 17), (37, 256), (0, 5), (2, 1)):
+        x = (rng.standard_normal((rows, n)) * 3 + 1).astype(dtype)
+        np.testing.assert_allclose(run_threads(libs["softmax"], x), ref_softmax(x.astype(np.float64)),
+                                   rtol=2e-5 if elem == "f32" else 1e-12, atol=1e-9,
+                                   err_msg=f"softmax, {rows} rows of {n}")
+        lib = libs["layernorm"]
+        got = []
+        for threads in (1, 2, 7):
+            lib.set_num_threads(threads)
+            got.append(lib.main(x, np.full(rows, n, dtype)))
+        for other in got[1:]:
+            np.testing.assert_array_equal(got[0], other)
+        tol = 1e-3 if elem == "f32" else 1e-9
+        np.testing.assert_allclose(got[0], ref_layernorm(x.astype(np.float64)) if x.size else x,
+                                   rtol=0, atol=tol, err_msg=f"layernorm, {rows} rows of {n}")
+
+
+EXPANDED_ROWS = """func.func @main(%x: tensor<?x?xf32>, %y: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %d0 = stablehlo.get_dimension_size %y, dim = 0 : (tensor<?x?xf32>) -> tensor<i32>
+  %d1 = stablehlo.get_dimension_size %y, dim = 1 : (tensor<?x?xf32>) -> tensor<i32>
+  %r0 = stablehlo.reshape %d0 : (tensor<i32>) -> tensor<1xi32>
+  %r1 = stablehlo.reshape %d1 : (tensor<i32>) -> tensor<1xi32>
+  %shape = stablehlo.concatenate %r0, %r1, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %s = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<?x?xf32>, tensor<f32>) -> tensor<?xf32>
+  %sb = stablehlo.dynamic_broadcast_in_dim %s, %shape, dims = [0] : (tensor<?xf32>, tensor<2xi32>) -> tensor<?x?xf32>
+  %o = stablehlo.subtract %y, %sb : tensor<?x?xf32>
+  return %o : tensor<?x?xf32>
+}"""  # noqa: E501
+
+
+def test_run_time_rows_read_their_operands_rows():
+    """y - sum(x) over rows, x with 1 row or as many as y, all dims run-time: a reduction
+    reads row 0 of a size-1 x, as the broadcast does, in both the cut and the whole-row
+    kernels (fewer and more rows than chunks), and x's own length."""
+    assert chunk_kernels(EXPANDED_ROWS) == 2
+    lib = aot.compile(EXPANDED_ROWS, name="split_rows_expanded")
+    rng = np.random.default_rng(6)
+    for y_rows, x_rows, nx, ny in ((3, 1, 1000, 7), (3, 3, 9, 4), (20, 1, 50, 30), (20, 20, 30, 50),
+                                   (0, 1, 4, 4)):
+        x = rng.standard_normal((x_rows, nx)).astype(np.float32)
+        y = rng.standard_normal((y_rows, ny)).astype(np.float32)
+        got = []
+        for threads in (1, 2, 7):
+            lib.set_num_threads(threads)
+            got.append(lib.main(x, y))
+        for other in got[1:]:
+            np.testing.assert_array_equal(got[0], other)
+        want = y - x.astype(np.float64).sum(axis=1, keepdims=True)
+        np.testing.assert_allclose(got[0], want, rtol=1e-5, atol=1e-4,
+                                   err_msg=f"y {y_rows}x{ny}, x {x_rows}x{nx}")
