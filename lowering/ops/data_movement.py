@@ -617,6 +617,7 @@ SAME_SIZE = {
     "concatenate": lambda op, dim: None if dim == op.attrs["dimension"] else (0, dim),
     "dynamic_broadcast_in_dim": lambda op, dim: ("element", 1, dim),
     "dynamic_reshape": lambda op, dim: ("element", 1, dim),
+    "dynamic_iota": lambda op, dim: ("element", 0, dim),
     "real_dynamic_slice": lambda op, dim: ("element", 2, dim, {1: 0, 3: 1}),  # from 0 by 1
 }
 for _name, (_attrs, _arity, _infer, _dims, _at) in STATIC.items():

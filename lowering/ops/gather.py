@@ -472,9 +472,21 @@ def emit_scatter(k, op, b, args):
     close_nest(body, depth)
 
 
+def _gather_same_size(op: Operation, dim: int):
+    """A result dim that is not an offset dim is an indices dim, in order, skipping
+    index_vector_dim (cse.py reads the size there: an embedding lookup's [b, s] from its ids)."""
+    dn = gather_dims(op)
+    if dim in dn["offset_dims"]:
+        return None
+    batch = [i for i in range(op.operands[1].type.rank) if i != dn["index_vector_dim"]]
+    k = sum(1 for d in range(dim) if d not in dn["offset_dims"])
+    return (1, batch[k]) if k < len(batch) else None
+
+
 registry.define("gather", "elemental", "shape and data movement",
                 attrs=("dimension_numbers", "slice_sizes"), infer=infer_gather,
-                shape_rule=_gather_shape, elemental=_gather_elemental)
+                shape_rule=_gather_shape, elemental=_gather_elemental,
+                same_size=_gather_same_size)
 def _gather_row_pick(op: Operation):
     """(operand, start indices) when the gather picks one slice along dim 0 with every other
     dim whole in order (x[i] of a dynamic_gather): a row, if its sizes are the operand's."""

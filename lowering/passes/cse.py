@@ -73,6 +73,14 @@ def op_key(op: Operation):
     return (op.name, tuple(op.operands), tuple(r.type for r in op.results), attrs)
 
 
+class ComputedSize:
+    """An element of a shape tensor that the shape code computes as a rank-0 value (a
+    flattened b * s, a view's -1 as numel / the other dims): `value` holds it."""
+
+    def __init__(self, value):
+        self.value = value
+
+
 def same_size_source(value, dim: int):
     """(an earlier value, its dim) whose size is always `value`'s size `dim`, or None: an
     elementwise op's operand of its shape, else the op's `same_size` rule: an operand's dim,
@@ -124,21 +132,47 @@ def shape_elements(value):
     if op.key == "get_dimension_size":
         return [(op.operands[0], op.attrs["dimension"])]
     if op.key not in MOVES_ELEMENTS:
-        return None
+        return [ComputedSize(value)] if t.shape == () else None
     args = [shape_elements(o) for o in op.operands]
     return None if None in args else SHAPE_FOLDS[op.key](None, op, args)
 
 
-def read_size_early(op: Operation) -> None:
-    """Point a `get_dimension_size` at the earliest value known to have the same size."""
+def read_size_early(op: Operation) -> bool:
+    """Point a `get_dimension_size` at the earliest value known to have the same size, or,
+    when that size is an element the shape code computes, replace it by that computation;
+    says whether it was replaced (and is to be dropped). Read from a dynamic reshape's
+    result, the size made its producer a kernel of its own, its result materialised (GPT-2
+    with a `?` batch and sequence: 24 such reads, of flattened and inferred dims)."""
     value, dim = op.operands[0], op.attrs["dimension"]
     found = same_size_source(value, dim)
     while found is not None:
         value, dim = found
         found = same_size_source(value, dim)
+    computed = computed_size(value, dim)
+    if computed is not None and computed.type == op.result.type:
+        replace_all_uses(op.result, computed)
+        return True
     if value is not op.operands[0]:
         op.operands = [value]
         op.attrs["dimension"] = dim
+    return False
+
+
+def computed_size(value, dim: int):
+    """The rank-0 value the shape code computes `value`'s size `dim` as, through its op's
+    `same_size` rule ("element" of a shape operand), or None."""
+    op = value.owner
+    if not isinstance(op, Operation) or not op.results or value.type.rank <= dim:
+        return None
+    rule = registry.rule(op, "same_size")
+    found = rule(op, dim) if rule is not None else None
+    if found is None or found[0] != "element":
+        return None
+    _, i, k, *given = found
+    if any(shape_element(op.operands[j], k) != v for j, v in (given[0] if given else {}).items()):
+        return None
+    element = shape_element(op.operands[i], k)
+    return element.value if isinstance(element, ComputedSize) else None
 
 
 def eliminate_in_block(block, read_sizes: bool = True) -> int:
@@ -151,8 +185,10 @@ def eliminate_in_block(block, read_sizes: bool = True) -> int:
         for region in op.regions:
             for inner in region.blocks:
                 removed += eliminate_in_block(inner, read_sizes)
-        if read_sizes and op.key == "get_dimension_size":
-            read_size_early(op)
+        if read_sizes and op.key == "get_dimension_size" and read_size_early(op):
+            op.drop_uses()
+            removed += 1
+            continue
         key = op_key(op) if shareable(op) else None
         if key is None:
             kept.append(op)
