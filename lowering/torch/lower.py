@@ -318,7 +318,19 @@ class Lowerer:
                 continue
             if isinstance(v, Value) and name in self.graph["tensor_values"]:
                 v = refine(e, v, *tensor_meta(self.graph, name))
+                self.know_sizes(e, v, name)
             self.env[name] = v
+
+    def know_sizes(self, e: TorchEmitter, v: Value, name: str) -> None:
+        """v's `?` dims that PyTorch recorded as an input's symbol read as that symbol's
+        value, not each from its own get_dimension_size (GPT-2's text: 194 of them)."""
+        sizes = self.graph["tensor_values"][name]["sizes"]
+        if not isinstance(v.type, TensorType) or v.type.rank != len(sizes):
+            return
+        for d, size in enumerate(sizes):
+            m = _SYMBOL.fullmatch(size.get("as_expr", {}).get("expr_str", ""))
+            if m and m.group(1) in self.symbols and v.type.shape[d] is None:
+                e.know_size(v, d, self.symbols[m.group(1)][0])
 
 
     def check_in_place(self, raw: dict, target: str, loc: Location, code: str) -> None:

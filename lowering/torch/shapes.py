@@ -16,13 +16,18 @@ S = "shapes and data movement"
 I64_MAX = (1 << 63) - 1
 
 
-def _sizes(e: TorchEmitter, sizes: list, x: Value | None = None) -> list:
-    """A view's sizes: ints and values, a -1 solved from x's element count."""
+def _sizes(e: TorchEmitter, sizes: list, x: Value | None = None, recorded=None) -> list:
+    """A view's sizes: ints and values, a -1 solved from x's element count (or taken from
+    the `recorded` output shape where PyTorch found it static: [b, s, 128] viewed as
+    [b, s, 4, -1] is [b, s, 4, 32], not a run-time division making the heads' dim `?`)."""
     sizes = list(sizes)
     holes = [i for i, s in enumerate(sizes) if isinstance(s, int) and s == -1]
     if len(holes) > 1:
         raise e.error(f"sizes {sizes} have more than one -1")
-    if holes:
+    if holes and recorded is not None and len(recorded) == len(sizes) \
+            and isinstance(recorded[holes[0]], int):
+        sizes[holes[0]] = recorded[holes[0]]
+    elif holes:
         total = e.product(e.dims(x))
         known = e.product([s for i, s in enumerate(sizes) if i != holes[0]])
         if isinstance(total, int) and isinstance(known, int):
@@ -35,7 +40,8 @@ def _sizes(e: TorchEmitter, sizes: list, x: Value | None = None) -> list:
 @aten("view.default", "_unsafe_view.default", "reshape.default", "view_copy.default", group=S)
 def view(e, n):
     x = n.arg("self")
-    return e.reshape(x, _sizes(e, n.arg("size") if "size" in n.inputs else n.arg("shape"), x))
+    sizes = n.arg("size") if "size" in n.inputs else n.arg("shape")
+    return e.reshape(x, _sizes(e, sizes, x, n.meta()[0]))
 
 
 @aten("permute.default", "permute_copy.default", group=S)
