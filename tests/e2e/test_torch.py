@@ -37,6 +37,7 @@ def corpus_module():
     import importlib.util
     spec = importlib.util.spec_from_file_location("torch_corpus", os.path.join(DATA, "export.py"))
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # torch.cond's tracing (torch 2.13) imports it by name
     spec.loader.exec_module(module)
     return module
 
