@@ -78,12 +78,73 @@ def _first(op, ranges):
     return ranges[0]
 
 
+def _subtract(op, ranges):
+    """x - y by intervals, and x - max(x) <= 0 where y is x's maximum over some dims
+    broadcast back to x's shape (softmax's argument to exp): each element is at most the
+    maximum of its own row, so their difference rounds to at most 0."""
+    lo, hi = _interval(lambda x, y: x - y)(op, ranges)
+    if _is_own_row_max(op.operands[1], op.operands[0]):
+        hi = min(hi, 0.0)
+    return lo, hi
+
+
+def _is_own_row_max(m, x) -> bool:
+    """m[i] = max of x over the reduced dims at i's other coordinates, through static
+    broadcast_in_dim and size-1 reshapes after a maximum reduce of x. Follows which of x's
+    dims each dim of the value reached indexes (None: a size-1 dim, index 0)."""
+    if m.type.shape != x.type.shape or not all(d is not None for d in x.type.shape):
+        return False
+    dims = list(range(len(x.type.shape)))  # the x dim each dim of v stands for
+    v = m
+    for _ in range(DEPTH):
+        op = v.owner
+        if not isinstance(op, Operation) or not all(d is not None for d in v.type.shape):
+            return False
+        if op.key == "reduce":
+            return _is_max_reduce_of(op, x, dims)
+        src = op.operands[0] if op.operands else None
+        if src is None or not all(d is not None for d in src.type.shape):
+            return False
+        if op.key == "broadcast_in_dim":
+            bd = list(op.attrs["broadcast_dimensions"])
+            dims = [dims[j] if src.type.shape[k] == v.type.shape[j] else None
+                    for k, j in enumerate(bd)]
+            if any(d is None and src.type.shape[k] != 1 for k, d in enumerate(dims)):
+                return False
+        elif op.key == "reshape":
+            kept = [dims[j] for j, n in enumerate(v.type.shape) if n != 1]
+            if [n for n in v.type.shape if n != 1] != [n for n in src.type.shape if n != 1]:
+                return False
+            it = iter(kept)
+            dims = [None if n == 1 else next(it) for n in src.type.shape]
+        else:
+            return False
+        v = src
+    return False
+
+
+def _is_max_reduce_of(red, x, dims) -> bool:
+    """`red` reduces x alone by maximum, and its result dim j (dims[j]: the x dim it stands
+    for) is x's j-th kept dim."""
+    if len(red.operands) != 2 or red.operands[0] is not x or len(red.regions) != 1:
+        return False
+    block = red.regions[0].blocks[0]
+    if len(block.ops) != 2 or block.ops[0].key != "maximum" \
+            or set(block.ops[0].operands) != set(block.args) or len(block.args) != 2 \
+            or block.ops[1].operands[0] is not block.ops[0].results[0]:
+        return False
+    reduced = set(red.attrs["dimensions"])
+    kept = [d for d in range(len(x.type.shape)) if d not in reduced]
+    return len(kept) == len(dims) and all(
+        d == k or (d is None and x.type.shape[k] == 1) for d, k in zip(dims, kept))
+
+
 RANGES = {
     "constant": _constant,
     "tanh": _monotone(math.tanh), "logistic": _monotone(_logistic),
     "exponential": _monotone(math.exp), "abs": _abs,
     "negate": lambda op, r: (-r[0][1], -r[0][0]),
-    "add": _interval(lambda x, y: x + y), "subtract": _interval(lambda x, y: x - y),
+    "add": _interval(lambda x, y: x + y), "subtract": _subtract,
     "multiply": _interval(lambda x, y: x * y),
     "maximum": _interval(max), "minimum": _interval(min), "clamp": _clamp,
     # the same values in another shape
