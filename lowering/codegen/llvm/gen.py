@@ -50,8 +50,11 @@ from lowering.ir.core import (
 # bodies, and one vector iteration is then one long dependency chain (exp's reduction,
 # polynomial and scaling, a division, the next function...) the core cannot overlap far
 # enough: the tanh -> exp -> logistic chain of benchmarks/elementwise_chain.py took 33 ms
-# with 1 and 21 ms with 4 (2 gave 30 ms), one thread, AVX-512 on this machine.
-LONG_BODY = 60
+# with 1 and 21 ms with 4 (2 gave 30 ms), one thread, AVX-512 on this machine. 48, not 60: exp
+# alone (59 ops), tanh alone (57) and softmax's exp loop (52 since its one-sided exp) took
+# 0.86, 0.88-0.84 and 0.93 of their time interleaved 4 times rather than LLVM's 2 (AVX2, Zen 3,
+# one thread, 2026-11-28-attention-decode section 5).
+LONG_BODY = 48
 LONG_BODY_INTERLEAVE = 4
 
 
