@@ -303,13 +303,36 @@ def fuse_block(block: Block, target, report: list | None = None) -> None:
         block.append(op)
 
 
+def structural_inputs(root: Operation, members: list, inside: set) -> list:
+    """The values a fusion reads from outside, in the order a walk from its root's operands
+    first reaches them (then any member's the walk misses, in program order): two layers'
+    like fusions take their operands alike, however the shared shape code between them was
+    placed, so their kernels are the same text and LLVM compiles one (the Llama-like
+    program's dynamic form had pairs differing only in argument order)."""
+    found, seen, stack = {}, set(), [root]
+    while stack:
+        op = stack.pop()
+        if id(op) in seen:
+            continue
+        seen.add(id(op))
+        for v in op.operands:
+            if v not in inside:
+                found.setdefault(v, None)
+        stack.extend(v.owner for v in reversed(op.operands) if v in inside)
+    for op in members:
+        for v in op.operands:
+            if v not in inside:
+                found.setdefault(v, None)
+    return list(found)
+
+
 def build_fusion(group: dict, order: dict) -> Operation:
     """An `mhlo.fusion` whose region holds the group's ops in program order (`order`: each
     op's position in the block, by id)."""
     members = sorted({id(op): op for op in group["ops"]}.values(), key=lambda o: order[id(o)])
     inside = {r for op in members for r in op.results}
-    inputs = list(dict.fromkeys(v for op in members for v in op.operands if v not in inside))
     root = group["root"]
+    inputs = structural_inputs(root, members, inside)
     region_block = Block([v.type for v in inputs])
     mapping = dict(zip(inputs, region_block.args))
     for op in members:

@@ -20,38 +20,38 @@ func.func @main(%x: tensor<4x8xf32>, %s: tensor<f32>) -> tensor<4x8xf32> {
 // ==== fused
 // module {
 //   func.func @main(%arg0: tensor<4x8xf32>, %arg1: tensor<f32>) -> tensor<4x8xf32> {
-//     %0 = "mhlo.fusion"(%arg1, %arg0) ({
-//     ^bb0(%arg2: tensor<f32>, %arg3: tensor<4x8xf32>):
-//       %1 = "mhlo.broadcast_in_dim"(%arg2) {broadcast_dimensions = array<i64>} : (tensor<f32>) -> tensor<4x8xf32>
-//       %2 = "mhlo.multiply"(%arg3, %1) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+//     %0 = "mhlo.fusion"(%arg0, %arg1) ({
+//     ^bb0(%arg2: tensor<4x8xf32>, %arg3: tensor<f32>):
+//       %1 = "mhlo.broadcast_in_dim"(%arg3) {broadcast_dimensions = array<i64>} : (tensor<f32>) -> tensor<4x8xf32>
+//       %2 = "mhlo.multiply"(%arg2, %1) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
 //       %3 = "mhlo.exponential"(%2) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-//       %4 = "mhlo.add"(%3, %arg3) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+//       %4 = "mhlo.add"(%3, %arg2) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
 //       "mhlo.return"(%4) : (tensor<4x8xf32>) -> ()
-//     }) {fusion_kind = "kLoop"} : (tensor<f32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+//     }) {fusion_kind = "kLoop"} : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
 //     func.return %0 : tensor<4x8xf32>
 //   }
 // }
 // ==== lhlo
 // module {
 //   func.func @main(%arg0: memref<4x8xf32>, %arg1: memref<f32>, %arg2: memref<4x8xf32>) attributes {aot.num_inputs = 2 : i64} {
-//     "lmhlo.fusion"(%arg1, %arg0, %arg2) ({
-//     ^bb0(%arg3: tensor<f32>, %arg4: tensor<4x8xf32>):
-//       %0 = "mhlo.broadcast_in_dim"(%arg3) {broadcast_dimensions = array<i64>} : (tensor<f32>) -> tensor<4x8xf32>
-//       %1 = "mhlo.multiply"(%arg4, %0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+//     "lmhlo.fusion"(%arg0, %arg1, %arg2) ({
+//     ^bb0(%arg3: tensor<4x8xf32>, %arg4: tensor<f32>):
+//       %0 = "mhlo.broadcast_in_dim"(%arg4) {broadcast_dimensions = array<i64>} : (tensor<f32>) -> tensor<4x8xf32>
+//       %1 = "mhlo.multiply"(%arg3, %0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
 //       %2 = "mhlo.exponential"(%1) : (tensor<4x8xf32>) -> tensor<4x8xf32>
-//       %3 = "mhlo.add"(%2, %arg4) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+//       %3 = "mhlo.add"(%2, %arg3) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
 //       "mhlo.return"(%3) : (tensor<4x8xf32>) -> ()
-//     }) {fusion_kind = "kLoop", num_buffers = 3 : i64} : (memref<f32>, memref<4x8xf32>, memref<4x8xf32>) -> ()
+//     }) {fusion_kind = "kLoop", num_buffers = 3 : i64} : (memref<4x8xf32>, memref<f32>, memref<4x8xf32>) -> ()
 //     func.return
 //   }
 // }
 // ==== loops
 // module {
 //   func.func @main(%arg0: memref<4x8xf32>, %arg1: memref<f32>, %arg2: memref<4x8xf32>) attributes {aot.num_inputs = 2 : i64} {
-//     "func.call"(%arg1, %arg0, %arg2) {callee = @main_kernel_0, aot.writes = array<i64: 2>, aot.parallel = 2 : i64, aot.parallel_block = 1 : i64} : (memref<f32>, memref<4x8xf32>, memref<4x8xf32>) -> ()
+//     "func.call"(%arg0, %arg1, %arg2) {callee = @main_kernel_0, aot.writes = array<i64: 2>, aot.parallel = 2 : i64, aot.parallel_block = 1 : i64} : (memref<4x8xf32>, memref<f32>, memref<4x8xf32>) -> ()
 //     func.return
 //   }
-//   func.func private @main_kernel_0(%arg0: memref<f32>, %arg1: memref<4x8xf32>, %arg2: memref<4x8xf32>) attributes {aot.kernel = "fusion", aot.parallel = true} {
+//   func.func private @main_kernel_0(%arg0: memref<4x8xf32>, %arg1: memref<f32>, %arg2: memref<4x8xf32>) attributes {aot.kernel = "fusion", aot.parallel = true} {
 //     %0 = "arith.constant"() {value = 4 : i64} : () -> index
 //     %1 = "arith.constant"() {value = 8 : i64} : () -> index
 //     %2 = "arith.constant"() {value = 0 : i64} : () -> index
@@ -62,8 +62,8 @@ func.func @main(%x: tensor<4x8xf32>, %s: tensor<f32>) -> tensor<4x8xf32> {
 //       %5 = "arith.constant"() {value = 1 : i64} : () -> index
 //       "scf.for"(%4, %1, %5) ({
 //       ^bb0(%arg4: index):
-//         %6 = "memref.load"(%arg1, %arg3, %arg4) : (memref<4x8xf32>, index, index) -> f32
-//         %7 = "memref.load"(%arg0) : (memref<f32>) -> f32
+//         %6 = "memref.load"(%arg0, %arg3, %arg4) : (memref<4x8xf32>, index, index) -> f32
+//         %7 = "memref.load"(%arg1) : (memref<f32>) -> f32
 //         %8 = "arith.mulf"(%6, %7) : (f32, f32) -> f32
 //         %9 = "arith.constant"() {value = 89.0 : f64} : () -> f32
 //         %10 = "arith.cmpf"(%8, %9) {predicate = "ogt"} : (f32, f32) -> i1

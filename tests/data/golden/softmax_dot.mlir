@@ -133,73 +133,64 @@ func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> tensor<2x4xf32> {
 //       ^bb0(%arg5: index, %arg6: f32):
 //         %16 = "memref.load"(%arg0, %arg2, %arg5) : (memref<2x4xf32>, index, index) -> f32
 //         %17 = "arith.subf"(%16, %8) : (f32, f32) -> f32
-//         %18 = "arith.constant"() {value = 89.0 : f64} : () -> f32
-//         %19 = "arith.cmpf"(%17, %18) {predicate = "ogt"} : (f32, f32) -> i1
-//         %20 = "arith.constant"() {value = 89.0 : f64} : () -> f32
+//         %18 = "arith.constant"() {value = -104.0 : f64} : () -> f32
+//         %19 = "arith.cmpf"(%17, %18) {predicate = "olt"} : (f32, f32) -> i1
+//         %20 = "arith.constant"() {value = -104.0 : f64} : () -> f32
 //         %21 = "arith.select"(%19, %20, %17) : (i1, f32, f32) -> f32
-//         %22 = "arith.constant"() {value = -104.0 : f64} : () -> f32
-//         %23 = "arith.cmpf"(%21, %22) {predicate = "olt"} : (f32, f32) -> i1
-//         %24 = "arith.constant"() {value = -104.0 : f64} : () -> f32
-//         %25 = "arith.select"(%23, %24, %21) : (i1, f32, f32) -> f32
-//         %26 = "arith.constant"() {value = 1.4426950408889634 : f64} : () -> f32
-//         %27 = "arith.constant"() {value = 12582912.0 : f64} : () -> f32
-//         %28 = "arith.mulf"(%25, %26) {fastmath = "contract"} : (f32, f32) -> f32
-//         %29 = "arith.addf"(%28, %27) {fastmath = "contract"} : (f32, f32) -> f32
-//         %30 = "arith.constant"() {value = 12582912.0 : f64} : () -> f32
-//         %31 = "arith.subf"(%29, %30) : (f32, f32) -> f32
-//         %32 = "arith.constant"() {value = -0.693359375 : f64} : () -> f32
-//         %33 = "arith.mulf"(%31, %32) {fastmath = "contract"} : (f32, f32) -> f32
-//         %34 = "arith.addf"(%33, %25) {fastmath = "contract"} : (f32, f32) -> f32
-//         %35 = "arith.bitcast"(%29) : (f32) -> i32
-//         %36 = "arith.constant"() {value = 1262485504 : i64} : () -> i32
-//         %37 = "arith.subi"(%35, %36) : (i32, i32) -> i32
-//         %38 = "arith.constant"() {value = 0.00021219444 : f64} : () -> f32
-//         %39 = "arith.mulf"(%31, %38) {fastmath = "contract"} : (f32, f32) -> f32
-//         %40 = "arith.addf"(%39, %34) {fastmath = "contract"} : (f32, f32) -> f32
-//         %41 = "arith.mulf"(%40, %40) : (f32, f32) -> f32
-//         %42 = "arith.constant"() {value = 0.0013814490521326661 : f64} : () -> f32
-//         %43 = "arith.constant"() {value = 0.008368736132979393 : f64} : () -> f32
-//         %44 = "arith.mulf"(%42, %40) {fastmath = "contract"} : (f32, f32) -> f32
-//         %45 = "arith.addf"(%44, %43) {fastmath = "contract"} : (f32, f32) -> f32
-//         %46 = "arith.constant"() {value = 0.04166838899254799 : f64} : () -> f32
-//         %47 = "arith.mulf"(%45, %40) {fastmath = "contract"} : (f32, f32) -> f32
-//         %48 = "arith.addf"(%47, %46) {fastmath = "contract"} : (f32, f32) -> f32
-//         %49 = "arith.constant"() {value = 0.1666652113199234 : f64} : () -> f32
-//         %50 = "arith.mulf"(%48, %40) {fastmath = "contract"} : (f32, f32) -> f32
-//         %51 = "arith.addf"(%50, %49) {fastmath = "contract"} : (f32, f32) -> f32
-//         %52 = "arith.constant"() {value = 0.4999999403953552 : f64} : () -> f32
-//         %53 = "arith.mulf"(%51, %40) {fastmath = "contract"} : (f32, f32) -> f32
-//         %54 = "arith.addf"(%53, %52) {fastmath = "contract"} : (f32, f32) -> f32
-//         %55 = "arith.mulf"(%41, %54) {fastmath = "contract"} : (f32, f32) -> f32
-//         %56 = "arith.addf"(%55, %40) {fastmath = "contract"} : (f32, f32) -> f32
-//         %57 = "arith.constant"() {value = 1.0 : f64} : () -> f32
-//         %58 = "arith.addf"(%56, %57) : (f32, f32) -> f32
-//         %59 = "arith.constant"() {value = 1 : i64} : () -> i32
-//         %60 = "arith.shrsi"(%37, %59) : (i32, i32) -> i32
-//         %61 = "arith.subi"(%37, %60) : (i32, i32) -> i32
-//         %62 = "arith.constant"() {value = 127 : i64} : () -> i32
-//         %63 = "arith.addi"(%60, %62) : (i32, i32) -> i32
-//         %64 = "arith.constant"() {value = 23 : i64} : () -> i32
-//         %65 = "arith.shli"(%63, %64) : (i32, i32) -> i32
-//         %66 = "arith.bitcast"(%65) : (i32) -> f32
-//         %67 = "arith.mulf"(%58, %66) : (f32, f32) -> f32
-//         %68 = "arith.constant"() {value = 127 : i64} : () -> i32
-//         %69 = "arith.addi"(%61, %68) : (i32, i32) -> i32
-//         %70 = "arith.constant"() {value = 23 : i64} : () -> i32
-//         %71 = "arith.shli"(%69, %70) : (i32, i32) -> i32
-//         %72 = "arith.bitcast"(%71) : (i32) -> f32
-//         %73 = "arith.mulf"(%67, %72) : (f32, f32) -> f32
-//         "memref.store"(%73, %arg1, %arg2, %arg5) : (f32, memref<2x4xf32>, index, index) -> ()
-//         %74 = "arith.addf"(%arg6, %73) {fastmath = "reassoc"} : (f32, f32) -> f32
-//         "scf.yield"(%74) : (f32) -> ()
+//         %22 = "arith.constant"() {value = 1.4426950408889634 : f64} : () -> f32
+//         %23 = "arith.constant"() {value = 12582912.0 : f64} : () -> f32
+//         %24 = "arith.mulf"(%21, %22) {fastmath = "contract"} : (f32, f32) -> f32
+//         %25 = "arith.addf"(%24, %23) {fastmath = "contract"} : (f32, f32) -> f32
+//         %26 = "arith.constant"() {value = 12582912.0 : f64} : () -> f32
+//         %27 = "arith.subf"(%25, %26) : (f32, f32) -> f32
+//         %28 = "arith.constant"() {value = -0.693359375 : f64} : () -> f32
+//         %29 = "arith.mulf"(%27, %28) {fastmath = "contract"} : (f32, f32) -> f32
+//         %30 = "arith.addf"(%29, %21) {fastmath = "contract"} : (f32, f32) -> f32
+//         %31 = "arith.bitcast"(%25) : (f32) -> i32
+//         %32 = "arith.constant"() {value = 1262485504 : i64} : () -> i32
+//         %33 = "arith.subi"(%31, %32) : (i32, i32) -> i32
+//         %34 = "arith.constant"() {value = 0.00021219444 : f64} : () -> f32
+//         %35 = "arith.mulf"(%27, %34) {fastmath = "contract"} : (f32, f32) -> f32
+//         %36 = "arith.addf"(%35, %30) {fastmath = "contract"} : (f32, f32) -> f32
+//         %37 = "arith.mulf"(%36, %36) : (f32, f32) -> f32
+//         %38 = "arith.constant"() {value = 0.0013814490521326661 : f64} : () -> f32
+//         %39 = "arith.constant"() {value = 0.008368736132979393 : f64} : () -> f32
+//         %40 = "arith.mulf"(%38, %36) {fastmath = "contract"} : (f32, f32) -> f32
+//         %41 = "arith.addf"(%40, %39) {fastmath = "contract"} : (f32, f32) -> f32
+//         %42 = "arith.constant"() {value = 0.04166838899254799 : f64} : () -> f32
+//         %43 = "arith.mulf"(%41, %36) {fastmath = "contract"} : (f32, f32) -> f32
+//         %44 = "arith.addf"(%43, %42) {fastmath = "contract"} : (f32, f32) -> f32
+//         %45 = "arith.constant"() {value = 0.1666652113199234 : f64} : () -> f32
+//         %46 = "arith.mulf"(%44, %36) {fastmath = "contract"} : (f32, f32) -> f32
+//         %47 = "arith.addf"(%46, %45) {fastmath = "contract"} : (f32, f32) -> f32
+//         %48 = "arith.constant"() {value = 0.4999999403953552 : f64} : () -> f32
+//         %49 = "arith.mulf"(%47, %36) {fastmath = "contract"} : (f32, f32) -> f32
+//         %50 = "arith.addf"(%49, %48) {fastmath = "contract"} : (f32, f32) -> f32
+//         %51 = "arith.mulf"(%37, %50) {fastmath = "contract"} : (f32, f32) -> f32
+//         %52 = "arith.addf"(%51, %36) {fastmath = "contract"} : (f32, f32) -> f32
+//         %53 = "arith.constant"() {value = 1.0 : f64} : () -> f32
+//         %54 = "arith.addf"(%52, %53) : (f32, f32) -> f32
+//         %55 = "arith.constant"() {value = 26 : i64} : () -> i32
+//         %56 = "arith.addi"(%33, %55) : (i32, i32) -> i32
+//         %57 = "arith.constant"() {value = 127 : i64} : () -> i32
+//         %58 = "arith.addi"(%56, %57) : (i32, i32) -> i32
+//         %59 = "arith.constant"() {value = 23 : i64} : () -> i32
+//         %60 = "arith.shli"(%58, %59) : (i32, i32) -> i32
+//         %61 = "arith.bitcast"(%60) : (i32) -> f32
+//         %62 = "arith.mulf"(%54, %61) : (f32, f32) -> f32
+//         %63 = "arith.constant"() {value = 1.4901161193847656e-08 : f64} : () -> f32
+//         %64 = "arith.mulf"(%62, %63) : (f32, f32) -> f32
+//         "memref.store"(%64, %arg1, %arg2, %arg5) : (f32, memref<2x4xf32>, index, index) -> ()
+//         %65 = "arith.addf"(%arg6, %64) {fastmath = "reassoc"} : (f32, f32) -> f32
+//         "scf.yield"(%65) : (f32) -> ()
 //       }) : (index, index, index, f32) -> f32
-//       %75 = "arith.constant"() {value = 0 : i64} : () -> index
-//       %76 = "arith.constant"() {value = 1 : i64} : () -> index
-//       "scf.for"(%75, %1, %76) ({
+//       %66 = "arith.constant"() {value = 0 : i64} : () -> index
+//       %67 = "arith.constant"() {value = 1 : i64} : () -> index
+//       "scf.for"(%66, %1, %67) ({
 //       ^bb0(%arg7: index):
-//         %77 = "memref.load"(%arg1, %arg2, %arg7) : (memref<2x4xf32>, index, index) -> f32
-//         %78 = "arith.divf"(%77, %15) : (f32, f32) -> f32
-//         "memref.store"(%78, %arg1, %arg2, %arg7) : (f32, memref<2x4xf32>, index, index) -> ()
+//         %68 = "memref.load"(%arg1, %arg2, %arg7) : (memref<2x4xf32>, index, index) -> f32
+//         %69 = "arith.divf"(%68, %15) : (f32, f32) -> f32
+//         "memref.store"(%69, %arg1, %arg2, %arg7) : (f32, memref<2x4xf32>, index, index) -> ()
 //         "scf.yield"() : () -> ()
 //       }) : (index, index, index) -> ()
 //       "scf.yield"() : () -> ()
