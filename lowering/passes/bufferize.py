@@ -477,7 +477,7 @@ class FunctionBufferizer:
             k = int(m.group(1))
             if k >= len(values):
                 return m.group(0)
-            args.append(values[k])
+            args.append(self.hs.value(values[k]))  # (a size known here is an int)
             return "%lld"
         message = re.sub(r"\{(\d+)\}", placeholder, message)
         self.emit("aot.check", [pred] + args, [], {"message": message}, loc=op.loc)

@@ -146,6 +146,25 @@ def test_range_checks_of_sizes_run_on_the_host(tmp_path):
         lib.main(np.zeros((0, 4), np.float32))
 
 
+STATIC_VALUE = """
+func.func public @main(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
+  %n = stablehlo.get_dimension_size %x, dim = 1 : (tensor<?x8xf32>) -> tensor<i32>
+  %nine = stablehlo.constant dense<9> : tensor<i32>
+  %ok = stablehlo.compare GE, %n, %nine, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  stablehlo.custom_call @shape_assertion(%ok, %n) {error_message = "dim 1 is {0}, below 9",
+      has_side_effect = true} : (tensor<i1>, tensor<i32>) -> ()
+  return %x : tensor<?x8xf32>
+}"""
+
+
+def test_an_assertion_may_print_a_static_size(tmp_path):
+    """A shape assertion's value that is a static dim (known while bufferizing, an int) is
+    printed as a constant: it was an int operand of aot.check (fuzz seed 11 input 969)."""
+    lib = aot.compile(STATIC_VALUE, name="static_value", output_dir=str(tmp_path))
+    with pytest.raises(RuntimeError, match="dim 1 is 8, below 9"):
+        lib.main(np.zeros((2, 8), np.float32))
+
+
 FLOOR = """
 func.func public @main(%x: tensor<?xf32>) -> (tensor<i32>, tensor<i32>) {
   %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?xf32>) -> tensor<i32>
