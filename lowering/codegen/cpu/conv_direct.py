@@ -95,7 +95,7 @@ def conv_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, blocking,
     if existing is not None:
         return existing
     e = _Emitter(mod, elem, t, name, blocking)
-    task = _task(e, e.micro_kernels())
+    task = _task(e, e.micro_kernels(called=True))
     gemm = gemm or gemm_function(mod, elem, t, parallel_for, blocking, name)
     gather = _gather_task(e)
     f = e.fn("conv_run", ir.FunctionType(VOID, [PTR]))

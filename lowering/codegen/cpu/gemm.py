@@ -280,7 +280,7 @@ class _Emitter:
         return b.call(f, [x, y, z])
 
     # ------------------------------------------------------------------ micro-kernel
-    def micro_kernel(self, mr: int, packed: bool = False):
+    def micro_kernel(self, mr: int, packed: bool = False, called: bool = False):
         """(kc, a_panel, a_k, a_r, b_panel, ldb, c, ldc, rows, cols, accumulate):
         C[rows, cols] (+)= A B, kc k's deep (pairs of k's for the pair kernel), for `mr`
         rows (a variant with fewer rows than MR computes no padding rows when M is small).
@@ -290,14 +290,20 @@ class _Emitter:
         The `packed` variant takes both panels packed and ignores a_k, a_r and ldb: with
         the strides constant, one pointer per operand walks k and every load has a fixed
         offset, where variable strides keep a register per row of A and spill in the k
-        loop (2-4 % faster on one AVX2 core, runs interleaved with the strided kernel)."""
+        loop (2-4 % faster on one AVX2 core, runs interleaved with the strided kernel).
+        The `called` variant is never inlined: the direct convolution's task, big and with
+        many values live across its loops, left its strided k loop too few registers (six
+        of its eight address loads a k step from the stack: wav2vec2's kernel 3 stride 2
+        convolution at 61 GFLOP/s, 86 called, one AVX2 core)."""
         nr, vec, t, vt = self.nr, self.vec, self.t, self.vt
         nv = nr // vec
-        f = self.fn(f"micro_kernel{mr}{'_packed' if packed else ''}",
+        f = self.fn(f"micro_kernel{mr}{'_packed' if packed else ''}{'_called' if called else ''}",
                     ir.FunctionType(VOID, [I64, PTR, I64, I64, PTR, I64, PTR, I64, I64, I64, I1]))
         kc, ap, a_k, a_r, bp, ldb, c, ldc, rows, cols, accumulate = f.args
         if packed:
             a_k, a_r, ldb = _i(self.mr), _i(1), _i(nr)  # a panel is MR rows wide
+        if called:
+            f.attributes.add("noinline")
         for p in (ap, bp, c):
             p.add_attribute("noalias")
         b = ir.IRBuilder(f.append_basic_block("entry"))
@@ -514,16 +520,18 @@ class _Emitter:
         return {r: (self.mod.globals.get(f"{self.name}.few_rows{r}") or self.few_rows_kernel(r))
                 for r in range(1, FEW_ROWS_GROUP + 1)}
 
-    def micro_kernels(self, packed: bool = False, variants=ROW_VARIANTS):
+    def micro_kernels(self, packed: bool = False, variants=ROW_VARIANTS, called: bool = False):
         """{rows: micro-kernel}: the full MR-row one and the fewer-row variants (the
         module's own when the matmul or the direct convolution made them already). With
         `packed`, the MR-row one is the packed variant: the fewer-row ones, which run on
-        the edges, are not worth their compile time (each kernel adds ~0.15 s to a module)."""
+        the edges, are not worth their compile time (each kernel adds ~0.15 s to a module).
+        `called`: the never-inlined variants (micro_kernel)."""
         kernels = {}
         for r in sorted({*(v for v in variants if v < self.mr), self.mr}):
             suffix = "_packed" if packed and r == self.mr else ""
+            suffix += "_called" if called else ""
             kernels[r] = (self.mod.globals.get(f"{self.name}.micro_kernel{r}{suffix}")
-                          or self.micro_kernel(r, bool(suffix)))
+                          or self.micro_kernel(r, "_packed" in suffix, called))
         return kernels
 
     def call_micro(self, b, micros, rows, args, sizes=None):
