@@ -71,12 +71,12 @@ def test_no_split_without_chunks_or_threads():
         assert len(kernels(reduce_last(f"1x{ROW_SPLIT_MIN_LENGTH}"), target)) == 1
 
 
-def run_threads(lib, x) -> np.ndarray:
+def run_threads(lib, *args) -> np.ndarray:
     """The result on 1 thread, after checking 2 and 7 threads give the same bits."""
     got = []
     for threads in (1, 2, 7):
         lib.set_num_threads(threads)
-        got.append(lib.main(x))
+        got.append(lib.main(*args))
     for other in got[1:]:
         np.testing.assert_array_equal(got[0], other)
     return got[0]
@@ -222,15 +222,10 @@ def test_split_row_fusions_match_numpy(elem):
                                    rtol=2e-5 if elem == "f32" else 1e-12, atol=1e-9, err_msg=f"n={n}")
         x = (rng.standard_normal((3, n)) * 3 + 5).astype(dtype)
         lib = libs["layernorm"]
-        got = []
-        for threads in (1, 2, 7):
-            lib.set_num_threads(threads)
-            got.append(lib.main(x, np.full(3, n, dtype)))
-        for other in got[1:]:
-            np.testing.assert_array_equal(got[0], other)
+        got = run_threads(lib, x, np.full(3, n, dtype))
         want = ref_layernorm(x.astype(np.float64))
         tol = 1e-3 if elem == "f32" else 1e-9
-        np.testing.assert_allclose(got[0], want, rtol=0, atol=tol, err_msg=f"n={n}")
+        np.testing.assert_allclose(got, want, rtol=0, atol=tol, err_msg=f"n={n}")
 
 
 EXPANDED = """func.func @main(%x: tensor<1x?xf32>, %y: tensor<1x?xf32>) -> tensor<1x?xf32> {
@@ -256,14 +251,9 @@ def test_split_row_fusion_reduces_its_operands_own_length():
     for nx, ny in ((9, 4), (4, 9), (1000, 3), (3, 1000), (5, 5), (0, 3), (3, 0)):
         x = rng.standard_normal((1, nx)).astype(np.float32)
         y = rng.standard_normal((1, ny)).astype(np.float32)
-        got = []
-        for threads in (1, 2, 7):
-            lib.set_num_threads(threads)
-            got.append(lib.main(x, y))
-        for other in got[1:]:
-            np.testing.assert_array_equal(got[0], other)
+        got = run_threads(lib, x, y)
         want = y - x.astype(np.float64).sum(axis=1, keepdims=True)
-        np.testing.assert_allclose(got[0], want, rtol=1e-5, atol=1e-5, err_msg=f"x {nx}, y {ny}")
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5, err_msg=f"x {nx}, y {ny}")
 
 
 @pytest.mark.parametrize("elem", ["f32", "f64"])
@@ -286,14 +276,9 @@ def test_run_time_row_fusions_match_numpy(elem):
                                    rtol=2e-5 if elem == "f32" else 1e-12, atol=1e-9,
                                    err_msg=f"softmax, {rows} rows of {n}")
         lib = libs["layernorm"]
-        got = []
-        for threads in (1, 2, 7):
-            lib.set_num_threads(threads)
-            got.append(lib.main(x, np.full(rows, n, dtype)))
-        for other in got[1:]:
-            np.testing.assert_array_equal(got[0], other)
+        got = run_threads(lib, x, np.full(rows, n, dtype))
         tol = 1e-3 if elem == "f32" else 1e-9
-        np.testing.assert_allclose(got[0], ref_layernorm(x.astype(np.float64)) if x.size else x,
+        np.testing.assert_allclose(got, ref_layernorm(x.astype(np.float64)) if x.size else x,
                                    rtol=0, atol=tol, err_msg=f"layernorm, {rows} rows of {n}")
 
 
@@ -322,12 +307,7 @@ def test_run_time_rows_read_their_operands_rows():
                                    (0, 1, 4, 4)):
         x = rng.standard_normal((x_rows, nx)).astype(np.float32)
         y = rng.standard_normal((y_rows, ny)).astype(np.float32)
-        got = []
-        for threads in (1, 2, 7):
-            lib.set_num_threads(threads)
-            got.append(lib.main(x, y))
-        for other in got[1:]:
-            np.testing.assert_array_equal(got[0], other)
+        got = run_threads(lib, x, y)
         want = y - x.astype(np.float64).sum(axis=1, keepdims=True)
-        np.testing.assert_allclose(got[0], want, rtol=1e-5, atol=1e-4,
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4,
                                    err_msg=f"y {y_rows}x{ny}, x {x_rows}x{nx}")
