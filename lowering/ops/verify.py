@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from lowering.ir.core import Operation, TensorType, is_complex
 from lowering.ops import registry
+from lowering.ops.custom_calls import REWRITES
 from lowering.ops.registry import ShapeError
 
 ELEMENT_TYPES = ("i1", "i2", "i4", "i8", "i16", "i32", "i64", "ui2", "ui4", "ui8", "ui16", "ui32", "ui64",
@@ -27,7 +28,8 @@ def verify_op(op: Operation) -> None:
     if name == "custom_call":
         target = op.attrs.get("call_target_name")
         if target != "shape_assertion":
-            raise op.error(f"custom call @{target} is not supported (known: @shape_assertion)")
+            known = ", ".join(f"@{t}" for t in sorted({"shape_assertion", *REWRITES}))
+            raise op.error(f"custom call @{target} is not supported (known: {known})")
         verify_shape_assertion(op)
         return
     if name in registry.NOT_YET:

@@ -318,6 +318,17 @@ def test_lapack_calls_outside_jax_s_forms_are_named():
         aot.compile(text, name="potrf_bad2")
 
 
+def test_unknown_lapack_call_names_itself_and_the_known_ones():
+    """jnp.linalg.eigh exports `@lapack_ssyevd_ffi`, which has no rule here: the error names
+    it at its line and lists the targets that are supported, the LAPACK ones among them."""
+    text = POTRF.replace("lapack_spotrf_ffi", "lapack_ssyevd_ffi").replace("UPLO", "76")
+    with pytest.raises(CompileError) as info:
+        aot.compile(text, name="syevd_bad")
+    message = str(info.value)
+    assert "<string>:2:" in message and "custom call @lapack_ssyevd_ffi is not supported" in message
+    assert "@lapack_spotrf_ffi" in message and "@shape_assertion" in message
+
+
 @pytest.mark.parametrize("t, rt, message", [
     ("tensor<3x4xf32>", "tensor<3x4xf32>", "a must be square in its last two dims"),
     ("tensor<3xf32>", "tensor<3xf32>", "a must have rank 2 or more"),
