@@ -171,6 +171,23 @@ def _lapack_getrf(op: Operation, funcs: dict) -> None:
     _become(op, "mhlo.lu", op.operands, {})
 
 
+def _lapack_geqrf(op: Operation, funcs: dict) -> None:
+    """`@lapack_{s,d}geqrf_ffi(%a)` -> (qr, tau) and `@lapack_{s,d}orgqr_ffi(%qr, %tau)` ->
+    q: JAX's CPU QR (jnp.linalg.qr), as geqrf and householder_product."""
+    _lapack_config(op, ())
+    if len(op.operands) != 1 or len(op.results) != 2:
+        raise op.error(f"@{op.attrs['call_target_name']}: expected one matrix operand and "
+                       "(qr, tau) results")
+    _become(op, "mhlo.geqrf", op.operands, {})
+
+
+def _lapack_orgqr(op: Operation, funcs: dict) -> None:
+    _lapack_config(op, ())
+    if len(op.operands) != 2 or len(op.results) != 1:
+        raise op.error(f"@{op.attrs['call_target_name']}: expected (qr, tau) and one result")
+    _become(op, "mhlo.householder_product", op.operands, {})
+
+
 REWRITES = {
     "stablehlo.dynamic_reduce_window": _dynamic_reduce_window,
     "stablehlo.dynamic_rng_bit_generator": _dynamic_rng_bit_generator,
@@ -182,6 +199,10 @@ REWRITES = {
     "lapack_spotrf_ffi": _lapack_potrf,
     "lapack_dpotrf_ffi": _lapack_potrf,
     "lapack_strsm_ffi": _lapack_trsm,
+    "lapack_sgeqrf_ffi": _lapack_geqrf,
+    "lapack_dgeqrf_ffi": _lapack_geqrf,
+    "lapack_sorgqr_ffi": _lapack_orgqr,
+    "lapack_dorgqr_ffi": _lapack_orgqr,
     "lapack_dtrsm_ffi": _lapack_trsm,
     "stablehlo.dynamic_approx_top_k": _approx_top_k,
 }

@@ -1,5 +1,6 @@
-"""Linear algebra: triangular_solve and cholesky, kernels of their own built from plain loops
-(substitution, Cholesky row by row), one matrix (batch index) after another, in the loop
+"""Linear algebra: triangular_solve, cholesky, lu and Householder QR (geqrf,
+householder_product), kernels of their own built from plain loops (substitution,
+Cholesky row by row, LAPACK's unblocked LU and QR), one matrix (batch index) after another, in the loop
 order whose innermost loop runs along rows of memory (vectorised by LLVM).
 
 triangular_solve(a, b) solves op(a) x = b (`left_side`) or x op(a) = b for x, where op(a) is
@@ -69,6 +70,11 @@ def _square_matrices(t: TensorType, what: str) -> None:
     r, c = t.shape[-2:]
     if None not in (r, c) and r != c:
         raise ShapeError(f"{what} must be square in its last two dims, got {t}")
+
+
+def _min_dim(m, n):
+    """min(m, n) of two static-or-None dims: None unless both are known (or one is 0)."""
+    return min(m, n) if None not in (m, n) else (0 if 0 in (m, n) else None)
 
 
 def _merge(x, y, what: str):
@@ -392,8 +398,7 @@ def infer_lu(op: Operation):
         raise ShapeError(f"a must have a float element type, got {a}")
     if a.rank < 2:
         raise ShapeError(f"a must have rank 2 or more (matrices in its last two dims), got {a}")
-    m, n = a.shape[-2:]
-    k = min(m, n) if None not in (m, n) else (0 if 0 in (m, n) else None)
+    k = _min_dim(*a.shape[-2:])
     for r, want in zip(op.results[1:], ("i32", "i32")):
         if r.type.elem != want:
             raise ShapeError(f"lu's pivots and info are i32, got {r.type}")
@@ -470,6 +475,162 @@ def _lu_column(jb, lu, piv, info, batch, j, m, n, t):
     rb.yield_()
 
 
+# ----------------------------------------------------------------------------- QR
+
+
+def _real_matrices(t: TensorType, what: str) -> None:
+    if t.elem not in ("f32", "f64"):
+        raise ShapeError(f"{what} must be f32 or f64 (LAPACK's s and d forms), got {t}")
+    if t.rank < 2:
+        raise ShapeError(f"{what} must have rank 2 or more (matrices in its last two dims), got {t}")
+
+
+def infer_geqrf(op: Operation):
+    """geqrf(a) -> (qr, tau), LAPACK's Householder QR (JAX's CPU lowering of jnp.linalg.qr,
+    `@lapack_{s,d}geqrf_ffi`): R on and above the diagonal of qr [m, n], below it the
+    Householder vectors v_j (v_j[j] = 1, not stored), and tau [min(m, n)] their scales, so
+    that a = H_0 ... H_{k-1} R with H_j = I - tau_j v_j v_j^T."""
+    if len(op.operands) != 1 or len(op.results) != 2:
+        raise ShapeError("geqrf takes one operand and has two results (qr, tau)")
+    a = op.operands[0].type
+    _real_matrices(a, "a")
+    return [a, TensorType(a.shape[:-2] + (_min_dim(*a.shape[-2:]),), a.elem)]
+
+
+def _geqrf_rule(hs, op, shapes, bufs):
+    a = list(shapes[0])
+    return [static_or(op.results[0].type.shape, a),
+            static_or(op.results[1].type.shape, a[:-2] + [hs.min(a[-2], a[-1])])]
+
+
+def infer_householder_product(op: Operation):
+    """householder_product(qr, tau) -> q, LAPACK's orgqr (`@lapack_{s,d}orgqr_ffi`): the
+    first n columns of H_0 ... H_{k-1} from geqrf's vectors, for k <= n <= m."""
+    if len(op.operands) != 2 or len(op.results) != 1:
+        raise ShapeError("householder_product takes (qr, tau) and has one result")
+    a, tau = (v.type for v in op.operands)
+    _real_matrices(a, "qr")
+    if tau.elem != a.elem or tau.rank != a.rank - 1:
+        raise ShapeError(f"tau must be {a.elem} with one dim fewer than qr, got {tau} for {a}")
+    for d, (x, y) in enumerate(zip(a.shape[:-2], tau.shape[:-1])):
+        _merge(x, y, f"batch dim {d} of qr and tau differ")
+    m, n = a.shape[-2:]
+    k = tau.shape[-1]
+    if (k is not None and n is not None and k > n) or (n is not None and m is not None and n > m):
+        raise ShapeError(f"householder_product needs k <= n <= m, got tau {tau} for qr {a}")
+    return [a]
+
+
+def _householder_product_rule(hs, op, shapes, bufs):
+    a, tau = (list(s) for s in shapes)
+    hs.require("sle", tau[-1], a[-1], op, "tau's length must be at most qr's columns")
+    hs.require("sle", a[-1], a[-2], op, "qr must have at most as many columns as rows")
+    return [static_or(op.results[0].type.shape, a)]
+
+
+def _reflect_columns(body, out, batch, j, c0, n, m, tau, t):
+    """Columns c0..n-1 of out, rows j..m-1, times H = I - tau v v^T from the left, where
+    v = [1, out[j+1:m, j]]: w = tau (v . column), then column -= w v."""
+    _, cb, c, _ = body.for_(c0, n)
+    cx = Ix(cb)
+
+    def at(r, col):
+        return [out] + batch + [r, col]
+
+    top = cb.v("memref.load", at(j, c), t)
+    loop, rb, r, (dot,) = cb.for_(cx.add(j, 1), m, [top])
+    prod = rb.v("arith.mulf", [rb.v("memref.load", at(r, j), t), rb.v("memref.load", at(r, c), t)], t)
+    rb.yield_([rb.v("arith.addf", [dot, prod], t)])
+    w = cb.v("arith.mulf", [tau, loop.results[0]], t)
+    cb.op("memref.store", [cb.v("arith.subf", [top, w], t)] + at(j, c))
+    _, ub, r, _ = cb.for_(cx.add(j, 1), m)
+    upd = ub.v("arith.subf", [ub.v("memref.load", at(r, c), t),
+                              ub.v("arith.mulf", [ub.v("memref.load", at(r, j), t), w], t)], t)
+    ub.op("memref.store", [upd] + at(r, c))
+    ub.yield_()
+    cb.yield_()
+
+
+def emit_geqrf(k, op: Operation, b, args: list):
+    """Unblocked, as LAPACK's geqr2, one matrix after another: per column j, the reflector
+    that zeroes out[j+1:, j] (slarfg: beta = -sign(alpha) |(alpha, x)|, tau = (beta - alpha)
+    / beta, v = x / (alpha - beta); tau = 0 when x is already zero), then the trailing
+    columns reflected. The norm is not rescaled against overflow as LAPACK's is: columns
+    whose squares overflow the type give inf/NaN."""
+    a, out, taus = args
+    t = ScalarType(out.type.elem)
+    dims = buffer_dims(b, out)
+    nb = len(dims) - 2
+    ix = Ix(b)
+    with loop_nest(b, [ix.val(d) for d in dims[:nb]]) as (body, batch):
+        bx = Ix(body)
+        m, n = bx.val(dims[-2]), bx.val(dims[-1])
+        with loop_nest(body, [m, n]) as (cb, (r, c)):  # out = a
+            cb.op("memref.store", [cb.v("memref.load", [a] + batch + [r, c], t), out] + batch + [r, c])
+        _, jb, j, _ = body.for_(body.index(0), bx.val(bx.min(dims[-2], dims[-1])))
+        jx = Ix(jb)
+        s = Scalars(jb)
+        zero = jb.const(0, t.name)
+        alpha = jb.v("memref.load", [out] + batch + [j, j], t)
+        loop, rb, r, (ss,) = jb.for_(jx.add(j, 1), m, [zero])
+        x = rb.v("memref.load", [out] + batch + [r, j], t)
+        rb.yield_([rb.v("arith.addf", [ss, rb.v("arith.mulf", [x, x], t)], t)])
+        ss = loop.results[0]
+        norm = jb.v("math.sqrt", [jb.v("arith.addf", [jb.v("arith.mulf", [alpha, alpha], t), ss], t)], t)
+        beta = jb.v("arith.negf", [jb.v("math.copysign", [norm, alpha], t)], t)
+        keep = jb.v("arith.cmpf", [ss, zero], I1, predicate="oeq")  # H = I
+        tau = s.v("arith.select", [keep, zero, jb.v("arith.divf", [jb.v("arith.subf", [beta, alpha], t),
+                                                                     beta], t)], t.name)
+        scale = s.v("arith.select", [keep, jb.const(1, t.name),
+                                     jb.v("arith.divf", [jb.const(1, t.name),
+                                                         jb.v("arith.subf", [alpha, beta], t)], t)], t.name)
+        _, vb, r, _ = jb.for_(jx.add(j, 1), m)
+        x = vb.v("memref.load", [out] + batch + [r, j], t)
+        vb.op("memref.store", [vb.v("arith.mulf", [x, scale], t), out] + batch + [r, j])
+        vb.yield_()
+        jb.op("memref.store", [s.v("arith.select", [keep, alpha, beta], t.name), out] + batch + [j, j])
+        jb.op("memref.store", [tau, taus] + batch + [j])
+        _reflect_columns(jb, out, batch, j, jx.add(j, 1), n, m, tau, t)
+        jb.yield_()
+
+
+def emit_householder_product(k, op: Operation, b, args: list):
+    """As LAPACK's org2r: columns k..n-1 start as the identity's, then H_{k-1} down to H_0
+    are applied, each to the columns right of its own, and column i becomes H_i's first
+    column (1 - tau_i on the diagonal, -tau_i v below it, zeros above)."""
+    a, taus, out = args
+    t = ScalarType(out.type.elem)
+    dims = buffer_dims(b, out)
+    nb = len(dims) - 2
+    ix = Ix(b)
+    kk = buffer_dims(b, taus)[-1]
+    with loop_nest(b, [ix.val(d) for d in dims[:nb]]) as (body, batch):
+        bx = Ix(body)
+        m, n, k_ = bx.val(dims[-2]), bx.val(dims[-1]), bx.val(kk)
+        with loop_nest(body, [m, n]) as (cb, (r, c)):  # out = a, identity columns from k on
+            cx = Ix(cb)
+            ident = cb.v("arith.select", [cb.v("arith.cmpi", [r, c], I1, predicate="eq"),
+                                          cb.const(1, t.name), cb.const(0, t.name)], t)
+            right = cb.v("arith.cmpi", [c, cx.val(k_)], I1, predicate="sge")
+            x = cb.v("memref.load", [a] + batch + [r, c], t)
+            cb.op("memref.store", [cb.v("arith.select", [right, ident, x], t), out] + batch + [r, c])
+        _, ib, step, _ = body.for_(body.index(0), k_)
+        ibx = Ix(ib)
+        i = ibx.sub(ibx.sub(k_, 1), step)
+        tau = ib.v("memref.load", [taus] + batch + [i], t)
+        _reflect_columns(ib, out, batch, i, ibx.add(i, 1), n, m, tau, t)
+        neg = ib.v("arith.negf", [tau], t)
+        _, vb, r, _ = ib.for_(ibx.add(i, 1), m)
+        x = vb.v("memref.load", [out] + batch + [r, i], t)
+        vb.op("memref.store", [vb.v("arith.mulf", [x, neg], t), out] + batch + [r, i])
+        vb.yield_()
+        ib.op("memref.store", [ib.v("arith.subf", [ib.const(1, t.name), tau], t), out] + batch + [i, i])
+        _, zb, r, _ = ib.for_(ib.index(0), i)
+        zb.op("memref.store", [zb.const(0, t.name), out] + batch + [r, i])
+        zb.yield_()
+        ib.yield_()
+
+
 def _batched(target, op) -> bool:
     return op.operands[0].type.rank > 2
 
@@ -489,3 +650,10 @@ registry.override("cholesky", "parallel", True, when=_batched)
 registry.define("lu", "kernel", _FAMILY, arity=1, infer=infer_lu, shape_rule=_lu_rule,
                 kernel=emit_lu, writes=lambda op: registry.last_operands(op, 3))
 registry.override("lu", "parallel", True, when=_batched)
+registry.define("geqrf", "kernel", _FAMILY, arity=1, infer=infer_geqrf, shape_rule=_geqrf_rule,
+                kernel=emit_geqrf, writes=lambda op: registry.last_operands(op, 2))
+registry.override("geqrf", "parallel", True, when=_batched)
+registry.define("householder_product", "kernel", _FAMILY, arity=2, infer=infer_householder_product,
+                shape_rule=_householder_product_rule, kernel=emit_householder_product,
+                writes=lambda op: registry.last_operands(op, 1))
+registry.override("householder_product", "parallel", True, when=_batched)

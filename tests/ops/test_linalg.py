@@ -427,3 +427,58 @@ def test_lapack_getrf_any_shape_from_one_library(target, tmp_path):
                 perm[[j, p]] = perm[[p, j]]
             np.testing.assert_allclose((lower @ upper), a[i][perm], atol=1e-12)
     assert lib.main(singular)[2][0] == 3  # U's last pivot is zero: rank 2
+
+
+QR = """func.func @main(%a: tensor<?x?x?xDT>) -> (tensor<?x?x?xDT>, tensor<?x?x?xDT>, tensor<?x?xDT>) {
+  %qr, %tau = stablehlo.custom_call @lapack_Xgeqrf_ffi(%a) {mhlo.backend_config = {}, mhlo.frontend_attributes = {num_batch_dims = "1"}} : (tensor<?x?x?xDT>) -> (tensor<?x?x?xDT>, tensor<?x?xDT>)
+  %q = stablehlo.custom_call @lapack_Xorgqr_ffi(%qr, %tau) {mhlo.backend_config = {}, mhlo.frontend_attributes = {num_batch_dims = "1"}} : (tensor<?x?x?xDT>, tensor<?x?xDT>) -> tensor<?x?x?xDT>
+  return %q, %qr, %tau : tensor<?x?x?xDT>, tensor<?x?x?xDT>, tensor<?x?xDT>
+}"""  # noqa: E501
+
+
+@pytest.mark.parametrize("dt, x", [("f32", "s"), ("f64", "d")])
+def test_lapack_qr_matches_lapack_through_numpy(dt, x):
+    """jnp.linalg.qr's CPU export, `@lapack_{s,d}geqrf_ffi` then `@lapack_{s,d}orgqr_ffi`,
+    one library for every [batch, m, n] with m >= n: Q and R are LAPACK's (numpy calls the
+    same routines, so even the signs agree); a zero column below the diagonal is left as
+    it is (tau 0)."""
+    lib = aot.compile(QR.replace("DT", dt).replace("Xgeqrf", f"{x}geqrf").replace("Xorgqr", f"{x}orgqr"),
+                      name=f"qr_{dt}")
+    tol = 2e-5 if dt == "f32" else 1e-12
+    rng = np.random.default_rng(3)
+    zero_col = rng.standard_normal((1, 4, 3))
+    zero_col[0, 1:, 0] = 0
+    for a in [rng.standard_normal((2, 5, 3)), rng.standard_normal((1, 4, 4)),
+              rng.standard_normal((3, 6, 1)), zero_col, rng.standard_normal((0, 3, 2))]:
+        a = a.astype({"f32": np.float32, "f64": np.float64}[dt])
+        q, qr, tau = lib.main(a)
+        assert q.shape == a.shape and tau.shape == a.shape[:1] + (a.shape[2],)
+        for i in range(a.shape[0]):
+            want_q, want_r = np.linalg.qr(a[i].astype(np.float64))
+            np.testing.assert_allclose(q[i], want_q, atol=tol)
+            np.testing.assert_allclose(np.triu(qr[i][:a.shape[2]]), want_r, atol=tol * 4)
+            np.testing.assert_allclose(q[i] @ np.triu(qr[i][:a.shape[2]]), a[i], atol=tol * 4)
+        if a.shape == zero_col.shape and (a == zero_col.astype(a.dtype)).all():
+            assert tau[0, 0] == 0 and qr[0, 0, 0] == a[0, 0, 0]
+
+
+def test_householder_product_with_fewer_reflectors_than_columns():
+    """jnp.linalg.qr(mode="complete") on a tall matrix pads qr to [m, m] and keeps n taus:
+    columns n..m-1 start as the identity's; the result is LAPACK's complete Q."""
+    text = """func.func @main(%a: tensor<6x3xf64>) -> tensor<6x6xf64> {
+  %qr, %tau = stablehlo.custom_call @lapack_dgeqrf_ffi(%a) {mhlo.backend_config = {}, mhlo.frontend_attributes = {num_batch_dims = "0"}} : (tensor<6x3xf64>) -> (tensor<6x3xf64>, tensor<3xf64>)
+  %z = stablehlo.constant dense<0.0> : tensor<f64>
+  %p = stablehlo.pad %qr, %z, low = [0, 0], high = [0, 3], interior = [0, 0] : (tensor<6x3xf64>, tensor<f64>) -> tensor<6x6xf64>
+  %q = stablehlo.custom_call @lapack_dorgqr_ffi(%p, %tau) {mhlo.backend_config = {}, mhlo.frontend_attributes = {num_batch_dims = "0"}} : (tensor<6x6xf64>, tensor<3xf64>) -> tensor<6x6xf64>
+  return %q : tensor<6x6xf64>
+}"""  # noqa: E501
+    a = np.random.default_rng(4).standard_normal((6, 3))
+    q = aot.compile(text, name="qr_complete").main(a)
+    np.testing.assert_allclose(q, np.linalg.qr(a, mode="complete")[0], atol=1e-12)
+
+
+def test_householder_product_refuses_more_columns_than_rows_by_name():
+    lib = aot.compile(QR.replace("DT", "f32").replace("Xgeqrf", "sgeqrf").replace("Xorgqr", "sorgqr"),
+                      name="qr_f32")
+    with pytest.raises(AotRuntimeError, match="householder_product.*at most as many columns as rows"):
+        lib.main(np.ones((1, 2, 3), np.float32))
