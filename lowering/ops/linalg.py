@@ -390,26 +390,30 @@ def infer_lu(op: Operation):
     `@lapack_{s,d}getrf_ffi`): a = P L U with partial pivoting over its last two dims [m, n];
     L (unit diagonal, not stored) below the diagonal of `lu`, U on and above it; pivots[j]
     is the 1-based row swapped with row j, for j < min(m, n); info is 0, or the 1-based
-    column of the first zero pivot (U is then singular; the factorisation still completes)."""
-    if len(op.operands) != 1 or len(op.results) != 3:
-        raise ShapeError("lu takes one operand and has three results (lu, pivots, info)")
+    column of the first zero pivot (U is then singular; the factorisation still completes).
+    A fourth result, when asked for, is the permutation those swaps make: i32 [m], row i of
+    L U is row perm[i] of a (what a solve gathers b by; the PyTorch door asks for it)."""
+    if len(op.operands) != 1 or len(op.results) not in (3, 4):
+        raise ShapeError("lu takes one operand and has three results (lu, pivots, info), "
+                         "and optionally a fourth (the permutation)")
     a = op.operands[0].type
     if a.elem not in FLOATS:
         raise ShapeError(f"a must have a float element type, got {a}")
     if a.rank < 2:
         raise ShapeError(f"a must have rank 2 or more (matrices in its last two dims), got {a}")
     k = _min_dim(*a.shape[-2:])
-    for r, want in zip(op.results[1:], ("i32", "i32")):
-        if r.type.elem != want:
-            raise ShapeError(f"lu's pivots and info are i32, got {r.type}")
-    return [a, TensorType(a.shape[:-2] + (k,), "i32"), TensorType(a.shape[:-2], "i32")]
+    for r in op.results[1:]:
+        if r.type.elem != "i32":
+            raise ShapeError(f"lu's pivots, info and permutation are i32, got {r.type}")
+    perm = [TensorType(a.shape[:-1], "i32")] if len(op.results) == 4 else []
+    return [a, TensorType(a.shape[:-2] + (k,), "i32"), TensorType(a.shape[:-2], "i32")] + perm
 
 
 def _lu_rule(hs, op, shapes, bufs):
     a = list(shapes[0])
     k = hs.min(a[-2], a[-1])
     return [static_or(r.type.shape, s) for r, s in
-            zip(op.results, (a, a[:-2] + [k], a[:-2]))]
+            zip(op.results, (a, a[:-2] + [k], a[:-2], a[:-1]))]
 
 
 def emit_lu(k, op: Operation, b, args: list):
@@ -417,7 +421,7 @@ def emit_lu(k, op: Operation, b, args: list):
     row of largest magnitude at or below the diagonal; rows j and p are swapped along the
     whole row, the column below is scaled by the pivot's reciprocal (as LAPACK's getf2;
     not when the pivot is zero) and the trailing rows are updated along rows of memory."""
-    a, lu, piv, info = args
+    a, lu, piv, info, *perm = args
     t = ScalarType(lu.type.elem)
     dims = buffer_dims(b, lu)
     nb = len(dims) - 2
@@ -428,12 +432,16 @@ def emit_lu(k, op: Operation, b, args: list):
         with loop_nest(body, [bx.val(m), bx.val(n)]) as (cb, (r, c)):  # lu = a
             cb.op("memref.store", [cb.v("memref.load", [a] + batch + [r, c], t), lu] + batch + [r, c])
         body.op("memref.store", [body.const(0, "i32"), info] + batch)
+        if perm:  # the identity, then each column's swap
+            _, pb, r, _ = body.for_(body.index(0), bx.val(m))
+            pb.op("memref.store", [pb.v("arith.index_cast", [r], ScalarType("i32")), perm[0]] + batch + [r])
+            pb.yield_()
         _, jb, j, _ = body.for_(body.index(0), bx.val(bx.min(m, n)))
-        _lu_column(jb, lu, piv, info, batch, j, m, n, t)
+        _lu_column(jb, lu, piv, info, batch, j, m, n, t, perm[0] if perm else None)
         jb.yield_()
 
 
-def _lu_column(jb, lu, piv, info, batch, j, m, n, t):
+def _lu_column(jb, lu, piv, info, batch, j, m, n, t, perm=None):
     s = Scalars(jb)
     jx = Ix(jb)
 
@@ -455,6 +463,11 @@ def _lu_column(jb, lu, piv, info, batch, j, m, n, t):
     sb.op("memref.store", [y] + at(j, c))
     sb.op("memref.store", [x] + at(p, c))
     sb.yield_()
+    if perm is not None:
+        i32 = ScalarType("i32")
+        x, y = (jb.v("memref.load", [perm] + batch + [r], i32) for r in (j, p))
+        jb.op("memref.store", [y, perm] + batch + [j])
+        jb.op("memref.store", [x, perm] + batch + [p])
     pivot = load(jb, j, j)
     zero = jb.v("arith.cmpf", [pivot, jb.const(0, t.name)], I1, predicate="oeq")
     prev = jb.v("memref.load", [info] + batch, ScalarType("i32"))
@@ -648,7 +661,7 @@ registry.override("triangular_solve", "parallel", True,
                   when=lambda target, op: _batched(target, op) or not op.attrs["left_side"])
 registry.override("cholesky", "parallel", True, when=_batched)
 registry.define("lu", "kernel", _FAMILY, arity=1, infer=infer_lu, shape_rule=_lu_rule,
-                kernel=emit_lu, writes=lambda op: registry.last_operands(op, 3))
+                kernel=emit_lu, writes=lambda op: registry.last_operands(op, len(op.operands) - 1))
 registry.override("lu", "parallel", True, when=_batched)
 registry.define("geqrf", "kernel", _FAMILY, arity=1, infer=infer_geqrf, shape_rule=_geqrf_rule,
                 kernel=emit_geqrf, writes=lambda op: registry.last_operands(op, 2))

@@ -167,6 +167,9 @@ def _sym(body: dict, env: dict):
     return value
 
 
+EFFECT_TOKEN = "effect token"  # what a token input binds: with_effects passes it on
+
+
 class Lowerer:
     """Builds @main from a Program: arguments, constants, shape checks, the nodes, results."""
 
@@ -191,6 +194,8 @@ class Lowerer:
         results, labels = [], []
         for spec in self.prog.signature.get("output_specs", []):
             (kind, body), = spec.items()
+            if kind == "token":
+                continue
             if kind != "user_output":
                 raise TorchLoweringError(f"the program has a '{kind}' output (it mutates a "
                                          "buffer or an input, or trains): not supported; export "
@@ -229,6 +234,8 @@ class Lowerer:
         elif kind == "tensor_constant":
             self.env[body["arg"]["name"]] = self.constant(body["tensor_constant_name"],
                                                           self.prog.constants, {})
+        elif kind == "token":  # an effect token (with_effects): threaded, never computed
+            self.env[body["arg"]["name"]] = EFFECT_TOKEN
         elif kind == "constant_input":
             (_, value), = body["value"].items()
             self.env[body["name"]] = value

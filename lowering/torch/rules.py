@@ -3,6 +3,7 @@ from lowering.torch import (  # noqa: F401
     composite,
     control,
     indexing,
+    linalg_ops,
     math_ops,
     nn_ops,
     scatter,

@@ -25,7 +25,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 DATA = os.path.join(ROOT, "tests", "data", "torch")
 DEFAULT_CASES = ["mlp", "cnn", "misc", "encoder", "ops", "cond_nonzero", "composite",
                  "masks", "common", "attention", "sorting", "scatter_writes", "setitem",
-                 "more_ops", "composite_more", "while_grid", "mask_put"]
+                 "more_ops", "composite_more", "while_grid", "mask_put", "linalg"]
 # make test-torch; scatter_core and more_ops_core are scatter_writes and more_ops decomposed
 # (index_add/copy/fill as index_put; embedding_bag, instance_norm, repeat_interleave as
 # their core ATen forms)
@@ -104,6 +104,24 @@ def test_mask_put_count_is_checked_on_every_call():
                                                rf"values: values has {rows} rows, the mask 2 "
                                                rf"true elements \(.*export\.py:{line}\)"):
             lib.main(x, np.ones(rows, np.float32))
+
+
+def test_linalg_errors_are_checked_on_every_call():
+    """torch.linalg.solve and inv raise on a singular matrix, cholesky on one that is not
+    positive-definite (their `_linalg_check_errors`): so does the library, naming the
+    function, what failed and the model's line; a NaN is not positive-definite."""
+    lib = library("linalg")
+    b = np.ones((2, 4, 3), np.float32)
+    singular = np.zeros((2, 4, 4), np.float32)
+    singular[1] = np.eye(4)
+    line, = _model_lines("        x = torch.linalg.solve(a, b)")
+    with pytest.raises(RuntimeError, match=rf"torch\.linalg\.solve: the input is singular "
+                                           rf"\(U's diagonal element 1 is zero\) \(.*export\.py:{line}\)"):
+        lib.main(singular, b)
+    line, = _model_lines("        chol = torch.linalg.cholesky(spd)")
+    with pytest.raises(RuntimeError, match=rf"linalg\.cholesky: the input is not positive-definite "
+                                           rf"\(the leading minor of order 1 .*export\.py:{line}\)"):
+        lib.main(np.full((2, 4, 4), np.nan, np.float32), b)
 
 
 def test_dim_range_is_checked_by_name():

@@ -620,6 +620,29 @@ class MaskPut(nn.Module):
         return y, z
 
 
+class Linalg(nn.Module):
+    """torch.linalg on a `?` batch of 4x4 matrices: Cholesky (its error check on every call:
+    a matrix that is not positive-definite raises, tests/e2e/test_torch.py), triangular and
+    Cholesky solves, LU solve (matrix and vector right sides), inverse, det and slogdet
+    (signs of both kinds), QR of a tall and a wide block in each mode."""
+
+    def forward(self, a, b):  # a [n, 4, 4], b [n, 4, 3]
+        spd = a @ a.mT + 4 * torch.eye(4)
+        chol = torch.linalg.cholesky(spd)
+        up = torch.linalg.solve_triangular(chol.mT, b, upper=True)
+        right = torch.linalg.solve_triangular(chol, b.mT, upper=False, left=False, unitriangular=True)
+        cs = torch.cholesky_solve(b, chol)
+        x = torch.linalg.solve(a, b)
+        xv = torch.linalg.solve(a, b[..., 0])
+        inv = torch.linalg.inv(a)
+        sign, logdet = torch.linalg.slogdet(a)
+        q, r = torch.linalg.qr(b)
+        qc, rc = torch.linalg.qr(b, mode="complete")
+        qw, rw = torch.linalg.qr(b.mT)
+        rr = torch.linalg.qr(b, mode="r")[1]
+        return chol, up, right, cs, x, xv, inv, torch.linalg.det(a), sign, logdet, q, r, qc, rc, qw, rw, rr
+
+
 def transformers_model(kind: str, width: int = 32, layers: int = 2, heads: int = 4) -> nn.Module:
     """A BERT or a GPT-2 of transformers' own PyTorch classes ("bert", "gpt2"), small
     configs, random weights (no downloads), wrapped to take input ids and return the last
@@ -718,6 +741,8 @@ CASES = {
     "mask_put": (MaskPut, [signs("n", "k"), f32("k")], {"x": {0: Dim("n", min=3, max=64)},
                                                         "v": {0: Dim("k", max=64)}},
                  [{"n": 5, "k": 2}, {"n": 3, "k": 1}, {"n": 8, "k": 6}, {"n": 4, "k": 4}]),
+    "linalg": (Linalg, [f32("b", 4, 4), f32("b", 4, 3)], {"a": {0: BATCH}, "b": {0: BATCH}},
+               [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 5}]),
     "while_grid": (WhileGrid, [f32("b", 6), f32("b", 3, 4, 5)], {"x": {0: BATCH}, "img": {0: BATCH}},
                    [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 6}]),
 }
