@@ -568,8 +568,8 @@ def emit_geqrf(k, op: Operation, b, args: list):
     """Unblocked, as LAPACK's geqr2, one matrix after another: per column j, the reflector
     that zeroes out[j+1:, j] (slarfg: beta = -sign(alpha) |(alpha, x)|, tau = (beta - alpha)
     / beta, v = x / (alpha - beta); tau = 0 when x is already zero), then the trailing
-    columns reflected. The norm is not rescaled against overflow as LAPACK's is: columns
-    whose squares overflow the type give inf/NaN."""
+    columns reflected. The norm is taken of the column divided by its largest magnitude, so
+    that squares neither overflow nor underflow (LAPACK's snrm2 scales for the same reason)."""
     a, out, taus = args
     t = ScalarType(out.type.elem)
     dims = buffer_dims(b, out)
@@ -585,11 +585,20 @@ def emit_geqrf(k, op: Operation, b, args: list):
         s = Scalars(jb)
         zero = jb.const(0, t.name)
         alpha = jb.v("memref.load", [out] + batch + [j, j], t)
-        loop, rb, r, (ss,) = jb.for_(jx.add(j, 1), m, [zero])
-        x = rb.v("memref.load", [out] + batch + [r, j], t)
+        loop, rb, r, (big,) = jb.for_(j, m, [zero])  # the column's largest magnitude
+        x = rb.v("math.absf", [rb.v("memref.load", [out] + batch + [r, j], t)], t)
+        rb.yield_([rb.v("arith.maximumf", [big, x], t)])
+        big = loop.results[0]
+        inv = s.v("arith.select", [jb.v("arith.cmpf", [big, zero], I1, predicate="oeq"),
+                                   jb.const(1, t.name), jb.v("arith.divf", [jb.const(1, t.name), big], t)],
+                  t.name)
+        loop, rb, r, (ss,) = jb.for_(jx.add(j, 1), m, [zero])  # |x / big|^2: no overflow
+        x = rb.v("arith.mulf", [rb.v("memref.load", [out] + batch + [r, j], t), inv], t)
         rb.yield_([rb.v("arith.addf", [ss, rb.v("arith.mulf", [x, x], t)], t)])
         ss = loop.results[0]
-        norm = jb.v("math.sqrt", [jb.v("arith.addf", [jb.v("arith.mulf", [alpha, alpha], t), ss], t)], t)
+        a_s = jb.v("arith.mulf", [alpha, inv], t)
+        norm = jb.v("arith.mulf", [big, jb.v("math.sqrt", [jb.v("arith.addf", [
+            jb.v("arith.mulf", [a_s, a_s], t), ss], t)], t)], t)
         beta = jb.v("arith.negf", [jb.v("math.copysign", [norm, alpha], t)], t)
         keep = jb.v("arith.cmpf", [ss, zero], I1, predicate="oeq")  # H = I
         tau = s.v("arith.select", [keep, zero, jb.v("arith.divf", [jb.v("arith.subf", [beta, alpha], t),

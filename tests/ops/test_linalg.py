@@ -462,6 +462,20 @@ def test_lapack_qr_matches_lapack_through_numpy(dt, x):
             assert tau[0, 0] == 0 and qr[0, 0, 0] == a[0, 0, 0]
 
 
+def test_qr_of_huge_and_tiny_columns():
+    """Columns whose squares overflow (1e25) or underflow (1e-25) f32: the norm is taken of
+    the column scaled by its largest element, as LAPACK's is; Q and R stay LAPACK's."""
+    lib = aot.compile(QR.replace("DT", "f32").replace("Xgeqrf", "sgeqrf").replace("Xorgqr", "sorgqr"),
+                      name="qr_f32")
+    base = np.random.default_rng(5).standard_normal((2, 4, 3))
+    a = (base * np.array([1e25, 1e-25])[:, None, None]).astype(np.float32)
+    q, qr, _ = lib.main(a)
+    for i in range(2):
+        want_q, want_r = np.linalg.qr(a[i].astype(np.float64))
+        np.testing.assert_allclose(q[i], want_q, atol=2e-5)
+        np.testing.assert_allclose(np.triu(qr[i][:3]), want_r, rtol=1e-4, atol=0)
+
+
 def test_householder_product_with_fewer_reflectors_than_columns():
     """jnp.linalg.qr(mode="complete") on a tall matrix pads qr to [m, m] and keeps n taus:
     columns n..m-1 start as the identity's; the result is LAPACK's complete Q."""
