@@ -6,7 +6,7 @@ stays a custom call, which the verifier refuses by name."""
 from __future__ import annotations
 
 from lowering.ir.attrs import dense_to_ints
-from lowering.ir.core import Block, Operation, Region, SymbolRef, TensorType, clone_op
+from lowering.ir.core import Block, Operation, Region, SymbolRef, TensorType, Value, clone_op
 
 # (@shape_assertion is kept as it is: the host checks it, lowering/passes/bufferize.py)
 
@@ -119,7 +119,7 @@ def _dynamic_rng_bit_generator(op: Operation, funcs: dict) -> None:
             {k: v for k, v in op.attrs.items() if k == "rng_algorithm"})
 
 
-LAPACK_FLAGS = {"L": 76, "U": 85, "N": 78, "T": 84, "C": 67, "R": 82}  # chars as ui8 codes
+LAPACK_FLAGS = {"L": 76, "U": 85, "N": 78, "T": 84, "C": 67, "R": 82, "V": 86}  # chars as ui8 codes
 
 
 def _lapack_config(op: Operation, keys: tuple) -> dict:
@@ -188,6 +188,18 @@ def _lapack_orgqr(op: Operation, funcs: dict) -> None:
     _become(op, "mhlo.householder_product", op.operands, {})
 
 
+def _lapack_syevd(op: Operation, funcs: dict) -> None:
+    """`@lapack_{s,d}syevd_ffi(%a) {mode, uplo}` -> (vectors, values, info): JAX's CPU
+    jnp.linalg.eigh, as eigh (with its working matrix as an extra result)."""
+    flags = _lapack_config(op, ("mode", "uplo"))
+    if (len(op.operands) != 1 or len(op.results) != 3 or flags["uplo"] not in "LU"
+            or flags["mode"] not in "NV"):
+        raise op.error(f"@{op.attrs['call_target_name']}: expected one matrix operand, "
+                       f"(vectors, values, info) results, mode N/V and uplo L/U; got {flags}")
+    _become(op, "mhlo.eigh", op.operands, {"lower": flags["uplo"] == "L"})
+    op.results.append(Value(op.results[0].type, op, 3))
+
+
 REWRITES = {
     "stablehlo.dynamic_reduce_window": _dynamic_reduce_window,
     "stablehlo.dynamic_rng_bit_generator": _dynamic_rng_bit_generator,
@@ -199,6 +211,8 @@ REWRITES = {
     "lapack_spotrf_ffi": _lapack_potrf,
     "lapack_dpotrf_ffi": _lapack_potrf,
     "lapack_strsm_ffi": _lapack_trsm,
+    "lapack_ssyevd_ffi": _lapack_syevd,
+    "lapack_dsyevd_ffi": _lapack_syevd,
     "lapack_sgeqrf_ffi": _lapack_geqrf,
     "lapack_dgeqrf_ffi": _lapack_geqrf,
     "lapack_sorgqr_ffi": _lapack_orgqr,

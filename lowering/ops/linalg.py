@@ -653,6 +653,167 @@ def emit_householder_product(k, op: Operation, b, args: list):
         ib.yield_()
 
 
+# ----------------------------------------------------------------------------- eigh
+
+EIGH_SWEEPS = 30  # Jacobi converges quadratically: 6-10 sweeps in practice; then it stops
+EPSILON = {"f32": 2.0 ** -23, "f64": 2.0 ** -52}
+
+
+def infer_eigh(op: Operation):
+    """eigh(a) {lower} -> (vectors, values, info[, work]), LAPACK's syevd (JAX's CPU lowering
+    of jnp.linalg.eigh, `@lapack_{s,d}syevd_ffi`): a symmetric matrix read from its lower
+    (else upper) triangle; values ascending, vectors [.., n, n] their unit columns, info 0,
+    or 1 when the iteration did not converge. A fourth result is the kernel's working
+    matrix (the custom call's rewrite adds it: kernels have no scratch of their own)."""
+    if len(op.operands) != 1 or len(op.results) not in (3, 4):
+        raise ShapeError("eigh takes one operand and has results (vectors, values, info)")
+    _flag(op, "lower", True)
+    a = op.operands[0].type
+    _real_matrices(a, "a")
+    _square_matrices(a, "a")
+    n = _merge(a.shape[-2], a.shape[-1], "a is not square")
+    sq = TensorType(a.shape[:-2] + (n, n), a.elem)
+    work = [sq] if len(op.results) == 4 else []
+    return [sq, TensorType(a.shape[:-2] + (n,), a.elem), TensorType(a.shape[:-2], "i32")] + work
+
+
+def _eigh_rule(hs, op, shapes, bufs):
+    a = list(shapes[0])
+    a[-1] = a[-2] = hs.require_equal(a[-2], a[-1], op, "a is not square in its last two dims")
+    want = (a, a[:-1], a[:-2], a)
+    return [static_or(r.type.shape, w) for r, w in zip(op.results, want)]
+
+
+def emit_eigh(k, op: Operation, b, args: list):
+    """Cyclic Jacobi, one matrix after another: w = a / max|a| made symmetric from the read
+    triangle, v = I; each sweep rotates every (p, q) pair so that w[p, q] becomes 0 (w = J^T
+    w J, v = v J), until the off-diagonal squares are below (n eps)^2 of the whole (later
+    sweeps then rotate nothing). Jacobi's values are as accurate as LAPACK's; vectors of a
+    repeated value are a basis of its space, and each vector's sign is the iteration's (as
+    LAPACK's is its own). Values are sorted ascending with their vectors."""
+    a, vecs, vals, info, work = args
+    t = ScalarType(vecs.type.elem)
+    lower = op.attrs.get("lower", True)
+    dims = buffer_dims(b, vecs)
+    nb = len(dims) - 2
+    ix = Ix(b)
+    with loop_nest(b, [ix.val(d) for d in dims[:nb]]) as (body, batch):
+        bx = Ix(body)
+        n = bx.val(dims[-1])
+
+        def at(buf, r, c):
+            return [buf] + batch + [r, c]
+
+        zero, one = body.const(0, t.name), body.const(1, t.name)
+        loop, rb, r, (big,) = body.for_(body.index(0), n, [zero])  # max |a| over the triangle
+        inner, cb, c, (big_c,) = rb.for_(rb.index(0), n, [big])
+        x = cb.v("math.absf", [_triangle_load(cb, a, batch, r, c, lower, t)], t)
+        cb.yield_([cb.v("arith.maximumf", [big_c, x], t)])
+        rb.yield_([inner.results[0]])
+        big = loop.results[0]
+        s = Scalars(body)
+        inv = s.v("arith.select", [body.v("arith.cmpf", [big, zero], I1, predicate="oeq"), one,
+                                   body.v("arith.divf", [one, big], t)], t.name)
+        with loop_nest(body, [n, n]) as (cb, (r, c)):  # w = symmetric a / big, v = I
+            x = cb.v("arith.mulf", [_triangle_load(cb, a, batch, r, c, lower, t), inv], t)
+            cb.op("memref.store", [x] + at(work, r, c))
+            diag = cb.v("arith.cmpi", [r, c], I1, predicate="eq")
+            cb.op("memref.store", [cb.v("arith.select", [diag, one, zero], t)] + at(vecs, r, c))
+        nf = body.v("arith.uitofp", [body.v("arith.index_cast", [n], ScalarType("i64"))], t)
+        tol = body.v("arith.mulf", [nf, body.const(EPSILON[t.name], t.name)], t)
+        total = _squares(body, work, batch, n, t, off_diagonal=False)
+        tol2 = body.v("arith.mulf", [body.v("arith.mulf", [tol, tol], t), total], t)
+        _, sb, _, _ = body.for_(body.index(0), body.index(EIGH_SWEEPS))
+        done = sb.v("arith.cmpf", [_squares(sb, work, batch, n, t, off_diagonal=True), tol2], I1,
+                    predicate="ole")
+        _, pb, p, _ = sb.for_(sb.index(0), n)
+        q_end = pb.v("arith.select", [done, Ix(pb).add(p, 1), n], n.type)
+        _, qb, q, _ = pb.for_(Ix(pb).add(p, 1), q_end)
+        _jacobi_rotation(qb, work, vecs, batch, p, q, n, t)
+        qb.yield_()
+        pb.yield_()
+        sb.yield_()
+        converged = body.v("arith.cmpf", [_squares(body, work, batch, n, t, off_diagonal=True), tol2],
+                           I1, predicate="ole")
+        i32 = ScalarType("i32")
+        flag = body.v("arith.select", [converged, body.const(0, "i32"), body.const(1, "i32")], i32)
+        body.op("memref.store", [flag, info] + batch)
+        _sort_eigenpairs(body, work, vecs, vals, batch, n, big, t)
+
+
+def _triangle_load(b, a, batch, r, c, lower: bool, t):
+    """a[r, c] read from the given triangle: a[max, min] (lower) or a[min, max]."""
+    hi, lo = Ix(b).max(r, c), Ix(b).min(r, c)
+    return b.v("memref.load", [a] + batch + ([hi, lo] if lower else [lo, hi]), t)
+
+
+def _squares(b, w, batch, n, t, off_diagonal: bool):
+    """The sum of w's squares, of its off-diagonal elements only, or of all."""
+    zero = b.const(0, t.name)
+    loop, rb, r, (acc,) = b.for_(b.index(0), n, [zero])
+    inner, cb, c, (acc_c,) = rb.for_(rb.index(0), n, [acc])
+    x = cb.v("memref.load", [w] + batch + [r, c], t)
+    sq = cb.v("arith.mulf", [x, x], t)
+    if off_diagonal:
+        sq = cb.v("arith.select", [cb.v("arith.cmpi", [r, c], I1, predicate="eq"), zero, sq], t)
+    cb.yield_([cb.v("arith.addf", [acc_c, sq], t)])
+    rb.yield_([inner.results[0]])
+    return loop.results[0]
+
+
+def _jacobi_rotation(b, w, v, batch, p, q, n, t):
+    """w = J^T w J and v = v J for the rotation J in the (p, q) plane that zeroes w[p, q]:
+    theta = (w_qq - w_pp) / 2 w_pq, t = sign(theta) / (|theta| + sqrt(theta^2 + 1)),
+    c = 1 / sqrt(t^2 + 1), s = t c (no rotation when w_pq is 0)."""
+    def load(buf, r, c):
+        return b.v("memref.load", [buf] + batch + [r, c], t)
+
+    zero, one = b.const(0, t.name), b.const(1, t.name)
+    wpq = load(w, p, q)
+    skip = b.v("arith.cmpf", [wpq, zero], I1, predicate="oeq")
+    safe = b.v("arith.select", [skip, one, wpq], t)
+    theta = b.v("arith.divf", [b.v("arith.subf", [load(w, q, q), load(w, p, p)], t),
+                               b.v("arith.mulf", [b.const(2, t.name), safe], t)], t)
+    root = b.v("math.sqrt", [b.v("arith.addf", [b.v("arith.mulf", [theta, theta], t), one], t)], t)
+    tt = b.v("arith.divf", [b.v("math.copysign", [one, theta], t),
+                            b.v("arith.addf", [b.v("math.absf", [theta], t), root], t)], t)
+    tt = b.v("arith.select", [skip, zero, tt], t)
+    c = b.v("arith.divf", [one, b.v("math.sqrt", [b.v("arith.addf", [b.v("arith.mulf", [tt, tt], t),
+                                                                      one], t)], t)], t)
+    s = b.v("arith.mulf", [tt, c], t)
+    for buf, by_rows in ((w, False), (w, True), (v, False)):
+        _, kb, k, _ = b.for_(b.index(0), n)
+        at_p, at_q = ([p, k], [q, k]) if by_rows else ([k, p], [k, q])
+        x = kb.v("memref.load", [buf] + batch + at_p, t)
+        y = kb.v("memref.load", [buf] + batch + at_q, t)
+        kb.op("memref.store", [kb.v("arith.subf", [kb.v("arith.mulf", [c, x], t),
+                                                   kb.v("arith.mulf", [s, y], t)], t), buf] + batch + at_p)
+        kb.op("memref.store", [kb.v("arith.addf", [kb.v("arith.mulf", [s, x], t),
+                                                   kb.v("arith.mulf", [c, y], t)], t), buf] + batch + at_q)
+        kb.yield_()
+
+
+def _sort_eigenpairs(b, w, v, vals, batch, n, scale, t):
+    """values[i] = the i-th smallest of w's diagonal (times `scale`, undoing a's scaling),
+    v's columns moved with them (selection sort: the first of equal values stays first)."""
+    _, ib, i, _ = b.for_(b.index(0), n)
+    first = ib.v("memref.load", [w] + batch + [i, i], t)
+    loop, jb, j, (best, at) = ib.for_(Ix(ib).add(i, 1), n, [first, i])
+    x = jb.v("memref.load", [w] + batch + [j, j], t)
+    less = jb.v("arith.cmpf", [x, best], I1, predicate="olt")
+    jb.yield_([jb.v("arith.select", [less, x, best], t), jb.v("arith.select", [less, j, at], at.type)])
+    best, at = loop.results
+    ib.op("memref.store", [first, w] + batch + [at, at])
+    ib.op("memref.store", [ib.v("arith.mulf", [best, scale], t), vals] + batch + [i])
+    _, kb, k, _ = ib.for_(ib.index(0), n)  # swap columns i and at of v
+    x = kb.v("memref.load", [v] + batch + [k, i], t)
+    y = kb.v("memref.load", [v] + batch + [k, at], t)
+    kb.op("memref.store", [y, v] + batch + [k, i])
+    kb.op("memref.store", [x, v] + batch + [k, at])
+    kb.yield_()
+    ib.yield_()
+
+
 def _batched(target, op) -> bool:
     return op.operands[0].type.rank > 2
 
@@ -679,3 +840,6 @@ registry.define("householder_product", "kernel", _FAMILY, arity=2, infer=infer_h
                 shape_rule=_householder_product_rule, kernel=emit_householder_product,
                 writes=lambda op: registry.last_operands(op, 1))
 registry.override("householder_product", "parallel", True, when=_batched)
+registry.define("eigh", "kernel", _FAMILY, arity=1, infer=infer_eigh, shape_rule=_eigh_rule,
+                kernel=emit_eigh, writes=lambda op: registry.last_operands(op, 4))
+registry.override("eigh", "parallel", True, when=_batched)

@@ -1,5 +1,5 @@
 """torch.linalg on the kernels of lowering/ops/linalg.py: Cholesky and its solve, triangular
-solves, LU-based solve, inverse and determinants, QR; and `_linalg_check_errors`, which
+solves, LU-based solve, inverse and determinants, QR, symmetric eigenvalues; and `_linalg_check_errors`, which
 torch.linalg.cholesky, solve and inv run (behind `with_effects`, an effect token threaded
 through the graph) to raise on a matrix that is not positive-definite or is singular: a
 check on every call whose error names the function and the model's line."""
@@ -181,6 +181,22 @@ def qr(e, n):
                                           "edge_padding_high": tuple(p[1] for p in pad),
                                           "interior_padding": (0,) * len(pad)})
     return [e.v("householder_product", [basis, tau]), r]
+
+
+@aten("_linalg_eigh.default", group=L)
+def eigh(e, n):
+    """(values ascending, vectors) of a symmetric matrix read from its `UPLO` triangle, by
+    Jacobi rotations; with compute_v false the vectors are empty, as torch's are."""
+    a = _matrices(e, n.arg("A"), "A")
+    uplo = n.arg("UPLO", "L")
+    if uplo not in ("L", "U"):
+        raise e.error(f"UPLO must be 'L' or 'U', got {uplo!r}")
+    s = a.type.shape
+    types = [a.type, TensorType(s[:-1], a.type.elem), TensorType(s[:-2], "i32"), a.type]
+    vectors, values, _, _ = e.op("eigh", [a], {"lower": uplo == "L"}, result_types=types).results
+    if not n.arg("compute_v", True):
+        vectors = e.const(0, a.type.elem, (0,))
+    return [values, vectors]
 
 
 def _block(e, x: Value, rows: int, cols: int) -> Value:

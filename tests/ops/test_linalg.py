@@ -319,13 +319,13 @@ def test_lapack_calls_outside_jax_s_forms_are_named():
 
 
 def test_unknown_lapack_call_names_itself_and_the_known_ones():
-    """jnp.linalg.eigh exports `@lapack_ssyevd_ffi`, which has no rule here: the error names
+    """jnp.linalg.svd exports `@lapack_sgesdd_ffi`, which has no rule here: the error names
     it at its line and lists the targets that are supported, the LAPACK ones among them."""
-    text = POTRF.replace("lapack_spotrf_ffi", "lapack_ssyevd_ffi").replace("UPLO", "76")
+    text = POTRF.replace("lapack_spotrf_ffi", "lapack_sgesdd_ffi").replace("UPLO", "76")
     with pytest.raises(CompileError) as info:
-        aot.compile(text, name="syevd_bad")
+        aot.compile(text, name="gesdd_bad")
     message = str(info.value)
-    assert "<string>:2:" in message and "custom call @lapack_ssyevd_ffi is not supported" in message
+    assert "<string>:2:" in message and "custom call @lapack_sgesdd_ffi is not supported" in message
     assert "@lapack_spotrf_ffi" in message and "@shape_assertion" in message
 
 
@@ -496,3 +496,61 @@ def test_householder_product_refuses_more_columns_than_rows_by_name():
                       name="qr_f32")
     with pytest.raises(AotRuntimeError, match="householder_product.*at most as many columns as rows"):
         lib.main(np.ones((1, 2, 3), np.float32))
+
+
+SYEVD = """func.func @main(%a: tensor<?x?x?xDT>) -> (tensor<?x?x?xDT>, tensor<?x?xDT>, tensor<?xi32>) {
+  %v, %w, %info = stablehlo.custom_call @lapack_Xsyevd_ffi(%a) {mhlo.backend_config = {mode = 86 : ui8, uplo = UPLO : ui8}, mhlo.frontend_attributes = {num_batch_dims = "1"}} : (tensor<?x?x?xDT>) -> (tensor<?x?x?xDT>, tensor<?x?xDT>, tensor<?xi32>)
+  return %v, %w, %info : tensor<?x?x?xDT>, tensor<?x?xDT>, tensor<?xi32>
+}"""  # noqa: E501
+
+
+def _syevd(dt: str, uplo: str = "L"):
+    x = "s" if dt == "f32" else "d"
+    text = SYEVD.replace("DT", dt).replace("Xsyevd", f"{x}syevd").replace("UPLO", str(ord(uplo)))
+    return aot.compile(text, name=f"syevd_{dt}_{uplo}")
+
+
+@pytest.mark.parametrize("dt, uplo", [("f32", "L"), ("f64", "L"), ("f64", "U")])
+def test_lapack_syevd_eigenpairs(dt, uplo):
+    """jnp.linalg.eigh's CPU export, `@lapack_{s,d}syevd_ffi`, one library for every
+    [batch, n, n]: values ascending as numpy's (LAPACK's); each vector a unit column with
+    a v = w v, orthogonal to the others, equal to numpy's up to its sign where the value is
+    simple; only the `uplo` triangle is read (the other holds garbage)."""
+    lib = _syevd(dt, uplo)
+    np_dt = {"f32": np.float32, "f64": np.float64}[dt]
+    tol = 1e-5 if dt == "f32" else 1e-12
+    rng = np.random.default_rng(7)
+    cases = [rng.standard_normal((3, 5, 5)), rng.standard_normal((1, 1, 1)),
+             rng.standard_normal((2, 24, 24)), np.diag([2.0, 1.0, 2.0, 0.5])[None],
+             np.zeros((0, 3, 3))]
+    for a in cases:
+        sym = (a + np.swapaxes(a, -1, -2)) / 2
+        garbage = np.tril(np.full(a.shape[1:], 99.0), -1)
+        given = sym + (garbage.T if uplo == "L" else garbage)  # the unread triangle spoilt
+        v, w, info = lib.main(given.astype(np_dt))
+        assert v.shape == a.shape and w.shape == a.shape[:2] and (info == 0).all()
+        for i in range(a.shape[0]):
+            want_w, want_v = np.linalg.eigh(sym[i])
+            scale = max(1.0, np.abs(want_w).max())
+            np.testing.assert_allclose(w[i], want_w, atol=tol * scale * a.shape[1])
+            np.testing.assert_allclose(v[i].T @ v[i], np.eye(a.shape[1]), atol=tol * a.shape[1])
+            np.testing.assert_allclose(sym[i] @ v[i], v[i] * w[i], atol=tol * scale * a.shape[1])
+            simple = np.min(np.abs(np.diff(want_w)), initial=1.0) > 1e-3
+            if simple:
+                signs = np.sign(np.sum(v[i] * want_v, axis=0))
+                np.testing.assert_allclose(v[i] * signs, want_v, atol=tol * 100)
+
+
+def test_lapack_syevd_scaled_and_not_converging():
+    """Matrices at 1e30 and 1e-30 in f32 (squares out of range: the iteration runs on a
+    scaled copy); a NaN does not converge: info 1, which jax's export turns into NaNs."""
+    lib = _syevd("f32")
+    base = np.random.default_rng(8).standard_normal((4, 4))
+    base = base + base.T
+    a = np.stack([base * 1e30, base * 1e-30, base]).astype(np.float32)
+    a[2, 1, 0] = np.nan
+    _, w, info = lib.main(a)
+    np.testing.assert_array_equal(info, [0, 0, 1])
+    want = np.linalg.eigvalsh(base)
+    np.testing.assert_allclose(w[0] / 1e30, want, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(w[1] / 1e-30, want, rtol=1e-5, atol=1e-5)

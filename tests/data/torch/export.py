@@ -624,7 +624,8 @@ class Linalg(nn.Module):
     """torch.linalg on a `?` batch of 4x4 matrices: Cholesky (its error check on every call:
     a matrix that is not positive-definite raises, tests/e2e/test_torch.py), triangular and
     Cholesky solves, LU solve (matrix and vector right sides), inverse, det and slogdet
-    (signs of both kinds), QR of a tall and a wide block in each mode."""
+    (signs of both kinds), QR of a tall and a wide block in each mode, eigh and eigvalsh
+    (each vector's sign made that of its first element: the sign is the method's own)."""
 
     def forward(self, a, b):  # a [n, 4, 4], b [n, 4, 3]
         spd = a @ a.mT + 4 * torch.eye(4)
@@ -640,7 +641,11 @@ class Linalg(nn.Module):
         qc, rc = torch.linalg.qr(b, mode="complete")
         qw, rw = torch.linalg.qr(b.mT)
         rr = torch.linalg.qr(b, mode="r")[1]
-        return chol, up, right, cs, x, xv, inv, torch.linalg.det(a), sign, logdet, q, r, qc, rc, qw, rw, rr
+        values, vectors = torch.linalg.eigh(spd)
+        vectors = vectors * torch.sign(vectors[..., :1, :])  # the sign of each is the method's
+        upper = torch.linalg.eigvalsh(a, UPLO="U")
+        return (chol, up, right, cs, x, xv, inv, torch.linalg.det(a), sign, logdet, q, r, qc, rc,
+                qw, rw, rr, values, vectors, upper)
 
 
 def transformers_model(kind: str, width: int = 32, layers: int = 2, heads: int = 4) -> nn.Module:
