@@ -55,6 +55,8 @@ class TorchEmitter(Emitter):
             return self.convert(value, elem)
         if elem == "i1":
             value = bool(value)
+        elif elem.startswith("complex<"):
+            value = complex(value)
         elif elem not in FLOATS:
             value = int(value)
         return self.const(value, elem, ())
@@ -139,10 +141,10 @@ def _shape_key(name: str, operands, attrs, result_type, regions):
 
 
 def promote(*elems: str) -> str:
-    """The element type of an arithmetic op on tensors of these types (a float wins; else
-    the widest)."""
-    floats = [x for x in elems if x in FLOATS]
+    """The element type of an arithmetic op on tensors of these types (a complex or a float
+    wins; else the widest)."""
+    floats = [x for x in elems if x in FLOATS or x.startswith("complex<")]
     pool = floats or [x for x in elems if x != "i1"] or ["i1"]
     order = ["i1", "ui8", "i8", "i16", "ui16", "i32", "ui32", "i64", "ui64", "f16", "bf16",
-             "f32", "f64"]
+             "f32", "f64", "complex<f32>", "complex<f64>"]
     return max(pool, key=order.index)

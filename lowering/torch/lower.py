@@ -153,6 +153,8 @@ def _resolve(arg: dict, env: dict, e: TorchEmitter):
     if kind in ("as_int", "as_ints", "as_float", "as_floats", "as_bool", "as_bools",
                 "as_string", "as_strings", "as_int_lists", "as_float_lists"):
         return body
+    if kind == "as_complex":  # a Python complex scalar (x * 1j)
+        return complex(body["real"], body["imag"])
     if kind in ("as_memory_format", "as_layout", "as_device"):
         return body  # placement and layout: nothing to compute
     if kind == "as_graph":

@@ -36,7 +36,10 @@ G = "elementwise math"
 
 def _unary(hlo):
     def rule(e: TorchEmitter, n):
-        x = e.scalar(n.arg("self"), n.out_elem())
+        x = n.arg("self")
+        if hlo == "abs" and isinstance(x, Value) and x.type.elem.startswith("complex<"):
+            return e.v("abs", [x])  # |z|, a real result: z is not converted to it first
+        x = e.scalar(x, n.out_elem())
         if hlo is not None:
             return e.v(hlo, [x])
         if e.target.startswith("aten.trunc"):

@@ -2,6 +2,7 @@
 from lowering.torch import (  # noqa: F401
     composite,
     control,
+    fft_ops,
     indexing,
     linalg_ops,
     math_ops,

@@ -15,7 +15,7 @@ from typing import Callable
 GROUPS = ["elementwise math", "comparison and logic", "activations", "normalization",
           "reductions", "contractions and windows", "shapes and data movement",
           "indexing", "sorting", "scatter and index writes", "creation", "control flow",
-          "data-dependent sizes", "linear algebra", "symbolic sizes", "no-ops"]
+          "data-dependent sizes", "linear algebra", "spectral", "symbolic sizes", "no-ops"]
 
 
 @dataclass

@@ -648,6 +648,33 @@ class Linalg(nn.Module):
                 qw, rw, rr, values, vectors, upper)
 
 
+class Spectral(nn.Module):
+    """torch.fft and torch.stft over a `?` batch of signals [n, 64] and images [n, 3, 8, 6]:
+    rfft/irfft in each norm, a complex filter in the frequency domain (a complex output),
+    fft2/ifft2 over the last two dims, fftn over two inner dims, hfft, stft (Hann window,
+    complex and as real pairs) and its inverse, a mel-style power spectrum."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("window", torch.hann_window(16))
+        self.register_buffer("mel", torch.rand(9, 4))
+
+    def forward(self, x, img):
+        spec = torch.fft.rfft(x)
+        back = torch.fft.irfft(spec * torch.exp(-0.1j * torch.arange(33.0)), n=64, norm="backward")
+        ortho = torch.fft.irfft(torch.fft.rfft(x, norm="ortho"), n=64, norm="ortho")
+        fwd = torch.fft.rfft(x, n=40, norm="forward")
+        f2 = torch.fft.fft2(img)
+        i2 = torch.fft.ifft2(f2 * 0.5).real
+        fn = torch.fft.fftn(img, dim=(1, 3), norm="ortho")
+        h = torch.fft.hfft(spec[:, :9], n=16)
+        st = torch.stft(x, n_fft=16, hop_length=4, window=self.window, return_complex=True)
+        power = (st.abs() ** 2).transpose(1, 2) @ self.mel[:, :4]
+        pairs = torch.view_as_real(st)
+        inv = torch.istft(st, n_fft=16, hop_length=4, window=self.window, length=64)
+        return back, ortho, fwd, f2, i2, fn, h, power, pairs, inv, torch.view_as_complex(pairs).imag
+
+
 def transformers_model(kind: str, width: int = 32, layers: int = 2, heads: int = 4) -> nn.Module:
     """A BERT or a GPT-2 of transformers' own PyTorch classes ("bert", "gpt2"), small
     configs, random weights (no downloads), wrapped to take input ids and return the last
@@ -748,6 +775,8 @@ CASES = {
                  [{"n": 5, "k": 2}, {"n": 3, "k": 1}, {"n": 8, "k": 6}, {"n": 4, "k": 4}]),
     "linalg": (Linalg, [f32("b", 4, 4), f32("b", 4, 3)], {"a": {0: BATCH}, "b": {0: BATCH}},
                [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 5}]),
+    "spectral": (Spectral, [f32("b", 64), f32("b", 3, 8, 6)], {"x": {0: BATCH}, "img": {0: BATCH}},
+                 [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 5}]),
     "while_grid": (WhileGrid, [f32("b", 6), f32("b", 3, 4, 5)], {"x": {0: BATCH}, "img": {0: BATCH}},
                    [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 6}]),
 }
