@@ -16,25 +16,28 @@ import pickle
 import zipfile
 from dataclasses import dataclass, field
 
+import ml_dtypes
 import numpy as np
 
 from lowering.ir.core import CompileError
 
 # torch._export.serde.schema.ScalarType -> element type
 ELEMS = {1: "ui8", 2: "i8", 3: "i16", 4: "i32", 5: "i64", 6: "f16", 7: "f32", 8: "f64",
-         10: "complex<f32>", 11: "complex<f64>", 12: "i1", 28: "ui16", 34: "ui32", 35: "ui64"}
+         10: "complex<f32>", 11: "complex<f64>", 12: "i1", 13: "bf16", 28: "ui16", 34: "ui32",
+         35: "ui64"}
 NUMPY = {"ui8": np.uint8, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
          "f16": np.float16, "f32": np.float32, "f64": np.float64, "i1": np.bool_,
          "ui16": np.uint16, "ui32": np.uint32, "ui64": np.uint64,
-         "complex<f32>": np.complex64, "complex<f64>": np.complex128}
-SCALAR_NAMES = {0: "unknown", 9: "complex32", 13: "bfloat16",
+         "complex<f32>": np.complex64, "complex<f64>": np.complex128, "bf16": ml_dtypes.bfloat16}
+SCALAR_NAMES = {0: "unknown", 9: "complex32",
                 29: "float8_e4m3fn", 30: "float8_e5m2", 31: "float8_e4m3fnuz",
                 32: "float8_e5m2fnuz", 33: "float8_e8m0fnu"}
 # torch.save's storage classes -> numpy dtypes
 STORAGES = {"FloatStorage": np.float32, "DoubleStorage": np.float64, "HalfStorage": np.float16,
             "LongStorage": np.int64, "IntStorage": np.int32, "ShortStorage": np.int16,
             "CharStorage": np.int8, "ByteStorage": np.uint8, "BoolStorage": np.bool_,
-            "ComplexFloatStorage": np.complex64, "ComplexDoubleStorage": np.complex128}
+            "ComplexFloatStorage": np.complex64, "ComplexDoubleStorage": np.complex128,
+            "BFloat16Storage": ml_dtypes.bfloat16}
 
 
 class Pt2Error(CompileError):
@@ -48,7 +51,7 @@ class Pt2Error(CompileError):
 def elem_of(dtype: int, what: str) -> str:
     if dtype not in ELEMS:
         raise Pt2Error(f"{what}: dtype {SCALAR_NAMES.get(dtype, dtype)} is not supported "
-                       f"(supported: float16/32/64, complex64/128, int8..64, uint8, bool)")
+                       f"(supported: float16/32/64, bfloat16, complex64/128, int8..64, uint8, bool)")
     return ELEMS[dtype]
 
 

@@ -107,6 +107,19 @@ def test_mask_put_count_is_checked_on_every_call():
             lib.main(x, np.ones(rows, np.float32))
 
 
+def test_bfloat16_model_matches_eager_within_its_rounding():
+    """A bfloat16 model (weights, input and arithmetic): from one library at four batch
+    sizes, within a few bfloat16 units of eager (the two round intermediates differently:
+    PyTorch after every op, the compiled library where its fusions store)."""
+    import ml_dtypes
+    lib = library("bf16")
+    for args, want in size_sets("bf16"):
+        got = lib.main(args[0].astype(ml_dtypes.bfloat16))
+        assert got.dtype == np.float32 and got.shape == want[0].shape
+        np.testing.assert_allclose(got, want[0], rtol=0, atol=2 ** -8)  # 2 units at 0.25-0.5
+        np.testing.assert_allclose(got.sum(-1), 1.0, atol=1e-2)
+
+
 def test_linalg_errors_are_checked_on_every_call():
     """torch.linalg.solve and inv raise on a singular matrix, cholesky on one that is not
     positive-definite (their `_linalg_check_errors`): so does the library, naming the

@@ -675,6 +675,21 @@ class Spectral(nn.Module):
         return back, ortho, fwd, f2, i2, fn, h, power, pairs, inv, torch.view_as_complex(pairs).imag
 
 
+class HalfWidth(nn.Module):
+    """A bfloat16 model (weights, input and arithmetic; the result in f32): linear, layer
+    norm, GELU, a residual and a softmax; tests/e2e/test_torch.py compares it to eager
+    within bfloat16's rounding."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc, self.norm, self.out = nn.Linear(16, 16), nn.LayerNorm(16), nn.Linear(16, 8)
+        self.to(torch.bfloat16)
+
+    def forward(self, x):
+        h = self.norm(F.gelu(self.fc(x)) + x)
+        return torch.softmax(self.out(h), dim=-1).float()
+
+
 def transformers_model(kind: str, width: int = 32, layers: int = 2, heads: int = 4) -> nn.Module:
     """A BERT or a GPT-2 of transformers' own PyTorch classes ("bert", "gpt2"), small
     configs, random weights (no downloads), wrapped to take input ids and return the last
@@ -705,6 +720,14 @@ def transformers_model(kind: str, width: int = 32, layers: int = 2, heads: int =
 
 def f32(*shape):
     return lambda rng, d: rng.standard_normal([d.get(s, s) for s in shape]).astype(np.float32)
+
+
+def bf16(*shape):
+    """Floats that bfloat16 holds exactly, saved as f32 (.npz has no bfloat16): the cases in
+    BF16_INPUTS pass them to the model, and the tests to the library, as bfloat16."""
+    import ml_dtypes
+    return lambda rng, d: rng.standard_normal([d.get(s, s) for s in shape]).astype(
+        ml_dtypes.bfloat16).astype(np.float32)
 
 
 def ints(hi, *shape, lo=0):
@@ -777,6 +800,7 @@ CASES = {
                [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 5}]),
     "spectral": (Spectral, [f32("b", 64), f32("b", 3, 8, 6)], {"x": {0: BATCH}, "img": {0: BATCH}},
                  [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 5}]),
+    "bf16": (HalfWidth, [bf16("b", 16)], {"x": {0: BATCH}}, [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 6}]),
     "while_grid": (WhileGrid, [f32("b", 6), f32("b", 3, 4, 5)], {"x": {0: BATCH}, "img": {0: BATCH}},
                    [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 6}]),
 }
@@ -789,6 +813,14 @@ def seed(name, tag):
 # Saved as torch.export leaves them (composite and in-place ops), not decomposed.
 AS_EXPORTED = {"composite", "inplace_hazard", "masks", "common", "attention", "sorting",
                "scatter_writes", "more_ops", "composite_more"}
+
+
+BF16_INPUTS = {"bf16"}
+
+
+def as_torch(name, a):
+    t = torch.from_numpy(a)
+    return t.to(torch.bfloat16) if name in BF16_INPUTS and t.is_floating_point() else t
 
 
 def inputs(name, k):
@@ -805,7 +837,7 @@ def export_case(name):
         if isinstance(m, nn.BatchNorm2d):
             m.running_mean.uniform_(-0.5, 0.5)
             m.running_var.uniform_(0.5, 2.0)
-    example = tuple(torch.from_numpy(a) for a in inputs(name, 0))
+    example = tuple(as_torch(name, a) for a in inputs(name, 0))
     ep = torch.export.export(model, example, dynamic_shapes=dynamic)
     if name not in AS_EXPORTED:
         ep = ep.run_decompositions()
@@ -814,7 +846,7 @@ def export_case(name):
     for k in range(len(sizes)):
         args = inputs(name, k)
         with torch.no_grad():
-            outs = model(*(torch.from_numpy(a) for a in args))
+            outs = model(*(as_torch(name, a) for a in args))
         outs = outs if isinstance(outs, tuple) else (outs,)
         data.update({f"s{k}_arg{i}": a for i, a in enumerate(args)})
         data.update({f"s{k}_out{i}": o.numpy() for i, o in enumerate(outs)})
