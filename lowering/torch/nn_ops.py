@@ -121,9 +121,12 @@ def _spatial_rank(e) -> int:
     return next(k for k in (1, 2, 3) if f"{k}d" in e.target)
 
 
-def _window(e, x, kernel, stride, pad, ceil_mode, dil=None):
+def _window(e, x, kernel, stride, pad, ceil_mode, dil=None, trims=None):
     """reduce_window attributes over x's trailing len(kernel) dims; ceil_mode pads the high
-    side so a last partial window is kept (it must start inside the input or left padding)."""
+    side so a last partial window is kept (it must start inside the input or left padding).
+    Along a dynamic dim the high side gets stride - 1 more and `trims` (a list the caller
+    gives, for max pooling: padding never wins) receives (axis, run-time length) for the
+    window that would start past the input, which the caller cuts off."""
     k = len(kernel)
     r = x.type.rank
     stride = _pairs(stride, k) if stride else list(kernel)
@@ -135,7 +138,12 @@ def _window(e, x, kernel, stride, pad, ceil_mode, dil=None):
         for i in range(k):
             size = x.type.shape[r - k + i]
             if size is None:
-                raise e.error("ceil_mode along a dynamic dim is not supported yet")
+                if trims is None:
+                    raise e.error("ceil_mode along a dynamic dim is supported for max pooling only")
+                hi[i] = pad[i] + stride[i] - 1
+                trims.append((r - k + i, _ceil_length(e, x, r - k + i, kernel[i], stride[i], pad[i],
+                                                      dil[i])))
+                continue
             span = size + 2 * pad[i] - dil[i] * (kernel[i] - 1) - 1
             out = -(-span // stride[i]) + 1
             if (out - 1) * stride[i] >= size + pad[i]:
@@ -148,15 +156,33 @@ def _window(e, x, kernel, stride, pad, ceil_mode, dil=None):
             "padding": [[0, 0]] * lead + [[a, b] for a, b in zip(lo, hi)]}
 
 
+def _ceil_length(e, x, axis: int, kernel: int, stride: int, pad: int, dil: int):
+    """PyTorch's ceil_mode output length of a dynamic dim: ceil(span / stride) + 1, one
+    less when that last window would start past the input and its left padding."""
+    size = e.v("get_dimension_size", [x], {"dimension": axis})
+
+    def i32(v):
+        return e.scalar(v, "i32")
+    span = e.binary("add", size, i32(2 * pad - dil * (kernel - 1) - 1 + stride - 1))
+    out = e.binary("add", e.binary("divide", span, i32(stride)), i32(1))
+    late = e.compare(e.binary("multiply", e.binary("subtract", out, i32(1)), i32(stride)),
+                     e.binary("add", size, i32(pad)), "GE")
+    return e.select(late, e.binary("subtract", out, i32(1)), out)
+
+
 @aten("max_pool2d_with_indices.default", "max_pool1d_with_indices.default",
       "max_pool3d_with_indices.default", "max_pool2d.default", group=W)
 def max_pool(e, n):
     """The window maxima (padding never wins); the indices output is not computed."""
     x = n.arg("self")
+    trims = []
     attrs = _window(e, x, _pairs(n.arg("kernel_size"), _spatial_rank(e)), n.arg("stride", []),
-                    n.arg("padding", 0), n.arg("ceil_mode", False), n.arg("dilation", 1))
+                    n.arg("padding", 0), n.arg("ceil_mode", False), n.arg("dilation", 1), trims)
     out = e.op("reduce_window", [x, e.const(e.init("max", x.type.elem), x.type.elem, ())], attrs,
                regions=[e.scalar_region(x.type.elem, "maximum")]).result
+    for axis, length in trims:
+        from lowering.torch.shapes import slice_dim
+        out = slice_dim(e, out, axis, 0, length, 1)
     return [out, None]
 
 
@@ -252,7 +278,7 @@ def _source_indices(size: int, out: int, factor, align: bool, bilinear: bool):
 def upsample(e, n):
     """F.interpolate's nearest and bilinear modes over the last two dims, one axis at a time:
     a gather of the rows (then columns) each output reads, blended by their weights for
-    bilinear. The spatial sizes must be static (a dynamic batch is fine)."""
+    bilinear. Static sizes read constant tables; a dynamic one computes them when called."""
     x = n.arg("input")
     out_shape, elem = n.meta()
     r = x.type.rank
@@ -260,11 +286,15 @@ def upsample(e, n):
         [n.arg("scales_h", None), n.arg("scales_w", None)]
     bilinear = "bilinear" in e.target
     align = bool(n.arg("align_corners", False)) if bilinear else False
+    sizes = n.arg("output_size", None)
     for k, axis in enumerate((r - 2, r - 1)):
         size, out = x.type.shape[axis], out_shape[axis]
+        factor = (factors or [None, None])[k]
         if size is None or out is None:
-            raise e.error("interpolation over a dynamic spatial dim is not supported yet")
-        lo, hi, weight = _source_indices(size, out, (factors or [None, None])[k], align, bilinear)
+            x = _resample_dynamic(e, x, axis, _output_size(e, x, axis, sizes, k, factor, out),
+                                  factor, align, bilinear)
+            continue
+        lo, hi, weight = _source_indices(size, out, factor, align, bilinear)
         if size == out and np.array_equal(lo, np.arange(out)) and (weight is None or not weight.any()):
             continue
         picked = gather_axis(e, x, e.const(lo, "i64"), axis)
@@ -277,3 +307,55 @@ def upsample(e, n):
         after = gather_axis(e, x, e.const(hi, "i64"), axis)
         x = e.v("add", [e.v("multiply", [picked, w0]), e.v("multiply", [after, w1])])
     return x
+
+
+def _output_size(e, x, axis: int, sizes, k: int, factor, static_out):
+    """The output length along `axis`: given (`output_size`), recorded static, or PyTorch's
+    floor(size * scale_factor) of the run-time size."""
+    if static_out is not None:
+        return static_out
+    if sizes is not None:
+        return sizes[k]
+    if not factor:
+        raise e.error("interpolation over a dynamic dim needs output_size or scale_factor")
+    size = e.convert(e.v("get_dimension_size", [x], {"dimension": axis}), "f64")
+    return e.convert(e.v("floor", [e.binary("multiply", size, e.scalar(float(factor), "f64"))]), "i32")
+
+
+def _resample_dynamic(e, x, axis: int, out, factor, align: bool, bilinear: bool):
+    """_source_indices' tables computed at run time (f32 arithmetic, as PyTorch's CPU
+    kernels do theirs), then the same gathers and blend."""
+    f32 = "f32"
+    size = e.v("get_dimension_size", [x], {"dimension": axis})
+    out_v = e.scalar_dim(out)
+    dst = e.convert(e.iota([out], 0, "i32"), f32)
+    size_f, out_f = e.convert(size, f32), e.convert(out_v, f32)
+    one = e.scalar(1, f32)
+    if bilinear and align:  # (size - 1) / (out - 1), 0 for one output
+        num, den = e.binary("subtract", size_f, one), e.binary("subtract", out_f, one)
+        scale = e.select(e.compare(out_f, one, "GT"), e.binary("divide", num, e.v("maximum", [den, one])),
+                         e.scalar(0, f32))
+    elif factor:
+        scale = e.scalar(float(np.float32(1.0 / factor)), f32)
+    else:
+        scale = e.binary("divide", size_f, out_f)
+    last = e.binary("subtract", e.convert(size, "i64"), e.scalar(1, "i64"))
+    if bilinear:
+        src = e.binary("multiply", dst, scale) if align else e.v("maximum", [
+            e.binary("subtract", e.binary("multiply", e.binary("add", dst, e.scalar(0.5, f32)), scale),
+                     e.scalar(0.5, f32)), e.broadcast_to(e.scalar(0, f32), [out])])
+    else:
+        src = e.binary("multiply", dst, scale)
+    floor = e.v("floor", [src])
+    lo = e.v("minimum", [e.convert(floor, "i64"), e.broadcast_to(last, [out])])
+    picked = gather_axis(e, x, lo, axis)
+    if not bilinear:
+        return picked
+    hi = e.v("minimum", [e.binary("add", lo, e.scalar(1, "i64")), e.broadcast_to(last, [out])])
+    weight = e.v("clamp", [e.scalar(0, f32), e.binary("subtract", src, e.convert(lo, f32)), one])
+    elem = x.type.elem
+    dims = e.dims(picked)
+    w1 = e.broadcast_to(e.convert(weight, elem), dims, mapping=(axis,))
+    w0 = e.broadcast_to(e.convert(e.binary("subtract", one, weight), elem), dims, mapping=(axis,))
+    after = gather_axis(e, x, hi, axis)
+    return e.v("add", [e.v("multiply", [picked, w0]), e.v("multiply", [after, w1])])

@@ -690,6 +690,28 @@ class HalfWidth(nn.Module):
         return torch.softmax(self.out(h), dim=-1).float()
 
 
+class DynamicSpatial(nn.Module):
+    """A segmentation-style net over images whose batch, height and width are all `?`:
+    ceil_mode max pooling over odd sizes, upsampling back to the skip connection's size
+    (output_size from the run-time sizes), nearest and bilinear (both align_corners) by
+    scale factors 2 and 1.5, and a global average."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1, self.c2 = nn.Conv2d(3, 8, 3, padding=1), nn.Conv2d(8, 8, 3, padding=1)
+        self.head = nn.Conv2d(16, 2, 1)
+
+    def forward(self, x):
+        a = F.relu(self.c1(x))
+        b = F.relu(self.c2(F.max_pool2d(a, 3, stride=2, padding=1, ceil_mode=True)))
+        up = F.interpolate(b, size=a.shape[-2:], mode="bilinear", align_corners=False)
+        y = self.head(torch.cat([up, a], 1))
+        near = F.interpolate(y, scale_factor=2, mode="nearest")
+        corners = F.interpolate(y, scale_factor=2, mode="bilinear", align_corners=True)
+        odd = F.interpolate(b, scale_factor=1.5, mode="bilinear", align_corners=False)
+        return y, near, corners, odd, F.adaptive_avg_pool2d(y, 1)
+
+
 def transformers_model(kind: str, width: int = 32, layers: int = 2, heads: int = 4) -> nn.Module:
     """A BERT or a GPT-2 of transformers' own PyTorch classes ("bert", "gpt2"), small
     configs, random weights (no downloads), wrapped to take input ids and return the last
@@ -801,6 +823,10 @@ CASES = {
     "spectral": (Spectral, [f32("b", 64), f32("b", 3, 8, 6)], {"x": {0: BATCH}, "img": {0: BATCH}},
                  [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 5}]),
     "bf16": (HalfWidth, [bf16("b", 16)], {"x": {0: BATCH}}, [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 6}]),
+    "dynamic_spatial": (DynamicSpatial, [f32("b", 3, "h", "w")],
+                        {"x": {0: BATCH, 2: Dim.AUTO, 3: Dim.AUTO}},
+                        [{"b": 2, "h": 16, "w": 12}, {"b": 1, "h": 9, "w": 13},
+                         {"b": 3, "h": 7, "w": 5}, {"b": 1, "h": 20, "w": 31}]),
     "while_grid": (WhileGrid, [f32("b", 6), f32("b", 3, 4, 5)], {"x": {0: BATCH}, "img": {0: BATCH}},
                    [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 6}]),
 }
