@@ -302,7 +302,8 @@ def test_c_program_calls_the_dynamic_library(tmp_path):
 
 
 NUMPY_OF = {"f32": np.float32, "f64": np.float64, "i64": np.int64, "i32": np.int32,
-            "i1": np.bool_, "i8": np.int8, "ui8": np.uint8, "f16": np.float16}
+            "i1": np.bool_, "i8": np.int8, "ui8": np.uint8, "f16": np.float16,
+            "complex<f32>": np.complex64, "complex<f64>": np.complex128}
 
 
 def c_caller(lib, folder: str):
@@ -351,11 +352,12 @@ def check_case_from_c(name: str, folder: str) -> None:
             call(*[np.zeros((0,) + a.shape[1:], a.dtype) for a in size_sets(name)[0][0]])
 
 
-@pytest.mark.parametrize("name", ["cond_nonzero", "encoder", "while_grid"])
+@pytest.mark.parametrize("name", ["cond_nonzero", "encoder", "while_grid", "spectral", "linalg"])
 def test_c_program_runs_the_corpus(name, tmp_path):
     """A C program calls the saved cases' libraries at every saved size and gets eager's
     outputs: torch.cond, nonzero's and unique's run-time counts (results the runtime
-    allocates), the BERT-like encoder's dynamic batch and sequence, torch.while_loop."""
+    allocates), the BERT-like encoder's dynamic batch and sequence, torch.while_loop,
+    complex results (torch.fft), torch.linalg with its error checks."""
     check_case_from_c(name, str(tmp_path))
 
 
