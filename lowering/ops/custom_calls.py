@@ -119,7 +119,8 @@ def _dynamic_rng_bit_generator(op: Operation, funcs: dict) -> None:
             {k: v for k, v in op.attrs.items() if k == "rng_algorithm"})
 
 
-LAPACK_FLAGS = {"L": 76, "U": 85, "N": 78, "T": 84, "C": 67, "R": 82, "V": 86}  # chars as ui8 codes
+# LAPACK's flag characters as the ui8 codes backend_config holds
+LAPACK_FLAGS = {"L": 76, "U": 85, "N": 78, "T": 84, "C": 67, "R": 82, "V": 86, "A": 65, "S": 83}
 
 
 def _lapack_config(op: Operation, keys: tuple) -> dict:
@@ -200,6 +201,16 @@ def _lapack_syevd(op: Operation, funcs: dict) -> None:
     op.results.append(Value(op.results[0].type, op, 3))
 
 
+def _lapack_gesdd(op: Operation, funcs: dict) -> None:
+    """`@lapack_{s,d}gesdd_ffi(%a) {mode}` -> (a, s, u, vt, info): JAX's CPU jnp.linalg.svd;
+    mode A (full u and vt), S (reduced) or N (values only: u and vt still computed)."""
+    flags = _lapack_config(op, ("mode",))
+    if len(op.operands) != 1 or len(op.results) != 5 or flags["mode"] not in "ASN":
+        raise op.error(f"@{op.attrs['call_target_name']}: expected one matrix operand, "
+                       f"(a, s, u, vt, info) results and mode A/S/N; got {flags}")
+    _become(op, "mhlo.svd", op.operands, {"full": flags["mode"] != "S"})
+
+
 REWRITES = {
     "stablehlo.dynamic_reduce_window": _dynamic_reduce_window,
     "stablehlo.dynamic_rng_bit_generator": _dynamic_rng_bit_generator,
@@ -211,6 +222,8 @@ REWRITES = {
     "lapack_spotrf_ffi": _lapack_potrf,
     "lapack_dpotrf_ffi": _lapack_potrf,
     "lapack_strsm_ffi": _lapack_trsm,
+    "lapack_sgesdd_ffi": _lapack_gesdd,
+    "lapack_dgesdd_ffi": _lapack_gesdd,
     "lapack_ssyevd_ffi": _lapack_syevd,
     "lapack_dsyevd_ffi": _lapack_syevd,
     "lapack_sgeqrf_ffi": _lapack_geqrf,

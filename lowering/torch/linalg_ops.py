@@ -1,11 +1,13 @@
 """torch.linalg on the kernels of lowering/ops/linalg.py: Cholesky and its solve, triangular
-solves, LU-based solve, inverse and determinants, QR, symmetric eigenvalues; and `_linalg_check_errors`, which
+solves, LU-based solve, inverse and determinants, QR, symmetric eigenvalues, singular values
+and the pseudo-inverse; and `_linalg_check_errors`, which
 torch.linalg.cholesky, solve and inv run (behind `with_effects`, an effect token threaded
 through the graph) to raise on a matrix that is not positive-definite or is singular: a
 check on every call whose error names the function and the model's line."""
 from __future__ import annotations
 
 from lowering.ir.core import TensorType, Value
+from lowering.torch.nn_ops import dot
 from lowering.torch.table import aten
 
 L = "linear algebra"
@@ -197,6 +199,60 @@ def eigh(e, n):
     if not n.arg("compute_v", True):
         vectors = e.const(0, a.type.elem, (0,))
     return [values, vectors]
+
+
+def _svd(e, a: Value, full: bool) -> list:
+    """(u, s, vt) of `a` by the svd kernel (one-sided Jacobi); the matrix dims static."""
+    shape = a.type.shape
+    m, k = shape[-2:]
+    if m is None or k is None:
+        raise e.error(f"the singular value decomposition needs static matrix dims, got {a.type}")
+    lead, r = shape[:-2], min(m, k)
+    u, vt = ((m, m), (k, k)) if full else ((m, r), (r, k))
+    types = [a.type, TensorType(lead + (r,), a.type.elem), TensorType(lead + u, a.type.elem),
+             TensorType(lead + vt, a.type.elem), TensorType(lead, "i32")]
+    _, s, uu, vv, _ = e.op("svd", [a], {"full": full}, result_types=types).results
+    return [uu, s, vv]
+
+
+@aten("_linalg_svd.default", group=L)
+def svd(e, n):
+    """(U, S, Vh): S descending; with compute_uv false U and Vh are empty, as torch's are."""
+    a = _matrices(e, n.arg("A"), "A")
+    u, s, vt = _svd(e, a, bool(n.arg("full_matrices", False)))
+    if not n.arg("compute_uv", True):
+        empty = e.const(0, a.type.elem, (0,))
+        return [empty, s, empty]
+    return [u, s, vt]
+
+
+@aten("linalg_pinv.atol_rtol_tensor", "linalg_pinv.atol_rtol_float", group=L)
+def pinv(e, n):
+    """V diag(1 / s) U^T over the singular values above max(atol, rtol s_max) (rtol
+    eps max(m, n) when neither is given, as torch's default); `hermitian` gives the same
+    matrix by the same route."""
+    a = _matrices(e, n.arg("self"), "the input")
+    u, s, vt = _svd(e, a, False)
+    el = a.type.elem
+    atol, rtol = n.arg("atol", None), n.arg("rtol", None)
+    if rtol is None:
+        eps = {"f32": 2.0 ** -23, "f64": 2.0 ** -52}[el]
+        rtol = 0.0 if atol is not None else eps * max(a.type.shape[-2:])
+    r = s.type.rank
+    top = e.reduce(s, [r - 1], "maximum", e.init("max", el))
+    limit = e.binary("multiply", e.scalar(rtol, el), top)
+    if atol is not None:
+        limit = e.v("maximum", [limit, e.broadcast_to(e.scalar(atol, el), e.dims(limit))])
+    keep = e.compare(s, e.spread(limit, s, [r - 1]), "GT")
+    inv = e.select(keep, e.binary("divide", e.scalar(1, el), s), e.broadcast_to(e.scalar(0, el), e.dims(s)))
+    v = _swap_last(e, vt)  # [..., n, k]: its columns scaled by 1 / s
+    scaled = e.v("multiply", [v, e.broadcast_to(inv, e.dims(v), mapping=tuple(range(r - 1)) + (r,))])
+    return dot(e, scaled, _swap_last(e, u), r - 1)
+
+
+def _swap_last(e, x: Value) -> Value:
+    r = x.type.rank
+    return e.v("transpose", [x], {"permutation": tuple(range(r - 2)) + (r - 1, r - 2)})
 
 
 def _block(e, x: Value, rows: int, cols: int) -> Value:

@@ -319,13 +319,13 @@ def test_lapack_calls_outside_jax_s_forms_are_named():
 
 
 def test_unknown_lapack_call_names_itself_and_the_known_ones():
-    """jnp.linalg.svd exports `@lapack_sgesdd_ffi`, which has no rule here: the error names
+    """jnp.linalg.eig exports `@lapack_sgeev_ffi`, which has no rule here: the error names
     it at its line and lists the targets that are supported, the LAPACK ones among them."""
-    text = POTRF.replace("lapack_spotrf_ffi", "lapack_sgesdd_ffi").replace("UPLO", "76")
+    text = POTRF.replace("lapack_spotrf_ffi", "lapack_sgeev_ffi").replace("UPLO", "76")
     with pytest.raises(CompileError) as info:
-        aot.compile(text, name="gesdd_bad")
+        aot.compile(text, name="geev_bad")
     message = str(info.value)
-    assert "<string>:2:" in message and "custom call @lapack_sgesdd_ffi is not supported" in message
+    assert "<string>:2:" in message and "custom call @lapack_sgeev_ffi is not supported" in message
     assert "@lapack_spotrf_ffi" in message and "@shape_assertion" in message
 
 
@@ -554,3 +554,57 @@ def test_lapack_syevd_scaled_and_not_converging():
     want = np.linalg.eigvalsh(base)
     np.testing.assert_allclose(w[0] / 1e30, want, rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(w[1] / 1e-30, want, rtol=1e-5, atol=1e-5)
+
+
+GESDD = """func.func @main(%a: tensor<?xMxNxDT>) -> (tensor<?xKxDT>, tensor<?xUSHAPExDT>, tensor<?xVSHAPExDT>, tensor<?xi32>) {
+  %w, %s, %u, %vt, %info = stablehlo.custom_call @lapack_Xgesdd_ffi(%a) {mhlo.backend_config = {mode = MODE : ui8}, mhlo.frontend_attributes = {num_batch_dims = "1"}} : (tensor<?xMxNxDT>) -> (tensor<?xMxNxDT>, tensor<?xKxDT>, tensor<?xUSHAPExDT>, tensor<?xVSHAPExDT>, tensor<?xi32>)
+  return %s, %u, %vt, %info : tensor<?xKxDT>, tensor<?xUSHAPExDT>, tensor<?xVSHAPExDT>, tensor<?xi32>
+}"""  # noqa: E501
+
+
+def _gesdd(m: int, n: int, dt: str, full: bool):
+    k = min(m, n)
+    u, vt = (f"{m}x{m}", f"{n}x{n}") if full else (f"{m}x{k}", f"{k}x{n}")
+    text = (GESDD.replace("MxN", f"{m}x{n}").replace("USHAPE", u).replace("VSHAPE", vt)
+            .replace("xKx", f"x{k}x").replace("DT", dt).replace("MODE", str(ord("A" if full else "S")))
+            .replace("Xgesdd", ("s" if dt == "f32" else "d") + "gesdd"))
+    return aot.compile(text, name=f"gesdd_{m}x{n}_{dt}_{full}")
+
+
+@pytest.mark.parametrize("m, n, dt, full", [(5, 3, "f32", True), (5, 3, "f64", False),
+                                            (3, 5, "f64", True), (3, 5, "f32", False),
+                                            (4, 4, "f64", True)])
+def test_lapack_gesdd_factors(m, n, dt, full):
+    """jnp.linalg.svd's CPU export, `@lapack_{s,d}gesdd_ffi` (mode A full, S reduced), on a
+    `?` batch: s descending as numpy's, u and vt orthogonal (completed where a's rank or the
+    full form leaves columns undefined: a zero column, a rank-one matrix), u s vt = a."""
+    lib = _gesdd(m, n, dt, full)
+    np_dt = {"f32": np.float32, "f64": np.float64}[dt]
+    tol = 2e-6 if dt == "f32" else 1e-13
+    rng = np.random.default_rng(9)
+    rank_one = np.outer(rng.standard_normal(m), rng.standard_normal(n))
+    zero_col = rng.standard_normal((m, n))
+    zero_col[:, 0] = 0
+    a = np.stack([rng.standard_normal((m, n)), rank_one, zero_col, np.zeros((m, n))]).astype(np_dt)
+    s, u, vt, info = lib.main(a)
+    k = min(m, n)
+    assert (info == 0).all() and s.shape == (4, k)
+    for i in range(4):
+        np.testing.assert_allclose(s[i], np.linalg.svd(a[i].astype(np.float64), compute_uv=False),
+                                   atol=tol * 10)
+        np.testing.assert_allclose(u[i].T @ u[i], np.eye(u.shape[-1]), atol=tol * 10)
+        np.testing.assert_allclose(vt[i] @ vt[i].T, np.eye(vt.shape[-2]), atol=tol * 10)
+        np.testing.assert_allclose((u[i][:, :k] * s[i]) @ vt[i][:k], a[i], atol=tol * 10)
+    assert lib.main(np.zeros((0, m, n), np_dt))[0].shape == (0, k)
+
+
+def test_lapack_gesdd_huge_values_and_nan():
+    """Values at 1e30 (squares out of f32's range: the iteration runs on a scaled copy); a
+    NaN does not converge (info 1, which jax's export turns into NaNs)."""
+    lib = _gesdd(4, 3, "f32", False)
+    base = np.random.default_rng(10).standard_normal((4, 3))
+    a = np.stack([base * 1e30, base]).astype(np.float32)
+    a[1, 2, 1] = np.nan
+    s, _, _, info = lib.main(a)
+    np.testing.assert_array_equal(info, [0, 1])
+    np.testing.assert_allclose(s[0] / 1e30, np.linalg.svd(base, compute_uv=False), rtol=1e-5)

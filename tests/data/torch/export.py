@@ -624,8 +624,9 @@ class Linalg(nn.Module):
     """torch.linalg on a `?` batch of 4x4 matrices: Cholesky (its error check on every call:
     a matrix that is not positive-definite raises, tests/e2e/test_torch.py), triangular and
     Cholesky solves, LU solve (matrix and vector right sides), inverse, det and slogdet
-    (signs of both kinds), QR of a tall and a wide block in each mode, eigh and eigvalsh
-    (each vector's sign made that of its first element: the sign is the method's own)."""
+    (signs of both kinds), QR of a tall and a wide block in each mode, eigh and eigvalsh,
+    reduced and full SVD, svdvals and pinv (each vector's sign made that of its first
+    element: the sign is the method's own)."""
 
     def forward(self, a, b):  # a [n, 4, 4], b [n, 4, 3]
         spd = a @ a.mT + 4 * torch.eye(4)
@@ -644,8 +645,13 @@ class Linalg(nn.Module):
         values, vectors = torch.linalg.eigh(spd)
         vectors = vectors * torch.sign(vectors[..., :1, :])  # the sign of each is the method's
         upper = torch.linalg.eigvalsh(a, UPLO="U")
+        u, s, vh = torch.linalg.svd(b, full_matrices=False)
+        flip = torch.sign(u[..., :1, :])  # each pair's sign is the method's own
+        uf, sf, vhf = torch.linalg.svd(b.mT)
         return (chol, up, right, cs, x, xv, inv, torch.linalg.det(a), sign, logdet, q, r, qc, rc,
-                qw, rw, rr, values, vectors, upper)
+                qw, rw, rr, values, vectors, upper, u * flip, s, vh * flip.mT, sf,
+                (uf[..., :3] * sf[..., None, :]) @ vhf[..., :3, :], torch.linalg.pinv(b),
+                torch.linalg.svdvals(a))
 
 
 class Spectral(nn.Module):
