@@ -203,12 +203,15 @@ def _lapack_syevd(op: Operation, funcs: dict) -> None:
 
 def _lapack_gesdd(op: Operation, funcs: dict) -> None:
     """`@lapack_{s,d}gesdd_ffi(%a) {mode}` -> (a, s, u, vt, info): JAX's CPU jnp.linalg.svd;
-    mode A (full u and vt), S (reduced) or N (values only: u and vt still computed)."""
+    mode A (full u and vt), S (reduced) or N (values only: u and vt still computed, full or
+    reduced as the result types are: jax writes either)."""
     flags = _lapack_config(op, ("mode",))
     if len(op.operands) != 1 or len(op.results) != 5 or flags["mode"] not in "ASN":
         raise op.error(f"@{op.attrs['call_target_name']}: expected one matrix operand, "
                        f"(a, s, u, vt, info) results and mode A/S/N; got {flags}")
-    _become(op, "mhlo.svd", op.operands, {"full": flags["mode"] != "S"})
+    u_cols, m = op.results[2].type.shape[-1], op.operands[0].type.shape[-2]
+    full = flags["mode"] == "A" or (flags["mode"] == "N" and u_cols == m)  # N: the types say
+    _become(op, "mhlo.svd", op.operands, {"full": full})
 
 
 REWRITES = {

@@ -562,13 +562,24 @@ GESDD = """func.func @main(%a: tensor<?xMxNxDT>) -> (tensor<?xKxDT>, tensor<?xUS
 }"""  # noqa: E501
 
 
-def _gesdd(m: int, n: int, dt: str, full: bool):
+def _gesdd(m: int, n: int, dt: str, full: bool, mode: str | None = None):
     k = min(m, n)
     u, vt = (f"{m}x{m}", f"{n}x{n}") if full else (f"{m}x{k}", f"{k}x{n}")
+    mode = mode or ("A" if full else "S")
     text = (GESDD.replace("MxN", f"{m}x{n}").replace("USHAPE", u).replace("VSHAPE", vt)
-            .replace("xKx", f"x{k}x").replace("DT", dt).replace("MODE", str(ord("A" if full else "S")))
+            .replace("xKx", f"x{k}x").replace("DT", dt).replace("MODE", str(ord(mode)))
             .replace("Xgesdd", ("s" if dt == "f32" else "d") + "gesdd"))
-    return aot.compile(text, name=f"gesdd_{m}x{n}_{dt}_{full}")
+    return aot.compile(text, name=f"gesdd_{m}x{n}_{dt}_{full}_{mode}")
+
+
+@pytest.mark.parametrize("full", [True, False])
+def test_lapack_gesdd_values_only_in_either_shape(full):
+    """Mode N (jnp.linalg.svd(compute_uv=False), matrix_rank, norm(ord=2)): jax types u and
+    vt full or reduced depending on the caller; either compiles, s as numpy's."""
+    lib = _gesdd(6, 4, "f32", full, mode="N")
+    a = np.random.default_rng(11).standard_normal((2, 6, 4)).astype(np.float32)
+    s = lib.main(a)[0]
+    np.testing.assert_allclose(s, np.linalg.svd(a.astype(np.float64), compute_uv=False), atol=2e-5)
 
 
 @pytest.mark.parametrize("m, n, dt, full", [(5, 3, "f32", True), (5, 3, "f64", False),
