@@ -296,3 +296,50 @@ def gather_axis(e, params, idx, axis):
                                              "slice_sizes": tuple(sizes)}, t)
     return e.v("dynamic_gather", [params, idx, e.shape_tensor(sizes)],
                {"dimension_numbers": dn}, t)
+
+
+MAX_DIMS_PER_FFT = 3  # mhlo.fft transforms the last 1-3 dims
+
+
+def fft_over(e, x, dims: list, kind: str, lengths: list):
+    """One mhlo.fft (`kind`, `lengths`) over `dims` (at most 3, static): moved last in order,
+    transformed, moved back (TF's transforms take the innermost dims; PyTorch's any)."""
+    rank = x.type.rank
+    order = [d for d in range(rank) if d not in dims] + list(dims)
+    same = order == list(range(rank))
+    moved = x if same else e.v("transpose", [x], {"permutation": tuple(order)})
+    out = e.v("fft", [moved], {"fft_type": kind, "fft_length": tuple(lengths)})
+    if same:
+        return out
+    return e.v("transpose", [out], {"permutation": tuple(order.index(d) for d in range(rank))})
+
+
+def complex_fft(e, x, dims: list, kind: str):
+    """FFT or IFFT over every dim in `dims` (static sizes), three at a time."""
+    for i in range(0, len(dims), MAX_DIMS_PER_FFT):
+        group = list(dims[i:i + MAX_DIMS_PER_FFT])
+        x = fft_over(e, x, group, kind, [x.type.shape[d] for d in group])
+    return x
+
+
+def fit_length(e, x, axis: int, length: int):
+    """x cut or zero-padded along a static `axis` to `length` (an FFT's input to its
+    fft_length, as TF and PyTorch read a spectrum of another length)."""
+    have = x.type.shape[axis]
+    if have == length:
+        return x
+    r = x.type.rank
+    if have > length:
+        limits = e.dims(x)
+        limits[axis] = length
+        shape = x.type.shape[:axis] + (length,) + x.type.shape[axis + 1:]
+        if None in shape:
+            return e.v("real_dynamic_slice", [x, e.const([0] * r, "i64", (r,)),
+                                              e.shape_tensor(limits, "i64"), e.const([1] * r, "i64", (r,))],
+                       result_type=TensorType(shape, x.type.elem))
+        return e.v("slice", [x], {"start_indices": (0,) * r, "limit_indices": shape,
+                                  "strides": (1,) * r})
+    high = [0] * r
+    high[axis] = length - have
+    return e.v("pad", [x, e.const(0, x.type.elem, ())], {
+        "edge_padding_low": (0,) * r, "edge_padding_high": tuple(high), "interior_padding": (0,) * r})

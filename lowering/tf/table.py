@@ -11,7 +11,7 @@ from typing import Callable
 
 GROUPS = ["elementwise math", "comparison and logic", "activations", "contractions and windows",
           "reductions", "shapes and data movement", "data-dependent sizes",
-          "control flow and calls", "graph plumbing", "TensorFlow's partial lowering"]
+          "spectral", "control flow and calls", "graph plumbing", "TensorFlow's partial lowering"]
 
 
 @dataclass

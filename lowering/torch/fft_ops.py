@@ -10,10 +10,10 @@ from __future__ import annotations
 import math
 
 from lowering.ir.core import TensorType, Value
+from lowering.tf.emitter import complex_fft, fft_over, fit_length
 from lowering.torch.table import aten
 
 S = "spectral"
-MAX_DIMS_PER_FFT = 3  # mhlo.fft transforms the last 1-3 dims
 
 
 def _dims(e, x: Value, dims) -> list:
@@ -23,27 +23,6 @@ def _dims(e, x: Value, dims) -> list:
             raise e.error(f"the transformed dim {d} of {x.type} must be static (mhlo.fft's "
                           "lengths are attributes)")
     return dims
-
-
-def _last(e, x: Value, dims: list, kind: str, lengths: list) -> Value:
-    """One mhlo.fft over `dims` (at most 3): moved last in order, transformed, moved back."""
-    rank = x.type.rank
-    rest = [d for d in range(rank) if d not in dims]
-    order = rest + dims
-    moved = x if order == list(range(rank)) else e.v("transpose", [x], {"permutation": tuple(order)})
-    out = e.v("fft", [moved], {"fft_type": kind, "fft_length": tuple(lengths)})
-    if order == list(range(rank)):
-        return out
-    back = [order.index(d) for d in range(rank)]
-    return e.v("transpose", [out], {"permutation": tuple(back)})
-
-
-def _complex_passes(e, x: Value, dims: list, kind: str) -> Value:
-    """FFT or IFFT over every dim in `dims`, three at a time."""
-    for i in range(0, len(dims), MAX_DIMS_PER_FFT):
-        group = dims[i:i + MAX_DIMS_PER_FFT]
-        x = _last(e, x, group, kind, [x.type.shape[d] for d in group])
-    return x
 
 
 def _scaled(e, x: Value, factor: float) -> Value:
@@ -69,10 +48,10 @@ def fft_r2c(e, n):
     dims = _dims(e, x, n.arg("dim"))
     size = math.prod(x.type.shape[d] for d in dims)
     if n.arg("onesided"):
-        out = _last(e, x, dims[-1:], "RFFT", [x.type.shape[dims[-1]]])
-        out = _complex_passes(e, out, dims[:-1], "FFT")
+        out = fft_over(e, x, dims[-1:], "RFFT", [x.type.shape[dims[-1]]])
+        out = complex_fft(e, out, dims[:-1], "FFT")
     else:
-        out = _complex_passes(e, e.convert(x, f"complex<{x.type.elem}>"), dims, "FFT")
+        out = complex_fft(e, e.convert(x, f"complex<{x.type.elem}>"), dims, "FFT")
     return _scaled(e, out, _norm(e, n.arg("normalization"), size))
 
 
@@ -86,21 +65,10 @@ def fft_c2r(e, n):
     length = n.arg("last_dim_size")
     if not isinstance(length, int):
         raise e.error("last_dim_size must be static")
-    bins = length // 2 + 1
     last = dims[-1]
-    have = x.type.shape[last]
-    if have > bins:
-        limits = list(x.type.shape)
-        limits[last] = bins
-        x = _static_slice(e, x, limits)
-    elif have < bins:
-        high = [0] * x.type.rank
-        high[last] = bins - have
-        x = e.v("pad", [x, e.scalar(0, x.type.elem)], {
-            "edge_padding_low": (0,) * x.type.rank, "edge_padding_high": tuple(high),
-            "interior_padding": (0,) * x.type.rank})
-    x = _complex_passes(e, x, dims[:-1], "IFFT")
-    out = _last(e, x, [last], "IRFFT", [length])
+    x = fit_length(e, x, last, length // 2 + 1)
+    x = complex_fft(e, x, dims[:-1], "IFFT")
+    out = fft_over(e, x, [last], "IRFFT", [length])
     size = math.prod([out.type.shape[d] for d in dims[:-1]] + [length])
     return _scaled(e, out, size * _norm(e, n.arg("normalization"), size))
 
@@ -115,15 +83,9 @@ def fft_c2c(e, n):
     dims = _dims(e, x, n.arg("dim"))
     size = math.prod(x.type.shape[d] for d in dims)
     forward = n.arg("forward")
-    out = _complex_passes(e, x, dims, "FFT" if forward else "IFFT")
+    out = complex_fft(e, x, dims, "FFT" if forward else "IFFT")
     factor = _norm(e, n.arg("normalization"), size)
     return _scaled(e, out, factor if forward else size * factor)
-
-
-def _static_slice(e, x: Value, limits: list) -> Value:
-    r = x.type.rank
-    return e.v("slice", [x], {"start_indices": (0,) * r, "limit_indices": tuple(limits),
-                              "strides": (1,) * r})
 
 
 @aten("view_as_real.default", group=S)

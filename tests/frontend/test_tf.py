@@ -426,3 +426,44 @@ def test_graph_variables_errors(tmp_path, values, message):
     with pytest.raises(CompileError) as info:
         Compilation(open(TF1_VARIABLES).read(), TF1_VARIABLES, opts).run_stages("hlo")
     assert message in info.value.message
+
+
+SPECTRAL = """module {
+  func.func @main(%x: tensor<?x64xf32>, %img: tensor<?x4x6xcomplex<f32>>) -> (tensor<?x33xf32>, tensor<?x64xf32>, tensor<?x4x6xcomplex<f32>>, tensor<?x33xf32>, tensor<?x40xf32>, tensor<?x4x6xcomplex<f32>>, tensor<?x4x6xf32>) {
+    %n = "tf.Const"() <{value = dense<64> : tensor<1xi32>}> : () -> tensor<1xi32>
+    %n40 = "tf.Const"() <{value = dense<40> : tensor<1xi32>}> : () -> tensor<1xi32>
+    %n16 = "tf.Const"() <{value = dense<16> : tensor<1xi32>}> : () -> tensor<1xi32>
+    %s = "tf.RFFT"(%x, %n) : (tensor<?x64xf32>, tensor<1xi32>) -> tensor<?x33xcomplex<f32>>
+    %a = "tf.ComplexAbs"(%s) : (tensor<?x33xcomplex<f32>>) -> tensor<?x33xf32>
+    %b = "tf.IRFFT"(%s, %n) : (tensor<?x33xcomplex<f32>>, tensor<1xi32>) -> tensor<?x64xf32>
+    %f = "tf.FFT2D"(%img) : (tensor<?x4x6xcomplex<f32>>) -> tensor<?x4x6xcomplex<f32>>
+    %g = "tf.IFFT2D"(%f) : (tensor<?x4x6xcomplex<f32>>) -> tensor<?x4x6xcomplex<f32>>
+    %ang = "tf.Angle"(%s) : (tensor<?x33xcomplex<f32>>) -> tensor<?x33xf32>
+    %short = "tf.IRFFT"(%s, %n40) : (tensor<?x33xcomplex<f32>>, tensor<1xi32>) -> tensor<?x40xf32>
+    %re = "tf.Real"(%f) : (tensor<?x4x6xcomplex<f32>>) -> tensor<?x4x6xf32>
+    %im = "tf.Imag"(%f) : (tensor<?x4x6xcomplex<f32>>) -> tensor<?x4x6xf32>
+    %c = "tf.Complex"(%re, %im) : (tensor<?x4x6xf32>, tensor<?x4x6xf32>) -> tensor<?x4x6xcomplex<f32>>
+    %cj = "tf.Conj"(%c) : (tensor<?x4x6xcomplex<f32>>) -> tensor<?x4x6xcomplex<f32>>
+    %cr = "tf.Real"(%x) : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    %imr = "tf.Imag"(%re) : (tensor<?x4x6xf32>) -> tensor<?x4x6xf32>
+    return %a, %b, %g, %ang, %short, %cj, %imr : tensor<?x33xf32>, tensor<?x64xf32>, tensor<?x4x6xcomplex<f32>>, tensor<?x33xf32>, tensor<?x40xf32>, tensor<?x4x6xcomplex<f32>>, tensor<?x4x6xf32>
+  }
+}"""  # noqa: E501
+
+
+def test_fft_ops_match_numpy():
+    """tf.signal's transforms (RFFT/IRFFT with fft_length, here also a shorter one that cuts
+    the spectrum; FFT2D/IFFT2D) and the complex ops around them (ComplexAbs, Angle, Real,
+    Imag, Complex, Conj, of complex and real tensors) on a `?` batch, against numpy."""
+    lib = aot.compile(SPECTRAL, name="tf_spectral")
+    rng = np.random.default_rng(0)
+    for b in (1, 3):
+        x = rng.standard_normal((b, 64)).astype(np.float32)
+        img = (rng.standard_normal((b, 4, 6)) + 1j * rng.standard_normal((b, 4, 6))).astype(np.complex64)
+        got = lib.main(x, img)
+        s = np.fft.rfft(x.astype(np.float64))
+        want = [np.abs(s), x, img, np.angle(s), np.fft.irfft(s, 40), np.conj(np.fft.fft2(img)),
+                np.zeros((b, 4, 6))]
+        for g, w in zip(got, want, strict=True):
+            assert g.shape == w.shape
+            np.testing.assert_allclose(g, w, atol=5e-6)
