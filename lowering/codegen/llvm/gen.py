@@ -427,9 +427,6 @@ class LLVMGen:
                 host.take(b, m, free)
 
 
-RECIPROCAL_DIVISIONS = True  # False: every division a true one (the A/B of the measurements)
-
-
 def invariant_divisions(block) -> list:
     """The float divisions in a loop body whose divisor is computed before the loop (not a
     constant): softmax's e / sum(e) over a row. They are emitted with `arcp`, so LLVM's LICM
@@ -438,8 +435,6 @@ def invariant_divisions(block) -> list:
     time. x * (1/y) is within 1.5 ulp of x / y (two roundings) instead of 0.5; a division by
     a constant stays a division (LLVM would turn it into a multiplication by an inexact
     reciprocal too)."""
-    if not RECIPROCAL_DIVISIONS:
-        return []
     inside = set(block.args)
     for o in block.ops:
         inside.update(o.results)
