@@ -252,6 +252,14 @@ class Emitter:
         block.append(Operation("mhlo.return", [r], (), {}, (), self.loc))
         return Region([block])
 
+    def iota(self, dims: list, axis: int, elem: str) -> Value:
+        """0, 1, 2, ... along `axis` of a tensor of `dims` (ints or run-time sizes)."""
+        shape = self.static_dims(dims)
+        t = TensorType(shape, elem)
+        if all(d is not None for d in shape):
+            return self.v("iota", [], {"iota_dimension": axis}, t)
+        return self.v("dynamic_iota", [self.shape_tensor(dims)], {"iota_dimension": axis}, t)
+
     def reduce(self, x: Value, axes: list, body: str, init) -> Value:
         elem = x.type.elem
         init_v = self.const(init, elem, ())

@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from typing import Callable
 
 GROUPS = ["elementwise math", "comparison and logic", "activations", "contractions and windows",
-          "reductions", "shapes and data movement", "data-dependent sizes",
-          "spectral", "control flow and calls", "graph plumbing", "TensorFlow's partial lowering"]
+          "reductions", "shapes and data movement", "data-dependent sizes", "spectral",
+          "linear algebra", "control flow and calls", "graph plumbing",
+          "TensorFlow's partial lowering"]
 
 
 @dataclass

@@ -8,7 +8,7 @@ import weakref
 
 import numpy as np
 
-from lowering.ir.core import Block, CompileError, DenseAttr, Location, TensorType, Value, numpy_dtype
+from lowering.ir.core import Block, CompileError, DenseAttr, Location, Value, numpy_dtype
 from lowering.tf.emitter import FLOATS, Emitter
 
 INTS = ("i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64")
@@ -101,13 +101,6 @@ class TorchEmitter(Emitter):
         """A reduction's result broadcast back over x's shape along the reduced axes."""
         keep = tuple(i for i in range(x.type.rank) if i not in axes)
         return self.broadcast_to(reduced, self.dims(x), x.type.shape, mapping=keep)
-
-    def iota(self, dims: list, axis: int, elem: str) -> Value:
-        shape = self.static_dims(dims)
-        t = TensorType(shape, elem)
-        if all(d is not None for d in shape):
-            return self.v("iota", [], {"iota_dimension": axis}, t)
-        return self.v("dynamic_iota", [self.shape_tensor(dims)], {"iota_dimension": axis}, t)
 
     def init(self, kind: str, elem: str):
         """The identity of a max/min reduction for elem."""

@@ -467,3 +467,52 @@ def test_fft_ops_match_numpy():
         for g, w in zip(got, want, strict=True):
             assert g.shape == w.shape
             np.testing.assert_allclose(g, w, atol=5e-6)
+
+
+def _linalg_text():
+    T = "tensor<?x4x4xf32>"  # noqa: N806
+    return f"""module {{
+  func.func @main(%a: {T}, %b: tensor<?x4x2xf32>) -> ({T}, tensor<?x4x2xf32>, tensor<?x4x2xf32>, {T}, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, {T}, {T}, tensor<?x4xf32>, {T}, tensor<?x2xf32>, tensor<?x4x2xf32>, tensor<?x2x2xf32>, {T}) {{
+    %t = "tf.BatchMatMulV2"(%a, %a) <{{adj_x = false, adj_y = true}}> : ({T}, {T}) -> {T}
+    %eye = "tf.Const"() <{{value = dense<[[4.0, 0.0, 0.0, 0.0], [0.0, 4.0, 0.0, 0.0], [0.0, 0.0, 4.0, 0.0], [0.0, 0.0, 0.0, 4.0]]> : tensor<4x4xf32>}}> : () -> tensor<4x4xf32>
+    %spd = "tf.AddV2"(%t, %eye) : ({T}, tensor<4x4xf32>) -> {T}
+    %l = "tf.Cholesky"(%spd) : ({T}) -> {T}
+    %x = "tf.MatrixTriangularSolve"(%l, %b) <{{lower = true, adjoint = false}}> : ({T}, tensor<?x4x2xf32>) -> tensor<?x4x2xf32>
+    %xa = "tf.MatrixTriangularSolve"(%l, %b) <{{lower = true, adjoint = true}}> : ({T}, tensor<?x4x2xf32>) -> tensor<?x4x2xf32>
+    %inv = "tf.MatrixInverse"(%a) <{{adjoint = true}}> : ({T}) -> {T}
+    %det = "tf.MatrixDeterminant"(%a) : ({T}) -> tensor<?xf32>
+    %sg, %ld = "tf.LogMatrixDeterminant"(%a) : ({T}) -> (tensor<?xf32>, tensor<?xf32>)
+    %q, %r = "tf.Qr"(%a) <{{full_matrices = false}}> : ({T}) -> ({T}, {T})
+    %e, %v = "tf.SelfAdjointEigV2"(%spd) <{{compute_v = true}}> : ({T}) -> (tensor<?x4xf32>, {T})
+    %s, %u, %vv = "tf.Svd"(%b) <{{compute_uv = true, full_matrices = false}}> : (tensor<?x4x2xf32>) -> (tensor<?x2xf32>, tensor<?x4x2xf32>, tensor<?x2x2xf32>)
+    %sol = "tf.MatrixSolve"(%a, %a) <{{adjoint = false}}> : ({T}, {T}) -> {T}
+    return %l, %x, %xa, %inv, %det, %sg, %ld, %q, %r, %e, %v, %s, %u, %vv, %sol : {T}, tensor<?x4x2xf32>, tensor<?x4x2xf32>, {T}, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, {T}, {T}, tensor<?x4xf32>, {T}, tensor<?x2xf32>, tensor<?x4x2xf32>, tensor<?x2x2xf32>, {T}
+  }}
+}}"""  # noqa: E501
+
+
+def test_linalg_ops_match_numpy():
+    """tf.linalg on a `?` batch against numpy: Cholesky, MatrixTriangularSolve (and its
+    adjoint), MatrixInverse (adjoint), MatrixDeterminant, LogMatrixDeterminant, Qr,
+    SelfAdjointEigV2 (a v = v e), Svd (TF's v, not its transpose: u s v^T = b), MatrixSolve."""
+    lib = aot.compile(_linalg_text(), name="tf_linalg")
+    rng = np.random.default_rng(0)
+    for n in (1, 3):
+        a = rng.standard_normal((n, 4, 4)).astype(np.float32)
+        b = rng.standard_normal((n, 4, 2)).astype(np.float32)
+        got = lib.main(a, b)
+        a64 = a.astype(np.float64)
+        spd = a64 @ a64.transpose(0, 2, 1) + 4 * np.eye(4)
+        chol = np.linalg.cholesky(spd)
+        q, r = np.linalg.qr(a64)
+        sign, logdet = np.linalg.slogdet(a64)
+        want = [chol, np.linalg.solve(chol, b), np.linalg.solve(chol.transpose(0, 2, 1), b),
+                np.linalg.inv(a64).transpose(0, 2, 1), np.linalg.det(a64), sign, logdet, q, r,
+                np.linalg.eigvalsh(spd), None, np.linalg.svd(b.astype(np.float64), compute_uv=False),
+                None, None, np.broadcast_to(np.eye(4), (n, 4, 4))]
+        for g, w in zip(got, want, strict=True):
+            if w is not None:
+                np.testing.assert_allclose(g, w, rtol=1e-5, atol=2e-5)
+        values, vectors, s, u, v = got[9], got[10], got[11], got[12], got[13]
+        np.testing.assert_allclose(spd @ vectors, vectors * values[:, None, :], atol=2e-5)
+        np.testing.assert_allclose((u * s[:, None, :]) @ v.transpose(0, 2, 1), b, atol=2e-6)
