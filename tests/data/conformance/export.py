@@ -744,6 +744,21 @@ case("lu_singular_lapack", _jsl.lu_factor,
 case("linalg_det_f64_lapack", jnp.linalg.det, U((5, 5), dtype=np.float64), x64=True,
      expect=_LAPACK + ["dgetrf"])
 case("linalg_inv_batched_lapack", jnp.linalg.inv, U((3, 4, 4)), expect=_LAPACK + ["sgetrf"])
+# Householder QR (geqrf, orgqr: LAPACK's signs, so Q and R compare as they are), symmetric
+# eigenvalues (syevd) and singular values (gesdd): the values only, and what is unique
+# whatever the vectors' signs (pinv, lstsq)
+case("qr_lapack_tall", jnp.linalg.qr, U((6, 4)), expect=_LAPACK + ["sgeqrf", "sorgqr"])
+case("qr_lapack_complete_batched_f64", lambda a: jnp.linalg.qr(a, mode="complete"),
+     U((2, 5, 3), dtype=np.float64), x64=True, expect=_LAPACK + ["dgeqrf", "dorgqr"])
+case("qr_lapack_wide", jnp.linalg.qr, U((3, 5)), expect=_LAPACK + ["sgeqrf"])
+case("eigvalsh_lapack", jnp.linalg.eigvalsh, SPD((5, 5)), expect=_LAPACK + ["ssyevd"])
+case("eigh_lapack_reconstruct_f64", lambda a: (lambda w, v: (w, (v * w) @ v.T))(*jnp.linalg.eigh(a)),
+     SPD((4, 4), np.float64), x64=True, expect=_LAPACK + ["dsyevd"])
+case("svdvals_lapack_batched", lambda a: jnp.linalg.svd(a, compute_uv=False), U((2, 5, 3)),
+     expect=_LAPACK + ["sgesdd"])
+case("pinv_lapack_wide", jnp.linalg.pinv, U((3, 5)), expect=_LAPACK + ["sgesdd"])
+case("lstsq_lapack", lambda a, b: jnp.linalg.lstsq(a, b)[0], U((6, 4)), U((6, 2)),
+     expect=_LAPACK + ["sgesdd"])
 
 # ======================================================================
 # earlier op families, briefly
