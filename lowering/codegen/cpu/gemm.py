@@ -133,6 +133,8 @@ A_IN_PLACE_DEEP_K = 128
 # not a whole number of cache lines apart (N not a multiple of NR) stalled on them:
 # [8, 799, 32] x [8, 32, 799] took 1.8x the time of [8, 798, 32] x [8, 32, 800].
 ROW_ORDER_MAX_K = 64
+# The micro-kernels' operand layouts (micro_kernel's `packed`) and their names' suffixes.
+PACKED_SUFFIX = {"": "", "ab": "_packed", "b": "_rows"}
 
 # The task context: i64 slots, in this order (pointers as integers).
 SLOTS = ("batch", "m", "n", "k", "a", "a_batch", "a_row", "a_col", "b", "b_batch", "b_row",
@@ -155,6 +157,43 @@ def _interleave(b, rows: list, vec: int):
                  for x, y in zip(parts[0::2], parts[1::2])]
     return _shuffle(b, parts[0], ir.Constant(parts[0].type, ir.Undefined),
                     [r * vec + k for k in range(vec) for r in range(len(rows))])
+
+
+def _transpose(b, rows: list) -> list:
+    """A square block of vectors (VEC rows of VEC lanes, VEC a power of two) transposed: for
+    each bit h of the index, the off-diagonal h x h blocks of every pair of rows h apart
+    swap, one two-input shuffle per row and bit (x86: vperm2f128 for the 128-bit halves,
+    unpck*pd and a blend for the rest)."""
+    vec, out, h = len(rows), list(rows), len(rows) // 2
+    while h:
+        for i in range(vec):
+            if i & h:
+                continue
+            p = i | h
+            lo = [j if not j & h else vec + j - h for j in range(vec)]
+            hi = [j + h if not j & h else vec + j for j in range(vec)]
+            out[i], out[p] = _shuffle(b, out[i], out[p], lo), _shuffle(b, out[i], out[p], hi)
+        h //= 2
+    return out
+
+
+def _store_interleaved(b, rows: list, vec: int, dst) -> None:
+    """Stores _interleave(rows) at dst (a pointer to lane elements). A whole number of
+    VEC-row blocks (attention's keys, a transposed weight's NR columns) goes through
+    _transpose, block by block: LLVM split the one wide shuffle of 16 rows into scalar
+    inserts through the stack (the transposing pack of q k^T's keys, ~1.1 cycles an
+    element)."""
+    if vec > 1 and not vec & (vec - 1) and len(rows) % vec == 0:
+        blocks = [_transpose(b, rows[r:r + vec]) for r in range(0, len(rows), vec)]
+        ptr = rows[0].type.as_pointer()
+        for k in range(vec):
+            for q, block in enumerate(blocks):
+                at = b.gep(dst, [ir.Constant(I64, (k * len(blocks) + q) * vec)], inbounds=True,
+                           source_etype=rows[0].type.element)
+                b.store(block[k], b.bitcast(at, ptr), align=4)
+        return
+    block = _interleave(b, rows, vec)
+    b.store(block, b.bitcast(dst, block.type.as_pointer()), align=4)
 
 
 def _strip_vectors(nr_vectors: int, rows: int) -> int:
@@ -280,28 +319,33 @@ class _Emitter:
         return b.call(f, [x, y, z])
 
     # ------------------------------------------------------------------ micro-kernel
-    def micro_kernel(self, mr: int, packed: bool = False, called: bool = False):
+    def micro_kernel(self, mr: int, packed: str = "", called: bool = False):
         """(kc, a_panel, a_k, a_r, b_panel, ldb, c, ldc, rows, cols, accumulate):
         C[rows, cols] (+)= A B, kc k's deep (pairs of k's for the pair kernel), for `mr`
         rows (a variant with fewer rows than MR computes no padding rows when M is small).
         A's row r, k is at a_panel + k * a_k + r * a_r (rows past `rows` read the last
         one): (MR, 1) in a packed panel, (1, A's row stride) when A is read in place. B's
         k-th row is at b_panel + k * ldb: NR in a packed panel, B's row stride in place.
-        The `packed` variant takes both panels packed and ignores a_k, a_r and ldb: with
-        the strides constant, one pointer per operand walks k and every load has a fixed
-        offset, where variable strides keep a register per row of A and spill in the k
-        loop (2-4 % faster on one AVX2 core, runs interleaved with the strided kernel).
+        The `packed` "ab" variant takes both panels packed and ignores a_k, a_r and ldb:
+        with the strides constant, one pointer per operand walks k and every load has a
+        fixed offset, where variable strides keep a register per row of A and spill in the
+        k loop (2-4 % faster on one AVX2 core, runs interleaved with the strided kernel).
+        The "b" variant takes B packed and A's rows in place (a_k 1, ldb NR; only a_r
+        varies): attention's p v, A read in place, spilled three row offsets a k step in
+        the strided kernel.
         The `called` variant is never inlined: the direct convolution's task, big and with
         many values live across its loops, left its strided k loop too few registers (six
         of its eight address loads a k step from the stack: wav2vec2's kernel 3 stride 2
         convolution at 61 GFLOP/s, 86 called, one AVX2 core)."""
         nr, vec, t, vt = self.nr, self.vec, self.t, self.vt
         nv = nr // vec
-        f = self.fn(f"micro_kernel{mr}{'_packed' if packed else ''}{'_called' if called else ''}",
+        f = self.fn(f"micro_kernel{mr}{PACKED_SUFFIX[packed]}{'_called' if called else ''}",
                     ir.FunctionType(VOID, [I64, PTR, I64, I64, PTR, I64, PTR, I64, I64, I64, I1]))
         kc, ap, a_k, a_r, bp, ldb, c, ldc, rows, cols, accumulate = f.args
-        if packed:
+        if packed == "ab":
             a_k, a_r, ldb = _i(self.mr), _i(1), _i(nr)  # a panel is MR rows wide
+        elif packed == "b":
+            a_k, ldb = _i(1), _i(nr)
         if called:
             f.attributes.add("noinline")
         for p in (ap, bp, c):
@@ -520,18 +564,18 @@ class _Emitter:
         return {r: (self.mod.globals.get(f"{self.name}.few_rows{r}") or self.few_rows_kernel(r))
                 for r in range(1, FEW_ROWS_GROUP + 1)}
 
-    def micro_kernels(self, packed: bool = False, variants=ROW_VARIANTS, called: bool = False):
+    def micro_kernels(self, packed: str = "", variants=ROW_VARIANTS, called: bool = False):
         """{rows: micro-kernel}: the full MR-row one and the fewer-row variants (the
         module's own when the matmul or the direct convolution made them already). With
-        `packed`, the MR-row one is the packed variant: the fewer-row ones, which run on
+        `packed`, the MR-row one is that packed variant: the fewer-row ones, which run on
         the edges, are not worth their compile time (each kernel adds ~0.15 s to a module).
         `called`: the never-inlined variants (micro_kernel)."""
         kernels = {}
         for r in sorted({*(v for v in variants if v < self.mr), self.mr}):
-            suffix = "_packed" if packed and r == self.mr else ""
-            suffix += "_called" if called else ""
+            layout = packed if r == self.mr else ""
+            suffix = PACKED_SUFFIX[layout] + ("_called" if called else "")
             kernels[r] = (self.mod.globals.get(f"{self.name}.micro_kernel{r}{suffix}")
-                          or self.micro_kernel(r, "_packed" in suffix, called))
+                          or self.micro_kernel(r, layout, called))
         return kernels
 
     def call_micro(self, b, micros, rows, args, sizes=None):
@@ -592,7 +636,7 @@ class _Emitter:
         """The bytes of the thread's scratch a task packs A and B into (from its start)."""
         return self.mc * self.kp * self.size + self.kp * self.nb * self.size
 
-    def task(self, micros, micros_packed):
+    def task(self, micros, micros_packed, micros_rows):
         """void task(ctx, begin, end): the output tiles numbered [begin, end)."""
         mr, nr, t = self.mr, self.nr, self.t
         f = self.fn("task", ir.FunctionType(VOID, [PTR, I64, I64]))
@@ -718,11 +762,16 @@ class _Emitter:
                                                 b_panel, ldb, c_tile, n, rows,
                                                 cols, b.icmp_signed(">", kb, _i(0))]
                                         both_packed = b.not_(b.or_(a_in_place, direct))
-                                        with b.if_else(both_packed) as (packed, strided):
+                                        b_only = b.and_(a_in_place, b.not_(direct))
+                                        with b.if_else(both_packed) as (packed, other):
                                             with packed:
                                                 self.call_micro(b, micros_packed, rows, args)
-                                            with strided:
-                                                self.call_micro(b, micros, rows, args)
+                                            with other:
+                                                with b.if_else(b_only) as (rows_in_place, strided):
+                                                    with rows_in_place:
+                                                        self.call_micro(b, micros_rows, rows, args)
+                                                    with strided:
+                                                        self.call_micro(b, micros, rows, args)
                                 # the last K block finished this A block x B block of C: its
                                 # epilogue runs now, while the block is in cache
                                 last = b.icmp_signed("==", kb, b.sub(k_blocks, _i(1)))
@@ -799,10 +848,9 @@ class _Emitter:
                                                       s["b_col"]), p0)) for j in range(nr)]
             with _for(b, _i(0), b.sdiv(k_vec, _i(vec)), "pbk") as kb:
                 k0 = b.mul(kb, _i(vec))
-                block = _interleave(b, [b.load(self.at(b, col, k0), typ=vt, align=self.size)
-                                        for col in columns], vec)
-                dst = self.at(b, panel(q), b.mul(k0, _i(nr)))
-                b.store(block, b.bitcast(dst, block.type.as_pointer()), align=vec * self.size)
+                _store_interleaved(b, [b.load(self.at(b, col, k0), typ=vt, align=self.size)
+                                       for col in columns], vec,
+                                   self.at(b, panel(q), b.mul(k0, _i(nr))))
         zero = ir.Constant(t, 0.0)
 
         def elements(k_lo, j_lo, j_hi):
@@ -1016,5 +1064,6 @@ def gemm_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, blocking,
     get_threads = (mod.globals.get("aot_get_num_threads")
                    or ir.Function(mod, ir.FunctionType(ir.IntType(32), []), name="aot_get_num_threads"))
     micros = e.micro_kernels(variants=MATMUL_ROW_VARIANTS)
-    return e.entry(e.task(micros, e.micro_kernels(packed=True, variants=MATMUL_ROW_VARIANTS)), parallel_for,
-                   get_threads)
+    task = e.task(micros, e.micro_kernels(packed="ab", variants=MATMUL_ROW_VARIANTS),
+                  micros if e.pairs else e.micro_kernels(packed="b", variants=MATMUL_ROW_VARIANTS))
+    return e.entry(task, parallel_for, get_threads)
