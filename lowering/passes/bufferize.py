@@ -99,11 +99,13 @@ ROW_SPLIT_MAX_ROWS = 4
 ROW_SPLIT_MIN_LENGTH = 1 << 18
 
 
-def split_row_reduction(fusion: Operation, target) -> bool:
+def split_row_reduction(fusion: Operation, target, sizes: dict | None = None) -> bool:
     """A kInput fusion whose root reduces the last dim of few long rows (a [1, N] sum, a
     full sum of [N]) with one associative combiner and one result: each row is cut into
     Target.column_chunks chunks reduced in parallel into a scratch, then combined in chunk
-    order (loops.emit_split_rows). Whole rows per thread left all but one core idle."""
+    order (loops.emit_split_rows). Whole rows per thread left all but one core idle.
+    `sizes` (value -> its dims, ints or host index Values) rules out rows never few and long
+    (_rows_outnumber_length)."""
     if fusion.attrs.get("fusion_kind") != "kInput" or not target.column_chunks or not target.threads:
         return False
     root = fusion.regions[0].blocks[0].ops[-1].operands[0].owner
@@ -111,16 +113,18 @@ def split_row_reduction(fusion: Operation, target) -> bool:
         return False
     shape = root.operands[0].type.shape
     return list(root.attrs["dimensions"]) == [len(shape) - 1] and _few_long_rows(
-        shape, run_time_rows=target.gpu is None)
+        shape, run_time_rows=target.gpu is None) and not _rows_outnumber_length(
+        (sizes or {}).get(root.operands[0]))
 
 
-def split_row_fusion(fusion: Operation, target) -> bool:
+def split_row_fusion(fusion: Operation, target, sizes: dict | None = None) -> bool:
     """A row fusion (softmax, layernorm: loops.emit_row_fusion) over few long rows (or a
     run-time count of long rows, on a CPU: the kernels choose when they run), its
     reductions each of the last dim of a value of the result's shape and element type, with
     one associative combiner: one kernel per reduction and one for the elements, each over
     Target.column_chunks chunks of every row split over threads, the reductions' partials
-    in a scratch that later kernels combine in chunk order (loops.emit_split_row_fusion)."""
+    in a scratch that later kernels combine in chunk order (loops.emit_split_row_fusion).
+    `sizes` as for split_row_reduction."""
     if fusion.attrs.get("fusion_kind") != "kInput" or not target.column_chunks or not target.threads:
         return False
     ops = fusion.regions[0].blocks[0].ops
@@ -128,7 +132,8 @@ def split_row_fusion(fusion: Operation, target) -> bool:
     if not isinstance(root, Operation) or root.key == "reduce" or len(fusion.results) != 1:
         return False
     out = fusion.results[0].type
-    if not _few_long_rows(out.shape, run_time_rows=target.gpu is None):
+    if not _few_long_rows(out.shape, run_time_rows=target.gpu is None) or \
+            _rows_outnumber_length((sizes or {}).get(ops[-1].operands[0])):
         return False
     return all(_one_associative_combiner(red) and red.operands[0].type.shape == out.shape
                and red.results[0].type.elem == out.elem for red in ops if red.key == "reduce")
@@ -146,6 +151,16 @@ def _few_long_rows(shape, run_time_rows: bool = False) -> bool:
     for n in shape[:-1]:
         rows *= n
     return rows <= ROW_SPLIT_MAX_ROWS and long
+
+
+def _rows_outnumber_length(dims) -> bool:
+    """Whether a run-time row length is also a row dim (the host computes equal sizes once,
+    so one Value): attention's [b, h, s, s] scores. Rows are then at least as many as a row
+    is long, so fewer rows than chunks means rows too short to cut, and the split kernels
+    (three with a softmax, their cut loops costing LLVM ~0.3 s each) would never cut one."""
+    if not dims or isinstance(dims[-1], int):
+        return False
+    return any(d is dims[-1] for d in dims[:-1])
 
 
 def memref_of(t: TensorType) -> MemRefType:
@@ -513,7 +528,8 @@ class FunctionBufferizer:
         for r in op.results:
             outs.append(self.in_place_buffer(op, r, target, outs) or self.alloc(r, target, op.loc))
         attrs = dict(op.attrs)
-        if split_column_reduction(op, self.compile_target) or split_row_reduction(op, self.compile_target):
+        if split_column_reduction(op, self.compile_target) or \
+                split_row_reduction(op, self.compile_target, env):
             # per-chunk partial results, combined afterwards
             r = op.results[0]
             chunks = self.compile_target.column_chunks
@@ -521,7 +537,7 @@ class FunctionBufferizer:
             outs.append(self.alloc_shape(TensorType(shape, r.type.elem),
                                          [chunks] + list(self.shapes[r]), op.loc))
             attrs["aot.scratch"] = 1
-        elif split_row_fusion(op, self.compile_target):  # partial[chunk, reduction, rows...]
+        elif split_row_fusion(op, self.compile_target, env):  # partial[chunk, reduction, rows...]
             r = op.results[0]
             chunks, n_red = self.compile_target.column_chunks, sum(o.key == "reduce" for o in block.ops)
             shape = (chunks, n_red) + tuple(r.type.shape[:-1])
