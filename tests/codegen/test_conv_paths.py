@@ -165,6 +165,25 @@ def test_direct_convolution_in_row_groups():
         check(lib, x, w, NHWC, (1, 1), pads, "f32", b)
 
 
+@pytest.mark.parametrize("x_shape, cout", [((1, 7, 7, 18), 72), ((2, 3, 8, 18), 40)])
+@pytest.mark.parametrize("elem", ["f32", "f64"])
+def test_small_input_large_kernel_by_feature_panels(x_shape, cout, elem):
+    """A small input whose kernel is larger than its output (ResNet's 7x7x512 3x3 at batch
+    1): tasks are shares of the feature panels (72 features: the last panel cut), each over
+    every row, each share's bias fused; on 1, 2 and 3 threads (4 to 12 shares). 18
+    features: not Winograd."""
+    rng = np.random.default_rng(23)
+    x, w, b = arrays(rng, x_shape, (3, 3, 18, cout), elem)
+    pads = [(1, 1), (1, 1)]
+    text = conv_program(x.shape, w.shape, x_shape[:3] + (cout,), (1, 1), pads, elem, bias=True)
+    lowered = loops(text)
+    assert '"aot.conv"' in lowered and "winograd" not in lowered, lowered
+    lib = aot.compile(text, name=f"conv_panel_tasks_{elem}")
+    for threads in (1, 2, 3):
+        lib.set_num_threads(threads)
+        check(lib, x, w, NHWC, (1, 1), pads, elem, b)
+
+
 def test_batch_one_winograd_split_over_feature_panels():
     """Winograd at batch 1 with 5 tile rows (< 4 tasks a thread): the threads take shares of
     the feature panels (13, not a multiple of the shares), each share's bias fused; the

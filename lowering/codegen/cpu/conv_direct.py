@@ -57,7 +57,7 @@ from lowering.codegen.cpu.gemm import SLOTS as GEMM_SLOTS
 SLOTS = ("input", "kernel", "out", "batch", "h", "w", "c", "oh", "ow", "f", "kh", "kw",
          "sh", "sw", "dh", "dw", "ph", "pw", "epi", "epi_ctx", "packed_kernel", "transformed",
          "chunks", "chunk_tiles", "groups", "cin", "panel_lo", "panel_hi", "splits",
-         "patches", "row_group")
+         "patches", "row_group", "panel_tasks")
 
 # Tasks per thread the output is cut into: as the thread pool's chunks per thread, so uneven
 # tasks balance. A call with fewer output rows than that cuts its rows into chunks of MR-wide
@@ -75,6 +75,11 @@ BLOCK_BYTES = 128 << 10
 PATCH_MATMUL_BELOW = 16
 # Elements of A from which the threads share its gather.
 PATCH_PARALLEL_ELEMS = 1 << 16
+# An input of at most this many bytes whose kernel is larger than the output: tasks are
+# shares of the kernel's feature panels, each over every output row (_panel_tasks), so
+# each panel streams from memory once and the input stays in L2. By rows, every task
+# streamed the whole kernel: ResNet's 7x7x512 3x3 at batch 1 (9 MiB of kernel, 7 rows).
+PANEL_TASKS_INPUT_BYTES = 256 << 10
 
 
 def _ceil_div_signed(b, x, n):
@@ -114,10 +119,15 @@ def conv_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, blocking,
     flops = b.mul(b.mul(b.mul(rows, s["ow"]), b.mul(s["f"], s["c"])), b.mul(s["kh"], s["kw"]))
     chunks, chunk_tiles = _chunks(e, b, rows, s["ow"])
     group = _row_group(e, b, rows, s["ow"], s["f"], chunks)
-    for slot, v in (("chunks", chunks), ("chunk_tiles", chunk_tiles), ("row_group", group)):
+    by_panels = _panel_tasks(e, b, s, rows)
+    whole = b.icmp_signed(">", by_panels, _i(0))  # a task's rows whole: one chunk a row
+    chunks, chunk_tiles = b.select(whole, _i(1), chunks), b.select(whole, _i(0), chunk_tiles)
+    for slot, v in (("chunks", chunks), ("chunk_tiles", chunk_tiles), ("row_group", group),
+                    ("panel_tasks", by_panels)):
         b.store(v, b.gep(ctx, [_i(SLOTS.index(slot))], inbounds=True, source_etype=I64))
     tasks = b.select(b.icmp_signed(">", group, _i(1)),
                      b.sdiv(b.add(rows, b.sub(group, _i(1))), group), b.mul(rows, chunks))
+    tasks = b.select(whole, by_panels, tasks)
     run_tasks(b, flops, tasks, task, ctx, parallel_for)
     b.ret_void()
     return f
@@ -210,6 +220,24 @@ def _row_group(e: _Emitter, b, rows, ow, f_out, chunks):
     spread = b.sdiv(rows, tasks)
     group = _max(b, _min(b, fill, spread), _i(1))
     return b.select(b.icmp_signed("==", chunks, _i(1)), group, _i(1))
+
+
+def _panel_tasks(e: _Emitter, b, s, rows):
+    """Tasks as shares of the feature panels, each over every output row: as many as the
+    panels, at most TASKS_PER_THREAD a thread, for an ungrouped convolution whose input has
+    at most PANEL_TASKS_INPUT_BYTES and whose kernel is larger than its output; else 0
+    (tasks by rows)."""
+    get_threads = (e.mod.globals.get("aot_get_num_threads")
+                   or ir.Function(e.mod, ir.FunctionType(ir.IntType(32), []),
+                                  name="aot_get_num_threads"))
+    tasks = b.mul(b.sext(b.call(get_threads, []), I64), _i(TASKS_PER_THREAD))
+    panels = b.sdiv(b.add(s["f"], _i(e.nr - 1)), _i(e.nr))
+    inputs = b.mul(b.mul(b.mul(s["batch"], s["h"]), b.mul(s["w"], s["cin"])), _i(e.size))
+    kernel = b.mul(b.mul(s["kh"], s["kw"]), s["c"])
+    fits = b.and_(b.and_(b.icmp_signed("<=", s["groups"], _i(1)),
+                         b.icmp_signed("<=", inputs, _i(PANEL_TASKS_INPUT_BYTES))),
+                  b.icmp_signed(">", kernel, b.mul(rows, s["ow"])))
+    return b.select(fits, _min(b, panels, tasks), _i(0))
 
 
 def _block_tiles(e: _Emitter, b, f_out):
@@ -348,7 +376,6 @@ def _task(e: _Emitter, micros: dict) -> ir.Function:
     some = b.icmp_signed(">", s["panel_hi"], _i(0))
     panel_lo = b.select(some, s["panel_lo"], _i(0))
     panel_hi = b.select(some, s["panel_hi"], panels)
-    features = (_min(b, b.mul(panel_lo, width), f_out), _min(b, b.mul(panel_hi, width), f_out))
     zero = ir.Constant(vt, None)
 
     packed = b.icmp_signed("!=", s["packed_kernel"], _i(0))
@@ -378,13 +405,23 @@ def _task(e: _Emitter, micros: dict) -> ir.Function:
     tiles = b.sdiv(b.add(s["ow"], _i(mr - 1)), _i(mr))
     chunk_tiles = b.select(b.icmp_signed("==", s["chunk_tiles"], _i(0)), tiles, s["chunk_tiles"])
     group = _max(b, s["row_group"], _i(1))
-    grouped = b.icmp_signed(">", group, _i(1))
+    share = _max(b, s["panel_tasks"], _i(1))
+    by_panels = b.icmp_signed(">", s["panel_tasks"], _i(0))
+    grouped = b.or_(b.icmp_signed(">", group, _i(1)), by_panels)
     all_rows = b.mul(s["batch"], s["oh"])
+    own_panels = b.sub(panel_hi, panel_lo)
     with _for(b, begin, end, "task") as t:
-        # a task: a chunk of one row's tiles, or a group of whole rows (row_group)
-        row_lo = b.select(grouped, b.mul(t, group), b.sdiv(t, chunks))
-        row_hi = b.select(grouped, _min(b, b.add(row_lo, group), all_rows), b.add(row_lo, _i(1)))
+        # a task: a chunk of one row's tiles, a group of whole rows (row_group), or a share
+        # of the panels over every row (panel_tasks)
+        row_lo = b.select(by_panels, _i(0), b.select(grouped, b.mul(t, group), b.sdiv(t, chunks)))
+        row_hi = b.select(by_panels, all_rows,
+                          b.select(grouped, _min(b, b.add(row_lo, group), all_rows),
+                                   b.add(row_lo, _i(1))))
         chunk = b.select(grouped, _i(0), b.srem(t, chunks))
+        p_lo = b.select(by_panels, b.add(panel_lo, b.sdiv(b.mul(t, own_panels), share)), panel_lo)
+        p_hi = b.select(by_panels, b.add(panel_lo, b.sdiv(b.mul(b.add(t, _i(1)), own_panels),
+                                                          share)), panel_hi)
+        features = (_min(b, b.mul(p_lo, width), f_out), _min(b, b.mul(p_hi, width), f_out))
         tile_lo = b.mul(chunk, chunk_tiles)
         tile_hi = _min(b, b.add(tile_lo, chunk_tiles), tiles)
         # blocks of the chunk's tiles small enough to stay in L2 while every feature panel
@@ -397,7 +434,7 @@ def _task(e: _Emitter, micros: dict) -> ir.Function:
                   "ob") as ob:
             blk_lo = b.add(tile_lo, b.mul(ob, block))
             blk_hi = _min(b, b.add(blk_lo, block), tile_hi)
-            with _for(b, panel_lo, panel_hi, "fp") as fp:
+            with _for(b, p_lo, p_hi, "fp") as fp:
                 f0 = b.mul(fp, width)
                 cols = _min(b, width, b.sub(f_out, f0))  # < NR: the panel cut by F
                 group_in = b.mul(b.sdiv(f0, group_outs), c)  # the panel's group's first feature
