@@ -1,8 +1,7 @@
 """Attention's kernels on the CPU: the scores q k^T, the scaled softmax, and the probabilities
 times v, whose [s, s] @ [s, d] product reads its A (the probabilities) in place when d is at
-most 4 register-tile panels and s is deep (gemm.A_IN_PLACE_DEEP_PANELS/_K: packing A took a
-quarter of that product). Checked against numpy on both sides of those limits, batch and
-head dims, 1 and 2 threads."""
+most gemm.A_IN_PLACE_PANELS register-tile panels (packing A took a quarter of that product).
+Checked against numpy on both sides of that limit, batch and head dims, 1 and 2 threads."""
 import numpy as np
 import pytest
 
@@ -39,15 +38,14 @@ def reference(q, k, v):
     return (e / e.sum(axis=-1, keepdims=True)) @ v
 
 
-DEEP = gemm.A_IN_PLACE_DEEP_K
-WIDE = gemm.A_IN_PLACE_DEEP_PANELS * NR
+WIDE = gemm.A_IN_PLACE_PANELS * NR
 
 
 @pytest.mark.parametrize("s, d", [
-    (DEEP, WIDE),  # read in place: deep enough, 4 panels
-    (DEEP - 1, WIDE),  # packed: too shallow
-    (DEEP + 3, WIDE + 1),  # packed: a fifth, cut panel
-    (DEEP + 3, 3 * NR - 5),  # read in place, its last panel cut
+    (128, WIDE),  # read in place: the widest task that is
+    (127, WIDE + 1),  # packed: one more, cut panel
+    (131, 3 * NR - 5),  # read in place, its last panel cut
+    (61, 64),  # attention's d 64 at a short sequence
 ])
 def test_attention_against_numpy(s, d):
     lib = aot.compile(attention(2, 3, s, d), name="attention_kernels")

@@ -115,19 +115,16 @@ FEW_ROWS_PREFETCH_BYTES = 2048
 # convolution 3x3 [8,32,32,64] -> 64 was 4-6 % slower on one core with the 4-row one too).
 ROW_VARIANTS = (1, 2)
 MATMUL_ROW_VARIANTS = (1, 2, 4)
-# A task with at most this many NR-column panels reads row-major A in place (no A panels):
-# each A element then feeds few multiply-adds, and its packing cost about as much as they
-# do (8192x288 @ 288x32, a 3x3 convolution's im2col product: 2.2 -> 1.8 ms; no change
-# measured at N = 256 ... 1024, where packing pays for itself but reading in place too).
-# Not more: at 4-8 panels the strided micro-kernel (a register per row of A, spilled in the
-# k loop) lost to packing, one AVX2 core: 2048x48 @ 48x64 0.43 -> 0.38 ms, x96 0.36 ->
-# 0.30, 512x48 @ 48x128 (ViT's patch embedding at batch 8) 0.21 -> 0.18; K = 288 even.
-A_IN_PLACE_PANELS = 2
-# ... and a task with at most this many panels when K is at least A_IN_PLACE_DEEP_K deep
-# (attention's probabilities times v, [256, 256] @ [256, 64] per head: packing A took 23 % of
-# the product; in place 8.22 -> 7.66 ms for b8 h8, one core)
-A_IN_PLACE_DEEP_PANELS = 4
-A_IN_PLACE_DEEP_K = 128
+# A task with at most this many NR-column panels reads row-major A in place (no A panels,
+# the "b" micro-kernel): each A element then feeds few multiply-adds, and its packing cost
+# about as much as they do (8192x288 @ 288x32, a 3x3 convolution's im2col product: 2.2 ->
+# 1.8 ms; attention's p v, [256, 256] @ [256, 64] per head: packing A took 23 %). Up to 2
+# panels while that kernel took A's strides as variables (a register per row of A, spilled
+# in the k loop: 4-8 panels lost to packing); with them constant, 8 panels against 2, one
+# AVX2 core, CPU-time medians of two in-process runs (load 11-20): 2048x48 @ 48x64 0.87 /
+# 0.93, 2048x96 @ 96x64 0.88 / 0.92, 512x48 @ 48x128 (ViT's patch embedding) 0.95 / 0.95,
+# 4096x256 @ 256x96 0.95, 512x1024 @ 1024x128 0.98. (Not 16: 2048x64 @ 64x256 1.04-1.07.)
+A_IN_PLACE_PANELS = 8
 # K blocks at most this deep walk the tiles of C row by row (see task): there the tile's
 # stores, not its multiply-adds, bound the product, and column strips of C whose rows are
 # not a whole number of cache lines apart (N not a multiple of NR) stalled on them:
@@ -675,9 +672,7 @@ class _Emitter:
                              b.icmp_signed("==", s["b_col"], _i(1)))
             small_m = b.and_(small_m, b.not_(b_packed))  # packed B beats B in place
             few_columns = b.icmp_signed("<=", nc, _i(A_IN_PLACE_PANELS * nr), name="few_columns")
-            few_deep = b.and_(b.icmp_signed("<=", nc, _i(A_IN_PLACE_DEEP_PANELS * nr)),
-                              b.icmp_signed(">=", k, _i(A_IN_PLACE_DEEP_K)), name="few_columns_deep")
-            a_in_place = b.and_(b.or_(few_columns, few_deep), b.icmp_signed("==", s["a_col"], _i(1)))
+            a_in_place = b.and_(few_columns, b.icmp_signed("==", s["a_col"], _i(1)))
             if self.pairs:  # pairs interleave two rows or two k's: always packed
                 small_m = a_in_place = ir.Constant(I1, 0)
             a_base = self.src(b, A, b.mul(bi, s["a_batch"]))
