@@ -568,3 +568,17 @@ def _copy_with(op: Operation, mapping: dict, regions: list) -> Operation:
         mapping[a] = b
         b.hint = a.hint
     return new
+
+
+def blocks(root_ops):
+    """Every block of `root_ops` (a module's or a block's ops) and of the ops nested in them,
+    outermost first: the one walk a pass over all blocks needs (module / region / block,
+    spelled out in each pass before)."""
+    stack = [list(root_ops)]
+    while stack:
+        for op in stack.pop():
+            for region in op.regions:
+                for block in region.blocks:
+                    yield block
+                    stack.append(block.ops)
+

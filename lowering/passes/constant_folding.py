@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from lowering.ir.core import Block, DenseAttr, Module, Operation, TensorType, numpy_dtype, uses
+from lowering.ir.core import Block, DenseAttr, Module, Operation, TensorType, blocks, numpy_dtype, uses
 
 MAX_FOLDED_ELEMENTS = 1 << 16
 FOLDED_ELEMS = ("f32", "f64")
@@ -65,10 +65,8 @@ def _as_shape(array: np.ndarray, shape: tuple):
 
 
 def fold_constants(module: Module) -> Module:
-    for func in module.functions():
-        for region in func.regions:
-            for block in region.blocks:
-                _fold_block(block)
+    for block in blocks(module.functions()):  # each block alone: nested ones come after
+        _fold_block(block)
     return module
 
 
@@ -76,9 +74,6 @@ def _fold_block(block: Block) -> None:
     known: dict = {}  # value -> its array, for constants and folded ops of this block
     folded: list = []
     for op in block.ops:
-        for region in op.regions:
-            for inner in region.blocks:
-                _fold_block(inner)
         if len(op.results) != 1 or not _foldable_type(op.result.type):
             continue
         t = op.result.type

@@ -18,14 +18,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from lowering.ir.core import Block, DenseAttr, Module, Operation, TensorType
+from lowering.ir.core import Block, DenseAttr, Module, Operation, TensorType, blocks
 
 
 def rewrite_window_reductions(module: Module) -> Module:
-    for func in module.functions():
-        for region in func.regions:
-            for block in region.blocks:
-                _rewrite_block(block)
+    for block in blocks(module.functions()):  # each block alone: nested ones come after
+        _rewrite_block(block)
     return module
 
 
@@ -63,9 +61,6 @@ def whole_dims(op: Operation) -> list | None:
 def _rewrite_block(block: Block) -> None:
     new_ops, changed = [], False
     for op in block.ops:
-        for region in op.regions:
-            for inner in region.blocks:
-                _rewrite_block(inner)
         dims = whole_dims(op) if op.key == "reduce_window" else None
         if dims is None:
             new_ops.append(op)
