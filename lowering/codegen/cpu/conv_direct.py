@@ -79,6 +79,9 @@ PATCH_PARALLEL_ELEMS = 1 << 16
 # shares of the kernel's feature panels, each over every output row (_panel_tasks), so
 # each panel streams from memory once and the input stays in L2. By rows, every task
 # streamed the whole kernel: ResNet's 7x7x512 3x3 at batch 1 (9 MiB of kernel, 7 rows).
+# Each such task packs its panels itself, one at a time into its thread's scratch, where
+# they stay in L2 while the rows go by (_pack_panel): packed whole by the calling thread
+# before the tasks, the kernel went to memory and came back.
 PANEL_TASKS_INPUT_BYTES = 256 << 10
 
 
@@ -113,14 +116,14 @@ def conv_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, blocking,
     s["cin"], s["c"] = s["c"], b.sdiv(s["c"], _max(b, s["groups"], _i(1)))
     for slot in ("cin", "c"):
         b.store(s[slot], b.gep(ctx, [_i(SLOTS.index(slot))], inbounds=True, source_etype=I64))
-    packed = _pack_kernel(e, b, ctx, s)
-    _merge_thin_groups(e, b, ctx, s, packed)
     rows = b.mul(s["batch"], s["oh"])
+    by_panels = _panel_tasks(e, b, s, rows)
+    whole = b.icmp_signed(">", by_panels, _i(0))  # a task's rows whole: one chunk a row
+    packed = _pack_kernel(e, b, ctx, s, whole)
+    _merge_thin_groups(e, b, ctx, s, packed)
     flops = b.mul(b.mul(b.mul(rows, s["ow"]), b.mul(s["f"], s["c"])), b.mul(s["kh"], s["kw"]))
     chunks, chunk_tiles = _chunks(e, b, rows, s["ow"])
     group = _row_group(e, b, rows, s["ow"], s["f"], chunks)
-    by_panels = _panel_tasks(e, b, s, rows)
-    whole = b.icmp_signed(">", by_panels, _i(0))  # a task's rows whole: one chunk a row
     chunks, chunk_tiles = b.select(whole, _i(1), chunks), b.select(whole, _i(0), chunk_tiles)
     for slot, v in (("chunks", chunks), ("chunk_tiles", chunk_tiles), ("row_group", group),
                     ("panel_tasks", by_panels)):
@@ -282,27 +285,29 @@ def _merge_thin_groups(e: _Emitter, b, ctx, s, packed) -> None:
         b.store(v, b.gep(ctx, [_i(SLOTS.index(slot))], inbounds=True, source_etype=I64))
 
 
-def _pack_kernel(e: _Emitter, b, ctx, s):
+def _pack_kernel(e: _Emitter, b, ctx, s, by_panels):
     """The kernel as NR-feature panels, each (kh kw c) x NR (k-major), in the calling
     thread's scratch, its address in the `packed_kernel` slot (0: none, the tasks read it in
     place); returns it. In place, a panel's rows lie `out features` apart: with 64 of them, 256 bytes,
     the rows of a 3x3x64 panel fall in a quarter of L1's sets and evict each other (a
     16x16x64 -> 64 convolution at 74 GFLOP/s on one AVX2 core against 85 for 32x32x32 -> 32).
     With P > 1 thin groups a panel (_thin_groups), block-diagonally: a panel's depth is
-    (kh kw P c), the rows of its group q (of P) nonzero only in q's columns."""
+    (kh kw P c), the rows of its group q (of P) nonzero only in q's columns. Not here
+    with `by_panels` (the tasks pack their own panels): none, 0."""
     nr = e.nr
     p = _thin_groups(e, b, s)
     depth = b.mul(b.mul(b.mul(s["kh"], s["kw"]), s["c"]), p)
     whole = b.sdiv(s["f"], _i(nr))
     panels = b.sdiv(b.add(s["f"], _i(nr - 1)), _i(nr))  # the last one cut by F: zero-padded
-    packed = b.call(thread_scratch(e.mod), [b.mul(b.mul(depth, b.mul(panels, _i(nr))),
-                                                  _i(e.size))])
+    bytes_ = b.mul(b.mul(depth, b.mul(panels, _i(nr))), _i(e.size))
+    got = b.call(thread_scratch(e.mod), [b.select(by_panels, _i(0), bytes_)])
+    packed = b.select(by_panels, ir.Constant(PTR, None), got)
     have = b.icmp_unsigned("!=", packed, ir.Constant(PTR, None))
     with b.if_else(b.and_(have, b.icmp_signed(">", p, _i(1)))) as (diagonal, dense):
         with diagonal:
             _pack_block_diagonal(e, b, s, packed, p, whole)
         with dense:
-            _pack_dense(e, b, s, packed, have, depth, whole, panels)
+            _pack_dense(e, b, s, packed, have, depth, panels)
     b.store(b.ptrtoint(packed, I64),
             b.gep(ctx, [_i(SLOTS.index("packed_kernel"))], inbounds=True, source_etype=I64))
     return packed
@@ -331,22 +336,28 @@ def _pack_block_diagonal(e: _Emitter, b, s, packed, p, panels) -> None:
                                 e.at(b, row, b.add(b.mul(q, outs), j)))
 
 
-def _pack_dense(e: _Emitter, b, s, packed, have, depth, whole, panels) -> None:
+def _pack_dense(e: _Emitter, b, s, packed, have, depth, panels) -> None:
     """The panels of a kernel read as is (one group a panel, or none)."""
-    nr, vec, vt = e.nr, e.vec, e.vt
     with b.if_then(have):
-        ker = b.inttoptr(s["kernel"], PTR)
-        with _for(b, _i(0), whole, "kp") as fp:
-            panel = e.at(b, packed, b.mul(fp, b.mul(depth, _i(nr))))
+        with _for(b, _i(0), panels, "kp") as fp:
+            _pack_panel(e, b, s, e.at(b, packed, b.mul(fp, b.mul(depth, _i(e.nr)))), fp, depth)
+
+
+def _pack_panel(e: _Emitter, b, s, panel, fp, depth) -> None:
+    """Feature panel fp of the kernel read as is, depth rows of NR at `panel`; the one cut
+    by F zero-padded."""
+    nr, vec, vt = e.nr, e.vec, e.vt
+    ker = b.inttoptr(s["kernel"], PTR)
+    f0 = b.mul(fp, _i(nr))
+    with b.if_else(b.icmp_signed("<=", b.add(f0, _i(nr)), s["f"])) as (full, cut):
+        with full:
             with _for(b, _i(0), depth, "kk") as k:
-                src = e.at(b, ker, b.add(b.mul(k, s["f"]), b.mul(fp, _i(nr))))
+                src = e.at(b, ker, b.add(b.mul(k, s["f"]), f0))
                 for v in range(nr // vec):
                     x = b.load(e.vat(b, src, _i(v * vec)), typ=vt, align=e.size)
                     b.store(x, e.vat(b, panel, b.add(b.mul(k, _i(nr)), _i(v * vec))),
                             align=e.size)
-        with _for(b, whole, panels, "kq") as fp:  # at most one
-            panel = e.at(b, packed, b.mul(fp, b.mul(depth, _i(nr))))
-            f0 = b.mul(fp, _i(nr))
+        with cut:
             with _for(b, _i(0), depth, "kk") as k:
                 with _for(b, _i(0), _i(nr), "kj", scalar=True) as j:
                     inside = b.icmp_signed("<", b.add(f0, j), s["f"])
@@ -381,12 +392,11 @@ def _task(e: _Emitter, micros: dict) -> ir.Function:
     packed = b.icmp_signed("!=", s["packed_kernel"], _i(0))
     k_all = b.mul(b.mul(s["kh"], s["kw"]), c)
 
-    def accumulate(rows, depth, a, k0, f0, c_tile, cols):
+    def accumulate(rows, depth, a, k0, f0, c_tile, cols, panel, packed):
         """c_tile[rows, cols] += A B: A's rows in place `sw cin` apart from `a`, depth k's
         from the kernel's row k0 (its feature panel f0, packed or in place). A panel cut by F
         is read packed (zero-padded), else element by element (no scratch: a fallback)."""
-        in_panel = e.at(b, b.inttoptr(s["packed_kernel"], PTR),
-                        b.add(b.mul(f0, k_all), b.mul(k0, _i(nr))))  # f0 / NR panels before
+        in_panel = e.at(b, panel, b.mul(k0, _i(nr)))
         kernel_rows = b.select(packed, in_panel, e.at(b, ker, b.add(b.mul(k0, f_out), f0)))
         with b.if_else(b.or_(packed, b.icmp_signed("==", cols, _i(nr)))) as (micro, scalar):
             with micro:
@@ -410,6 +420,11 @@ def _task(e: _Emitter, micros: dict) -> ir.Function:
     grouped = b.or_(b.icmp_signed(">", group, _i(1)), by_panels)
     all_rows = b.mul(s["batch"], s["oh"])
     own_panels = b.sub(panel_hi, panel_lo)
+    # a share of the panels packs each in turn here (none: they are read in place)
+    own = b.call(thread_scratch(e.mod), [b.select(by_panels, b.mul(b.mul(k_all, _i(nr)),
+                                                                   _i(e.size)), _i(0))])
+    own = b.select(by_panels, own, ir.Constant(PTR, None))
+    packs_own = b.icmp_unsigned("!=", own, ir.Constant(PTR, None))
     with _for(b, begin, end, "task") as t:
         # a task: a chunk of one row's tiles, a group of whole rows (row_group), or a share
         # of the panels over every row (panel_tasks)
@@ -436,6 +451,11 @@ def _task(e: _Emitter, micros: dict) -> ir.Function:
             blk_hi = _min(b, b.add(blk_lo, block), tile_hi)
             with _for(b, p_lo, p_hi, "fp") as fp:
                 f0 = b.mul(fp, width)
+                with b.if_then(packs_own):
+                    _pack_panel(e, b, s, own, fp, k_all)
+                panel = b.select(packs_own, own, e.at(b, b.inttoptr(s["packed_kernel"], PTR),
+                                                      b.mul(f0, k_all)))  # f0 / NR panels before
+                panel_packed = b.or_(packed, packs_own)
                 cols = _min(b, width, b.sub(f_out, f0))  # < NR: the panel cut by F
                 group_in = b.mul(b.sdiv(f0, group_outs), c)  # the panel's group's first feature
                 with _for(b, row_lo, row_hi, "or") as row:
@@ -479,7 +499,8 @@ def _task(e: _Emitter, micros: dict) -> ir.Function:
                                                               b.mul(w, cin)), group_in))
                             with b.if_then(whole_rows):
                                 accumulate(rows, b.mul(s["kw"], c), e.at(b, in_row, b.mul(x_first, cin)),
-                                           b.mul(b.mul(kh, s["kw"]), c), f0, tile, cols)
+                                           b.mul(b.mul(kh, s["kw"]), c), f0, tile, cols, panel,
+                                           panel_packed)
                             with _for(b, _i(0), b.select(whole_rows, _i(0), s["kw"]), "kw") as kw:
                                 # positions r whose input column x0 + r sw is inside: [r_lo, r_hi)
                                 x0 = b.sub(b.add(b.mul(ow0, s["sw"]), b.mul(kw, s["dw"])), s["pw"])
@@ -489,7 +510,8 @@ def _task(e: _Emitter, micros: dict) -> ir.Function:
                                     accumulate(b.sub(r_hi, r_lo), c,
                                                e.at(b, in_row, b.mul(b.add(x0, b.mul(r_lo, s["sw"])), cin)),
                                                b.mul(b.add(b.mul(kh, s["kw"]), kw), c), f0,
-                                               e.at(b, tile, b.mul(r_lo, f_out)), cols)
+                                               e.at(b, tile, b.mul(r_lo, f_out)), cols, panel,
+                                               panel_packed)
             # the block is finished: its fused consumers run now, while it is in cache
             with b.if_then(b.icmp_signed("!=", s["epi"], _i(0))):
                 first, last = b.mul(row_lo, s["ow"]), b.mul(b.sub(row_hi, _i(1)), s["ow"])
