@@ -83,6 +83,9 @@ PATCH_PARALLEL_ELEMS = 1 << 16
 # they stay in L2 while the rows go by (_pack_panel): packed whole by the calling thread
 # before the tasks, the kernel went to memory and came back.
 PANEL_TASKS_INPUT_BYTES = 256 << 10
+# ... and whose kernel has at least this many bytes: a smaller one stays in L2 across the
+# row tasks (ResNet-18's 8x8x128 3x3 at batch 1, 576 KiB: 2-3 % slower by panels).
+PANEL_TASKS_KERNEL_BYTES = 1 << 20
 
 
 def _ceil_div_signed(b, x, n):
@@ -228,8 +231,8 @@ def _row_group(e: _Emitter, b, rows, ow, f_out, chunks):
 def _panel_tasks(e: _Emitter, b, s, rows):
     """Tasks as shares of the feature panels, each over every output row: as many as the
     panels, at most TASKS_PER_THREAD a thread, for an ungrouped convolution whose input has
-    at most PANEL_TASKS_INPUT_BYTES and whose kernel is larger than its output; else 0
-    (tasks by rows)."""
+    at most PANEL_TASKS_INPUT_BYTES and whose kernel is larger than its output and has at
+    least PANEL_TASKS_KERNEL_BYTES; else 0 (tasks by rows)."""
     get_threads = (e.mod.globals.get("aot_get_num_threads")
                    or ir.Function(e.mod, ir.FunctionType(ir.IntType(32), []),
                                   name="aot_get_num_threads"))
@@ -237,9 +240,10 @@ def _panel_tasks(e: _Emitter, b, s, rows):
     panels = b.sdiv(b.add(s["f"], _i(e.nr - 1)), _i(e.nr))
     inputs = b.mul(b.mul(b.mul(s["batch"], s["h"]), b.mul(s["w"], s["cin"])), _i(e.size))
     kernel = b.mul(b.mul(s["kh"], s["kw"]), s["c"])
+    big = b.icmp_signed(">=", b.mul(b.mul(kernel, s["f"]), _i(e.size)), _i(PANEL_TASKS_KERNEL_BYTES))
     fits = b.and_(b.and_(b.icmp_signed("<=", s["groups"], _i(1)),
                          b.icmp_signed("<=", inputs, _i(PANEL_TASKS_INPUT_BYTES))),
-                  b.icmp_signed(">", kernel, b.mul(rows, s["ow"])))
+                  b.and_(b.icmp_signed(">", kernel, b.mul(rows, s["ow"])), big))
     return b.select(fits, _min(b, panels, tasks), _i(0))
 
 
