@@ -31,8 +31,10 @@ left of a single matrix. Otherwise the kernel runs as one loop nest.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from lowering.ir.builder import Ix, buffer_dims, loop_nest
-from lowering.ir.core import EnumAttr, Operation, ScalarType, TensorType
+from lowering.ir.core import EnumAttr, Operation, ScalarType, TensorType, numpy_dtype
 from lowering.ops import registry
 from lowering.ops.elementwise import Scalars
 from lowering.ops.registry import ShapeError, static_or
@@ -653,11 +655,60 @@ def emit_householder_product(k, op: Operation, b, args: list):
         ib.yield_()
 
 
+# ----------------------------------------------------------------------------- Jacobi rotations
+# (eigh and svd)
+
+JACOBI_SWEEPS = 30  # Jacobi converges quadratically: 6-10 sweeps in practice; then it stops
+
+
+def _epsilon(elem: str) -> float:
+    return float(np.finfo(numpy_dtype(elem)).eps)
+
+
+class _View:
+    """A matrix of a buffer, or of its transpose: element (i, j) is buf[.., j, i] then."""
+
+    def __init__(self, buf, batch, t, transposed: bool):
+        self.buf, self.batch, self.t, self.transposed = buf, batch, t, transposed
+
+    def at(self, i, j):
+        return [self.buf] + self.batch + ([j, i] if self.transposed else [i, j])
+
+    def get(self, b, i, j):
+        return b.v("memref.load", self.at(i, j), self.t)
+
+    def put(self, b, value, i, j):
+        b.op("memref.store", [value] + self.at(i, j))
+
+
+def _plane_rotation(b, diff, g, skip, t):
+    """(c, s) of the rotation that zeroes g: zeta = diff / 2 g, t = sign(zeta) / (|zeta| +
+    sqrt(zeta^2 + 1)), c = 1 / sqrt(t^2 + 1), s = t c; c 1 and s 0 where `skip`."""
+    zero, one = b.const(0, t.name), b.const(1, t.name)
+    safe = b.v("arith.select", [skip, one, g], t)
+    zeta = b.v("arith.divf", [diff, b.v("arith.mulf", [b.const(2, t.name), safe], t)], t)
+    root = b.v("math.sqrt", [b.v("arith.addf", [b.v("arith.mulf", [zeta, zeta], t), one], t)], t)
+    tt = b.v("arith.divf", [b.v("math.copysign", [one, zeta], t),
+                            b.v("arith.addf", [b.v("math.absf", [zeta], t), root], t)], t)
+    tt = b.v("arith.select", [skip, zero, tt], t)
+    c = b.v("arith.divf", [one, b.v("math.sqrt", [b.v("arith.addf", [b.v("arith.mulf", [tt, tt], t),
+                                                                      one], t)], t)], t)
+    return c, b.v("arith.mulf", [tt, c], t)
+
+
+def _rotate_columns(b, mats, p, q, c, s, t) -> None:
+    """Columns p and q of each (view, length) in `mats` times [[c, s], [-s, c]]."""
+    for mat, length in mats:
+        _, kb, i, _ = b.for_(b.index(0), length)
+        x, y = mat.get(kb, i, p), mat.get(kb, i, q)
+        mat.put(kb, kb.v("arith.subf", [kb.v("arith.mulf", [c, x], t), kb.v("arith.mulf", [s, y], t)], t),
+                i, p)
+        mat.put(kb, kb.v("arith.addf", [kb.v("arith.mulf", [s, x], t), kb.v("arith.mulf", [c, y], t)], t),
+                i, q)
+        kb.yield_()
+
+
 # ----------------------------------------------------------------------------- eigh
-
-EIGH_SWEEPS = 30  # Jacobi converges quadratically: 6-10 sweeps in practice; then it stops
-EPSILON = {"f32": 2.0 ** -23, "f64": 2.0 ** -52}
-
 
 def infer_eigh(op: Operation):
     """eigh(a) {lower} -> (vectors, values, info[, work]), LAPACK's syevd (JAX's CPU lowering
@@ -720,10 +771,10 @@ def emit_eigh(k, op: Operation, b, args: list):
             diag = cb.v("arith.cmpi", [r, c], I1, predicate="eq")
             cb.op("memref.store", [cb.v("arith.select", [diag, one, zero], t)] + at(vecs, r, c))
         nf = body.v("arith.uitofp", [body.v("arith.index_cast", [n], ScalarType("i64"))], t)
-        tol = body.v("arith.mulf", [nf, body.const(EPSILON[t.name], t.name)], t)
+        tol = body.v("arith.mulf", [nf, body.const(_epsilon(t.name), t.name)], t)
         total = _squares(body, work, batch, n, t, off_diagonal=False)
         tol2 = body.v("arith.mulf", [body.v("arith.mulf", [tol, tol], t), total], t)
-        _, sb, _, _ = body.for_(body.index(0), body.index(EIGH_SWEEPS))
+        _, sb, _, _ = body.for_(body.index(0), body.index(JACOBI_SWEEPS))
         done = sb.v("arith.cmpf", [_squares(sb, work, batch, n, t, off_diagonal=True), tol2], I1,
                     predicate="ole")
         _, pb, p, _ = sb.for_(sb.index(0), n)
@@ -762,35 +813,15 @@ def _squares(b, w, batch, n, t, off_diagonal: bool):
 
 
 def _jacobi_rotation(b, w, v, batch, p, q, n, t):
-    """w = J^T w J and v = v J for the rotation J in the (p, q) plane that zeroes w[p, q]:
-    theta = (w_qq - w_pp) / 2 w_pq, t = sign(theta) / (|theta| + sqrt(theta^2 + 1)),
-    c = 1 / sqrt(t^2 + 1), s = t c (no rotation when w_pq is 0)."""
-    def load(buf, r, c):
-        return b.v("memref.load", [buf] + batch + [r, c], t)
-
-    zero, one = b.const(0, t.name), b.const(1, t.name)
-    wpq = load(w, p, q)
-    skip = b.v("arith.cmpf", [wpq, zero], I1, predicate="oeq")
-    safe = b.v("arith.select", [skip, one, wpq], t)
-    theta = b.v("arith.divf", [b.v("arith.subf", [load(w, q, q), load(w, p, p)], t),
-                               b.v("arith.mulf", [b.const(2, t.name), safe], t)], t)
-    root = b.v("math.sqrt", [b.v("arith.addf", [b.v("arith.mulf", [theta, theta], t), one], t)], t)
-    tt = b.v("arith.divf", [b.v("math.copysign", [one, theta], t),
-                            b.v("arith.addf", [b.v("math.absf", [theta], t), root], t)], t)
-    tt = b.v("arith.select", [skip, zero, tt], t)
-    c = b.v("arith.divf", [one, b.v("math.sqrt", [b.v("arith.addf", [b.v("arith.mulf", [tt, tt], t),
-                                                                      one], t)], t)], t)
-    s = b.v("arith.mulf", [tt, c], t)
-    for buf, by_rows in ((w, False), (w, True), (v, False)):
-        _, kb, k, _ = b.for_(b.index(0), n)
-        at_p, at_q = ([p, k], [q, k]) if by_rows else ([k, p], [k, q])
-        x = kb.v("memref.load", [buf] + batch + at_p, t)
-        y = kb.v("memref.load", [buf] + batch + at_q, t)
-        kb.op("memref.store", [kb.v("arith.subf", [kb.v("arith.mulf", [c, x], t),
-                                                   kb.v("arith.mulf", [s, y], t)], t), buf] + batch + at_p)
-        kb.op("memref.store", [kb.v("arith.addf", [kb.v("arith.mulf", [s, x], t),
-                                                   kb.v("arith.mulf", [c, y], t)], t), buf] + batch + at_q)
-        kb.yield_()
+    """w = J^T w J and v = v J for the rotation J in the (p, q) plane that zeroes w[p, q]
+    (_plane_rotation of w_qq - w_pp and w_pq; none when w_pq is 0): w's columns, then its
+    rows (its transpose's columns), then v's."""
+    wv = _View(w, batch, t, False)
+    wpq = wv.get(b, p, q)
+    skip = b.v("arith.cmpf", [wpq, b.const(0, t.name)], I1, predicate="oeq")
+    c, s = _plane_rotation(b, b.v("arith.subf", [wv.get(b, q, q), wv.get(b, p, p)], t), wpq, skip, t)
+    _rotate_columns(b, [(wv, n), (_View(w, batch, t, True), n), (_View(v, batch, t, False), n)],
+                    p, q, c, s, t)
 
 
 def _sort_eigenpairs(b, w, v, vals, batch, n, scale, t):
@@ -816,9 +847,6 @@ def _sort_eigenpairs(b, w, v, vals, batch, n, scale, t):
 
 # ----------------------------------------------------------------------------- svd
 
-SVD_SWEEPS = 30
-
-
 def infer_svd(op: Operation):
     """svd(a) {full} -> (work, s, u, vt, info), LAPACK's gesdd as JAX's CPU lowering of
     jnp.linalg.svd calls it (`@lapack_{s,d}gesdd_ffi`): s [k] descending (k = min(m, n)),
@@ -843,22 +871,6 @@ def infer_svd(op: Operation):
 def _svd_rule(hs, op, shapes, bufs):
     lead = list(shapes[0])[:-2]
     return [static_or(r.type.shape, lead + list(r.type.shape[len(lead):])) for r in op.results]
-
-
-class _View:
-    """A matrix of a buffer, or of its transpose: element (i, j) is buf[.., j, i] then."""
-
-    def __init__(self, buf, batch, t, transposed: bool):
-        self.buf, self.batch, self.t, self.transposed = buf, batch, t, transposed
-
-    def at(self, i, j):
-        return [self.buf] + self.batch + ([j, i] if self.transposed else [i, j])
-
-    def get(self, b, i, j):
-        return b.v("memref.load", self.at(i, j), self.t)
-
-    def put(self, b, value, i, j):
-        b.op("memref.store", [value] + self.at(i, j))
 
 
 def emit_svd(k, op: Operation, b, args: list):
@@ -897,8 +909,8 @@ def emit_svd(k, op: Operation, b, args: list):
         with loop_nest(body, [small_n, small_n]) as (cb, (r, c)):  # V = I
             diag = cb.v("arith.cmpi", [r, c], I1, predicate="eq")
             v.put(cb, cb.v("arith.select", [diag, one, zero], t), r, c)
-        tol = body.const((max(m, n) * EPSILON[t.name]) ** 2, t.name)
-        _, sb, _, _ = body.for_(body.index(0), body.index(SVD_SWEEPS))
+        tol = body.const((max(m, n) * _epsilon(t.name)) ** 2, t.name)
+        _, sb, _, _ = body.for_(body.index(0), body.index(JACOBI_SWEEPS))
         done = _columns_orthogonal(sb, w, big_m, small_n, tol, t)
         _, pb, p, _ = sb.for_(sb.index(0), small_n)
         q_end = pb.v("arith.select", [done, Ix(pb).add(p, 1), small_n], small_n.type)
@@ -940,10 +952,9 @@ def _columns_orthogonal(b, w: _View, rows, cols, tol, t):
 
 
 def _column_rotation(b, w: _View, v: _View, p, q, rows, cols, tol, t):
-    """Columns p and q of W (and of V) rotated to be orthogonal: zeta = (beta - alpha) /
-    2 gamma, t = sign(zeta) / (|zeta| + sqrt(1 + zeta^2)), c = 1 / sqrt(1 + t^2), s = c t;
-    no rotation for a pair already orthogonal to tolerance."""
-    zero, one = b.const(0, t.name), b.const(1, t.name)
+    """Columns p and q of W (and of V) rotated to be orthogonal: _plane_rotation of
+    beta - alpha and gamma; none for a pair already orthogonal to tolerance."""
+    zero = b.const(0, t.name)
     loop, rb, i, (al, be, ga) = b.for_(b.index(0), rows, [zero, zero, zero])
     x, y = w.get(rb, i, p), w.get(rb, i, q)
     rb.yield_([rb.v("arith.addf", [al, rb.v("arith.mulf", [x, x], t)], t),
@@ -953,24 +964,8 @@ def _column_rotation(b, w: _View, v: _View, p, q, rows, cols, tol, t):
     skip = b.v("arith.cmpf", [b.v("arith.mulf", [gamma, gamma], t),
                               b.v("arith.mulf", [tol, b.v("arith.mulf", [alpha, beta], t)], t)],
                I1, predicate="ole")
-    safe = b.v("arith.select", [skip, one, gamma], t)
-    zeta = b.v("arith.divf", [b.v("arith.subf", [beta, alpha], t),
-                              b.v("arith.mulf", [b.const(2, t.name), safe], t)], t)
-    root = b.v("math.sqrt", [b.v("arith.addf", [one, b.v("arith.mulf", [zeta, zeta], t)], t)], t)
-    tt = b.v("arith.divf", [b.v("math.copysign", [one, zeta], t),
-                            b.v("arith.addf", [b.v("math.absf", [zeta], t), root], t)], t)
-    tt = b.v("arith.select", [skip, zero, tt], t)
-    c = b.v("arith.divf", [one, b.v("math.sqrt", [b.v("arith.addf", [one, b.v("arith.mulf", [tt, tt], t)],
-                                                                     t)], t)], t)
-    s = b.v("arith.mulf", [c, tt], t)
-    for mat, length in ((w, rows), (v, cols)):
-        _, kb, i, _ = b.for_(b.index(0), length)
-        x, y = mat.get(kb, i, p), mat.get(kb, i, q)
-        mat.put(kb, kb.v("arith.subf", [kb.v("arith.mulf", [c, x], t), kb.v("arith.mulf", [s, y], t)], t),
-                i, p)
-        mat.put(kb, kb.v("arith.addf", [kb.v("arith.mulf", [s, x], t), kb.v("arith.mulf", [c, y], t)], t),
-                i, q)
-        kb.yield_()
+    c, s = _plane_rotation(b, b.v("arith.subf", [beta, alpha], t), gamma, skip, t)
+    _rotate_columns(b, [(w, rows), (v, cols)], p, q, c, s, t)
 
 
 def _sort_columns(b, w: _View, v: _View, sv, batch, rows, cols, t):

@@ -10,7 +10,6 @@ from lowering.tf.emitter import Emitter
 from lowering.tf.table import tf_op
 
 L = "linear algebra"
-EPSILON = {"f32": 2.0 ** -23, "f64": 2.0 ** -52}
 
 
 def matrices(e, x: Value, what: str) -> Value:
@@ -170,16 +169,9 @@ def svd(e, a: Value, full: bool) -> list:
 
 def block(e, x: Value, rows: int, cols: int) -> Value:
     """x[..., :rows, :cols]."""
-    r = x.type.rank
     if x.type.shape[-2:] == (rows, cols):
         return x
-    t = TensorType(x.type.shape[:-2] + (rows, cols), x.type.elem)
-    if any(d is None for d in x.type.shape):
-        limits = e.shape_tensor(e.dims(x)[:-2] + [rows, cols], "i64")
-        return e.v("real_dynamic_slice", [x, e.const([0] * r, "i64", (r,)), limits,
-                                          e.const([1] * r, "i64", (r,))], result_type=t)
-    return e.v("slice", [x], {"start_indices": (0,) * r, "limit_indices": t.shape,
-                              "strides": (1,) * r})
+    return e.slice(x, [0] * x.type.rank, e.dims(x)[:-2] + [rows, cols])
 
 
 def _upper(e, x: Value) -> Value:

@@ -7,7 +7,9 @@ that is not positive-definite or is singular: a check on every call whose error 
 function and the model's line."""
 from __future__ import annotations
 
-from lowering.ir.core import Value
+import numpy as np
+
+from lowering.ir.core import Value, numpy_dtype
 from lowering.tf import linalg as la
 from lowering.torch.nn_ops import dot
 from lowering.torch.table import aten
@@ -124,7 +126,7 @@ def pinv(e, n):
     el = a.type.elem
     atol, rtol = n.arg("atol", None), n.arg("rtol", None)
     if rtol is None:
-        rtol = 0.0 if atol is not None else la.EPSILON[el] * max(a.type.shape[-2:])
+        rtol = 0.0 if atol is not None else float(np.finfo(numpy_dtype(el)).eps) * max(a.type.shape[-2:])
     r = s.type.rank
     top = e.reduce(s, [r - 1], "maximum", e.init("max", el))
     limit = e.binary("multiply", e.scalar(rtol, el), top)
@@ -139,12 +141,8 @@ def pinv(e, n):
 
 # ----------------------------------------------------------------------------- error checks
 
-_CHECKS = {  # torch's api name -> what its info means
-    "linalg.cholesky": "the input is not positive-definite (the leading minor of order {0} "
-                       "is not positive-definite)",
-    "torch.linalg.cholesky_ex": "the input is not positive-definite (the leading minor of "
-                                "order {0} is not positive-definite)",
-}
+# What a nonzero info means: a Cholesky's the order of a leading minor, an LU's a pivot.
+_NOT_POSITIVE = "the input is not positive-definite (the leading minor of order {0} is not positive-definite)"
 _SINGULAR = "the input is singular (U's diagonal element {0} is zero)"
 
 
@@ -162,7 +160,7 @@ def with_effects(e, n):
     flat = e.reshape(info, [e.product(e.dims(info))])
     worst = e.reduce(flat, [0], "maximum", e.init("max", info.type.elem))
     ok = e.compare(worst, e.scalar(0, info.type.elem), "LE")
-    what = _CHECKS.get(api, _SINGULAR)
+    what = _NOT_POSITIVE if "cholesky" in api else _SINGULAR
     n.lowerer.check(ok, [e.convert(worst, "i32")],
                     f"{api}: {what} ({e.loc.file}:{e.loc.line})")
     return [token, None]
