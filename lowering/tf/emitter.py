@@ -252,6 +252,19 @@ class Emitter:
         block.append(Operation("mhlo.return", [r], (), {}, (), self.loc))
         return Region([block])
 
+    def slice(self, x: Value, starts: list, limits: list, strides: list | None = None) -> Value:
+        """x[starts:limits:strides]: a slice where every bound is static and so is x, else
+        real_dynamic_slice; bounds are ints or scalar integer values."""
+        strides = strides or [1] * x.type.rank
+        if all(isinstance(v, int) for v in starts + limits) and x.type.is_static:
+            return self.v("slice", [x], {"start_indices": tuple(starts), "limit_indices": tuple(limits),
+                                         "strides": tuple(strides)})
+        shape = tuple(-(-(lim - s) // st) if isinstance(s, int) and isinstance(lim, int) else None
+                      for s, lim, st in zip(starts, limits, strides))
+        return self.v("real_dynamic_slice", [x, self.shape_tensor(starts), self.shape_tensor(limits),
+                                             self.shape_tensor(strides)],
+                      result_type=TensorType(shape, x.type.elem))
+
     def iota(self, dims: list, axis: int, elem: str) -> Value:
         """0, 1, 2, ... along `axis` of a tensor of `dims` (ints or run-time sizes)."""
         shape = self.static_dims(dims)
@@ -340,13 +353,7 @@ def fit_length(e, x, axis: int, length: int):
     if have > length:
         limits = e.dims(x)
         limits[axis] = length
-        shape = x.type.shape[:axis] + (length,) + x.type.shape[axis + 1:]
-        if None in shape:
-            return e.v("real_dynamic_slice", [x, e.const([0] * r, "i64", (r,)),
-                                              e.shape_tensor(limits, "i64"), e.const([1] * r, "i64", (r,))],
-                       result_type=TensorType(shape, x.type.elem))
-        return e.v("slice", [x], {"start_indices": (0,) * r, "limit_indices": shape,
-                                  "strides": (1,) * r})
+        return e.slice(x, [0] * r, limits)
     high = [0] * r
     high[axis] = length - have
     return e.v("pad", [x, e.const(0, x.type.elem, ())], {

@@ -201,23 +201,10 @@ def unpack(e, op, args):
     for i in range(n):
         starts = [0] * r
         starts[a] = i
-        piece = _slice(e, x, starts, [d if k != a else i + 1 for k, d in enumerate(e.dims(x))],
+        piece = e.slice(x, starts, [d if k != a else i + 1 for k, d in enumerate(e.dims(x))],
                        [1] * r)
         out.append(e.reshape(piece, [d for k, d in enumerate(e.dims(piece)) if k != a]))
     return out
-
-
-def _slice(e, x, starts, limits, strides):
-    """slice where every bound is static, else real_dynamic_slice; bounds are ints or
-    scalar integer values."""
-    if all(isinstance(v, int) for v in starts + limits) and x.type.is_static:
-        return e.v("slice", [x], {"start_indices": tuple(starts), "limit_indices": tuple(limits),
-                                  "strides": tuple(strides)})
-    shape = tuple(-(-(lim - s) // st) if isinstance(s, int) and isinstance(lim, int) else None
-                  for s, lim, st in zip(starts, limits, strides))
-    return e.v("real_dynamic_slice", [x, e.shape_tensor(starts), e.shape_tensor(limits),
-                                      e.shape_tensor(strides)],
-               result_type=TensorType(shape, x.type.elem))
 
 
 def _add(e, a, b):
@@ -236,7 +223,7 @@ def slice_(e, op, args):
     dims = e.dims(x)
     limits = [dims[i] if isinstance(s, int) and s == -1 else _add(e, b, s)
               for i, (b, s) in enumerate(zip(begin, sizes))]
-    return [_slice(e, x, begin, limits, [1] * r)]
+    return [e.slice(x, begin, limits, [1] * r)]
 
 
 @tf_op("StridedSlice", group=G)
@@ -285,7 +272,7 @@ def strided_slice(e, op, args):
         starts.append(b0)
         limits.append(e0)
         steps.append(s)
-    out = _slice(e, x, starts, limits, steps)
+    out = e.slice(x, starts, limits, steps)
     keep = [i for i, spec in enumerate(specs) if not spec[5]]
     odims = e.dims(out)
     final = [odims[i] for i in keep]
@@ -468,7 +455,7 @@ def _split(e, x, axis, sizes):
         starts[axis] = start
         limits = list(dims)
         limits[axis] = _add(e, start, s)
-        out.append(_slice(e, x, starts, limits, [1] * x.type.rank))
+        out.append(e.slice(x, starts, limits, [1] * x.type.rank))
         start = limits[axis]
     return out
 
@@ -570,7 +557,7 @@ def mirror_pad(e, op, args):
             starts[d] = skip
             lim = list(dims)
             lim[d] = skip + lo
-            parts.append(e.v("reverse", [_slice(e, x, starts, lim, [1] * x.type.rank)],
+            parts.append(e.v("reverse", [e.slice(x, starts, lim, [1] * x.type.rank)],
                              {"dimensions": (d,)}))
         parts.append(x)
         if hi:
@@ -578,7 +565,7 @@ def mirror_pad(e, op, args):
             starts[d] = n - skip - hi
             lim = list(dims)
             lim[d] = n - skip
-            parts.append(e.v("reverse", [_slice(e, x, starts, lim, [1] * x.type.rank)],
+            parts.append(e.v("reverse", [e.slice(x, starts, lim, [1] * x.type.rank)],
                              {"dimensions": (d,)}))
         x = e.v("concatenate", parts, {"dimension": d})
     return [x]
@@ -693,7 +680,7 @@ def tensor_list_get_item(e, op, args):
     i = e.convert(index, "i32")
     starts = [i] + [0] * (lst.type.rank - 1)
     limits = [e.v("add", [i, e.const(1, "i32", ())])] + dims[1:]
-    s = _slice(e, lst, starts, limits, [1] * lst.type.rank)
+    s = e.slice(lst, starts, limits, [1] * lst.type.rank)
     s = e.v("reshape", [s], result_type=TensorType((1,) + lst.type.shape[1:], lst.type.elem)) \
         if s.type.shape[0] is None and lst.type.is_static else s
     return [e.reshape(s, dims[1:])]
@@ -829,7 +816,7 @@ def non_max_suppression(e, op, args):
                               f"(0 to {MAX_PADDED_OUTPUT})")
             padded = e.v("concatenate", [picked, e.const(np.zeros(m, np.int32), "i32", (m,))],
                          {"dimension": 0})
-            picked = _slice(e, padded, [0], [m], [1])
+            picked = e.slice(padded, [0], [m], [1])
             picked = e.v("reshape", [picked], result_type=TensorType((m,), "i32")) \
                 if picked.type.shape != (m,) else picked
         return [picked, count]

@@ -5,6 +5,7 @@ dims, and the complex-number ops around them. TF's transforms have mhlo.fft's co
 zero-padded to fft_length first, as TF does."""
 from __future__ import annotations
 
+from lowering.ir.core import is_complex
 from lowering.tf.emitter import Emitter, complex_fft, fft_over, fit_length
 from lowering.tf.table import tf_op
 
@@ -52,10 +53,6 @@ for _suffix, _d in DIMS.items():
     tf_op(f"IFFT{_suffix}", group=S)(_complex("IFFT", _d))
 
 
-def _is_complex(x) -> bool:
-    return x.type.elem.startswith("complex<")
-
-
 @tf_op("ComplexAbs", group=S)
 def complex_abs(e, op, args):
     return [e.v("abs", [args[0]])]
@@ -66,7 +63,7 @@ def real_imag(e, op, args):
     """The part; of a real tensor, itself or zeros."""
     x = args[0]
     part = "real" if op.name.endswith("Real") else "imag"
-    if _is_complex(x):
+    if is_complex(x.type.elem):
         return [e.v(part, [x])]
     return [x if part == "real" else e.broadcast_to(e.const(0, x.type.elem, ()), e.dims(x))]
 
@@ -80,7 +77,7 @@ def make_complex(e, op, args):
 @tf_op("Conj", group=S)
 def conj(e, op, args):
     x = args[0]
-    if not _is_complex(x):
+    if not is_complex(x.type.elem):
         return [x]
     return [e.v("complex", [e.v("real", [x]), e.v("negate", [e.v("imag", [x])])])]
 
@@ -89,7 +86,7 @@ def conj(e, op, args):
 def angle(e, op, args):
     """atan2(imag, real); 0 for a real tensor's non-negative elements, pi for its negative."""
     x = args[0]
-    if _is_complex(x):
+    if is_complex(x.type.elem):
         return [e.v("atan2", [e.v("imag", [x]), e.v("real", [x])])]
     zero = e.broadcast_to(e.const(0, x.type.elem, ()), e.dims(x))
     return [e.v("atan2", [zero, x])]

@@ -8,7 +8,7 @@ import weakref
 
 import numpy as np
 
-from lowering.ir.core import Block, CompileError, DenseAttr, Location, Value, numpy_dtype
+from lowering.ir.core import Block, CompileError, DenseAttr, Location, Value, is_complex, numpy_dtype
 from lowering.tf.emitter import FLOATS, Emitter
 
 INTS = ("i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64")
@@ -55,7 +55,7 @@ class TorchEmitter(Emitter):
             return self.convert(value, elem)
         if elem == "i1":
             value = bool(value)
-        elif elem.startswith("complex<"):
+        elif is_complex(elem):
             value = complex(value)
         elif elem not in FLOATS:
             value = int(value)
@@ -136,7 +136,7 @@ def _shape_key(name: str, operands, attrs, result_type, regions):
 def promote(*elems: str) -> str:
     """The element type of an arithmetic op on tensors of these types (a complex or a float
     wins; else the widest)."""
-    floats = [x for x in elems if x in FLOATS or x.startswith("complex<")]
+    floats = [x for x in elems if x in FLOATS or is_complex(x)]
     pool = floats or [x for x in elems if x != "i1"] or ["i1"]
     order = ["i1", "ui8", "i8", "i16", "ui16", "i32", "ui32", "i64", "ui64", "f16", "bf16",
              "f32", "f64", "complex<f32>", "complex<f64>"]

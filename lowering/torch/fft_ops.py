@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from lowering.ir.core import TensorType, Value
+from lowering.ir.core import Value, is_complex
 from lowering.tf.emitter import complex_fft, fft_over, fit_length
 from lowering.torch.table import aten
 
@@ -78,7 +78,7 @@ def fft_c2c(e, n):
     """A complex transform over `dim`, forward (unnormalised in mhlo) or inverse (mhlo's
     divides by n)."""
     x = n.arg("self")
-    if not x.type.elem.startswith("complex<"):
+    if not is_complex(x.type.elem):
         raise e.error(f"the input must be complex, got {x.type}")
     dims = _dims(e, x, n.arg("dim"))
     size = math.prod(x.type.shape[d] for d in dims)
@@ -106,18 +106,7 @@ def view_as_complex(e, n):
         raise e.error(f"the last dim must be 2 (real, imaginary), got {x.type}")
     r = x.type.rank
     dims = e.dims(x)
-    parts = []
-    for i in (0, 1):
-        if any(d is None for d in x.type.shape):
-            starts = e.const([0] * (r - 1) + [i], "i64", (r,))
-            limits = e.shape_tensor(dims[:-1] + [i + 1], "i64")
-            part = e.v("real_dynamic_slice", [x, starts, limits, e.const([1] * r, "i64", (r,))],
-                       result_type=TensorType(x.type.shape[:-1] + (1,), x.type.elem))
-        else:
-            part = e.v("slice", [x], {"start_indices": (0,) * (r - 1) + (i,),
-                                      "limit_indices": x.type.shape[:-1] + (i + 1,),
-                                      "strides": (1,) * r})
-        parts.append(e.reshape(part, dims[:-1]))
+    parts = [e.reshape(e.slice(x, [0] * (r - 1) + [i], dims[:-1] + [i + 1]), dims[:-1]) for i in (0, 1)]
     return e.v("complex", parts)
 
 
@@ -125,7 +114,7 @@ def view_as_complex(e, n):
 def real_imag(e, n):
     x = n.arg("self")
     part = "real" if e.target.startswith("aten.real") else "imag"
-    if not x.type.elem.startswith("complex<"):
+    if not is_complex(x.type.elem):
         if part == "imag":
             raise e.error("imag of a real tensor is not defined (PyTorch refuses it too)")
         return x
@@ -138,6 +127,6 @@ def conj(e, n):
     """The complex conjugate (resolve_conj and resolve_neg materialise a lazy conjugate or
     negation PyTorch keeps as a flag: here values are always materialised)."""
     x = n.arg("self")
-    if not x.type.elem.startswith("complex<") or e.target.startswith("aten.resolve"):
+    if not is_complex(x.type.elem) or e.target.startswith("aten.resolve"):
         return x
     return e.v("complex", [e.v("real", [x]), e.v("negate", [e.v("imag", [x])])])

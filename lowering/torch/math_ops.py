@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from lowering.ir.core import Region, TensorType, Value
+from lowering.ir.core import Region, TensorType, Value, is_complex
 from lowering.tf.emitter import FLOATS
 from lowering.torch.emitter import TorchEmitter, promote
 from lowering.torch.table import aten
@@ -37,7 +37,7 @@ G = "elementwise math"
 def _unary(hlo):
     def rule(e: TorchEmitter, n):
         x = n.arg("self")
-        if hlo == "abs" and isinstance(x, Value) and x.type.elem.startswith("complex<"):
+        if hlo == "abs" and isinstance(x, Value) and is_complex(x.type.elem):
             return e.v("abs", [x])  # |z|, a real result: z is not converted to it first
         x = e.scalar(x, n.out_elem())
         if hlo is not None:

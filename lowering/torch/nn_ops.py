@@ -181,8 +181,9 @@ def max_pool(e, n):
     out = e.op("reduce_window", [x, e.const(e.init("max", x.type.elem), x.type.elem, ())], attrs,
                regions=[e.scalar_region(x.type.elem, "maximum")]).result
     for axis, length in trims:
-        from lowering.torch.shapes import slice_dim
-        out = slice_dim(e, out, axis, 0, length, 1)
+        limits = e.dims(out)
+        limits[axis] = length
+        out = e.slice(out, [0] * out.type.rank, limits)
     return [out, None]
 
 
@@ -297,16 +298,20 @@ def upsample(e, n):
         lo, hi, weight = _source_indices(size, out, factor, align, bilinear)
         if size == out and np.array_equal(lo, np.arange(out)) and (weight is None or not weight.any()):
             continue
-        picked = gather_axis(e, x, e.const(lo, "i64"), axis)
         if weight is None:
-            x = picked
+            x = gather_axis(e, x, e.const(lo, "i64"), axis)
             continue
-        dims = e.dims(picked)
-        w1 = e.broadcast_to(e.const(weight, elem), dims, mapping=(axis,))
-        w0 = e.broadcast_to(e.const(1 - weight, elem), dims, mapping=(axis,))
-        after = gather_axis(e, x, e.const(hi, "i64"), axis)
-        x = e.v("add", [e.v("multiply", [picked, w0]), e.v("multiply", [after, w1])])
+        x = _blend(e, x, axis, e.const(lo, "i64"), e.const(hi, "i64"), e.const(weight, elem),
+                   e.const(1 - weight, elem))
     return x
+
+
+def _blend(e, x, axis: int, lo, hi, w1, w0):
+    """x's elements at `lo` times w0 plus those at `hi` times w1, along `axis` (bilinear)."""
+    picked, after = gather_axis(e, x, lo, axis), gather_axis(e, x, hi, axis)
+    dims = e.dims(picked)
+    w1, w0 = (e.broadcast_to(w, dims, mapping=(axis,)) for w in (w1, w0))
+    return e.v("add", [e.v("multiply", [picked, w0]), e.v("multiply", [after, w1])])
 
 
 def _output_size(e, x, axis: int, sizes, k: int, factor, static_out):
@@ -348,14 +353,10 @@ def _resample_dynamic(e, x, axis: int, out, factor, align: bool, bilinear: bool)
         src = e.binary("multiply", dst, scale)
     floor = e.v("floor", [src])
     lo = e.v("minimum", [e.convert(floor, "i64"), e.broadcast_to(last, [out])])
-    picked = gather_axis(e, x, lo, axis)
     if not bilinear:
-        return picked
+        return gather_axis(e, x, lo, axis)
     hi = e.v("minimum", [e.binary("add", lo, e.scalar(1, "i64")), e.broadcast_to(last, [out])])
     weight = e.v("clamp", [e.scalar(0, f32), e.binary("subtract", src, e.convert(lo, f32)), one])
     elem = x.type.elem
-    dims = e.dims(picked)
-    w1 = e.broadcast_to(e.convert(weight, elem), dims, mapping=(axis,))
-    w0 = e.broadcast_to(e.convert(e.binary("subtract", one, weight), elem), dims, mapping=(axis,))
-    after = gather_axis(e, x, hi, axis)
-    return e.v("add", [e.v("multiply", [picked, w0]), e.v("multiply", [after, w1])])
+    return _blend(e, x, axis, lo, hi, e.convert(weight, elem),
+                  e.convert(e.binary("subtract", one, weight), elem))

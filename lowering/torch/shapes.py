@@ -168,14 +168,7 @@ def slice_dim(e: TorchEmitter, x: Value, axis: int, start, end, step: int) -> Va
     starts = [start if i == axis else 0 for i in range(r)]
     limits = [end if i == axis else dims[i] for i in range(r)]
     strides = [step if i == axis else 1 for i in range(r)]
-    if all(isinstance(v, int) for v in starts + limits) and x.type.is_static:
-        return e.v("slice", [x], {"start_indices": tuple(starts), "limit_indices": tuple(limits),
-                                  "strides": tuple(strides)})
-    shape = tuple(-(-(lim - s) // st) if isinstance(s, int) and isinstance(lim, int) else None
-                  for s, lim, st in zip(starts, limits, strides))
-    return e.v("real_dynamic_slice", [x, e.shape_tensor(starts), e.shape_tensor(limits),
-                                      e.shape_tensor(strides)],
-               result_type=TensorType(shape, x.type.elem))
+    return e.slice(x, starts, limits, strides)
 
 
 @aten("slice.Tensor", "slice_copy.Tensor", group=S)

@@ -48,6 +48,7 @@ from lowering.codegen.cpu.gemm import (
     _max,
     _min,
     gemm_function,
+    get_num_threads,
     load_slots,
     run_tasks,
     thread_scratch,
@@ -217,9 +218,7 @@ def _row_group(e: _Emitter, b, rows, ow, f_out, chunks):
     has fewer tiles, while every thread keeps TASKS_PER_THREAD tasks; else 1. Each feature
     panel of the kernel then streams over the group's rows, not a row's one or two tiles
     (ResNet's 7x7x512 3x3: 9 MiB of kernel, far past L2, streamed once per 7 positions)."""
-    get_threads = (e.mod.globals.get("aot_get_num_threads")
-                   or ir.Function(e.mod, ir.FunctionType(ir.IntType(32), []),
-                                  name="aot_get_num_threads"))
+    get_threads = get_num_threads(e.mod)
     tasks = b.mul(b.sext(b.call(get_threads, []), I64), _i(TASKS_PER_THREAD))
     tiles = _max(b, b.sdiv(b.add(ow, _i(e.mr - 1)), _i(e.mr)), _i(1))
     fill = b.sdiv(_block_tiles(e, b, f_out), tiles)
@@ -233,9 +232,7 @@ def _panel_tasks(e: _Emitter, b, s, rows):
     panels, at most TASKS_PER_THREAD a thread, for an ungrouped convolution whose input has
     at most PANEL_TASKS_INPUT_BYTES and whose kernel is larger than its output and has at
     least PANEL_TASKS_KERNEL_BYTES; else 0 (tasks by rows)."""
-    get_threads = (e.mod.globals.get("aot_get_num_threads")
-                   or ir.Function(e.mod, ir.FunctionType(ir.IntType(32), []),
-                                  name="aot_get_num_threads"))
+    get_threads = get_num_threads(e.mod)
     tasks = b.mul(b.sext(b.call(get_threads, []), I64), _i(TASKS_PER_THREAD))
     panels = b.sdiv(b.add(s["f"], _i(e.nr - 1)), _i(e.nr))
     inputs = b.mul(b.mul(b.mul(s["batch"], s["h"]), b.mul(s["w"], s["cin"])), _i(e.size))
@@ -255,9 +252,7 @@ def _block_tiles(e: _Emitter, b, f_out):
 def _chunks(e: _Emitter, b, rows, ow):
     """(chunks per output row, MR-wide tiles per chunk): one chunk per row when the rows
     give every thread TASKS_PER_THREAD tasks, else as many as make up the difference."""
-    get_threads = (e.mod.globals.get("aot_get_num_threads")
-                   or ir.Function(e.mod, ir.FunctionType(ir.IntType(32), []),
-                                  name="aot_get_num_threads"))
+    get_threads = get_num_threads(e.mod)
     tasks = b.mul(b.sext(b.call(get_threads, []), I64), _i(TASKS_PER_THREAD))
     tiles = _max(b, b.sdiv(b.add(ow, _i(e.mr - 1)), _i(e.mr)), _i(1))
     wanted = b.sdiv(b.add(tasks, b.sub(rows, _i(1))), _max(b, rows, _i(1)))

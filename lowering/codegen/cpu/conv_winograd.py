@@ -54,6 +54,7 @@ from lowering.codegen.cpu.gemm import (
     _i,
     _max,
     _min,
+    get_num_threads,
     load_slots,
     run_tasks,
     thread_scratch,
@@ -168,9 +169,7 @@ def _splits(e: _Emitter, b, tile_rows, panels):
     thread (batch 1), 2 per thread (at most one a panel), each task all the tile rows of its
     panels (ResNet's 14x14x256 3x3 at batch 1: 7 tile rows, one of two cores idle for a
     third of the call); else 1, the tasks tile rows."""
-    get_threads = (e.mod.globals.get("aot_get_num_threads")
-                   or ir.Function(e.mod, ir.FunctionType(ir.IntType(32), []),
-                                  name="aot_get_num_threads"))
+    get_threads = get_num_threads(e.mod)
     threads = b.sext(b.call(get_threads, []), I64)
     few = b.icmp_signed("<", tile_rows, b.mul(threads, _i(TASKS_PER_THREAD)))
     return b.select(b.and_(few, b.icmp_signed(">", threads, _i(1))),

@@ -1031,6 +1031,12 @@ def thread_scratch(mod: ir.Module) -> ir.Function:
             or ir.Function(mod, ir.FunctionType(PTR, [I64]), name="aot_thread_scratch"))
 
 
+def get_num_threads(mod: ir.Module) -> ir.Function:
+    """The runtime's `int aot_get_num_threads(void)` (the thread pool's size), declared in `mod`."""
+    return (mod.globals.get("aot_get_num_threads")
+            or ir.Function(mod, ir.FunctionType(ir.IntType(32), []), name="aot_get_num_threads"))
+
+
 def load_slots(b, ctx, names) -> dict:
     """{name: the i64 at ctx[i]} for the task context's slot names."""
     return {n: b.load(b.gep(ctx, [_i(i)], inbounds=True, source_etype=I64), typ=I64)
@@ -1056,8 +1062,7 @@ def gemm_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, blocking,
     if existing is not None:
         return existing
     e = _Emitter(mod, elem, t, name, blocking)
-    get_threads = (mod.globals.get("aot_get_num_threads")
-                   or ir.Function(mod, ir.FunctionType(ir.IntType(32), []), name="aot_get_num_threads"))
+    get_threads = get_num_threads(mod)
     micros = e.micro_kernels(variants=MATMUL_ROW_VARIANTS)
     task = e.task(micros, e.micro_kernels(packed="ab", variants=MATMUL_ROW_VARIANTS),
                   micros if e.pairs else e.micro_kernels(packed="b", variants=MATMUL_ROW_VARIANTS))

@@ -111,10 +111,10 @@ def _print(mod: ir.Module, parts: list, shared: set) -> list:
     header = [f'; ModuleID = "{mod.name}"', f'target triple = "{mod.triple}"',
               f'target datalayout = "{mod.data_layout}"', '']
     header += [t.get_declaration() for t in mod.get_identified_types().values()]
-    pieces = []  # per global: its text in every partition, or (definition, declaration)
+    pieces = []  # per global: (name, definition, declaration); name None: the same text in all
     for g in mod.globals.values():
         if not (isinstance(g, ir.Function) and g.blocks):
-            pieces.append((None, str(g)))
+            pieces.append((None, str(g), None))
             continue
         blocks, linkage = g.blocks, g.linkage
         try:
@@ -129,5 +129,6 @@ def _print(mod: ir.Module, parts: list, shared: set) -> list:
             g.blocks, g.linkage = blocks, linkage
     metadata = [f"!{k} = !{{ {', '.join(o.get_reference() for o in v.operands)} }}"
                 for k, v in mod.namedmetadata.items()] + [str(md) for md in mod.metadata]
-    return ["\n".join(header + [p[1] if p[0] is None else p[1] if p[0] in defines else p[2]
-                                 for p in pieces] + metadata) for defines in parts]
+    return ["\n".join(header + [text if name is None or name in defines else declaration
+                                 for name, text, declaration in pieces] + metadata)
+            for defines in parts]
