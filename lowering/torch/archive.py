@@ -19,16 +19,12 @@ from dataclasses import dataclass, field
 import ml_dtypes
 import numpy as np
 
-from lowering.ir.core import CompileError
+from lowering.ir.core import CompileError, numpy_dtype
 
 # torch._export.serde.schema.ScalarType -> element type
 ELEMS = {1: "ui8", 2: "i8", 3: "i16", 4: "i32", 5: "i64", 6: "f16", 7: "f32", 8: "f64",
          10: "complex<f32>", 11: "complex<f64>", 12: "i1", 13: "bf16", 28: "ui16", 34: "ui32",
          35: "ui64"}
-NUMPY = {"ui8": np.uint8, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
-         "f16": np.float16, "f32": np.float32, "f64": np.float64, "i1": np.bool_,
-         "ui16": np.uint16, "ui32": np.uint32, "ui64": np.uint64,
-         "complex<f32>": np.complex64, "complex<f64>": np.complex128, "bf16": ml_dtypes.bfloat16}
 SCALAR_NAMES = {0: "unknown", 9: "complex32",
                 29: "float8_e4m3fn", 30: "float8_e5m2", 31: "float8_e4m3fnuz",
                 32: "float8_e5m2fnuz", 33: "float8_e8m0fnu"}
@@ -121,7 +117,7 @@ def _ints(sym_ints: list, what: str) -> list:
 
 def _strided(data: bytes, tm: dict, what: str) -> np.ndarray:
     """The tensor `tm` describes as a view of a storage file's raw little-endian bytes."""
-    dtype = np.dtype(NUMPY[elem_of(tm["dtype"], what)]).newbyteorder("<")
+    dtype = numpy_dtype(elem_of(tm["dtype"], what)).newbyteorder("<")
     sizes, strides = _ints(tm["sizes"], what), _ints(tm["strides"], what)
     offset = tm.get("storage_offset", {"as_int": 0}).get("as_int", 0)
     flat = np.frombuffer(data, dtype)

@@ -29,6 +29,7 @@ from lowering.ir.core import (
     Region,
     TensorType,
     Value,
+    numpy_dtype,
 )
 from lowering.torch.archive import Program, Pt2Error, elem_of
 from lowering.torch.emitter import TorchEmitter, TorchLoweringError
@@ -434,9 +435,9 @@ def refine(e: TorchEmitter, v: Value, shape: tuple, elem: str) -> Value:
 
 
 def _elem_of_array(arr: np.ndarray, what: str) -> str:
-    from lowering.torch.archive import NUMPY
-    for elem, dt in NUMPY.items():
-        if arr.dtype == np.dtype(dt):
+    from lowering.torch.archive import ELEMS
+    for elem in ELEMS.values():
+        if arr.dtype == numpy_dtype(elem):
             return elem
     raise Pt2Error(f"tensor '{what}' has dtype {arr.dtype}, not supported")
 
