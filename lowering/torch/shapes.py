@@ -505,3 +505,66 @@ for _name, _fold, _dir in [("ge", lambda a, b: a >= b, "GE"), ("gt", lambda a, b
 def nothing(e, n):
     """Checks PyTorch made at export; the shape checks at the inputs stand for them."""
     return []
+
+
+@aten("as_strided.default", "as_strided_copy.default", group=S)
+def as_strided(e, n):
+    """A view reading its input's storage through new sizes and strides. Lowered when the
+    input is dense in the strides PyTorch recorded for it and the view reads each of its
+    elements once from offset 0: a memory-format change, a reordering of the storage, or
+    none (what run_decompositions leaves after a mean over a permuted tensor, as in Swin's
+    head) is a transpose, a reshape and a transpose. Any other view is an error."""
+    x = n.arg("self")
+    sizes, strides = list(n.arg("size")), list(n.arg("stride"))
+    name = n.inputs["self"].get("as_tensor", {}).get("name")
+    recorded = n.graph["tensor_values"].get(name, {})
+    in_strides = [s.get("as_int") for s in recorded.get("strides", [])]
+    in_order = _dense_order(list(x.type.shape), in_strides)
+    out_order = _dense_order([s if isinstance(s, int) else None for s in sizes], strides)
+    if n.arg("storage_offset", None) not in (None, 0) or in_order is None \
+            or out_order is None or not _same_count(recorded, n.graph["tensor_values"].get(
+                n.outputs[0], {})):
+        raise e.error(f"as_strided with sizes {_show(sizes)} and strides {_show(strides)} "
+                      "reinterprets its input's storage: only a view reading every element "
+                      "of a dense input once, from offset 0, is supported")
+    storage = e.v("transpose", [x], {"permutation": tuple(in_order)})
+    y = e.reshape(storage, [sizes[d] for d in out_order])
+    back = tuple(out_order.index(d) for d in range(len(sizes)))
+    return e.v("transpose", [y], {"permutation": back})
+
+
+def _dense_order(sizes: list, strides: list) -> list | None:
+    """The dims outermost first in memory (dims of size 1 last: their stride is never
+    used) if sizes and strides lay out a dense block, else None. A `?` size (None) may only
+    be the outermost dim's."""
+    if len(strides) != len(sizes):
+        return None
+    ones = [d for d, s in enumerate(sizes) if s == 1]
+    rest = [d for d in range(len(sizes)) if d not in ones]
+    if any(not isinstance(strides[d], int) for d in rest):
+        return None
+    rest.sort(key=lambda d: -strides[d])
+    expected = 1
+    for i, d in enumerate(reversed(rest)):
+        if strides[d] != expected or (sizes[d] is None and i != len(rest) - 1):
+            return None
+        expected *= sizes[d] or 1
+    return rest + ones
+
+
+def _same_count(a: dict, b: dict) -> bool:
+    """Whether two recorded tensors hold as many elements: equal products of their static
+    sizes and the same symbolic sizes."""
+    def count(meta):
+        static, symbols = 1, []
+        for s in meta.get("sizes", []):
+            if "as_int" in s:
+                static *= s["as_int"]
+            else:
+                symbols.append(s.get("as_expr", {}).get("expr_str", "?"))
+        return static, sorted(symbols)
+    return bool(a) and bool(b) and count(a) == count(b)
+
+
+def _show(sizes: list) -> str:
+    return "[" + ", ".join(str(s) if isinstance(s, int) else "?" for s in sizes) + "]"

@@ -26,7 +26,7 @@ DATA = os.path.join(ROOT, "tests", "data", "torch")
 DEFAULT_CASES = ["mlp", "cnn", "misc", "encoder", "ops", "cond_nonzero", "composite",
                  "masks", "common", "attention", "sorting", "scatter_writes", "setitem",
                  "more_ops", "composite_more", "while_grid", "mask_put", "linalg",
-                 "spectral", "dynamic_spatial"]
+                 "spectral", "dynamic_spatial", "shifted_windows"]
 # make test-torch; scatter_core and more_ops_core are scatter_writes and more_ops decomposed
 # (index_add/copy/fill as index_put; embedding_bag, instance_norm, repeat_interleave as
 # their core ATen forms)
@@ -262,6 +262,25 @@ def test_weights_are_strided_views_of_their_storage():
     meta["storage_offset"] = {"as_int": 8}
     with pytest.raises(Pt2Error, match="reach past"):
         _strided(data, meta, "w")
+
+
+def test_as_strided_that_reinterprets_storage_is_refused():
+    """shifted_windows' as_strided (a restride of a mean's [?, 16, 1, 1]) with its strides
+    edited to read the batch dim innermost: no longer a dense view of its input, so a
+    located error naming the sizes and strides, never a wrong answer."""
+    src = zipfile.ZipFile(os.path.join(DATA, "shifted_windows.pt2"))
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as out:
+        for info in src.infolist():
+            data = src.read(info)
+            if info.filename.endswith("models/model.json"):
+                data = data.replace(b'"stride", "arg": {"as_ints": [16, 1, 16, 16]}',
+                                    b'"stride", "arg": {"as_ints": [1, 16, 16, 16]}')
+                assert data != src.read(info)
+            out.writestr(info, data)
+    with pytest.raises(CompileError, match=r"as_strided with sizes \[\?, 16, 1, 1\] and "
+                                           r"strides \[1, 16, 16, 16\] reinterprets"):
+        aot.compile(buf.getvalue())
 
 
 def test_pickled_weights_refuse_other_globals():

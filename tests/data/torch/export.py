@@ -718,6 +718,43 @@ class DynamicSpatial(nn.Module):
         return y, near, corners, odd, F.adaptive_avg_pool2d(y, 1)
 
 
+class ShiftedWindows(nn.Module):
+    """Swin's shifted-window attention over [b, 8, 8, 16] channels-last maps: roll by half a
+    window, 4x4 windows, the shift's mask built by in-place writes into slices of
+    new_zeros (saved decomposed, as aot.compile decomposes it), attention with the mask,
+    roll back, then the head's layer norm, permute to NCHW, a 1x1 adaptive average pool
+    (decomposed to a mean and an as_strided restride) and a linear."""
+
+    def __init__(self):
+        super().__init__()
+        self.qkv, self.proj = nn.Linear(16, 48), nn.Linear(16, 16)
+        self.norm, self.head = nn.LayerNorm(16), nn.Linear(16, 5)
+
+    def forward(self, x):  # [b, 8, 8, 16]
+        b, h, w, c = x.shape
+        win, shift = 4, 2
+        y = torch.roll(x, shifts=(-shift, -shift), dims=(1, 2))
+        y = y.view(b, h // win, win, w // win, win, c).permute(0, 1, 3, 2, 4, 5)
+        y = y.reshape(-1, win * win, c)
+        q, k, v = self.qkv(y).chunk(3, dim=-1)
+        scores = q @ k.transpose(-2, -1) / 4.0
+        mask = x.new_zeros((h, w))
+        regions = (slice(0, -win), slice(-win, -shift), slice(-shift, None))
+        count = 0
+        for hs in regions:
+            for ws in regions:
+                mask[hs, ws] = count
+                count += 1
+        mask = mask.view(h // win, win, w // win, win).permute(0, 2, 1, 3).reshape(-1, win * win)
+        mask = (mask.unsqueeze(1) - mask.unsqueeze(2)).ne(0).float() * -100.0
+        scores = scores.view(b, -1, win * win, win * win) + mask.unsqueeze(0)
+        y = torch.softmax(scores, -1).view(-1, win * win, win * win) @ v
+        y = self.proj(y).view(b, h // win, w // win, win, win, c).permute(0, 1, 3, 2, 4, 5)
+        y = torch.roll(y.reshape(b, h, w, c), shifts=(shift, shift), dims=(1, 2)) + x
+        y = self.norm(y).permute(0, 3, 1, 2)
+        return self.head(torch.flatten(F.adaptive_avg_pool2d(y, 1), 1))
+
+
 def transformers_model(kind: str, width: int = 32, layers: int = 2, heads: int = 4) -> nn.Module:
     """A BERT or a GPT-2 of transformers' own PyTorch classes ("bert", "gpt2"), small
     configs, random weights (no downloads), wrapped to take input ids and return the last
@@ -833,6 +870,8 @@ CASES = {
                         {"x": {0: BATCH, 2: Dim.AUTO, 3: Dim.AUTO}},
                         [{"b": 2, "h": 16, "w": 12}, {"b": 1, "h": 9, "w": 13},
                          {"b": 3, "h": 7, "w": 5}, {"b": 1, "h": 20, "w": 31}]),
+    "shifted_windows": (ShiftedWindows, [f32("b", 8, 8, 16)], {"x": {0: BATCH}},
+                        [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 5}]),
     "while_grid": (WhileGrid, [f32("b", 6), f32("b", 3, 4, 5)], {"x": {0: BATCH}, "img": {0: BATCH}},
                    [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 6}]),
 }
