@@ -50,6 +50,8 @@ AOT_ATTRS = {
                     "threads (on the call: the operand whose dim 0 is the extent)",
     "aot.parallel_over": "on a kernel while lowering: which output's dim 0 the loop covers",
     "aot.parallel_block": "on a call: rows per iteration of the parallel loop",
+    "aot.parallel_dim": "on a parallel loop and its call: the output dim the loop runs over "
+                        "(when not 0)",
     "aot.rows_per_iteration": "on a loop: it steps over blocks of this many rows",
     "aot.chunks": "on a loop: its iterations write disjoint pieces of the rows of the loops "
                   "outside it (a concatenation's), so the thread pool may split it with them",

@@ -159,9 +159,10 @@ def library_subject(op: Operation) -> Operation:
 
 
 def mark_parallel(op: Operation, fn: Operation, call: Operation, target) -> None:
-    """A kernel whose one outermost loop runs over dim 0 of its first output writes disjoint
-    parts of it per iteration: that loop may be split across threads. The call says which
-    operand has the extent; the host decides at run time whether the work is worth it."""
+    """A kernel whose one outermost loop runs over dim 0 of its first output (or the dim its
+    `aot.parallel_dim` names) writes disjoint parts of it per iteration: that loop may be
+    split across threads. The call says which operand (and dim) has the extent; the host
+    decides at run time whether the work is worth it."""
     if not target.threads or not (op.key == "fusion" or registry.rule(op, "parallel", target)):
         return
     loops = [o for o in fn.regions[0].blocks[0].ops if o.name == "scf.for"]
@@ -173,6 +174,8 @@ def mark_parallel(op: Operation, fn: Operation, call: Operation, target) -> None
     loops[0].attrs["aot.parallel"] = True
     fn.attrs["aot.parallel"] = True
     call.attrs["aot.parallel"] = first_out
+    if loops[0].attrs.get("aot.parallel_dim"):  # the loop runs over another dim (element_order)
+        call.attrs["aot.parallel_dim"] = loops[0].attrs["aot.parallel_dim"]
     # the loop may step over blocks of dim 0 (matmul rows): the host splits block numbers
     call.attrs["aot.parallel_block"] = loops[0].attrs.get("aot.rows_per_iteration", 1)
     if "aot.lanes_per_iteration" in loops[0].attrs:  # a device's warp or block per iteration
@@ -232,10 +235,40 @@ def emit_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
         inner.op("memref.store", [Elemental(inner, inputs, dims=env).at(ret.operands[0], ivs), out] + ivs)
         inner.yield_()
         return
-    with loop_nest(b, dims_of(b, out)) as (inner, ivs):
+    order = element_order(region_block, out)
+    out_dims = dims_of(b, out)
+    with loop_nest(b, [out_dims[d] for d in order]) as (inner, ivs_in_order):
+        ivs = [ivs_in_order[order.index(d)] for d in range(len(order))]
         e = Elemental(inner, inputs, dims=env)
         value = e.at(ret.operands[0], ivs)
         inner.op("memref.store", [value, out] + ivs)
+    if order and order[0] != 0:  # the host splits the outer loop's dim (mark_parallel)
+        next(o for o in b.block.ops if o.name == "scf.for").attrs["aot.parallel_dim"] = order[0]
+
+
+# An output dim of at most this many elements (static) that a transpose reads along its
+# operand's last dim is walked innermost (element_order)
+TINY_TRANSPOSED_DIM = 8
+
+
+def element_order(region_block: Block, out) -> list:
+    """The order of a kLoop fusion's loops over its output's dims, outermost first: the dims'
+    own, except that an output dim p of at most TINY_TRANSPOSED_DIM elements read by a
+    transpose along its operand's last dim, while the output's last dim is read across
+    rows, goes innermost. In the output's order each output row would read every k-th
+    element of the whole operand, so [N/2, 2] -> [2, N/2] read its input twice (2x the time
+    of [N]); with p innermost (LLVM unrolls it) the operand is read once, in memory order,
+    and the output written as k streams."""
+    shape = out.type.shape
+    order = list(range(len(shape)))
+    for o in region_block.ops:
+        if o.key != "transpose" or o.results[0].type.shape != shape:
+            continue
+        perm = list(o.attrs["permutation"])
+        p = perm.index(len(shape) - 1)
+        if p != len(shape) - 1 and shape[p] is not None and 1 < shape[p] <= TINY_TRANSPOSED_DIM:
+            return order[:p] + order[p + 1:] + [p]
+    return order
 
 
 # A concatenation whose output has fewer rows than this (or a run-time count) cuts each row

@@ -15,19 +15,36 @@ def emit_task(g, kernel):
     """`void task(void *ctx, i64 begin, i64 end)` for aot_parallel_for: the kernel's
     arguments come from an array of 64-bit slots at ctx. The kernel is not inlined into it:
     the host calls it directly too (a small run), and LLVM would optimise and compile its
-    loops twice (40% of such a kernel's LLVM time) for one call saved per task."""
+    loops twice (40% of such a kernel's LLVM time) for one call saved per task. A buffer's
+    static dims are passed as constants, as the launcher passes them, so LLVM propagates
+    them into the kernel: read from the slots, a static [N/2, 2] input's row stride was a
+    run-time value inside it, and its loops ran scalar behind a stride-1 check."""
     kernel.attributes.add("noinline")
     task = ir.Function(g.mod, ir.FunctionType(VOID, [PTR, I64, I64]), name=kernel.name + ".task")
     task.linkage = "internal"
     ctx, begin, end = task.args
     b = ir.IRBuilder(task.append_basic_block("entry"))
+    static = _static_params(g, kernel)
     args = []
     for i, param in enumerate(kernel.args[:-2]):
+        if static[i] is not None:
+            args.append(ir.Constant(I64, static[i]))
+            continue
         slot = b.load(b.gep(ctx, [ir.Constant(I64, i)], inbounds=True, source_etype=I64), typ=I64)
         args.append(b.inttoptr(slot, PTR) if isinstance(param.type, ir.PointerType) else slot)
     b.call(kernel, args + [begin, end])
     b.ret_void()
     return task
+
+
+def _static_params(g, kernel) -> list:
+    """Per parameter of LLVM kernel `kernel` (its pointers and dims, then run-time values), the
+    dim's value where its buffer's type fixes it, else None."""
+    func = _kernel_func(g, kernel.name[len(g.name) + 1:])
+    out = []
+    for t in func.attrs["function_type"].inputs:
+        out += [None] + list(t.shape) if isinstance(t, MemRefType) else [None]
+    return out
 
 
 PARALLEL_MIN_ELEMENTS = 1 << 15  # largest buffer of a kernel below which threads cost more than they save
@@ -78,19 +95,20 @@ def _host_call(g, b, op, values, host):
         m = values[v]
         args += [m.ptr] + list(m.dims) if isinstance(m, MemRef) else [m]
     out_index = op.attrs.get("aot.parallel") if name in g.tasks else None
-    launcher = _launcher(g, name, out_index, op.attrs.get("aot.parallel_block", 1))
+    launcher = _launcher(g, name, out_index, op.attrs.get("aot.parallel_block", 1),
+                         op.attrs.get("aot.parallel_dim", 0))
     b.call(launcher, [g.string(_kernel_label(g, name))] + args)
 
 
-def _launcher(g, name: str, out_index: int | None, block: int) -> ir.Function:
+def _launcher(g, name: str, out_index: int | None, block: int, dim: int = 0) -> ir.Function:
     """`K.launch(label, kernel's arguments)`: runs kernel K, timed under `label` when
-    profiling, and a parallel one (`out_index`: the operand whose dim 0 is split) over the
+    profiling, and a parallel one (`out_index`: the operand whose dim `dim` is split) over the
     thread pool when its work is big enough, else on this thread. One per kernel (its copies
     share it), so the host holds one call per kernel call: the host is a program's one long
     function, and this code emitted into it at every call made most of its IR (and of its
     LLVM time)."""
     fn = g.functions[name]
-    key = (fn.name, out_index, block)
+    key = (fn.name, out_index, block, dim)
     launchers = g.__dict__.setdefault("launchers", {})
     if key in launchers:
         return launchers[key]
@@ -116,16 +134,16 @@ def _launcher(g, name: str, out_index: int | None, block: int) -> ir.Function:
         _profiled(g, b, launcher.args[0], lambda bb: bb.call(fn, args))
     else:
         _profiled(g, b, launcher.args[0],
-                  lambda bb: _run_parallel(g, bb, name, operands, args, out_index, block, ctx))
+                  lambda bb: _run_parallel(g, bb, name, operands, args, out_index, block, ctx, dim))
     b.ret_void()
     return launcher
 
 
 def _run_parallel(g, b, name: str, operands: list, args: list, out_index: int, block: int,
-                  ctx) -> None:
+                  ctx, dim: int = 0) -> None:
     """Parallel kernel `name` over the thread pool (its arguments in the slots at `ctx`) when
     the largest buffer it touches is big enough, else on this thread."""
-    extent = operands[out_index].dims[0]
+    extent = operands[out_index].dims[dim]
     if block > 1:  # the loop counts blocks of dim 0
         extent = b.udiv(b.add(extent, ir.Constant(I64, block - 1)), ir.Constant(I64, block))
     sizes = collapse.extents(_kernel_func(g, name), g.target, operands.__getitem__)

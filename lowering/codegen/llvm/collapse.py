@@ -16,8 +16,8 @@ A nest collapses only where that is safe and cheap to prove on the loop-stage IR
   dim of a kernel argument or a run-time dim argument, so the host computes the same count
   from the call's operands (`extents`);
 - every memref.store in the nest, and every memref.load of a buffer the nest stores to,
-  indexes with the collapsed ivs first, in order: iterations write disjoint elements and
-  read none another writes;
+  indexes with the collapsed ivs at the same positions of that buffer (usually first, in
+  order): iterations write disjoint elements and read none another writes;
 - its ops are only loads, stores, dims, scf loops and branches, and arith/math: no calls,
   library ops or copies; and the kernel's buffers are distinct (not in place).
 
@@ -102,11 +102,21 @@ def _without_short_rows(chain: list) -> list:
     return chain
 
 
-def _indexed_by(op, ivs, first: int) -> bool:
-    """Whether a load or store's indices (from operand `first` on) start with `ivs` (None:
-    any index, for a loop of one iteration)."""
-    idx = op.operands[first:first + len(ivs)]
-    return len(idx) == len(ivs) and all(b is None or a is b for a, b in zip(idx, ivs))
+def _iv_positions(op, ivs, first: int):
+    """Where a load or store's indices (from operand `first` on) hold each of `ivs` (None, a
+    loop of one iteration, is not looked for), or None if one is missing. Stores, and loads
+    of what is stored, that hold the collapsed ivs at the same positions of a buffer touch
+    disjoint elements per iteration: usually the leading ones in order, but a loop nest
+    walked in another order (loops.element_order) holds them elsewhere."""
+    idx = op.operands[first:]
+    positions = []
+    for iv in ivs:
+        if iv is not None:
+            at = next((k for k, a in enumerate(idx) if a is iv), None)
+            if at is None:
+                return None
+            positions.append(at)
+    return tuple(positions)
 
 
 def _in_place(func) -> bool:
@@ -146,12 +156,14 @@ def collapsed_loops(func, target) -> list:
     keyed = chain[:-1] if chain[-1].attrs.get("aot.chunks") else chain
     ivs = [None if _constant(loop.operands[1]) == 1 else loop.regions[0].blocks[0].args[0]
            for loop in keyed]
-    stores = [o for o in ops if o.name == "memref.store"]
-    written = {id(o.operands[1]) for o in stores}
-    if not all(_indexed_by(o, ivs, 2) for o in stores):
-        return [head]
-    loads = [o for o in ops if o.name == "memref.load" and id(o.operands[0]) in written]
-    if not all(_indexed_by(o, ivs, 1) for o in loads):
+    at: dict = {}  # written buffer -> where its accesses hold the ivs
+    for o in ops:
+        if o.name == "memref.store":
+            at.setdefault(id(o.operands[1]), set()).add(_iv_positions(o, ivs, 2))
+    for o in ops:
+        if o.name == "memref.load" and id(o.operands[0]) in at:
+            at[id(o.operands[0])].add(_iv_positions(o, ivs, 1))
+    if any(len(where) != 1 or None in where for where in at.values()):
         return [head]
     return chain
 
