@@ -6,13 +6,14 @@
 The same work, N f32 elements, laid out as [N], [1, N], [2, N/2] and [1, 1, N], for each
 kernel kind: a kLoop elementwise chain (exp(tanh x)), a row reduction (sum of the last dim),
 a column reduction (sum of dim 0 of [32, shape/32]: its result has the shape), a transpose
-(negated, from the shape with its last two dims swapped), a broadcast (x + a row vector) and
-a concatenation (two halves of the last dim); each static and with every dim `?` (the `dyn`
-rows). All libraries are loaded into one process and called interleaved: per round, each
-shape gets one untimed call and then `--calls` timed ones. Prints per shape the median and
-the best per-call time over the rounds and the ratio to [N] (the goal: [1, N] within 1.1x of
-[N]). Wall-clock times on a shared 2-core machine are noisy: read the best-of beside the
-median. A benchmark, not a test: only the results are checked, against numpy.
+(negated, from the shape with its last two dims swapped), a broadcast (x + a row vector), a
+concatenation (two halves of the last dim) and a softmax of the last dim (a row fusion);
+each static and with every dim `?` (the `dyn` rows). All libraries are loaded into one
+process and called interleaved: per round, each shape gets one untimed call and then
+`--calls` timed ones. Prints per shape the median and the best per-call time over the
+rounds and the ratio to [N] (the goal: [1, N] within 1.1x of [N]). Wall-clock times on a
+shared 2-core machine are noisy: read the best-of beside the median. A benchmark, not a
+test: only the results are checked, against numpy.
 """
 from __future__ import annotations
 
@@ -124,6 +125,32 @@ def concat(shape, dynamic):
         f"%y = stablehlo.concatenate %a, %b, dim = {len(shape) - 1} : ({h}, {h}) -> {s}"], "y")
 
 
+def softmax(shape, dynamic):
+    """exp(x - max) / sum over the last dim: a row fusion (bufferize.split_row_fusion splits
+    few long rows, and a run-time row count when the kernels run)."""
+    sh = dyn(shape) if dynamic else shape
+    s, r, rank = t(sh), t(sh[:-1]), len(sh)
+    keep = list(range(rank - 1))
+    lines = shape_ops("x", rank) if dynamic else []
+
+    def spread(v, name):
+        if dynamic:
+            return (f"%{name} = stablehlo.dynamic_broadcast_in_dim %{v}, %sh, dims = {keep} : "
+                    f"({r}, tensor<{rank}xi32>) -> {s}")
+        return f"%{name} = stablehlo.broadcast_in_dim %{v}, dims = {keep} : ({r}) -> {s}"
+    lines += [
+        "%lo = stablehlo.constant dense<0xFF800000> : tensor<f32>",
+        "%z = stablehlo.constant dense<0.0> : tensor<f32>",
+        f"%m = stablehlo.reduce(%x init: %lo) applies stablehlo.maximum across dimensions = "
+        f"[{rank - 1}] : ({s}, tensor<f32>) -> {r}", spread("m", "mb"),
+        f"%d = stablehlo.subtract %x, %mb : {s}",
+        f"%e = stablehlo.exponential %d : {s}",
+        f"%u = stablehlo.reduce(%e init: %z) applies stablehlo.add across dimensions = "
+        f"[{rank - 1}] : ({s}, tensor<f32>) -> {r}", spread("u", "ub"),
+        f"%y = stablehlo.divide %e, %ub : {s}"]
+    return func([("x", s)], s, lines, "y")
+
+
 def inputs_of(kind, shape, rng):
     n = int(np.prod(shape))
     x = rng.standard_normal(n, dtype=np.float32)
@@ -146,11 +173,13 @@ def reference(kind, shape, inputs):
             "colsum": lambda: a[0].sum(axis=0),
             "transpose": lambda: -(np.swapaxes(a[0], -1, -2) if len(shape) > 1 else a[0]),
             "broadcast": lambda: a[0] + a[1],
-            "concat": lambda: np.concatenate(a, axis=-1)}[kind]()
+            "concat": lambda: np.concatenate(a, axis=-1),
+            "softmax": lambda: np.exp(a[0] - a[0].max(-1, keepdims=True))
+            / np.exp(a[0] - a[0].max(-1, keepdims=True)).sum(-1, keepdims=True)}[kind]()
 
 
 KINDS = {"ew": ew, "rowsum": rowsum, "colsum": colsum, "transpose": transpose,
-         "broadcast": broadcast, "concat": concat}
+         "broadcast": broadcast, "concat": concat, "softmax": softmax}
 
 
 def shapes(n: int) -> list:
