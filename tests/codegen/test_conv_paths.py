@@ -4,11 +4,14 @@ convolutions as one packed matmul over every position (aot.gemm), and direct con
 with too few output rows for the threads cut into chunks of tiles. Each checked against the
 float64 numpy reference of tests/conv_reference.py, static and with a `?` batch and length,
 odd sizes, f32 and f64, with a fused bias where the route runs epilogues."""
+import re
+
 import numpy as np
 import pytest
 
 import aot
 from conv_reference import np_conv
+from lowering.codegen.cpu.conv_gemm import CONSTANT_ROW_POSITIONS
 from lowering.frontend.parser import parse_module
 from lowering.frontend.printer import print_module
 from lowering.passes.pipeline import run_pipeline
@@ -406,7 +409,7 @@ def nchw_1x1_program(batch, cin, cout, size, along, elem="f32"):
 
 
 @pytest.mark.parametrize("size, along, elem", [(5, 1, "f32"), (5, 3, "f32"), (1, 1, "f32"),
-                                               (4, 1, "f64")])
+                                               (4, 1, "f64"), (6, 1, "f32")])
 def test_channels_first_1x1_is_one_matmul_with_its_consumers(size, along, elem):
     """An NCHW 1x1 convolution (EfficientNet's MBConv projections, batch-norm and SiLU after
     it) is one aot.gemm over the input as it is, no im2col copy, its consumers fused into the
@@ -419,8 +422,12 @@ def test_channels_first_1x1_is_one_matmul_with_its_consumers(size, along, elem):
         assert text.count('"aot.gemm"') == 1 and "scf.for" not in text.split('"aot.gemm"')[0]
         assert f"x{cin}x{size * size}x{elem}>" not in text  # no im2col copy [B, C, positions]
         # batch and row indices are one division each, unflattened columns two more (1x1
-        # images: the batch is the rows, the columns [F, 1, 1])
-        assert text.count("arith.divui") == (2 if along == 1 and size > 1 else 4), text
+        # images: the batch is the rows, the columns [F, 1, 1]); a small image's rows run
+        # twice: whole, between constant bounds, and cut by the tile
+        whole = along == 1 and 1 < size * size < CONSTANT_ROW_POSITIONS
+        assert text.count("arith.divui") == (2 + whole if along == 1 and size > 1 else 4), text
+        bounds = re.findall(rf'(%\d+) = "arith.constant"\(\) {{value = {size * size} : i64}}', text)
+        assert any(re.search(rf'"scf.for"\(%\w+, {v}, ', text) for v in bounds) == whole
     rng = np.random.default_rng(size + along)
     dt = np.float32 if elem == "f32" else np.float64
     w = rng.uniform(-1, 1, (cout, cin, 1, 1)).astype(dt)

@@ -3,7 +3,7 @@ op, and a dot's elementwise consumers (a kOutput fusion) run on each finished ti
 Registered as CPU overrides of dot / dot_general in the op registry."""
 from __future__ import annotations
 
-from lowering.ir.builder import LoopBuilder, dims_of
+from lowering.ir.builder import Ix, LoopBuilder, dims_of
 from lowering.ir.core import INDEX, Block, Region
 from lowering.ops import registry
 from lowering.ops.contraction import dot_general_dims
@@ -45,7 +45,7 @@ def packed_runs(op, target) -> dict | None:
 
 
 def epilogue_tile(b: LoopBuilder, subject, region_block: Block, inputs: dict, out, env: dict,
-                  nb: int, nm: int, flat_columns: bool = False):
+                  nb: int, nm: int, flat_columns: bool = False, whole_row: int | None = None):
     """(region, captured): a kOutput fusion's region as a tile callback (bi, i0, i1, j0, j1)
     that overwrites rows [i0, i1) x columns [j0, j1) of batch index `bi` of `out` (its
     first nb dims the batch, the next nm the rows, a last one the columns, each group
@@ -53,8 +53,10 @@ def epilogue_tile(b: LoopBuilder, subject, region_block: Block, inputs: dict, ou
     per element, or with `flat_columns` indexed [0, ..., j], the same address in a row-major
     buffer, where the region reads nothing along those dims apart) with the fused consumers'
     value of `subject`'s product, already in `out`
-    (fusion.joins_as_output). Kernel values the region uses from outside are `captured`,
-    to become the library op's extra operands."""
+    (fusion.joins_as_output). With `whole_row` (a static column count), a tile of whole rows
+    runs its columns between constant bounds, which LLVM vectorises however short they are.
+    Kernel values the region uses from outside are `captured`, to become the library op's
+    extra operands."""
     product, root_value = subject.results[0], region_block.ops[-1].operands[0]
     tile = Block([INDEX] * 5)
     eb = LoopBuilder(tile, b.loc, b.target)
@@ -68,19 +70,33 @@ def epilogue_tile(b: LoopBuilder, subject, region_block: Block, inputs: dict, ou
             flat = lb.v("arith.divui", [flat, d], INDEX)
         return idx[::-1]
     batch_idx = unflatten(eb, bi, out_dims[:nb])
-    _, row, i, _ = eb.for_(i0, i1)
-    row_idx = unflatten(row, i, out_dims[nb:nb + nm])
-    _, col, j, _ = row.for_(j0, j1)
-    cols = out_dims[nb + nm:]
-    if flat_columns and len(cols) > 1:
-        col_idx = [col.index(0)] * (len(cols) - 1) + [j]
+
+    def rows(rb: LoopBuilder, lo, hi):
+        _, row, i, _ = rb.for_(i0, i1)
+        row_idx = unflatten(row, i, out_dims[nb:nb + nm])
+        _, col, j, _ = row.for_(lo, hi)
+        cols = out_dims[nb + nm:]
+        if flat_columns and len(cols) > 1:
+            col_idx = [col.index(0)] * (len(cols) - 1) + [j]
+        else:
+            col_idx = unflatten(col, j, cols) if len(cols) > 1 else [j] if cols else []
+        idx = batch_idx + row_idx + col_idx
+        e = Elemental(col, {**inputs, product: out}, dims=env)
+        col.op("memref.store", [e.at(root_value, idx), out] + idx)
+        col.yield_()
+        row.yield_()
+    if whole_row is None:
+        rows(eb, j0, j1)
     else:
-        col_idx = unflatten(col, j, cols) if len(cols) > 1 else [j] if cols else []
-    idx = batch_idx + row_idx + col_idx
-    e = Elemental(col, {**inputs, product: out}, dims=env)
-    col.op("memref.store", [e.at(root_value, idx), out] + idx)
-    col.yield_()
-    row.yield_()
+        ix = Ix(eb)
+        whole = ix.and_(ix.cmp("eq", j0, 0), ix.cmp("eq", j1, whole_row))
+        taken = ix.select(whole, 1, 0)
+        _, wb, _, _ = eb.for_(eb.index(0), taken)
+        rows(wb, wb.index(0), wb.index(whole_row))
+        wb.yield_()
+        _, pb, _, _ = eb.for_(eb.index(0), ix.sub(1, taken))
+        rows(pb, j0, j1)
+        pb.yield_()
     eb.yield_()
     inside = {v for o in tile.ops for inner in o.walk() for v in inner.results}
     inside |= {a for o in tile.ops for inner in o.walk() for r in inner.regions
