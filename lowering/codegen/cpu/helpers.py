@@ -19,17 +19,21 @@ import os
 from llvmlite import ir
 
 from lowering.cache import cache_dir, source_digest, touch
+from lowering.codegen.cpu.attention import attention_function
 from lowering.codegen.cpu.conv_direct import conv_function
 from lowering.codegen.cpu.conv_winograd import winograd_function
 from lowering.codegen.cpu.gemm import gemm_function
 
 VOID, PTR, I64 = ir.VoidType(), ir.PointerType(), ir.IntType(64)
-MAKERS = {"gemm": gemm_function, "conv": conv_function, "winograd": winograd_function}
-ENTRY = {"gemm": "run", "conv": "conv_run", "winograd": "winograd_run"}  # the entry's name after the prefix
+MAKERS = {"gemm": gemm_function, "conv": conv_function, "winograd": winograd_function,
+          "attention": attention_function}
+# the entry's name after the prefix
+ENTRY = {"gemm": "run", "conv": "conv_run", "winograd": "winograd_run", "attention": "run"}
 # The convolutions' objects call the matmul's (patch windows multiplied as a matrix) rather
 # than carry a copy of it (+2.5 s of LLVM each).
 CALLS_GEMM = ("conv", "winograd")
 CALLED_BY = {"aot.gemm": lambda op: ("gemm",),  # loop-stage op -> the helper its emitter calls
+             "aot.attention": lambda op: ("attention",),
              "aot.conv": lambda op: ("winograd" if op.attrs.get("winograd") else "conv", "gemm"),
              # HLO ops -> the helper they are likely to call (known for sure at the loop stage;
              # a convolution's kernel, direct, Winograd or a matmul, is chosen there)

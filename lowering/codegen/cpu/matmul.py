@@ -133,9 +133,12 @@ def _packs(target, op) -> bool:
 def _takes_epilogue(target, op) -> bool:
     """The epilogue walks C's columns as one dim: the rhs columns must be one dim."""
     runs = packed_runs(op, target)
-    return runs is not None and runs["rhs_runs"][5] - runs["rhs_runs"][4] <= 1
+    return (runs is not None and runs["rhs_runs"][5] - runs["rhs_runs"][4] <= 1
+            and "aot.attention" not in op.attrs)  # the scores of an attention fusion
 
 
 for _name in ("dot_general", "dot"):
     registry.override(_name, "kernel", emit_packed_dot, target="cpu", when=_packs)
     registry.override(_name, "epilogue", emit_matmul_epilogue, target="cpu", when=_takes_epilogue)
+
+from lowering.codegen.cpu import attention  # noqa: E402,F401  (its epilogue override: the fused attention)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from llvmlite import ir
 
-from lowering.codegen.cpu import conv_direct
+from lowering.codegen.cpu import attention, conv_direct
 from lowering.codegen.cpu.gemm import EPILOGUE_T
 from lowering.codegen.cpu.gemm import SLOTS as GEMM_SLOTS
 from lowering.codegen.llvm.types import (
@@ -300,7 +300,20 @@ def _conv(g, b, op, args):
     b.call(g.cpu_helper("winograd" if op.attrs.get("winograd") else "conv", out.elem), [ctx])
 
 
+def _attention(g, b, op, args):
+    """out = softmax(q k^T * scale) v by cpu/attention.py: q [batch..., sq, d], k [batch...,
+    sk, d], v [batch..., sk, dv], out [batch..., sq, dv], the batch dims taken as one."""
+    q, k, v, out = args
+    batch, _ = _dims_run(b, q, 0, len(q.dims) - 2)
+    values = {"batch": batch, "sq": q.dims[-2], "d": q.dims[-1], "sk": k.dims[-2],
+              "dv": v.dims[-1], "q": q.ptr, "k": k.ptr, "v": v.ptr, "out": out.ptr,
+              "scale": b.bitcast(ir.Constant(ir.DoubleType(), op.attrs["scale"]), I64)}
+    ctx = _slots(b, attention.SLOTS, values)
+    b.call(g.cpu_helper("attention", out.elem), [ctx])
+
+
 EMITTERS = {
+    "aot.attention": _attention,
     "aot.conv": _conv,
     "aot.gemm": _gemm,
     "arith.constant": _constant,

@@ -1,0 +1,320 @@
+"""Attention as one kernel: softmax(q k^T * scale) v, per block of queries, nothing materialised.
+
+Run as three kernels (q k^T, the row softmax, p v) attention writes its [s, s] scores and
+probabilities to memory and reads them back twice, and the softmax walks each row three times
+(max, exp and sum, divide). Here (passes/attention.py makes the fusion, `emit_attention` its
+`aot.attention` op) each task takes one batch index (e.g. one head) and a range of its queries:
+
+- It packs k as the NR-column panels of k^T (gemm's transposing pack) and v as NR-column
+  panels (row-major pack), once for every task of the same batch index it runs in a row.
+- For each block of QUERY_PANELS x MR queries, the scores S = q k^T go into a block in the
+  thread's scratch (L1/L2): each k^T panel stays in L1 while the block's q panels (read in
+  place, gemm's "b" micro-kernel) go by.
+- Each row of S: its max, then e = exp(s * scale - max), stored in place, and its sum; the
+  exp is fastmath's polynomial on vectors of the row (bounded above by 0: the short scaling).
+- O = E v by the same micro-kernel (E's rows in place, v's panels packed; keys in KC blocks),
+  straight into the output, whose rows are then multiplied by 1 / sum: the division of the
+  softmax moves from s x s probabilities to s x dv outputs.
+
+The products round as the packed matmul's do; e / sum becomes (e v) / sum, a few ulps from the
+three-kernel result (tests/codegen/test_attention.py checks against numpy)."""
+from __future__ import annotations
+
+from llvmlite import ir
+
+from lowering.codegen.cpu import gemm
+from lowering.codegen.cpu.gemm import _ceil_div, _ceil_div_v, _for, _i, _max, _min
+from lowering.codegen.llvm import fastmath
+from lowering.ir.core import ScalarType
+from lowering.ops import registry
+
+I1, I32, I64, PTR, VOID = ir.IntType(1), ir.IntType(32), ir.IntType(64), ir.PointerType(), ir.VoidType()
+
+# Queries per block, in register-tile panels: each k^T panel is read from L2 once per block
+# and reused by its panels from L1; the block's scores (QUERY_PANELS * MR rows of s keys) stay
+# in L1/L2 for the softmax and the second product.
+QUERY_PANELS = 4
+# The task context: i64 slots (pointers as integers; the scale as the bits of a double).
+SLOTS = ("batch", "sq", "sk", "d", "dv", "q", "k", "v", "out", "scale", "chunks", "chunk_rows")
+
+
+class _VectorOps:
+    """The loop-stage op spellings fastmath's Ops emits, as llvmlite vector (or scalar)
+    instructions: so its exp runs on a row's vectors in a kernel written in LLVM IR."""
+
+    TYPES = {"f32": ir.FloatType(), "f64": ir.DoubleType(), "i32": I32, "i64": I64, "i1": I1}
+    BINARY = {"arith.addf": "fadd", "arith.subf": "fsub", "arith.mulf": "fmul", "arith.divf": "fdiv",
+              "arith.addi": "add", "arith.subi": "sub", "arith.andi": "and_", "arith.ori": "or_",
+              "arith.shli": "shl", "arith.shrui": "lshr", "arith.shrsi": "ashr"}
+    FCMP = {"olt": "<", "ogt": ">", "ole": "<=", "oge": ">=", "oeq": "==", "one": "!="}
+    ICMP = {"slt": "<", "sgt": ">", "sle": "<=", "sge": ">=", "eq": "==", "ne": "!="}
+
+    def __init__(self, builder: ir.IRBuilder, lanes: int):
+        self.ir, self.lanes, self.b = builder, lanes, self
+
+    def type(self, name: str) -> ir.Type:
+        t = self.TYPES[name]
+        return ir.VectorType(t, self.lanes) if self.lanes > 1 else t
+
+    def const(self, value, elem: str):
+        t = self.TYPES[elem]
+        c = ir.Constant(t, value if elem in ("f32", "f64") else int(value))
+        return ir.Constant(ir.VectorType(t, self.lanes), [c] * self.lanes) if self.lanes > 1 else c
+
+    def v(self, name: str, args: list, t: ScalarType, **attrs):
+        b = self.ir
+        if name in self.BINARY:
+            flags = (attrs["fastmath"],) if "fastmath" in attrs and name.endswith("f") else ()
+            method = getattr(b, self.BINARY[name])
+            return method(*args, flags=flags) if flags else method(*args)
+        if name == "arith.cmpf":
+            return b.fcmp_ordered(self.FCMP[attrs["predicate"]], *args)
+        if name == "arith.cmpi":
+            return b.icmp_signed(self.ICMP[attrs["predicate"]], *args)
+        if name == "arith.select":
+            return b.select(*args)
+        if name == "arith.bitcast":
+            return b.bitcast(args[0], self.type(t.name))
+        raise NotImplementedError(f"attention's vector ops have no {name}")
+
+
+def _exp_nonpositive(b: ir.IRBuilder, x, elem: str, lanes: int):
+    """exp(x) for x <= 0 (a softmax's s - max s), fastmath's polynomial on `lanes` lanes."""
+    return fastmath.exp(fastmath.Ops(_VectorOps(b, lanes), elem), x, rng=(float("-inf"), 0.0))
+
+
+class _Attention:
+    """Emits one element type's attention kernel (entry, task, row softmax) into a module,
+    with the packed matmul's micro-kernels and packs (gemm._Emitter) under its own name."""
+
+    def __init__(self, mod, elem, t, blocking, name):
+        self.g = gemm._Emitter(mod, elem, t, name, blocking)
+        self.mod, self.elem, self.t, self.name = mod, elem, t, name
+        self.vec, self.mr, self.nr, self.kc = blocking.vec, blocking.mr, blocking.nr, blocking.kc
+        self.vt = ir.VectorType(t, self.vec)
+        self.size = 8 if elem == "f64" else 4
+        self.block = QUERY_PANELS * self.mr
+
+    def fn(self, suffix, ftype):
+        return self.g.fn(suffix, ftype)
+
+    def at(self, b, base, offset):
+        return self.g.at(b, base, offset)
+
+    # ------------------------------------------------------------------ one row's softmax
+    def softmax_row(self):
+        """t row_softmax(row, n, scale): row[j] = exp(row[j] * scale - max) for j < n, max
+        over the scaled row; returns the sum of the exps (NaN in, NaN out, as the three-op
+        form gives)."""
+        t, vt, vec = self.t, self.vt, self.vec
+        f = self.fn("row_softmax", ir.FunctionType(t, [PTR, I64, t]))
+        row, n, scale = f.args
+        row.add_attribute("noalias")
+        b = ir.IRBuilder(f.append_basic_block("entry"))
+        ninf = ir.Constant(t, float("-inf"))
+        n_vec = b.mul(b.sdiv(n, _i(vec)), _i(vec))
+
+        def splat(x):
+            return b.shuffle_vector(b.insert_element(ir.Constant(vt, ir.Undefined), x, _i(0)),
+                                    ir.Constant(vt, ir.Undefined),
+                                    ir.Constant(ir.VectorType(I32, vec), [0] * vec))
+
+        def vptr(j):
+            return b.bitcast(self.at(b, row, j), vt.as_pointer())
+
+        def vmax(x, y):  # x > y ? x : y; a NaN score makes every exp NaN below anyway
+            return b.select(b.fcmp_ordered(">", x, y), x, y)
+        # the max of the raw row, then scaled: x -> x * scale is monotonic for scale > 0, so
+        # the max of the scaled row is the scaled max, the same bits
+        acc, total, top, tail = b.alloca(vt), b.alloca(vt), b.alloca(t), b.alloca(t)
+        b.store(ir.Constant(vt, [ninf] * vec), acc)
+        with _for(b, _i(0), b.sdiv(n_vec, _i(vec)), "smx") as j:
+            b.store(vmax(b.load(vptr(b.mul(j, _i(vec))), typ=vt, align=self.size), b.load(acc)), acc)
+        b.store(ninf, top)
+        lanes = b.load(acc)
+        for i in range(vec):
+            x = b.extract_element(lanes, _i(i))
+            b.store(vmax(x, b.load(top)), top)
+        with _for(b, n_vec, n, "smt", scalar=True) as j:
+            b.store(vmax(b.load(self.at(b, row, j), typ=t), b.load(top)), top)
+        peak = b.fmul(b.load(top), scale)
+        vpeak, vscale = splat(peak), splat(scale)
+        b.store(ir.Constant(vt, None), total)
+        with _for(b, _i(0), b.sdiv(n_vec, _i(vec)), "sme") as j:
+            p = vptr(b.mul(j, _i(vec)))
+            e = _exp_nonpositive(b, b.fsub(b.fmul(b.load(p, typ=vt, align=self.size), vscale), vpeak),
+                                 self.elem, vec)
+            b.store(e, p, align=self.size)
+            b.store(b.fadd(b.load(total), e), total)
+        b.store(gemm._pairwise_sum(b, b.load(total), vec), tail)
+        with _for(b, n_vec, n, "smu", scalar=True) as j:
+            p = self.at(b, row, j)
+            e = _exp_nonpositive(b, b.fsub(b.fmul(b.load(p, typ=t), scale), peak), self.elem, 1)
+            b.store(e, p)
+            b.store(b.fadd(b.load(tail), e), tail)
+        b.ret(b.load(tail))
+        return f
+
+    # ------------------------------------------------------------------ task
+    def task(self):
+        """void task(ctx, begin, end): tiles [begin, end), tile = batch index x query chunk."""
+        g, t, nr = self.g, self.t, self.nr
+        f = self.fn("task", ir.FunctionType(VOID, [PTR, I64, I64]))
+        ctx, begin, end = f.args
+        b = ir.IRBuilder(f.append_basic_block("entry"))
+        s = gemm.load_slots(b, ctx, SLOTS)
+        sq, sk, d, dv = s["sq"], s["sk"], s["d"], s["dv"]
+        scale = b.bitcast(s["scale"], ir.DoubleType())
+        scale = b.fptrunc(scale, t) if self.elem == "f32" else scale
+        q, k, v, out = (b.inttoptr(s[x], PTR) for x in ("q", "k", "v", "out"))
+        sk_pad = b.mul(_ceil_div(b, sk, nr), _i(nr))
+        dv_pad = b.mul(_ceil_div(b, dv, nr), _i(nr))
+        k_elems, v_elems = b.mul(sk_pad, d), b.mul(dv_pad, sk)
+        s_elems = b.mul(_i(self.block), sk_pad)
+        total = b.mul(b.add(b.add(k_elems, v_elems), s_elems), _i(self.size))
+        scratch = b.call(gemm.thread_scratch(self.mod), [total])
+        own = b.icmp_unsigned("==", scratch, ir.Constant(PTR, None))
+        alloc = self.mod.globals.get("aligned_alloc") or ir.Function(
+            self.mod, ir.FunctionType(PTR, [I64, I64]), name="aligned_alloc")
+        free = self.mod.globals.get("free") or ir.Function(
+            self.mod, ir.FunctionType(VOID, [PTR]), name="free")
+        work, packed_for, inv = b.alloca(PTR), b.alloca(I64), b.alloca(t, size=_i(self.block))
+        b.store(scratch, work)
+        with b.if_then(own):  # AOT_KERNEL_SCRATCH=off: a buffer of the task's own, aligned
+            mem = b.call(alloc, [_i(64), b.mul(_ceil_div(b, _max(b, total, _i(1)), 64), _i(64))])
+            with b.if_then(b.icmp_unsigned("==", mem, ir.Constant(PTR, None))):
+                trap = self.mod.globals.get("llvm.trap") or ir.Function(
+                    self.mod, ir.FunctionType(VOID, []), name="llvm.trap")
+                b.call(trap, [])
+            b.store(mem, work)
+        base = b.load(work)
+        k_pack = base
+        v_pack = self.at(b, base, k_elems)
+        scores = self.at(b, base, b.add(k_elems, v_elems))
+        row_softmax = self.softmax_row()
+        micros = g.micro_kernels(packed="b", variants=gemm.MATMUL_ROW_VARIANTS)
+        b.store(_i(-1), packed_for)
+        with _for(b, begin, end, "tile") as tile:
+            bi = b.sdiv(tile, s["chunks"])
+            chunk = b.srem(tile, s["chunks"])
+            q0 = b.mul(chunk, s["chunk_rows"])
+            q1 = _min(b, sq, b.add(q0, s["chunk_rows"]))
+            q_base = self.at(b, q, b.mul(bi, b.mul(sq, d)))
+            o_base = self.at(b, out, b.mul(bi, b.mul(sq, dv)))
+            with b.if_then(b.icmp_signed("!=", b.load(packed_for), bi)):
+                k_base = self.at(b, k, b.mul(bi, b.mul(sk, d)))
+                v_base = self.at(b, v, b.mul(bi, b.mul(sk, dv)))
+                # k^T: row kk (of d) is k's column kk: rows 1 apart, columns d apart
+                g.pack_b(b, k_base, k_pack, {"b_row": _i(1), "b_col": d}, _i(0), d, _i(0), sk)
+                g.pack_b(b, v_base, v_pack, {"b_row": dv, "b_col": _i(1)}, _i(0), sk, _i(0), dv)
+                b.store(bi, packed_for)
+            blocks = _ceil_div_v(b, b.sub(q1, q0), _i(self.block))
+            with _for(b, _i(0), _max(b, blocks, _i(0)), "qb") as qb:
+                i0 = b.add(q0, b.mul(qb, _i(self.block)))
+                rows = _min(b, _i(self.block), b.sub(q1, i0))
+                self.query_block(b, micros, row_softmax, q_base, o_base, k_pack, v_pack, scores,
+                                 inv, i0, rows, sk, sk_pad, d, dv, scale)
+        with b.if_then(own):
+            b.call(free, [base])
+        b.ret_void()
+        return f
+
+    def query_block(self, b, micros, row_softmax, q_base, o_base, k_pack, v_pack, scores, inv,
+                    i0, rows, sk, sk_pad, d, dv, scale):
+        """Queries [i0, i0 + rows) of one batch index: scores, softmax, the second product."""
+        g, mr, nr, t = self.g, self.mr, self.nr, self.t
+        panels = _ceil_div(b, rows, mr)
+        false = ir.Constant(I1, 0)
+        # S = q k^T: each k^T panel (d x NR, L1) across the block's q panels
+        with _for(b, _i(0), _ceil_div(b, sk, nr), "sj") as j:
+            cols = _min(b, _i(nr), b.sub(sk, b.mul(j, _i(nr))))
+            b_panel = self.at(b, k_pack, b.mul(j, b.mul(_i(nr), d)))
+            with _for(b, _i(0), panels, "sp") as pa:
+                r0 = b.mul(pa, _i(mr))
+                n = _min(b, _i(mr), b.sub(rows, r0))
+                a = self.at(b, q_base, b.mul(b.add(i0, r0), d))
+                c = self.at(b, scores, b.add(b.mul(r0, sk_pad), b.mul(j, _i(nr))))
+                g.call_micro(b, micros, n, [d, a, _i(1), d, b_panel, _i(nr), c, sk_pad, n, cols,
+                                            false])
+        # each row's softmax, its sum's reciprocal kept (0 for no keys: the product is 0)
+        with _for(b, _i(0), rows, "sr") as r:
+            total = b.call(row_softmax, [self.at(b, scores, b.mul(r, sk_pad)), sk, scale])
+            one = ir.Constant(t, 1.0)
+            b.store(b.select(b.icmp_signed(">", sk, _i(0)), b.fdiv(one, total), ir.Constant(t, 0.0)),
+                    self.at(b, inv, r))
+        # O = E v: keys in KC blocks; each v panel block (kc x NR) across the block's E panels
+        k_blocks = _max(b, _ceil_div(b, sk, self.kc), _i(1))
+        with _for(b, _i(0), k_blocks, "ok") as kb:
+            p0 = b.mul(kb, _i(self.kc))
+            kc = _min(b, _i(self.kc), b.sub(sk, p0))
+            with _for(b, _i(0), _ceil_div(b, dv, nr), "oj") as j:
+                cols = _min(b, _i(nr), b.sub(dv, b.mul(j, _i(nr))))
+                b_panel = self.at(b, v_pack, b.add(b.mul(j, b.mul(_i(nr), sk)), b.mul(p0, _i(nr))))
+                with _for(b, _i(0), panels, "op") as pa:
+                    r0 = b.mul(pa, _i(mr))
+                    n = _min(b, _i(mr), b.sub(rows, r0))
+                    a = self.at(b, scores, b.add(b.mul(r0, sk_pad), p0))
+                    c = self.at(b, o_base, b.add(b.mul(b.add(i0, r0), dv), b.mul(j, _i(nr))))
+                    g.call_micro(b, micros, n, [kc, a, _i(1), sk_pad, b_panel, _i(nr), c, dv, n,
+                                                cols, b.icmp_signed(">", kb, _i(0))])
+        with _for(b, _i(0), rows, "nr") as r:
+            row = self.at(b, o_base, b.mul(b.add(i0, r), dv))
+            x = b.load(self.at(b, inv, r), typ=t)
+            with _for(b, _i(0), dv, "nc") as c:
+                p = self.at(b, row, c)
+                b.store(b.fmul(b.load(p, typ=t), x), p)
+
+    # ------------------------------------------------------------------ entry
+    def entry(self, task, parallel_for, get_threads):
+        """void run(i64 slots[...]): the query chunks per batch index, then the tasks. With
+        fewer batch indices than threads, each one's queries are cut into chunks (whole
+        register-tile panels) so that every thread has a task."""
+        f = self.fn("run", ir.FunctionType(VOID, [PTR]))
+        f.linkage = "internal"
+        (ctx,) = f.args
+        b = ir.IRBuilder(f.append_basic_block("entry"))
+
+        def slot(name):
+            return b.gep(ctx, [_i(SLOTS.index(name))], inbounds=True, source_etype=I64)
+        batch, sq, sk, d, dv = (b.load(slot(x), typ=I64) for x in ("batch", "sq", "sk", "d", "dv"))
+        threads = b.sext(b.call(get_threads, []), I64)
+        wanted = _ceil_div_v(b, threads, batch)
+        chunks = _max(b, _min(b, wanted, _ceil_div(b, sq, self.mr)), _i(1))
+        chunk_rows = b.mul(_ceil_div(b, _ceil_div_v(b, sq, chunks), self.mr), _i(self.mr))
+        chunks = _max(b, _ceil_div_v(b, sq, chunk_rows), _i(1))
+        b.store(chunks, slot("chunks"))
+        b.store(chunk_rows, slot("chunk_rows"))
+        flops = b.mul(b.mul(b.mul(batch, sq), sk), b.add(d, dv))
+        gemm.run_tasks(b, flops, b.mul(batch, chunks), task, ctx, parallel_for)
+        b.ret_void()
+        return f
+
+
+def attention_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, blocking,
+                       name: str | None = None) -> ir.Function:
+    """The module's `void NAME.run(i64 *slots)` (slots: SLOTS) for element type `elem`."""
+    name = name or f"aot.attention.{elem}"
+    existing = mod.globals.get(f"{name}.run")
+    if existing is not None:
+        return existing
+    e = _Attention(mod, elem, t, blocking, name)
+    return e.entry(e.task(), parallel_for, gemm.get_num_threads(mod))
+
+
+# ---------------------------------------------------------------------- the loop stage
+def is_attention(target, op) -> bool:
+    """A dot_general that passes/attention.py marked as the scores of a fused attention."""
+    return "aot.attention" in op.attrs
+
+
+def emit_attention(b, region_block, inputs: dict, out, env: dict):
+    """The attention fusion (passes/attention.py) as one `aot.attention` op over its q, k, v
+    buffers and the output; the region's other ops are its meaning, not code."""
+    dots = [o for o in region_block.ops if o.key == "dot_general"]
+    scores, product = dots[0], dots[-1]
+    q, k = (inputs[x] for x in scores.operands)
+    v = inputs[product.operands[1]]
+    b.op("aot.attention", [q, k, v, out], attrs={"scale": float(scores.attrs["aot.attention"])})
+
+
+registry.override("dot_general", "epilogue", emit_attention, target="cpu", when=is_attention)
