@@ -22,6 +22,7 @@ import numpy as np
 
 from lowering.ir.core import Block, Module, Operation, Region, clone_op, replace_all_uses, uses
 from lowering.ops import registry
+from lowering.passes.attention import fuse_attention
 
 
 def is_splat_constant(op: Operation) -> bool:
@@ -251,7 +252,7 @@ def fuse_block(block: Block, target, report: list | None = None) -> None:
             continue
         if not fusible(op):
             if (op.dialect in ("mhlo", "dhlo") and not registry.is_kind(op.key, "control")
-                    and op.key != "return"):
+                    and op.key not in ("return", "fusion")):  # (a fusion: passes/attention.py's)
                 report.append({"kernel": op.name, "kind": "own kernel", "ops": [op],
                                "why": "not an elemental op: it gets a kernel of its own"
                                if op.key != "constant" else "a non-splat constant: a global buffer"})
@@ -348,6 +349,7 @@ def build_fusion(group: dict, order: dict) -> Operation:
 
 def fuse(module: Module, target) -> Module:
     for func in module.functions():
+        fuse_attention(func, target, module.report)  # whole attentions first: one kernel each
         fuse_function(func, target, module.report)
     return module
 
