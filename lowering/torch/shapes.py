@@ -108,7 +108,8 @@ def like(e, n):
 
 
 @aten("clone.default", "alias.default", "lift_fresh_copy.default", "detach.default",
-      "contiguous.default", "_to_copy.default", "to.dtype", "to.dtype_layout",
+      "contiguous.default", "_to_copy.default", "to.dtype", "to.dtype_layout", "to.device",
+      "to.other",
       "_to_dim_order_copy.default", "type_as.default",
       group=S)
 def copy(e, n):

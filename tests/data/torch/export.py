@@ -366,7 +366,7 @@ class Common(nn.Module):
     """Ops common models call that torch.export leaves as they are (AS_EXPORTED, so each has
     a rule and no run_decompositions retrace): a causal mask by tril and masked_fill, triu
     and tril with diagonals, chunk, stack and unbind, torch.maximum/minimum, cumprod, erfc,
-    exp2, log2, relu6, softplus, expand_as/type_as/view_as, F.interpolate nearest and
+    exp2, log2, relu6, softplus, expand_as/type_as/view_as, `to(device=, dtype=)`, F.interpolate nearest and
     bilinear (align_corners off and on), and x[mask] (a data-dependent count of rows)."""
 
     def forward(self, x, img):  # x [b, t, 8], img [b, 3, 5, 6]
@@ -380,7 +380,8 @@ class Common(nn.Module):
         fill = lo.masked_fill(hi > 0.5, torch.tensor(0.25))
         sums = (torch.special.erfc(lo) + torch.exp2(hi) + torch.log2(lo.abs() + 1)
                 + F.relu6(hi * 4) + F.softplus(lo, beta=2.0, threshold=1.0))
-        prod = torch.cumprod(0.5 + torch.sigmoid(x), dim=1).view_as(x)
+        wide = x.to(device=x.device, dtype=torch.float64)  # aten.to.device, as Llama's RoPE
+        prod = torch.cumprod(0.5 + torch.sigmoid(wide), dim=1).float().view_as(x)
         near = F.interpolate(img, scale_factor=2, mode="nearest")
         smooth = F.interpolate(img, size=(7, 9), mode="bilinear", align_corners=False)
         corners = F.interpolate(img, scale_factor=2, mode="bilinear", align_corners=True)
