@@ -77,6 +77,13 @@ def lu_solve(e, lu_: Value, perm: Value, b: Value) -> Value:
     return triangular_solve(e, lu_, y, lower=False)
 
 
+def solve(e, a: Value, b: Value, adjoint: bool = False) -> Value:
+    """x with a x = b (a^T x = b when `adjoint`: lu takes real matrices only, so the
+    adjoint is the transpose), by partial-pivoting LU."""
+    lu_, _, _, perm = lu(e, swap_last(e, a) if adjoint else a)
+    return lu_solve(e, lu_, perm, b)
+
+
 def inverse(e, a: Value) -> list:
     """(inverse, info): the LU solve of the identity (its rows in the permutation's order)."""
     lu_, _, info, perm = lu(e, a)
@@ -203,11 +210,8 @@ def tf_triangular_solve(e: Emitter, op, args):
 
 @tf_op("MatrixSolve", group=L)
 def tf_solve(e: Emitter, op, args):
-    if _flag(op, "adjoint", False):
-        raise e.error("MatrixSolve with adjoint = true is not supported yet")
     a, b = same_batch(e, matrices(e, args[0], "matrix"), matrices(e, args[1], "rhs"))
-    lu_, _, _, perm = lu(e, a)
-    return [lu_solve(e, lu_, perm, b)]
+    return [solve(e, a, b, adjoint=_flag(op, "adjoint", False))]
 
 
 @tf_op("MatrixInverse", group=L)

@@ -45,11 +45,14 @@ def cholesky_solve(e, n):
 @aten("_linalg_solve_ex.default", group=L)
 def solve_ex(e, n):
     """(x, LU, pivots, info) with A x = B, by partial-pivoting LU; B a vector when it has
-    A's shape less its last dim (as torch reads it)."""
+    A's shape less its last dim (as torch reads it). With left=False, x A = B: the solve of
+    A^T x^T = B^T (LU and pivots are A's own either way)."""
     a = _matrices(e, n.arg("A"), "A")
     b = n.arg("B")
     if not n.arg("left", True):
-        raise e.error("torch.linalg.solve(left=False) is not supported; solve A^T x^T = B^T")
+        a, b = _same_batch(e, a, _matrices(e, b, "B"))
+        lu, piv, info, _ = la.lu(e, a)
+        return [la.swap_last(e, la.solve(e, a, la.swap_last(e, b), adjoint=True)), lu, piv, info]
     vector = b.type.rank == a.type.rank - 1 or b.type.rank == 1
     if vector:
         b = e.reshape(b, e.dims(b) + [1])

@@ -485,7 +485,7 @@ def _linalg_text():
     %q, %r = "tf.Qr"(%a) <{{full_matrices = false}}> : ({T}) -> ({T}, {T})
     %e, %v = "tf.SelfAdjointEigV2"(%spd) <{{compute_v = true}}> : ({T}) -> (tensor<?x4xf32>, {T})
     %s, %u, %vv = "tf.Svd"(%b) <{{compute_uv = true, full_matrices = false}}> : (tensor<?x4x2xf32>) -> (tensor<?x2xf32>, tensor<?x4x2xf32>, tensor<?x2x2xf32>)
-    %sol = "tf.MatrixSolve"(%a, %a) <{{adjoint = false}}> : ({T}, {T}) -> {T}
+    %sol = "tf.MatrixSolve"(%a, %t) <{{adjoint = true}}> : ({T}, {T}) -> {T}
     return %l, %x, %xa, %inv, %det, %sg, %ld, %q, %r, %e, %v, %s, %u, %vv, %sol : {T}, tensor<?x4x2xf32>, tensor<?x4x2xf32>, {T}, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, {T}, {T}, tensor<?x4xf32>, {T}, tensor<?x2xf32>, tensor<?x4x2xf32>, tensor<?x2x2xf32>, {T}
   }}
 }}"""  # noqa: E501
@@ -494,7 +494,8 @@ def _linalg_text():
 def test_linalg_ops_match_numpy():
     """tf.linalg on a `?` batch against numpy: Cholesky, MatrixTriangularSolve (and its
     adjoint), MatrixInverse (adjoint), MatrixDeterminant, LogMatrixDeterminant, Qr,
-    SelfAdjointEigV2 (a v = v e), Svd (TF's v, not its transpose: u s v^T = b), MatrixSolve."""
+    SelfAdjointEigV2 (a v = v e), Svd (TF's v, not its transpose: u s v^T = b), MatrixSolve
+    (adjoint: a^T x = a a^T)."""
     lib = aot.compile(_linalg_text(), name="tf_linalg")
     rng = np.random.default_rng(0)
     for n in (1, 3):
@@ -509,7 +510,7 @@ def test_linalg_ops_match_numpy():
         want = [chol, np.linalg.solve(chol, b), np.linalg.solve(chol.transpose(0, 2, 1), b),
                 np.linalg.inv(a64).transpose(0, 2, 1), np.linalg.det(a64), sign, logdet, q, r,
                 np.linalg.eigvalsh(spd), None, np.linalg.svd(b.astype(np.float64), compute_uv=False),
-                None, None, np.broadcast_to(np.eye(4), (n, 4, 4))]
+                None, None, np.linalg.solve(a64.transpose(0, 2, 1), a64 @ a64.transpose(0, 2, 1))]
         for g, w in zip(got, want, strict=True):
             if w is not None:
                 np.testing.assert_allclose(g, w, rtol=1e-5, atol=2e-5)

@@ -624,7 +624,7 @@ class MaskPut(nn.Module):
 class Linalg(nn.Module):
     """torch.linalg on a `?` batch of 4x4 matrices: Cholesky (its error check on every call:
     a matrix that is not positive-definite raises, tests/e2e/test_torch.py), triangular and
-    Cholesky solves, LU solve (matrix and vector right sides), inverse, det and slogdet
+    Cholesky solves, LU solve (matrix and vector right sides, and x A = B), inverse, det and slogdet
     (signs of both kinds), QR of a tall and a wide block in each mode, eigh and eigvalsh,
     reduced and full SVD, svdvals and pinv (each vector's sign made that of its first
     element: the sign is the method's own)."""
@@ -652,7 +652,7 @@ class Linalg(nn.Module):
         return (chol, up, right, cs, x, xv, inv, torch.linalg.det(a), sign, logdet, q, r, qc, rc,
                 qw, rw, rr, values, vectors, upper, u * flip, s, vh * flip.mT, sf,
                 (uf[..., :3] * sf[..., None, :]) @ vhf[..., :3, :], torch.linalg.pinv(b),
-                torch.linalg.svdvals(a))
+                torch.linalg.svdvals(a), torch.linalg.solve(a, b.mT, left=False))
 
 
 class Spectral(nn.Module):
