@@ -6,16 +6,19 @@ scores and probabilities in memory between them. Where the target has a kernel f
 `aot.attention`), this pass finds the ops of
 
     s = dot_general(q, k)     batch dims leading on both, q's last dim against k's last
-    l = s * c                 optional: c a positive splat constant (the scale)
+    l = s * c  (or s / c)     optional: c a positive splat constant (the scale, or 1 / it)
     m = reduce(l, -inf) max over the last dim;  e = exp(l - broadcast(m))
     z = reduce(e, 0) add over the last dim;     p = e / broadcast(z)
     o = dot_general(p, v)     batch dims leading, p's last dim against v's second to last
 
-(each intermediate used only inside the pattern, f32, the broadcasts static or dynamic) and
-puts them in one kOutput fusion rooted at o whose first dot carries `aot.attention` = the
-scale. The ops stay in the region as the fusion's meaning (shape inference reads them); the
-splat constants they use are copied in. It runs at the start of the fusion stage
-(passes/fusion.py), before the other kernels are formed."""
+(each intermediate used only inside the pattern, f32; the broadcasts also as jax.nn.softmax
+writes them: through [..., s, 1], static or dynamic, the max clamped below by -inf) and puts
+them in one kOutput fusion rooted at o whose first dot carries `aot.attention` = the scale.
+A division by c is a multiplication by 1 / c there (exact when c is a power of two, as
+sqrt(64) is; within an ulp of each score otherwise). The ops stay in the region as the
+fusion's meaning (shape inference reads them); the splat constants they use are copied in.
+It runs at the start of the fusion stage (passes/fusion.py), before the other kernels are
+formed."""
 from __future__ import annotations
 
 import math
@@ -51,12 +54,36 @@ def _splat(value):
     return float(flat[0])
 
 
-def _row_broadcast(value, rank):
-    """The reduced value a broadcast of a row value along the last dim reads, else None."""
-    op = _owner(value, BROADCASTS)
-    if op is None or list(op.attrs["broadcast_dimensions"]) != list(range(rank - 1)):
-        return None
-    return op
+def _row_broadcast(value, rank, ops: list, floor=None):
+    """The row value ([..., s] at rank - 1) whose copies along the last dim `value` is, else
+    None; the ops on the way are added to `ops`. As jax.numpy writes keepdims: broadcasts
+    along the last dim (static or dynamic), through [..., s, 1] by a broadcast or a reshape,
+    and, with `floor`, a maximum with a splat constant `floor` (softmax's max with -inf)."""
+    while True:
+        op = _owner(value)
+        if op is None:
+            return None
+        shape_in = op.operands[0].type.shape if op.operands else ()
+        if op.key in BROADCASTS:
+            dims = list(op.attrs["broadcast_dimensions"])
+            if len(shape_in) == rank - 1 and dims == list(range(rank - 1)):
+                pass
+            elif not (len(shape_in) == rank and dims == list(range(rank)) and shape_in[-1] == 1):
+                return None
+        elif op.key == "reshape":
+            if not (len(shape_in) == rank - 1 and op.results[0].type.shape[-1] == 1):
+                return None
+        elif op.key == "maximum" and floor is not None:
+            rest = [x for x in op.operands if _splat(x) != floor]
+            if len(rest) != 1:
+                return None
+            ops.append(op)
+            value = rest[0]
+            continue
+        else:
+            return value if value.type.rank == rank - 1 and ops else None
+        ops.append(op)
+        value = op.operands[0]
 
 
 def _row_reduce(value, rank, body_key, init):
@@ -91,30 +118,33 @@ def match(pv: Operation):
         return None
     if not _dims(pv, rank - 1, rank - 2, rank):
         return None
+    ops = [pv]
     div = _owner(p, ("divide",))
-    sb = div and _row_broadcast(div.operands[1], rank)
-    total = sb and _row_reduce(sb.operands[0], rank, "add", 0.0)
+    row_sum = div and _row_broadcast(div.operands[1], rank, ops)
+    total = row_sum is not None and _row_reduce(row_sum, rank, "add", 0.0)
     exp = div and _owner(div.operands[0], ("exponential",))
     if not (total and exp) or total.operands[0] is not div.operands[0]:
         return None
     sub = _owner(exp.operands[0], ("subtract",))
-    mb = sub and _row_broadcast(sub.operands[1], rank)
-    top = mb and _row_reduce(mb.operands[0], rank, "maximum", -math.inf)
+    row_max = sub and _row_broadcast(sub.operands[1], rank, ops, floor=-math.inf)
+    top = row_max is not None and _row_reduce(row_max, rank, "maximum", -math.inf)
     if not top or top.operands[0] is not sub.operands[0]:
         return None
     scaled = sub.operands[0]
-    ops = [pv, div, sb, total, exp, sub, mb, top]
+    ops += [div, total, exp, sub, top]
     scale, qk = 1.0, _owner(scaled, ("dot_general",))
-    if qk is None:
-        mul = _owner(scaled, ("multiply",))
+    if qk is None:  # the scores times a constant, or divided by one (its reciprocal here)
+        mul = _owner(scaled, ("multiply", "divide"))
         if mul is None:
             return None
-        for s, c in (mul.operands, mul.operands[::-1]):
-            scale, qk = _splat(c), _owner(s, ("dot_general",))
+        pairs = [mul.operands] if mul.key == "divide" else [mul.operands, mul.operands[::-1]]
+        for x, c in pairs:
+            scale, qk = _splat(c), _owner(x, ("dot_general",))
             if scale is not None and qk is not None:
                 break
         if qk is None or scale is None or not (0 < scale < math.inf):
             return None
+        scale = 1.0 / scale if mul.key == "divide" else scale
         ops.append(mul)
     q, k = qk.operands
     if any(t.rank != rank or t.elem not in ELEMENTS for t in (q.type, k.type)):

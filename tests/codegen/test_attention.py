@@ -61,55 +61,70 @@ def test_attention_against_numpy(s, d):
 # passes/attention.py makes softmax(q k^T * scale) v one fusion, codegen/cpu/attention.py its
 # kernel (scores, softmax and the second product per query block, nothing in memory).
 
-def scaled_attention(q_shape, k_shape, dv, scale=0.125) -> str:
+def scaled_attention(q_shape, k_shape, dv, scale=0.125, jax_style=False) -> str:
     """softmax(q k^T * scale) v over [..., s, d] operands; a `?` in a shape (None) makes the
-    scores' broadcasts dynamic, as jax.export writes them."""
+    broadcasts dynamic. `jax_style`: as jax.nn.softmax exports it (the scores divided by
+    1 / scale, the max clamped by -inf, keepdims broadcasts through [..., s, 1])."""
     def t(shape):
         return "tensor<" + "x".join("?" if x is None else str(x) for x in shape) + "xf32>"
     *batch, sq, d = q_shape
     sk = k_shape[-2]
     v_shape = (*batch, sk, dv)
-    sc, rows, o = t((*batch, sq, sk)), t((*batch, sq)), t((*batch, sq, dv))
+    full, row, kept = (*batch, sq, sk), (*batch, sq), (*batch, sq, 1)
+    sc, rows, o = t(full), t(row), t((*batch, sq, dv))
     n = len(batch)
     lines = [f"%qk = stablehlo.dot_general %q, %k, batching_dims = {list(range(n))} x "
              f"{list(range(n))}, contracting_dims = [{n + 1}] x [{n + 1}] : ({t(q_shape)}, "
              f"{t(k_shape)}) -> {sc}"]
-    if None in (sq, sk):
-        sizes = []
-        for i, x in enumerate((*batch, sq, sk)):
+    dynamic = None in (sq, sk)
+    if dynamic:
+        for i, x in enumerate(full):
             if x is None:
                 lines += [f"%n{i} = stablehlo.get_dimension_size %qk, dim = {i} : ({sc}) -> tensor<i32>",
                           f"%d{i} = stablehlo.reshape %n{i} : (tensor<i32>) -> tensor<1xi32>"]
             else:
                 lines.append(f"%d{i} = stablehlo.constant dense<[{x}]> : tensor<1xi32>")
-            sizes.append(f"%d{i}")
-        lines.append(f"%shape = stablehlo.concatenate {', '.join(sizes)}, dim = 0 : "
-                     f"({', '.join(['tensor<1xi32>'] * len(sizes))}) -> tensor<{len(sizes)}xi32>")
+        lines.append("%one = stablehlo.constant dense<[1]> : tensor<1xi32>")
+        for name, parts in (("full", range(n + 2)), ("row", range(n + 1)), ("kept", range(n + 1))):
+            pieces = [f"%d{i}" for i in parts] + (["%one"] if name == "kept" else [])
+            lines.append(f"%s_{name} = stablehlo.concatenate {', '.join(pieces)}, dim = 0 : "
+                         f"({', '.join(['tensor<1xi32>'] * len(pieces))}) -> tensor<{len(pieces)}xi32>")
 
-        def bcast(x, dims, src):
-            return (f"stablehlo.dynamic_broadcast_in_dim {x}, %shape, dims = {dims} : ({src}, "
-                    f"tensor<{len(sizes)}xi32>) -> {sc}")
-    else:
-        def bcast(x, dims, src):
-            return f"stablehlo.broadcast_in_dim {x}, dims = {dims} : ({src}) -> {sc}"
-    rdims = list(range(n + 1))
+    def bcast(x, dims, src, dst):
+        if dynamic:
+            shape = {full: "%s_full", row: "%s_row", kept: "%s_kept"}[dst]
+            rank = len(dst)
+            return (f"stablehlo.dynamic_broadcast_in_dim {x}, {shape}, dims = {dims} : ({src}, "
+                    f"tensor<{rank}xi32>) -> {t(dst)}")
+        return f"stablehlo.broadcast_in_dim {x}, dims = {dims} : ({src}) -> {t(dst)}"
+
+    def to_full(x, name):
+        """x [..., sq] broadcast along the keys (through [..., sq, 1] in jax's style)."""
+        if not jax_style:
+            return [f"%{name} = {bcast(x, list(range(n + 1)), rows, full)}"]
+        return [f"%{name}1 = {bcast(x, list(range(n + 1)), rows, kept)}",
+                f"%{name} = {bcast(f'%{name}1', list(range(n + 2)), t(kept), full)}"]
+    const, op = (1 / scale, "divide") if jax_style else (scale, "multiply")
     lines += [
-        f"%c = stablehlo.constant dense<{scale}> : tensor<f32>",
-        f"%cb = {bcast('%c', [], 'tensor<f32>')}",
-        f"%l = stablehlo.multiply %qk, %cb : {sc}",
+        f"%c = stablehlo.constant dense<{const}> : tensor<f32>",
+        f"%cb = {bcast('%c', [], 'tensor<f32>', full)}",
+        f"%l = stablehlo.{op} %qk, %cb : {sc}",
         "%ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>",
         "%zero = stablehlo.constant dense<0.0> : tensor<f32>",
-        f"%m = stablehlo.reduce(%l init: %ninf) applies stablehlo.maximum across dimensions = "
-        f"[{n + 1}] : ({sc}, tensor<f32>) -> {rows}",
-        f"%mb = {bcast('%m', rdims, rows)}",
-        f"%e0 = stablehlo.subtract %l, %mb : {sc}",
-        f"%e = stablehlo.exponential %e0 : {sc}",
-        f"%s = stablehlo.reduce(%e init: %zero) applies stablehlo.add across dimensions = "
-        f"[{n + 1}] : ({sc}, tensor<f32>) -> {rows}",
-        f"%sb = {bcast('%s', rdims, rows)}",
-        f"%p = stablehlo.divide %e, %sb : {sc}",
-        f"%o = stablehlo.dot_general %p, %v, batching_dims = {list(range(n))} x "
-        f"{list(range(n))}, contracting_dims = [{n + 1}] x [{n}] : ({sc}, {t(v_shape)}) -> {o}"]
+        f"%m0 = stablehlo.reduce(%l init: %ninf) applies stablehlo.maximum across dimensions = "
+        f"[{n + 1}] : ({sc}, tensor<f32>) -> {rows}"]
+    if jax_style:
+        lines += [f"%nb = {bcast('%ninf', [], 'tensor<f32>', row)}",
+                  f"%m = stablehlo.maximum %nb, %m0 : {rows}"]
+    lines += [*to_full("%m" if jax_style else "%m0", "mb"),
+              f"%e0 = stablehlo.subtract %l, %mb : {sc}",
+              f"%e = stablehlo.exponential %e0 : {sc}",
+              f"%s = stablehlo.reduce(%e init: %zero) applies stablehlo.add across dimensions = "
+              f"[{n + 1}] : ({sc}, tensor<f32>) -> {rows}",
+              *to_full("%s", "sb"),
+              f"%p = stablehlo.divide %e, %sb : {sc}",
+              f"%o = stablehlo.dot_general %p, %v, batching_dims = {list(range(n))} x "
+              f"{list(range(n))}, contracting_dims = [{n + 1}] x [{n}] : ({sc}, {t(v_shape)}) -> {o}"]
     body = "\n  ".join(lines)
     return (f"func.func @main(%q: {t(q_shape)}, %k: {t(k_shape)}, %v: {t(v_shape)}) -> {o} {{\n"
             f"  {body}\n  return %o : {o}\n}}")
@@ -172,6 +187,23 @@ def test_fused_attention_dynamic_lengths():
         for threads in (1, 2):
             lib.set_num_threads(threads)
             np.testing.assert_allclose(lib.main(q, k, v), want, rtol=2e-5, atol=2e-6)
+
+
+@pytest.mark.parametrize("q_shape, k_shape", [
+    ((2, 4, 24, 32), (2, 4, 24, 32)),  # jax.nn.softmax's form, static
+    ((2, 4, None, 32), (2, 4, None, 32)),  # and with ? lengths (dynamic broadcasts)
+])
+def test_jax_softmax_form_is_fused(q_shape, k_shape):
+    """The scores divided by sqrt(d), the max clamped by -inf, keepdims broadcasts: one kernel,
+    numpy's result at several lengths."""
+    text = scaled_attention(q_shape, k_shape, 32, jax_style=True)
+    assert loop_ops(text, "attn_jax_ops").count("aot.attention") == 1
+    lib = aot.compile(text, name="attn_jax")
+    rng = np.random.default_rng(3)
+    for s in ((24,) if q_shape[2] else (1, 9, 64)):
+        q, k, v = (rng.standard_normal((2, 4, s, 32)).astype(np.float32) for _ in range(3))
+        np.testing.assert_allclose(lib.main(q, k, v), scaled_reference(q, k, v, 0.125),
+                                   rtol=2e-5, atol=2e-6)
 
 
 def test_fused_attention_without_scratch():

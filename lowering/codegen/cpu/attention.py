@@ -34,6 +34,8 @@ I1, I32, I64, PTR, VOID = ir.IntType(1), ir.IntType(32), ir.IntType(64), ir.Poin
 # and reused by its panels from L1; the block's scores (QUERY_PANELS * MR rows of s keys) stay
 # in L1/L2 for the softmax and the second product.
 QUERY_PANELS = 4
+# Vectors of a row the softmax's passes take at a time (independent exp chains in flight).
+SOFTMAX_CHAINS = 4
 # The task context: i64 slots (pointers as integers; the scale as the bits of a double).
 SLOTS = ("batch", "sq", "sk", "d", "dv", "q", "k", "v", "out", "scale", "chunks", "chunk_rows")
 
@@ -125,28 +127,51 @@ class _Attention:
         def vmax(x, y):  # x > y ? x : y; a NaN score makes every exp NaN below anyway
             return b.select(b.fcmp_ordered(">", x, y), x, y)
         # the max of the raw row, then scaled: x -> x * scale is monotonic for scale > 0, so
-        # the max of the scaled row is the scaled max, the same bits
-        acc, total, top, tail = b.alloca(vt), b.alloca(vt), b.alloca(t), b.alloca(t)
-        b.store(ir.Constant(vt, [ninf] * vec), acc)
-        with _for(b, _i(0), b.sdiv(n_vec, _i(vec)), "smx") as j:
-            b.store(vmax(b.load(vptr(b.mul(j, _i(vec))), typ=vt, align=self.size), b.load(acc)), acc)
+        # the max of the scaled row is the scaled max, the same bits. Both passes go
+        # SOFTMAX_CHAINS vectors at a time, each with its own accumulator: one exp is a
+        # chain of ~20 dependent ops, and one chain at a time left the core waiting on it.
+        ways = SOFTMAX_CHAINS
+        accs = [b.alloca(vt) for _ in range(ways)]
+        sums = [b.alloca(vt) for _ in range(ways)]
+        top, tail = b.alloca(t), b.alloca(t)
+        n_wide = b.mul(b.sdiv(n, _i(ways * vec)), _i(ways * vec))
+
+        def vector_passes(body):
+            """body(j, w) for every whole vector j of the row: ways at a time, then one."""
+            with _for(b, _i(0), b.sdiv(n_wide, _i(ways * vec)), "sw") as j:
+                for w in range(ways):
+                    body(b.mul(b.add(b.mul(j, _i(ways)), _i(w)), _i(vec)), w)
+            with _for(b, b.sdiv(n_wide, _i(vec)), b.sdiv(n_vec, _i(vec)), "sv") as j:
+                body(b.mul(j, _i(vec)), 0)
+        for acc in accs:
+            b.store(ir.Constant(vt, [ninf] * vec), acc)
+
+        def row_max(j, w):
+            b.store(vmax(b.load(vptr(j), typ=vt, align=self.size), b.load(accs[w])), accs[w])
+        vector_passes(row_max)
         b.store(ninf, top)
-        lanes = b.load(acc)
-        for i in range(vec):
-            x = b.extract_element(lanes, _i(i))
-            b.store(vmax(x, b.load(top)), top)
+        for acc in accs:
+            lanes = b.load(acc)
+            for i in range(vec):
+                b.store(vmax(b.extract_element(lanes, _i(i)), b.load(top)), top)
         with _for(b, n_vec, n, "smt", scalar=True) as j:
             b.store(vmax(b.load(self.at(b, row, j), typ=t), b.load(top)), top)
         peak = b.fmul(b.load(top), scale)
         vpeak, vscale = splat(peak), splat(scale)
-        b.store(ir.Constant(vt, None), total)
-        with _for(b, _i(0), b.sdiv(n_vec, _i(vec)), "sme") as j:
-            p = vptr(b.mul(j, _i(vec)))
+        for acc in sums:
+            b.store(ir.Constant(vt, None), acc)
+
+        def row_exp(j, w):
+            p = vptr(j)
             e = _exp_nonpositive(b, b.fsub(b.fmul(b.load(p, typ=vt, align=self.size), vscale), vpeak),
                                  self.elem, vec)
             b.store(e, p, align=self.size)
-            b.store(b.fadd(b.load(total), e), total)
-        b.store(gemm._pairwise_sum(b, b.load(total), vec), tail)
+            b.store(b.fadd(b.load(sums[w]), e), sums[w])
+        vector_passes(row_exp)
+        total = b.load(sums[0])
+        for acc in sums[1:]:
+            total = b.fadd(total, b.load(acc))
+        b.store(gemm._pairwise_sum(b, total, vec), tail)
         with _for(b, n_vec, n, "smu", scalar=True) as j:
             p = self.at(b, row, j)
             e = _exp_nonpositive(b, b.fsub(b.fmul(b.load(p, typ=t), scale), peak), self.elem, 1)
@@ -209,15 +234,33 @@ class _Attention:
                 g.pack_b(b, v_base, v_pack, {"b_row": dv, "b_col": _i(1)}, _i(0), sk, _i(0), dv)
                 b.store(bi, packed_for)
             blocks = _ceil_div_v(b, b.sub(q1, q0), _i(self.block))
+            nxt = b.add(bi, _i(1))
+            ahead = [(self.at(b, x, b.mul(nxt, b.mul(n, w))), b.mul(b.mul(n, w), _i(self.size)))
+                     for x, n, w in ((q, sq, d), (k, sk, d), (v, sk, dv))]
             with _for(b, _i(0), _max(b, blocks, _i(0)), "qb") as qb:
                 i0 = b.add(q0, b.mul(qb, _i(self.block)))
                 rows = _min(b, _i(self.block), b.sub(q1, i0))
+                for start, nbytes in ahead:  # this block's share of the next batch index's
+                    self.prefetch_share(b, start, nbytes, qb, blocks)  # q, k and v, into L2
                 self.query_block(b, micros, row_softmax, q_base, o_base, k_pack, v_pack, scores,
                                  inv, i0, rows, sk, sk_pad, d, dv, scale)
         with b.if_then(own):
             b.call(free, [base])
         b.ret_void()
         return f
+
+    def prefetch_share(self, b, start, nbytes, part, parts):
+        """Prefetches part `part` of `parts` of the bytes [start, start + nbytes) into L2:
+        the next batch index's operands arrive while this one computes (its packs read k
+        and v from memory, ~5 % of the kernel's time before)."""
+        share = b.mul(_ceil_div(b, _ceil_div_v(b, nbytes, parts), 64), _i(64))
+        lo = b.mul(part, share)
+        hi = _min(b, nbytes, b.add(lo, share))
+        f = self.mod.globals.get("llvm.prefetch.p0") or ir.Function(
+            self.mod, ir.FunctionType(VOID, [PTR, I32, I32, I32]), name="llvm.prefetch.p0")
+        with _for(b, _i(0), _ceil_div(b, b.sub(hi, lo), 64), "pf", scalar=True) as line:
+            at = b.gep(start, [b.add(lo, b.mul(line, _i(64)))], source_etype=ir.IntType(8))
+            b.call(f, [at, ir.Constant(I32, 0), ir.Constant(I32, 2), ir.Constant(I32, 1)])
 
     def query_block(self, b, micros, row_softmax, q_base, o_base, k_pack, v_pack, scores, inv,
                     i0, rows, sk, sk_pad, d, dv, scale):
