@@ -34,6 +34,10 @@ I1, I32, I64, PTR, VOID = ir.IntType(1), ir.IntType(32), ir.IntType(64), ir.Poin
 # and reused by its panels from L1; the block's scores (QUERY_PANELS * MR rows of s keys) stay
 # in L1/L2 for the softmax and the second product.
 QUERY_PANELS = 4
+# Elements past the last k^T panel in each row of the scores block: rows 1 KB apart (256
+# keys) put the E panel's rows and the v panel the second product reads in the same few L1
+# sets (4 KB aliasing); a row stride one cache line longer spreads them.
+SCORES_PAD = 16
 # Vectors of a row the softmax's passes take at a time (independent exp chains in flight).
 SOFTMAX_CHAINS = 4
 # The task context: i64 slots (pointers as integers; the scale as the bits of a double).
@@ -104,6 +108,15 @@ class _Attention:
         return self.g.at(b, base, offset)
 
     # ------------------------------------------------------------------ one row's softmax
+    def scaled_less(self, b, x, scale, minus_peak):
+        """x * scale - peak in one multiply-add (fused where the target has FMA): the same
+        bits as the product then the difference when the scale is a power of two (1/sqrt(64),
+        the product exact), one rounding fewer otherwise."""
+        name = f"llvm.fmuladd.{'v%d' % self.vec if isinstance(x.type, ir.VectorType) else ''}{self.elem}"
+        f = self.mod.globals.get(name) or ir.Function(self.mod, ir.FunctionType(x.type, [x.type] * 3),
+                                                      name=name)
+        return b.call(f, [x, scale, minus_peak])
+
     def softmax_row(self):
         """t row_softmax(row, n, scale): row[j] = exp(row[j] * scale - max) for j < n, max
         over the scaled row; returns the sum of the exps (NaN in, NaN out, as the three-op
@@ -163,8 +176,8 @@ class _Attention:
 
         def row_exp(j, w):
             p = vptr(j)
-            e = _exp_nonpositive(b, b.fsub(b.fmul(b.load(p, typ=vt, align=self.size), vscale), vpeak),
-                                 self.elem, vec)
+            e = _exp_nonpositive(b, self.scaled_less(b, b.load(p, typ=vt, align=self.size),
+                                                     vscale, b.fneg(vpeak)), self.elem, vec)
             b.store(e, p, align=self.size)
             b.store(b.fadd(b.load(sums[w]), e), sums[w])
         vector_passes(row_exp)
@@ -174,7 +187,8 @@ class _Attention:
         b.store(gemm._pairwise_sum(b, total, vec), tail)
         with _for(b, n_vec, n, "smu", scalar=True) as j:
             p = self.at(b, row, j)
-            e = _exp_nonpositive(b, b.fsub(b.fmul(b.load(p, typ=t), scale), peak), self.elem, 1)
+            e = _exp_nonpositive(b, self.scaled_less(b, b.load(p, typ=t), scale, b.fneg(peak)),
+                                 self.elem, 1)
             b.store(e, p)
             b.store(b.fadd(b.load(tail), e), tail)
         b.ret(b.load(tail))
@@ -195,7 +209,8 @@ class _Attention:
         sk_pad = b.mul(_ceil_div(b, sk, nr), _i(nr))
         dv_pad = b.mul(_ceil_div(b, dv, nr), _i(nr))
         k_elems, v_elems = b.mul(sk_pad, d), b.mul(dv_pad, sk)
-        s_elems = b.mul(_i(self.block), sk_pad)
+        s_row = b.add(sk_pad, _i(SCORES_PAD))  # a scores row's stride
+        s_elems = b.mul(_i(self.block), s_row)
         total = b.mul(b.add(b.add(k_elems, v_elems), s_elems), _i(self.size))
         scratch = b.call(gemm.thread_scratch(self.mod), [total])
         own = b.icmp_unsigned("==", scratch, ir.Constant(PTR, None))
@@ -243,7 +258,7 @@ class _Attention:
                 for start, nbytes in ahead:  # this block's share of the next batch index's
                     self.prefetch_share(b, start, nbytes, qb, blocks)  # q, k and v, into L2
                 self.query_block(b, micros, row_softmax, q_base, o_base, k_pack, v_pack, scores,
-                                 inv, i0, rows, sk, sk_pad, d, dv, scale)
+                                 inv, i0, rows, sk, s_row, d, dv, scale)
         with b.if_then(own):
             b.call(free, [base])
         b.ret_void()
@@ -263,7 +278,7 @@ class _Attention:
             b.call(f, [at, ir.Constant(I32, 0), ir.Constant(I32, 2), ir.Constant(I32, 1)])
 
     def query_block(self, b, micros, row_softmax, q_base, o_base, k_pack, v_pack, scores, inv,
-                    i0, rows, sk, sk_pad, d, dv, scale):
+                    i0, rows, sk, s_row, d, dv, scale):
         """Queries [i0, i0 + rows) of one batch index: scores, softmax, the second product."""
         g, mr, nr, t = self.g, self.mr, self.nr, self.t
         panels = _ceil_div(b, rows, mr)
@@ -276,12 +291,12 @@ class _Attention:
                 r0 = b.mul(pa, _i(mr))
                 n = _min(b, _i(mr), b.sub(rows, r0))
                 a = self.at(b, q_base, b.mul(b.add(i0, r0), d))
-                c = self.at(b, scores, b.add(b.mul(r0, sk_pad), b.mul(j, _i(nr))))
-                g.call_micro(b, micros, n, [d, a, _i(1), d, b_panel, _i(nr), c, sk_pad, n, cols,
+                c = self.at(b, scores, b.add(b.mul(r0, s_row), b.mul(j, _i(nr))))
+                g.call_micro(b, micros, n, [d, a, _i(1), d, b_panel, _i(nr), c, s_row, n, cols,
                                             false])
         # each row's softmax, its sum's reciprocal kept (0 for no keys: the product is 0)
         with _for(b, _i(0), rows, "sr") as r:
-            total = b.call(row_softmax, [self.at(b, scores, b.mul(r, sk_pad)), sk, scale])
+            total = b.call(row_softmax, [self.at(b, scores, b.mul(r, s_row)), sk, scale])
             one = ir.Constant(t, 1.0)
             b.store(b.select(b.icmp_signed(">", sk, _i(0)), b.fdiv(one, total), ir.Constant(t, 0.0)),
                     self.at(b, inv, r))
@@ -296,9 +311,9 @@ class _Attention:
                 with _for(b, _i(0), panels, "op") as pa:
                     r0 = b.mul(pa, _i(mr))
                     n = _min(b, _i(mr), b.sub(rows, r0))
-                    a = self.at(b, scores, b.add(b.mul(r0, sk_pad), p0))
+                    a = self.at(b, scores, b.add(b.mul(r0, s_row), p0))
                     c = self.at(b, o_base, b.add(b.mul(b.add(i0, r0), dv), b.mul(j, _i(nr))))
-                    g.call_micro(b, micros, n, [kc, a, _i(1), sk_pad, b_panel, _i(nr), c, dv, n,
+                    g.call_micro(b, micros, n, [kc, a, _i(1), s_row, b_panel, _i(nr), c, dv, n,
                                                 cols, b.icmp_signed(">", kb, _i(0))])
         with _for(b, _i(0), rows, "nr") as r:
             row = self.at(b, o_base, b.mul(b.add(i0, r), dv))
