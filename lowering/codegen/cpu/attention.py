@@ -249,33 +249,15 @@ class _Attention:
                 g.pack_b(b, v_base, v_pack, {"b_row": dv, "b_col": _i(1)}, _i(0), sk, _i(0), dv)
                 b.store(bi, packed_for)
             blocks = _ceil_div_v(b, b.sub(q1, q0), _i(self.block))
-            nxt = b.add(bi, _i(1))
-            ahead = [(self.at(b, x, b.mul(nxt, b.mul(n, w))), b.mul(b.mul(n, w), _i(self.size)))
-                     for x, n, w in ((q, sq, d), (k, sk, d), (v, sk, dv))]
             with _for(b, _i(0), _max(b, blocks, _i(0)), "qb") as qb:
                 i0 = b.add(q0, b.mul(qb, _i(self.block)))
                 rows = _min(b, _i(self.block), b.sub(q1, i0))
-                for start, nbytes in ahead:  # this block's share of the next batch index's
-                    self.prefetch_share(b, start, nbytes, qb, blocks)  # q, k and v, into L2
                 self.query_block(b, micros, row_softmax, q_base, o_base, k_pack, v_pack, scores,
                                  inv, i0, rows, sk, s_row, d, dv, scale)
         with b.if_then(own):
             b.call(free, [base])
         b.ret_void()
         return f
-
-    def prefetch_share(self, b, start, nbytes, part, parts):
-        """Prefetches part `part` of `parts` of the bytes [start, start + nbytes) into L2:
-        the next batch index's operands arrive while this one computes (its packs read k
-        and v from memory, ~5 % of the kernel's time before)."""
-        share = b.mul(_ceil_div(b, _ceil_div_v(b, nbytes, parts), 64), _i(64))
-        lo = b.mul(part, share)
-        hi = _min(b, nbytes, b.add(lo, share))
-        f = self.mod.globals.get("llvm.prefetch.p0") or ir.Function(
-            self.mod, ir.FunctionType(VOID, [PTR, I32, I32, I32]), name="llvm.prefetch.p0")
-        with _for(b, _i(0), _ceil_div(b, b.sub(hi, lo), 64), "pf", scalar=True) as line:
-            at = b.gep(start, [b.add(lo, b.mul(line, _i(64)))], source_etype=ir.IntType(8))
-            b.call(f, [at, ir.Constant(I32, 0), ir.Constant(I32, 2), ir.Constant(I32, 1)])
 
     def query_block(self, b, micros, row_softmax, q_base, o_base, k_pack, v_pack, scores, inv,
                     i0, rows, sk, s_row, d, dv, scale):
