@@ -8,7 +8,16 @@ import weakref
 
 import numpy as np
 
-from lowering.ir.core import Block, CompileError, DenseAttr, Location, Value, is_complex, numpy_dtype
+from lowering.ir.core import (
+    Block,
+    CompileError,
+    DenseAttr,
+    Location,
+    Operation,
+    Value,
+    is_complex,
+    numpy_dtype,
+)
 from lowering.tf.emitter import FLOATS, Emitter
 
 INTS = ("i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64")
@@ -42,6 +51,13 @@ class TorchEmitter(Emitter):
         if key not in built:
             built[key] = super().v(name, operands, attrs, result_type, regions)
         return built[key]
+
+    def assert_that(self, pred: Value, values: list, message: str) -> None:
+        """A check on every call (`@shape_assertion`): `message`, its {0}, {1} ... the
+        run-time `values`, is the error when `pred` is false."""
+        self.block.append(Operation("mhlo.custom_call", [pred] + values, (), {
+            "call_target_name": "shape_assertion", "error_message": message,
+            "has_side_effect": True, "api_version": 2}, (), self.loc))
 
     def know_size(self, v: Value, d: int, size: Value) -> None:
         """v's dim d is `size` (its torch.export symbol's value): reading it reuses `size`."""

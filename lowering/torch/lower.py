@@ -281,9 +281,7 @@ class Lowerer:
                        f"(torch.export Dim {symbol}: {lo}..{hi})")
 
     def check(self, pred: Value, values: list, message: str) -> None:
-        self.block.append(Operation("mhlo.custom_call", [pred] + values, (), {
-            "call_target_name": "shape_assertion", "error_message": message,
-            "has_side_effect": True, "api_version": 2}, (), self.loc))
+        TorchEmitter(self.block, self.loc, "input").assert_that(pred, values, message)
 
     def constant(self, target: str, *tables) -> Value:
         for table in tables:
@@ -418,7 +416,10 @@ class Unavailable:
 
 
 def refine(e: TorchEmitter, v: Value, shape: tuple, elem: str) -> Value:
-    """v held to PyTorch's recorded type: its element type, and static dims it lacks."""
+    """v held to PyTorch's recorded type: its element type, and static dims it lacks. Such
+    a dim is checked on every call: torch.export may specialise a size derived from a
+    dynamic one (Inception's last 3x3 stride-2 maps are 1x1 at the 96x96 it was exported
+    at, 2x2 at 112x112), and an input past that is an error saying so."""
     t = v.type
     if not isinstance(t, TensorType) or t.rank != len(shape):
         raise e.error(f"internal: the lowering made {t}, PyTorch recorded rank {len(shape)} "
@@ -429,8 +430,15 @@ def refine(e: TorchEmitter, v: Value, shape: tuple, elem: str) -> Value:
     if t.elem != elem:
         v = e.convert(v, elem)
     if any(ours is None and theirs is not None for ours, theirs in zip(t.shape, shape)):
-        dims = [theirs if theirs is not None else d for theirs, d in zip(shape, e.dims(v))]
-        v = e.reshape(v, dims)
+        dims = e.dims(v)
+        for d, (ours, theirs) in enumerate(zip(t.shape, shape)):
+            if ours is None and theirs is not None:
+                e.assert_that(e.compare(dims[d], e.const(theirs, "i32", ()), "EQ"), [dims[d]],
+                              f"{e.target} at {e.loc.file}:{e.loc.line}: dim {d} of its result "
+                              f"is {{0}}, but torch.export recorded it as {theirs} (it "
+                              "specialised this size when exporting): the program holds only "
+                              "for inputs that keep it so")
+        v = e.reshape(v, [theirs if theirs is not None else d for theirs, d in zip(shape, dims)])
     return v
 
 

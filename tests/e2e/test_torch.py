@@ -7,6 +7,7 @@ model's file:line. The heavier corpus cases (gpt, rnn) run in `make test-torch`
 (tests/e2e/test_torch_live.py), with the tests that export live from torch."""
 import functools
 import io
+import json
 import os
 import pickle
 import re
@@ -281,6 +282,32 @@ def test_as_strided_that_reinterprets_storage_is_refused():
     with pytest.raises(CompileError, match=r"as_strided with sizes \[\?, 16, 1, 1\] and "
                                            r"strides \[1, 16, 16, 16\] reinterprets"):
         aot.compile(buf.getvalue())
+
+
+def test_a_size_torch_export_specialised_is_checked_on_every_call():
+    """torch.export may record a size derived from a dynamic one as a constant (Inception's
+    last maps are 1x1 at the size it was exported at, 2x2 larger). The mlp case with its
+    gelu's batch dim recorded as 2, as if export had specialised it: batch 2 runs, batch 3
+    is refused naming the node, the model's line and the recorded size."""
+    src = zipfile.ZipFile(os.path.join(DATA, "mlp.pt2"))
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as out:
+        for info in src.infolist():
+            data = src.read(info)
+            if info.filename.endswith("models/model.json"):
+                prog = json.loads(data)
+                sizes = prog["graph_module"]["graph"]["tensor_values"]["gelu"]["sizes"]
+                assert "as_expr" in sizes[0]
+                sizes[0] = {"as_int": 2}
+                data = json.dumps(prog).encode()
+            out.writestr(info, data)
+    lib = aot.compile(buf.getvalue(), name="mlp_specialised")
+    (args, (want,)), = [(a, w) for a, w in size_sets("mlp") if a[0].shape[0] == 2]
+    np.testing.assert_allclose(lib.main(*args), want, rtol=1e-4, atol=1e-5)
+    with pytest.raises(RuntimeError, match=r"aten\.gelu\.default at .*export\.py:\d+: dim 0 of "
+                                           r"its result is 5, but torch\.export recorded it as "
+                                           r"2 \(it specialised this size"):
+        lib.main(np.ones((5, 16), np.float32))
 
 
 def test_pickled_weights_refuse_other_globals():

@@ -380,8 +380,7 @@ class Common(nn.Module):
         fill = lo.masked_fill(hi > 0.5, torch.tensor(0.25))
         sums = (torch.special.erfc(lo) + torch.exp2(hi) + torch.log2(lo.abs() + 1)
                 + F.relu6(hi * 4) + F.softplus(lo, beta=2.0, threshold=1.0))
-        wide = x.to(device=x.device, dtype=torch.float64)  # aten.to.device, as Llama's RoPE
-        prod = torch.cumprod(0.5 + torch.sigmoid(wide), dim=1).float().view_as(x)
+        prod = torch.cumprod(0.5 + x.to(x.device, torch.float64).sigmoid(), 1).float().view_as(x)
         near = F.interpolate(img, scale_factor=2, mode="nearest")
         smooth = F.interpolate(img, size=(7, 9), mode="bilinear", align_corners=False)
         corners = F.interpolate(img, scale_factor=2, mode="bilinear", align_corners=True)
