@@ -38,6 +38,10 @@ QUERY_PANELS = 4
 # keys) put the E panel's rows and the v panel the second product reads in the same few L1
 # sets (4 KB aliasing); a row stride one cache line longer spreads them.
 SCORES_PAD = 16
+# A task with at most this many queries reads k and v in place by the few-row kernels
+# (decoding: one query against a long cache): packing them costs a pass over each that so
+# few queries cannot pay back (one query, 2048 keys, 8 heads: 2.6x the three kernels' time).
+FEW_QUERIES = gemm.FEW_ROWS_MAX
 # Vectors of a row the softmax's passes take at a time (independent exp chains in flight).
 SOFTMAX_CHAINS = 4
 # The task context: i64 slots (pointers as integers; the scale as the bits of a double).
@@ -87,6 +91,21 @@ class _VectorOps:
 def _exp_nonpositive(b: ir.IRBuilder, x, elem: str, lanes: int):
     """exp(x) for x <= 0 (a softmax's s - max s), fastmath's polynomial on `lanes` lanes."""
     return fastmath.exp(fastmath.Ops(_VectorOps(b, lanes), elem), x, rng=(float("-inf"), 0.0))
+
+
+def _by_rows(b, kernels, rows, args):
+    """kernels[rows](*args) for a run-time row count 1 ... max(kernels)."""
+    done = b.function.append_basic_block("rows.done")
+    top = max(kernels)
+    cases = {r: b.function.append_basic_block(f"rows{r}") for r in kernels}
+    switch = b.switch(rows, cases[top])
+    for r, block in cases.items():
+        if r != top:
+            switch.add_case(_i(r), block)
+        b.position_at_end(block)
+        b.call(kernels[r], args)
+        b.branch(done)
+    b.position_at_end(done)
 
 
 class _Attention:
@@ -162,11 +181,15 @@ class _Attention:
         def row_max(j, w):
             b.store(vmax(b.load(vptr(j), typ=vt, align=self.size), b.load(accs[w])), accs[w])
         vector_passes(row_max)
-        b.store(ninf, top)
-        for acc in accs:
-            lanes = b.load(acc)
-            for i in range(vec):
-                b.store(vmax(b.extract_element(lanes, _i(i)), b.load(top)), top)
+        lanes = b.load(accs[0])
+        for acc in accs[1:]:
+            lanes = vmax(lanes, b.load(acc))
+        width = vec
+        while width > 1:  # halves folded onto each other: log2(VEC) steps, not VEC
+            width //= 2
+            mask = ir.Constant(ir.VectorType(I32, vec), [i + width if i < width else i for i in range(vec)])
+            lanes = vmax(lanes, b.shuffle_vector(lanes, ir.Constant(vt, ir.Undefined), mask))
+        b.store(b.extract_element(lanes, _i(0)), top)
         with _for(b, n_vec, n, "smt", scalar=True) as j:
             b.store(vmax(b.load(self.at(b, row, j), typ=t), b.load(top)), top)
         peak = b.fmul(b.load(top), scale)
@@ -241,28 +264,75 @@ class _Attention:
             q1 = _min(b, sq, b.add(q0, s["chunk_rows"]))
             q_base = self.at(b, q, b.mul(bi, b.mul(sq, d)))
             o_base = self.at(b, out, b.mul(bi, b.mul(sq, dv)))
-            with b.if_then(b.icmp_signed("!=", b.load(packed_for), bi)):
-                k_base = self.at(b, k, b.mul(bi, b.mul(sk, d)))
-                v_base = self.at(b, v, b.mul(bi, b.mul(sk, dv)))
-                # k^T: row kk (of d) is k's column kk: rows 1 apart, columns d apart
-                g.pack_b(b, k_base, k_pack, {"b_row": _i(1), "b_col": d}, _i(0), d, _i(0), sk)
-                g.pack_b(b, v_base, v_pack, {"b_row": dv, "b_col": _i(1)}, _i(0), sk, _i(0), dv)
-                b.store(bi, packed_for)
-            blocks = _ceil_div_v(b, b.sub(q1, q0), _i(self.block))
-            with _for(b, _i(0), _max(b, blocks, _i(0)), "qb") as qb:
-                i0 = b.add(q0, b.mul(qb, _i(self.block)))
-                rows = _min(b, _i(self.block), b.sub(q1, i0))
-                self.query_block(b, micros, row_softmax, q_base, o_base, k_pack, v_pack, scores,
-                                 inv, i0, rows, sk, s_row, d, dv, scale)
+            k_base = self.at(b, k, b.mul(bi, b.mul(sk, d)))
+            v_base = self.at(b, v, b.mul(bi, b.mul(sk, dv)))
+            few = b.icmp_signed("<=", b.sub(q1, q0), _i(FEW_QUERIES))
+            with b.if_else(few) as (by_rows, packed):
+                with by_rows:
+                    self.few_queries(b, row_softmax, q_base, o_base, k_base, v_base, scores, inv,
+                                     q0, q1, sk, s_row, d, dv, scale)
+                with packed:
+                    with b.if_then(b.icmp_signed("!=", b.load(packed_for), bi)):
+                        # k^T: row kk (of d) is k's column kk: rows 1 apart, columns d apart
+                        g.pack_b(b, k_base, k_pack, {"b_row": _i(1), "b_col": d}, _i(0), d, _i(0), sk)
+                        g.pack_b(b, v_base, v_pack, {"b_row": dv, "b_col": _i(1)}, _i(0), sk, _i(0), dv)
+                        b.store(bi, packed_for)
+                    blocks = _ceil_div_v(b, b.sub(q1, q0), _i(self.block))
+                    with _for(b, _i(0), _max(b, blocks, _i(0)), "qb") as qb:
+                        i0 = b.add(q0, b.mul(qb, _i(self.block)))
+                        rows = _min(b, _i(self.block), b.sub(q1, i0))
+                        self.query_block(b, micros, row_softmax, q_base, o_base, k_pack, v_pack,
+                                         scores, inv, i0, rows, sk, s_row, d, dv, scale)
         with b.if_then(own):
             b.call(free, [base])
         b.ret_void()
         return f
 
+    def few_queries(self, b, row_softmax, q_base, o_base, k_base, v_base, scores, inv, q0, q1,
+                    sk, s_row, d, dv, scale):
+        """Queries [q0, q1), at most FEW_QUERIES of them (a decoding step): k and v read in
+        place once, not packed, by gemm's few-row kernels, FEW_ROWS_GROUP queries at a time:
+        the scores as dot products down k's rows, then E v over blocks of FEW_ROWS_KC keys."""
+        g = self.g
+        dots, sums = g.few_rows_t_kernels(), g.few_rows_kernels()
+        group = gemm.FEW_ROWS_GROUP
+        with _for(b, _i(0), _ceil_div(b, b.sub(q1, q0), group), "fq") as gi:
+            i0 = b.add(q0, b.mul(gi, _i(group)))
+            rows = _min(b, _i(group), b.sub(q1, i0))
+            _by_rows(b, dots, rows, [d, self.at(b, q_base, b.mul(i0, d)), d, k_base, d, scores,
+                                     s_row, sk])
+            self.softmax_rows(b, row_softmax, scores, inv, rows, sk, s_row, scale)
+            with _for(b, _i(0), _max(b, _ceil_div(b, sk, gemm.FEW_ROWS_KC), _i(1)), "fk") as kb:
+                p0 = b.mul(kb, _i(gemm.FEW_ROWS_KC))
+                kc = _min(b, _i(gemm.FEW_ROWS_KC), b.sub(sk, p0))
+                _by_rows(b, sums, rows, [kc, self.at(b, scores, p0), s_row, _i(1),
+                                         self.at(b, v_base, b.mul(p0, dv)), dv,
+                                         self.at(b, o_base, b.mul(i0, dv)), dv, dv,
+                                         b.icmp_signed(">", kb, _i(0))])
+            self.normalize(b, o_base, inv, i0, rows, dv)
+
+    def softmax_rows(self, b, row_softmax, scores, inv, rows, sk, s_row, scale):
+        """Each row's softmax in place, its sum's reciprocal kept (0 for no keys: then the
+        product is 0, as the three kernels give)."""
+        t = self.t
+        with _for(b, _i(0), rows, "sr") as r:
+            total = b.call(row_softmax, [self.at(b, scores, b.mul(r, s_row)), sk, scale])
+            b.store(b.select(b.icmp_signed(">", sk, _i(0)), b.fdiv(ir.Constant(t, 1.0), total),
+                             ir.Constant(t, 0.0)), self.at(b, inv, r))
+
+    def normalize(self, b, o_base, inv, i0, rows, dv):
+        """Output rows [i0, i0 + rows) times their 1 / sum."""
+        with _for(b, _i(0), rows, "nr") as r:
+            row = self.at(b, o_base, b.mul(b.add(i0, r), dv))
+            x = b.load(self.at(b, inv, r), typ=self.t)
+            with _for(b, _i(0), dv, "nc") as c:
+                p = self.at(b, row, c)
+                b.store(b.fmul(b.load(p, typ=self.t), x), p)
+
     def query_block(self, b, micros, row_softmax, q_base, o_base, k_pack, v_pack, scores, inv,
                     i0, rows, sk, s_row, d, dv, scale):
         """Queries [i0, i0 + rows) of one batch index: scores, softmax, the second product."""
-        g, mr, nr, t = self.g, self.mr, self.nr, self.t
+        g, mr, nr = self.g, self.mr, self.nr
         panels = _ceil_div(b, rows, mr)
         false = ir.Constant(I1, 0)
         # S = q k^T: each k^T panel (d x NR, L1) across the block's q panels
@@ -276,12 +346,7 @@ class _Attention:
                 c = self.at(b, scores, b.add(b.mul(r0, s_row), b.mul(j, _i(nr))))
                 g.call_micro(b, micros, n, [d, a, _i(1), d, b_panel, _i(nr), c, s_row, n, cols,
                                             false])
-        # each row's softmax, its sum's reciprocal kept (0 for no keys: the product is 0)
-        with _for(b, _i(0), rows, "sr") as r:
-            total = b.call(row_softmax, [self.at(b, scores, b.mul(r, s_row)), sk, scale])
-            one = ir.Constant(t, 1.0)
-            b.store(b.select(b.icmp_signed(">", sk, _i(0)), b.fdiv(one, total), ir.Constant(t, 0.0)),
-                    self.at(b, inv, r))
+        self.softmax_rows(b, row_softmax, scores, inv, rows, sk, s_row, scale)
         # O = E v: keys in KC blocks; each v panel block (kc x NR) across the block's E panels
         k_blocks = _max(b, _ceil_div(b, sk, self.kc), _i(1))
         with _for(b, _i(0), k_blocks, "ok") as kb:
@@ -297,12 +362,7 @@ class _Attention:
                     c = self.at(b, o_base, b.add(b.mul(b.add(i0, r0), dv), b.mul(j, _i(nr))))
                     g.call_micro(b, micros, n, [kc, a, _i(1), s_row, b_panel, _i(nr), c, dv, n,
                                                 cols, b.icmp_signed(">", kb, _i(0))])
-        with _for(b, _i(0), rows, "nr") as r:
-            row = self.at(b, o_base, b.mul(b.add(i0, r), dv))
-            x = b.load(self.at(b, inv, r), typ=t)
-            with _for(b, _i(0), dv, "nc") as c:
-                p = self.at(b, row, c)
-                b.store(b.fmul(b.load(p, typ=t), x), p)
+        self.normalize(b, o_base, inv, i0, rows, dv)
 
     # ------------------------------------------------------------------ entry
     def entry(self, task, parallel_for, get_threads):
