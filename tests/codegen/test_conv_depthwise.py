@@ -116,6 +116,7 @@ CASES = {
     "nchw_k5_s1_transposed": ("nchw", 9, 13, 15, 5, 1, SAME5, "f32"),  # channels-last per image
     "nchw_k5_s1_same": ("nchw", 4, 7, 31, 5, 1, SAME5, "f32"),  # a vectorised inside run
     "nchw_k3_s1_short_rows": ("nchw", 5, 16, 17, 3, 1, SAME3, "f32"),  # runs of 15: two passes
+    "nchw_k3_s1_long_rows": ("nchw", 3, 5, 37, 3, 1, SAME3, "f32"),  # a vector run of 35, then a pass
     "nchw_k3_s1_valid_f64": ("nchw", 3, 6, 11, 3, 1, VALID, "f64"),  # small planes: unrolled
     "nchw_k5_s2_small": ("nchw", 6, 9, 9, 5, 2, SAME5, "f32"),
     "nhwc_k3_s2_tf_same": ("nhwc", 11, 8, 9, 3, 2, [(0, 1), (0, 1)], "f32"),  # SAME at stride 2
@@ -167,7 +168,7 @@ def test_depthwise_matches_numpy(lib, name):
 
 # (layout, plane size, window): (kernels, products, clamps) of the static program with bias
 # and relu6
-ROUTES = {("nchw", 30, 3): (1, 9 * 6, 6),  # rows: 2 row versions x 3 runs of positions
+ROUTES = {("nchw", 30, 3): (1, 9 * 6, 1),  # rows: 2 row versions x 3 runs, then one finishing loop
           ("nchw", 10, 3): (1, 28 * 28, 100),  # a small plane spelled out: a product per tap inside
           ("nchw", 12, 5): (2, 25 * 4, 1),  # transposed per image; its consumers a kernel apart
           ("nhwc", 10, 3): (1, 9 * 4, 4)}  # a pair of columns (2 sums), one column, a last one
@@ -213,13 +214,15 @@ def test_depthwise_dilated_and_multiplier(lib):
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
 
 
-def test_depthwise_stride2_finishes_in_a_second_pass():
-    """Channels-first at stride 2 with a fused bias + relu6: the rows' scalar runs store the
-    bare sums (9 products in each of 2 row versions x 3 runs) and one loop after them runs the
-    epilogue (one clamp), where the one-pass form put a clamp in each of the 6 runs."""
+@pytest.mark.parametrize("stride, size", [(2, 60), (1, 60), (1, 33)])
+def test_depthwise_rows_finish_in_a_second_pass(stride, size):
+    """Channels-first with a fused bias + relu6, scalar runs (stride 2) or vector ones (stride
+    1, long rows): the rows' runs store the bare sums (9 products in each of 2 row versions x
+    3 runs) and one loop after them runs the epilogue (one clamp), where the one-pass form put
+    a clamp in each of the 6 runs. (Their numbers: CASES' rows and long rows.)"""
     pads = [(1, 1)] * 2
-    xs, ws, os_ = shapes("nchw", 2, 8, 60, 60, 3, 2, pads)
-    text = loops(program("nchw", xs, ws, os_, 2, pads, "f32", True))
+    xs, ws, os_ = shapes("nchw", 2, 8, size, size, 3, stride, pads)
+    text = loops(program("nchw", xs, ws, os_, stride, pads, "f32", True))
     assert text.count("aot.kernel =") == 1, text
     assert 'aot.kernel = "fusion", aot.parallel = true' in text, text
     assert text.count("arith.mulf") == 9 * 6 and text.count("arith.minimumf") == 1, text

@@ -235,14 +235,19 @@ def _small_planes(b, p: _Plan, lhs, rhs, dims, finish) -> None:
 def _channels_first(b, p: _Plan, lhs, rhs, dims, finish, out=None, raw=None) -> None:
     """(batch, channel, output row) as a perfect nest, then the row's positions in three runs:
     left border, inside, right border; the channel's weights loaded once a row. Small planes
-    are spelled out whole instead (_small_planes). Where the runs stay scalar (a column
-    stride above 1, an inside run shorter than VECTOR_RUN) and there are fused consumers
-    (`raw` given), they store the bare sums in `out`'s row, which a second loop reads back
-    and finishes, vectorised: a SiLU evaluated position by position inside the scalar runs
-    cost 3 times the convolution (EfficientNet-B0's 32x96x32x32 3x3 stride 2 with
-    batch-norm + SiLU: 10.9 ms, 2.7 with a bias + relu6; its 32x144x16x16 3x3 stride 1,
-    runs of 14: 5.1 -> 4.2 ms, one loaded core). Small planes finish position by position:
-    a second pass over their 2-4 long rows was 1.1-1.5x slower."""
+    are spelled out whole instead (_small_planes). With fused consumers (`raw` given), the
+    runs store the bare sums in `out`'s row, which a second loop over the whole row reads
+    back and finishes, vectorised. Inside scalar runs (a column stride above 1, an inside
+    run shorter than VECTOR_RUN) a SiLU evaluated position by position cost 3 times the
+    convolution (EfficientNet-B0's 32x96x32x32 3x3 stride 2 with batch-norm + SiLU: 10.9 ms,
+    2.7 with a bias + relu6; its 32x144x16x16 3x3 stride 1, runs of 14: 5.1 -> 4.2 ms, one
+    loaded core); inside the vector runs, the consumers made the loop too long for LLVM's
+    vector loop to fill (8 lanes x 4 interleaved for SiLU: 32 positions, so a run of 30 went
+    4 lanes wide or scalar, and longer ones left such a remainder): 3x3 + batch-norm + SiLU,
+    one core, batch 32, finished in the run against by the second loop: 32x32x32 9.0 / 2.5 ms,
+    96x32x32 23.2 / 6.6, 16x64x64 13.3 / 3.4, 24x56x56 13.7 / 3.9, 16x112x112 18.4 / 9.8;
+    with batch-norm or + relu 1.0-1.3x faster too. Small planes finish position by
+    position: a second pass over their 2-4 long rows was 1.1-1.5x slower."""
     if p.oh * p.ow * p.kh * p.kw <= SMALL_PLANE_TAPS:
         return _small_planes(b, p, lhs, rhs, dims, finish)
     elem = ScalarType(p.elem)
@@ -273,7 +278,7 @@ def _channels_first(b, p: _Plan, lhs, rhs, dims, finish, out=None, raw=None) -> 
     stride = None
     if hi - lo >= VECTOR_RUN and p.sw == 1:
         stride = rb.v("memref.dim", [rhs, rb.index(p.c.ki)], INDEX)
-    two_pass = raw is not None and (p.sw > 1 or stride is None)
+    two_pass = raw is not None
     inside, border = _if(rb, _row_inside(rb, p, oh))
     for vb, rows_checked in ((inside, False), (border, True)):
         for start, stop, col_checked in ((0, lo, True), (lo, hi, False), (hi, ow, True)):
