@@ -204,10 +204,9 @@ def avg_pool(e, n):
     if n.arg("count_include_pad", True) and not n.arg("ceil_mode", False):
         return e.binary("divide", s, e.scalar(int(np.prod(kernel)), el))
     k = len(kernel)
-    shape = [1] * (x.type.rank - k) + list(x.type.shape[-k:])
-    if any(d is None for d in shape):
-        raise e.error("average pooling that counts only covered elements needs static spatial dims")
-    ones = e.const(1, el, shape)
+    dims = [1] * (x.type.rank - k) + e.dims(x)[-k:]
+    ones = e.const(1, el, dims) if all(isinstance(d, int) for d in dims) else \
+        e.broadcast_to(e.const(1, el, ()), dims)
     if n.arg("count_include_pad", True):  # ceil_mode: padding counts, the overhang does not
         lo = [p[0] for p in attrs["padding"]]
         ones = e.v("pad", [ones, e.const(1, el, ())], {
@@ -221,40 +220,57 @@ def avg_pool(e, n):
 
 
 @aten("_adaptive_avg_pool2d.default", "adaptive_avg_pool2d.default",
-      "_adaptive_avg_pool1d.default", "adaptive_max_pool2d.default",
+      "_adaptive_avg_pool1d.default", "adaptive_avg_pool1d.default", "adaptive_max_pool2d.default",
       "adaptive_max_pool1d.default", group=W)
 def adaptive_pool(e, n):
     """An average (max) pool whose window and stride are input // output where the output
     size divides the (static) input size; otherwise PyTorch's windows [floor(i in / out),
     ceil((i + 1) in / out)) along each spatial dim in turn (a rectangle's mean or max is
-    that of its rows' means or maxes). adaptive_max_pool's indices are not computed."""
+    that of its rows' means or maxes), their bounds computed at run time over a `?` dim
+    (torchvision's classifiers pool to 1x1 or 7x7 from any image size).
+    adaptive_max_pool's indices are not computed."""
     x = n.arg("self")
     out = _pairs(n.arg("output_size"), 1)
     k = len(out)
     sizes = list(x.type.shape[-k:])
     is_max = "max" in e.target
-    if any(s is None or o is None for s, o in zip(sizes, out)):
-        raise e.error(f"adaptive pooling of spatial dims {sizes} to {out} needs static sizes")
+    if any(not isinstance(o, int) for o in out):
+        raise e.error(f"adaptive pooling to a run-time output size {out} is not supported")
     el = x.type.elem
     body, init = ("maximum", e.init("max", el)) if is_max else ("add", 0)
-    if all(s % o == 0 for s, o in zip(sizes, out)):
+    if all(s is not None and s % o == 0 for s, o in zip(sizes, out)):
         kernel = [s // o for s, o in zip(sizes, out)]
         attrs = _window(e, x, kernel, kernel, 0, False)
         y = e.op("reduce_window", [x, e.const(init, el, ())], attrs,
                  regions=[e.scalar_region(el, body)]).result
         y = y if is_max else e.binary("divide", y, e.scalar(int(np.prod(kernel)), el))
         return [y, None] if is_max else y
-    from lowering.torch.shapes import slice_dim
-    for j, (size, o) in enumerate(zip(sizes, out)):
+    for j, o in enumerate(out):
         axis = x.type.rank - k + j
+        size = e.dims(x)[axis]
         cells = []
         for i in range(o):
-            lo, hi = (i * size) // o, -(-((i + 1) * size) // o)
-            piece = e.keep_dims(e.reduce(slice_dim(e, x, axis, lo, hi, 1), [axis], body, init),
-                                x, [axis])
-            cells.append(piece if is_max else e.binary("divide", piece, e.scalar(hi - lo, el)))
+            lo, hi = _cell_bounds(e, size, i, o)
+            piece = x if o == 1 else e.slice(x, [lo if a == axis else 0 for a in range(x.type.rank)],
+                                             [hi if a == axis else d for a, d in enumerate(e.dims(x))])
+            piece = e.keep_dims(e.reduce(piece, [axis], body, init), x, [axis])
+            count = hi - lo if isinstance(size, int) else e.v("subtract", [hi, e.scalar(lo, "i32")])
+            cells.append(piece if is_max else e.binary("divide", piece, e.scalar(count, el)))
         x = cells[0] if o == 1 else e.v("concatenate", cells, {"dimension": axis})
     return [x, None] if is_max else x
+
+
+def _cell_bounds(e, size, i: int, out: int):
+    """[floor(i size / out), ceil((i + 1) size / out)): adaptive pooling's cell i of `out`
+    along a dim of `size` (an int, or a run-time i32 scalar)."""
+    if isinstance(size, int):
+        return (i * size) // out, -(-((i + 1) * size) // out)
+
+    def times_over(m: int, extra: int):
+        num = e.v("add", [e.v("multiply", [size, e.scalar(m, "i32")]), e.scalar(extra, "i32")])
+        return e.v("divide", [num, e.scalar(out, "i32")])
+    lo = 0 if i == 0 else times_over(i, 0)
+    return lo, times_over(i + 1, out - 1)
 
 
 def _source_indices(size: int, out: int, factor, align: bool, bilinear: bool):

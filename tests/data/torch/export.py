@@ -755,6 +755,19 @@ class ShiftedWindows(nn.Module):
         return self.head(torch.flatten(F.adaptive_avg_pool2d(y, 1), 1))
 
 
+class PoolsAnySize(nn.Module):
+    """Pools over images whose batch, height and width are all `?`, saved as exported (each
+    its own rule, no retrace): adaptive average and max pooling to 1x1 (torchvision's
+    classifiers), 7x3 and 3x2 cells (bounds computed at run time), 1-D adaptive pooling,
+    and average pooling that counts only the covered elements."""
+
+    def forward(self, x):
+        return (F.adaptive_avg_pool2d(x, 1), F.adaptive_avg_pool2d(x, (7, 3)),
+                F.adaptive_max_pool2d(x, (3, 2)), F.adaptive_max_pool2d(x, 1),
+                F.adaptive_avg_pool1d(x.flatten(2), 5),
+                F.avg_pool2d(x, 3, stride=2, padding=1, count_include_pad=False))
+
+
 def transformers_model(kind: str, width: int = 32, layers: int = 2, heads: int = 4) -> nn.Module:
     """A BERT or a GPT-2 of transformers' own PyTorch classes ("bert", "gpt2"), small
     configs, random weights (no downloads), wrapped to take input ids and return the last
@@ -872,6 +885,10 @@ CASES = {
                          {"b": 3, "h": 7, "w": 5}, {"b": 1, "h": 20, "w": 31}]),
     "shifted_windows": (ShiftedWindows, [f32("b", 8, 8, 16)], {"x": {0: BATCH}},
                         [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 5}]),
+    "pools_any_size": (PoolsAnySize, [f32("b", 3, "h", "w")],
+                       {"x": {0: BATCH, 2: Dim("h", min=3, max=64), 3: Dim("w", min=3, max=64)}},
+                       [{"b": 2, "h": 16, "w": 12}, {"b": 1, "h": 9, "w": 13},
+                        {"b": 3, "h": 3, "w": 5}, {"b": 1, "h": 23, "w": 31}]),
     "while_grid": (WhileGrid, [f32("b", 6), f32("b", 3, 4, 5)], {"x": {0: BATCH}, "img": {0: BATCH}},
                    [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 6}]),
 }
@@ -883,7 +900,7 @@ def seed(name, tag):
 
 # Saved as torch.export leaves them (composite and in-place ops), not decomposed.
 AS_EXPORTED = {"composite", "inplace_hazard", "masks", "common", "attention", "sorting",
-               "scatter_writes", "more_ops", "composite_more"}
+               "scatter_writes", "more_ops", "composite_more", "pools_any_size"}
 
 
 BF16_INPUTS = {"bf16"}
