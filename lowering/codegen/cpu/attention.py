@@ -42,8 +42,10 @@ SCORES_PAD = 16
 # (decoding: one query against a long cache): packing them costs a pass over each that so
 # few queries cannot pay back (one query, 2048 keys, 8 heads: 2.6x the three kernels' time).
 FEW_QUERIES = gemm.FEW_ROWS_MAX
-# Vectors of a row the softmax's passes take at a time (independent exp chains in flight).
-SOFTMAX_CHAINS = 4
+# Rows the softmax takes side by side (independent exp chains in flight, and the rows'
+# reductions overlapped). 1, 2, 3 and 4 measured within noise of each other (one core, load
+# 5: b8 h8 s256 0.82-0.87 of the three kernels' time, 4 x 8 heads at s64 1.00-1.10).
+SOFTMAX_ROWS = 2
 # The task context: i64 slots (pointers as integers; the scale as the bits of a double).
 SLOTS = ("batch", "sq", "sk", "d", "dv", "q", "k", "v", "out", "scale", "chunks", "chunk_rows")
 
@@ -136,85 +138,70 @@ class _Attention:
                                                       name=name)
         return b.call(f, [x, scale, minus_peak])
 
-    def softmax_row(self):
-        """t row_softmax(row, n, scale): row[j] = exp(row[j] * scale - max) for j < n, max
-        over the scaled row; returns the sum of the exps (NaN in, NaN out, as the three-op
-        form gives)."""
+    def softmax_row(self, count: int):
+        """void row_softmax{count}(row, stride, n, scale, sums): for `count` rows (stride
+        elements apart) row[j] = exp(row[j] * scale - max) for j < n, max over the scaled
+        row, and sums[r] = the row's sum of exps (NaN in, NaN out, as the three-op form
+        gives). The rows go side by side, a vector of each at a time: one exp is a chain of
+        ~20 dependent ops, and a row at a time left the core waiting on it (and on each
+        row's reductions, at every row of a short sequence)."""
         t, vt, vec = self.t, self.vt, self.vec
-        f = self.fn("row_softmax", ir.FunctionType(t, [PTR, I64, t]))
-        row, n, scale = f.args
-        row.add_attribute("noalias")
+        f = self.fn(f"row_softmax{count}", ir.FunctionType(VOID, [PTR, I64, I64, t, PTR]))
+        base, stride, n, scale, out = f.args
         b = ir.IRBuilder(f.append_basic_block("entry"))
         ninf = ir.Constant(t, float("-inf"))
         n_vec = b.mul(b.sdiv(n, _i(vec)), _i(vec))
+        rows = [self.at(b, base, b.mul(_i(r), stride)) for r in range(count)]
+        accs = [b.alloca(vt) for _ in rows]
+        tops = [b.alloca(t) for _ in rows]
 
         def splat(x):
             return b.shuffle_vector(b.insert_element(ir.Constant(vt, ir.Undefined), x, _i(0)),
                                     ir.Constant(vt, ir.Undefined),
                                     ir.Constant(ir.VectorType(I32, vec), [0] * vec))
 
-        def vptr(j):
-            return b.bitcast(self.at(b, row, j), vt.as_pointer())
-
         def vmax(x, y):  # x > y ? x : y; a NaN score makes every exp NaN below anyway
             return b.select(b.fcmp_ordered(">", x, y), x, y)
         # the max of the raw row, then scaled: x -> x * scale is monotonic for scale > 0, so
-        # the max of the scaled row is the scaled max, the same bits. Both passes go
-        # SOFTMAX_CHAINS vectors at a time, each with its own accumulator: one exp is a
-        # chain of ~20 dependent ops, and one chain at a time left the core waiting on it.
-        ways = SOFTMAX_CHAINS
-        accs = [b.alloca(vt) for _ in range(ways)]
-        sums = [b.alloca(vt) for _ in range(ways)]
-        top, tail = b.alloca(t), b.alloca(t)
-        n_wide = b.mul(b.sdiv(n, _i(ways * vec)), _i(ways * vec))
-
-        def vector_passes(body):
-            """body(j, w) for every whole vector j of the row: ways at a time, then one."""
-            with _for(b, _i(0), b.sdiv(n_wide, _i(ways * vec)), "sw") as j:
-                for w in range(ways):
-                    body(b.mul(b.add(b.mul(j, _i(ways)), _i(w)), _i(vec)), w)
-            with _for(b, b.sdiv(n_wide, _i(vec)), b.sdiv(n_vec, _i(vec)), "sv") as j:
-                body(b.mul(j, _i(vec)), 0)
+        # the max of the scaled row is the scaled max, the same bits
         for acc in accs:
             b.store(ir.Constant(vt, [ninf] * vec), acc)
-
-        def row_max(j, w):
-            b.store(vmax(b.load(vptr(j), typ=vt, align=self.size), b.load(accs[w])), accs[w])
-        vector_passes(row_max)
-        lanes = b.load(accs[0])
-        for acc in accs[1:]:
-            lanes = vmax(lanes, b.load(acc))
-        width = vec
-        while width > 1:  # halves folded onto each other: log2(VEC) steps, not VEC
-            width //= 2
-            mask = ir.Constant(ir.VectorType(I32, vec), [i + width if i < width else i for i in range(vec)])
-            lanes = vmax(lanes, b.shuffle_vector(lanes, ir.Constant(vt, ir.Undefined), mask))
-        b.store(b.extract_element(lanes, _i(0)), top)
-        with _for(b, n_vec, n, "smt", scalar=True) as j:
-            b.store(vmax(b.load(self.at(b, row, j), typ=t), b.load(top)), top)
-        peak = b.fmul(b.load(top), scale)
-        vpeak, vscale = splat(peak), splat(scale)
-        for acc in sums:
+        with _for(b, _i(0), b.sdiv(n_vec, _i(vec)), "smx") as j:
+            for row, acc in zip(rows, accs):
+                x = b.load(b.bitcast(self.at(b, row, b.mul(j, _i(vec))), vt.as_pointer()), typ=vt,
+                           align=self.size)
+                b.store(vmax(x, b.load(acc)), acc)
+        for row, acc, top in zip(rows, accs, tops):
+            lanes, width = b.load(acc), vec
+            while width > 1:  # halves folded onto each other: log2(VEC) steps
+                width //= 2
+                mask = [i + width if i < width else i for i in range(vec)]
+                lanes = vmax(lanes, b.shuffle_vector(lanes, ir.Constant(vt, ir.Undefined),
+                                                     ir.Constant(ir.VectorType(I32, vec), mask)))
+            b.store(b.extract_element(lanes, _i(0)), top)
+            with _for(b, n_vec, n, "smt", scalar=True) as j:
+                b.store(vmax(b.load(self.at(b, row, j), typ=t), b.load(top)), top)
+        minus = [b.fneg(b.fmul(b.load(top), scale)) for top in tops]
+        vminus, vscale = [splat(x) for x in minus], splat(scale)
+        for acc in accs:
             b.store(ir.Constant(vt, None), acc)
-
-        def row_exp(j, w):
-            p = vptr(j)
-            e = _exp_nonpositive(b, self.scaled_less(b, b.load(p, typ=vt, align=self.size),
-                                                     vscale, b.fneg(vpeak)), self.elem, vec)
-            b.store(e, p, align=self.size)
-            b.store(b.fadd(b.load(sums[w]), e), sums[w])
-        vector_passes(row_exp)
-        total = b.load(sums[0])
-        for acc in sums[1:]:
-            total = b.fadd(total, b.load(acc))
-        b.store(gemm._pairwise_sum(b, total, vec), tail)
-        with _for(b, n_vec, n, "smu", scalar=True) as j:
-            p = self.at(b, row, j)
-            e = _exp_nonpositive(b, self.scaled_less(b, b.load(p, typ=t), scale, b.fneg(peak)),
-                                 self.elem, 1)
-            b.store(e, p)
-            b.store(b.fadd(b.load(tail), e), tail)
-        b.ret(b.load(tail))
+        with _for(b, _i(0), b.sdiv(n_vec, _i(vec)), "sme") as j:
+            for row, acc, vm in zip(rows, accs, vminus):
+                p = b.bitcast(self.at(b, row, b.mul(j, _i(vec))), vt.as_pointer())
+                e = _exp_nonpositive(b, self.scaled_less(b, b.load(p, typ=vt, align=self.size),
+                                                         vscale, vm), self.elem, vec)
+                b.store(e, p, align=self.size)
+                b.store(b.fadd(b.load(acc), e), acc)
+        for r, (row, acc, m) in enumerate(zip(rows, accs, minus)):
+            total = tops[r]  # reused: the row's sum from here on
+            b.store(gemm._pairwise_sum(b, b.load(acc), vec), total)
+            with _for(b, n_vec, n, "smu", scalar=True) as j:
+                p = self.at(b, row, j)
+                e = _exp_nonpositive(b, self.scaled_less(b, b.load(p, typ=t), scale, m), self.elem, 1)
+                b.store(e, p)
+                b.store(b.fadd(b.load(total), e), total)
+            b.store(b.load(total), self.at(b, out, _i(r)))
+        b.ret_void()
         return f
 
     # ------------------------------------------------------------------ task
@@ -254,7 +241,7 @@ class _Attention:
         k_pack = base
         v_pack = self.at(b, base, k_elems)
         scores = self.at(b, base, b.add(k_elems, v_elems))
-        row_softmax = self.softmax_row()
+        row_softmax = {count: self.softmax_row(count) for count in sorted({1, SOFTMAX_ROWS})}
         micros = g.micro_kernels(packed="b", variants=gemm.MATMUL_ROW_VARIANTS)
         b.store(_i(-1), packed_for)
         with _for(b, begin, end, "tile") as tile:
@@ -312,13 +299,22 @@ class _Attention:
             self.normalize(b, o_base, inv, i0, rows, dv)
 
     def softmax_rows(self, b, row_softmax, scores, inv, rows, sk, s_row, scale):
-        """Each row's softmax in place, its sum's reciprocal kept (0 for no keys: then the
-        product is 0, as the three kernels give)."""
+        """Each row's softmax in place (SOFTMAX_ROWS at a time, then one by one), its sum's
+        reciprocal kept in inv (0 for no keys: then the product is 0, as the three kernels
+        give)."""
         t = self.t
-        with _for(b, _i(0), rows, "sr") as r:
-            total = b.call(row_softmax, [self.at(b, scores, b.mul(r, s_row)), sk, scale])
-            b.store(b.select(b.icmp_signed(">", sk, _i(0)), b.fdiv(ir.Constant(t, 1.0), total),
-                             ir.Constant(t, 0.0)), self.at(b, inv, r))
+        groups = b.sdiv(rows, _i(SOFTMAX_ROWS))
+        with _for(b, _i(0), groups, "sg") as gi:
+            r = b.mul(gi, _i(SOFTMAX_ROWS))
+            b.call(row_softmax[SOFTMAX_ROWS], [self.at(b, scores, b.mul(r, s_row)), s_row, sk,
+                                               scale, self.at(b, inv, r)])
+        with _for(b, b.mul(groups, _i(SOFTMAX_ROWS)), rows, "sr") as r:
+            b.call(row_softmax[1], [self.at(b, scores, b.mul(r, s_row)), s_row, sk, scale,
+                                    self.at(b, inv, r)])
+        with _for(b, _i(0), rows, "si") as r:
+            p = self.at(b, inv, r)
+            b.store(b.select(b.icmp_signed(">", sk, _i(0)), b.fdiv(ir.Constant(t, 1.0), b.load(p, typ=t)),
+                             ir.Constant(t, 0.0)), p)
 
     def normalize(self, b, o_base, inv, i0, rows, dv):
         """Output rows [i0, i0 + rows) times their 1 / sum."""
