@@ -54,6 +54,8 @@ AOT_ATTRS = {
     "aot.parallel_block": "on a call: rows per iteration of the parallel loop",
     "aot.parallel_dim": "on a parallel loop and its call: the output dim the loop runs over "
                         "(when not 0)",
+    "aot.element_order": "on a kLoop fusion's outer loop: its loops' order over the output's "
+                         "dims when not theirs (a tiny transposed dim innermost)",
     "aot.rows_per_iteration": "on a loop: it steps over blocks of this many rows",
     "aot.chunks": "on a loop: its iterations write disjoint pieces of the rows of the loops "
                   "outside it (a concatenation's), so the thread pool may split it with them",

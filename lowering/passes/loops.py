@@ -242,8 +242,11 @@ def emit_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
         e = Elemental(inner, inputs, dims=env)
         value = e.at(ret.operands[0], ivs)
         inner.op("memref.store", [value, out] + ivs)
-    if order and order[0] != 0:  # the host splits the outer loop's dim (mark_parallel)
-        next(o for o in b.block.ops if o.name == "scf.for").attrs["aot.parallel_dim"] = order[0]
+    if order != sorted(order):
+        outer = next(o for o in b.block.ops if o.name == "scf.for")
+        outer.attrs["aot.element_order"] = tuple(order)
+        if order[0] != 0:  # the host splits the outer loop's dim (mark_parallel)
+            outer.attrs["aot.parallel_dim"] = order[0]
 
 
 # An output dim of at most this many elements (static) that a transpose reads along its

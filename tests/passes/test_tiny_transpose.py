@@ -3,8 +3,8 @@ operand's last dim walks that dim innermost (loops.element_order): [N/2, 2] -> [
 reads its input once, in memory order, instead of once per output row. The outer loop is
 then over another output dim, which the call names for the host (`aot.parallel_dim`), and a
 nest whose stores hold the collapsed ivs at other positions still splits as one space
-(collapse.collapsed_loops). A parallel kernel's task passes static dims as constants, as
-its launcher does, so LLVM knows the strides. Checked on the loop-stage IR and the LLVM IR,
+(collapse.collapsed_loops). Such a kernel's task passes static dims as constants, as its
+launcher does, so LLVM knows the strides. Checked on the loop-stage IR and the LLVM IR,
 and against numpy with the same bits on 1, 2 and 7 threads."""
 import re
 
@@ -82,12 +82,23 @@ def test_other_transposes_keep_the_outputs_order(out_shape, perm):
     assert nest(kernel) == list(out_shape)
 
 
+def task_call(text: str) -> str:
+    comp = Compilation(text, "t.mlir", Options(name="tt", emit="llvm"))
+    task = re.search(r'^define [^\n]*@"?tt\.main_kernel_0\.task"?\(.*?^}', comp.llvm()[1],
+                     re.M | re.S).group(0)
+    return next(line for line in task.splitlines() if "call" in line and "main_kernel_0" in line)
+
+
 def test_a_task_passes_static_dims_as_constants():
-    comp = Compilation(transposed((2, 40000), (1, 0)), "t.mlir", Options(name="tt", emit="llvm"))
-    text = comp.llvm()[1]
-    task = re.search(r'^define [^\n]*@"?tt\.main_kernel_0\.task"?\(.*?^}', text, re.M | re.S).group(0)
-    call = next(line for line in task.splitlines() if "call" in line and "main_kernel_0" in line)
+    call = task_call(transposed((2, 40000), (1, 0)))
     assert "i64 40000" in call and "i64 2" in call, call
+
+
+def test_other_tasks_read_their_dims_from_the_slots():
+    """Only a reordered kernel gets constants: in every kernel they let LLVM specialise and
+    unroll them all (MobileNetV2's compile 7.8 -> 59 CPU seconds)."""
+    call = task_call(transposed((8, 40000), (0, 1)))
+    assert "i64 40000" not in call and "i64 8" not in call, call
 
 
 def run_threads(lib, *args) -> np.ndarray:
