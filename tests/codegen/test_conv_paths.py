@@ -382,9 +382,9 @@ def test_channels_first_routes(size, cin, cout, stride, batch, route):
         np.testing.assert_allclose(lib.main(x, w), want, rtol=1e-4, atol=1e-4 * np.sqrt(k))
 
 
-def nchw_1x1_program(batch, cin, cout, size, along, elem="f32"):
+def nchw_1x1_program(batch, cin, cout, size, along, elem="f32", act="logistic"):
     """A 1x1 convolution in PyTorch's layouts plus a bias broadcast `along` dim 1 (the
-    features: batch-norm's) or 3 (the columns), then a logistic (SiLU's half)."""
+    features: batch-norm's) or 3 (the columns), then `act` (a logistic: SiLU's half)."""
     b = "?" if batch is None else batch
     x, w = f"tensor<{b}x{cin}x{size}x{size}x{elem}>", f"tensor<{cout}x{cin}x1x1x{elem}>"
     y = f"tensor<{b}x{cout}x{size}x{size}x{elem}>"
@@ -404,7 +404,7 @@ def nchw_1x1_program(batch, cin, cout, size, along, elem="f32"):
             f"[b, f, 0, 1], window = {{stride = [1, 1], pad = [[0, 0], [0, 0]]}} "
             f"{{batch_group_count = 1 : i64, feature_group_count = 1 : i64}} : ({x}, {w}) -> {y}\n"
             f"{shape}  %z = stablehlo.add %y, %bb : {y}\n"
-            f"  %s2 = stablehlo.logistic %z : {y}\n"
+            f"  %s2 = stablehlo.{act} %z : {y}\n"
             f"  return %s2 : {y}\n}}\n")
 
 
@@ -428,6 +428,9 @@ def test_channels_first_1x1_is_one_matmul_with_its_consumers(size, along, elem):
         assert text.count("arith.divui") == (2 + whole if along == 1 and size > 1 else 4), text
         bounds = re.findall(rf'(%\d+) = "arith.constant"\(\) {{value = {size * size} : i64}}', text)
         assert any(re.search(rf'"scf.for"\(%\w+, {v}, ', text) for v in bounds) == whole
+    # a short body (no polynomial: abs for relu's kind) keeps the tile's own bounds
+    text = loops(nchw_1x1_program(3, cin, cout, size, along, elem, act="abs"))
+    assert text.count("arith.divui") == (2 if along == 1 and size > 1 else 4), text
     rng = np.random.default_rng(size + along)
     dt = np.float32 if elem == "f32" else np.float64
     w = rng.uniform(-1, 1, (cout, cin, 1, 1)).astype(dt)

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from lowering.codegen.cpu import conv_depthwise, conv_winograd  # noqa: F401  (its overrides)
 from lowering.codegen.cpu.matmul import epilogue_tile, packed_kind
+from lowering.codegen.llvm import fastmath
 from lowering.ir.builder import Ix, loop_nest
 from lowering.ir.core import Operation, ScalarType, TensorType, numpy_dtype
 from lowering.ops import registry
@@ -623,13 +624,19 @@ def _reads_positions_flat(region_block, conv: Operation) -> bool:
     return True
 
 
-# An NCHW image of fewer output positions than this (EfficientNet-B0's 4x4 planes: 16) runs its
-# consumers over a tile of whole rows between constant column bounds. Between the tile's
-# run-time bounds LLVM's vector loop (8 lanes x 4 interleaved for a long body like SiLU's)
-# needs 32 columns, so a 16-long row ran 4 lanes wide, its constants reloaded: the epilogue
-# took as long as the product (perf, 32x112x4x4 -> 672 + batch-norm + SiLU); with constant
-# bounds it is two 8-lane steps, 2.2x faster.
+# An NCHW image of fewer output positions than this (EfficientNet-B0's 4x4 planes: 16) runs
+# consumers that evaluate an inline polynomial (SiLU's logistic: fastmath) over a tile of whole
+# rows between constant column bounds. Between the tile's run-time bounds LLVM's vector loop
+# (8 lanes x 4 interleaved for so long a body) needs 32 columns, so a 16-long row ran 4 lanes
+# wide, its constants reloaded: the epilogue took as long as the product (perf, 32x112x4x4 ->
+# 672 + batch-norm + SiLU); with constant bounds it is two 8-lane steps, 2.2x faster. Short
+# bodies (MobileNetV3's hardswish, relu) were 4 % slower so (the model, same process).
 CONSTANT_ROW_POSITIONS = 32
+
+
+def _polynomial(region_block) -> bool:
+    """Whether a fused region evaluates a function the compiler spells out as a polynomial."""
+    return any(o.key in fastmath.MAX_ULP["f32"] for o in region_block.ops)
 
 
 def emit_pointwise_channels_first_epilogue(b, region_block, inputs: dict, out, env: dict) -> None:
@@ -639,7 +646,8 @@ def emit_pointwise_channels_first_epilogue(b, region_block, inputs: dict, out, e
     conv = next(o for o in region_block.ops if o.key == "convolution")
     weights_first, runs, nb, nm = _pointwise_channels_first_runs(conv)
     flat = bool(weights_first) and _reads_positions_flat(region_block, conv)
-    positions = _static_positions(conv, Conv(conv)) if flat else CONSTANT_ROW_POSITIONS
+    positions = (_static_positions(conv, Conv(conv)) if flat and _polynomial(region_block)
+                 else CONSTANT_ROW_POSITIONS)
     region, captured = epilogue_tile(b, conv, region_block, inputs, out, env, nb, nm, flat_columns=flat,
                                      whole_row=positions if positions < CONSTANT_ROW_POSITIONS else None)
     x, w = (inputs[v] for v in conv.operands)
