@@ -10,11 +10,14 @@ probabilities to memory and reads them back twice, and the softmax walks each ro
 - For each block of QUERY_PANELS x MR queries, the scores S = q k^T go into a block in the
   thread's scratch (L1/L2): each k^T panel stays in L1 while the block's q panels (read in
   place, gemm's "b" micro-kernel) go by.
-- Each row of S: its max, then e = exp(s * scale - max), stored in place, and its sum; the
-  exp is fastmath's polynomial on vectors of the row (bounded above by 0: the short scaling).
+- Each row of S (SOFTMAX_ROWS side by side): its max, then e = exp(s * scale - max), stored
+  in place, and its sum; the exp is fastmath's polynomial on vectors of the row (bounded
+  above by 0: the short scaling).
 - O = E v by the same micro-kernel (E's rows in place, v's panels packed; keys in KC blocks),
   straight into the output, whose rows are then multiplied by 1 / sum: the division of the
   softmax moves from s x s probabilities to s x dv outputs.
+- A task of at most FEW_QUERIES queries (a decoding step) packs nothing: gemm's few-row
+  kernels read k and v in place, FEW_ROWS_GROUP queries at a time.
 
 The products round as the packed matmul's do; e / sum becomes (e v) / sum, a few ulps from the
 three-kernel result (tests/codegen/test_attention.py checks against numpy)."""
