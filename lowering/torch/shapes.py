@@ -280,16 +280,23 @@ def flip(e, n):
 
 @aten("constant_pad_nd.default", group=S)
 def constant_pad(e, n):
-    """pad = [last_lo, last_hi, prev_lo, prev_hi, ...]; negative amounts crop."""
+    """pad = [last_lo, last_hi, prev_lo, prev_hi, ...]; negative amounts crop. An amount
+    PyTorch computed from a symbolic size (Swin pads its maps to whole windows) makes it a
+    dynamic_pad, its amounts a run-time tensor."""
     x = n.arg("self")
     pads = n.arg("pad")
     r = x.type.rank
     lo, hi = [0] * r, [0] * r
     for k in range(len(pads) // 2):
         lo[r - 1 - k], hi[r - 1 - k] = pads[2 * k], pads[2 * k + 1]
-    return e.v("pad", [x, e.scalar(n.arg("value", 0), x.type.elem)],
-               {"edge_padding_low": tuple(lo), "edge_padding_high": tuple(hi),
-                "interior_padding": (0,) * r})
+    value = e.scalar(n.arg("value", 0), x.type.elem)
+    if all(isinstance(a, int) for a in lo + hi):
+        return e.v("pad", [x, value], {"edge_padding_low": tuple(lo),
+                                       "edge_padding_high": tuple(hi), "interior_padding": (0,) * r})
+    shape = tuple(d + a + b if all(isinstance(v, int) for v in (d, a, b)) else None
+                  for d, a, b in zip(x.type.shape, lo, hi))
+    return e.v("dynamic_pad", [x, value, e.shape_tensor(lo), e.shape_tensor(hi),
+                               e.shape_tensor([0] * r)], result_type=TensorType(shape, x.type.elem))
 
 
 @aten("repeat.default", group=S)

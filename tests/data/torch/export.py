@@ -759,13 +759,16 @@ class PoolsAnySize(nn.Module):
     """Pools over images whose batch, height and width are all `?`, saved as exported (each
     its own rule, no retrace): adaptive average and max pooling to 1x1 (torchvision's
     classifiers), 7x3 and 3x2 cells (bounds computed at run time), 1-D adaptive pooling,
-    and average pooling that counts only the covered elements."""
+    and average pooling that counts only the covered elements; and Swin's padding to whole
+    4x4 windows, by amounts computed from the run-time sizes."""
 
     def forward(self, x):
+        h, w = x.shape[-2:]
+        windows = F.pad(x, (0, (4 - w % 4) % 4, 1, (4 - h % 4) % 4), value=0.5)
         return (F.adaptive_avg_pool2d(x, 1), F.adaptive_avg_pool2d(x, (7, 3)),
                 F.adaptive_max_pool2d(x, (3, 2)), F.adaptive_max_pool2d(x, 1),
                 F.adaptive_avg_pool1d(x.flatten(2), 5),
-                F.avg_pool2d(x, 3, stride=2, padding=1, count_include_pad=False))
+                F.avg_pool2d(x, 3, stride=2, padding=1, count_include_pad=False), windows)
 
 
 def transformers_model(kind: str, width: int = 32, layers: int = 2, heads: int = 4) -> nn.Module:
