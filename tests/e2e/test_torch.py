@@ -266,23 +266,34 @@ def test_weights_are_strided_views_of_their_storage():
         _strided(data, meta, "w")
 
 
-def test_as_strided_that_reinterprets_storage_is_refused():
-    """shifted_windows' as_strided (a restride of a mean's [?, 16, 1, 1]) with its strides
-    edited to read the batch dim innermost: no longer a dense view of its input, so a
-    located error naming the sizes and strides, never a wrong answer."""
-    src = zipfile.ZipFile(os.path.join(DATA, "shifted_windows.pt2"))
+def edited_pt2(name: str, edit) -> bytes:
+    """The saved case's .pt2 with `edit` applied to its program (models/model.json)."""
+    src = zipfile.ZipFile(os.path.join(DATA, f"{name}.pt2"))
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as out:
         for info in src.infolist():
             data = src.read(info)
             if info.filename.endswith("models/model.json"):
-                data = data.replace(b'"stride", "arg": {"as_ints": [16, 1, 16, 16]}',
-                                    b'"stride", "arg": {"as_ints": [1, 16, 16, 16]}')
-                assert data != src.read(info)
+                program = json.loads(data)
+                edit(program)
+                data = json.dumps(program).encode()
             out.writestr(info, data)
+    return buf.getvalue()
+
+
+def test_as_strided_that_reinterprets_storage_is_refused():
+    """shifted_windows' as_strided (a restride of a mean's [?, 16, 1, 1]) with its strides
+    edited to read the batch dim innermost: no longer a dense view of its input, so a
+    located error naming the sizes and strides, never a wrong answer."""
+    def restride(program: dict) -> None:
+        node, = [n for n in program["graph_module"]["graph"]["nodes"]
+                 if "as_strided" in n["target"]]
+        stride, = [i["arg"] for i in node["inputs"] if i["name"] == "stride"]
+        assert stride["as_ints"] == [16, 1, 16, 16]
+        stride["as_ints"] = [1, 16, 16, 16]
     with pytest.raises(CompileError, match=r"as_strided with sizes \[\?, 16, 1, 1\] and "
                                            r"strides \[1, 16, 16, 16\] reinterprets"):
-        aot.compile(buf.getvalue())
+        aot.compile(edited_pt2("shifted_windows", restride))
 
 
 def test_a_size_torch_export_specialised_is_checked_on_every_call():
@@ -290,19 +301,11 @@ def test_a_size_torch_export_specialised_is_checked_on_every_call():
     last maps are 1x1 at the size it was exported at, 2x2 larger). The mlp case with its
     gelu's batch dim recorded as 2, as if export had specialised it: batch 2 runs, batch 3
     is refused naming the node, the model's line and the recorded size."""
-    src = zipfile.ZipFile(os.path.join(DATA, "mlp.pt2"))
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as out:
-        for info in src.infolist():
-            data = src.read(info)
-            if info.filename.endswith("models/model.json"):
-                prog = json.loads(data)
-                sizes = prog["graph_module"]["graph"]["tensor_values"]["gelu"]["sizes"]
-                assert "as_expr" in sizes[0]
-                sizes[0] = {"as_int": 2}
-                data = json.dumps(prog).encode()
-            out.writestr(info, data)
-    lib = aot.compile(buf.getvalue(), name="mlp_specialised")
+    def specialise(program: dict) -> None:
+        sizes = program["graph_module"]["graph"]["tensor_values"]["gelu"]["sizes"]
+        assert "as_expr" in sizes[0]
+        sizes[0] = {"as_int": 2}
+    lib = aot.compile(edited_pt2("mlp", specialise), name="mlp_specialised")
     (args, (want,)), = [(a, w) for a, w in size_sets("mlp") if a[0].shape[0] == 2]
     np.testing.assert_allclose(lib.main(*args), want, rtol=1e-4, atol=1e-5)
     with pytest.raises(RuntimeError, match=r"aten\.gelu\.default at .*export\.py:\d+: dim 0 of "

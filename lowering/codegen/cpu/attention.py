@@ -98,21 +98,6 @@ def _exp_nonpositive(b: ir.IRBuilder, x, elem: str, lanes: int):
     return fastmath.exp(fastmath.Ops(_VectorOps(b, lanes), elem), x, rng=(float("-inf"), 0.0))
 
 
-def _by_rows(b, kernels, rows, args):
-    """kernels[rows](*args) for a run-time row count 1 ... max(kernels)."""
-    done = b.function.append_basic_block("rows.done")
-    top = max(kernels)
-    cases = {r: b.function.append_basic_block(f"rows{r}") for r in kernels}
-    switch = b.switch(rows, cases[top])
-    for r, block in cases.items():
-        if r != top:
-            switch.add_case(_i(r), block)
-        b.position_at_end(block)
-        b.call(kernels[r], args)
-        b.branch(done)
-    b.position_at_end(done)
-
-
 class _Attention:
     """Emits one element type's attention kernel (entry, task, row softmax) into a module,
     with the packed matmul's micro-kernels and packs (gemm._Emitter) under its own name."""
@@ -289,13 +274,13 @@ class _Attention:
         with _for(b, _i(0), _ceil_div(b, b.sub(q1, q0), group), "fq") as gi:
             i0 = b.add(q0, b.mul(gi, _i(group)))
             rows = _min(b, _i(group), b.sub(q1, i0))
-            _by_rows(b, dots, rows, [d, self.at(b, q_base, b.mul(i0, d)), d, k_base, d, scores,
+            gemm.call_by_rows(b, dots, rows, [d, self.at(b, q_base, b.mul(i0, d)), d, k_base, d, scores,
                                      s_row, sk])
             self.softmax_rows(b, row_softmax, scores, inv, rows, sk, s_row, scale)
             with _for(b, _i(0), _max(b, _ceil_div(b, sk, gemm.FEW_ROWS_KC), _i(1)), "fk") as kb:
                 p0 = b.mul(kb, _i(gemm.FEW_ROWS_KC))
                 kc = _min(b, _i(gemm.FEW_ROWS_KC), b.sub(sk, p0))
-                _by_rows(b, sums, rows, [kc, self.at(b, scores, p0), s_row, _i(1),
+                gemm.call_by_rows(b, sums, rows, [kc, self.at(b, scores, p0), s_row, _i(1),
                                          self.at(b, v_base, b.mul(p0, dv)), dv,
                                          self.at(b, o_base, b.mul(i0, dv)), dv, dv,
                                          b.icmp_signed(">", kb, _i(0))])

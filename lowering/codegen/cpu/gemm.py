@@ -242,6 +242,22 @@ def _min(b, x, y):
     return b.select(b.icmp_signed("<", x, y), x, y)
 
 
+def call_by_rows(b, kernels: dict, rows, args: list, label: str = "") -> None:
+    """kernels[rows](*args) for a run-time row count 1 ... max(kernels): a switch over the
+    few-row kernels, each specialised for its row count."""
+    done = b.function.append_basic_block(f"{label}done")
+    top = max(kernels)
+    cases = {r: b.function.append_basic_block(f"{label}rows{r}") for r in kernels}
+    switch = b.switch(rows, cases[top])
+    for r, block in cases.items():
+        if r != top:
+            switch.add_case(_i(r), block)
+        b.position_at_end(block)
+        b.call(kernels[r], args)
+        b.branch(done)
+    b.position_at_end(done)
+
+
 def _max(b, x, y):
     return b.select(b.icmp_signed(">", x, y), x, y)
 
@@ -615,16 +631,7 @@ class _Emitter:
                     bp = self.src(b, b_base, b.add(b.mul(p0, s["b_row"]), j0))
                     args = [kc, a, s["a_row"], s["a_col"], bp, s["b_row"], c, n, nc,
                             b.icmp_signed(">", kb, _i(0))]
-                done = b.function.append_basic_block("frg.done")
-                cases = {r: b.function.append_basic_block(f"frg.rows{r}") for r in kernels}
-                switch = b.switch(rows, cases[R])
-                for r, block in cases.items():
-                    if r != R:
-                        switch.add_case(_i(r), block)
-                    b.position_at_end(block)
-                    b.call(kernels[r], args)
-                    b.branch(done)
-                b.position_at_end(done)
+                call_by_rows(b, kernels, rows, args, "frg.")
         with b.if_then(b.icmp_signed("!=", s["epi"], _i(0))):
             b.call(b.inttoptr(s["epi"], EPILOGUE_T.as_pointer()),
                    [b.inttoptr(s["epi_ctx"], PTR), bi, i0, b.add(i0, mc), j0, b.add(j0, nc)])
