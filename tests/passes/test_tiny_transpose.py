@@ -13,6 +13,7 @@ import pytest
 
 import aot
 from aot.driver import Compilation, Options
+from codegen.test_row_split import run_threads
 from lowering.codegen.llvm.collapse import collapsed_loops
 from lowering.frontend.parser import parse_module
 from lowering.passes.loops import TINY_TRANSPOSED_DIM
@@ -99,16 +100,6 @@ def test_other_tasks_read_their_dims_from_the_slots():
     unroll them all (MobileNetV2's compile 7.8 -> 59 CPU seconds)."""
     call = task_call(transposed((8, 40000), (0, 1)))
     assert "i64 40000" not in call and "i64 8" not in call, call
-
-
-def run_threads(lib, *args) -> np.ndarray:
-    got = []
-    for threads in (1, 2, 7):
-        lib.set_num_threads(threads)
-        got.append(lib.main(*args))
-    for other in got[1:]:
-        np.testing.assert_array_equal(got[0], other)
-    return got[0]
 
 
 @pytest.mark.parametrize("out_shape, perm, add", [
