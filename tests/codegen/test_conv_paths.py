@@ -138,6 +138,38 @@ def test_1x1_with_padding_or_stride_is_not_a_plain_matmul():
         check(lib, x, w, NHWC, stride, pads, "f32")
 
 
+@pytest.mark.parametrize("elem", ["f32", "f64"])
+def test_direct_convolution_prefetches_the_next_block(elem):
+    """The direct convolution's task prefetches, tile by tile, a share of the input the tile a
+    block ahead reads, and runs full tiles of a packed panel on the micro-kernel with B's
+    strides constant (`_rows_called`). Checked on the task's IR, then against numpy on a 1-D
+    convolution of several blocks a row, whose last tiles prefetch past the input's end and
+    whose edge tiles (fewer rows, a panel cut by the features) take the other kernels."""
+    from llvmlite import ir as llvm_ir
+
+    from lowering.codegen.cpu import conv_direct
+    from lowering.target import host_target
+    mod = llvm_ir.Module("m")
+    pfor = llvm_ir.Function(mod, llvm_ir.FunctionType(llvm_ir.VoidType(), []), name="pfor")
+    t = llvm_ir.FloatType() if elem == "f32" else llvm_ir.DoubleType()
+    blocking = host_target().blocking(elem)
+    conv_direct.conv_function(mod, elem, t, pfor, blocking)
+    task = str(mod.globals[f"aot.gemm.{elem}.conv_task"])
+    assert re.search(r'call void @"llvm.prefetch.p0"', task), task[:2000]
+    assert re.search(r'icmp slt i64 %"pl.iv"', task)  # the share's lines, a loop
+    assert f'@"aot.gemm.{elem}.micro_kernel{blocking.mr}_rows_called"' in task
+    rng = np.random.default_rng(5)
+    cout = blocking.nr * 2 + 3  # two full panels and one cut
+    rows = conv_direct.BLOCK_BYTES // (blocking.mr * cout * (4 if elem == "f32" else 8))
+    n = 2 * (2 * rows * blocking.mr + 5) + 3  # two blocks and a part, an edge tile
+    x, w, b = arrays(rng, (2, n, 16), (3, 16, cout), elem)
+    want_shape = np_conv(x, w, NWC, (2,), [(0, 0)], [1], [1], [False], 1, 1).shape
+    text = conv_program(x.shape, w.shape, want_shape, (2,), [(0, 0)], elem, bias=True)
+    assert '"aot.conv"' in loops(text)
+    lib = aot.compile(text, name=f"conv_prefetch_{elem}")
+    check(lib, x, w, NWC, (2,), [(0, 0)], elem, b)
+
+
 def test_batch_one_direct_convolution_on_threads():
     """A batch-1 direct convolution with few output rows (14) but more than 2^23
     multiply-adds runs on the pool in chunks of each row's tiles; with its bias fused, each
