@@ -28,7 +28,8 @@ LOOP_OPS = {
     "aot.gemm": "(lhs, rhs, out, captured...): the packed matmul; its region is the epilogue",
     "aot.conv": "(input, kernel, out): the CPU's direct 2-D convolution (NHWC, HWIO)",
     "aot.attention": "(q, k, v, out): out = softmax(q k^T * `scale`) v per batch index, one "
-                     "CPU kernel (codegen/cpu/attention.py)",
+                     "CPU kernel (codegen/cpu/attention.py); `causal` = c: query i reads "
+                     "keys j <= i + c only",
     "gpu.blas_gemm_takes": "(lhs, rhs, out) -> index: 1 when the runtime's cuBLAS runs this "
                            "strided-batched matmul, 0 when the kernel must (host only)",
     "gpu.blas_gemm": "(lhs, rhs, out): out = lhs x rhs per batch index, through cuBLAS (host only)",
@@ -72,6 +73,8 @@ AOT_ATTRS = {
                   "the first of N accesses at consecutive addresses (one N-wide access), 0 on the others",
     "aot.transposed": "on gpu.blas_gemm(_takes): (lhs, rhs) stored [k, m] / [n, k]",
     "aot.scratch": "on an LHLO kernel op: its last N operands are temporaries",
+    "aot.causal": "on the scores dot of an attention fusion (passes/attention.py): c of its "
+                  "causal mask, query i reads keys j <= i + c only",
     "aot.arg_bounds": "on an entry function: upper bounds of its arguments' dims "
                       "((argument, dim, bound) per bounded dim), checked on every call (bounded dynamism)",
     "aot.packed_b": "on memref.global: [K, N, row stride, column stride, KC, NR], its bytes "

@@ -7,6 +7,7 @@ scores and probabilities in memory between them. Where the target has a kernel f
 
     s = dot_general(q, k)     batch dims leading on both, q's last dim against k's last
     l = s * c  (or s / c)     optional: c a positive splat constant (the scale, or 1 / it)
+    l = where(keep, l, fill)  optional, or l + where(keep, 0, fill): a causal mask (below)
     m = reduce(l, -inf) max over the last dim;  e = exp(l - broadcast(m))
     z = reduce(e, 0) add over the last dim;     p = e / broadcast(z)
     o = dot_general(p, v)     batch dims leading, p's last dim against v's second to last
@@ -18,7 +19,16 @@ A division by c is a multiplication by 1 / c there (exact when c is a power of t
 sqrt(64) is; within an ulp of each score otherwise). The ops stay in the region as the
 fusion's meaning (shape inference reads them); the splat constants they use are copied in.
 It runs at the start of the fusion stage (passes/fusion.py), before the other kernels are
-formed."""
+formed.
+
+A causal mask, as GPT-2 and Llama programs spell it (jnp.where(jnp.tril(ones), s, -1e9), or an
+additive mask of 0 and -inf), keeps key j of query i where j <= i + c: `keep` is found to be
+that from its iotas (static or dynamic, through broadcasts, adds, compares, selects, `not`
+and `and`), c a constant >= 0 (every row keeps a key). The fill must be at most MASKED_AT, so
+that its exp beside the row's kept scores is 0 in f32; the kernel then skips the masked keys
+(whole key blocks past the diagonal). The mask's ops are not in the fusion's region (its meaning
+is the unmasked attention there, and the first dot's `aot.causal` = c): the mask is never
+computed."""
 from __future__ import annotations
 
 import math
@@ -30,6 +40,14 @@ from lowering.ops import registry
 
 BROADCASTS = ("broadcast_in_dim", "dynamic_broadcast_in_dim")
 ELEMENTS = ("f32",)  # what the CPU's kernel computes
+# A mask's fill (or an additive mask's value) at or below this masks a score out: exp(fill -
+# max) is 0 in f32 beside any kept score above fill + 104 (-1e9, -inf, finfo.min as models
+# write it; -1e4 as older ones do), so the kernel skips those keys instead of adding zeros.
+MASKED_AT = -1e4
+# Ops of a mask's computation (pure): erased with the mask once nothing else reads them.
+MASK_OPS = BROADCASTS + ("constant", "iota", "dynamic_iota", "compare", "select", "and", "not",
+                         "add", "subtract", "convert", "reshape", "dynamic_reshape", "concatenate",
+                         "get_dimension_size")
 
 
 def _owner(value, key=None):
@@ -107,19 +125,209 @@ def _dims(op, lhs_contract, rhs_contract, rank):
             and list(d["rhs_contracting_dimensions"]) == [rhs_contract])
 
 
+def _axes_through(op, axes):
+    """The scores dims (see _index) of op's operand's dims, op a broadcast or a reshape that
+    adds or drops only dims of 1 (jnp's [s] -> [1, s]); else None. A dim of 1 is 0."""
+    src, dst = op.operands[0].type.shape, op.results[0].type.shape
+    if op.key in BROADCASTS:
+        return [0 if n == 1 else axes[d] for n, d in zip(src, op.attrs["broadcast_dimensions"])]
+    if op.key in ("reshape", "dynamic_reshape"):
+        kept = [i for i, n in enumerate(dst) if n != 1]
+        if len(kept) != sum(n != 1 for n in src):
+            return None
+        it = iter(kept)
+        return [0 if n == 1 else axes[next(it)] for n in src]
+    return None
+
+
+def _index(value, axes):
+    """value (integers over the scores' dims or a broadcast of them) as ({axis: coefficient},
+    constant) with the axes "row" (the query) and "col" (the key), else None. `axes` names
+    value's dims: "row", "col", 0 (a dim of 1: its iota is 0) or None (a batch dim)."""
+    c = _splat(value)
+    if c is not None:
+        return {}, c
+    op = _owner(value)
+    if op is None:
+        return None
+    if op.key in ("iota", "dynamic_iota"):
+        axis = axes[op.attrs["iota_dimension"]]
+        return None if axis is None else (({axis: 1} if axis else {}), 0)
+    if op.key == "convert":
+        return _index(op.operands[0], axes)
+    inner = _axes_through(op, axes) if op.key in BROADCASTS + ("reshape", "dynamic_reshape") else None
+    if inner is not None:
+        return _index(op.operands[0], inner)
+    if op.key in ("add", "subtract"):
+        a, b = (_index(x, axes) for x in op.operands)
+        if a is None or b is None:
+            return None
+        sign = 1 if op.key == "add" else -1
+        coef = dict(a[0])
+        for axis, n in b[0].items():
+            coef[axis] = coef.get(axis, 0) + sign * n
+        return {x: n for x, n in coef.items() if n}, a[1] + sign * b[1]
+    return None
+
+
+# compare(col - row, t): the c of "col - row <= c" and whether the compare is that (True) or
+# its negation "col - row > c" (False)
+_KEEP_FORMS = {"LE": (0, True), "LT": (-1, True), "GT": (0, False), "GE": (-1, False)}
+_SWAPPED = {"LE": "GE", "LT": "GT", "GE": "LE", "GT": "LT"}
+
+
+def _keep(value, axes):
+    """(c, True) if the booleans `value` are true exactly where key <= query + c, (c, False)
+    if exactly where key > query + c, else None (any other mask)."""
+    op = _owner(value)
+    if op is None:
+        return None
+    if op.key == "compare":
+        a, b = (_index(x, axes) for x in op.operands)
+        direction = getattr(op.attrs.get("comparison_direction"), "value", None)
+        if a is None or b is None or direction not in _SWAPPED:
+            return None
+        coef = dict(a[0])
+        for axis, n in b[0].items():
+            coef[axis] = coef.get(axis, 0) - n
+        coef = {x: n for x, n in coef.items() if n}
+        t = b[1] - a[1]  # a - b OP 0  <=>  coef . (row, col) OP t
+        if coef == {"row": -1, "col": 1}:  # col - row OP t
+            pass
+        elif coef == {"row": 1, "col": -1}:  # row - col OP t  <=>  col - row OP' -t
+            direction, t = _SWAPPED[direction], -t
+        else:
+            return None
+        if t != int(t):
+            return None
+        shift, kept = _KEEP_FORMS[direction]
+        return int(t) + shift, kept
+    if op.key == "not":
+        inner = _keep(op.operands[0], axes)
+        return inner and (inner[0], not inner[1])
+    if op.key == "select":
+        truth = [_splat(x) for x in op.operands[1:]]
+        inner = _keep(op.operands[0], axes)
+        if inner is None or sorted(truth) != [0.0, 1.0]:
+            return None
+        return inner if truth[0] == 1.0 else (inner[0], not inner[1])
+    if op.key == "and":
+        a, b = op.operands
+        if _splat(a) == 1.0 or _splat(b) == 1.0:
+            return _keep(b if _splat(a) == 1.0 else a, axes)
+        forms = [_keep(x, axes) for x in (a, b)]
+        if all(f is not None and f[1] for f in forms):
+            return min(f[0] for f in forms), True
+        return None
+    inner = _axes_through(op, axes) if op.key in BROADCASTS + ("reshape", "dynamic_reshape") else None
+    return None if inner is None else _keep(op.operands[0], inner)
+
+
+def _additive(value, axes):
+    """c if `value` is 0 where key <= query + c and at most MASKED_AT elsewhere, else None."""
+    op = _owner(value)
+    if op is None:
+        return None
+    if op.key == "select":
+        form = _keep(op.operands[0], axes)
+        if form is None:
+            return None
+        kept, masked = (op.operands[1:] if form[1] else op.operands[:0:-1])
+        fill = _splat(masked)
+        ok = _splat(kept) == 0.0 and fill is not None and fill <= MASKED_AT
+        return form[0] if ok else None
+    inner = (_axes_through(op, axes) if op.key in BROADCASTS + ("reshape", "dynamic_reshape")
+             else axes if op.key == "convert" else None)
+    return None if inner is None else _additive(op.operands[0], inner)
+
+
+def _unmasked(value, rank):
+    """(the scores under a causal mask, its c, the masking op) if `value` is
+    where(keep, scores, fill) or scores + where(keep, 0, fill) with keep a causal mask
+    (key <= query + c, c >= 0) and fill <= MASKED_AT; else (value, None, None)."""
+    op = _owner(value, ("select", "add"))
+    axes = [None] * (rank - 2) + ["row", "col"]
+    if op is not None and op.key == "select":
+        form = _keep(op.operands[0], axes)
+        if form is not None:
+            scores, masked = op.operands[1:] if form[1] else op.operands[:0:-1]
+            fill = _splat(masked)
+            if fill is not None and fill <= MASKED_AT and form[0] >= 0:
+                return scores, form[0], op
+    elif op is not None:
+        for scores, mask in (op.operands, op.operands[::-1]):
+            c = _additive(mask, axes)
+            if c is not None and c >= 0:
+                return scores, c, op
+    return value, None, None
+
+
+def _unit_view(op) -> bool:
+    """A static reshape or broadcast_in_dim that only adds or drops dims of 1 (the same
+    elements in the same order), as static batch-1 exports put between the dots (3-D) and
+    the softmax (4-D)."""
+    if op.key not in ("reshape", "broadcast_in_dim"):
+        return False
+    src, dst = op.operands[0].type.shape, op.results[0].type.shape
+    if None in src or None in dst or [n for n in src if n != 1] != [n for n in dst if n != 1]:
+        return False
+    dims = list(op.attrs.get("broadcast_dimensions", range(len(src))))
+    return dims == sorted(dims) and (op.key == "reshape" or all(dst[i] == n for i, n in zip(dims, src)))
+
+
+def _through_views(value, ops: list):
+    """The value `value` is a unit view of (_unit_view), the views added to `ops`."""
+    op = _owner(value)
+    while op is not None and _unit_view(op):
+        ops.append(op)
+        value = op.operands[0]
+        op = _owner(value)
+    return value
+
+
+def _scaling(op):
+    """(the scale, the scores) of scores * c, c * scores or scores / c (its reciprocal), c a
+    positive splat constant; else None."""
+    pairs = [op.operands] if op.key == "divide" else [op.operands, op.operands[::-1]]
+    for x, c in pairs:
+        scale = _splat(c)
+        if scale is not None and 0 < scale < math.inf:
+            return (1.0 / scale if op.key == "divide" else scale), x
+    return None
+
+
+def _keys(qk: Operation, ops: list):
+    """qk's k as [..., sk, d]: its operand, or, where the dot reads k^T [..., d, sk] (a
+    transpose the fusion stage could not fold, behind a unit view), the transposed value
+    (the transpose and views added to `ops`); else None."""
+    k, dims = qk.operands[1], qk.attrs.get("dot_dimension_numbers")
+    if dims is None:
+        return None
+    if list(dims["rhs_contracting_dimensions"]) == [k.type.rank - 1]:
+        return k
+    views = []
+    t = _owner(_through_views(k, views), ("transpose",))
+    perm = list(range(t.operands[0].type.rank)) if t is not None else []
+    if t is None or len(perm) < 2 or list(t.attrs["permutation"]) != perm[:-2] + perm[:-3:-1]:
+        return None
+    ops += views + [t]
+    return t.operands[0]
+
+
 def match(pv: Operation):
-    """(ops of the pattern ending at dot_general `pv`, its first dot, the scale), or None."""
+    """(ops of the pattern ending at dot_general `pv`, its first dot, the scale, the causal
+    mask's c or None, the masking op or None), or None."""
     if pv.key != "dot_general" or len(pv.operands) != 2:
         return None
     p, v = pv.operands
-    rank = p.type.rank
     types = [p.type, v.type, pv.results[0].type]
-    if rank < 2 or any(t.rank != rank or t.elem not in ELEMENTS for t in types):
+    if p.type.rank < 2 or any(t.elem not in ELEMENTS for t in types):
         return None
-    if not _dims(pv, rank - 1, rank - 2, rank):
+    if not _dims(pv, p.type.rank - 1, p.type.rank - 2, p.type.rank):
         return None
     ops = [pv]
-    div = _owner(p, ("divide",))
+    div = _owner(_through_views(p, ops), ("divide",))
+    rank = div.results[0].type.rank if div else 0  # the softmax's
     row_sum = div and _row_broadcast(div.operands[1], rank, ops)
     total = row_sum is not None and _row_reduce(row_sum, rank, "add", 0.0)
     exp = div and _owner(div.operands[0], ("exponential",))
@@ -130,33 +338,41 @@ def match(pv: Operation):
     top = row_max is not None and _row_reduce(row_max, rank, "maximum", -math.inf)
     if not top or top.operands[0] is not sub.operands[0]:
         return None
-    scaled = sub.operands[0]
     ops += [div, total, exp, sub, top]
-    scale, qk = 1.0, _owner(scaled, ("dot_general",))
-    if qk is None:  # the scores times a constant, or divided by one (its reciprocal here)
-        mul = _owner(scaled, ("multiply", "divide"))
-        if mul is None:
+    # from the softmax's input down to the scores: unit views, a causal mask, then (inside
+    # it, so that the fill is what the softmax sees) the scaling, each optional
+    value, scale, causal, mask, scaled = sub.operands[0], 1.0, None, None, False
+    while True:
+        value = _through_views(value, ops)
+        op = _owner(value)
+        if op is None or op.key == "dot_general":
+            break
+        if mask is None and not scaled:
+            value, causal, mask = _unmasked(value, value.type.rank)
+            if mask is not None:
+                ops.append(mask)
+                continue
+        found = not scaled and op.key in ("multiply", "divide") and _scaling(op)
+        if not found:
             return None
-        pairs = [mul.operands] if mul.key == "divide" else [mul.operands, mul.operands[::-1]]
-        for x, c in pairs:
-            scale, qk = _splat(c), _owner(x, ("dot_general",))
-            if scale is not None and qk is not None:
-                break
-        if qk is None or scale is None or not (0 < scale < math.inf):
-            return None
-        scale = 1.0 / scale if mul.key == "divide" else scale
-        ops.append(mul)
-    q, k = qk.operands
-    if any(t.rank != rank or t.elem not in ELEMENTS for t in (q.type, k.type)):
+        (scale, value), scaled = found, True
+        ops.append(op)
+    qk = op
+    if qk is None or len(qk.operands) != 2:
         return None
-    if not _dims(qk, rank - 1, rank - 1, rank):
+    q, rank = qk.operands[0], qk.operands[0].type.rank
+    k = _keys(qk, ops)
+    if k is None or any(t.elem not in ELEMENTS for t in (q.type, k.type)):
+        return None
+    contract = rank - 1 if k is qk.operands[1] else rank - 2
+    if not _dims(qk, rank - 1, contract, rank):
         return None
     ops.append(qk)
     members = {id(o) for o in ops}
     for op in ops:  # every intermediate is read only inside the pattern
         if op is not pv and any(id(u) not in members for r in op.results for u in r.users):
             return None
-    return ops, qk, scale
+    return ops, qk, scale, causal, mask
 
 
 def _constant_chain(value) -> bool:
@@ -164,8 +380,22 @@ def _constant_chain(value) -> bool:
     return _splat(value) is not None
 
 
-def build(block: Block, ops: list, qk: Operation, scale: float) -> Operation:
-    """The pattern's ops moved into one kOutput fusion in place of its last dot."""
+def _erase_unread(values) -> None:
+    """The ops of a mask's computation that nothing reads any more (the mask fused away)."""
+    todo = list(values)
+    while todo:
+        op = _owner(todo.pop())
+        if op is None or op.parent is None or op.key not in MASK_OPS or op.regions \
+                or any(r.users for r in op.results):
+            continue
+        todo += op.operands
+        op.erase()
+
+
+def build(block: Block, ops: list, qk: Operation, scale: float, causal=None, mask=None) -> Operation:
+    """The pattern's ops moved into one kOutput fusion in place of its last dot. The masking
+    op (`mask`, of a causal mask with c = `causal`) is not copied: its result is the scores it
+    masks there, and the first dot carries `aot.causal`."""
     order = {id(o): i for i, o in enumerate(block.ops)}
     members = sorted(ops, key=lambda o: order[id(o)])
     pv = ops[0]
@@ -184,23 +414,31 @@ def build(block: Block, ops: list, qk: Operation, scale: float) -> Operation:
         inputs.append(value)
         mapping[value] = region_block.add_arg(value.type)
     for op in members:
+        if op is mask:
+            kept = next(x for x in op.operands if any(x is r for m in members for r in m.results))
+            mapping[op.results[0]] = mapping[kept]
+            continue
         for x in op.operands:
             if not any(x is r for m in members for r in m.results):
                 bring(x)
         new = region_block.append(clone_op(op, mapping))
         if op is qk:
             new.attrs["aot.attention"] = scale
+            if causal is not None:
+                new.attrs["aot.causal"] = causal
     region_block.append(Operation("mhlo.return", [mapping[pv.results[0]]], [], {}, loc=pv.loc))
     fusion = Operation("mhlo.fusion", inputs, [pv.results[0].type], {"fusion_kind": "kOutput"},
                        [Region([region_block])], pv.loc)
     block.ops.insert(block.ops.index(pv), fusion)
     fusion.parent = block
     pv.results[0].replace_all_uses_with(fusion.results[0])
+    mask_inputs = list(mask.operands) if mask is not None else []
     for op in reversed(members):
         op.erase()
     for op in reversed(copied):  # constants only the pattern read
         if op.parent is not None and not any(r.users for r in op.results):
             op.erase()
+    _erase_unread(mask_inputs)
     return fusion
 
 
@@ -216,13 +454,15 @@ def fuse_attention(func: Operation, target, report: list) -> None:
             found = match(op)
             if found is None:
                 continue
-            ops, qk, scale = found
+            ops, qk, scale, causal, mask = found
             qk.attrs["aot.attention"] = scale
             has_kernel = registry.rule(qk, "epilogue", target) is not None
             del qk.attrs["aot.attention"]
             if not has_kernel:
                 return
-            build(block, ops, qk, scale)
-            report.append({"kernel": "fusion", "kind": "kOutput (attention)", "ops": ops,
-                           "why": "softmax(q k^T * scale) v: scores, softmax and the second "
-                                  "product per query block in one kernel, nothing in memory"})
+            build(block, ops, qk, scale, causal, mask)
+            why = "softmax(q k^T * scale) v: scores, softmax and the second product per query " \
+                  "block in one kernel, nothing in memory"
+            if causal is not None:
+                why += f"; causal (key <= query + {causal}): masked key blocks skipped"
+            report.append({"kernel": "fusion", "kind": "kOutput (attention)", "ops": ops, "why": why})

@@ -18,6 +18,10 @@ probabilities to memory and reads them back twice, and the softmax walks each ro
   softmax moves from s x s probabilities to s x dv outputs.
 - A task of at most FEW_QUERIES queries (a decoding step) packs nothing: gemm's few-row
   kernels read k and v in place, FEW_ROWS_GROUP queries at a time.
+- Causal (slot `causal` = c: query i reads keys j <= i + c; c = sk when nothing is masked):
+  a block of queries computes, packs and multiplies only the keys its last query reads, and
+  the scores past each row's diagonal within them are set to -inf before the softmax (exp 0):
+  the key blocks past the diagonal are never touched, half the work at long sequences.
 
 The products round as the packed matmul's do; e / sum becomes (e v) / sum, a few ulps from the
 three-kernel result (tests/codegen/test_attention.py checks against numpy)."""
@@ -50,7 +54,8 @@ FEW_QUERIES = gemm.FEW_ROWS_MAX
 # 5: b8 h8 s256 0.82-0.87 of the three kernels' time, 4 x 8 heads at s64 1.00-1.10).
 SOFTMAX_ROWS = 2
 # The task context: i64 slots (pointers as integers; the scale as the bits of a double).
-SLOTS = ("batch", "sq", "sk", "d", "dv", "q", "k", "v", "out", "scale", "chunks", "chunk_rows")
+SLOTS = ("batch", "sq", "sk", "d", "dv", "q", "k", "v", "out", "scale", "causal", "chunks",
+         "chunk_rows")
 
 
 class _VectorOps:
@@ -217,6 +222,7 @@ class _Attention:
         free = self.mod.globals.get("free") or ir.Function(
             self.mod, ir.FunctionType(VOID, [PTR]), name="free")
         work, packed_for, inv = b.alloca(PTR), b.alloca(I64), b.alloca(t, size=_i(self.block))
+        packed_keys = b.alloca(I64)
         b.store(scratch, work)
         with b.if_then(own):  # AOT_KERNEL_SCRATCH=off: a buffer of the task's own, aligned
             mem = b.call(alloc, [_i(64), b.mul(_ceil_div(b, _max(b, total, _i(1)), 64), _i(64))])
@@ -245,41 +251,63 @@ class _Attention:
             with b.if_else(few) as (by_rows, packed):
                 with by_rows:
                     self.few_queries(b, row_softmax, q_base, o_base, k_base, v_base, scores, inv,
-                                     q0, q1, sk, s_row, d, dv, scale)
+                                     q0, q1, sk, s_row, d, dv, scale, s["causal"])
                 with packed:
-                    with b.if_then(b.icmp_signed("!=", b.load(packed_for), bi)):
+                    keys = self.keys_read(b, q1, sk, s["causal"])  # by the chunk's last query
+                    stale = b.or_(b.icmp_signed("!=", b.load(packed_for), bi),
+                                  b.icmp_signed("<", b.load(packed_keys), keys))
+                    with b.if_then(stale):
                         # k^T: row kk (of d) is k's column kk: rows 1 apart, columns d apart
-                        g.pack_b(b, k_base, k_pack, {"b_row": _i(1), "b_col": d}, _i(0), d, _i(0), sk)
-                        g.pack_b(b, v_base, v_pack, {"b_row": dv, "b_col": _i(1)}, _i(0), sk, _i(0), dv)
+                        g.pack_b(b, k_base, k_pack, {"b_row": _i(1), "b_col": d}, _i(0), d, _i(0), keys)
+                        g.pack_b(b, v_base, v_pack, {"b_row": dv, "b_col": _i(1)}, _i(0), keys, _i(0), dv)
                         b.store(bi, packed_for)
+                        b.store(keys, packed_keys)
                     blocks = _ceil_div_v(b, b.sub(q1, q0), _i(self.block))
                     with _for(b, _i(0), _max(b, blocks, _i(0)), "qb") as qb:
                         i0 = b.add(q0, b.mul(qb, _i(self.block)))
                         rows = _min(b, _i(self.block), b.sub(q1, i0))
                         self.query_block(b, micros, row_softmax, q_base, o_base, k_pack, v_pack,
-                                         scores, inv, i0, rows, sk, s_row, d, dv, scale)
+                                         b.load(packed_keys), scores, inv, i0, rows, sk, s_row, d,
+                                         dv, scale, s["causal"])
         with b.if_then(own):
             b.call(free, [base])
         b.ret_void()
         return f
 
+    def keys_read(self, b, q_end, sk, causal):
+        """Keys the queries before q_end read: all sk, or up to the last one's diagonal."""
+        return _min(b, sk, b.add(q_end, causal))
+
+    def mask_rows(self, b, scores, s_row, i0, rows, keys, causal):
+        """Scores of queries [i0, i0 + rows) past their diagonal (key > query + causal), up
+        to `keys`, set to -inf: their exp is 0 (fastmath's clamp), the max is the kept keys'."""
+        ninf = ir.Constant(self.t, float("-inf"))
+        with _for(b, _i(0), rows, "mr") as r:
+            first = b.add(b.add(i0, r), b.add(causal, _i(1)))
+            row = self.at(b, scores, b.mul(r, s_row))
+            with _for(b, first, keys, "mc", scalar=True) as j:
+                b.store(ninf, self.at(b, row, j))
+
     def few_queries(self, b, row_softmax, q_base, o_base, k_base, v_base, scores, inv, q0, q1,
-                    sk, s_row, d, dv, scale):
+                    sk, s_row, d, dv, scale, causal):
         """Queries [q0, q1), at most FEW_QUERIES of them (a decoding step): k and v read in
         place once, not packed, by gemm's few-row kernels, FEW_ROWS_GROUP queries at a time:
-        the scores as dot products down k's rows, then E v over blocks of FEW_ROWS_KC keys."""
+        the scores as dot products down k's rows, then E v over blocks of FEW_ROWS_KC keys
+        (causal: the keys the group's last query reads)."""
         g = self.g
         dots, sums = g.few_rows_t_kernels(), g.few_rows_kernels()
         group = gemm.FEW_ROWS_GROUP
         with _for(b, _i(0), _ceil_div(b, b.sub(q1, q0), group), "fq") as gi:
             i0 = b.add(q0, b.mul(gi, _i(group)))
             rows = _min(b, _i(group), b.sub(q1, i0))
+            keys = self.keys_read(b, b.add(i0, rows), sk, causal)
             gemm.call_by_rows(b, dots, rows, [d, self.at(b, q_base, b.mul(i0, d)), d, k_base, d, scores,
-                                     s_row, sk])
-            self.softmax_rows(b, row_softmax, scores, inv, rows, sk, s_row, scale)
-            with _for(b, _i(0), _max(b, _ceil_div(b, sk, gemm.FEW_ROWS_KC), _i(1)), "fk") as kb:
+                                     s_row, keys])
+            self.mask_rows(b, scores, s_row, i0, rows, keys, causal)
+            self.softmax_rows(b, row_softmax, scores, inv, rows, keys, s_row, scale)
+            with _for(b, _i(0), _max(b, _ceil_div(b, keys, gemm.FEW_ROWS_KC), _i(1)), "fk") as kb:
                 p0 = b.mul(kb, _i(gemm.FEW_ROWS_KC))
-                kc = _min(b, _i(gemm.FEW_ROWS_KC), b.sub(sk, p0))
+                kc = _min(b, _i(gemm.FEW_ROWS_KC), b.sub(keys, p0))
                 gemm.call_by_rows(b, sums, rows, [kc, self.at(b, scores, p0), s_row, _i(1),
                                          self.at(b, v_base, b.mul(p0, dv)), dv,
                                          self.at(b, o_base, b.mul(i0, dv)), dv, dv,
@@ -313,12 +341,14 @@ class _Attention:
                 p = self.at(b, row, c)
                 b.store(b.fmul(b.load(p, typ=self.t), x), p)
 
-    def query_block(self, b, micros, row_softmax, q_base, o_base, k_pack, v_pack, scores, inv,
-                    i0, rows, sk, s_row, d, dv, scale):
-        """Queries [i0, i0 + rows) of one batch index: scores, softmax, the second product."""
+    def query_block(self, b, micros, row_softmax, q_base, o_base, k_pack, v_pack, v_keys, scores,
+                    inv, i0, rows, sk, s_row, d, dv, scale, causal):
+        """Queries [i0, i0 + rows) of one batch index: scores, softmax, the second product,
+        over the keys the block's last query reads (v_keys: the keys in v's packed panels)."""
         g, mr, nr = self.g, self.mr, self.nr
         panels = _ceil_div(b, rows, mr)
         false = ir.Constant(I1, 0)
+        sk = self.keys_read(b, b.add(i0, rows), sk, causal)
         # S = q k^T: each k^T panel (d x NR, L1) across the block's q panels
         with _for(b, _i(0), _ceil_div(b, sk, nr), "sj") as j:
             cols = _min(b, _i(nr), b.sub(sk, b.mul(j, _i(nr))))
@@ -330,6 +360,7 @@ class _Attention:
                 c = self.at(b, scores, b.add(b.mul(r0, s_row), b.mul(j, _i(nr))))
                 g.call_micro(b, micros, n, [d, a, _i(1), d, b_panel, _i(nr), c, s_row, n, cols,
                                             false])
+        self.mask_rows(b, scores, s_row, i0, rows, sk, causal)
         self.softmax_rows(b, row_softmax, scores, inv, rows, sk, s_row, scale)
         # O = E v: keys in KC blocks; each v panel block (kc x NR) across the block's E panels
         k_blocks = _max(b, _ceil_div(b, sk, self.kc), _i(1))
@@ -338,7 +369,7 @@ class _Attention:
             kc = _min(b, _i(self.kc), b.sub(sk, p0))
             with _for(b, _i(0), _ceil_div(b, dv, nr), "oj") as j:
                 cols = _min(b, _i(nr), b.sub(dv, b.mul(j, _i(nr))))
-                b_panel = self.at(b, v_pack, b.add(b.mul(j, b.mul(_i(nr), sk)), b.mul(p0, _i(nr))))
+                b_panel = self.at(b, v_pack, b.add(b.mul(j, b.mul(_i(nr), v_keys)), b.mul(p0, _i(nr))))
                 with _for(b, _i(0), panels, "op") as pa:
                     r0 = b.mul(pa, _i(mr))
                     n = _min(b, _i(mr), b.sub(rows, r0))
@@ -393,12 +424,20 @@ def is_attention(target, op) -> bool:
 
 def emit_attention(b, region_block, inputs: dict, out, env: dict):
     """The attention fusion (passes/attention.py) as one `aot.attention` op over its q, k, v
-    buffers and the output; the region's other ops are its meaning, not code."""
+    buffers and the output; the region's other ops are its meaning, not code (views of
+    unit dims; k's transpose, whose input is k as the kernel reads it)."""
+    def source(value):  # the fusion's input a dot reads, past views (and k's transpose)
+        while value not in inputs:
+            value = value.owner.operands[0]
+        return inputs[value]
     dots = [o for o in region_block.ops if o.key == "dot_general"]
     scores, product = dots[0], dots[-1]
-    q, k = (inputs[x] for x in scores.operands)
-    v = inputs[product.operands[1]]
-    b.op("aot.attention", [q, k, v, out], attrs={"scale": float(scores.attrs["aot.attention"])})
+    q, k = (source(x) for x in scores.operands)
+    v = source(product.operands[1])
+    attrs = {"scale": float(scores.attrs["aot.attention"])}
+    if "aot.causal" in scores.attrs:
+        attrs["causal"] = int(scores.attrs["aot.causal"])
+    b.op("aot.attention", [q, k, v, out], attrs=attrs)
 
 
 registry.override("dot_general", "epilogue", emit_attention, target="cpu", when=is_attention)
