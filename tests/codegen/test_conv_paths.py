@@ -414,6 +414,29 @@ def test_channels_first_routes(size, cin, cout, stride, batch, route):
         np.testing.assert_allclose(lib.main(x, w), want, rtol=1e-4, atol=1e-4 * np.sqrt(k))
 
 
+@pytest.mark.parametrize("kernel", ["oihw", "iohw"])
+@pytest.mark.parametrize("batch, size", [(1, 4), (2, 2), (None, 4)])
+def test_channels_first_kernel_read_in_place(kernel, batch, size):
+    """A channels-first product (per image, or one over the batch) reads an OIHW kernel in
+    place as its W [out, in x window], with no copy into a scratch W; a kernel in another
+    layout (IOHW here) is copied into W first. Both against numpy, static and `?` batch."""
+    cin, cout = 24, 40
+    text = nchw_program(batch, cin, cout, size, 1)
+    if kernel == "iohw":
+        text = text.replace("x[o, i, 0, 1]", "x[i, o, 0, 1]").replace(
+            f"tensor<{cout}x{cin}x3x3xf32>", f"tensor<{cin}x{cout}x3x3xf32>")
+    lowered = loops(text)
+    assert (f"memref<{cout}x{cin * 9}xf32>" in lowered) == (kernel == "iohw"), lowered
+    rng = np.random.default_rng(size)
+    lib = aot.compile(text, f"nchw_w_{kernel}_{batch or 'dyn'}_{size}")
+    w = rng.uniform(-1, 1, (cout, cin, 3, 3)).astype(np.float32)
+    given = w if kernel == "oihw" else np.ascontiguousarray(w.transpose(1, 0, 2, 3))
+    for n in ([batch] if batch else [1, 3]):
+        x = rng.uniform(-1, 1, (n, cin, size, size)).astype(np.float32)
+        want = np_conv(x, w, NCHW, [1, 1], [(1, 1), (1, 1)], [1, 1], [1, 1], [False] * 2, 1, 1)
+        np.testing.assert_allclose(lib.main(x, given), want, rtol=1e-4, atol=1e-4 * np.sqrt(cin * 9))
+
+
 def nchw_1x1_program(batch, cin, cout, size, along, elem="f32", act="logistic"):
     """A 1x1 convolution in PyTorch's layouts plus a bias broadcast `along` dim 1 (the
     features: batch-norm's) or 3 (the columns), then `act` (a logistic: SiLU's half)."""
