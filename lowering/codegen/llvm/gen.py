@@ -17,6 +17,7 @@ from lowering.codegen.cpu.host import HOST_EMITTERS, emit_task
 from lowering.codegen.host import entry_abi
 from lowering.codegen.llvm import collapse
 from lowering.codegen.llvm.emitters import EMITTERS
+from lowering.codegen.llvm.merge import merge_functions
 from lowering.codegen.llvm.partition import split
 from lowering.codegen.llvm.types import (
     F32,
@@ -502,6 +503,7 @@ def generate_parts(module: Module, name: str, tm, target, parts: int,
     gen.dispatch_suffix = dispatch_suffix
     gen.helpers = helpers
     mod = gen.run()
+    merge_functions(mod)
     mod.triple = tm.triple
     mod.data_layout = str(tm.target_data)
     texts, promoted = split(mod, parts, host_alone) if parts > 1 else ([str(mod)], [])
