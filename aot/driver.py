@@ -221,22 +221,27 @@ class Compilation:
                 and op.attrs["initial_value"].array.nbytes >= EXTERNAL_DATA_BYTES]
 
     def data_objects(self, tmp: str) -> list:
-        """One object per external constant: its bytes, 64-byte aligned, read-only, hidden."""
+        """One object holding every external constant: its bytes, 64-byte aligned, read-only,
+        hidden. One assembly file for all of them: a C compiler run per constant cost
+        DenseNet-121 (120 constants) 1.3 s of CPU and 3 s of wall time after its LLVM."""
         from lowering.codegen.llvm.gen import global_bytes, global_symbol
 
         from . import toolchain
-        objects = []
+        if not self.external_data():
+            return []
+        asm = ['\t.section .rodata.aot_data,"a"\n']
         for i, op in enumerate(self.external_data()):
-            blob, asm = (os.path.join(tmp, f"data{i}.{ext}") for ext in ("bin", "S"))
+            blob = os.path.join(tmp, f"data{i}.bin")
             with open(blob, "wb") as f:
                 f.write(global_bytes(op))
             symbol = global_symbol(self.opts.name, op)
-            with open(asm, "w") as f:
-                f.write(f'\t.section .rodata.aot_data,"a"\n\t.balign 64\n\t.globl "{symbol}"\n'
-                        f'\t.hidden "{symbol}"\n"{symbol}":\n\t.incbin "{blob}"\n')
-            objects.append(os.path.join(tmp, f"data{i}.o"))
-            toolchain.run([*self.toolchain.cc, "-c", asm, "-o", objects[-1]])
-        return objects
+            asm.append(f'\t.balign 64\n\t.globl "{symbol}"\n\t.hidden "{symbol}"\n"{symbol}":\n'
+                       f'\t.incbin "{blob}"\n')
+        source, obj = os.path.join(tmp, "data.S"), os.path.join(tmp, "data.o")
+        with open(source, "w") as f:
+            f.write("".join(asm))
+        toolchain.run([*self.toolchain.cc, "-c", source, "-o", obj])
+        return [obj]
 
     @_shows_source
     def build(self, output: str) -> dict:
