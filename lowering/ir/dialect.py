@@ -29,7 +29,7 @@ LOOP_OPS = {
     "aot.conv": "(input, kernel, out): the CPU's direct 2-D convolution (NHWC, HWIO)",
     "aot.attention": "(q, k, v, out): out = softmax(q k^T * `scale`) v per batch index, one "
                      "CPU kernel (codegen/cpu/attention.py); `causal` = c: query i reads "
-                     "keys j <= i + c only",
+                     "keys j <= i + c only; `safe`: a row of -inf scores gives zeros",
     "gpu.blas_gemm_takes": "(lhs, rhs, out) -> index: 1 when the runtime's cuBLAS runs this "
                            "strided-batched matmul, 0 when the kernel must (host only)",
     "gpu.blas_gemm": "(lhs, rhs, out): out = lhs x rhs per batch index, through cuBLAS (host only)",
@@ -75,6 +75,8 @@ AOT_ATTRS = {
     "aot.scratch": "on an LHLO kernel op: its last N operands are temporaries",
     "aot.causal": "on the scores dot of an attention fusion (passes/attention.py): c of its "
                   "causal mask, query i reads keys j <= i + c only",
+    "aot.safe_softmax": "on the scores dot of an attention fusion: rows of -inf scores give "
+                        "zeros (PyTorch's safe softmax), not NaN",
     "aot.arg_bounds": "on an entry function: upper bounds of its arguments' dims "
                       "((argument, dim, bound) per bounded dim), checked on every call (bounded dynamism)",
     "aot.packed_b": "on memref.global: [K, N, row stride, column stride, KC, NR], its bytes "

@@ -10,6 +10,7 @@ scores and probabilities in memory between them. Where the target has a kernel f
     l = where(keep, l, fill)  optional, or l + where(keep, 0, fill): a causal mask (below)
     m = reduce(l, -inf) max over the last dim;  e = exp(l - broadcast(m))
     z = reduce(e, 0) add over the last dim;     p = e / broadcast(z)
+    p = where(broadcast(max(l)) == -inf, 0, p)  optional: PyTorch's safe softmax
     o = dot_general(p, v)     batch dims leading, p's last dim against v's second to last
 
 (each intermediate used only inside the pattern, f32; the broadcasts also as jax.nn.softmax
@@ -133,10 +134,13 @@ def _axes_through(op, axes):
         return [0 if n == 1 else axes[d] for n, d in zip(src, op.attrs["broadcast_dimensions"])]
     if op.key in ("reshape", "dynamic_reshape"):
         kept = [i for i, n in enumerate(dst) if n != 1]
-        if len(kept) != sum(n != 1 for n in src):
-            return None
-        it = iter(kept)
-        return [0 if n == 1 else axes[next(it)] for n in src]
+        if len(kept) == sum(n != 1 for n in src):
+            it = iter(kept)
+            return [0 if n == 1 else axes[next(it)] for n in src]
+        # batch dims regrouped ([b, h, s, s] -> [b * h, s, s]), the last two static and kept
+        if len(src) >= 2 and len(dst) >= 2 and src[-2:] == dst[-2:] and None not in src[-2:] \
+                and all(x is None for x in axes[:-2]):
+            return [None] * (len(src) - 2) + list(axes[-2:])
     return None
 
 
@@ -182,6 +186,8 @@ def _keep(value, axes):
     op = _owner(value)
     if op is None:
         return None
+    if op.key == "constant" and op.results[0].type.rank == 2 and axes == ["row", "col"]:
+        return _constant_keep(np.asarray(op.attrs["value"].array))
     if op.key == "compare":
         a, b = (_index(x, axes) for x in op.operands)
         direction = getattr(op.attrs.get("comparison_direction"), "value", None)
@@ -221,6 +227,17 @@ def _keep(value, axes):
         return None
     inner = _axes_through(op, axes) if op.key in BROADCASTS + ("reshape", "dynamic_reshape") else None
     return None if inner is None else _keep(op.operands[0], inner)
+
+
+def _constant_keep(keep: np.ndarray):
+    """(c, True) if the booleans `keep` [sq, sk] are true exactly where key <= query + c (a
+    mask written out as a constant, torch's attn_mask), else None."""
+    rows, cols = keep.shape
+    if keep.dtype != bool or rows == 0 or cols == 0 or not keep.any(axis=1).all():
+        return None
+    c = int((keep.shape[1] - 1 - np.argmax(keep[:, ::-1], axis=1) - np.arange(rows)).max())
+    causal = np.arange(cols)[None, :] <= np.arange(rows)[:, None] + c
+    return (c, True) if np.array_equal(keep, causal) else None
 
 
 def _additive(value, axes):
@@ -314,9 +331,29 @@ def _keys(qk: Operation, ops: list):
     return t.operands[0]
 
 
+def _zero_rows(value, ops: list):
+    """(p, scores) if `value` is where(max(scores) == -inf, 0, p) along the rows (PyTorch's
+    safe softmax: a row with every score -inf gives zeros, not NaN), its ops added to `ops`;
+    else None."""
+    sel = _owner(value, ("select",))
+    cmp = sel and _splat(sel.operands[1]) == 0.0 and _owner(sel.operands[0], ("compare",))
+    if not cmp or getattr(cmp.attrs.get("comparison_direction"), "value", None) != "EQ":
+        return None
+    rank = value.type.rank
+    for x, y in (cmp.operands, cmp.operands[::-1]):
+        found = []
+        row = _row_broadcast(x, rank, found) if _splat(y) == -math.inf else None
+        top = row is not None and _row_reduce(row, rank, "maximum", -math.inf)
+        if top:
+            ops += [sel, cmp, top] + found
+            return sel.operands[2], top.operands[0]
+    return None
+
+
 def match(pv: Operation):
     """(ops of the pattern ending at dot_general `pv`, its first dot, the scale, the causal
-    mask's c or None, the masking op or None), or None."""
+    mask's c or None, the masking op or None, whether rows of -inf scores give zeros), or
+    None."""
     if pv.key != "dot_general" or len(pv.operands) != 2:
         return None
     p, v = pv.operands
@@ -326,7 +363,9 @@ def match(pv: Operation):
     if not _dims(pv, p.type.rank - 1, p.type.rank - 2, p.type.rank):
         return None
     ops = [pv]
-    div = _owner(_through_views(p, ops), ("divide",))
+    value = _through_views(p, ops)
+    safe = _zero_rows(value, ops)
+    div = _owner(safe[0] if safe else value, ("divide",))
     rank = div.results[0].type.rank if div else 0  # the softmax's
     row_sum = div and _row_broadcast(div.operands[1], rank, ops)
     total = row_sum is not None and _row_reduce(row_sum, rank, "add", 0.0)
@@ -336,7 +375,7 @@ def match(pv: Operation):
     sub = _owner(exp.operands[0], ("subtract",))
     row_max = sub and _row_broadcast(sub.operands[1], rank, ops, floor=-math.inf)
     top = row_max is not None and _row_reduce(row_max, rank, "maximum", -math.inf)
-    if not top or top.operands[0] is not sub.operands[0]:
+    if not top or top.operands[0] is not sub.operands[0] or (safe and safe[1] is not top.operands[0]):
         return None
     ops += [div, total, exp, sub, top]
     # from the softmax's input down to the scores: unit views, a causal mask, then (inside
@@ -372,7 +411,7 @@ def match(pv: Operation):
     for op in ops:  # every intermediate is read only inside the pattern
         if op is not pv and any(id(u) not in members for r in op.results for u in r.users):
             return None
-    return ops, qk, scale, causal, mask
+    return ops, qk, scale, causal, mask, safe is not None
 
 
 def _constant_chain(value) -> bool:
@@ -392,10 +431,11 @@ def _erase_unread(values) -> None:
         op.erase()
 
 
-def build(block: Block, ops: list, qk: Operation, scale: float, causal=None, mask=None) -> Operation:
+def build(block: Block, ops: list, qk: Operation, scale: float, causal=None, mask=None,
+          safe=False) -> Operation:
     """The pattern's ops moved into one kOutput fusion in place of its last dot. The masking
     op (`mask`, of a causal mask with c = `causal`) is not copied: its result is the scores it
-    masks there, and the first dot carries `aot.causal`."""
+    masks there, and the first dot carries `aot.causal` (and `aot.safe_softmax` if `safe`)."""
     order = {id(o): i for i, o in enumerate(block.ops)}
     members = sorted(ops, key=lambda o: order[id(o)])
     pv = ops[0]
@@ -426,6 +466,8 @@ def build(block: Block, ops: list, qk: Operation, scale: float, causal=None, mas
             new.attrs["aot.attention"] = scale
             if causal is not None:
                 new.attrs["aot.causal"] = causal
+            if safe:
+                new.attrs["aot.safe_softmax"] = 1
     region_block.append(Operation("mhlo.return", [mapping[pv.results[0]]], [], {}, loc=pv.loc))
     fusion = Operation("mhlo.fusion", inputs, [pv.results[0].type], {"fusion_kind": "kOutput"},
                        [Region([region_block])], pv.loc)
@@ -454,13 +496,13 @@ def fuse_attention(func: Operation, target, report: list) -> None:
             found = match(op)
             if found is None:
                 continue
-            ops, qk, scale, causal, mask = found
+            ops, qk, scale, causal, mask, safe = found
             qk.attrs["aot.attention"] = scale
             has_kernel = registry.rule(qk, "epilogue", target) is not None
             del qk.attrs["aot.attention"]
             if not has_kernel:
                 return
-            build(block, ops, qk, scale, causal, mask)
+            build(block, ops, qk, scale, causal, mask, safe)
             why = "softmax(q k^T * scale) v: scores, softmax and the second product per query " \
                   "block in one kernel, nothing in memory"
             if causal is not None:

@@ -61,13 +61,15 @@ def test_attention_against_numpy(s, d):
 # passes/attention.py makes softmax(q k^T * scale) v one fusion, codegen/cpu/attention.py its
 # kernel (scores, softmax and the second product per query block, nothing in memory).
 
-def scaled_attention(q_shape, k_shape, dv, scale=0.125, jax_style=False, mask=None) -> str:
+def scaled_attention(q_shape, k_shape, dv, scale=0.125, jax_style=False, mask=None,
+                     safe=False) -> str:
     """softmax(q k^T * scale) v over [..., s, d] operands; a `?` in a shape (None) makes the
     broadcasts dynamic. `jax_style`: as jax.nn.softmax exports it (the scores divided by
     1 / scale, the max clamped by -inf, keepdims broadcasts through [..., s, 1]). `mask`:
     (form, c, fill, direction) masks the scaled scores where not (iota0 + c DIRECTION iota1),
     as jnp.tril(ones, k=c) with GE: form "where" (jnp.where(keep, l, fill)) or "add" (l +
-    where(keep, 0, fill)); fill is MLIR's spelling of an f32."""
+    where(keep, 0, fill)); fill is MLIR's spelling of an f32. `safe`: PyTorch's safe softmax
+    (rows whose max is -inf give zeros), as the torch door writes it."""
     def t(shape):
         return "tensor<" + "x".join("?" if x is None else str(x) for x in shape) + "xf32>"
     *batch, sq, d = q_shape
@@ -129,6 +131,15 @@ def scaled_attention(q_shape, k_shape, dv, scale=0.125, jax_style=False, mask=No
 
             def splat2(x, src, dst):
                 return f"stablehlo.broadcast_in_dim {x}, dims = [] : ({src}) -> {dst}"
+        if form == "constant":  # the keep mask written out (torch's attn_mask), static
+            rows = [[j <= i + c for j in range(full[-1])] for i in range(full[-2])]
+            literal = "[" + ", ".join("[" + ", ".join(str(x).lower() for x in r) + "]" for r in rows) + "]"
+            return [f"%keep = stablehlo.constant dense<{literal}> : {ib}",
+                    f"%mf = stablehlo.constant dense<{fill}> : tensor<f32>",
+                    f"%kb = stablehlo.broadcast_in_dim %keep, dims = [{n}, {n + 1}] : ({ib}) -> "
+                    f"{sc.replace('f32', 'i1')}",
+                    f"%mfb = {bcast('%mf', [], 'tensor<f32>', full)}",
+                    f"{name} = stablehlo.select %kb, {x}, %mfb : {sc.replace('f32', 'i1')}, {sc}"]
         out = pair + [
             f"%mr = {iota(0)}",
             f"%mc0 = stablehlo.constant dense<{c}> : tensor<i32>",
@@ -175,8 +186,17 @@ def scaled_attention(q_shape, k_shape, dv, scale=0.125, jax_style=False, mask=No
               f"%s = stablehlo.reduce(%e init: %zero) applies stablehlo.add across dimensions = "
               f"[{n + 1}] : ({sc}, tensor<f32>) -> {rows}",
               *to_full("%s", "sb"),
-              f"%p = stablehlo.divide %e, %sb : {sc}",
-              f"%o = stablehlo.dot_general %p, %v, batching_dims = {list(range(n))} x "
+              f"%p = stablehlo.divide %e, %sb : {sc}"]
+    if safe:
+        lines += [f"%sm = stablehlo.reduce(%l init: %ninf) applies stablehlo.maximum across "
+                  f"dimensions = [{n + 1}] : ({sc}, tensor<f32>) -> {rows}",
+                  *to_full("%sm", "smb"),
+                  f"%ninfb = {bcast('%ninf', [], 'tensor<f32>', full)}",
+                  f"%dead = stablehlo.compare EQ, %smb, %ninfb, FLOAT : ({sc}, {sc}) -> "
+                  f"{sc.replace('f32', 'i1')}",
+                  f"%zerob = {bcast('%zero', [], 'tensor<f32>', full)}",
+                  f"%p2 = stablehlo.select %dead, %zerob, %p : {sc.replace('f32', 'i1')}, {sc}"]
+    lines += [f"%o = stablehlo.dot_general {'%p2' if safe else '%p'}, %v, batching_dims = {list(range(n))} x "
               f"{list(range(n))}, contracting_dims = [{n + 1}] x [{n}] : ({sc}, {t(v_shape)}) -> {o}"]
     body = "\n  ".join(lines)
     return (f"func.func @main(%q: {t(q_shape)}, %k: {t(k_shape)}, %v: {t(v_shape)}) -> {o} {{\n"
@@ -293,6 +313,7 @@ def masked_reference(q, k, v, scale, c, fill=-1e9):
     ("where", 0, "-1.000000e+09"),  # jnp.where(jnp.tril(ones), s, -1e9): GPT-2's
     ("where", 2, "0xFF800000"),  # tril(k=2), -inf
     ("add", 0, "0xFF800000"),  # s + where(keep, 0, -inf): an additive mask
+    ("constant", 1, "0xFF800000"),  # the mask a constant (torch's attn_mask = tril)
 ])
 def test_causal_attention_is_one_kernel(form, c, fill):
     """A causal mask is part of the kernel: one aot.attention with its c, nothing else (the
@@ -401,3 +422,26 @@ def test_batch_one_export_form_is_fused():
         lib.set_num_threads(threads)
         np.testing.assert_allclose(lib.main(q, k, v), masked_reference(q, k[0], v, 0.25, 0),
                                    rtol=2e-5, atol=2e-6)
+
+
+@pytest.mark.parametrize("safe", [True, False])
+def test_rows_of_minus_inf(safe):
+    """PyTorch's safe softmax (the torch door's form: rows whose max is -inf give zeros) is
+    part of the kernel; without it such a row is NaN, as jax.nn.softmax gives. A causal mask
+    filled with -inf, and one head whose keys are all -inf."""
+    mask = ("where", 0, "0xFF800000", "GE")
+    text = scaled_attention((1, 2, None, 16), (1, 2, None, 16), 16, mask=mask, safe=safe)
+    assert loop_ops(text, "attn_safe_ops").count("aot.attention") == 1
+    lib = aot.compile(text, name="attn_safe")
+    rng = np.random.default_rng(4)
+    for s in (5, 40):
+        q = np.abs(rng.standard_normal((1, 2, s, 16))).astype(np.float32) + 0.1
+        k, v = (rng.standard_normal((1, 2, s, 16)).astype(np.float32) for _ in range(2))
+        k[0, 1] = -np.inf  # head 1: every score -inf
+        want = masked_reference(q[:, :1], k[:, :1], v[:, :1], 0.125, 0)
+        got = lib.main(q, k, v)
+        np.testing.assert_allclose(got[:, :1], want, rtol=2e-5, atol=2e-6)
+        if safe:
+            assert np.array_equal(got[:, 1], np.zeros((1, s, 16), np.float32))
+        else:
+            assert np.isnan(got[:, 1]).all()

@@ -22,6 +22,8 @@ probabilities to memory and reads them back twice, and the softmax walks each ro
   a block of queries computes, packs and multiplies only the keys its last query reads, and
   the scores past each row's diagonal within them are set to -inf before the softmax (exp 0):
   the key blocks past the diagonal are never touched, half the work at long sequences.
+- Slot `safe` (PyTorch's safe softmax): a row whose scores are all -inf gives zeros (its
+  exps taken against 0 instead of -inf are all 0, and a sum of 0 gives a reciprocal of 0).
 
 The products round as the packed matmul's do; e / sum becomes (e v) / sum, a few ulps from the
 three-kernel result (tests/codegen/test_attention.py checks against numpy)."""
@@ -54,8 +56,8 @@ FEW_QUERIES = gemm.FEW_ROWS_MAX
 # 5: b8 h8 s256 0.82-0.87 of the three kernels' time, 4 x 8 heads at s64 1.00-1.10).
 SOFTMAX_ROWS = 2
 # The task context: i64 slots (pointers as integers; the scale as the bits of a double).
-SLOTS = ("batch", "sq", "sk", "d", "dv", "q", "k", "v", "out", "scale", "causal", "chunks",
-         "chunk_rows")
+SLOTS = ("batch", "sq", "sk", "d", "dv", "q", "k", "v", "out", "scale", "causal", "safe",
+         "chunks", "chunk_rows")
 
 
 class _VectorOps:
@@ -132,15 +134,16 @@ class _Attention:
         return b.call(f, [x, scale, minus_peak])
 
     def softmax_row(self, count: int):
-        """void row_softmax{count}(row, stride, n, scale, sums): for `count` rows (stride
-        elements apart) row[j] = exp(row[j] * scale - max) for j < n, max over the scaled
-        row, and sums[r] = the row's sum of exps (NaN in, NaN out, as the three-op form
-        gives). The rows go side by side, a vector of each at a time: one exp is a chain of
-        ~20 dependent ops, and a row at a time left the core waiting on it (and on each
-        row's reductions, at every row of a short sequence)."""
+        """void row_softmax{count}(row, stride, n, scale, sums, safe): for `count` rows
+        (stride elements apart) row[j] = exp(row[j] * scale - max) for j < n, max over the
+        scaled row (0 for a row of -inf when `safe`), and sums[r] = the row's sum of exps
+        (NaN in, NaN out, as the three-op form gives). The rows go side by side, a vector
+        of each at a time: one exp is a chain of ~20 dependent ops, and a row at a time left
+        the core waiting on it (and on each row's reductions, at every row of a short
+        sequence)."""
         t, vt, vec = self.t, self.vt, self.vec
-        f = self.fn(f"row_softmax{count}", ir.FunctionType(VOID, [PTR, I64, I64, t, PTR]))
-        base, stride, n, scale, out = f.args
+        f = self.fn(f"row_softmax{count}", ir.FunctionType(VOID, [PTR, I64, I64, t, PTR, I1]))
+        base, stride, n, scale, out, safe = f.args
         b = ir.IRBuilder(f.append_basic_block("entry"))
         ninf = ir.Constant(t, float("-inf"))
         n_vec = b.mul(b.sdiv(n, _i(vec)), _i(vec))
@@ -174,7 +177,8 @@ class _Attention:
             b.store(b.extract_element(lanes, _i(0)), top)
             with _for(b, n_vec, n, "smt", scalar=True) as j:
                 b.store(vmax(b.load(self.at(b, row, j), typ=t), b.load(top)), top)
-        minus = [b.fneg(b.fmul(b.load(top), scale)) for top in tops]
+        minus = [b.select(b.and_(safe, b.fcmp_ordered("==", b.load(top), ninf)), ir.Constant(t, 0.0),
+                          b.fneg(b.fmul(b.load(top), scale))) for top in tops]
         vminus, vscale = [splat(x) for x in minus], splat(scale)
         for acc in accs:
             b.store(ir.Constant(vt, None), acc)
@@ -206,6 +210,7 @@ class _Attention:
         b = ir.IRBuilder(f.append_basic_block("entry"))
         s = gemm.load_slots(b, ctx, SLOTS)
         sq, sk, d, dv = s["sq"], s["sk"], s["d"], s["dv"]
+        safe = b.icmp_signed("!=", s["safe"], _i(0))
         scale = b.bitcast(s["scale"], ir.DoubleType())
         scale = b.fptrunc(scale, t) if self.elem == "f32" else scale
         q, k, v, out = (b.inttoptr(s[x], PTR) for x in ("q", "k", "v", "out"))
@@ -251,7 +256,7 @@ class _Attention:
             with b.if_else(few) as (by_rows, packed):
                 with by_rows:
                     self.few_queries(b, row_softmax, q_base, o_base, k_base, v_base, scores, inv,
-                                     q0, q1, sk, s_row, d, dv, scale, s["causal"])
+                                     q0, q1, sk, s_row, d, dv, scale, s["causal"], safe)
                 with packed:
                     keys = self.keys_read(b, q1, sk, s["causal"])  # by the chunk's last query
                     stale = b.or_(b.icmp_signed("!=", b.load(packed_for), bi),
@@ -268,7 +273,7 @@ class _Attention:
                         rows = _min(b, _i(self.block), b.sub(q1, i0))
                         self.query_block(b, micros, row_softmax, q_base, o_base, k_pack, v_pack,
                                          b.load(packed_keys), scores, inv, i0, rows, sk, s_row, d,
-                                         dv, scale, s["causal"])
+                                         dv, scale, s["causal"], safe)
         with b.if_then(own):
             b.call(free, [base])
         b.ret_void()
@@ -289,7 +294,7 @@ class _Attention:
                 b.store(ninf, self.at(b, row, j))
 
     def few_queries(self, b, row_softmax, q_base, o_base, k_base, v_base, scores, inv, q0, q1,
-                    sk, s_row, d, dv, scale, causal):
+                    sk, s_row, d, dv, scale, causal, safe):
         """Queries [q0, q1), at most FEW_QUERIES of them (a decoding step): k and v read in
         place once, not packed, by gemm's few-row kernels, FEW_ROWS_GROUP queries at a time:
         the scores as dot products down k's rows, then E v over blocks of FEW_ROWS_KC keys
@@ -304,7 +309,7 @@ class _Attention:
             gemm.call_by_rows(b, dots, rows, [d, self.at(b, q_base, b.mul(i0, d)), d, k_base, d, scores,
                                      s_row, keys])
             self.mask_rows(b, scores, s_row, i0, rows, keys, causal)
-            self.softmax_rows(b, row_softmax, scores, inv, rows, keys, s_row, scale)
+            self.softmax_rows(b, row_softmax, scores, inv, rows, keys, s_row, scale, safe)
             with _for(b, _i(0), _max(b, _ceil_div(b, keys, gemm.FEW_ROWS_KC), _i(1)), "fk") as kb:
                 p0 = b.mul(kb, _i(gemm.FEW_ROWS_KC))
                 kc = _min(b, _i(gemm.FEW_ROWS_KC), b.sub(keys, p0))
@@ -314,23 +319,24 @@ class _Attention:
                                          b.icmp_signed(">", kb, _i(0))])
             self.normalize(b, o_base, inv, i0, rows, dv)
 
-    def softmax_rows(self, b, row_softmax, scores, inv, rows, sk, s_row, scale):
+    def softmax_rows(self, b, row_softmax, scores, inv, rows, sk, s_row, scale, safe):
         """Each row's softmax in place (SOFTMAX_ROWS at a time, then one by one), its sum's
-        reciprocal kept in inv (0 for no keys: then the product is 0, as the three kernels
-        give)."""
+        reciprocal kept in inv (0 for a sum of 0: no keys, or a safe row of -inf; then the
+        product is 0, as the three kernels give)."""
         t = self.t
         groups = b.sdiv(rows, _i(SOFTMAX_ROWS))
         with _for(b, _i(0), groups, "sg") as gi:
             r = b.mul(gi, _i(SOFTMAX_ROWS))
             b.call(row_softmax[SOFTMAX_ROWS], [self.at(b, scores, b.mul(r, s_row)), s_row, sk,
-                                               scale, self.at(b, inv, r)])
+                                               scale, self.at(b, inv, r), safe])
         with _for(b, b.mul(groups, _i(SOFTMAX_ROWS)), rows, "sr") as r:
             b.call(row_softmax[1], [self.at(b, scores, b.mul(r, s_row)), s_row, sk, scale,
-                                    self.at(b, inv, r)])
+                                    self.at(b, inv, r), safe])
         with _for(b, _i(0), rows, "si") as r:
             p = self.at(b, inv, r)
-            b.store(b.select(b.icmp_signed(">", sk, _i(0)), b.fdiv(ir.Constant(t, 1.0), b.load(p, typ=t)),
-                             ir.Constant(t, 0.0)), p)
+            total = b.load(p, typ=t)
+            b.store(b.select(b.fcmp_ordered("==", total, ir.Constant(t, 0.0)), ir.Constant(t, 0.0),
+                             b.fdiv(ir.Constant(t, 1.0), total)), p)
 
     def normalize(self, b, o_base, inv, i0, rows, dv):
         """Output rows [i0, i0 + rows) times their 1 / sum."""
@@ -342,7 +348,7 @@ class _Attention:
                 b.store(b.fmul(b.load(p, typ=self.t), x), p)
 
     def query_block(self, b, micros, row_softmax, q_base, o_base, k_pack, v_pack, v_keys, scores,
-                    inv, i0, rows, sk, s_row, d, dv, scale, causal):
+                    inv, i0, rows, sk, s_row, d, dv, scale, causal, safe):
         """Queries [i0, i0 + rows) of one batch index: scores, softmax, the second product,
         over the keys the block's last query reads (v_keys: the keys in v's packed panels)."""
         g, mr, nr = self.g, self.mr, self.nr
@@ -361,7 +367,7 @@ class _Attention:
                 g.call_micro(b, micros, n, [d, a, _i(1), d, b_panel, _i(nr), c, s_row, n, cols,
                                             false])
         self.mask_rows(b, scores, s_row, i0, rows, sk, causal)
-        self.softmax_rows(b, row_softmax, scores, inv, rows, sk, s_row, scale)
+        self.softmax_rows(b, row_softmax, scores, inv, rows, sk, s_row, scale, safe)
         # O = E v: keys in KC blocks; each v panel block (kc x NR) across the block's E panels
         k_blocks = _max(b, _ceil_div(b, sk, self.kc), _i(1))
         with _for(b, _i(0), k_blocks, "ok") as kb:
@@ -437,6 +443,8 @@ def emit_attention(b, region_block, inputs: dict, out, env: dict):
     attrs = {"scale": float(scores.attrs["aot.attention"])}
     if "aot.causal" in scores.attrs:
         attrs["causal"] = int(scores.attrs["aot.causal"])
+    if scores.attrs.get("aot.safe_softmax"):
+        attrs["safe"] = 1
     b.op("aot.attention", [q, k, v, out], attrs=attrs)
 
 

@@ -303,14 +303,16 @@ def _conv(g, b, op, args):
 def _attention(g, b, op, args):
     """out = softmax(q k^T * scale) v by cpu/attention.py: q [batch..., sq, d], k [batch...,
     sk, d], v [batch..., sk, dv], out [batch..., sq, dv], the batch dims taken as one; with
-    `causal` = c, query i reads keys j <= i + c only (c = sk: every key)."""
+    `causal` = c, query i reads keys j <= i + c only (c = sk: every key); `safe`: a row of
+    -inf scores gives zeros."""
     q, k, v, out = args
     batch, _ = _dims_run(b, q, 0, len(q.dims) - 2)
     causal = op.attrs.get("causal")
     values = {"batch": batch, "sq": q.dims[-2], "d": q.dims[-1], "sk": k.dims[-2],
               "dv": v.dims[-1], "q": q.ptr, "k": k.ptr, "v": v.ptr, "out": out.ptr,
               "scale": b.bitcast(ir.Constant(ir.DoubleType(), op.attrs["scale"]), I64),
-              "causal": k.dims[-2] if causal is None else ir.Constant(I64, causal)}
+              "causal": k.dims[-2] if causal is None else ir.Constant(I64, causal),
+              "safe": ir.Constant(I64, op.attrs.get("safe", 0))}
     ctx = _slots(b, attention.SLOTS, values)
     b.call(g.cpu_helper("attention", out.elem), [ctx])
 
