@@ -4,6 +4,8 @@ with get_dimension_size and passed to a private function; every broadcast and re
 batched value a dynamic_broadcast_in_dim / dynamic_reshape of a shape built from it). Prints
 each stage's time per op, in microseconds: every pass linear in the program's size keeps a
 column flat from 1k to 16k, and the dynamic form's total within 1.5x of the static one's.
+Then a DenseNet-121-like program (torchvision's layers at 64x64, weights as arguments; 1k ops
+and ~140 distinct kernels, most alike but for their channel counts), static and `?` batch.
 
     .venv/bin/python benchmarks/compile_time.py [--sizes 1000,4000,16000] [--repeat 1]
     .venv/bin/python benchmarks/compile_time.py --profile 4000 --dynamic   # cProfile, top 25
@@ -170,6 +172,89 @@ def program(ops: int, dynamic: bool) -> tuple[str, int]:
             f"{params}) -> {bh} {{\n" + body + gelu_text + "}\n"), count
 
 
+# DenseNet-121 as torchvision builds it (blocks of 6, 12, 24 and 16 layers, growth 32, a
+# 4x32-channel bottleneck; each layer's batch norm and ReLU over the concatenation of every
+# earlier map), at 64x64, NCHW, batch norms as per-channel scale and shift: its concatenations
+# and thin 1x1 convolutions repeat with 32 more channels at every layer, which is what makes
+# its kernels many and alike. Weights are arguments (the text stays small).
+DENSE_BLOCKS, GROWTH, BOTTLENECK, DENSE_HW = (6, 12, 24, 16), 32, 128, 64
+
+
+def densenet121(dynamic: bool) -> tuple[str, int]:
+    """(MLIR text, compute ops) of the DenseNet-121-like program, static at batch 8 or with
+    a `?` batch."""
+    w = Writer(dynamic)
+    params = []
+
+    def param(*dims) -> str:
+        name = f"%p{len(params)}"
+        params.append(f"{name}: {w.t(*dims)}")
+        return name
+
+    def conv(x, c, hw, out, k, stride=1):
+        pad, ohw = k // 2, (hw + 2 * (k // 2) - k) // stride + 1
+        y = w.op(f"stablehlo.convolution({x}, {param(out, c, k, k)}) dim_numbers = "
+                 f"[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {{stride = [{stride}, "
+                 f"{stride}], pad = [[{pad}, {pad}], [{pad}, {pad}]]}} {{batch_group_count = 1 : "
+                 f"i64, feature_group_count = 1 : i64}} : ({w.t('B', c, hw, hw)}, "
+                 f"{w.t(out, c, k, k)}) -> {w.t('B', out, ohw, ohw)}")
+        return y, ohw
+
+    def norm_relu(x, c, hw):
+        shape = ("B", c, hw, hw)
+        y = w.binary("multiply", x, w.broadcast(param(c), (c,), [1], shape), shape)
+        y = w.binary("add", y, w.broadcast(param(c), (c,), [1], shape), shape)
+        return w.binary("maximum", y, w.scalar_like(0.0, shape), shape)
+
+    def pool(x, c, hw, k, stride, op, init):
+        out = (hw + 2 * (k // 2 if op == "maximum" else 0) - k) // stride + 1
+        pad = k // 2 if op == "maximum" else 0
+        a, b2 = f"%a{w.n}", f"%c{w.n}"
+        y = w.op(f'"stablehlo.reduce_window"({x}, {w.const(init)}) ({{\n    ^bb0({a}: tensor<f32>, '
+                 f"{b2}: tensor<f32>):\n      %r{w.n} = stablehlo.{op} {a}, {b2} : tensor<f32>\n"
+                 f"      stablehlo.return %r{w.n} : tensor<f32>\n    }}) {{window_dimensions = "
+                 f"array<i64: 1, 1, {k}, {k}>, window_strides = array<i64: 1, 1, {stride}, {stride}>, "
+                 f"padding = dense<[[0, 0], [0, 0], [{pad}, {pad}], [{pad}, {pad}]]> : "
+                 f"tensor<4x2xi64>}} : ({w.t('B', c, hw, hw)}, tensor<f32>) -> "
+                 f"{w.t('B', c, out, out)}")
+        return y, out
+
+    x, hw = conv("%x", 3, DENSE_HW, 64, 7, 2)
+    x, hw = pool(norm_relu(x, 64, hw), 64, hw, 3, 2, "maximum", "0xFF800000")
+    features, c = [(x, 64)], 64
+    for i, layers in enumerate(DENSE_BLOCKS):
+        for _ in range(layers):
+            joined = features[0][0] if len(features) == 1 else w.op(
+                f"stablehlo.concatenate {', '.join(f for f, _ in features)}, dim = 1 : "
+                f"({', '.join(w.t('B', n, hw, hw) for _, n in features)}) -> "
+                f"{w.t('B', c, hw, hw)}")
+            y, _ = conv(norm_relu(joined, c, hw), c, hw, BOTTLENECK, 1)
+            y, _ = conv(norm_relu(y, BOTTLENECK, hw), BOTTLENECK, hw, GROWTH, 3)
+            features.append((y, GROWTH))
+            c += GROWTH
+        x = w.op(f"stablehlo.concatenate {', '.join(f for f, _ in features)}, dim = 1 : "
+                 f"({', '.join(w.t('B', n, hw, hw) for _, n in features)}) -> "
+                 f"{w.t('B', c, hw, hw)}")
+        if i < len(DENSE_BLOCKS) - 1:  # transition: half the channels, half the size
+            x, _ = conv(norm_relu(x, c, hw), c, hw, c // 2, 1)
+            c //= 2
+            x, hw = pool(x, c, hw, 2, 2, "add", 0.0)
+            x = w.binary("multiply", x, w.scalar_like(0.25, ("B", c, hw, hw)), ("B", c, hw, hw))
+            features = [(x, c)]
+    x = norm_relu(x, c, hw)
+    zero = w.const(0.0)
+    x = w.op(f"stablehlo.reduce({x} init: {zero}) applies stablehlo.add across dimensions = "
+             f"[2, 3] : ({w.t('B', c, hw, hw)}, tensor<f32>) -> {w.t('B', c)}")
+    logits = w.op(f"stablehlo.dot_general {x}, {param(c, 1000)}, contracting_dims = [1] x [0] : "
+                  f"({w.t('B', c)}, {w.t(c, 1000)}) -> {w.t('B', 1000)}")
+    out = w.t("B", 1000)
+    head = f"%x: {w.t('B', 3, DENSE_HW, DENSE_HW)}, " + ", ".join(params)
+    size = (f"    %b = stablehlo.get_dimension_size %x, dim = 0 : "
+            f"({w.t('B', 3, DENSE_HW, DENSE_HW)}) -> tensor<i32>\n") if dynamic else ""
+    return (f"module @densenet121 {{\n  func.func public @main({head}) -> {out} {{\n" + size
+            + "\n".join(w.lines) + f"\n    return {logits} : {out}\n  }}\n}}\n"), w.ops
+
+
 # run in a fresh process: parse, each pass stage, then LLVM (IR, optimisation, code
 # generation) and the link, each timed in CPU seconds (this process's and its finished
 # children's: LLVM's forked workers, cc, ld), which a busy machine inflates less than wall
@@ -296,6 +381,8 @@ def main():
     ap.add_argument("--dynamic", action="store_true", help="with --profile: the `?` form")
     ap.add_argument("--fresh", action="store_true", help="time a first compile (empty cache)")
     ap.add_argument("--save", help="write the generated programs into this directory")
+    ap.add_argument("--no-densenet", action="store_true",
+                    help="without the DenseNet-121-like program (compiles in about 10 s)")
     ap.add_argument("--files", nargs="+", help="time these MLIR files' (or PyTorch .pt2 "
                     "programs') stages instead (e.g. a model's static and dynamic exports)")
     ap.add_argument("--profile-files", action="store_true",
@@ -321,27 +408,31 @@ def main():
         return
     header = None
     totals = {}
-    for size in map(int, args.sizes.split(",")):
+    cases = [(str(size), lambda dynamic, size=size: program(size, dynamic))
+             for size in map(int, args.sizes.split(","))]
+    if not args.no_densenet:
+        cases.append(("densenet121", densenet121))
+    for label, make in cases:
         for dynamic in (False, True):
-            text, ops = program(size, dynamic)
+            text, ops = make(dynamic)
             if args.save:
                 form = "dynamic" if dynamic else "static"
                 os.makedirs(args.save, exist_ok=True)
-                with open(os.path.join(args.save, f"compile_{size}_{form}.mlir"), "w") as f:
+                with open(os.path.join(args.save, f"compile_{label}_{form}.mlir"), "w") as f:
                     f.write(text)
             times, wall = text_stage_times(text, args.repeat)
             if header is None:
                 header = list(times)
                 print("CPU microseconds per op by stage; total CPU and wall seconds")
-                print(f"{'ops':>6} {'form':>8} " + " ".join(f"{s:>9}" for s in header)
+                print(f"{'program':>11} {'ops':>6} {'form':>8} " + " ".join(f"{s:>9}" for s in header)
                       + f" {'total':>9} {'cpu s':>7} {'wall s':>7} {'dyn/static':>10}")
             total = sum(times.values())
-            totals[(size, dynamic)] = total
-            ratio = f"{total / totals[(size, False)]:10.2f}" if dynamic else f"{'':>10}"
-            print(f"{ops:>6} {'dynamic' if dynamic else 'static':>8} "
+            totals[(label, dynamic)] = total
+            ratio = f"{total / totals[(label, False)]:10.2f}" if dynamic else f"{'':>10}"
+            print(f"{'generated' if label.isdigit() else label:>11} {ops:>6} "
+                  f"{'dynamic' if dynamic else 'static':>8} "
                   + " ".join(f"{times[s] / ops * 1e6:9.1f}" for s in header)
                   + f" {total / ops * 1e6:9.1f} {total:7.2f} {wall:7.2f} {ratio}", flush=True)
-
 
 if __name__ == "__main__":
     main()
