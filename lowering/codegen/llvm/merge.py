@@ -42,8 +42,10 @@ def merge_functions(mod: ir.Module) -> dict:
     {member name: name of the function that now holds its code}."""
     functions = [f for f in mod.globals.values()
                  if isinstance(f, ir.Function) and f.blocks and f.linkage in INTERNAL]
-    in_globals = "".join(str(g) for g in mod.globals.values() if isinstance(g, ir.GlobalVariable))
-    candidates = [f for f in functions if f.get_reference() not in in_globals
+    in_globals = {m.group(1) or m.group(2) for g in mod.globals.values()
+                  if isinstance(g, ir.GlobalVariable) and "ptr" in str(g.value_type)
+                  for m in _REF.finditer(str(g))}
+    candidates = [f for f in functions if f.name not in in_globals
                   and sum(len(b.instructions) for b in f.blocks) >= MIN_INSTRUCTIONS]
     metadata = {md.name: md for md in mod.metadata}
     texts = {f.name: _canonical_metadata(str(f), metadata) for f in candidates}
@@ -105,9 +107,9 @@ def _redirect(mod: ir.Module, functions: list, to: dict) -> None:
             continue
         for block in f.blocks:
             for ins in block.instructions:
-                ops = [to.get(o.name, o) if isinstance(o, ir.Function) else o for o in ins.operands]
-                if any(a is not b for a, b in zip(ops, ins.operands)):
-                    _set_operands(ins, ops)
+                if any(type(o) is ir.Function and o.name in to for o in ins.operands):
+                    _set_operands(ins, [to[o.name] if type(o) is ir.Function and o.name in to
+                                        else o for o in ins.operands])
 
 
 def _set_operands(ins, ops: list) -> None:
