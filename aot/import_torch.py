@@ -26,10 +26,14 @@ def is_pt2(source) -> bool:
 
 def program_bytes(ep, decompose: bool) -> bytes:
     """An ExportedProgram as torch.export.save writes it, after `run_decompositions()` if
-    `decompose`."""
+    `decompose`. The guards export recorded (conditions on the input sizes, checked on every
+    call: lowering/torch/guards.py) are kept: run_decompositions drops them (torch 2.14)."""
     import torch
     buf = io.BytesIO()
-    torch.export.save(ep.run_decompositions() if decompose else ep, buf)
+    program = ep.run_decompositions() if decompose else ep
+    if decompose and not getattr(program, "_guards_code", None):
+        program._guards_code = list(getattr(ep, "_guards_code", None) or [])
+    torch.export.save(program, buf)
     return buf.getvalue()
 
 

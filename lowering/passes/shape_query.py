@@ -9,7 +9,17 @@ peak when any allocation's size depends on the data.
 """
 from __future__ import annotations
 
-from lowering.ir.core import INDEX, Block, FunctionType, Module, Operation, Region, Value, clone_op
+from lowering.ir.core import (
+    INDEX,
+    Block,
+    FunctionType,
+    MemRefType,
+    Module,
+    Operation,
+    Region,
+    Value,
+    clone_op,
+)
 from lowering.ops import registry
 from lowering.passes.host_shapes import HostShapes
 
@@ -32,6 +42,7 @@ class Slicer:
                 self.writers.setdefault(buf, []).append(op)
         self.needed: set = set()
         self.data_dependent: set = set()  # values whose computation needs a data kernel
+        self.buffer_dep: dict = {}  # buffer -> whether its contents need a data kernel
 
     def is_data_kernel(self, op: Operation) -> bool:
         if op.name != "func.call":
@@ -51,19 +62,35 @@ class Slicer:
             self.data_dependent.add(v)
             return True
         self.needed.add(id(op))
-        dep = any(self.need(x) for x in op.operands)
+        dep = any([self.need(x) for x in op.operands])
         if op.name == "memref.load":
-            for w in self.writers.get(op.operands[0], []):
-                if self.is_data_kernel(w):
-                    dep = True
-                    continue
-                if id(w) not in self.needed:
-                    self.needed.add(id(w))
-                    dep |= any(self.need(x) for x in w.operands)
+            dep |= self.need_buffer(op.operands[0])
         if dep:  # outside the slice: what reads it is reported as -1 or left out
             self.data_dependent.add(v)
             self.needed.discard(id(op))
         return dep
+
+    def need_buffer(self, buf: Value) -> bool:
+        """Mark what writes buf and, through the buffers those writers read, what wrote
+        them; True if any of it is a data-dependent kernel (a `where` count stored into a
+        buffer that a small kernel reads). A data-dependent buffer's writers leave the slice."""
+        if buf not in self.buffer_dep:
+            self.buffer_dep[buf] = False  # a buffer a call both reads and writes
+            dep = False
+            for w in self.writers.get(buf, []):
+                if self.is_data_kernel(w):
+                    dep = True
+                    continue
+                self.needed.add(id(w))
+                written = written_buffers(w)
+                dep |= any([self.need(x) for x in w.operands])
+                dep |= any([self.need_buffer(x) for x in w.operands
+                            if isinstance(x.type, MemRefType) and x not in written])
+            if dep:
+                for w in self.writers.get(buf, []):
+                    self.needed.discard(id(w))
+            self.buffer_dep[buf] = dep
+        return self.buffer_dep[buf]
 
 
 def build_query(host: Operation, kernels: dict) -> Operation:

@@ -61,6 +61,7 @@ class Program:
     constants: dict = field(default_factory=dict)  # tensor constant name -> ndarray
     filename: str = "<pt2>"
     torch_version: str = ""
+    guards: list = field(default_factory=list)  # torch.export's guards_code (lowering/torch/guards.py)
 
 
 def read_pt2(source, filename: str | None = None) -> Program:
@@ -82,7 +83,8 @@ def read_pt2(source, filename: str | None = None) -> Program:
         try:
             gm = doc["graph_module"]
             prog = Program(gm["graph"], gm["signature"], doc.get("range_constraints", {}),
-                           filename=name, torch_version=doc.get("torch_version", ""))
+                           filename=name, torch_version=doc.get("torch_version", ""),
+                           guards=list(doc.get("guards_code") or []))
         except (KeyError, TypeError) as e:
             raise Pt2Error(f"{name}: the program's JSON lacks {e}") from None
         prog.weights = _payload(z, root, "data/weights/", "model_weights_config.json", name)

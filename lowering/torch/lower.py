@@ -33,6 +33,7 @@ from lowering.ir.core import (
 )
 from lowering.torch.archive import Program, Pt2Error, elem_of
 from lowering.torch.emitter import TorchEmitter, TorchLoweringError
+from lowering.torch.guards import check_guards
 from lowering.torch.table import ALIASING, ATEN_OPS, NOT_LOWERED, functional_of
 
 # What a rule raises on arguments it did not expect: a located error, never a traceback.
@@ -181,6 +182,7 @@ class Lowerer:
         self.block = Block()
         self.env: dict = {}
         self.arg_labels: list = []
+        self.user_inputs: dict = {}  # name -> (value, label): what guards read
         self.loc = Location(prog.filename, 0, 0)
         self.entry = TorchEmitter(self.block, self.loc, "input")
         self.symbols: dict = {}  # symbol -> (value, input name, dim)
@@ -192,6 +194,7 @@ class Lowerer:
     def function(self, name: str) -> Operation:
         for spec in self.prog.signature.get("input_specs", []):
             self.input(spec)
+        check_guards(self.entry, self.prog.guards, self.user_inputs)
         for raw in self.graph.get("nodes", []):
             self.node(raw)
         results, labels = [], []
@@ -226,7 +229,9 @@ class Lowerer:
             if "as_tensor" not in arg:
                 raise TorchLoweringError(f"a user input of kind '{next(iter(arg))}' (not a "
                                          "tensor) is not supported", self.loc)
-            self.argument(arg["as_tensor"]["name"], arg["as_tensor"]["name"])
+            name = arg["as_tensor"]["name"]
+            self.argument(name, name)
+            self.user_inputs[name] = (self.env[name], name)
         elif kind in ("parameter", "buffer"):
             target = body.get("parameter_name") or body.get("buffer_name")
             name = body["arg"]["name"]

@@ -506,12 +506,31 @@ for _name, _fold, _dir in [("ge", lambda a, b: a >= b, "GE"), ("gt", lambda a, b
     aten(f"_operator.{_name}", group=Y)(_sym_compare(_fold, _dir))
 
 
+@aten("torch.sym_not", group=Y)
+def sym_not(e, n):
+    a = n.arg("a") if "a" in n.inputs else n.args[0]
+    return (not a) if isinstance(a, bool) else e.v("not", [e.convert(a, "i1")])
+
+
 # ---------------------------------------------------------------- no-ops
 
-@aten("_assert_tensor_metadata.default", "_assert_scalar.default", "sym_constrain_range.default",
+@aten("_assert_tensor_metadata.default", "sym_constrain_range.default",
       "sym_constrain_range_for_size.default", "_assert_async.msg", group="no-ops")
 def nothing(e, n):
     """Checks PyTorch made at export; the shape checks at the inputs stand for them."""
+    return []
+
+
+@aten("_assert_scalar.default", group=Y)
+def assert_scalar(e, n):
+    """A condition on sizes the program asserts (torch._check, export's runtime asserts):
+    checked on every call when it depends on a run-time size."""
+    cond, msg = n.arg("self"), n.arg("assert_msg", "") or ""
+    if isinstance(cond, Value):
+        text = msg.replace("{", "{{").replace("}", "}}")
+        e.assert_that(e.convert(cond, "i1"), [], f"{e.target} failed: {text}")
+    elif not cond:
+        raise e.error(f"asserts a condition that is false: {msg}")
     return []
 
 

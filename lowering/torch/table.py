@@ -58,13 +58,14 @@ def lowerable(name: str) -> bool:
 
 def aten(*names: str, group: str):
     """Register the decorated rule for each ATen op (`add.Tensor` means `aten.add.Tensor`;
-    a name with a module, `_operator.mul` or `higher_order.cond`, stands as it is)."""
+    a name with a module, `_operator.mul`, `torch.sym_not` or `higher_order.cond`, stands
+    as it is)."""
     if group not in GROUPS:
         raise ValueError(f"unknown ATen op group {group!r}")
 
     def register(fn):
         for n in names:
-            full = n if n.startswith(("_operator.", "higher_order.")) else f"aten.{n}"
+            full = n if n.startswith(("_operator.", "higher_order.", "torch.")) else f"aten.{n}"
             if full in ATEN_OPS:
                 raise ValueError(f"ATen op {full} is lowered twice")
             ATEN_OPS[full] = AtenOp(full, fn, group)

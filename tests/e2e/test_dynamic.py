@@ -261,6 +261,35 @@ def test_output_shapes_query_from_python():
     assert where.main.output_shapes(np.ones((3, 5), np.float32)) == ([(-1, 2), (3,)], -1)
 
 
+def test_check_on_a_data_dependent_count():
+    """A check whose predicate a small kernel computes from a `where` count (torch._check on
+    a nonzero count): the call checks it after the count exists; the shape query, which runs
+    no data kernel, leaves it out (it once copied the count's store without the count)."""
+    lib = compile_text("""
+    func.func @main(%x: tensor<?xf32>) -> tensor<?x1xi64> {
+      %z = mhlo.constant dense<0.0> : tensor<f32>
+      %n = "mhlo.get_dimension_size"(%x) {dimension = 0 : i64} : (tensor<?xf32>) -> tensor<i32>
+      %shape = "mhlo.reshape"(%n) : (tensor<i32>) -> tensor<1xi32>
+      %zb = "mhlo.dynamic_broadcast_in_dim"(%z, %shape) {broadcast_dimensions = array<i64>} : (tensor<f32>, tensor<1xi32>) -> tensor<?xf32>
+      %pos = "mhlo.compare"(%x, %zb) {comparison_direction = #mhlo<comparison_direction GT>} : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xi1>
+      %w = "dhlo.where"(%pos) : (tensor<?xi1>) -> tensor<?x1xi64>
+      %c = "mhlo.get_dimension_size"(%w) {dimension = 0 : i64} : (tensor<?x1xi64>) -> tensor<i32>
+      %five = mhlo.constant dense<5> : tensor<i32>
+      %zero = mhlo.constant dense<0> : tensor<i32>
+      %r = mhlo.remainder %c, %five : tensor<i32>
+      %ok = "mhlo.compare"(%r, %zero) {comparison_direction = #mhlo<comparison_direction NE>} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      "mhlo.custom_call"(%ok, %c) {call_target_name = "shape_assertion", error_message = "{0} positives, a multiple of 5", has_side_effect = true, api_version = 2 : i64} : (tensor<i1>, tensor<i32>) -> ()
+      return %w : tensor<?x1xi64>
+    }""", "count_check")  # noqa: E501
+    x = np.array([1, -1, 2, 3, -4, -5, 6, -7], np.float32)
+    np.testing.assert_array_equal(lib.main(x), np.argwhere(x > 0))
+    assert lib.main.output_shapes(x) == ([(-1, 1)], -1)
+    x[[1, 5]] = 1  # 6 positives
+    np.testing.assert_array_equal(lib.main(x), np.argwhere(x > 0))
+    with pytest.raises(AotRuntimeError, match="5 positives, a multiple of 5"):
+        lib.main(np.array([1, 1, 1, 1, 1, -1], np.float32))
+
+
 def test_out_argument_writes_in_place():
     lib = compile_text("""
     func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {

@@ -314,6 +314,50 @@ def test_a_size_torch_export_specialised_is_checked_on_every_call():
         lib.main(np.ones((5, 16), np.float32))
 
 
+GUARDS = [  # Python's floor // and % of negatives, sym_max/min, chains, not, and/or
+    "((-1)*L['x'].size()[0]) % 3 != 2",
+    "((-1)*L['x'].size()[0]) // 4 + torch.sym_max(1, L['x'].size()[0] // 5) >= -1",
+    "not (5 < L['x'].size()[0] <= 6) or torch.sym_min(L['x'].size()[0], 2) == 3",
+]
+
+
+def test_torch_export_guards_are_checked_on_every_call():
+    """A branch the model takes on a size is traced once and recorded as a guard
+    (`guards_code`), a Python expression over the input sizes. The mlp case with GUARDS
+    added: each batch runs exactly when Python's own evaluation of every guard holds, else
+    the call is refused naming the input's dim and the first guard that fails."""
+    def add_guards(program: dict) -> None:
+        program["guards_code"] = list(program.get("guards_code") or []) + GUARDS
+    lib = aot.compile(edited_pt2("mlp", add_guards), name="mlp_guarded")
+    names = {"torch": type("T", (), {"sym_max": staticmethod(max), "sym_min": staticmethod(min)})}
+    ran = []
+    for b in range(1, 13):
+        x = np.ones((b, 16), np.float32)
+        shape = type("X", (), {"size": lambda self, b=b: (b, 16)})()
+        failing = [g for g in GUARDS if not eval(g, dict(names, L={"x": shape}))]
+        if not failing:
+            assert lib.main(x).shape == (b, 10)
+            ran.append(b)
+            continue
+        with pytest.raises(RuntimeError, match=rf"input 'x' dim 0 is {b}: outside the sizes the "
+                                               r"program was exported for \(torch\.export "
+                                               rf"assumed {re.escape(failing[0])},"):
+            lib.main(x)
+    assert ran == [2, 3, 5, 8, 11, 12]  # every guard fails somewhere in 1..12
+
+
+@pytest.mark.parametrize("guard, why", [
+    ("L['x'].stride()[0] == 16", "is not a size expression it knows"),
+    ("L['y'].size()[0] == 2", "reads L['y'], not an input tensor"),
+])
+def test_a_guard_that_cannot_be_checked_is_a_compile_error(guard, why):
+    def add_guard(program: dict) -> None:
+        program["guards_code"] = [guard]
+    with pytest.raises(CompileError, match=rf"guard on the input sizes that cannot be checked "
+                                           rf"at run time \(.*{re.escape(why)}"):
+        aot.compile(edited_pt2("mlp", add_guard), name="mlp_unguardable")
+
+
 def test_pickled_weights_refuse_other_globals():
     """A torch.save archive whose pickle names anything but a tensor's parts is refused."""
     buf = io.BytesIO()

@@ -246,3 +246,49 @@ def test_newer_corpus_cases_export_live(name):
 def lib_dtype(t):
     import ml_dtypes
     return ml_dtypes.bfloat16 if t.dtype == torch.bfloat16 else t.numpy().dtype
+
+
+class SizeBranch(nn.Module):
+    """Takes a Python branch on a size: torch.export keeps the branch it traced and records
+    the condition as a guard."""
+
+    def forward(self, x):
+        n = x.shape[1]
+        if n // 4 + (-n) % 4 > 3:
+            return x * 2
+        return x + 1
+
+
+class CountCheck(nn.Module):
+    """torch._check on a data-dependent size: an `_assert_scalar` node in the graph."""
+
+    def forward(self, x):
+        nz = torch.nonzero(x > 0)
+        torch._check(nz.shape[0] % 5 != 0)
+        return nz.sum(0)
+
+
+def test_size_branches_and_checks_are_checked_on_every_call():
+    """The branch traced at n=16 holds for n=13 and 9, not for n=8 (which would take the
+    other branch in eager): refused by name, never the traced branch's answer. The guards
+    survive run_decompositions (aot.compile_torch's fallback). A torch._check on a count of
+    nonzeros fails at run time when 5 or 10 of them are positive."""
+    model = SizeBranch()
+    lib = aot.compile_torch(model, torch.randn(2, 16), dynamic_shapes={"x": {1: Dim.AUTO}})
+    for n in (16, 13, 9):
+        x = np.random.default_rng(n).standard_normal((2, n)).astype(np.float32)
+        np.testing.assert_allclose(lib.main(x), model(torch.from_numpy(x)).numpy())
+    with pytest.raises(RuntimeError, match=r"input 'x' dim 1 is 8: outside the sizes the program "
+                                           r"was exported for"):
+        lib.main(np.ones((2, 8), np.float32))
+    decomposed = read_pt2(program_bytes(export_torch(model, (torch.randn(2, 16),),
+                                                     {"x": {1: Dim.AUTO}}), True))
+    assert any("% 4" in g for g in decomposed.guards)  # run_decompositions drops them
+    counted = aot.compile_torch(CountCheck(), torch.randn(2, 16),
+                                dynamic_shapes={"x": {1: Dim.AUTO}})
+    x = np.ones((2, 16), np.float32)
+    np.testing.assert_array_equal(counted.main(x), CountCheck()(torch.from_numpy(x)).numpy())
+    x[:, 5:] = -1  # 10 positive
+    with pytest.raises(RuntimeError, match=r"_assert_scalar.* failed: Runtime assertion failed "
+                                           r"for expression Ne\(Mod\(u0, 5\), 0\)"):
+        counted.main(x)
