@@ -483,6 +483,7 @@ class FunctionBufferizer:
         """The call fails with JAX's message, its {k} placeholders filled with the values."""
         import re
         pred_buf, *value_bufs = (self.buffers[v] for v in op.operands)
+        self.asserted_equal(op.operands[0])
         pred = self.emit("memref.load", [pred_buf], [ScalarType("i1")], loc=op.loc).result
         values = [self.hs.load_index(b, None) for b in value_bufs]
         message = op.attrs["error_message"].replace("%", "%%")
@@ -496,6 +497,31 @@ class FunctionBufferizer:
             return "%lld"
         message = re.sub(r"\{(\d+)\}", placeholder, message)
         self.emit("aot.check", [pred] + args, [], {"message": message}, loc=op.loc)
+
+    def asserted_equal(self, pred: Value) -> None:
+        """A shape assertion that two dims are equal (jax.export's check that the arguments
+        sharing a symbolic dim agree) makes them the same dim from here on: the call fails
+        before any kernel runs otherwise. row_view then sees a `v_cache[i]` sliced to the
+        `k_cache`'s length as the whole row."""
+        fusion = pred.owner
+        if not isinstance(fusion, Operation) or fusion.key != "fusion":
+            return
+        block = fusion.regions[0].blocks[0]
+        if len(block.ops) != 2 or block.ops[0].key != "compare" or \
+                getattr(block.ops[0].attrs.get("comparison_direction"), "value", None) != "EQ":
+            return
+        cmp = block.ops[0]
+        if cmp.results[0] is not block.ops[1].operands[0] or \
+                not all(x in block.args for x in cmp.operands):
+            return
+        dims = []
+        for x in cmp.operands:
+            buf = self.buffers.get(fusion.operands[block.args.index(x)])
+            known = self.hs.known.get(buf)
+            if known is None or len(known) != 1:
+                return
+            dims.append(known[0])
+        self.hs.assume_equal(*dims)
 
     def lower_fusion(self, op: Operation, target: dict) -> None:
         """The fused shape function runs here; the kernel gets the dims it needs as operands."""
@@ -572,7 +598,7 @@ class FunctionBufferizer:
         src = bufs.get(source)
         shape, want = self.shapes[r], env[source][1:]
         if (src not in self.entry_args or len(shape) != len(want)
-                or not all(a is b or a == b for a, b in zip(shape, want))):  # the whole row
+                or not all(self.hs.same(a, b) for a, b in zip(shape, want))):  # the whole row
             return False
         # one start index, maybe broadcast or reshaped from a scalar
         while index not in bufs and isinstance(index.owner, Operation) and index.owner in prep \

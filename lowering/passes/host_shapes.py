@@ -39,15 +39,35 @@ class HostShapes:
         self.exprs: dict = {}  # (op name, operands) -> the Value computed once for them
         self.scaled: dict = {}  # Value -> (Value, k): it is that Value times the constant k
         self.sized: set = set()  # (dims, byte limit) whose buffers are known to be possible
+        self.equal: dict = {}  # dim -> a dim a shape assertion checked it equal to
+
+    def assume_equal(self, a, b) -> None:
+        """Dims a and b are equal (a shape assertion checked it): same() says so."""
+        ra, rb = self.root(a), self.root(b)
+        if isinstance(ra, int) and isinstance(rb, int):  # equal, or the check always fails
+            return
+        if ra is not rb:
+            self.equal[rb] = ra
+
+    def root(self, a):
+        while a in self.equal:
+            a = self.equal[a]
+        return a
+
+    def same(self, a, b) -> bool:
+        """Dims a and b are the same: one Value, equal constants, or asserted equal."""
+        return a is b or a == b or self.root(a) is self.root(b)
 
     def save(self) -> tuple:
         """What the tables know, to restore after emitting into a region: the Values made
         inside it do not exist outside."""
         return (dict(self.consts), dict(self.known), dict(self.exprs), dict(self.scaled),
-                set(self.sized))
+                set(self.sized), dict(self.equal))
 
     def restore(self, saved: tuple) -> None:
-        self.consts, self.known, self.exprs, self.scaled, self.sized = saved
+        """(An assertion inside a branch holds only where the branch ran: its equalities
+        are dropped with the region's Values.)"""
+        self.consts, self.known, self.exprs, self.scaled, self.sized, self.equal = saved
 
     def from_data(self, v) -> bool:
         """Whether dim `v` comes from a value read out of a buffer (a shape operand's
