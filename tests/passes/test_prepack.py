@@ -88,3 +88,50 @@ def test_weights_as_arguments_are_not_packed():
             "(tensor<?x8xf32>, tensor<8x4xf32>) -> tensor<?x4xf32>\n"
             "  return %y : tensor<?x4xf32>\n}")
     assert "aot.packed_b" not in loops_text(text)
+
+
+def nchw_convs(w, returned):
+    """Two 3x3 NCHW convolutions (4x8x8 positions x 16 features: the CPU's channels-last route,
+    which wants the kernel HWIO) sharing one frozen OIHW kernel, a third reading its kernel as
+    an argument, and with `returned` the frozen kernel also returned."""
+    x, k = "tensor<4x16x8x8xf32>", "tensor<16x16x3x3xf32>"
+
+    def conv(a, b):
+        return (f"stablehlo.convolution(%{a}, %{b}) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->"
+                "[b, f, 0, 1], window = {pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, "
+                f"feature_group_count = 1 : i64}} : ({x}, {k}) -> {x}\n")
+    outs = [("b", x), ("c", x)] + ([("w", k)] if returned else [])
+    return (f"func.func @main(%x: {x}, %v: {k}) -> ({', '.join(t for _, t in outs)}) {{\n"
+            + hexconst("w", w, "f32") + f"  %a = {conv('x', 'w')}  %b = {conv('a', 'w')}"
+            + f"  %c = {conv('x', 'v')}  return {', '.join('%' + n for n, _ in outs)} : "
+            + f"{', '.join(t for _, t in outs)}\n}}")
+
+
+@pytest.mark.parametrize("returned", [False, True])
+def test_frozen_conv_kernel_stored_hwio_and_not_copied_per_call(returned):
+    from conv_reference import np_conv
+    rng = np.random.default_rng(5)
+    w = (rng.standard_normal((16, 16, 3, 3)) / 12).astype(np.float32)
+    text = nchw_convs(w, returned)
+    loops = run_pipeline(parse_module(text, "test.mlir"), "loops")
+    shapes = [op.attrs["type"].shape for op in loops.ops if op.name == "memref.global"]
+    assert shapes == [(16, 16, 3, 3) if returned else (3, 3, 16, 16)], shapes
+    copied = []  # per aot.conv: whether its kernel is a buffer the kernel function writes
+    for f in loops.functions():
+        for op in f.walk():
+            if op.name == "aot.conv":
+                copied.append(any(s.name == "memref.store" and s.operands[1] is op.operands[1]
+                                  for s in f.walk()))
+    # the argument's kernel (and a constant read elsewhere) is still copied on every call
+    assert copied == ([True] * 3 if returned else [False, False, True]), copied
+    x = rng.standard_normal((4, 16, 8, 8)).astype(np.float32)
+    v = rng.standard_normal((16, 16, 3, 3)).astype(np.float32)
+    got = aot.compile(text, name="prepack_hwio").main(x, v)
+    dn = ((0, 1, [2, 3]), (1, 0, [2, 3]), (0, 1, [2, 3]))
+
+    def conv(a, k):
+        return np_conv(a, k, dn, (1, 1), [(1, 1), (1, 1)], (1, 1), (1, 1), (False, False), 1, 1)
+    np.testing.assert_allclose(got[0], conv(conv(x, w), w), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(got[1], conv(x, v), rtol=1e-4, atol=1e-4)
+    if returned:
+        np.testing.assert_array_equal(got[2], w)

@@ -164,17 +164,37 @@ def _channels_last_route(op: Operation, c) -> str | None:
     return "always" if batch * positions >= CHANNELS_LAST_POSITIONS else None
 
 
+def _kernel_is_hwio(c) -> bool:
+    """The kernel is laid out (spatial..., in, out), not reversed: aot.conv's kernel as it is."""
+    return c.ksp + [c.ki, c.ko] == list(range(c.n + 2)) and not any(c.window.reverse)
+
+
 def _emit_via_channels_last(b, op: Operation, c, lhs, rhs, out, x, k, y) -> None:
-    """x[b, h, w, i] = lhs[b, i, h, w], k[kh, kw, i, f] = rhs's kernel, aot.conv(x, k) -> y
-    (Winograd's where it takes the window), then out[b, f, oh, ow] = y[b, oh, ow, f]."""
+    """x[b, h, w, i] = lhs[b, i, h, w], k[kh, kw, i, f] = rhs's kernel (rhs itself when it is
+    HWIO), aot.conv(x, k) -> y (Winograd's where it takes the window), then
+    out[b, f, oh, ow] = y[b, oh, ow, f]."""
     elem = lhs.type.elem
     ld, od = buffer_dims(b, lhs), buffer_dims(b, out)
     with loop_nest(b, [Ix(b).val(d) for d in ld]) as (nb, ivs):  # read in order
         v = nb.v("memref.load", [lhs] + ivs, ScalarType(elem))
         nb.op("memref.store", [v, x, ivs[c.lb]] + [ivs[d] for d in c.lsp] + [ivs[c.lf]])
-    # the kernel input feature by input feature: OIHW's o x (kh kw) block of one i is read
-    # in lines that stay cached for the next i, and written along f (in order of the
-    # kernel's dims, the writes of 256x256x3x3 went C F elements apart: 3 ms at batch 1)
+    if _kernel_is_hwio(c):
+        k = rhs
+    else:
+        _kernel_to_hwio(b, c, rhs, k, elem)
+    b.op("aot.conv", [x, k, y], attrs=_direct_attrs(b.target, op))
+    with loop_nest(b, [Ix(b).val(d) for d in od]) as (ob, ivs):  # written in order
+        v = ob.v("memref.load", [y, ivs[c.ob]] + [ivs[d] for d in c.osp] + [ivs[c.of]],
+                 ScalarType(out.type.elem))
+        ob.op("memref.store", [v, out] + ivs)
+
+
+def _kernel_to_hwio(b, c, rhs, k, elem) -> None:
+    """k[kh, kw, i, f] = rhs's kernel, input feature by input feature: OIHW's o x (kh kw)
+    block of one i is read in lines that stay cached for the next i, and written along f (in
+    order of the kernel's dims, the writes of 256x256x3x3 went C F elements apart: 3 ms at
+    batch 1). The nest is marked `aot.relayout` (k = rhs transposed by it): prepack.py drops
+    it for a constant kernel, stored so at compile time."""
     rd = buffer_dims(b, rhs)
     order = [c.ki, c.ko] + c.ksp
     with loop_nest(b, [Ix(b).val(rd[d]) for d in order]) as (kb, ivs):
@@ -183,11 +203,7 @@ def _emit_via_channels_last(b, op: Operation, c, lhs, rhs, out, x, k, y) -> None
             at[d] = iv
         v = kb.v("memref.load", [rhs] + at, ScalarType(elem))
         kb.op("memref.store", [v, k] + [at[d] for d in c.ksp] + [at[c.ki], at[c.ko]])
-    b.op("aot.conv", [x, k, y], attrs=_direct_attrs(b.target, op))
-    with loop_nest(b, [Ix(b).val(d) for d in od]) as (ob, ivs):  # written in order
-        v = ob.v("memref.load", [y, ivs[c.ob]] + [ivs[d] for d in c.osp] + [ivs[c.of]],
-                 ScalarType(out.type.elem))
-        ob.op("memref.store", [v, out] + ivs)
+    b.block.ops[-1].attrs["aot.relayout"] = c.ksp + [c.ki, c.ko]
 
 
 def _scratch(op: Operation, shapes: list, hs, results):
@@ -209,9 +225,9 @@ def _scratch(op: Operation, shapes: list, hs, results):
         return [t(c.G, m, k), t(c.G, k, n // c.G), t(c.G, m, n // c.G, elem=out_elem)]
     route = _channels_last_route(op, c)
     last = [t(shapes[0][c.lb], *[shapes[0][d] for d in c.lsp], shapes[0][c.lf]),
-            t(*[rhs[d] for d in c.ksp], rhs[c.ki], n),
+            t(1, 1) if _kernel_is_hwio(c) else t(*[rhs[d] for d in c.ksp], rhs[c.ki], n),
             t(out[c.ob], *[out[d] for d in c.osp], n, elem=out_elem)] if route else []
-    if route == "always":  # X [B, H, W, C], K [KH, KW, C, F], Y [B, OH, OW, F]
+    if route == "always":  # X [B, H, W, C], K [KH, KW, C, F] ([1, 1]: HWIO), Y [B, OH, OW, F]
         return last
     if _channels_first(c):  # W [N, K] and A_b [B, K, positions] (after `last`: a `?` batch)
         positions = 1
