@@ -504,8 +504,8 @@ class FunctionBufferizer:
         before any kernel runs otherwise. row_view then sees a `v_cache[i]` sliced to the
         `k_cache`'s length as the whole row."""
         fusion = pred.owner
-        if not isinstance(fusion, Operation) or fusion.key != "fusion":
-            return
+        if not isinstance(fusion, Operation) or fusion.key != "fusion" or not fusion.regions:
+            return  # (an op already lowered here keeps its key but not its region)
         block = fusion.regions[0].blocks[0]
         if len(block.ops) != 2 or block.ops[0].key != "compare" or \
                 getattr(block.ops[0].attrs.get("comparison_direction"), "value", None) != "EQ":
