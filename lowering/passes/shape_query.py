@@ -62,7 +62,7 @@ class Slicer:
             self.data_dependent.add(v)
             return True
         self.needed.add(id(op))
-        dep = any([self.need(x) for x in op.operands])
+        dep = any(self.need(x) for x in op.operands)
         if op.name == "memref.load":
             dep |= self.need_buffer(op.operands[0])
         if dep:  # outside the slice: what reads it is reported as -1 or left out
@@ -83,9 +83,9 @@ class Slicer:
                     continue
                 self.needed.add(id(w))
                 written = written_buffers(w)
-                dep |= any([self.need(x) for x in w.operands])
-                dep |= any([self.need_buffer(x) for x in w.operands
-                            if isinstance(x.type, MemRefType) and x not in written])
+                dep = dep or any(self.need(x) for x in w.operands) or any(
+                    self.need_buffer(x) for x in w.operands
+                    if isinstance(x.type, MemRefType) and x not in written)
             if dep:
                 for w in self.writers.get(buf, []):
                     self.needed.discard(id(w))

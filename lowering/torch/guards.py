@@ -53,7 +53,7 @@ class Guards:
         except (SyntaxError, GuardError) as err:
             raise self.e.error(f"torch.export recorded a guard on the input sizes that cannot "
                                f"be checked at run time ({err}): {shorten(text)}") from None
-        if isinstance(term.value, bool) or isinstance(term.value, int):
+        if _folded(term):
             if not term.value:
                 raise self.e.error(f"torch.export recorded a guard that is always false: "
                                    f"{shorten(text)}")
@@ -127,7 +127,8 @@ class Guards:
     def arith(self, op: ast.operator, a: _Term, b: _Term) -> _Term:
         """Python's integer arithmetic: // and % round toward minus infinity (the IR's
         divide and remainder toward zero), so a possibly negative operand gets the floor
-        correction; a zero divisor fails the guard's check (Python would raise)."""
+        correction. A run-time zero divisor is read as 1, so the check never divides by
+        zero (Python would raise there: such a guard is not refused, a known gap)."""
         e = self.e
         if _folded(a) and _folded(b):
             if type(op) in (ast.FloorDiv, ast.Mod) and b.value == 0:

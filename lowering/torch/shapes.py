@@ -508,7 +508,7 @@ for _name, _fold, _dir in [("ge", lambda a, b: a >= b, "GE"), ("gt", lambda a, b
 
 @aten("torch.sym_not", group=Y)
 def sym_not(e, n):
-    a = n.arg("a") if "a" in n.inputs else n.args[0]
+    a = n.arg("a") if "a" in n.inputs else n.positional(0)
     return (not a) if isinstance(a, bool) else e.v("not", [e.convert(a, "i1")])
 
 
