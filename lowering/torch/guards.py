@@ -31,12 +31,14 @@ class GuardError(Exception):
 
 
 class _Term:
-    """A guard's sub-expression: a Python int (folded) or an i64/i1 value, and whether it
-    is known non-negative (sizes are), so // and % need no floor correction."""
-    __slots__ = ("value", "nonneg")
+    """A guard's sub-expression: a Python int (folded) or an i64/i1 value; whether it is
+    known non-negative (sizes are), so // and % need no floor correction; and `ok`, an i1
+    that is false where Python would raise evaluating it (a run-time zero divisor), or None
+    where it never raises. A guard that raises refuses the call, as torch's own would."""
+    __slots__ = ("value", "nonneg", "ok")
 
-    def __init__(self, value, nonneg: bool):
-        self.value, self.nonneg = value, nonneg
+    def __init__(self, value, nonneg: bool, ok=None):
+        self.value, self.nonneg, self.ok = value, nonneg, ok
 
 
 class Guards:
@@ -53,10 +55,11 @@ class Guards:
         except (SyntaxError, GuardError) as err:
             raise self.e.error(f"torch.export recorded a guard on the input sizes that cannot "
                                f"be checked at run time ({err}): {shorten(text)}") from None
-        if _folded(term):
-            if not term.value:
-                raise self.e.error(f"torch.export recorded a guard that is always false: "
-                                   f"{shorten(text)}")
+        if _folded(term) and not term.value:
+            raise self.e.error(f"torch.export recorded a guard that is always false: "
+                               f"{shorten(text)}")
+        holds = self.both(term.ok, None if _folded(term) else term.value)
+        if holds is None:
             return
         refs = dict.fromkeys((m[1], int(m[2])) for m in _SIZE_TEXT.finditer(text))
         values, named = [], []
@@ -66,7 +69,7 @@ class Guards:
             named.append(f"input '{label}' dim {d} is {size if size is not None else '{%d}' % len(values)}")
             if size is None:
                 values.append(self.e.dims(value)[d])
-        self.e.assert_that(term.value, values,
+        self.e.assert_that(holds, values,
                            f"{', '.join(named)}: outside the sizes the program was "
                            f"exported for (torch.export assumed "
                            f"{shorten(text).replace('{', '{{').replace('}', '}}')}, a "
@@ -101,7 +104,7 @@ class Guards:
             return self.arith(ast.Sub(), _Term(0, True), self.term(node.operand))
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             t = self.term(node.operand)
-            return _Term(not t.value, True) if _folded(t) else _Term(e.v("not", [t.value]), True)
+            return _Term(not t.value if _folded(t) else e.v("not", [t.value]), True, t.ok)
         if isinstance(node, ast.BinOp) and type(node.op) in _FOLD:
             return self.arith(node.op, self.term(node.left), self.term(node.right))
         if isinstance(node, ast.BoolOp):
@@ -113,71 +116,93 @@ class Guards:
             args = [self.term(a) for a in node.args]
             out = args[0]
             for t in args[1:]:
+                ok = self.both(out.ok, t.ok)
                 if _folded(out) and _folded(t):
-                    out = _Term(fold(out.value, t.value), fold(out.value, t.value) >= 0)
+                    out = _Term(fold(out.value, t.value), fold(out.value, t.value) >= 0, ok)
                 else:
                     nonneg = (out.nonneg or t.nonneg) if hlo == "maximum" else (out.nonneg and t.nonneg)
-                    out = _Term(e.v(hlo, [self.i64(out), self.i64(t)]), nonneg)
+                    out = _Term(e.v(hlo, [self.i64(out), self.i64(t)]), nonneg, ok)
             return out
         raise GuardError(f"'{ast.unparse(node)[:80]}' is not a size expression it knows")
 
     def i64(self, t: _Term) -> Value:
         return t.value if isinstance(t.value, Value) else self.e.const(int(t.value), I64, ())
 
+    def both(self, *conditions):
+        """The i1 `and` of the conditions that are not None (None: always true)."""
+        out = None
+        for c in conditions:
+            if c is not None:
+                out = c if out is None else self.e.v("and", [out, c])
+        return out
+
+    def reached(self, ok, reach):
+        """`ok` of a sub-expression Python evaluates only where `reach` holds (and/or and
+        comparison chains stop early): an error past the stop is not raised."""
+        if ok is None or reach is None:
+            return ok
+        return self.e.v("or", [self.e.v("not", [reach]), ok])
+
     def arith(self, op: ast.operator, a: _Term, b: _Term) -> _Term:
         """Python's integer arithmetic: // and % round toward minus infinity (the IR's
         divide and remainder toward zero), so a possibly negative operand gets the floor
-        correction. A run-time zero divisor is read as 1, so the check never divides by
-        zero (Python would raise there: such a guard is not refused, a known gap)."""
+        correction. A run-time zero divisor makes the term not ok (Python raises there); the
+        division itself reads it as 1, so the generated check never divides by zero."""
         e = self.e
+        ok = self.both(a.ok, b.ok)
         if _folded(a) and _folded(b):
             if type(op) in (ast.FloorDiv, ast.Mod) and b.value == 0:
                 raise GuardError("it divides by zero")
             v = _FOLD[type(op)](a.value, b.value)
-            return _Term(v, v >= 0)
+            return _Term(v, v >= 0, ok)
         if type(op) in _ARITHMETIC:
             nonneg = a.nonneg and b.nonneg and not isinstance(op, ast.Sub)
-            return _Term(e.v(_ARITHMETIC[type(op)], [self.i64(a), self.i64(b)]), nonneg)
+            return _Term(e.v(_ARITHMETIC[type(op)], [self.i64(a), self.i64(b)]), nonneg, ok)
         x, y = self.i64(a), self.i64(b)
         if not _folded(b):
             zero = e.compare(y, e.const(0, I64, ()), "EQ")
+            ok = self.both(ok, e.v("not", [zero]))
             y = e.select(zero, e.const(1, I64, ()), y)
         q, r = e.v("divide", [x, y]), e.v("remainder", [x, y])
         if a.nonneg and b.nonneg:
-            return _Term(q if isinstance(op, ast.FloorDiv) else r, True)
+            return _Term(q if isinstance(op, ast.FloorDiv) else r, True, ok)
         zero = e.const(0, I64, ())
         signs_differ = e.v("xor", [e.compare(r, zero, "LT"), e.compare(y, zero, "LT")])
         fix = e.v("and", [e.compare(r, zero, "NE"), signs_differ])
         if isinstance(op, ast.FloorDiv):
-            return _Term(e.select(fix, e.v("subtract", [q, e.const(1, I64, ())]), q), False)
-        return _Term(e.select(fix, e.v("add", [r, y]), r), b.nonneg)
+            return _Term(e.select(fix, e.v("subtract", [q, e.const(1, I64, ())]), q), False, ok)
+        return _Term(e.select(fix, e.v("add", [r, y]), r), b.nonneg, ok)
 
     def boolean(self, node: ast.BoolOp) -> _Term:
         is_and = isinstance(node.op, ast.And)
-        out = None
+        out = ok = None  # the value so far; where every sub-expression evaluated is ok
         for sub in node.values:
             t = self.term(sub)
+            reach = None if out is None else (out if is_and else self.e.v("not", [out]))
+            ok = self.both(ok, self.reached(t.ok, reach))
             if _folded(t):
                 if bool(t.value) != is_and:  # False in an and, True in an or: decided
-                    return _Term(bool(t.value), True)
+                    return _Term(bool(t.value), True, ok)
                 continue
             out = t.value if out is None else self.e.v("and" if is_and else "or", [out, t.value])
-        return _Term(is_and, True) if out is None else _Term(out, True)
+        return _Term(is_and if out is None else out, True, ok)
 
     def compare(self, node: ast.Compare) -> _Term:
         out, left = None, self.term(node.left)
+        ok = left.ok
         for op, right_node in zip(node.ops, node.comparators):
             if type(op) not in _COMPARE:
                 raise GuardError(f"it compares with '{type(op).__name__}'")
             right, direction = self.term(right_node), _COMPARE[type(op)]
+            ok = self.both(ok, self.reached(right.ok, out))
             if _folded(left) and _folded(right):
                 if not _FOLD_COMPARE[direction](int(left.value), int(right.value)):
-                    return _Term(False, True)
+                    return _Term(False, True, ok)
             else:
                 c = self.e.compare(self.i64(left), self.i64(right), direction)
                 out = c if out is None else self.e.v("and", [out, c])
             left = right
-        return _Term(True, True) if out is None else _Term(out, True)
+        return _Term(True if out is None else out, True, ok)
 
 
 def _folded(t: _Term) -> bool:
