@@ -1,0 +1,109 @@
+"""A concatenation inside a kLoop kernel, under elementwise ops of its shape (DenseNet's scale,
+shift and relu of each concatenation): one loop nest per operand (loops.aligned_concatenation),
+no select between the operands per element. Checked on the loop stage's text and against
+numpy; a concatenation read at other indices too (through a transpose) keeps the select there."""
+import numpy as np
+import pytest
+
+import aot
+from lowering.frontend.parser import parse_module
+from lowering.frontend.printer import print_module
+from lowering.passes.pipeline import run_pipeline
+
+
+def program(a: str, b: str, c: str, dim: int, scale_dim: int, n: int) -> str:
+    """relu(concatenate(x, -y) * s + t), s and t broadcast along dim scale_dim (n long)."""
+    rank = c.count("x")
+    shape = ", ".join(f"%d{i}" for i in range(rank))
+    dyn = "?" in c
+    sizes = []
+    for i in range(rank):
+        if dyn:  # the concatenated dim's size the sum of its operands' (read from %c, it
+            # would be a buffer of its own)
+            sizes.append(f"%s{i} = stablehlo.get_dimension_size %x, dim = {i} : ({a}) -> tensor<i32>")
+            if i == dim:
+                sizes += [f"%e{i} = stablehlo.get_dimension_size %y, dim = {i} : ({b}) -> tensor<i32>",
+                          f"%u{i} = stablehlo.add %s{i}, %e{i} : tensor<i32>"]
+            sizes.append(f"%d{i} = stablehlo.reshape %{'u' if i == dim else 's'}{i} : "
+                         "(tensor<i32>) -> tensor<1xi32>")
+    if dyn:
+        parts = ", ".join(["tensor<1xi32>"] * rank)
+        sizes.append(f"%sh = stablehlo.concatenate {shape}, dim = 0 : ({parts}) -> tensor<{rank}xi32>")
+
+    def spread(v, ty, dims):
+        if dyn:
+            return (f"stablehlo.dynamic_broadcast_in_dim {v}, %sh, dims = {dims} : "
+                    f"({ty}, tensor<{rank}xi32>) -> {c}")
+        return f"stablehlo.broadcast_in_dim {v}, dims = {dims} : ({ty}) -> {c}"
+    lines = [f"%ny = stablehlo.negate %y : {b}",
+             f"%c = stablehlo.concatenate %x, %ny, dim = {dim} : ({a}, {b}) -> {c}", *sizes,
+             "%z = stablehlo.constant dense<0.0> : tensor<f32>",
+             f"%sb = {spread('%s', f'tensor<{n}xf32>', [scale_dim])}",
+             f"%tb = {spread('%t', f'tensor<{n}xf32>', [scale_dim])}",
+             f"%zb = {spread('%z', 'tensor<f32>', [])}",
+             f"%m = stablehlo.multiply %c, %sb : {c}", f"%p = stablehlo.add %m, %tb : {c}",
+             f"%r = stablehlo.maximum %p, %zb : {c}"]
+    body = "\n  ".join(lines)
+    return (f"func.func public @main(%x: {a}, %y: {b}, %s: tensor<{n}xf32>, %t: tensor<{n}xf32>)"
+            f" -> {c} {{\n  {body}\n  return %r : {c}\n}}")
+
+
+CASES = {  # name: (x, y, out, dim, the scale's dim, its length), then the shapes run
+    "channels": ("tensor<?x5x7x6xf32>", "tensor<?x5x7x3xf32>", "tensor<?x5x7x9xf32>", 3, 3, 9,
+                 [((b, 5, 7, 6), (b, 5, 7, 3)) for b in (1, 3, 0)]),
+    "static_rows": ("tensor<40x6xf32>", "tensor<40x10xf32>", "tensor<40x16xf32>", 1, 1, 16,
+                    [((40, 6), (40, 10))]),
+    "few_rows_dim1": ("tensor<2x300x4xf32>", "tensor<2x100x4xf32>", "tensor<2x400x4xf32>", 1, 2,
+                      4, [((2, 300, 4), (2, 100, 4))]),
+    "dim0": ("tensor<?x6xf32>", "tensor<?x6xf32>", "tensor<?x6xf32>", 0, 1, 6,
+             [((m, 6), (k, 6)) for m, k in ((3, 1500), (0, 2), (2, 0))]),
+}
+
+
+def kernel_texts(text: str) -> list:
+    loops = print_module(run_pipeline(parse_module(text, "concat.mlir"), "loops"))
+    return [k for k in loops.split("func.func ")[1:] if "aot.kernel =" in k.splitlines()[0]]
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_one_loop_nest_per_operand(name):
+    a, b, c, dim, sdim, n, _ = CASES[name]
+    (kernel,) = [k for k in kernel_texts(program(a, b, c, dim, sdim, n)) if "memref.store" in k]
+    assert '"arith.select"' not in kernel
+    assert kernel.count('"memref.store"') == 2
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_against_numpy(name):
+    a, b, c, dim, sdim, n, runs = CASES[name]
+    lib = aot.compile(program(a, b, c, dim, sdim, n), name=f"concat_in_{name}")
+    rng = np.random.default_rng(0)
+    s, t = rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
+    for xs, ys in runs:
+        x, y = rng.standard_normal(xs).astype(np.float32), rng.standard_normal(ys).astype(np.float32)
+        cat = np.concatenate([x, -y], axis=dim)
+        shape = [1] * cat.ndim
+        shape[sdim] = n
+        want = np.maximum(cat * s.reshape(shape) + t.reshape(shape), 0)
+        np.testing.assert_allclose(lib.main(x, y, s, t), want, rtol=1e-6, atol=1e-6)
+
+
+# the concatenation also read transposed: those reads keep the select chain, and are right
+TRANSPOSED = """
+func.func public @main(%x: tensor<4x3xf32>, %y: tensor<4x1xf32>) -> tensor<4x4xf32> {
+  %c = stablehlo.concatenate %x, %y, dim = 1 : (tensor<4x3xf32>, tensor<4x1xf32>) -> tensor<4x4xf32>
+  %t = stablehlo.transpose %c, dims = [1, 0] : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  %r = stablehlo.add %c, %t : tensor<4x4xf32>
+  return %r : tensor<4x4xf32>
+}
+"""
+
+
+def test_a_concatenation_also_read_transposed():
+    (kernel,) = [k for k in kernel_texts(TRANSPOSED) if "memref.store" in k]
+    assert '"arith.select"' in kernel and kernel.count('"memref.store"') == 2
+    rng = np.random.default_rng(1)
+    x, y = rng.standard_normal((4, 3)).astype(np.float32), rng.standard_normal((4, 1)).astype(np.float32)
+    cat = np.concatenate([x, y], axis=1)
+    np.testing.assert_allclose(aot.compile(TRANSPOSED, name="concat_transposed").main(x, y),
+                               cat + cat.T, rtol=1e-6)
