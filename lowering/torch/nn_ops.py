@@ -139,7 +139,8 @@ def _window(e, x, kernel, stride, pad, ceil_mode, dil=None, trims=None):
             size = x.type.shape[r - k + i]
             if size is None:
                 if trims is None:
-                    raise e.error("ceil_mode along a dynamic dim is supported for max pooling only")
+                    raise e.error("ceil_mode along a dynamic dim needs the caller to cut the "
+                                  "result (trims)")
                 hi[i] = pad[i] + stride[i] - 1
                 trims.append((r - k + i, _ceil_length(e, x, r - k + i, kernel[i], stride[i], pad[i],
                                                       dil[i])))
@@ -180,21 +181,32 @@ def max_pool(e, n):
                     n.arg("padding", 0), n.arg("ceil_mode", False), n.arg("dilation", 1), trims)
     out = e.op("reduce_window", [x, e.const(e.init("max", x.type.elem), x.type.elem, ())], attrs,
                regions=[e.scalar_region(x.type.elem, "maximum")]).result
-    for axis, length in trims:
-        limits = e.dims(out)
-        limits[axis] = length
-        out = e.slice(out, [0] * out.type.rank, limits)
-    return [out, None]
+    return [_trimmed(e, out, trims), None]
 
 
 @aten("avg_pool2d.default", "avg_pool1d.default", "avg_pool3d.default", group=W)
 def avg_pool(e, n):
     """Window sums over the window size (count_include_pad, the default), or over the count
-    of input elements each window covers; `divisor_override` if given."""
+    of input elements each window covers; `divisor_override` if given. ceil_mode along a
+    dynamic dim pads as for max pooling and cuts the quotient to PyTorch's length."""
     x = n.arg("self")
     kernel = _pairs(n.arg("kernel_size"), _spatial_rank(e))
+    trims = []
     attrs = _window(e, x, kernel, n.arg("stride", []), n.arg("padding", 0),
-                    n.arg("ceil_mode", False))
+                    n.arg("ceil_mode", False), trims=trims)
+    return _trimmed(e, _average(e, n, x, kernel, attrs), trims)
+
+
+def _trimmed(e, out, trims):
+    """out cut to the run-time lengths of `trims` (axis, length), from _window."""
+    for axis, length in trims:
+        limits = e.dims(out)
+        limits[axis] = length
+        out = e.slice(out, [0] * out.type.rank, limits)
+    return out
+
+
+def _average(e, n, x, kernel, attrs):
     el = x.type.elem
     s = e.op("reduce_window", [x, e.const(0, el, ())], attrs,
              regions=[e.scalar_region(el, "add")]).result

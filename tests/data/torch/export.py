@@ -771,6 +771,22 @@ class PoolsAnySize(nn.Module):
                 F.avg_pool2d(x, 3, stride=2, padding=1, count_include_pad=False), windows)
 
 
+class CeilAvgPools(nn.Module):
+    """ceil_mode average pooling over a `?` height and width: the last partial window kept,
+    divided by its count of input and padding elements (not the overhang) or, without
+    count_include_pad, of input elements only; 1-D and 3-D too. (Each has padding + stride
+    <= kernel, so no last window can start past the input: where one can, torch.export
+    guards the sizes to one side of that.)"""
+
+    def forward(self, x):
+        return (F.avg_pool2d(x, 3, stride=2, ceil_mode=True),
+                F.avg_pool2d(x, 3, stride=2, padding=1, ceil_mode=True),
+                F.avg_pool2d(x, (3, 2), stride=(2, 1), padding=(1, 1), ceil_mode=True,
+                             count_include_pad=False),
+                F.avg_pool1d(x.flatten(2), 4, stride=3, padding=1, ceil_mode=True),
+                F.avg_pool3d(x.unsqueeze(1), 2, stride=2, ceil_mode=True))
+
+
 def transformers_model(kind: str, width: int = 32, layers: int = 2, heads: int = 4) -> nn.Module:
     """A BERT or a GPT-2 of transformers' own PyTorch classes ("bert", "gpt2"), small
     configs, random weights (no downloads), wrapped to take input ids and return the last
@@ -892,6 +908,11 @@ CASES = {
                        {"x": {0: BATCH, 2: Dim("h", min=3, max=64), 3: Dim("w", min=3, max=64)}},
                        [{"b": 2, "h": 16, "w": 12}, {"b": 1, "h": 9, "w": 13},
                         {"b": 3, "h": 3, "w": 5}, {"b": 1, "h": 23, "w": 31}]),
+    "ceil_avg_pools": (CeilAvgPools, [f32("b", 3, "h", "w")],
+                       {"x": {0: BATCH, 2: Dim.AUTO, 3: Dim.AUTO}},
+                       [{"b": 2, "h": 9, "w": 12}, {"b": 1, "h": 8, "w": 13},
+                        {"b": 3, "h": 7, "w": 5}, {"b": 1, "h": 20, "w": 31},
+                        {"b": 1, "h": 6, "w": 10}]),
     "while_grid": (WhileGrid, [f32("b", 6), f32("b", 3, 4, 5)], {"x": {0: BATCH}, "img": {0: BATCH}},
                    [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 6}]),
 }
@@ -903,7 +924,8 @@ def seed(name, tag):
 
 # Saved as torch.export leaves them (composite and in-place ops), not decomposed.
 AS_EXPORTED = {"composite", "inplace_hazard", "masks", "common", "attention", "sorting",
-               "scatter_writes", "more_ops", "composite_more", "pools_any_size"}
+               "scatter_writes", "more_ops", "composite_more", "pools_any_size",
+               "ceil_avg_pools"}
 
 
 BF16_INPUTS = {"bf16"}
