@@ -26,3 +26,17 @@ def test_ceil_avg_pools_match_eager_at_every_size():
             assert g.shape == w.shape, (s, i, g.shape, w.shape)
             np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6, err_msg=f"{s} output {i}")
     assert len(shapes) == 5  # one program, five run-time shapes
+
+
+def test_jax_ceil_padding_from_the_run_time_height():
+    """jax.export of a 3-row, stride-2 window sum over a symbolic height h, padded high by
+    (3 - h) mod 2 to keep the last partial window (ceil mode), then / 9: the padding is
+    computed at run time (stablehlo.dynamic_reduce_window). Against numpy at odd and even h."""
+    lib = aot.compile(os.path.join(DATA, "..", "ceil_pool", "jax_ceil_avg_pool.mlir"))
+    for h in (3, 4, 7, 8, 13):
+        x = np.random.default_rng(h).standard_normal((1, 2, h, 4)).astype(np.float32)
+        padded = np.pad(x, [(0, 0), (0, 0), (0, (3 - h) % 2), (0, 0)])
+        want = np.stack([padded[:, :, i:i + 3].sum(2) for i in range(0, padded.shape[2] - 2, 2)], 2) / 9
+        got = np.asarray(lib.main(x))
+        assert got.shape == (1, 2, (h - 2) // 2 + 1, 4)
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
