@@ -30,6 +30,13 @@ ATEN_OPS: dict[str, AtenOp] = {}
 # ATen ops recognised but not lowered, with what the error says.
 NOT_LOWERED = {
     "aten.max_pool2d_with_indices_backward.default": "training (backward) ops are not supported",
+    # torch.linalg.eig and eigvals: no general (Hessenberg QR) eigensolver in ops/linalg.py
+    "aten.linalg_eig.default": "there is no general (non-symmetric) eigensolver, whose "
+                               "eigenvalues are complex; torch.linalg.eigh (symmetric or Hermitian "
+                               "matrices) and torch.linalg.svd are supported",
+    # torch.export refuses lstsq itself (its outputs' shapes depend on the driver)
+    "aten.linalg_lstsq.default": "there is no least-squares solver; torch.linalg.pinv(A) @ B, "
+                                 "or a QR solve (torch.linalg.qr, solve_triangular), is supported",
 }
 
 

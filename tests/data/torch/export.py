@@ -787,6 +787,15 @@ class CeilAvgPools(nn.Module):
                 F.avg_pool3d(x.unsqueeze(1), 2, stride=2, ceil_mode=True))
 
 
+class Eig(nn.Module):
+    """torch.linalg.eig of a general matrix: refused at compile time (no general eigensolver),
+    the error naming the op and this line."""
+
+    def forward(self, x):
+        values, vectors = torch.linalg.eig(x)
+        return torch.view_as_real(values), torch.view_as_real(vectors)
+
+
 def transformers_model(kind: str, width: int = 32, layers: int = 2, heads: int = 4) -> nn.Module:
     """A BERT or a GPT-2 of transformers' own PyTorch classes ("bert", "gpt2"), small
     configs, random weights (no downloads), wrapped to take input ids and return the last
@@ -913,6 +922,7 @@ CASES = {
                        [{"b": 2, "h": 9, "w": 12}, {"b": 1, "h": 8, "w": 13},
                         {"b": 3, "h": 7, "w": 5}, {"b": 1, "h": 20, "w": 31},
                         {"b": 1, "h": 6, "w": 10}]),
+    "eig": (Eig, [f32(4, 4)], None, [{}]),
     "while_grid": (WhileGrid, [f32("b", 6), f32("b", 3, 4, 5)], {"x": {0: BATCH}, "img": {0: BATCH}},
                    [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 6}]),
 }
