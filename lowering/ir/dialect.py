@@ -82,6 +82,10 @@ AOT_ATTRS = {
     "aot.packed_b": "on memref.global: [K, N, row stride, column stride, KC, NR], its bytes "
                     "are a matmul's B as packed panels (passes/prepack.py); on aot.gemm: B is "
                     "such a constant",
+    "aot.packed_conv": "on memref.global: [kind, NR], its bytes are a convolution's HWIO kernel "
+                       "as NR-feature panels (\"panels\") or followed by Winograd's transform "
+                       "(\"winograd\") (passes/prepack.py)",
+    "aot.packed_kernel": "on aot.conv: its kernel is such a constant",
     "aot.relayout": "on a loop nest: it copies a kernel parameter into a parameter of its dims "
                     "permuted so (conv_gemm.py's OIHW -> HWIO); prepack.py stores a constant so",
     "aot.external_data": "on memref.global: its bytes are assembled into an object of their own "

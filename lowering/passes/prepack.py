@@ -17,6 +17,11 @@ The same holds for a kernel's copy of a parameter into another layout, a loop ne
 kernel copy, codegen/cpu/conv_gemm.py): a constant passed there is stored transposed, the
 kernel reads it in place of its copy, and the nest goes. 16 % of a 256 -> 256 3x3
 convolution over 32x256x4x4 was that copy.
+
+And for the direct convolution's kernel (an `aot.conv` marked `panels`): conv_direct packs
+it into NR-feature panels on every call; a constant is stored as those panels
+(`aot.packed_conv` on the global, conv_direct.pack_constant) and the op marked
+`aot.packed_kernel`. A kernel relaid above is packed in a second round.
 """
 from __future__ import annotations
 
@@ -48,9 +53,33 @@ def _matrix_view(gemm, target):
     return (k, n, row, col, blocking.kc, blocking.nr)
 
 
+def _conv_panels(conv, target):
+    """("conv", kind, NR): the direct convolution's kernel as NR-feature panels ("panels"),
+    when conv_direct reads them so (one group a panel, not the patch matmul), or followed by
+    Winograd's transform U ("winograd"); else None."""
+    lhs, ker, out = (v.type for v in conv.operands[:3])
+    if (not conv.attrs.get("panels")
+            or not isinstance(ker, MemRefType) or not ker.is_static
+            or ker.elem not in ("f32", "f64") or not lhs.elem == ker.elem == out.elem
+            or target.blocking(ker.elem) is None):
+        return None
+    nr, groups, f = target.blocking(ker.elem).nr, conv.attrs.get("groups", 1), ker.shape[-1]
+    outs = f // groups
+    if groups > 1 and outs < nr and nr % outs == 0:  # thin groups: block-diagonal panels
+        return None
+    return ("conv", "winograd" if conv.attrs.get("winograd") else "panels", nr)
+
+
 def prepack_constant_weights(module: Module, target) -> Module:
     if not target.gemm:  # no packed matmul on this target
         return module
+    while _prepack(module, target):  # a relaid kernel may pack for its convolution
+        pass
+    return module
+
+
+def _prepack(module: Module, target) -> bool:
+    """One round; whether it relaid a kernel."""
     kernels = {f.attrs["sym_name"]: f for f in module.functions() if "aot.kernel" in f.attrs}
     everything = list(module.functions())
     used = uses(everything)
@@ -64,6 +93,10 @@ def prepack_constant_weights(module: Module, target) -> Module:
                 view = _matrix_view(op, target)
                 if view is not None and used.get(rhs) == [op]:
                     params[(name, args.index(rhs))] = (view, op)
+            elif op.name == "aot.conv" and op.operands[1] in args:
+                view = _conv_panels(op, target)
+                if view is not None and used.get(op.operands[1]) == [op]:
+                    params[(name, args.index(op.operands[1]))] = (view, op)
             elif op.name == "scf.for" and "aot.relayout" in op.attrs:
                 found = _relayout(op, args, used)
                 if found is not None:
@@ -119,6 +152,8 @@ def prepack_constant_weights(module: Module, target) -> Module:
         view = params[sites[0]][0] if sites else None
         if view and view[0] == "relayout":
             relaid[sym] = _transpose_global(globals_[sym], list(view[1]))
+        elif view and view[0] == "conv":
+            globals_[sym].attrs["aot.packed_conv"] = list(view[1:])
         elif view:
             globals_[sym].attrs["aot.packed_b"] = list(view)
     for f in everything:
@@ -130,7 +165,7 @@ def prepack_constant_weights(module: Module, target) -> Module:
             continue
         view, what = params[key]
         if view[0] != "relayout":
-            what.attrs["aot.packed_b"] = True
+            what.attrs["aot.packed_kernel" if view[0] == "conv" else "aot.packed_b"] = True
             continue
         nest, param, copy = what
         nest.parent.ops.remove(nest)
@@ -142,7 +177,7 @@ def prepack_constant_weights(module: Module, target) -> Module:
         inputs = list(ft.inputs)
         inputs[key[1]] = copy.type
         f.attrs["function_type"] = FunctionType(tuple(inputs), ft.results)
-    return module
+    return bool(relaid)
 
 
 def _relayout(nest, args, used):

@@ -135,3 +135,66 @@ def test_frozen_conv_kernel_stored_hwio_and_not_copied_per_call(returned):
     np.testing.assert_allclose(got[1], conv(x, v), rtol=1e-4, atol=1e-4)
     if returned:
         np.testing.assert_array_equal(got[2], w)
+
+
+def channels_last_conv(w, x_shape, stride, pad, frozen):
+    """One NWC / NHWC convolution by a WIO / HWIO kernel, frozen or an argument."""
+    n = len(w.shape) - 2
+    sp = "0" if n == 1 else "0, 1"
+    x = f"tensor<{'x'.join(map(str, x_shape))}xf32>"
+    k = f"tensor<{'x'.join(map(str, w.shape))}xf32>"
+    outs = [(s + 2 * pad - kk) // stride + 1 if isinstance(s, int) else None
+            for s, kk in zip(x_shape[1:-1], w.shape[:-2])]
+    y = f"tensor<{'x'.join(map(str, [x_shape[0]] + outs + [w.shape[-1]]))}xf32>"
+    window = (f"window = {{stride = [{', '.join([str(stride)] * n)}], "
+              f"pad = [{', '.join([f'[{pad}, {pad}]'] * n)}]}}")
+    conv = (f"stablehlo.convolution(%x, %w) dim_numbers = [b, {sp}, f]x[{sp}, i, o]->[b, {sp}, f], "
+            f"{window} {{batch_group_count = 1 : i64, feature_group_count = 1 : i64}} : "
+            f"({x}, {k}) -> {y}\n")
+    args = f"%x: {x}" + ("" if frozen else f", %w: {k}")
+    return (f"func.func @main({args}) -> {y} {{\n" + (hexconst("w", w, "f32") if frozen else "")
+            + f"  %y = {conv}  return %y : {y}\n}}")
+
+
+@pytest.mark.parametrize("case", [
+    # (kernel, inputs, stride, pad, kind): wav2vec2's k3s2 (features a whole panel, and 40:
+    # the last panel cut), a big kernel over a small input (tasks by panels), a 3x3 at
+    # stride 2, Winograd's 3x3 (a batch of 1 has too few tiles: its direct fallback reads
+    # the kernel as stored, the HWIO part)
+    ((3, 32, 32), [(3, 41, 32), (1, 41, 32)], 2, 0, "panels"),
+    ((3, 24, 40), [(2, 33, 24)], 2, 0, "panels"),
+    ((3, 512, 512), [(1, 20, 512)], 1, 1, "panels"),
+    ((3, 3, 16, 24), [(2, 9, 9, 16)], 2, 1, "panels"),
+    ((3, 3, 16, 32), [(4, 8, 8, 16), (1, 8, 8, 16)], 1, 1, "winograd"),
+])
+def test_frozen_conv_kernel_stored_packed_and_bit_identical(case):
+    """The frozen kernel is stored as the convolution reads it (its panels, or followed by
+    Winograd's transform), not packed per call: the results are the bits the same program
+    with the kernel as an argument gives, and equal numpy's, at every batch of a `?` form,
+    on 1 and 2 threads."""
+    from conv_reference import np_conv
+    w_shape, shapes, stride, pad, kind = case
+    rng = np.random.default_rng(sum(w_shape))
+    w = (rng.standard_normal(w_shape) / np.sqrt(np.prod(w_shape[:-1]))).astype(np.float32)
+    n = len(w_shape) - 2
+    for x_shape in {shapes[0], ("?",) + shapes[0][1:]}:
+        frozen = channels_last_conv(w, x_shape, stride, pad, True)
+        loops = loops_text(frozen)
+        assert f'aot.packed_conv = ["{kind}", ' in loops and "aot.packed_kernel = true" in loops
+        tag = f"{'x'.join(map(str, w_shape))}_{x_shape[0]}"
+        lib = aot.compile(frozen, name=f"prepack_conv_{tag}")
+        plain = aot.compile(channels_last_conv(w, x_shape, stride, pad, False),
+                            name=f"prepack_conv_arg_{tag}")
+        for shape in shapes if x_shape[0] == "?" else shapes[:1]:
+            x = rng.standard_normal(shape).astype(np.float32)
+            sp = list(range(1, n + 1))
+            want = np_conv(x, w, ((0, n + 1, sp), (n, n + 1, list(range(n))), (0, n + 1, sp)),
+                           (stride,) * n, [(pad, pad)] * n, (1,) * n, (1,) * n, (False,) * n,
+                           1, 1).astype(np.float32)
+            for threads in (1, 2):
+                lib.set_num_threads(threads)
+                plain.set_num_threads(threads)
+                got = lib.main(x)
+                np.testing.assert_array_equal(got, plain.main(x, w))
+                np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4,
+                                           err_msg=f"{shape} threads={threads}")

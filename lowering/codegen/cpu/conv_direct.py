@@ -58,7 +58,7 @@ from lowering.codegen.cpu.gemm import SLOTS as GEMM_SLOTS
 SLOTS = ("input", "kernel", "out", "batch", "h", "w", "c", "oh", "ow", "f", "kh", "kw",
          "sh", "sw", "dh", "dw", "ph", "pw", "epi", "epi_ctx", "packed_kernel", "transformed",
          "chunks", "chunk_tiles", "groups", "cin", "panel_lo", "panel_hi", "splits",
-         "patches", "row_group", "panel_tasks")
+         "patches", "row_group", "panel_tasks", "prepacked")
 
 # Tasks per thread the output is cut into: as the thread pool's chunks per thread, so uneven
 # tasks balance. A call with fewer output rows than that cuts its rows into chunks of MR-wide
@@ -137,7 +137,7 @@ def conv_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, blocking,
     (ctx,) = f.args
     b = ir.IRBuilder(f.append_basic_block("entry"))
     s = load_slots(b, ctx, SLOTS)
-    with b.if_then(_thin_patches(b, s)):
+    with b.if_then(b.and_(_thin_patches(b, s), b.icmp_signed("==", s["prepacked"], _i(0)))):
         _patch_matmul(e, b, ctx, s, gemm, gather, parallel_for)
     # feature groups: `c` becomes the kernel's input features (a group's), `cin` the input's
     s["cin"], s["c"] = s["c"], b.sdiv(s["c"], _max(b, s["groups"], _i(1)))
@@ -146,7 +146,7 @@ def conv_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, blocking,
     rows = b.mul(s["batch"], s["oh"])
     by_panels = _panel_tasks(e, b, s, rows)
     whole = b.icmp_signed(">", by_panels, _i(0))  # a task's rows whole: one chunk a row
-    packed = _pack_kernel(e, b, ctx, s, whole)
+    packed = _pack_kernel(e, b, ctx, s, whole, b.icmp_signed("!=", s["prepacked"], _i(0)))
     _merge_thin_groups(e, b, ctx, s, packed)
     flops = b.mul(b.mul(b.mul(rows, s["ow"]), b.mul(s["f"], s["c"])), b.mul(s["kh"], s["kw"]))
     chunks, chunk_tiles = _chunks(e, b, rows, s["ow"])
@@ -307,7 +307,7 @@ def _merge_thin_groups(e: _Emitter, b, ctx, s, packed) -> None:
         b.store(v, b.gep(ctx, [_i(SLOTS.index(slot))], inbounds=True, source_etype=I64))
 
 
-def _pack_kernel(e: _Emitter, b, ctx, s, by_panels):
+def _pack_kernel(e: _Emitter, b, ctx, s, by_panels, prepacked):
     """The kernel as NR-feature panels, each (kh kw c) x NR (k-major), in the calling
     thread's scratch, its address in the `packed_kernel` slot (0: none, the tasks read it in
     place); returns it. In place, a panel's rows lie `out features` apart: with 64 of them, 256 bytes,
@@ -315,24 +315,39 @@ def _pack_kernel(e: _Emitter, b, ctx, s, by_panels):
     16x16x64 -> 64 convolution at 74 GFLOP/s on one AVX2 core against 85 for 32x32x32 -> 32).
     With P > 1 thin groups a panel (_thin_groups), block-diagonally: a panel's depth is
     (kh kw P c), the rows of its group q (of P) nonzero only in q's columns. Not here
-    with `by_panels` (the tasks pack their own panels): none, 0."""
+    with `by_panels` (the tasks pack their own panels): none, 0. `prepacked`: the kernel is
+    these panels already (a frozen kernel, stored so at compile time: pack_constant), read as
+    is by every task."""
     nr = e.nr
     p = _thin_groups(e, b, s)
     depth = b.mul(b.mul(b.mul(s["kh"], s["kw"]), s["c"]), p)
     whole = b.sdiv(s["f"], _i(nr))
     panels = b.sdiv(b.add(s["f"], _i(nr - 1)), _i(nr))  # the last one cut by F: zero-padded
     bytes_ = b.mul(b.mul(depth, b.mul(panels, _i(nr))), _i(e.size))
-    got = b.call(thread_scratch(e.mod), [b.select(by_panels, _i(0), bytes_)])
-    packed = b.select(by_panels, ir.Constant(PTR, None), got)
+    skip = b.or_(by_panels, prepacked)
+    got = b.call(thread_scratch(e.mod), [b.select(skip, _i(0), bytes_)])
+    packed = b.select(skip, ir.Constant(PTR, None), got)
     have = b.icmp_unsigned("!=", packed, ir.Constant(PTR, None))
     with b.if_else(b.and_(have, b.icmp_signed(">", p, _i(1)))) as (diagonal, dense):
         with diagonal:
             _pack_block_diagonal(e, b, s, packed, p, whole)
         with dense:
             _pack_dense(e, b, s, packed, have, depth, panels)
+    packed = b.select(prepacked, b.inttoptr(s["kernel"], PTR), packed)
     b.store(b.ptrtoint(packed, I64),
             b.gep(ctx, [_i(SLOTS.index("packed_kernel"))], inbounds=True, source_etype=I64))
     return packed
+
+
+def pack_constant(kernel, nr: int):
+    """A frozen kernel (kh, kw, c, F) (numpy) as the dense panels _pack_kernel gives, for the
+    `prepacked` slot: panel fp is (kh kw c) x NR, k-major, the last one zero-padded past F."""
+    import numpy as np
+    depth, f = int(np.prod(kernel.shape[:-1])), kernel.shape[-1]
+    panels = -(-f // nr)
+    padded = np.zeros((depth, panels * nr), kernel.dtype)
+    padded[:, :f] = kernel.reshape(depth, f)
+    return np.ascontiguousarray(padded.reshape(depth, panels, nr).transpose(1, 0, 2)).ravel()
 
 
 def _pack_block_diagonal(e: _Emitter, b, s, packed, p, panels) -> None:
@@ -450,9 +465,10 @@ def _task(e: _Emitter, micros: dict) -> ir.Function:
     all_rows = b.mul(s["batch"], s["oh"])
     own_panels = b.sub(panel_hi, panel_lo)
     # a share of the panels packs each in turn here (none: they are read in place)
-    own = b.call(thread_scratch(e.mod), [b.select(by_panels, b.mul(b.mul(k_all, _i(nr)),
-                                                                   _i(e.size)), _i(0))])
-    own = b.select(by_panels, own, ir.Constant(PTR, None))
+    packs = b.and_(by_panels, b.icmp_signed("==", s["prepacked"], _i(0)))
+    own = b.call(thread_scratch(e.mod), [b.select(packs, b.mul(b.mul(k_all, _i(nr)),
+                                                               _i(e.size)), _i(0))])
+    own = b.select(packs, own, ir.Constant(PTR, None))
     packs_own = b.icmp_unsigned("!=", own, ir.Constant(PTR, None))
     with _for(b, begin, end, "task") as t:
         # a task: a chunk of one row's tiles, a group of whole rows (row_group), or a share

@@ -39,7 +39,7 @@ kernel of ops/windows.py. Registered as the CPU's override of that kernel.
 """
 from __future__ import annotations
 
-from lowering.codegen.cpu import conv_depthwise, conv_winograd  # noqa: F401  (its overrides)
+from lowering.codegen.cpu import conv_depthwise, conv_direct, conv_winograd  # noqa: F401  (overrides)
 from lowering.codegen.cpu.matmul import epilogue_tile, packed_kind
 from lowering.codegen.llvm import fastmath
 from lowering.ir.builder import Ix, loop_nest
@@ -524,10 +524,13 @@ def _direct_attrs(target, op: Operation) -> dict:
     high = [1] * (2 - c.n)  # the height of a 1-D convolution: stride and dilation 1, no padding
     attrs = {"stride": high + list(w.stride), "dilation": high + list(w.win_dil),
              "pad": [0] * (2 - c.n) + [p[0] for p in w.pad]}
+    lhs, rhs = op.operands[0].type, op.operands[1].type
+    if not (c.n == 2 and c.G == 1 and _patches(c, rhs) and rhs.shape[c.ksp[0]] > 1
+            and rhs.shape[c.ksp[1]] * rhs.shape[c.ki] < conv_direct.PATCH_MATMUL_BELOW):
+        attrs["panels"] = True  # reads its kernel as NR-feature panels (not _patch_matmul)
     if c.G > 1:
         attrs["groups"] = c.G
         return attrs
-    lhs, rhs = op.operands[0].type, op.operands[1].type
     whole_panels = rhs.shape[c.ko] % target.blocking(lhs.elem).nr == 0  # Winograd's panels
     if c.n == 2 and whole_panels and conv_winograd.takes(
             tuple(rhs.shape[d] for d in c.ksp), w.stride, w.win_dil, lhs.shape[c.lf],

@@ -85,6 +85,25 @@ def takes(window: tuple, stride: tuple, dilation: tuple, features: int, outs: in
             and features % vec == 0 and XI * features * outs * elem_bytes <= MAX_TRANSFORMED_BYTES)
 
 
+def transform_constant(kernel, nr: int):
+    """A frozen (3, 3, C, F) kernel (numpy) followed by U as _transform_kernel computes it,
+    the same operations in the same order (so the same bits): what the `transformed` slot
+    points into when the kernel was stored so at compile time (passes/prepack.py); the
+    kernel itself stays first for the direct convolution's fallback."""
+    import numpy as np
+    g, half = kernel, kernel.dtype.type(0.5)
+
+    def gt(g0, g1, g2):  # G applied to 3 values, as _Vectors.kernel
+        s = g0 + g2
+        return [g0, (s + g1) * half, (s - g1) * half, g2]
+    rows = [gt(g[kh, 0], g[kh, 1], g[kh, 2]) for kh in range(3)]
+    cols = [gt(rows[0][j], rows[1][j], rows[2][j]) for j in range(4)]
+    c, f = kernel.shape[2:]
+    u = np.stack([cols[j][i] for i in range(4) for j in range(4)])  # (XI, C, F)
+    u = u.reshape(XI, c, f // nr, nr).transpose(0, 2, 1, 3)  # U[xi][panel][c][NR]
+    return np.concatenate([kernel.ravel(), np.ascontiguousarray(u).ravel()])
+
+
 def _2d(transform, x):
     """transform applied to each row of x (a list of lists), then to each column."""
     rows = [transform(r) for r in x]
@@ -142,16 +161,20 @@ def winograd_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, block
         with few:
             b.call(direct, [ctx])
         with enough:
-            u_elems = b.mul(_i(XI), b.mul(s["c"], s["f"]))
+            # U stored with a frozen kernel (the `transformed` slot: transform_constant)
+            stored = b.icmp_signed("!=", s["transformed"], _i(0))
+            u_elems = b.select(stored, _i(0), b.mul(_i(XI), b.mul(s["c"], s["f"])))
             scratch = b.call(thread_scratch(mod), [b.mul(b.add(u_elems, _task_elems(e, b, s["c"])),
                                                       _i(e.size))])
             with b.if_else(b.icmp_unsigned("==", scratch, ir.Constant(PTR, None))) as (none, have):
                 with none:
                     b.call(direct, [ctx])
                 with have:
-                    _transform_kernel(e, b, s, scratch)
-                    b.store(b.ptrtoint(scratch, I64), b.gep(
-                        ctx, [_i(SLOTS.index("transformed"))], inbounds=True, source_etype=I64))
+                    with b.if_then(b.not_(stored)):
+                        _transform_kernel(e, b, s, scratch)
+                        b.store(b.ptrtoint(scratch, I64), b.gep(
+                            ctx, [_i(SLOTS.index("transformed"))], inbounds=True,
+                            source_etype=I64))
                     flops = b.mul(b.mul(b.mul(s["batch"], s["oh"]), s["ow"]),
                                   b.mul(b.mul(s["f"], s["c"]), _i(4)))
                     splits = _splits(e, b, b.mul(s["batch"], tiles_h), b.sdiv(s["f"], _i(e.nr)))

@@ -8,6 +8,8 @@ as a callback.
 """
 from __future__ import annotations
 
+import math
+
 from llvmlite import ir
 
 from lowering.codegen.cpu import attention, conv_direct
@@ -27,7 +29,7 @@ from lowering.codegen.llvm.types import (
     storage_type,
 )
 from lowering.codegen.mathlib import MATH
-from lowering.ir.core import CompileError, ScalarType
+from lowering.ir.core import CompileError, ScalarType, numpy_dtype
 
 
 def _elem_of(v) -> str:
@@ -296,6 +298,11 @@ def _conv(g, b, op, args):
     for attr, names in (("stride", ("sh", "sw")), ("dilation", ("dh", "dw")), ("pad", ("ph", "pw"))):
         for name, v in zip(names, op.attrs[attr]):
             values[name] = ir.Constant(I64, v)
+    if op.attrs.get("aot.packed_kernel") and op.attrs.get("winograd"):  # kernel, then its U
+        size = numpy_dtype(op.operands[1].type.elem).itemsize * math.prod(op.operands[1].type.shape)
+        values["transformed"] = b.add(b.ptrtoint(ker.ptr, I64), ir.Constant(I64, size))
+    elif op.attrs.get("aot.packed_kernel"):  # a constant stored as its panels (passes/prepack.py)
+        values["prepacked"] = ir.Constant(I64, 1)
     ctx = _slots(b, conv_direct.SLOTS, values)
     b.call(g.cpu_helper("winograd" if op.attrs.get("winograd") else "conv", out.elem), [ctx])
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from llvmlite import ir
 
+from lowering.codegen.cpu import conv_direct, conv_winograd
 from lowering.codegen.cpu.gemm import pack_constant_b
 from lowering.codegen.cpu.helpers import MAKERS
 from lowering.codegen.cpu.host import HOST_EMITTERS, emit_task
@@ -459,6 +460,10 @@ def global_bytes(op: Operation) -> bytes:
         flat = arr.ravel()
         matrix = flat[np.arange(k)[:, None] * row + np.arange(n)[None, :] * col]
         arr = pack_constant_b(matrix, kc, nr)
+    if "aot.packed_conv" in op.attrs:  # a convolution's kernel as its NR panels, or + U
+        shape, (kind, nr) = op.attrs["type"].shape, op.attrs["aot.packed_conv"]
+        pack = conv_winograd.transform_constant if kind == "winograd" else conv_direct.pack_constant
+        arr = pack(np.broadcast_to(arr, shape) if arr.size == 1 else arr.reshape(shape), nr)
     return arr.tobytes()
 
 
