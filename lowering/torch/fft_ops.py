@@ -4,38 +4,81 @@ normalisations, and the views between complex tensors and their [..., 2] real pa
 
 mhlo.fft's forward transforms are unnormalised and its inverse ones divide by n, where
 PyTorch's `normalization` asks for none, 1/sqrt(n) or 1/n (`fft_norm_mode`), whatever the
-direction: the result is scaled by what is asked over what mhlo.fft gave."""
+direction: the result is scaled by what is asked over what mhlo.fft gave.
+
+mhlo.fft's lengths are attributes, so a transformed dim that is `?` is the DFT as a product
+with its n x n matrix instead (`_dft_dynamic`): O(n^2) work, made when the library is called,
+the same unnormalised forward and 1/n inverse."""
 from __future__ import annotations
 
 import math
 
 from lowering.ir.core import Value, is_complex
 from lowering.tf.emitter import complex_fft, fft_over, fit_length
+from lowering.torch.nn_ops import dot
 from lowering.torch.table import aten
 
 S = "spectral"
 
 
 def _dims(e, x: Value, dims) -> list:
-    dims = [e.axis(int(d), x.type.rank) for d in (dims if isinstance(dims, list) else [dims])]
-    for d in dims:
-        if x.type.shape[d] is None:
-            raise e.error(f"the transformed dim {d} of {x.type} must be static (mhlo.fft's "
-                          "lengths are attributes)")
-    return dims
+    return [e.axis(int(d), x.type.rank) for d in (dims if isinstance(dims, list) else [dims])]
 
 
-def _scaled(e, x: Value, factor: float) -> Value:
-    if factor == 1.0:
-        return x
-    return e.binary("multiply", x, e.scalar(factor, x.type.elem))
-
-
-def _norm(e, mode: int, n: int) -> float:
-    """PyTorch's fft_norm_mode: 0 none, 1 by 1/sqrt(n), 2 by 1/n."""
+def _scaled(e, x: Value, mode: int, sizes: list, times_size: bool) -> Value:
+    """x times PyTorch's fft_norm_mode factor for a transform over dims of `sizes` (ints or
+    run-time values): 0 none, 1 by 1/sqrt(n), 2 by 1/n; times n as well with `times_size`
+    (to undo mhlo's 1/n of an inverse)."""
     if mode not in (0, 1, 2):
         raise e.error(f"normalization {mode} is not one of 0, 1, 2")
-    return (1.0, 1.0 / math.sqrt(n), 1.0 / n)[mode]
+    power = (0.0, -0.5, -1.0)[mode] + (1.0 if times_size else 0.0)
+    if power == 0.0:
+        return x
+    n = e.product(sizes, "f64")
+    part = x.type.elem[8:-1] if is_complex(x.type.elem) else x.type.elem
+    if isinstance(n, int):
+        f = e.scalar(n ** power, part)
+    else:
+        f = e.convert(n if power == 1.0 else e.v("power", [n, e.scalar(power, "f64")]), part)
+    if is_complex(x.type.elem):
+        f = e.v("complex", [f, e.scalar(0, part)])
+    return e.binary("multiply", x, f)
+
+
+def _dft_dynamic(e, x: Value, axis: int, inverse: bool, onesided: bool = False) -> Value:
+    """The DFT of complex x along a `?` axis as x @ W, W[j, k] = exp(-+2 pi i (jk mod n) / n)
+    (the product reduced in integers, the angle made in f64 and rounded once), divided by n
+    if `inverse` as mhlo's IFFT is; `onesided`: only the first n // 2 + 1 columns."""
+    dims = e.dims(x)
+    n = dims[axis]
+    cols = e.binary("add", e.binary("divide", n, e.scalar(2, n.type.elem)),
+                    e.scalar(1, n.type.elem)) if onesided else n
+    n64 = e.convert(n, "i64")
+    jk = e.binary("multiply", e.iota([n, cols], 0, "i64"), e.iota([n, cols], 1, "i64"))
+    angle = e.binary("multiply", e.convert(e.binary("remainder", jk, n64), "f64"),
+                     e.binary("divide", e.scalar(2 * math.pi, "f64"), e.convert(n64, "f64")))
+    part = x.type.elem[8:-1]
+    sin = e.v("sine", [angle])
+    w = e.v("complex", [e.convert(e.v("cosine", [angle]), part),
+                        e.convert(sin if inverse else e.v("negate", [sin]), part)])
+    rank = x.type.rank
+    order = [d for d in range(rank) if d != axis] + [axis]
+    moved = e.v("transpose", [x], {"permutation": tuple(order)})
+    out = dot(e, moved, w, 0)
+    out = e.v("transpose", [out], {"permutation": tuple(order.index(d) for d in range(rank))})
+    return _scaled(e, out, 2, [n], False) if inverse else out
+
+
+def _complex_fft(e, x: Value, dims: list, forward: bool) -> Value:
+    """FFT (or IFFT) over `dims`: mhlo.fft over the static ones, `_dft_dynamic` along each
+    `?` one."""
+    static = [d for d in dims if x.type.shape[d] is not None]
+    if static:
+        x = complex_fft(e, x, static, "FFT" if forward else "IFFT")
+    for d in dims:
+        if d not in static:
+            x = _dft_dynamic(e, x, d, not forward)
+    return x
 
 
 @aten("_fft_r2c.default", group=S)
@@ -46,13 +89,16 @@ def fft_r2c(e, n):
     if x.type.elem not in ("f32", "f64"):
         raise e.error(f"the input must be f32 or f64, got {x.type}")
     dims = _dims(e, x, n.arg("dim"))
-    size = math.prod(x.type.shape[d] for d in dims)
-    if n.arg("onesided"):
-        out = fft_over(e, x, dims[-1:], "RFFT", [x.type.shape[dims[-1]]])
-        out = complex_fft(e, out, dims[:-1], "FFT")
+    sizes = [e.dims(x)[d] for d in dims]
+    last = dims[-1]
+    if n.arg("onesided") and x.type.shape[last] is not None:
+        out = fft_over(e, x, [last], "RFFT", [x.type.shape[last]])
+    elif n.arg("onesided"):
+        out = _dft_dynamic(e, e.convert(x, f"complex<{x.type.elem}>"), last, False, True)
     else:
-        out = complex_fft(e, e.convert(x, f"complex<{x.type.elem}>"), dims, "FFT")
-    return _scaled(e, out, _norm(e, n.arg("normalization"), size))
+        out = _complex_fft(e, e.convert(x, f"complex<{x.type.elem}>"), [last], True)
+    out = _complex_fft(e, out, dims[:-1], True)
+    return _scaled(e, out, n.arg("normalization"), sizes, False)
 
 
 @aten("_fft_c2r.default", group=S)
@@ -66,11 +112,14 @@ def fft_c2r(e, n):
     if not isinstance(length, int):
         raise e.error("last_dim_size must be static")
     last = dims[-1]
+    if x.type.shape[last] is None:
+        raise e.error(f"the transformed last dim {last} of {x.type} must be static (the "
+                      "spectrum is cut or padded to last_dim_size // 2 + 1)")
     x = fit_length(e, x, last, length // 2 + 1)
-    x = complex_fft(e, x, dims[:-1], "IFFT")
+    x = _complex_fft(e, x, dims[:-1], False)
     out = fft_over(e, x, [last], "IRFFT", [length])
-    size = math.prod([out.type.shape[d] for d in dims[:-1]] + [length])
-    return _scaled(e, out, size * _norm(e, n.arg("normalization"), size))
+    sizes = [e.dims(out)[d] for d in dims[:-1]] + [length]
+    return _scaled(e, out, n.arg("normalization"), sizes, True)
 
 
 @aten("_fft_c2c.default", group=S)
@@ -81,11 +130,9 @@ def fft_c2c(e, n):
     if not is_complex(x.type.elem):
         raise e.error(f"the input must be complex, got {x.type}")
     dims = _dims(e, x, n.arg("dim"))
-    size = math.prod(x.type.shape[d] for d in dims)
     forward = n.arg("forward")
-    out = complex_fft(e, x, dims, "FFT" if forward else "IFFT")
-    factor = _norm(e, n.arg("normalization"), size)
-    return _scaled(e, out, factor if forward else size * factor)
+    out = _complex_fft(e, x, dims, forward)
+    return _scaled(e, out, n.arg("normalization"), [e.dims(x)[d] for d in dims], not forward)
 
 
 @aten("view_as_real.default", group=S)

@@ -796,6 +796,18 @@ class Eig(nn.Module):
         return torch.view_as_real(values), torch.view_as_real(vectors)
 
 
+class SpectralDynamic(nn.Module):
+    """torch.fft over `?` height and width (the DFT as a product with its matrix, made at
+    run time): rfft with "ortho", fft2 of a real input (every bin), fft then ifft with
+    "forward", and irfft2 back to a static 6 columns over the `?` height."""
+
+    def forward(self, x):
+        r = torch.view_as_real
+        back = torch.fft.irfft2(torch.fft.rfft2(x[:, :, :6]), s=(x.shape[1], 6))
+        return (r(torch.fft.rfft(x, dim=-1, norm="ortho")), r(torch.fft.fft2(x)),
+                r(torch.fft.ifft(torch.fft.fft(x, dim=1), dim=2, norm="forward")), back)
+
+
 def transformers_model(kind: str, width: int = 32, layers: int = 2, heads: int = 4) -> nn.Module:
     """A BERT or a GPT-2 of transformers' own PyTorch classes ("bert", "gpt2"), small
     configs, random weights (no downloads), wrapped to take input ids and return the last
@@ -923,6 +935,10 @@ CASES = {
                         {"b": 3, "h": 7, "w": 5}, {"b": 1, "h": 20, "w": 31},
                         {"b": 1, "h": 6, "w": 10}]),
     "eig": (Eig, [f32(4, 4)], None, [{}]),
+    "spectral_dynamic": (SpectralDynamic, [f32("b", "h", "w")],
+                         {"x": {0: BATCH, 1: Dim.AUTO, 2: Dim.AUTO}},
+                         [{"b": 2, "h": 5, "w": 8}, {"b": 1, "h": 7, "w": 12},
+                          {"b": 3, "h": 16, "w": 9}, {"b": 1, "h": 12, "w": 31}]),
     "while_grid": (WhileGrid, [f32("b", 6), f32("b", 3, 4, 5)], {"x": {0: BATCH}, "img": {0: BATCH}},
                    [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 6}]),
 }

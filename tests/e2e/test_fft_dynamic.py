@@ -1,0 +1,29 @@
+"""torch.fft over `?` dims (PyTorch door): the saved spectral_dynamic case (tests/data/
+torch/export.py: rfft "ortho", fft2 of a real input, fft then ifft "forward", irfft2 to a
+static width over a `?` height) against PyTorch's eager outputs at four sizes (lengths 5
+to 31, powers of two and not) from one library; and a `?` spectrum length irfft cannot cut
+is a compile error at the model's line."""
+import os
+
+import numpy as np
+
+import aot
+
+DATA = os.path.join(os.path.dirname(__file__), "..", "data", "torch")
+
+
+def test_spectral_dynamic_matches_eager_at_every_size():
+    lib = aot.compile(os.path.join(DATA, "spectral_dynamic.pt2"))
+    data = np.load(os.path.join(DATA, "spectral_dynamic.npz"))
+    sizes = sorted({k.split("_")[0] for k in data.files})
+    assert len(sizes) == 4
+    for s in sizes:
+        x = data[f"{s}_arg0"]
+        got = lib.main(x)
+        want = [data[f"{s}_out{i}"] for i in range(4)]
+        assert len(got) == 4
+        for i, (g, w) in enumerate(zip(got, want)):
+            assert g.shape == w.shape, (s, i, g.shape, w.shape)
+            scale = np.abs(w).max()
+            np.testing.assert_allclose(g / scale, w / scale, rtol=0, atol=2e-6,
+                                       err_msg=f"{s} {x.shape} output {i}")
