@@ -228,9 +228,8 @@ def emit_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
         epilogue = registry.rule(library_subject(op), "epilogue", b.target)
         return epilogue(b, region_block, inputs, outs[0], env)
     out = outs[0]
-    concat = aligned_concatenation(region_block, out) if b.target.gpu is None else None
-    if concat is not None:
-        return emit_concatenation(b, concat, inputs, out, env, ret.operands[0])
+    if root.short_name == "concatenate" and b.target.gpu is None:
+        return emit_concatenation(b, root, inputs, out, env)
     if b.target.gpu is not None:  # a thread per output element, consecutive ones side by side
         inner, ivs = element_loop(b, dims_of(b, out))
         inner.op("memref.store", [Elemental(inner, inputs, dims=env).at(ret.operands[0], ivs), out] + ivs)
@@ -283,51 +282,12 @@ CONCAT_CHUNKS = 8
 CONCAT_ROW_BLOCK = 1024
 
 
-def aligned_concatenation(region_block: Block, out) -> Operation | None:
-    """A concatenation of the output's shape from which the root is reached only through
-    elementwise ops of that shape (or the root itself): each output element then takes one
-    known operand's element, so the kernel can run one loop nest per operand."""
-    shape = out.type.shape
-    frontier, seen = [region_block.ops[-1].operands[0]], set()
-    while frontier:
-        v = frontier.pop()
-        op = v.owner
-        if id(v) in seen or not isinstance(op, Operation) or v.type.shape != shape:
-            continue
-        seen.add(id(v))
-        if op.short_name == "concatenate":
-            return op
-        if registry.is_kind(op.key, "elementwise"):
-            frontier += list(op.operands)
-    return None
-
-
-class PickedElemental(Elemental):
-    """The elemental emitter inside one operand's loop nest of a concatenation: at the output
-    index `at` the concatenation is its operand `operand` at `local`, not a select chain
-    reading every operand (other indices, through a broadcast say, keep the chain)."""
-
-    def __init__(self, b: LoopBuilder, inputs: dict, env: dict, concat: Operation,
-                 operand: Value, at: list, local: list):
-        super().__init__(b, inputs, dims=env)
-        self.pick = (concat.results[0], operand, [id(i) for i in at], local)
-
-    def _compute(self, v: Value, idx: list) -> Value:
-        result, operand, at, local = self.pick
-        if v is result and [id(i) for i in idx] == at:
-            return self.at(operand, local)
-        return super()._compute(v, idx)
-
-
-def emit_concatenation(b: LoopBuilder, root: Operation, inputs: dict, out, env: dict,
-                       value: Value):
-    """A fusion whose output is a concatenation `root` (its root, or under elementwise ops:
-    aligned_concatenation) computing `value`: each operand's elements, through its fused
-    producers and consumers, to their place, one loop nest per operand. The elemental rule
-    would read every operand at every output element and select one, with the index clamped
-    along the concatenated dim: a DenseNet's channel concatenation (innermost dim) then ran
-    element by element, and a [N] one 10x slower than a copy; DenseNet's batch norm and relu
-    of each concatenation (the concatenation inside the kernel) did so until 2026-11-28.
+def emit_concatenation(b: LoopBuilder, root: Operation, inputs: dict, out, env: dict):
+    """A fusion whose root is a concatenation: each operand's elements copied (through its
+    fused producers) to their place, one loop nest per operand. The elemental rule would read
+    every operand at every output element and select one, with the index clamped along the
+    concatenated dim: a DenseNet's channel concatenation (innermost dim) then ran element by
+    element, and a [N] one 10x slower than a copy.
 
     Along dim 0, the parallel loop runs over blocks of CONCAT_ROW_BLOCK output rows, each
     operand copying its rows inside the block. Along a later dim, it runs over the output's
@@ -350,11 +310,10 @@ def emit_concatenation(b: LoopBuilder, root: Operation, inputs: dict, out, env: 
             ivs.append(iv)
             bodies.append(inner)
         inner = bodies[-1]
-        local = lead + ivs
-        idx = list(local)
+        idx = lead + ivs
+        value = Elemental(inner, inputs, dims=env).at(v, idx)
         idx[dim] = Ix(inner).add(idx[dim], start)
-        x = PickedElemental(inner, inputs, env, root, v, idx, local).at(value, idx)
-        inner.op("memref.store", [x, out] + idx)
+        inner.op("memref.store", [value, out] + idx)
         for body in reversed(bodies[1:]):
             body.yield_()
 

@@ -1,14 +1,12 @@
 """A concatenation inside a kLoop kernel, under elementwise ops of its shape (DenseNet's scale,
-shift and relu of each concatenation): one loop nest per operand (loops.aligned_concatenation),
-no select between the operands per element. Checked on the loop stage's text and against
-numpy; a concatenation read at other indices too (through a transpose) keeps the select there."""
+shift and relu of each concatenation), read as a select chain over its operands: checked
+against numpy along every dim, with few and many rows, a `?` batch, empty operands, read
+transposed as well, and with many operands. (One loop nest per operand instead was measured
+and not kept: benchmarks/results/2026-11-28-loops.md.)"""
 import numpy as np
 import pytest
 
 import aot
-from lowering.frontend.parser import parse_module
-from lowering.frontend.printer import print_module
-from lowering.passes.pipeline import run_pipeline
 
 
 def program(a: str, b: str, c: str, dim: int, scale_dim: int, n: int) -> str:
@@ -60,19 +58,6 @@ CASES = {  # name: (x, y, out, dim, the scale's dim, its length), then the shape
 }
 
 
-def kernel_texts(text: str) -> list:
-    loops = print_module(run_pipeline(parse_module(text, "concat.mlir"), "loops"))
-    return [k for k in loops.split("func.func ")[1:] if "aot.kernel =" in k.splitlines()[0]]
-
-
-@pytest.mark.parametrize("name", CASES)
-def test_one_loop_nest_per_operand(name):
-    a, b, c, dim, sdim, n, _ = CASES[name]
-    (kernel,) = [k for k in kernel_texts(program(a, b, c, dim, sdim, n)) if "memref.store" in k]
-    assert '"arith.select"' not in kernel
-    assert kernel.count('"memref.store"') == 2
-
-
 @pytest.mark.parametrize("name", CASES)
 def test_against_numpy(name):
     a, b, c, dim, sdim, n, runs = CASES[name]
@@ -88,7 +73,7 @@ def test_against_numpy(name):
         np.testing.assert_allclose(lib.main(x, y, s, t), want, rtol=1e-6, atol=1e-6)
 
 
-# the concatenation also read transposed: those reads keep the select chain, and are right
+# the concatenation also read transposed
 TRANSPOSED = """
 func.func public @main(%x: tensor<4x3xf32>, %y: tensor<4x1xf32>) -> tensor<4x4xf32> {
   %c = stablehlo.concatenate %x, %y, dim = 1 : (tensor<4x3xf32>, tensor<4x1xf32>) -> tensor<4x4xf32>
@@ -100,10 +85,28 @@ func.func public @main(%x: tensor<4x3xf32>, %y: tensor<4x1xf32>) -> tensor<4x4xf
 
 
 def test_a_concatenation_also_read_transposed():
-    (kernel,) = [k for k in kernel_texts(TRANSPOSED) if "memref.store" in k]
-    assert '"arith.select"' in kernel and kernel.count('"memref.store"') == 2
     rng = np.random.default_rng(1)
     x, y = rng.standard_normal((4, 3)).astype(np.float32), rng.standard_normal((4, 1)).astype(np.float32)
     cat = np.concatenate([x, y], axis=1)
     np.testing.assert_allclose(aot.compile(TRANSPOSED, name="concat_transposed").main(x, y),
                                cat + cat.T, rtol=1e-6)
+
+
+def many(n: int) -> str:
+    """relu(concatenate of n [2, 3] operands along dim 1)."""
+    ins = ", ".join(f"%x{i}: tensor<2x3xf32>" for i in range(n))
+    out = f"tensor<2x{3 * n}xf32>"
+    return (f"func.func public @main({ins}) -> {out} {{\n"
+            f"  %c = stablehlo.concatenate {', '.join(f'%x{i}' for i in range(n))}, dim = 1 : "
+            f"({', '.join(['tensor<2x3xf32>'] * n)}) -> {out}\n"
+            f"  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+            f"  %zb = stablehlo.broadcast_in_dim %z, dims = [] : (tensor<f32>) -> {out}\n"
+            f"  %r = stablehlo.maximum %c, %zb : {out}\n  return %r : {out}\n}}")
+
+
+@pytest.mark.parametrize("n", [2, 5, 33])
+def test_many_operands(n):
+    xs = [np.random.default_rng(i).standard_normal((2, 3)).astype(np.float32) - 0.5
+          for i in range(n)]
+    got = aot.compile(many(n), name=f"concat_many_{n}").main(*xs)
+    np.testing.assert_array_equal(got, np.maximum(np.concatenate(xs, axis=1), 0))
