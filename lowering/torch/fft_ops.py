@@ -109,17 +109,44 @@ def fft_c2r(e, n):
     x = n.arg("self")
     dims = _dims(e, x, n.arg("dim"))
     length = n.arg("last_dim_size")
-    if not isinstance(length, int):
-        raise e.error("last_dim_size must be static")
+    if not isinstance(length, (int, Value)):
+        raise e.error(f"last_dim_size must be an integer, got {length!r}")
     last = dims[-1]
-    if x.type.shape[last] is None:
-        raise e.error(f"the transformed last dim {last} of {x.type} must be static (the "
-                      "spectrum is cut or padded to last_dim_size // 2 + 1)")
-    x = fit_length(e, x, last, length // 2 + 1)
     x = _complex_fft(e, x, dims[:-1], False)
-    out = fft_over(e, x, [last], "IRFFT", [length])
+    if isinstance(length, int) and x.type.shape[last] is not None:
+        x = fit_length(e, x, last, length // 2 + 1)
+        out = fft_over(e, x, [last], "IRFFT", [length])
+    else:
+        out = _c2r_dynamic(e, x, last, length)
     sizes = [e.dims(out)[d] for d in dims[:-1]] + [length]
     return _scaled(e, out, n.arg("normalization"), sizes, True)
+
+
+def _c2r_dynamic(e, x: Value, axis: int, length) -> Value:
+    """The real inverse DFT of length L (an int or a run-time value) of the half-spectrum x
+    along `axis`, divided by L as mhlo's IRFFT is: out[t] = sum_k c_k Re(X[k] w^(kt)) / L
+    with w = exp(2 pi i / L), c_k 1 for k = 0 and 2k = L, 2 between, 0 from L // 2 + 1 on
+    (the bins PyTorch cuts; bins it would pad are zeros, which add nothing). Two real
+    products with [m, L] matrices made at run time."""
+    part = x.type.elem[8:-1]
+    m = e.dims(x)[axis]
+    el = m.type.elem if isinstance(m, Value) else "i32"
+    big = e.convert(e.scalar_dim(length, el), "i64")
+    k, t = e.iota([m, length], 0, "i64"), e.iota([m, length], 1, "i64")
+    angle = e.binary("multiply", e.convert(e.binary("remainder", e.binary("multiply", k, t), big), "f64"),
+                     e.binary("divide", e.scalar(2 * math.pi, "f64"), e.convert(big, "f64")))
+    two_k = e.binary("multiply", k, e.scalar(2, "i64"))
+    edge = e.v("or", [e.compare(k, e.scalar(0, "i64"), "EQ"), e.compare(two_k, big, "EQ")])
+    weight = e.binary("subtract", e.scalar(2.0, "f64"), e.convert(edge, "f64"))
+    kept = e.convert(e.compare(two_k, big, "LE"), "f64")
+    weight = e.binary("divide", e.v("multiply", [weight, kept]), e.convert(big, "f64"))
+    rank = x.type.rank
+    order = [d for d in range(rank) if d != axis] + [axis]
+    moved = e.v("transpose", [x], {"permutation": tuple(order)})
+    terms = [dot(e, e.v(p, [moved]), e.convert(e.binary("multiply", weight, e.v(f, [angle])), part), 0)
+             for p, f in (("real", "cosine"), ("imag", "sine"))]
+    out = e.v("subtract", terms)
+    return e.v("transpose", [out], {"permutation": tuple(order.index(d) for d in range(rank))})
 
 
 @aten("_fft_c2c.default", group=S)

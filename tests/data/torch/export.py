@@ -799,13 +799,17 @@ class Eig(nn.Module):
 class SpectralDynamic(nn.Module):
     """torch.fft over `?` height and width (the DFT as a product with its matrix, made at
     run time): rfft with "ortho", fft2 of a real input (every bin), fft then ifft with
-    "forward", and irfft2 back to a static 6 columns over the `?` height."""
+    "forward", irfft2 back to a static 6 columns over the `?` height; irfft to the `?` width
+    of a spectrum whose first and last bins have imaginary parts (ignored), and to a static
+    40 rows from fewer bins (zero-padded)."""
 
     def forward(self, x):
         r = torch.view_as_real
         back = torch.fft.irfft2(torch.fft.rfft2(x[:, :, :6]), s=(x.shape[1], 6))
+        spun = torch.fft.irfft(torch.fft.rfft(x) * (1 + 2j), n=x.shape[-1], norm="ortho")
         return (r(torch.fft.rfft(x, dim=-1, norm="ortho")), r(torch.fft.fft2(x)),
-                r(torch.fft.ifft(torch.fft.fft(x, dim=1), dim=2, norm="forward")), back)
+                r(torch.fft.ifft(torch.fft.fft(x, dim=1), dim=2, norm="forward")), back, spun,
+                torch.fft.irfft(torch.fft.rfft(x, dim=1), n=40, dim=1))
 
 
 def transformers_model(kind: str, width: int = 32, layers: int = 2, heads: int = 4) -> nn.Module:
