@@ -6,6 +6,7 @@ from one library."""
 import os
 
 import numpy as np
+import pytest
 
 import aot
 
@@ -27,3 +28,23 @@ def test_spectral_dynamic_matches_eager_at_every_size():
             scale = np.abs(w).max()
             np.testing.assert_allclose(g / scale, w / scale, rtol=0, atol=2e-6,
                                        err_msg=f"{s} {x.shape} output {i}")
+
+
+RFFT_OVER_A_QUESTION_DIM = """func.func @main(%x: tensor<3x?xf32>) -> tensor<3x?xcomplex<f32>> {
+  %0 = stablehlo.fft %x, type = RFFT, length = [10] : (tensor<3x?xf32>) -> tensor<3x?xcomplex<f32>>
+  return %0 : tensor<3x?xcomplex<f32>>
+}
+"""
+
+
+def test_mlir_fft_over_a_question_dim_checks_it_against_fft_length(tmp_path):
+    """In MLIR fft_length is an attribute (JAX refuses to export an FFT over a symbolic dim),
+    so a `?` transformed dim must equal it when called: numpy's rfft if it does, else a
+    run-time error at the op's file:line:col."""
+    src = tmp_path / "rfft.mlir"
+    src.write_text(RFFT_OVER_A_QUESTION_DIM)
+    lib = aot.compile(str(src))
+    x = np.random.default_rng(0).standard_normal((3, 10)).astype(np.float32)
+    np.testing.assert_allclose(lib.main(x), np.fft.rfft(x.astype(np.float64)), rtol=0, atol=1e-5)
+    with pytest.raises(RuntimeError, match=r"rfft\.mlir:2:8: dim 1 must be the fft length: 9 != 10"):
+        lib.main(np.ones((3, 9), np.float32))
