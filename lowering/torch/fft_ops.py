@@ -19,6 +19,8 @@ from lowering.torch.nn_ops import dot
 from lowering.torch.table import aten
 
 S = "spectral"
+MATRIX_MAX = 1 << 24  # elements of a run-time DFT matrix (128 MB of complex64): a longer `?`
+                      # transform is refused when called, not left to exhaust memory
 
 
 def _dims(e, x: Value, dims) -> list:
@@ -54,6 +56,7 @@ def _dft_dynamic(e, x: Value, axis: int, inverse: bool, onesided: bool = False) 
     cols = e.binary("add", e.binary("divide", n, e.scalar(2, n.type.elem)),
                     e.scalar(1, n.type.elem)) if onesided else n
     n64 = e.convert(n, "i64")
+    _check_size(e, n64, e.convert(cols, "i64"))
     jk = e.binary("multiply", e.iota([n, cols], 0, "i64"), e.iota([n, cols], 1, "i64"))
     angle = e.binary("multiply", e.convert(e.binary("remainder", jk, n64), "f64"),
                      e.binary("divide", e.scalar(2 * math.pi, "f64"), e.convert(n64, "f64")))
@@ -67,6 +70,14 @@ def _dft_dynamic(e, x: Value, axis: int, inverse: bool, onesided: bool = False) 
     out = dot(e, moved, w, 0)
     out = e.v("transpose", [out], {"permutation": tuple(order.index(d) for d in range(rank))})
     return _scaled(e, out, 2, [n], False) if inverse else out
+
+
+def _check_size(e, rows: Value, cols: Value) -> None:
+    """A call whose run-time DFT matrix would pass MATRIX_MAX elements is an error."""
+    count = e.binary("multiply", rows, cols)
+    e.assert_that(e.compare(count, e.scalar(MATRIX_MAX, "i64"), "LE"), [rows, cols],
+                  f"{e.target}: an FFT over a dynamic dim is a product with its {{0}} x {{1}} "
+                  f"DFT matrix, limited to {MATRIX_MAX} elements ({e.loc.file}:{e.loc.line})")
 
 
 def _complex_fft(e, x: Value, dims: list, forward: bool) -> Value:
@@ -132,6 +143,7 @@ def _c2r_dynamic(e, x: Value, axis: int, length) -> Value:
     m = e.dims(x)[axis]
     el = m.type.elem if isinstance(m, Value) else "i32"
     big = e.convert(e.scalar_dim(length, el), "i64")
+    _check_size(e, e.convert(e.scalar_dim(m, el), "i64"), big)
     k, t = e.iota([m, length], 0, "i64"), e.iota([m, length], 1, "i64")
     angle = e.binary("multiply", e.convert(e.binary("remainder", e.binary("multiply", k, t), big), "f64"),
                      e.binary("divide", e.scalar(2 * math.pi, "f64"), e.convert(big, "f64")))

@@ -30,6 +30,16 @@ def test_spectral_dynamic_matches_eager_at_every_size():
                                        err_msg=f"{s} {x.shape} output {i}")
 
 
+
+def test_a_dft_matrix_past_the_limit_is_refused_when_called():
+    """A `?` length whose run-time DFT matrix would pass MATRIX_MAX elements (6000 x 3001 for
+    rfft) is an error naming the op and the model's line, not an allocation of gigabytes."""
+    lib = aot.compile(os.path.join(DATA, "spectral_dynamic.pt2"))
+    with pytest.raises(RuntimeError, match=r"aten\._fft_\w+\.default: an FFT over a dynamic dim "
+                                           r"is a product with its \d+ x \d+ DFT matrix, limited "
+                                           r"to 16777216 elements \(.*export\.py:\d+\)"):
+        lib.main(np.ones((1, 7, 6000), np.float32))
+
 RFFT_OVER_A_QUESTION_DIM = """func.func @main(%x: tensor<3x?xf32>) -> tensor<3x?xcomplex<f32>> {
   %0 = stablehlo.fft %x, type = RFFT, length = [10] : (tensor<3x?xf32>) -> tensor<3x?xcomplex<f32>>
   return %0 : tensor<3x?xcomplex<f32>>
