@@ -322,17 +322,23 @@ def gather_axis(e, params, idx, axis):
 MAX_DIMS_PER_FFT = 3  # mhlo.fft transforms the last 1-3 dims
 
 
-def fft_over(e, x, dims: list, kind: str, lengths: list):
-    """One mhlo.fft (`kind`, `lengths`) over `dims` (at most 3, static): moved last in order,
-    transformed, moved back (TF's transforms take the innermost dims; PyTorch's any)."""
+def along_last(e, x, dims: list, transform):
+    """transform(x with `dims` moved last, in order), moved back: for transforms that take
+    the innermost dims (mhlo.fft, a product with a DFT matrix) applied to any."""
     rank = x.type.rank
     order = [d for d in range(rank) if d not in dims] + list(dims)
     same = order == list(range(rank))
-    moved = x if same else e.v("transpose", [x], {"permutation": tuple(order)})
-    out = e.v("fft", [moved], {"fft_type": kind, "fft_length": tuple(lengths)})
+    out = transform(x if same else e.v("transpose", [x], {"permutation": tuple(order)}))
     if same:
         return out
     return e.v("transpose", [out], {"permutation": tuple(order.index(d) for d in range(rank))})
+
+
+def fft_over(e, x, dims: list, kind: str, lengths: list):
+    """One mhlo.fft (`kind`, `lengths`) over `dims` (at most 3, static), moved last
+    (TF's transforms take the innermost dims; PyTorch's any)."""
+    return along_last(e, x, dims, lambda moved: e.v(
+        "fft", [moved], {"fft_type": kind, "fft_length": tuple(lengths)}))
 
 
 def complex_fft(e, x, dims: list, kind: str):

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 
 from lowering.ir.core import Value, is_complex
-from lowering.tf.emitter import complex_fft, fft_over, fit_length
+from lowering.tf.emitter import along_last, complex_fft, fft_over, fit_length
 from lowering.torch.nn_ops import dot
 from lowering.torch.table import aten
 
@@ -64,11 +64,7 @@ def _dft_dynamic(e, x: Value, axis: int, inverse: bool, onesided: bool = False) 
     sin = e.v("sine", [angle])
     w = e.v("complex", [e.convert(e.v("cosine", [angle]), part),
                         e.convert(sin if inverse else e.v("negate", [sin]), part)])
-    rank = x.type.rank
-    order = [d for d in range(rank) if d != axis] + [axis]
-    moved = e.v("transpose", [x], {"permutation": tuple(order)})
-    out = dot(e, moved, w, 0)
-    out = e.v("transpose", [out], {"permutation": tuple(order.index(d) for d in range(rank))})
+    out = along_last(e, x, [axis], lambda moved: dot(e, moved, w, 0))
     return _scaled(e, out, 2, [n], False) if inverse else out
 
 
@@ -152,13 +148,9 @@ def _c2r_dynamic(e, x: Value, axis: int, length) -> Value:
     weight = e.binary("subtract", e.scalar(2.0, "f64"), e.convert(edge, "f64"))
     kept = e.convert(e.compare(two_k, big, "LE"), "f64")
     weight = e.binary("divide", e.v("multiply", [weight, kept]), e.convert(big, "f64"))
-    rank = x.type.rank
-    order = [d for d in range(rank) if d != axis] + [axis]
-    moved = e.v("transpose", [x], {"permutation": tuple(order)})
-    terms = [dot(e, e.v(p, [moved]), e.convert(e.binary("multiply", weight, e.v(f, [angle])), part), 0)
-             for p, f in (("real", "cosine"), ("imag", "sine"))]
-    out = e.v("subtract", terms)
-    return e.v("transpose", [out], {"permutation": tuple(order.index(d) for d in range(rank))})
+    mats = [e.convert(e.binary("multiply", weight, e.v(f, [angle])), part) for f in ("cosine", "sine")]
+    return along_last(e, x, [axis], lambda moved: e.v("subtract", [
+        dot(e, e.v(p, [moved]), m, 0) for p, m in zip(("real", "imag"), mats)]))
 
 
 @aten("_fft_c2c.default", group=S)
