@@ -7,7 +7,6 @@ through the branch export took for other sizes (a wrong answer, not an error).""
 from __future__ import annotations
 
 import ast
-import re
 
 from lowering.ir.core import Value
 from lowering.torch.emitter import TorchEmitter
@@ -21,7 +20,6 @@ _COMPARE = {ast.Eq: "EQ", ast.NotEq: "NE", ast.Lt: "LT", ast.LtE: "LE", ast.Gt: 
 _FOLD_COMPARE = {"EQ": int.__eq__, "NE": int.__ne__, "LT": int.__lt__, "LE": int.__le__,
                  "GT": int.__gt__, "GE": int.__ge__}
 _CALLS = {"torch.sym_max": ("maximum", max), "torch.sym_min": ("minimum", min)}
-_SIZE_TEXT = re.compile(r"L\['(\w+)'\]\.size\(\)\[(\d+)\]")
 _SHOWN = 240  # characters of a guard's text in its error message
 I64 = "i64"  # guards multiply sizes together (96 * b * h * w): past i32 at large inputs
 
@@ -51,7 +49,8 @@ class Guards:
     def check(self, text: str) -> None:
         try:
             self.text = text
-            term = self.term(ast.parse(text, mode="eval").body)
+            tree = ast.parse(text, mode="eval").body
+            term = self.term(tree)
         except (SyntaxError, GuardError) as err:
             raise self.e.error(f"torch.export recorded a guard on the input sizes that cannot "
                                f"be checked at run time ({err}): {shorten(text)}") from None
@@ -61,7 +60,7 @@ class Guards:
         holds = self.both(term.ok, None if _folded(term) else term.value)
         if holds is None:
             return
-        refs = dict.fromkeys((m[1], int(m[2])) for m in _SIZE_TEXT.finditer(text))
+        refs = dict.fromkeys(ref for node in ast.walk(tree) if (ref := _size_ref(node)))
         values, named = [], []
         for name, d in sorted(refs):
             value, label = self.inputs[name]
