@@ -6,26 +6,21 @@ import os
 import numpy as np
 
 import aot
+from e2e.test_torch import size_sets
 
 DATA = os.path.join(os.path.dirname(__file__), "..", "data", "torch")
 
 
 def test_ceil_avg_pools_match_eager_at_every_size():
     lib = aot.compile(os.path.join(DATA, "ceil_avg_pools.pt2"))
-    data = np.load(os.path.join(DATA, "ceil_avg_pools.npz"))
-    sizes = sorted({k.split("_")[0] for k in data.files})
-    assert len(sizes) == 5
-    shapes = set()
-    for s in sizes:
-        x = data[f"{s}_arg0"]
-        shapes.add(x.shape)
+    cases = size_sets("ceil_avg_pools")
+    assert len(cases) == 5 and len({args[0].shape for args, _ in cases}) == 5  # five run-time shapes
+    for (x,), want in cases:
         got = lib.main(x)
-        want = [data[f"{s}_out{i}"] for i in range(5)]
-        assert len(got) == 5
+        assert len(got) == len(want) == 5
         for i, (g, w) in enumerate(zip(got, want)):
-            assert g.shape == w.shape, (s, i, g.shape, w.shape)
-            np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6, err_msg=f"{s} output {i}")
-    assert len(shapes) == 5  # one program, five run-time shapes
+            assert g.shape == w.shape, (x.shape, i, g.shape, w.shape)
+            np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6, err_msg=f"{x.shape} output {i}")
 
 
 def test_jax_ceil_padding_from_the_run_time_height():

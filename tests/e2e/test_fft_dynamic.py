@@ -9,26 +9,23 @@ import numpy as np
 import pytest
 
 import aot
+from e2e.test_torch import size_sets
 
 DATA = os.path.join(os.path.dirname(__file__), "..", "data", "torch")
 
 
 def test_spectral_dynamic_matches_eager_at_every_size():
     lib = aot.compile(os.path.join(DATA, "spectral_dynamic.pt2"))
-    data = np.load(os.path.join(DATA, "spectral_dynamic.npz"))
-    sizes = sorted({k.split("_")[0] for k in data.files})
-    assert len(sizes) == 4
-    for s in sizes:
-        x = data[f"{s}_arg0"]
+    cases = size_sets("spectral_dynamic")
+    assert len(cases) == 4
+    for (x,), want in cases:
         got = lib.main(x)
-        want = [data[f"{s}_out{i}"] for i in range(6)]
-        assert len(got) == 6
+        assert len(got) == len(want) == 6
         for i, (g, w) in enumerate(zip(got, want)):
-            assert g.shape == w.shape, (s, i, g.shape, w.shape)
+            assert g.shape == w.shape, (x.shape, i, g.shape, w.shape)
             scale = np.abs(w).max()
             np.testing.assert_allclose(g / scale, w / scale, rtol=0, atol=2e-6,
-                                       err_msg=f"{s} {x.shape} output {i}")
-
+                                       err_msg=f"{x.shape} output {i}")
 
 
 def test_a_dft_matrix_past_the_limit_is_refused_when_called():
