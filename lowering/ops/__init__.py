@@ -11,6 +11,7 @@ from lowering.ops import (  # noqa: F401
     control_flow,
     data_dependent,
     data_movement,
+    eigen,
     elementwise,
     fft,
     gather,
