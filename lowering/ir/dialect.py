@@ -1,7 +1,8 @@
 """The loop stage's ops and the `aot.*` attributes, declared once with one-line contracts.
 
 The loop stage (what `--emit loops` prints) holds only these ops besides the `arith.*` and
-`math.*` scalar ops, which the LLVM emitter's table lists (lowering/codegen/llvm/emitters.py);
+`math.*` scalar ops, which the LLVM emitter's table lists (lowering/codegen/llvm/emitters.py;
+`arith.select` also picks between buffers, a concatenation's operands read by one load);
 codegen/llvm/guard.py refuses anything else before LLVM.
 """
 

@@ -103,3 +103,20 @@ def test_row_reductions_go_one_warp_per_row(tmp_path):
         np.testing.assert_allclose(s, np.exp(x.astype(np.float64)).sum(1), rtol=2e-6)
         np.testing.assert_array_equal(t, k.sum(1, dtype=np.int32))  # integers: bit-exact
         np.testing.assert_array_equal(m, x.max(1) if cols else m)
+
+
+CONCAT_OF_BUFFERS = """func.func @main(%a: tensor<?x8x4x16xf32>, %b: tensor<?x3x4x16xf32>, %c: tensor<?x5x4x16xf32>) -> tensor<?x16x4x16xf32> {
+  %0 = stablehlo.concatenate %a, %b, %c, dim = 1 : (tensor<?x8x4x16xf32>, tensor<?x3x4x16xf32>, tensor<?x5x4x16xf32>) -> tensor<?x16x4x16xf32>
+  %1 = stablehlo.exponential %0 : tensor<?x16x4x16xf32>
+  return %1 : tensor<?x16x4x16xf32>
+}"""  # noqa: E501
+
+
+def test_a_concatenation_reads_the_selected_buffer(tmp_path):
+    """Buffers concatenated along an outer dim are read once, from the buffer a select picks
+    (pointer and dims): the device code and its vector accesses take that buffer too."""
+    lib = build_emulated(CONCAT_OF_BUFFERS, "concat_buffers", str(tmp_path))
+    rng = np.random.default_rng(3)
+    for batch in (1, 3):
+        xs = [rng.standard_normal((batch, c, 4, 16)).astype(np.float32) for c in (8, 3, 5)]
+        np.testing.assert_allclose(lib.main(*xs), np.exp(np.concatenate(xs, 1)), rtol=2e-6)

@@ -2,11 +2,16 @@
 shift and relu of each concatenation), read as a select chain over its operands: checked
 against numpy along every dim, with few and many rows, a `?` batch, empty operands, read
 transposed as well, and with many operands. (One loop nest per operand instead was measured
-and not kept: benchmarks/results/2026-11-28-loops.md.)"""
+and not kept: benchmarks/results/2026-11-28-loops.md.) Where the operands are the kernel's
+buffers and the concatenated dim is an outer one, the kernel selects the buffer and reads it
+once (data_movement._one_buffer_read): its loops text and its numbers are checked too."""
 import numpy as np
 import pytest
 
 import aot
+from lowering.frontend.parser import parse_module
+from lowering.frontend.printer import print_module
+from lowering.passes.pipeline import run_pipeline
 
 
 def program(a: str, b: str, c: str, dim: int, scale_dim: int, n: int) -> str:
@@ -110,3 +115,67 @@ def test_many_operands(n):
           for i in range(n)]
     got = aot.compile(many(n), name=f"concat_many_{n}").main(*xs)
     np.testing.assert_array_equal(got, np.maximum(np.concatenate(xs, axis=1), 0))
+
+
+def dense_block(channels: list, dim: int = 1, dynamic_last: bool = False) -> str:
+    """exp(concatenate of buffers [?, c, 4, 16] along `dim`): DenseNet's concatenation of the
+    earlier layers' features; with `dynamic_last` the last operand's channels are `?`."""
+    def ty(c):
+        shape = ["?", str(c), "4", "16"]
+        shape[dim] = "?" if dynamic_last and c == channels[-1] else shape[dim]
+        return f"tensor<{'x'.join(shape)}xf32>"
+    out = ["?", "4", "16"]
+    out.insert(dim, "?" if dynamic_last else str(sum(channels)))
+    if dim != 1:
+        out[1] = str(channels[0])
+    out = f"tensor<{'x'.join(out)}xf32>"
+    types = [ty(c) for c in channels]
+    names = [f"%x{i}" for i in range(len(channels))]
+    return (f"func.func @main({', '.join(f'{n}: {t}' for n, t in zip(names, types))}) -> {out} {{\n"
+            f"  %c = stablehlo.concatenate {', '.join(names)}, dim = {dim} : "
+            f"({', '.join(types)}) -> {out}\n"
+            f"  %e = stablehlo.exponential %c : {out}\n  return %e : {out}\n}}")
+
+
+def kernel_loads(text: str) -> list:
+    """The memref.load lines of the module's one kernel."""
+    loops = print_module(run_pipeline(parse_module(text, "test.mlir"), "loops"))
+    kernel = loops[loops.index("aot.kernel"):]
+    return [line for line in kernel.splitlines() if "memref.load" in line]
+
+
+def test_buffers_concatenated_along_an_outer_dim_are_read_once():
+    """Four buffers along the channels: one load from a selected buffer, not four."""
+    loads = kernel_loads(dense_block([8, 3, 5, 2]))
+    assert len(loads) == 1 and "memref<?x?x4x16xf32>" in loads[0], loads
+
+
+def test_along_the_innermost_dim_every_buffer_is_read():
+    """Along the last dim the selection would change per element: the vector chain stays."""
+    ins = [f"%x{i}: tensor<?x{c}xf32>" for i, c in enumerate((8, 3, 5))]
+    text = (f"func.func @main({', '.join(ins)}) -> tensor<?x16xf32> {{\n"
+            "  %c = stablehlo.concatenate %x0, %x1, %x2, dim = 1 : (tensor<?x8xf32>, "
+            "tensor<?x3xf32>, tensor<?x5xf32>) -> tensor<?x16xf32>\n"
+            "  %e = stablehlo.exponential %c : tensor<?x16xf32>\n  return %e : tensor<?x16xf32>\n}")
+    assert len(kernel_loads(text)) == 3
+
+
+@pytest.mark.parametrize("channels,dim,dynamic_last", [
+    ([8, 3, 5, 2], 1, False), ([6, 6], 1, False), ([4, 1, 7], 1, True), ([2, 2, 2], 0, False)])
+def test_buffers_read_once_against_numpy(channels, dim, dynamic_last):
+    """At several batches, a `?` last operand empty at run time among them."""
+    lib = aot.compile(dense_block(channels, dim, dynamic_last),
+                      name=f"concat_once_{'_'.join(map(str, channels))}_{dim}_{int(dynamic_last)}")
+    rng = np.random.default_rng(2)
+    for batch, last in ((1, channels[-1]), (3, channels[-1]), (2, 0)):
+        if last == 0 and not dynamic_last:
+            continue
+        xs = []
+        for i, c in enumerate(channels):
+            shape = [batch, c, 4, 16]
+            if dim == 0:
+                shape = [c, channels[0], 4, 16]
+            if i == len(channels) - 1:
+                shape[dim] = last
+            xs.append(rng.standard_normal(shape).astype(np.float32))
+        np.testing.assert_allclose(lib.main(*xs), np.exp(np.concatenate(xs, axis=dim)), rtol=1e-6)

@@ -189,6 +189,16 @@ def _store(g, b, op, args):
     b.store(value, p)
 
 
+def _select(g, b, op, args):
+    """A value, or a buffer (a concatenation's operand: data_movement._one_buffer_read),
+    whose pointer and dims are selected alike."""
+    flag, x, y = args
+    if isinstance(x, MemRef):
+        return MemRef(b.select(flag, x.ptr, y.ptr),
+                      [b.select(flag, p, q) for p, q in zip(x.dims, y.dims)], x.elem)
+    return b.select(flag, x, y)
+
+
 def _dim(g, b, op, args):
     mem, d = args
     return mem.dims[d.constant]
@@ -341,7 +351,7 @@ EMITTERS = {
     "arith.maxui": _minmax_int(">", False), "arith.minui": _minmax_int("<", False),
     "arith.negf": lambda g, b, op, a: b.fneg(a[0]),
     "arith.cmpf": _cmpf, "arith.cmpi": _cmpi,
-    "arith.select": lambda g, b, op, a: b.select(a[0], a[1], a[2]),
+    "arith.select": _select,
     "arith.extf": _extf, "arith.truncf": _truncf,
     "arith.extsi": _int_cast("sext"), "arith.extui": _int_cast("zext"),
     "arith.trunci": _int_cast("trunc"),
