@@ -31,7 +31,7 @@ test-torch: $(STAMP)
 	$(PY) -m pip install -q -e '.[torch]' transformers
 	AOTC_TEST_TORCH=1 $(PY) -m pytest -q tests/e2e/test_torch.py tests/e2e/test_torch_live.py
 
-# torchvision's ResNet-18, MobileNetV3, EfficientNet-B0 and ViT-B/16 against eager PyTorch, in
+# torchvision's ResNet-18, MobileNetV3, EfficientNet-B0, ViT-B/16 and DenseNet-121 against eager PyTorch, in
 # a venv of their own: torchvision's wheels need the CUDA build of torch 2.14.1 (about 5.5 GB,
 # runs on the CPU), which does not belong in the project's venv. Made once, then reused.
 TORCHVISION_VENV ?= .venv-torchvision

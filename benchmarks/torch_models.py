@@ -3,7 +3,7 @@ CPU) and AOTInductor (`torch._inductor.aoti_compile_and_package`), in one run, o
 each, at several batch sizes from one library (a dynamic batch, and sequence for the text
 models), with the compile times beside. The models are the corpus's small versions
 (tests/data/torch/export.py), wider ones, and torchvision's own ResNet-18, MobileNetV3 (small),
-EfficientNet-B0 and ViT-B/16 (random weights; in a venv where torchvision imports, as
+EfficientNet-B0, ViT-B/16 and DenseNet-121 (random weights; in a venv where torchvision imports, as
 `make test-torchvision` makes), and transformers' BERT and GPT-2 with small configs (where
 transformers imports). Each library's outputs are checked against eager's. With --static,
 each batch size also gets a library of its own, exported at that batch (rows `static`). The

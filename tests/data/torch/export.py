@@ -279,6 +279,7 @@ TORCHVISION = {
     "mobilenet_v3_small": ("mobilenet_v3_small", {}, 64),
     "efficientnet_b0": ("efficientnet_b0", {}, 64),
     "vit_b_16": ("vit_b_16", {"image_size": 32}, 32),
+    "densenet121": ("densenet121", {}, 64),  # concatenations of up to 25 operands
 }
 
 
