@@ -1,6 +1,6 @@
 """Matrix-vector products (the packed matmul's few-row kernels, lowering/codegen/cpu/gemm.py)
 on the thread pool: a product of few rows goes to the pool by the size of B, its columns cut
-into tasks; B's short rows are prefetched ahead; a B whose columns run along k (given as
+into tasks; a K block's rows are spread through K; a B whose columns run along k (given as
 [N, K]) is read in place by dot products, not packed. Checked against numpy in float64, with odd
 K and N (K blocks cut short, column strips, single vectors and single columns), rows of B
 above and below the prefetch's length, and the same bits on 1, 2 and 7 threads (each
@@ -19,7 +19,7 @@ MATMUL = """func.func @main(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>) -> tensor<
 TRANSPOSED = MATMUL.replace("contracting_dims = [1] x [0]", "contracting_dims = [1] x [1]")
 
 # (K, N): B over FEW_ROWS_PARALLEL_MIN with rows longer than the prefetch's (the tasks' rows
-# below it on 7 threads); a deep B of short rows (prefetched on every thread count); a B too
+# below it on 7 threads); a deep B of short rows (long segments of K); a B too
 # small for the pool
 SHAPES = ((515, 1100), (2053, 131), (77, 517))
 
@@ -50,3 +50,18 @@ def test_matrix_vector_products_match_numpy_with_the_same_bits_on_any_threads(fo
                                            err_msg=f"m={m} k={k} n={n} threads={threads}")
             for other in got[1:]:
                 np.testing.assert_array_equal(got[0], other, err_msg=f"m={m} k={k} n={n}")
+
+
+def test_a_k_block_takes_rows_spread_through_k():
+    """FEW_ROWS_SEGMENTS: K = 16 is two blocks of 8 rows, block 0 rows 0, 2, ..., 14 and
+    block 1 rows 1, 3, ..., 15 (each of a block's rows one long stream). With B's column
+    2^25, 1, -2^25, 0, ... and x all ones the sum is exactly 1 in that order; adjacent rows
+    (0..7, then 8..15) lose the 1 in 2^25 + 1 (f32's spacing there is 4) and give 0."""
+    assert gemm.FEW_ROWS_KC == 8 and gemm.FEW_ROWS_SEGMENTS
+    lib = aot.compile(MATMUL, name="gemm_matvec_segments")
+    b = np.zeros((16, 1030), np.float32)
+    b[0], b[1], b[2] = 2.0 ** 25, 1.0, -(2.0 ** 25)
+    for threads in (1, 2):
+        lib.set_num_threads(threads)
+        got = lib.main(np.ones((1, 16), np.float32), b)
+        np.testing.assert_array_equal(got, np.ones((1, 1030), np.float32))

@@ -23,7 +23,8 @@ spelled out here with llvmlite:
 - A product of few rows (at most FEW_ROWS_MAX) with row-major B is memory-bound: B must
   stream from memory once, and there is too little of A to pay for packing B. Its tasks
   run the few-row kernels instead: short K blocks of B read in place row by row across
-  all the task's columns, a strip of columns at a time, FEW_ROWS_GROUP rows of C per call,
+  all the task's columns, a strip of columns at a time, FEW_ROWS_GROUP rows of C per call
+  (a block's rows spread through K, so that each is one long stream: FEW_ROWS_SEGMENTS),
   the last group with its own row count (no cliff between neighbouring M, no padding rows).
   With B's columns contiguous along k instead (a weight given as [N, K]), the few_rows_t
   kernels take dot products down them, B again read once in place.
@@ -91,6 +92,16 @@ FEW_ROWS_MAX = 16
 # W[512, 2048] is 1M multiply-adds, under PARALLEL_MIN_FLOPS, and ran on one core).
 FEW_ROWS_PARALLEL_MIN = 1 << 16
 FEW_ROWS_KC = 8
+# A K block's FEW_ROWS_KC rows are KC streams read side by side. Taken as adjacent rows, each
+# stream is one row of the task (2 KB for W[2048, 512]), over before the hardware prefetcher
+# has followed it; so block kb takes rows kb, kb + S, ... (S = ceil(K / KC), the blocks'
+# count): K cut in KC contiguous segments, each read from start to end as one stream, the
+# sum of each column still in one fixed order (the same bits on any thread count). One core,
+# 8 weights rotating through 64 MB, GB/s (CPU-time medians, same process; numpy beside):
+# x[1, 2048] @ W[2048, 512] 14.7 -> 28.7 (numpy 14.8), [1, 512] @ [512, 2048] 23.9 -> 32.8
+# (numpy 22.5), [2, 2048] @ [2048, 512] 10.8 -> 20.2, [4, ...] 10.3 -> 15.5; [4, 512] @
+# [512, 2048] even. KC 4: 26.2 and 30.1; KC 16: 21.1 and 20.9.
+FEW_ROWS_SEGMENTS = True
 FEW_ROWS_MIN_COLUMNS = 64  # the narrowest task of a few-row product, when threads want more
 FEW_ROWS_GROUP = 4  # 6 (the register tile's rows): no faster, 2 more kernels to compile
 # Accumulators of a few-row kernel's strip of columns (rows x vectors): enough independent
@@ -100,10 +111,12 @@ FEW_ROWS_GROUP = 4  # 6 (the register tile's rows): no faster, 2 more kernels to
 # 12 -> 8: x[2, 512] @ W[512, 2048] 10.2 -> 17.0, [3, 512] @ [512, 2048] 12.4 -> 13.6,
 # [1, 512] @ [512, 2048] 16.9 -> 17.7, [1, 2048] @ [2048, 512] 11.0 -> 11.2, [4, ...] even.
 FEW_ROWS_ACCUMULATORS = 8
-# A task whose rows of B are at most FEW_ROWS_PREFETCH_BYTES long (the product's columns
-# over the task's threads) prefetches each strip's lines FEW_ROWS_PREFETCH_ROWS rows of B
-# ahead: in a K block the 8 rows are 8 streams as long as the task's row, and on short rows
-# the hardware prefetcher has barely found a stream when the block moves on. One AVX2 core,
+# A few-row kernel whose rows of B are at most FEW_ROWS_PREFETCH_BYTES apart (ldb: the
+# attention's value rows; the matmul's segments are further apart) prefetches each strip's
+# lines FEW_ROWS_PREFETCH_ROWS rows of B ahead: the KC rows of a block of adjacent short rows
+# are streams the hardware prefetcher has barely found when the block moves on. (Before
+# FEW_ROWS_SEGMENTS, measured on the matmul's adjacent rows; with segments it slowed
+# [1, 512] @ [512, 2048] 32.8 -> 27.0 GB/s and [1, 2048] @ [2048, 512] 28.7 -> 14.5.) One AVX2 core,
 # 16 weights rotating through 64 MB, GB/s: x[1, 2048] @ W[2048, 512] 10.3 -> 11.8 (median),
 # [2, 2048] @ [2048, 512] 8.7 -> 11.5; W[1024, 1024] 15.0 -> 14.1 and W[512, 2048] 17.3 ->
 # 15.5 with it, where rows of 4-8 KB stream well, so not there.
@@ -442,7 +455,7 @@ class _Emitter:
         wide = _strip_vectors(self.nr // self.vec, rows) * self.vec
         wide_end = b.mul(b.sdiv(cols, _i(wide)), _i(wide))
         vec_end = b.mul(b.sdiv(cols, _i(self.vec)), _i(self.vec))
-        prefetch = b.icmp_signed("<=", cols, _i(FEW_ROWS_PREFETCH_BYTES // self.size))
+        prefetch = b.icmp_signed("<=", ldb, _i(FEW_ROWS_PREFETCH_BYTES // self.size))
         for width, lo, hi in ((wide, _i(0), wide_end), (self.vec, wide_end, vec_end)):
             steps = b.sdiv(b.sub(hi, lo), _i(width))
             with _for(b, _i(0), steps, f"fr{width}") as j:
@@ -614,9 +627,16 @@ class _Emitter:
         k, n = s["k"], s["n"]
         block = _i(1 << 62) if transposed else _i(FEW_ROWS_KC)
         k_blocks = _max(b, _ceil_div_v(b, k, block), _i(1))  # k = 0: one block of zeros
+        # Row-major B: block kb takes rows kb, kb + S, kb + 2S, ... (S = k_blocks), so each
+        # of its rows continues a stream of its own through a contiguous S rows of B.
+        segments = FEW_ROWS_SEGMENTS and not transposed
         with _for(b, _i(0), k_blocks, "frb") as kb:
-            p0 = b.mul(kb, block)
-            kc = _min(b, block, b.sub(k, p0))
+            if segments:
+                p0 = kb
+                kc = _min(b, block, _ceil_div_v(b, b.sub(k, kb), k_blocks))
+            else:
+                p0 = b.mul(kb, block)
+                kc = _min(b, block, b.sub(k, p0))
             R = max(kernels)
             with _for(b, _i(0), _ceil_div(b, mc, R), "frg") as g:
                 r0 = b.mul(g, _i(R))
@@ -629,8 +649,9 @@ class _Emitter:
                     args = [kc, a, s["a_row"], bp, s["b_col"], c, n, nc]
                 else:
                     bp = self.src(b, b_base, b.add(b.mul(p0, s["b_row"]), j0))
-                    args = [kc, a, s["a_row"], s["a_col"], bp, s["b_row"], c, n, nc,
-                            b.icmp_signed(">", kb, _i(0))]
+                    step = k_blocks if segments else _i(1)
+                    args = [kc, a, s["a_row"], b.mul(s["a_col"], step), bp,
+                            b.mul(s["b_row"], step), c, n, nc, b.icmp_signed(">", kb, _i(0))]
                 call_by_rows(b, kernels, rows, args, "frg.")
         with b.if_then(b.icmp_signed("!=", s["epi"], _i(0))):
             b.call(b.inttoptr(s["epi"], EPILOGUE_T.as_pointer()),
