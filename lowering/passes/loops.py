@@ -649,10 +649,16 @@ def emit_reduce(b: LoopBuilder, root: Operation, inputs: dict, outs: list, env: 
         body, cur = outer, accs
         red_ivs = []
         loops = []
-        for d in dims:
-            loop, body, iv, iters = body.for_(body.index(0), as_index[d], cur)
+        for run in reduced_runs(dims, ins, inputs):
+            ix = Ix(body)
+            count = in_dims[run[0]]
+            for d in run[1:]:
+                count = ix.mul(count, in_dims[d])
+            loop, body, iv, iters = body.for_(body.index(0), ix.val(count), cur)
             loops.append((loop, body))
-            red_ivs.append(iv)
+            # the run's elements are contiguous: index its first dims 0, its last the
+            # position in the run, and the row-major address is the same
+            red_ivs += [body.index(0)] * (len(run) - 1) + [iv]
             cur = list(iters)
         full_idx = place(len(in_dims), zip(kept, out_ivs), zip(dims, red_ivs))
         inner_e = Elemental(body, inputs, dims=env)
@@ -668,6 +674,49 @@ def emit_reduce(b: LoopBuilder, root: Operation, inputs: dict, outs: list, env: 
             final = loops[0][0].results
         for v, out in zip(final, outs):
             outer.op("memref.store", [v, out] + out_ivs)
+
+
+def reduced_runs(dims: list, ins: list, inputs: dict) -> list:
+    """The reduced dims in runs walked by one loop each: consecutive dims, where every
+    operand is read in row-major order from buffers of its own shape (only elementwise ops
+    between them, scalars broadcast), so the run's elements are contiguous. A nest of short
+    loops (an SE block's mean over [32, 32]) had LLVM unroll the inner loop whole and
+    vectorise the outer one with a run-time stride, which it guessed 1: the scalar path
+    ran, one serial add at a time (2.5 ms for [32, 96, 32, 32], numpy 0.52)."""
+    runs = []
+    flat = all(row_major_reads(x, inputs) for x in ins)
+    for d in dims:
+        if flat and runs and d == runs[-1][-1] + 1:
+            runs[-1].append(d)
+        else:
+            runs.append([d])
+    return runs
+
+
+def row_major_reads(x: Value, inputs: dict) -> bool:
+    """Whether every element of x is computed from the elements at the same index of
+    buffers of x's shape (or from scalars)."""
+    frontier, seen = [x], set()
+    while frontier:
+        v = frontier.pop()
+        if v in seen or v.type.rank == 0:
+            continue
+        seen.add(v)
+        if v in inputs:
+            if tuple(inputs[v].type.shape) != tuple(x.type.shape):
+                return False
+            continue
+        op = v.owner
+        if not isinstance(op, Operation):
+            return False
+        if op.key == "broadcast_in_dim" and op.operands[0].type.rank == 0:
+            frontier.append(op.operands[0])
+            continue
+        if (not registry.is_kind(op.key, "elementwise")
+                or any(o.type.shape != x.type.shape for o in op.operands)):
+            return False
+        frontier.extend(op.operands)
+    return True
 
 
 def emit_reduce_columns(b: LoopBuilder, root: Operation, inputs: dict, outs: list, env: dict,
