@@ -270,10 +270,9 @@ class TinyViT(nn.Module):
         return self.head(self.norm(self.encoder(h))[:, 0])
 
 
-# torchvision's own model classes (make test-torchvision and the benchmark; not saved: their
-# weights are 10-340 MB): name -> (torchvision.models constructor, keywords, image size).
-# num_classes 10 keeps the heads small, the bodies are torchvision's; ViT-B/16 (12 layers, 768
-# features) at a 32x32 image sees 4 patches and a class token.
+# torchvision's models (make test-torchvision, the benchmark; not saved: 10-340 MB of weights):
+# name -> (constructor, keywords, image size). num_classes 10 keeps the heads small; ViT-B/16
+# (12 layers, 768 features) at 32x32 sees 4 patches and a class token.
 TORCHVISION = {
     "resnet18": ("resnet18", {}, 64),
     "mobilenet_v3_small": ("mobilenet_v3_small", {}, 64),
