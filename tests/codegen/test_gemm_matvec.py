@@ -1,6 +1,6 @@
 """Matrix-vector products (the packed matmul's few-row kernels, lowering/codegen/cpu/gemm.py)
 on the thread pool: a product of few rows goes to the pool by the size of B, its columns cut
-into tasks; a K block's rows are spread through K; a B whose columns run along k (given as
+into tasks; at one row, a K block's rows are spread through K; a B whose columns run along k (given as
 [N, K]) is read in place by dot products, not packed. Checked against numpy in float64, with odd
 K and N (K blocks cut short, column strips, single vectors and single columns), rows of B
 above and below the prefetch's length, and the same bits on 1, 2 and 7 threads (each
@@ -53,7 +53,7 @@ def test_matrix_vector_products_match_numpy_with_the_same_bits_on_any_threads(fo
 
 
 def test_a_k_block_takes_rows_spread_through_k():
-    """FEW_ROWS_SEGMENTS: K = 16 is two blocks of 8 rows, block 0 rows 0, 2, ..., 14 and
+    """FEW_ROWS_SEGMENTS: at one row of A, K = 16 is two blocks of 8 rows, block 0 rows 0, 2, ..., 14 and
     block 1 rows 1, 3, ..., 15 (each of a block's rows one long stream). With B's column
     2^25, 1, -2^25, 0, ... and x all ones the sum is exactly 1 in that order; adjacent rows
     (0..7, then 8..15) lose the 1 in 2^25 + 1 (f32's spacing there is 4) and give 0."""

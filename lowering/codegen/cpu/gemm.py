@@ -24,7 +24,7 @@ spelled out here with llvmlite:
   stream from memory once, and there is too little of A to pay for packing B. Its tasks
   run the few-row kernels instead: short K blocks of B read in place row by row across
   all the task's columns, a strip of columns at a time, FEW_ROWS_GROUP rows of C per call
-  (a block's rows spread through K, so that each is one long stream: FEW_ROWS_SEGMENTS),
+  (at one row, a block's rows spread through K, each one long stream: FEW_ROWS_SEGMENTS),
   the last group with its own row count (no cliff between neighbouring M, no padding rows).
   With B's columns contiguous along k instead (a weight given as [N, K]), the few_rows_t
   kernels take dot products down them, B again read once in place.
@@ -94,13 +94,15 @@ FEW_ROWS_PARALLEL_MIN = 1 << 16
 FEW_ROWS_KC = 8
 # A K block's FEW_ROWS_KC rows are KC streams read side by side. Taken as adjacent rows, each
 # stream is one row of the task (2 KB for W[2048, 512]), over before the hardware prefetcher
-# has followed it; so block kb takes rows kb, kb + S, ... (S = ceil(K / KC), the blocks'
-# count): K cut in KC contiguous segments, each read from start to end as one stream, the
-# sum of each column still in one fixed order (the same bits on any thread count). One core,
-# 8 weights rotating through 64 MB, GB/s (CPU-time medians, same process; numpy beside):
-# x[1, 2048] @ W[2048, 512] 14.7 -> 28.7 (numpy 14.8), [1, 512] @ [512, 2048] 23.9 -> 32.8
-# (numpy 22.5), [2, 2048] @ [2048, 512] 10.8 -> 20.2, [4, ...] 10.3 -> 15.5; [4, 512] @
-# [512, 2048] even. KC 4: 26.2 and 30.1; KC 16: 21.1 and 20.9.
+# has followed it; so at one row of A, block kb takes rows kb, kb + S, ... (S = ceil(K / KC),
+# the blocks' count): K cut in KC contiguous segments, each read from start to end as one
+# stream, the sum of each column still in one fixed order (the same bits on any thread
+# count). One core, 8 weights rotating through 64 MB, GB/s (CPU-time medians, same process,
+# numpy beside): x[1, 2048] @ W[2048, 512] 13.6 -> 24.8 (numpy 15.8), [1, 512] @ [512, 2048]
+# 20.6 -> 27.6 (22.5), [1, 1024] @ [1024, 4096] 23.0 -> 27.0, [1, 4096] @ [4096, 1024] 21.0 ->
+# 23.9. Not at 2-16 rows: there every k reads a row's A value from its own line, rows of A
+# S apart; at 4 rows [4, 4096] @ [4096, 1024] fell 19.3 -> 8.8, at 2-3 rows the 4-column-KB
+# shapes 5-30 % (the 2 KB rows gained). KC 4 or 16 with segments: slower at one row.
 FEW_ROWS_SEGMENTS = True
 FEW_ROWS_MIN_COLUMNS = 64  # the narrowest task of a few-row product, when threads want more
 FEW_ROWS_GROUP = 4  # 6 (the register tile's rows): no faster, 2 more kernels to compile
@@ -111,12 +113,12 @@ FEW_ROWS_GROUP = 4  # 6 (the register tile's rows): no faster, 2 more kernels to
 # 12 -> 8: x[2, 512] @ W[512, 2048] 10.2 -> 17.0, [3, 512] @ [512, 2048] 12.4 -> 13.6,
 # [1, 512] @ [512, 2048] 16.9 -> 17.7, [1, 2048] @ [2048, 512] 11.0 -> 11.2, [4, ...] even.
 FEW_ROWS_ACCUMULATORS = 8
-# A few-row kernel whose rows of B are at most FEW_ROWS_PREFETCH_BYTES apart (ldb: the
-# attention's value rows; the matmul's segments are further apart) prefetches each strip's
-# lines FEW_ROWS_PREFETCH_ROWS rows of B ahead: the KC rows of a block of adjacent short rows
-# are streams the hardware prefetcher has barely found when the block moves on. (Before
-# FEW_ROWS_SEGMENTS, measured on the matmul's adjacent rows; with segments it slowed
-# [1, 512] @ [512, 2048] 32.8 -> 27.0 GB/s and [1, 2048] @ [2048, 512] 28.7 -> 14.5.) One AVX2 core,
+# A few-row kernel whose task's rows of B are at most FEW_ROWS_PREFETCH_BYTES long, and at
+# most FEW_ROWS_KC task widths apart (adjacent rows: not the segments above, where it slowed
+# x[1, 2048] @ W[2048, 512] 28.7 -> 14.5 GB/s), prefetches each strip's lines
+# FEW_ROWS_PREFETCH_ROWS rows of B ahead: in a K block the 8 rows are 8 streams as long as the
+# task's row, and on short rows the hardware prefetcher has barely found a stream when the
+# block moves on. One AVX2 core,
 # 16 weights rotating through 64 MB, GB/s: x[1, 2048] @ W[2048, 512] 10.3 -> 11.8 (median),
 # [2, 2048] @ [2048, 512] 8.7 -> 11.5; W[1024, 1024] 15.0 -> 14.1 and W[512, 2048] 17.3 ->
 # 15.5 with it, where rows of 4-8 KB stream well, so not there.
@@ -455,7 +457,8 @@ class _Emitter:
         wide = _strip_vectors(self.nr // self.vec, rows) * self.vec
         wide_end = b.mul(b.sdiv(cols, _i(wide)), _i(wide))
         vec_end = b.mul(b.sdiv(cols, _i(self.vec)), _i(self.vec))
-        prefetch = b.icmp_signed("<=", ldb, _i(FEW_ROWS_PREFETCH_BYTES // self.size))
+        prefetch = b.and_(b.icmp_signed("<=", cols, _i(FEW_ROWS_PREFETCH_BYTES // self.size)),
+                          b.icmp_signed("<", ldb, b.mul(cols, _i(FEW_ROWS_KC))))
         for width, lo, hi in ((wide, _i(0), wide_end), (self.vec, wide_end, vec_end)):
             steps = b.sdiv(b.sub(hi, lo), _i(width))
             with _for(b, _i(0), steps, f"fr{width}") as j:
@@ -627,16 +630,16 @@ class _Emitter:
         k, n = s["k"], s["n"]
         block = _i(1 << 62) if transposed else _i(FEW_ROWS_KC)
         k_blocks = _max(b, _ceil_div_v(b, k, block), _i(1))  # k = 0: one block of zeros
-        # Row-major B: block kb takes rows kb, kb + S, kb + 2S, ... (S = k_blocks), so each
-        # of its rows continues a stream of its own through a contiguous S rows of B.
-        segments = FEW_ROWS_SEGMENTS and not transposed
+        # One row of A and row-major B: block kb takes rows kb, kb + S, ... (S = k_blocks),
+        # each of its rows continuing a stream through a contiguous S rows of B.
+        # (the product's M, not the tile's: the same order whatever the tiles)
+        segments = b.and_(b.icmp_signed("==", s["m"], _i(1)), ir.Constant(I1, int(FEW_ROWS_SEGMENTS
+                                                                            and not transposed)))
+        step = b.select(segments, k_blocks, _i(1))
         with _for(b, _i(0), k_blocks, "frb") as kb:
-            if segments:
-                p0 = kb
-                kc = _min(b, block, _ceil_div_v(b, b.sub(k, kb), k_blocks))
-            else:
-                p0 = b.mul(kb, block)
-                kc = _min(b, block, b.sub(k, p0))
+            p0 = b.select(segments, kb, b.mul(kb, block))
+            kc = _min(b, block, b.select(segments, _ceil_div_v(b, b.sub(k, kb), k_blocks),
+                                         b.sub(k, p0)))
             R = max(kernels)
             with _for(b, _i(0), _ceil_div(b, mc, R), "frg") as g:
                 r0 = b.mul(g, _i(R))
@@ -649,7 +652,6 @@ class _Emitter:
                     args = [kc, a, s["a_row"], bp, s["b_col"], c, n, nc]
                 else:
                     bp = self.src(b, b_base, b.add(b.mul(p0, s["b_row"]), j0))
-                    step = k_blocks if segments else _i(1)
                     args = [kc, a, s["a_row"], b.mul(s["a_col"], step), bp,
                             b.mul(s["b_row"], step), c, n, nc, b.icmp_signed(">", kb, _i(0))]
                 call_by_rows(b, kernels, rows, args, "frg.")
