@@ -226,3 +226,46 @@ def test_depthwise_rows_finish_in_a_second_pass(stride, size):
     assert text.count("aot.kernel =") == 1, text
     assert 'aot.kernel = "fusion", aot.parallel = true' in text, text
     assert text.count("arith.mulf") == 9 * 6 and text.count("arith.minimumf") == 1, text
+
+
+def consumers_program(along: int) -> str:
+    """A 16x16 3x3 stride-1 NCHW depthwise convolution (batch 2, 8 channels) + r * v, v
+    broadcast along dim `along` (1: per channel; 3: along the rows' positions), + r (a buffer
+    of the output's shape): relu6 of that."""
+    t = "tensor<2x8x16x16xf32>"
+    n = 8 if along == 1 else 16
+    return (f"func.func @main(%x: {t}, %w: tensor<8x1x3x3xf32>, %v: tensor<{n}xf32>, %r: {t})"
+            f" -> {t} {{\n"
+            f"  %y = stablehlo.convolution(%x, %w) dim_numbers = {DIMS['nchw']}, "
+            "window = {stride = [1, 1], pad = [[1, 1], [1, 1]], rhs_dilate = [1, 1]} "
+            "{batch_group_count = 1 : i64, feature_group_count = 8 : i64} : "
+            f"({t}, tensor<8x1x3x3xf32>) -> {t}\n"
+            f"  %vb = stablehlo.broadcast_in_dim %v, dims = [{along}] : (tensor<{n}xf32>) -> {t}\n"
+            f"  %m = stablehlo.multiply %r, %vb : {t}\n"
+            f"  %a = stablehlo.add %y, %m : {t}\n"
+            "  %lo = stablehlo.constant dense<0.0> : tensor<f32>\n"
+            "  %hi = stablehlo.constant dense<6.0> : tensor<f32>\n"
+            f"  %c = stablehlo.clamp %lo, %a, %hi : (tensor<f32>, {t}, tensor<f32>) -> {t}\n"
+            f"  return %c : {t}\n}}\n")
+
+
+@pytest.mark.parametrize("along, plane", [(1, True), (3, False)])
+def test_depthwise_finishes_whole_planes(along, plane):
+    """16-long rows: where the consumers read per channel or at the output's own index, one
+    finishing loop over the plane's 256 positions after its rows (indexed [n, ch, 0, p]);
+    a consumer reading along the rows keeps a finishing loop per row. Both against numpy."""
+    text = print_module(run_pipeline(parse_module(consumers_program(along), "t.mlir"), "loops"))
+    assert ('{value = 256 : i64}' in text) == plane, text
+    assert text.count("arith.minimumf") == 1, text
+    rng = np.random.default_rng(along)
+    x = rng.uniform(-1, 1, (2, 8, 16, 16)).astype(np.float32)
+    w = rng.uniform(-1, 1, (8, 1, 3, 3)).astype(np.float32)
+    v = rng.uniform(-1, 1, 8 if along == 1 else 16).astype(np.float32)
+    r = rng.uniform(-1, 1, (2, 8, 16, 16)).astype(np.float32)
+    lib = aot.compile(consumers_program(along), name=f"dw_consumers_{along}")
+    vb = v.reshape((1, 8, 1, 1) if along == 1 else (1, 1, 1, 16)).astype(np.float64)
+    xp = np.pad(x.astype(np.float64), [(0, 0), (0, 0), (1, 1), (1, 1)])
+    conv = sum(xp[:, :, i:i + 16, j:j + 16] * w[None, :, 0, i, j, None, None]
+               for i in range(3) for j in range(3))
+    want = np.clip(conv + r * vb, 0, 6)
+    np.testing.assert_allclose(lib.main(x, w, v, r), want, rtol=1e-5, atol=1e-5)
