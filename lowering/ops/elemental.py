@@ -18,6 +18,37 @@ from lowering.ir.core import (
 )
 from lowering.ops import registry
 
+BROADCASTS = ("broadcast_in_dim", "dynamic_broadcast_in_dim")
+
+
+def reads_at_own_index(x: Value, inputs: dict, per_dims=(), stop=None,
+                       broadcasts=BROADCASTS) -> bool:
+    """Whether every element of x is computed, through elementwise ops, from the elements at
+    its own index of buffers of x's shape, or from broadcasts (of `broadcasts`' kinds) whose
+    operand varies only along `per_dims` (none: scalars); `stop` is not looked into. Then a
+    kernel may walk x's index in any order of the same row-major address (a reduction's run
+    of dims as one loop, a depthwise plane as one row)."""
+    shape = tuple(x.type.shape)
+    frontier, seen = [x], set()
+    while frontier:
+        v = frontier.pop()
+        if v is stop or v in seen or v.type.rank == 0:
+            continue
+        seen.add(v)
+        if v in inputs:
+            if tuple(inputs[v].type.shape) != shape:
+                return False
+            continue
+        op = v.owner
+        if not isinstance(op, Operation) or tuple(v.type.shape) != shape:
+            return False
+        if op.key in broadcasts and set(op.attrs["broadcast_dimensions"]) <= set(per_dims):
+            continue  # its operand is read at the kept dims only
+        if not registry.is_kind(op.key, "elementwise"):
+            return False
+        frontier.extend(op.operands)
+    return True
+
 
 class Elemental:
     """Computes a fused tensor value's scalar at an index, recursively through producers."""

@@ -29,7 +29,7 @@ from lowering.ir.core import (
     Value,
 )
 from lowering.ops import registry
-from lowering.ops.elemental import Elemental, Partial, apply_region, fusion_dims
+from lowering.ops.elemental import Elemental, Partial, apply_region, fusion_dims, reads_at_own_index
 from lowering.passes.fusion import OUTPUT_ROOTS
 
 # ----------------------------------------------------------------------------- kernels
@@ -684,39 +684,13 @@ def reduced_runs(dims: list, ins: list, inputs: dict) -> list:
     vectorise the outer one with a run-time stride, which it guessed 1: the scalar path
     ran, one serial add at a time (2.5 ms for [32, 96, 32, 32], numpy 0.52)."""
     runs = []
-    flat = all(row_major_reads(x, inputs) for x in ins)
+    flat = all(reads_at_own_index(x, inputs, broadcasts=("broadcast_in_dim",)) for x in ins)
     for d in dims:
         if flat and runs and d == runs[-1][-1] + 1:
             runs[-1].append(d)
         else:
             runs.append([d])
     return runs
-
-
-def row_major_reads(x: Value, inputs: dict) -> bool:
-    """Whether every element of x is computed from the elements at the same index of
-    buffers of x's shape (or from scalars)."""
-    frontier, seen = [x], set()
-    while frontier:
-        v = frontier.pop()
-        if v in seen or v.type.rank == 0:
-            continue
-        seen.add(v)
-        if v in inputs:
-            if tuple(inputs[v].type.shape) != tuple(x.type.shape):
-                return False
-            continue
-        op = v.owner
-        if not isinstance(op, Operation):
-            return False
-        if op.key == "broadcast_in_dim" and op.operands[0].type.rank == 0:
-            frontier.append(op.operands[0])
-            continue
-        if (not registry.is_kind(op.key, "elementwise")
-                or any(o.type.shape != x.type.shape for o in op.operands)):
-            return False
-        frontier.extend(op.operands)
-    return True
 
 
 def emit_reduce_columns(b: LoopBuilder, root: Operation, inputs: dict, outs: list, env: dict,

@@ -41,7 +41,7 @@ import copy
 from lowering.ir.builder import Ix, buffer_dims, loop_nest
 from lowering.ir.core import INDEX, Operation, ScalarType, TensorType
 from lowering.ops import registry
-from lowering.ops.elemental import Elemental
+from lowering.ops.elemental import Elemental, reads_at_own_index
 from lowering.ops.windows import Conv
 
 
@@ -467,35 +467,7 @@ def emit_epilogue(b, region_block, inputs: dict, out, env: dict) -> None:
         bb.op("memref.store", [value, out] + idx)
     same_type = getattr(out.type, "elem", None) == getattr(product.type, "elem", False)
     _emit(b, conv, lhs, rhs, out, store, raw if same_type else None,
-          _plane_reads(root, product, inputs, out))
-
-
-def _plane_reads(root, product, inputs: dict, out) -> bool:
-    """Whether the consumers read every buffer at the output's index (a buffer of its shape,
-    through elementwise ops) or not along its rows and columns (a broadcast of per-channel
-    values), so that an index [n, ch, 0, position in the plane] reads the right elements."""
-    shape = tuple(out.type.shape)
-    frontier, seen = [root], set()
-    while frontier:
-        v = frontier.pop()
-        if v is product or v in seen or v.type.rank == 0:
-            continue
-        seen.add(v)
-        if v in inputs:
-            if tuple(inputs[v].type.shape) != shape:
-                return False
-            continue
-        op = v.owner
-        if not isinstance(op, Operation) or tuple(v.type.shape) != shape:
-            return False
-        if op.key in ("broadcast_in_dim", "dynamic_broadcast_in_dim"):
-            if not set(op.attrs["broadcast_dimensions"]) & {2, 3}:
-                continue  # its operand is read at the batch and channel only
-            return False
-        if not registry.is_kind(op.key, "elementwise"):
-            return False
-        frontier.extend(op.operands)
-    return True
+          reads_at_own_index(root, inputs, per_dims=(0, 1), stop=product))
 
 
 registry.override("convolution", "scratch", lambda *args: [], target="cpu", when=depthwise)
