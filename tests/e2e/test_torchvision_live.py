@@ -1,8 +1,9 @@
 """torchvision's own model classes (random weights, no downloads), exported with
 torch.export and compiled, against PyTorch eager: ResNet-18, MobileNetV3 (small), EfficientNet-B0,
 ViT-B/16 (at a 32x32 image: 4 patches and a class token, ViT-B/16's full 12 layers and 768
-features) and DenseNet-121 (concatenations of up to 25 operands), each static and with a dynamic batch at three sizes from one library, from Python
-and from a C program (no Python inside, tests/data/torch/run_main.c).
+features) and DenseNet-121 (concatenations of up to 25 operands), each static and with a dynamic
+batch at three sizes from one library, from Python and from a C program (no Python inside,
+tests/data/torch/run_main.c).
 
 Runs in `make test-torchvision`, which makes its own venv (torchvision's wheels are CUDA builds
 of torch 2.14.1 that run on the CPU; they do not import beside the CPU torch 2.13 of the
