@@ -28,9 +28,10 @@ LOOP_OPS = {
     "aot.switch": "(index) -> results: runs region `index` (the last when out of range)",
     "aot.gemm": "(lhs, rhs, out, captured...): the packed matmul; its region is the epilogue",
     "aot.conv": "(input, kernel, out): the CPU's direct 2-D convolution (NHWC, HWIO)",
-    "aot.attention": "(q, k, v, out): out = softmax(q k^T * `scale`) v per batch index, one "
-                     "CPU kernel (codegen/cpu/attention.py); `causal` = c: query i reads "
-                     "keys j <= i + c only; `safe`: a row of -inf scores gives zeros",
+    "aot.attention": "(q, k, v, out[, bias]): out = softmax(q k^T * `scale` + bias) v per "
+                     "batch index, one CPU kernel (codegen/cpu/attention.py); `causal` = c: "
+                     "query i reads keys j <= i + c only; `safe`: a row of -inf scores gives "
+                     "zeros; the bias's dim i is the scores' dim `bias_dims`[i], broadcast",
     "gpu.blas_gemm_takes": "(lhs, rhs, out) -> index: 1 when the runtime's cuBLAS runs this "
                            "strided-batched matmul, 0 when the kernel must (host only)",
     "gpu.blas_gemm": "(lhs, rhs, out): out = lhs x rhs per batch index, through cuBLAS (host only)",

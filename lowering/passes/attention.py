@@ -29,7 +29,15 @@ and `and`), c a constant >= 0 (every row keeps a key). The fill must be at most 
 that its exp beside the row's kept scores is 0 in f32; the kernel then skips the masked keys
 (whole key blocks past the diagonal). The mask's ops are not in the fusion's region (its meaning
 is the unmasked attention there, and the first dot's `aot.causal` = c): the mask is never
-computed."""
+computed.
+
+Any other mask or bias added to the scaled scores, l = l + bias (BERT's padding mask of 0 and the
+float's minimum over [b, 1, 1, s], T5's position bias), is read by the kernel in place: the
+bias is a fusion input, or a broadcast of one (copied into the region: the [b, h, s, s] sum is
+never formed), f32, of the scores' rank with at most two batch dims; the add (marked
+`aot.bias`, its bias operand's index) stays in the region. Not with a causal mask in the same
+pattern: a row the bias masks entirely would see the keys past its diagonal in the
+three-kernel result."""
 from __future__ import annotations
 
 import math
@@ -279,6 +287,26 @@ def _unmasked(value, rank):
     return value, None, None
 
 
+def _bias(op, scores_rank):
+    """(the scores, the bias) if `op` adds to the scores a bias the kernel reads (an f32 value
+    of the scores' rank, at most two batch dims, itself or a broadcast in dim order of an
+    input, not a splat constant); else None. The scores are the operand that is (a unit view
+    of) a scaling or the first dot."""
+    if op is None or op.key != "add" or scores_rank > 4:
+        return None
+    for x, y in (op.operands, op.operands[::-1]):
+        if _owner(_through_views(x, []), ("multiply", "divide", "dot_general")) is None:
+            continue
+        if y.type.elem not in ELEMENTS or y.type.rank != scores_rank or _splat(y) is not None:
+            return None
+        bc = _owner(y, BROADCASTS)
+        if bc is not None and list(bc.attrs["broadcast_dimensions"]) != sorted(
+                set(bc.attrs["broadcast_dimensions"])):
+            return None
+        return x, y
+    return None
+
+
 def _unit_view(op) -> bool:
     """A static reshape or broadcast_in_dim that only adds or drops dims of 1 (the same
     elements in the same order), as static batch-1 exports put between the dots (3-D) and
@@ -352,8 +380,8 @@ def _zero_rows(value, ops: list):
 
 def match(pv: Operation):
     """(ops of the pattern ending at dot_general `pv`, its first dot, the scale, the causal
-    mask's c or None, the masking op or None, whether rows of -inf scores give zeros), or
-    None."""
+    mask's c or None, the masking op or None, whether rows of -inf scores give zeros, (the
+    bias's add, the bias) or None), or None."""
     if pv.key != "dot_general" or len(pv.operands) != 2:
         return None
     p, v = pv.operands
@@ -378,18 +406,23 @@ def match(pv: Operation):
     if not top or top.operands[0] is not sub.operands[0] or (safe and safe[1] is not top.operands[0]):
         return None
     ops += [div, total, exp, sub, top]
-    # from the softmax's input down to the scores: unit views, a causal mask, then (inside
-    # it, so that the fill is what the softmax sees) the scaling, each optional
-    value, scale, causal, mask, scaled = sub.operands[0], 1.0, None, None, False
+    # from the softmax's input down to the scores: unit views, a causal mask or a bias, then
+    # (inside it, so that the fill is what the softmax sees) the scaling, each optional
+    value, scale, causal, mask, scaled, bias = sub.operands[0], 1.0, None, None, False, None
     while True:
         value = _through_views(value, ops)
         op = _owner(value)
         if op is None or op.key == "dot_general":
             break
-        if mask is None and not scaled:
+        if mask is None and bias is None and not scaled:
             value, causal, mask = _unmasked(value, value.type.rank)
             if mask is not None:
                 ops.append(mask)
+                continue
+            biased = _bias(op, value.type.rank)
+            if biased is not None:
+                value, bias = biased[0], (op, biased[1])
+                ops.append(op)
                 continue
         found = not scaled and op.key in ("multiply", "divide") and _scaling(op)
         if not found:
@@ -411,7 +444,12 @@ def match(pv: Operation):
     for op in ops:  # every intermediate is read only inside the pattern
         if op is not pv and any(id(u) not in members for r in op.results for u in r.users):
             return None
-    return ops, qk, scale, causal, mask, safe is not None
+    if bias is not None:  # of the kernel's rank, and read from outside the pattern
+        bc = _owner(bias[1], BROADCASTS)
+        source = _owner(bc.operands[0] if bc is not None else bias[1])
+        if bias[1].type.rank != rank or (source is not None and id(source) in members):
+            return None
+    return ops, qk, scale, causal, mask, safe is not None, bias
 
 
 def _constant_chain(value) -> bool:
@@ -432,10 +470,12 @@ def _erase_unread(values) -> None:
 
 
 def build(block: Block, ops: list, qk: Operation, scale: float, causal=None, mask=None,
-          safe=False) -> Operation:
+          safe=False, bias=None) -> Operation:
     """The pattern's ops moved into one kOutput fusion in place of its last dot. The masking
     op (`mask`, of a causal mask with c = `causal`) is not copied: its result is the scores it
-    masks there, and the first dot carries `aot.causal` (and `aot.safe_softmax` if `safe`)."""
+    masks there, and the first dot carries `aot.causal` (and `aot.safe_softmax` if `safe`).
+    A bias's add (`bias` = (the add, the bias)) is, marked `aot.bias`, with a broadcast that
+    makes the bias copied in: its operand is the fusion's input."""
     order = {id(o): i for i, o in enumerate(block.ops)}
     members = sorted(ops, key=lambda o: order[id(o)])
     pv = ops[0]
@@ -453,6 +493,15 @@ def build(block: Block, ops: list, qk: Operation, scale: float, causal=None, mas
             return
         inputs.append(value)
         mapping[value] = region_block.add_arg(value.type)
+
+    def bring_bias(value):
+        op = _owner(value, BROADCASTS)
+        if op is None or value in mapping:
+            return bring(value)
+        for x in op.operands:
+            bring(x)
+        region_block.append(clone_op(op, mapping))
+        copied.append(op)
     for op in members:
         if op is mask:
             kept = next(x for x in op.operands if any(x is r for m in members for r in m.results))
@@ -460,8 +509,10 @@ def build(block: Block, ops: list, qk: Operation, scale: float, causal=None, mas
             continue
         for x in op.operands:
             if not any(x is r for m in members for r in m.results):
-                bring(x)
+                (bring_bias if bias is not None and op is bias[0] else bring)(x)
         new = region_block.append(clone_op(op, mapping))
+        if bias is not None and op is bias[0]:
+            new.attrs["aot.bias"] = list(op.operands).index(bias[1])
         if op is qk:
             new.attrs["aot.attention"] = scale
             if causal is not None:
@@ -496,15 +547,17 @@ def fuse_attention(func: Operation, target, report: list) -> None:
             found = match(op)
             if found is None:
                 continue
-            ops, qk, scale, causal, mask, safe = found
+            ops, qk, scale, causal, mask, safe, bias = found
             qk.attrs["aot.attention"] = scale
             has_kernel = registry.rule(qk, "epilogue", target) is not None
             del qk.attrs["aot.attention"]
             if not has_kernel:
                 return
-            build(block, ops, qk, scale, causal, mask, safe)
+            build(block, ops, qk, scale, causal, mask, safe, bias)
             why = "softmax(q k^T * scale) v: scores, softmax and the second product per query " \
                   "block in one kernel, nothing in memory"
             if causal is not None:
                 why += f"; causal (key <= query + {causal}): masked key blocks skipped"
+            if bias is not None:
+                why += "; a bias (or mask) added to the scores, read in place"
             report.append({"kernel": "fusion", "kind": "kOutput (attention)", "ops": ops, "why": why})

@@ -24,6 +24,11 @@ probabilities to memory and reads them back twice, and the softmax walks each ro
   the key blocks past the diagonal are never touched, half the work at long sequences.
 - Slot `safe` (PyTorch's safe softmax): a row whose scores are all -inf gives zeros (its
   exps taken against 0 instead of -inf are all 0, and a sum of 0 gives a reciprocal of 0).
+- Slot `bias` (an additive mask or position bias, e.g. BERT's padding mask of 0 and the
+  float's minimum): each computed row of scores becomes s * scale + bias, the same two
+  roundings as the ops it replaces, before the softmax (which then scales by 1). Batch index
+  bi = (b, h) reads bias + b * bias_sb + h * bias_sh (h = bi % bias_heads), query i its row i
+  * bias_sq, key j its element j * bias_sk: a stride of 0 is a broadcast dim.
 
 The products round as the packed matmul's do; e / sum becomes (e v) / sum, a few ulps from the
 three-kernel result (tests/codegen/test_attention.py checks against numpy)."""
@@ -57,7 +62,7 @@ FEW_QUERIES = gemm.FEW_ROWS_MAX
 SOFTMAX_ROWS = 2
 # The task context: i64 slots (pointers as integers; the scale as the bits of a double).
 SLOTS = ("batch", "sq", "sk", "d", "dv", "q", "k", "v", "out", "scale", "causal", "safe",
-         "chunks", "chunk_rows")
+         "chunks", "chunk_rows", "bias", "bias_heads", "bias_sb", "bias_sh", "bias_sq", "bias_sk")
 
 
 class _VectorOps:
@@ -201,6 +206,41 @@ class _Attention:
         b.ret_void()
         return f
 
+    def row_bias(self):
+        """void row_bias(row, bias, n, scale, stride): row[j] = row[j] * scale + bias[j *
+        stride] for j < n, a multiply then an add (two roundings, as the scaled scores plus
+        the bias give them), on vectors where the bias row is contiguous."""
+        t, vt, vec = self.t, self.vt, self.vec
+        f = self.fn("row_bias", ir.FunctionType(VOID, [PTR, PTR, I64, t, I64]))
+        row, bias, n, scale, stride = f.args
+        b = ir.IRBuilder(f.append_basic_block("entry"))
+        vscale = b.shuffle_vector(b.insert_element(ir.Constant(vt, ir.Undefined), scale, _i(0)),
+                                  ir.Constant(vt, ir.Undefined),
+                                  ir.Constant(ir.VectorType(I32, vec), [0] * vec))
+        contiguous = b.icmp_signed("==", stride, _i(1))
+        n_vec = b.select(contiguous, b.mul(b.sdiv(n, _i(vec)), _i(vec)), _i(0))
+        with _for(b, _i(0), b.sdiv(n_vec, _i(vec)), "bv") as j:
+            p = b.bitcast(self.at(b, row, b.mul(j, _i(vec))), vt.as_pointer())
+            x = b.load(b.bitcast(self.at(b, bias, b.mul(j, _i(vec))), vt.as_pointer()), typ=vt,
+                       align=self.size)
+            b.store(b.fadd(b.fmul(b.load(p, typ=vt, align=self.size), vscale), x), p, align=self.size)
+        with _for(b, n_vec, n, "bs", scalar=True) as j:
+            p = self.at(b, row, j)
+            x = b.load(self.at(b, bias, b.mul(j, stride)), typ=t)
+            b.store(b.fadd(b.fmul(b.load(p, typ=t), scale), x), p)
+        b.ret_void()
+        return f
+
+    def add_bias(self, b, bias, scores, s_row, i0, rows, keys, scale):
+        """Rows [i0, i0 + rows) of the scores block, keys [0, keys), scaled and biased in
+        place, when the kernel has a bias (bias = (has, the batch index's base, sq, sk))."""
+        has, base, sq_stride, sk_stride = bias
+        with b.if_then(has):
+            with _for(b, _i(0), rows, "br") as r:
+                b.call(self.row_bias_fn, [self.at(b, scores, b.mul(r, s_row)),
+                                         self.at(b, base, b.mul(b.add(i0, r), sq_stride)), keys,
+                                         scale, sk_stride])
+
     # ------------------------------------------------------------------ task
     def task(self):
         """void task(ctx, begin, end): tiles [begin, end), tile = batch index x query chunk."""
@@ -213,6 +253,9 @@ class _Attention:
         safe = b.icmp_signed("!=", s["safe"], _i(0))
         scale = b.bitcast(s["scale"], ir.DoubleType())
         scale = b.fptrunc(scale, t) if self.elem == "f32" else scale
+        has_bias = b.icmp_signed("!=", s["bias"], _i(0))
+        # with a bias the rows are scaled when it is added; the softmax then scales by 1
+        soft_scale = b.select(has_bias, ir.Constant(t, 1.0), scale)
         q, k, v, out = (b.inttoptr(s[x], PTR) for x in ("q", "k", "v", "out"))
         sk_pad = b.mul(_ceil_div(b, sk, nr), _i(nr))
         dv_pad = b.mul(_ceil_div(b, dv, nr), _i(nr))
@@ -241,6 +284,7 @@ class _Attention:
         v_pack = self.at(b, base, k_elems)
         scores = self.at(b, base, b.add(k_elems, v_elems))
         row_softmax = {count: self.softmax_row(count) for count in sorted({1, SOFTMAX_ROWS})}
+        self.row_bias_fn = self.row_bias()
         micros = g.micro_kernels(packed="b", variants=gemm.MATMUL_ROW_VARIANTS)
         b.store(_i(-1), packed_for)
         with _for(b, begin, end, "tile") as tile:
@@ -252,11 +296,17 @@ class _Attention:
             o_base = self.at(b, out, b.mul(bi, b.mul(sq, dv)))
             k_base = self.at(b, k, b.mul(bi, b.mul(sk, d)))
             v_base = self.at(b, v, b.mul(bi, b.mul(sk, dv)))
+            heads = _max(b, s["bias_heads"], _i(1))  # 0 (absent) without a bias
+            bias = (has_bias, self.at(b, b.inttoptr(s["bias"], PTR),
+                                      b.add(b.mul(b.sdiv(bi, heads), s["bias_sb"]),
+                                            b.mul(b.srem(bi, heads), s["bias_sh"]))),
+                    s["bias_sq"], s["bias_sk"])
             few = b.icmp_signed("<=", b.sub(q1, q0), _i(FEW_QUERIES))
             with b.if_else(few) as (by_rows, packed):
                 with by_rows:
                     self.few_queries(b, row_softmax, q_base, o_base, k_base, v_base, scores, inv,
-                                     q0, q1, sk, s_row, d, dv, scale, s["causal"], safe)
+                                     q0, q1, sk, s_row, d, dv, scale, s["causal"], safe, bias,
+                                     soft_scale)
                 with packed:
                     keys = self.keys_read(b, q1, sk, s["causal"])  # by the chunk's last query
                     stale = b.or_(b.icmp_signed("!=", b.load(packed_for), bi),
@@ -273,7 +323,7 @@ class _Attention:
                         rows = _min(b, _i(self.block), b.sub(q1, i0))
                         self.query_block(b, micros, row_softmax, q_base, o_base, k_pack, v_pack,
                                          b.load(packed_keys), scores, inv, i0, rows, sk, s_row, d,
-                                         dv, scale, s["causal"], safe)
+                                         dv, scale, s["causal"], safe, bias, soft_scale)
         with b.if_then(own):
             b.call(free, [base])
         b.ret_void()
@@ -294,7 +344,7 @@ class _Attention:
                 b.store(ninf, self.at(b, row, j))
 
     def few_queries(self, b, row_softmax, q_base, o_base, k_base, v_base, scores, inv, q0, q1,
-                    sk, s_row, d, dv, scale, causal, safe):
+                    sk, s_row, d, dv, scale, causal, safe, bias, soft_scale):
         """Queries [q0, q1), at most FEW_QUERIES of them (a decoding step): k and v read in
         place once, not packed, by gemm's few-row kernels, FEW_ROWS_GROUP queries at a time:
         the scores as dot products down k's rows, then E v over blocks of FEW_ROWS_KC keys
@@ -308,8 +358,9 @@ class _Attention:
             keys = self.keys_read(b, b.add(i0, rows), sk, causal)
             gemm.call_by_rows(b, dots, rows, [d, self.at(b, q_base, b.mul(i0, d)), d, k_base, d, scores,
                                      s_row, keys])
+            self.add_bias(b, bias, scores, s_row, i0, rows, keys, scale)
             self.mask_rows(b, scores, s_row, i0, rows, keys, causal)
-            self.softmax_rows(b, row_softmax, scores, inv, rows, keys, s_row, scale, safe)
+            self.softmax_rows(b, row_softmax, scores, inv, rows, keys, s_row, soft_scale, safe)
             with _for(b, _i(0), _max(b, _ceil_div(b, keys, gemm.FEW_ROWS_KC), _i(1)), "fk") as kb:
                 p0 = b.mul(kb, _i(gemm.FEW_ROWS_KC))
                 kc = _min(b, _i(gemm.FEW_ROWS_KC), b.sub(keys, p0))
@@ -348,7 +399,7 @@ class _Attention:
                 b.store(b.fmul(b.load(p, typ=self.t), x), p)
 
     def query_block(self, b, micros, row_softmax, q_base, o_base, k_pack, v_pack, v_keys, scores,
-                    inv, i0, rows, sk, s_row, d, dv, scale, causal, safe):
+                    inv, i0, rows, sk, s_row, d, dv, scale, causal, safe, bias, soft_scale):
         """Queries [i0, i0 + rows) of one batch index: scores, softmax, the second product,
         over the keys the block's last query reads (v_keys: the keys in v's packed panels)."""
         g, mr, nr = self.g, self.mr, self.nr
@@ -366,8 +417,9 @@ class _Attention:
                 c = self.at(b, scores, b.add(b.mul(r0, s_row), b.mul(j, _i(nr))))
                 g.call_micro(b, micros, n, [d, a, _i(1), d, b_panel, _i(nr), c, s_row, n, cols,
                                             false])
+        self.add_bias(b, bias, scores, s_row, i0, rows, sk, scale)
         self.mask_rows(b, scores, s_row, i0, rows, sk, causal)
-        self.softmax_rows(b, row_softmax, scores, inv, rows, sk, s_row, scale, safe)
+        self.softmax_rows(b, row_softmax, scores, inv, rows, sk, s_row, soft_scale, safe)
         # O = E v: keys in KC blocks; each v panel block (kc x NR) across the block's E panels
         k_blocks = _max(b, _ceil_div(b, sk, self.kc), _i(1))
         with _for(b, _i(0), k_blocks, "ok") as kb:
@@ -445,7 +497,16 @@ def emit_attention(b, region_block, inputs: dict, out, env: dict):
         attrs["causal"] = int(scores.attrs["aot.causal"])
     if scores.attrs.get("aot.safe_softmax"):
         attrs["safe"] = 1
-    b.op("aot.attention", [q, k, v, out], attrs=attrs)
+    operands = [q, k, v, out]
+    biased = next((o for o in region_block.ops if "aot.bias" in o.attrs), None)
+    if biased is not None:  # the bias: an input, or a broadcast of one
+        bias = biased.operands[biased.attrs["aot.bias"]]
+        attrs["bias_dims"] = list(range(bias.type.rank))
+        if bias not in inputs:
+            attrs["bias_dims"] = list(bias.owner.attrs["broadcast_dimensions"])
+            bias = bias.owner.operands[0]
+        operands.append(inputs[bias])
+    b.op("aot.attention", operands, attrs=attrs)
 
 
 registry.override("dot_general", "epilogue", emit_attention, target="cpu", when=is_attention)

@@ -318,11 +318,12 @@ def _conv(g, b, op, args):
 
 
 def _attention(g, b, op, args):
-    """out = softmax(q k^T * scale) v by cpu/attention.py: q [batch..., sq, d], k [batch...,
-    sk, d], v [batch..., sk, dv], out [batch..., sq, dv], the batch dims taken as one; with
-    `causal` = c, query i reads keys j <= i + c only (c = sk: every key); `safe`: a row of
-    -inf scores gives zeros."""
-    q, k, v, out = args
+    """out = softmax(q k^T * scale + bias) v by cpu/attention.py: q [batch..., sq, d], k
+    [batch..., sk, d], v [batch..., sk, dv], out [batch..., sq, dv], the batch dims taken as
+    one; with `causal` = c, query i reads keys j <= i + c only (c = sk: every key); `safe`: a
+    row of -inf scores gives zeros; a fifth operand is the bias, its dim i broadcast along the
+    scores' dim `bias_dims`[i] (at most two batch dims)."""
+    q, k, v, out = args[:4]
     batch, _ = _dims_run(b, q, 0, len(q.dims) - 2)
     causal = op.attrs.get("causal")
     values = {"batch": batch, "sq": q.dims[-2], "d": q.dims[-1], "sk": k.dims[-2],
@@ -330,8 +331,24 @@ def _attention(g, b, op, args):
               "scale": b.bitcast(ir.Constant(ir.DoubleType(), op.attrs["scale"]), I64),
               "causal": k.dims[-2] if causal is None else ir.Constant(I64, causal),
               "safe": ir.Constant(I64, op.attrs.get("safe", 0))}
+    if len(args) > 4:
+        values.update(_bias_slots(b, args[4], op.attrs["bias_dims"], q))
     ctx = _slots(b, attention.SLOTS, values)
     b.call(g.cpu_helper("attention", out.elem), [ctx])
+
+
+def _bias_slots(b, bias, bias_dims, q) -> dict:
+    """The attention kernel's bias slots: the element stride along each scores dim (0 where
+    the bias is broadcast: a dim it lacks, or one of size 1 at run time)."""
+    zero, rank = ir.Constant(I64, 0), len(q.dims)
+    strides = [zero] * rank
+    for i, dim in enumerate(bias_dims):
+        _, stride = _dims_run(b, bias, i, i + 1)
+        strides[dim] = b.select(b.icmp_signed("==", bias.dims[i], ir.Constant(I64, 1)), zero, stride)
+    batch = strides[:rank - 2]
+    return {"bias": bias.ptr, "bias_heads": q.dims[1] if len(batch) == 2 else ir.Constant(I64, 1),
+            "bias_sb": batch[0] if batch else zero, "bias_sh": batch[1] if len(batch) == 2 else zero,
+            "bias_sq": strides[-2], "bias_sk": strides[-1]}
 
 
 EMITTERS = {
