@@ -172,6 +172,19 @@ def attention(b, h, s, d):
 }}"""  # noqa: E501
 
 
+def attention_padded(b, h, s, d):
+    """attention with BERT's padding mask: a [b, s] bias (0 or the float's minimum) added to the
+    scaled scores, broadcast over heads and queries."""
+    q, sc, m = f32(b, h, s, d), f32(b, h, s, s), f32(b, s)
+    head, body = attention(b, h, s, d).split("\n", 1)
+    head = head.replace(f"%v: {q})", f"%v: {q}, %mask: {m})")
+    body = body.replace(f"%l = stablehlo.multiply %qk, %scale : {sc}",
+                        f"%l0 = stablehlo.multiply %qk, %scale : {sc}\n"
+                        f"  %mb0 = stablehlo.broadcast_in_dim %mask, dims = [0, 3] : ({m}) -> {sc}\n"
+                        f"  %l = stablehlo.add %l0, %mb0 : {sc}")
+    return head + "\n" + body
+
+
 def attention_part(part, b, h, s, d):
     """One of attention's three kernels alone: the scores q k^T ("qk"), the scaled softmax of
     given scores ("softmax") and the probabilities times v ("pv"), to see which loses."""
@@ -216,6 +229,18 @@ def ref_mlp(xp, x, w1, b1, w2, b2):
 
 def ref_attention(xp, q, k, v):
     return ref_softmax(xp, (q @ k.swapaxes(-1, -2)) / 8.0) @ v
+
+
+def ref_attention_padded(xp, q, k, v, mask):
+    return ref_softmax(xp, (q @ k.swapaxes(-1, -2)) / 8.0 + mask[:, None, None, :]) @ v
+
+
+def padding_mask(rng, b, s):
+    """[b, s]: 0 for each row's first keys (its length: s, then random), the float's minimum
+    after them."""
+    lengths = np.concatenate([[s], rng.integers(s // 2, s + 1, b - 1)])
+    return np.where(np.arange(s)[None, :] < lengths[:, None], 0.0,
+                    np.finfo(np.float32).min).astype(np.float32)
 
 
 def ref_scaled_softmax(xp, x):
@@ -292,6 +317,10 @@ WORKLOADS = {
                   lambda rng: [r32(rng, 8, 8, 256, 64) for _ in range(3)],
                   ref_attention, (0, 2 * 2 * 8 * 8 * 256 * 256 * 64),
                   "softmax(qk^T/8)v, b8 h8 s256 d64"),
+    "attn_padded": (lambda: attention_padded(8, 8, 256, 64),
+                    lambda rng: [r32(rng, 8, 8, 256, 64) for _ in range(3)] + [padding_mask(rng, 8, 256)],
+                    ref_attention_padded, (0, 2 * 2 * 8 * 8 * 256 * 256 * 64),
+                    "softmax(qk^T/8 + mask)v, b8 h8 s256 d64, a [8,256] padding mask"),
     # attention's kernels one by one (the same shapes; GFLOP/s of the one product, GB/s of
     # the softmax's scores read and written once)
     "attn_qk": (lambda: attention_part("qk", 8, 8, 256, 64),
