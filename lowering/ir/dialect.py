@@ -31,7 +31,8 @@ LOOP_OPS = {
     "aot.attention": "(q, k, v, out[, bias]): out = softmax(q k^T * `scale` + bias) v per "
                      "batch index, one CPU kernel (codegen/cpu/attention.py); `causal` = c: "
                      "query i reads keys j <= i + c only; `safe`: a row of -inf scores gives "
-                     "zeros; the bias's dim i is the scores' dim `bias_dims`[i], broadcast",
+                     "zeros; the bias's dim i is the scores' dim `bias_dims`[i], broadcast; "
+                     "with `fill` the bias is a boolean mask: where it is not `keep_if`, fill",
     "gpu.blas_gemm_takes": "(lhs, rhs, out) -> index: 1 when the runtime's cuBLAS runs this "
                            "strided-batched matmul, 0 when the kernel must (host only)",
     "gpu.blas_gemm": "(lhs, rhs, out): out = lhs x rhs per batch index, through cuBLAS (host only)",

@@ -31,11 +31,13 @@ that its exp beside the row's kept scores is 0 in f32; the kernel then skips the
 is the unmasked attention there, and the first dot's `aot.causal` = c): the mask is never
 computed.
 
-Any other mask or bias added to the scaled scores, l = l + bias (BERT's padding mask of 0 and the
-float's minimum over [b, 1, 1, s], T5's position bias), is read by the kernel in place: the
-bias is a fusion input, or a broadcast of one (copied into the region: the [b, h, s, s] sum is
-never formed), f32, of the scores' rank with at most two batch dims; the add (marked
-`aot.bias`, its bias operand's index) stays in the region. Not with a causal mask in the same
+Any other mask or bias, l = l + bias (BERT's padding mask of 0 and the float's minimum over
+[b, 1, 1, s], T5's position bias) or l = where(mask, l, fill) (Flax's padding mask, a boolean
+tensor; fill any splat constant), is read by the kernel in place: the bias or mask is a fusion
+input, or a broadcast of one (copied into the region: nothing [b, h, s, s] is formed), of the
+scores' rank with at most two batch dims; the add or select stays in the region, marked
+`aot.bias` (its bias operand's index; a select also `aot.keep_if`, the mask's value that keeps
+the score, and `aot.fill`). Not with a causal mask in the same
 pattern: a row the bias masks entirely would see the keys past its diagonal in the
 three-kernel result."""
 from __future__ import annotations
@@ -287,17 +289,31 @@ def _unmasked(value, rank):
     return value, None, None
 
 
+def _is_scores(value) -> bool:
+    """(A unit view of) a scaling or the first dot: the scores side of a bias or a mask."""
+    return _owner(_through_views(value, []), ("multiply", "divide", "dot_general")) is not None
+
+
 def _bias(op, scores_rank):
     """(the scores, the bias) if `op` adds to the scores a bias the kernel reads (an f32 value
     of the scores' rank, at most two batch dims, itself or a broadcast in dim order of an
-    input, not a splat constant); else None. The scores are the operand that is (a unit view
-    of) a scaling or the first dot."""
-    if op is None or op.key != "add" or scores_rank > 4:
+    input, not a splat constant), or selects between them and a splat fill by a boolean mask
+    the kernel reads (jnp.where(mask, s, fill), the bias being the mask); else None."""
+    if op is None or scores_rank > 4:
         return None
-    for x, y in (op.operands, op.operands[::-1]):
-        if _owner(_through_views(x, []), ("multiply", "divide", "dot_general")) is None:
+    if op.key == "select":
+        mask, on_true, on_false = op.operands
+        pairs = [(on_true, mask)] if _splat(on_false) is not None else []
+        pairs += [(on_false, mask)] if _splat(on_true) is not None else []
+        elems = ("i1",)
+    elif op.key == "add":
+        pairs, elems = [op.operands, op.operands[::-1]], ELEMENTS
+    else:
+        return None
+    for x, y in pairs:
+        if not _is_scores(x):
             continue
-        if y.type.elem not in ELEMENTS or y.type.rank != scores_rank or _splat(y) is not None:
+        if y.type.elem not in elems or y.type.rank != scores_rank or _splat(y) is not None:
             return None
         bc = _owner(y, BROADCASTS)
         if bc is not None and list(bc.attrs["broadcast_dimensions"]) != sorted(
@@ -513,6 +529,10 @@ def build(block: Block, ops: list, qk: Operation, scale: float, causal=None, mas
         new = region_block.append(clone_op(op, mapping))
         if bias is not None and op is bias[0]:
             new.attrs["aot.bias"] = list(op.operands).index(bias[1])
+            if op.key == "select":  # a mask: where it is `aot.keep_if`, the scores; else fill
+                fill_true = _splat(op.operands[1])
+                new.attrs["aot.keep_if"] = int(fill_true is None)
+                new.attrs["aot.fill"] = _splat(op.operands[2]) if fill_true is None else fill_true
         if op is qk:
             new.attrs["aot.attention"] = scale
             if causal is not None:

@@ -15,14 +15,17 @@ def _t(shape, elem="f32"):
     return "tensor<" + "x".join("?" if x is None else str(x) for x in shape) + f"x{elem}>"
 
 
-def biased_attention(q_shape, k_shape, bias_shape, bias_dims, scale=0.125, causal=False) -> str:
+def biased_attention(q_shape, k_shape, bias_shape, bias_dims, scale=0.125, causal=False,
+                     where=None) -> str:
     """softmax(q k^T * scale + broadcast(bias, bias_dims)) v, q and k [..., s, d]; a `?` (None)
     in a shape makes the broadcasts dynamic (their shape read off the scores). `causal`: the
-    scaled scores first masked to keys <= query by jnp.where's form."""
+    scaled scores first masked to keys <= query by jnp.where's form. `where` = (fill, kept):
+    the bias is a boolean mask instead, the scores where it is `kept`, else fill (MLIR's
+    spelling of an f32), as jnp.where(mask, s, fill) (kept True) writes it."""
     *batch, sq, d = q_shape
     n = len(batch)
     full, rows = (*batch, sq, k_shape[-2]), (*batch, sq)
-    sc, rw, bias_t = _t(full), _t(rows), _t(bias_shape)
+    sc, rw, bias_t = _t(full), _t(rows), _t(bias_shape, "i1" if where else "f32")
     dynamic = None in full
     lines = [f"%qk = stablehlo.dot_general %q, %k, batching_dims = {list(range(n))} x "
              f"{list(range(n))}, contracting_dims = [{n + 1}] x [{n + 1}] : ({_t(q_shape)}, "
@@ -57,9 +60,18 @@ def biased_attention(q_shape, k_shape, bias_shape, bias_dims, scale=0.125, causa
         scaled = "%lm"
     bias = "%bias"
     if tuple(bias_shape) != full:
-        lines.append(f"%bb = {bcast('%bias', list(bias_dims), bias_t, full, 'full')}")
+        lines.append(f"%bb = {bcast('%bias', list(bias_dims), bias_t, full, 'full')}"
+                     .replace(f"-> {sc}", f"-> {_t(full, 'i1')}" if where else f"-> {sc}"))
         bias = "%bb"
-    lines += [f"%l = stablehlo.add {scaled}, {bias} : {sc}",
+    if where:
+        fill, kept = where
+        pair = f"{scaled}, %fb0" if kept else f"%fb0, {scaled}"
+        lines += [f"%f0 = stablehlo.constant dense<{fill}> : tensor<f32>",
+                  f"%fb0 = {bcast('%f0', [], 'tensor<f32>', full, 'full')}",
+                  f"%l = stablehlo.select {bias}, {pair} : {_t(full, 'i1')}, {sc}"]
+    else:
+        lines.append(f"%l = stablehlo.add {scaled}, {bias} : {sc}")
+    lines += [
               "%ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>",
               "%zero = stablehlo.constant dense<0.0> : tensor<f32>",
               f"%m = stablehlo.reduce(%l init: %ninf) applies stablehlo.maximum across dimensions "
@@ -205,3 +217,47 @@ def test_causal_mask_and_bias_stay_three_kernels():
                                reference(q, k, v, bias[:, None, None, :], causal=True),
                                rtol=2e-5, atol=2e-6)
 
+
+
+def where_reference(q, k, v, keep_full, fill, scale=0.125):
+    """numpy's result for jnp.where(keep, s * scale, fill) then the softmax and the product."""
+    x = (q.astype(np.float64) @ k.astype(np.float64).swapaxes(-1, -2)) * scale
+    x = np.where(keep_full, x, fill)
+    with np.errstate(invalid="ignore"):  # a row of -inf: NaN, as the program gives
+        e = np.exp(x - x.max(axis=-1, keepdims=True))
+        return (e / e.sum(axis=-1, keepdims=True)) @ v.astype(np.float64)
+
+
+@pytest.mark.parametrize("fill, kept", [
+    ("-3.40282347E+38", True),  # Flax's jnp.where(mask, s, finfo.min)
+    ("-1.000000e+09", False),  # where(not_mask, -1e9, s): the mask keeps where it is false
+    ("0xFF800000", True),  # -inf (a row masked entirely is NaN, as in the program)
+])
+def test_boolean_padding_mask_in_the_kernel(fill, kept):
+    """A boolean [b, sk] padding mask selecting between the scores and a fill: one kernel
+    reading the mask's bytes in place; numpy's result on the packed and few-query paths,
+    static and with `?` batch and lengths, a batch row masked entirely (uniform over its keys,
+    or NaN for a fill of -inf)."""
+    value = -np.inf if fill == "0xFF800000" else float(fill)
+    for shapes in (((2, 3, 40, 32), (2, 3, 40, 32), (2, 40)),
+                   ((None, 2, None, 16), (None, 2, None, 16), (None, None))):
+        q_shape, k_shape, bias_shape = shapes
+        text = biased_attention(q_shape, k_shape, bias_shape, [0, 3], where=(fill, kept))
+        kernel = one_kernel(text, "attn_bool_ops")
+        assert kernel.attrs["keep_if"] == int(kept)
+        lib = aot.compile(text, name="attn_bool")
+        rng = np.random.default_rng(21)
+        for b, sq, sk in ((2, 40, 40),) if q_shape[0] else ((1, 1, 9), (3, 1, 257), (3, 33, 33)):
+            d = q_shape[-1]
+            q = rng.standard_normal((b, q_shape[1], sq, d)).astype(np.float32)
+            k, v = (rng.standard_normal((b, q_shape[1], sk, d)).astype(np.float32) for _ in range(2))
+            keep = padding_bias(rng, b, sk) == 0
+            keep[-1] = b == 1  # the last row masked entirely (kept whole at batch 1)
+            mask = keep if kept else ~keep
+            want = where_reference(q, k, v, keep[:, None, None, :], value)
+            for threads in (1, 2):
+                lib.set_num_threads(threads)
+                got = lib.main(q, k, v, mask)
+                rows = b - 1 if np.isneginf(value) and b > 1 else b
+                assert np.isnan(got[rows:]).all()
+                np.testing.assert_allclose(got[:rows], want[:rows], rtol=2e-5, atol=2e-6)

@@ -28,7 +28,9 @@ probabilities to memory and reads them back twice, and the softmax walks each ro
   float's minimum): each computed row of scores becomes s * scale + bias, the same two
   roundings as the ops it replaces, before the softmax (which then scales by 1). Batch index
   bi = (b, h) reads bias + b * bias_sb + h * bias_sh (h = bi % bias_heads), query i its row i
-  * bias_sq, key j its element j * bias_sk: a stride of 0 is a broadcast dim.
+  * bias_sq, key j its element j * bias_sk: a stride of 0 is a broadcast dim. With slot
+  `mask` = 1 + v the bias is a boolean mask (a byte each): s * scale where it is v, else
+  `fill` (its bits as a double), as jnp.where(mask, s, fill) gives.
 
 The products round as the packed matmul's do; e / sum becomes (e v) / sum, a few ulps from the
 three-kernel result (tests/codegen/test_attention.py checks against numpy)."""
@@ -62,7 +64,8 @@ FEW_QUERIES = gemm.FEW_ROWS_MAX
 SOFTMAX_ROWS = 2
 # The task context: i64 slots (pointers as integers; the scale as the bits of a double).
 SLOTS = ("batch", "sq", "sk", "d", "dv", "q", "k", "v", "out", "scale", "causal", "safe",
-         "chunks", "chunk_rows", "bias", "bias_heads", "bias_sb", "bias_sh", "bias_sq", "bias_sk")
+         "chunks", "chunk_rows", "bias", "bias_heads", "bias_sb", "bias_sh", "bias_sq", "bias_sk",
+         "mask", "fill")
 
 
 class _VectorOps:
@@ -231,15 +234,57 @@ class _Attention:
         b.ret_void()
         return f
 
+    def row_mask(self):
+        """void row_mask(row, mask, n, scale, stride, keep_if, fill): row[j] = row[j] * scale
+        where the byte mask[j * stride] (as 0 or 1) is keep_if, else fill; on vectors where
+        the mask row is contiguous."""
+        t, vt, vec = self.t, self.vt, self.vec
+        i8, bv = ir.IntType(8), ir.VectorType(ir.IntType(8), vec)
+        f = self.fn("row_mask", ir.FunctionType(VOID, [PTR, PTR, I64, t, I64, i8, t]))
+        row, mask, n, scale, stride, keep_if, fill = f.args
+        b = ir.IRBuilder(f.append_basic_block("entry"))
+
+        def splat(x, typ):
+            return b.shuffle_vector(b.insert_element(ir.Constant(typ, ir.Undefined), x, _i(0)),
+                                    ir.Constant(typ, ir.Undefined),
+                                    ir.Constant(ir.VectorType(I32, vec), [0] * vec))
+        vscale, vfill, vkeep = splat(scale, vt), splat(fill, vt), splat(keep_if, bv)
+        contiguous = b.icmp_signed("==", stride, _i(1))
+        n_vec = b.select(contiguous, b.mul(b.sdiv(n, _i(vec)), _i(vec)), _i(0))
+        with _for(b, _i(0), b.sdiv(n_vec, _i(vec)), "mv") as j:
+            p = b.bitcast(self.at(b, row, b.mul(j, _i(vec))), vt.as_pointer())
+            m = b.load(b.bitcast(b.gep(mask, [b.mul(j, _i(vec))], source_etype=i8), bv.as_pointer()),
+                       typ=bv, align=1)
+            kept = b.icmp_unsigned("==", b.and_(m, ir.Constant(bv, [1] * vec)), vkeep)
+            b.store(b.select(kept, b.fmul(b.load(p, typ=vt, align=self.size), vscale), vfill), p,
+                    align=self.size)
+        with _for(b, n_vec, n, "ms", scalar=True) as j:
+            p = self.at(b, row, j)
+            m = b.load(b.gep(mask, [b.mul(j, stride)], source_etype=i8), typ=i8)
+            kept = b.icmp_unsigned("==", b.and_(m, ir.Constant(i8, 1)), keep_if)
+            b.store(b.select(kept, b.fmul(b.load(p, typ=t), scale), fill), p)
+        b.ret_void()
+        return f
+
     def add_bias(self, b, bias, scores, s_row, i0, rows, keys, scale):
-        """Rows [i0, i0 + rows) of the scores block, keys [0, keys), scaled and biased in
-        place, when the kernel has a bias (bias = (has, the batch index's base, sq, sk))."""
-        has, base, sq_stride, sk_stride = bias
+        """Rows [i0, i0 + rows) of the scores block, keys [0, keys), scaled and biased (or
+        masked) in place, when the kernel has a bias (bias = (has, the batch index's base,
+        sq, sk, mask slot, fill))."""
+        has, base, sq_stride, sk_stride, mask, fill = bias
         with b.if_then(has):
-            with _for(b, _i(0), rows, "br") as r:
-                b.call(self.row_bias_fn, [self.at(b, scores, b.mul(r, s_row)),
-                                         self.at(b, base, b.mul(b.add(i0, r), sq_stride)), keys,
-                                         scale, sk_stride])
+            with b.if_else(b.icmp_signed("==", mask, _i(0))) as (additive, masked):
+                with additive:
+                    with _for(b, _i(0), rows, "br") as r:
+                        b.call(self.row_bias_fn, [self.at(b, scores, b.mul(r, s_row)),
+                                                 self.at(b, base, b.mul(b.add(i0, r), sq_stride)),
+                                                 keys, scale, sk_stride])
+                with masked:
+                    keep_if = b.trunc(b.sub(mask, _i(1)), ir.IntType(8))
+                    with _for(b, _i(0), rows, "bm") as r:
+                        b.call(self.row_mask_fn, [self.at(b, scores, b.mul(r, s_row)),
+                                                 b.gep(base, [b.mul(b.add(i0, r), sq_stride)],
+                                                       source_etype=ir.IntType(8)),
+                                                 keys, scale, sk_stride, keep_if, fill])
 
     # ------------------------------------------------------------------ task
     def task(self):
@@ -256,6 +301,8 @@ class _Attention:
         has_bias = b.icmp_signed("!=", s["bias"], _i(0))
         # with a bias the rows are scaled when it is added; the softmax then scales by 1
         soft_scale = b.select(has_bias, ir.Constant(t, 1.0), scale)
+        fill = b.bitcast(s["fill"], ir.DoubleType())
+        fill = b.fptrunc(fill, t) if self.elem == "f32" else fill
         q, k, v, out = (b.inttoptr(s[x], PTR) for x in ("q", "k", "v", "out"))
         sk_pad = b.mul(_ceil_div(b, sk, nr), _i(nr))
         dv_pad = b.mul(_ceil_div(b, dv, nr), _i(nr))
@@ -284,7 +331,7 @@ class _Attention:
         v_pack = self.at(b, base, k_elems)
         scores = self.at(b, base, b.add(k_elems, v_elems))
         row_softmax = {count: self.softmax_row(count) for count in sorted({1, SOFTMAX_ROWS})}
-        self.row_bias_fn = self.row_bias()
+        self.row_bias_fn, self.row_mask_fn = self.row_bias(), self.row_mask()
         micros = g.micro_kernels(packed="b", variants=gemm.MATMUL_ROW_VARIANTS)
         b.store(_i(-1), packed_for)
         with _for(b, begin, end, "tile") as tile:
@@ -297,10 +344,12 @@ class _Attention:
             k_base = self.at(b, k, b.mul(bi, b.mul(sk, d)))
             v_base = self.at(b, v, b.mul(bi, b.mul(sk, dv)))
             heads = _max(b, s["bias_heads"], _i(1))  # 0 (absent) without a bias
-            bias = (has_bias, self.at(b, b.inttoptr(s["bias"], PTR),
-                                      b.add(b.mul(b.sdiv(bi, heads), s["bias_sb"]),
-                                            b.mul(b.srem(bi, heads), s["bias_sh"]))),
-                    s["bias_sq"], s["bias_sk"])
+            offset = b.add(b.mul(b.sdiv(bi, heads), s["bias_sb"]), b.mul(b.srem(bi, heads), s["bias_sh"]))
+            masked = b.icmp_signed("!=", s["mask"], _i(0))  # a byte mask: offsets in bytes
+            bias_base = b.select(masked, b.gep(b.inttoptr(s["bias"], PTR), [offset],
+                                               source_etype=ir.IntType(8)),
+                                 self.at(b, b.inttoptr(s["bias"], PTR), offset))
+            bias = (has_bias, bias_base, s["bias_sq"], s["bias_sk"], s["mask"], fill)
             few = b.icmp_signed("<=", b.sub(q1, q0), _i(FEW_QUERIES))
             with b.if_else(few) as (by_rows, packed):
                 with by_rows:
@@ -499,8 +548,10 @@ def emit_attention(b, region_block, inputs: dict, out, env: dict):
         attrs["safe"] = 1
     operands = [q, k, v, out]
     biased = next((o for o in region_block.ops if "aot.bias" in o.attrs), None)
-    if biased is not None:  # the bias: an input, or a broadcast of one
+    if biased is not None:  # the bias or mask: an input, or a broadcast of one
         bias = biased.operands[biased.attrs["aot.bias"]]
+        if "aot.fill" in biased.attrs:
+            attrs["keep_if"], attrs["fill"] = biased.attrs["aot.keep_if"], biased.attrs["aot.fill"]
         attrs["bias_dims"] = list(range(bias.type.rank))
         if bias not in inputs:
             attrs["bias_dims"] = list(bias.owner.attrs["broadcast_dimensions"])

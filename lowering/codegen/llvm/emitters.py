@@ -322,7 +322,8 @@ def _attention(g, b, op, args):
     [batch..., sk, d], v [batch..., sk, dv], out [batch..., sq, dv], the batch dims taken as
     one; with `causal` = c, query i reads keys j <= i + c only (c = sk: every key); `safe`: a
     row of -inf scores gives zeros; a fifth operand is the bias, its dim i broadcast along the
-    scores' dim `bias_dims`[i] (at most two batch dims)."""
+    scores' dim `bias_dims`[i] (at most two batch dims), or with `fill` a boolean mask: the
+    scores where it is `keep_if`, else fill."""
     q, k, v, out = args[:4]
     batch, _ = _dims_run(b, q, 0, len(q.dims) - 2)
     causal = op.attrs.get("causal")
@@ -333,6 +334,9 @@ def _attention(g, b, op, args):
               "safe": ir.Constant(I64, op.attrs.get("safe", 0))}
     if len(args) > 4:
         values.update(_bias_slots(b, args[4], op.attrs["bias_dims"], q))
+    if "fill" in op.attrs:  # the fifth operand is a boolean mask
+        values["mask"] = ir.Constant(I64, 1 + op.attrs["keep_if"])
+        values["fill"] = b.bitcast(ir.Constant(ir.DoubleType(), op.attrs["fill"]), I64)
     ctx = _slots(b, attention.SLOTS, values)
     b.call(g.cpu_helper("attention", out.elem), [ctx])
 
