@@ -114,9 +114,11 @@ def unflatten(e, n):
 @aten("scaled_dot_product_attention.default", group=nn_ops.W)
 def attention(e: TorchEmitter, n):
     """softmax(q k^T * scale + mask) v over [..., L, E] x [..., S, E] x [..., S, Ev], as
-    its math decomposition: the leading dims flattened to one batch dim of two matrix
-    products. A boolean mask (or is_causal) keeps the positions where it is true, and a row
-    with no position kept gives zeros, as PyTorch's safe softmax does."""
+    its math decomposition, the leading dims the products' batch dims: a [b, 1, 1, S] mask
+    stays a broadcast, which the fused attention kernel reads in place (flattened to one batch
+    dim, the mask was written out at [b * h, L, S]). A boolean mask (or is_causal) keeps the
+    positions where it is true, and a row with no position kept gives zeros, as PyTorch's
+    safe softmax does."""
     q, k, v = n.arg("query"), n.arg("key"), n.arg("value")
     mask = n.arg("attn_mask", None)
     if n.arg("dropout_p", 0.0):
@@ -125,36 +127,34 @@ def attention(e: TorchEmitter, n):
         raise e.error("grouped-query attention (enable_gqa with fewer key heads) is not "
                       "supported yet")
     el = q.type.elem
-    qd, kd, vd = e.dims(q), e.dims(k), e.dims(v)
+    qd, kd = e.dims(q), e.dims(k)
     size = q.type.shape[-1]
     if size is None:
         raise e.error("attention needs a static head size")
     scale = n.arg("scale", None)
     scale = 1 / math.sqrt(size) if scale is None else scale
-    lead = qd[:-2]
-    batch = e.product(lead) if lead else 1
-    q3 = e.reshape(e.binary("multiply", q, e.scalar(scale, el)), [batch] + qd[-2:])
-    kt = e.v("transpose", [e.reshape(k, [batch] + kd[-2:])], {"permutation": (0, 2, 1)})
-    s = nn_ops.dot(e, q3, kt, 1)  # [batch, L, S]
+    lead, rank = qd[:-2], q.type.rank
+    swap = tuple(range(rank - 2)) + (rank - 1, rank - 2)
+    kt = e.v("transpose", [k], {"permutation": swap})
+    s = nn_ops.dot(e, e.binary("multiply", q, e.scalar(scale, el)), kt, rank - 2)  # [..., L, S]
     keep = None
     if n.arg("is_causal", False):
-        rows = e.iota(e.dims(s), 1, "i32")
-        cols = e.iota(e.dims(s), 2, "i32")
+        rows = e.iota(e.dims(s), rank - 2, "i32")
+        cols = e.iota(e.dims(s), rank - 1, "i32")
         keep = e.compare(rows, cols, "GE")
     if mask is not None:
-        mask = e.reshape(e.broadcast_to(mask, lead + [qd[-2], kd[-2]]), e.dims(s))
+        mask = e.broadcast_to(mask, lead + [qd[-2], kd[-2]])
         if mask.type.elem == "i1":
             keep = mask if keep is None else e.v("and", [keep, mask])
         else:
             s = e.v("add", [s, e.convert(mask, el)])
     if keep is not None:
         s = e.select(keep, s, e.scalar(-np.inf, el))
-    p = math_ops.softmax_of(e, s, 2, log=False)
+    p = math_ops.softmax_of(e, s, rank - 1, log=False)
     if keep is not None:  # rows with no position kept: zeros, not NaN
-        m = e.spread(e.reduce(s, [2], "maximum", -np.inf), s, [2])
+        m = e.spread(e.reduce(s, [rank - 1], "maximum", -np.inf), s, [rank - 1])
         p = e.select(e.compare(m, e.scalar(-np.inf, el), "EQ"), e.scalar(0, el), p)
-    out = nn_ops.dot(e, p, e.reshape(v, [batch] + vd[-2:]), 1)
-    return e.reshape(out, lead + [qd[-2], vd[-1]])
+    return nn_ops.dot(e, p, v, rank - 2)
 
 
 # ---------------------------------------------------------------- more composite ops
