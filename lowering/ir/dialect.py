@@ -80,6 +80,11 @@ AOT_ATTRS = {
                   "causal mask, query i reads keys j <= i + c only",
     "aot.safe_softmax": "on the scores dot of an attention fusion: rows of -inf scores give "
                         "zeros (PyTorch's safe softmax), not NaN",
+    "aot.bias": "on the add (or select) of an attention fusion that adds a bias to its scores "
+                "(or masks them): the index of its bias (or boolean mask) operand",
+    "aot.keep_if": "on an attention fusion's masking select: the mask's value (0 or 1) that "
+                   "keeps the score",
+    "aot.fill": "on an attention fusion's masking select: the splat the masked scores become",
     "aot.arg_bounds": "on an entry function: upper bounds of its arguments' dims "
                       "((argument, dim, bound) per bounded dim), checked on every call (bounded dynamism)",
     "aot.packed_b": "on memref.global: [K, N, row stride, column stride, KC, NR], its bytes "
