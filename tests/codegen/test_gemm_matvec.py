@@ -53,11 +53,11 @@ def test_matrix_vector_products_match_numpy_with_the_same_bits_on_any_threads(fo
 
 
 def test_a_k_block_takes_rows_spread_through_k():
-    """FEW_ROWS_SEGMENTS: at one row of A, K = 16 is two blocks of 8 rows, block 0 rows 0, 2, ..., 14 and
+    """At one row of A, K = 16 is two blocks of 8 rows, block 0 rows 0, 2, ..., 14 and
     block 1 rows 1, 3, ..., 15 (each of a block's rows one long stream). With B's column
     2^25, 1, -2^25, 0, ... and x all ones the sum is exactly 1 in that order; adjacent rows
     (0..7, then 8..15) lose the 1 in 2^25 + 1 (f32's spacing there is 4) and give 0."""
-    assert gemm.FEW_ROWS_KC == 8 and gemm.FEW_ROWS_SEGMENTS
+    assert gemm.FEW_ROWS_KC == 8
     lib = aot.compile(MATMUL, name="gemm_matvec_segments")
     b = np.zeros((16, 1030), np.float32)
     b[0], b[1], b[2] = 2.0 ** 25, 1.0, -(2.0 ** 25)

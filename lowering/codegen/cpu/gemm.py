@@ -24,7 +24,7 @@ spelled out here with llvmlite:
   stream from memory once, and there is too little of A to pay for packing B. Its tasks
   run the few-row kernels instead: short K blocks of B read in place row by row across
   all the task's columns, a strip of columns at a time, FEW_ROWS_GROUP rows of C per call
-  (at one row, a block's rows spread through K, each one long stream: FEW_ROWS_SEGMENTS),
+  (at one row, a block's rows spread through K, each one long stream: few_rows_tile),
   the last group with its own row count (no cliff between neighbouring M, no padding rows).
   With B's columns contiguous along k instead (a weight given as [N, K]), the few_rows_t
   kernels take dot products down them, B again read once in place.
@@ -103,7 +103,7 @@ FEW_ROWS_KC = 8
 # 23.9. Not at 2-16 rows: there every k reads a row's A value from its own line, rows of A
 # S apart; at 4 rows [4, 4096] @ [4096, 1024] fell 19.3 -> 8.8, at 2-3 rows the 4-column-KB
 # shapes 5-30 % (the 2 KB rows gained). KC 4 or 16 with segments: slower at one row.
-FEW_ROWS_SEGMENTS = True
+# (few_rows_tile takes the segments.)
 FEW_ROWS_MIN_COLUMNS = 64  # the narrowest task of a few-row product, when threads want more
 FEW_ROWS_GROUP = 4  # 6 (the register tile's rows): no faster, 2 more kernels to compile
 # Accumulators of a few-row kernel's strip of columns (rows x vectors): enough independent
@@ -633,8 +633,7 @@ class _Emitter:
         # One row of A and row-major B: block kb takes rows kb, kb + S, ... (S = k_blocks),
         # each of its rows continuing a stream through a contiguous S rows of B.
         # (the product's M, not the tile's: the same order whatever the tiles)
-        segments = b.and_(b.icmp_signed("==", s["m"], _i(1)), ir.Constant(I1, int(FEW_ROWS_SEGMENTS
-                                                                            and not transposed)))
+        segments = ir.Constant(I1, 0) if transposed else b.icmp_signed("==", s["m"], _i(1))
         step = b.select(segments, k_blocks, _i(1))
         with _for(b, _i(0), k_blocks, "frb") as kb:
             p0 = b.select(segments, kb, b.mul(kb, block))
