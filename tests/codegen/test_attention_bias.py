@@ -150,10 +150,10 @@ def test_padding_mask_dynamic_batch_and_lengths():
     one_kernel(text, "attn_pad_dyn_ops")
     lib = aot.compile(text, name="attn_pad_dyn")
     rng = np.random.default_rng(9)
-    for b, sq, sk in ((1, 1, 1), (3, 1, 257), (2, 24, 24), (3, 65, 65)):
+    for b, sq, sk, bias_b in ((1, 1, 1, 1), (3, 1, 257, 1), (2, 24, 24, 2), (3, 65, 65, 3)):
         q = rng.standard_normal((b, 2, sq, 32)).astype(np.float32)
         k, v = (rng.standard_normal((b, 2, sk, 32)).astype(np.float32) for _ in range(2))
-        bias = padding_bias(rng, b, sk)
+        bias = padding_bias(rng, bias_b, sk)
         np.testing.assert_allclose(lib.main(q, k, v, bias), reference(q, k, v, bias[:, None, None, :]),
                                    rtol=2e-5, atol=2e-6)
 
@@ -163,6 +163,7 @@ def test_padding_mask_dynamic_batch_and_lengths():
     ((2, 3, 24, 24), [0, 1, 2, 3]),  # a full tensor: no broadcast at all
     ((24, 24), [2, 3]),  # one [sq, sk] bias for every batch index and head
     ((2, 1, 24), [0, 1, 3]),  # a padding mask as [b, 1, sk]
+    ((2, 3, 24, 1), [0, 1, 2, 3]),  # one value per query: the keys' stride 0 (a scalar loop)
 ])
 def test_other_biases_in_the_kernel(bias_shape, dims):
     rng = np.random.default_rng(len(bias_shape) + dims[0])
