@@ -37,9 +37,8 @@ tensor; fill any splat constant), is read by the kernel in place: the bias or ma
 input, or a broadcast of one (copied into the region: nothing [b, h, s, s] is formed), of the
 scores' rank with at most two batch dims; the add or select stays in the region, marked
 `aot.bias` (its bias operand's index; a select also `aot.keep_if`, the mask's value that keeps
-the score, and `aot.fill`). Not with a causal mask in the same
-pattern: a row the bias masks entirely would see the keys past its diagonal in the
-three-kernel result."""
+the score, and `aot.fill`). Not with a causal mask in the same pattern: a row the bias masks
+entirely would see the keys past its diagonal in the three-kernel result."""
 from __future__ import annotations
 
 import math
@@ -490,8 +489,8 @@ def build(block: Block, ops: list, qk: Operation, scale: float, causal=None, mas
     """The pattern's ops moved into one kOutput fusion in place of its last dot. The masking
     op (`mask`, of a causal mask with c = `causal`) is not copied: its result is the scores it
     masks there, and the first dot carries `aot.causal` (and `aot.safe_softmax` if `safe`).
-    A bias's add (`bias` = (the add, the bias)) is, marked `aot.bias`, with a broadcast that
-    makes the bias copied in: its operand is the fusion's input."""
+    A bias's add or select (`bias` = (that op, the bias)) is copied, marked `aot.bias`, and
+    so is a broadcast that makes the bias: the broadcast's operand is the fusion's input."""
     order = {id(o): i for i, o in enumerate(block.ops)}
     members = sorted(ops, key=lambda o: order[id(o)])
     pv = ops[0]
