@@ -100,8 +100,9 @@ def compile(source, name: str | None = None, *, output_dir: str | None = None,
 # the model: the runtime's objects, the f32 matmul's and both f32 convolutions' helper
 # objects (direct, Winograd) and the parser's tables (warm_cache).
 _WARM_PROGRAM = """
-func.func @main(%x: tensor<1x16x16x64xf32>, %w: tensor<3x3x64x64xf32>, %a: tensor<64x64xf32>)
-    -> (tensor<1x16x16x64xf32>, tensor<1x8x8x64xf32>, tensor<64x64xf32>) {
+func.func @main(%x: tensor<1x16x16x64xf32>, %w: tensor<3x3x64x64xf32>, %a: tensor<64x64xf32>,
+                %q: tensor<1x2x8x16xf32>)
+    -> (tensor<1x16x16x64xf32>, tensor<1x8x8x64xf32>, tensor<64x64xf32>, tensor<1x2x8x16xf32>) {
   %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
       window = {stride = [1, 1], pad = [[1, 1], [1, 1]]}
       {batch_group_count = 1 : i64, feature_group_count = 1 : i64}
@@ -112,14 +113,31 @@ func.func @main(%x: tensor<1x16x16x64xf32>, %w: tensor<3x3x64x64xf32>, %a: tenso
       : (tensor<1x16x16x64xf32>, tensor<3x3x64x64xf32>) -> tensor<1x8x8x64xf32>
   %2 = stablehlo.dot_general %a, %a, contracting_dims = [1] x [0]
       : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
-  return %0, %1, %2 : tensor<1x16x16x64xf32>, tensor<1x8x8x64xf32>, tensor<64x64xf32>
+  %s = stablehlo.dot_general %q, %q, batching_dims = [0, 1] x [0, 1], contracting_dims = [3] x [3]
+      : (tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) -> tensor<1x2x8x8xf32>
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %m = stablehlo.reduce(%s init: %ninf) applies stablehlo.maximum across dimensions = [3]
+      : (tensor<1x2x8x8xf32>, tensor<f32>) -> tensor<1x2x8xf32>
+  %mb = stablehlo.broadcast_in_dim %m, dims = [0, 1, 2] : (tensor<1x2x8xf32>) -> tensor<1x2x8x8xf32>
+  %d = stablehlo.subtract %s, %mb : tensor<1x2x8x8xf32>
+  %e = stablehlo.exponential %d : tensor<1x2x8x8xf32>
+  %t = stablehlo.reduce(%e init: %zero) applies stablehlo.add across dimensions = [3]
+      : (tensor<1x2x8x8xf32>, tensor<f32>) -> tensor<1x2x8xf32>
+  %tb = stablehlo.broadcast_in_dim %t, dims = [0, 1, 2] : (tensor<1x2x8xf32>) -> tensor<1x2x8x8xf32>
+  %p = stablehlo.divide %e, %tb : tensor<1x2x8x8xf32>
+  %3 = stablehlo.dot_general %p, %q, batching_dims = [0, 1] x [0, 1], contracting_dims = [3] x [2]
+      : (tensor<1x2x8x8xf32>, tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32>
+  return %0, %1, %2, %3 : tensor<1x16x16x64xf32>, tensor<1x8x8x64xf32>, tensor<64x64xf32>,
+                          tensor<1x2x8x16xf32>
 }
 """
 
 
 def warm_cache() -> str:
     """Build into the cache what does not depend on a model (`aotc cache --warm`, run by
-    `make venv`): the runtime and the f32 matmul and convolution helpers for this machine.
+    `make venv`): the runtime and the f32 matmul, convolution and attention helpers for this
+    machine.
     A first compile on a fresh machine otherwise builds them: ~2 s more than a warm one.
     Returns the cache's path."""
     with tempfile.TemporaryDirectory() as d:

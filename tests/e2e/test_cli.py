@@ -200,17 +200,19 @@ def test_a_cache_that_cannot_be_used_is_one_message(tmp_path, add_file):
 
 def test_cache_warm_builds_what_a_first_compile_would(tmp_path):
     """`aotc cache --warm` (run by `make venv`) leaves a fresh cache holding the runtime and
-    the f32 matmul and convolution helpers, so a first compile of a model with a matmul and
-    both kinds of convolution builds no object of its own: none appears, none is rewritten
+    the f32 matmul, convolution and attention helpers, so a first compile of a model with a
+    matmul, both kinds of convolution and an attention builds no object of its own: none
+    appears, none is rewritten
     (a rebuilt object is a new file renamed into place: a new inode; a used one is touched)."""
     cache = tmp_path / "cache"
     env = dict(os.environ, PYTHONPATH=ROOT, AOTC_CACHE_DIR=str(cache))
     r = subprocess.run([sys.executable, "-m", "aot.cli", "cache", "--warm"], capture_output=True,
                        text=True, env=env)
     assert r.returncode == 0, r.stderr
-    assert "runtime objects (1)" in r.stdout and "helper objects (3)" in r.stdout, r.stdout
+    assert "runtime objects (1)" in r.stdout and "helper objects (4)" in r.stdout, r.stdout
     built = {p: p.stat().st_ino for p in [*cache.glob("helpers/*.o"), *cache.glob("runtime-*/*.o")]}
-    assert {p.name.split(".")[1] for p in cache.glob("helpers/*.o")} == {"gemm", "conv", "winograd"}
+    assert {p.name.split(".")[1] for p in cache.glob("helpers/*.o")} == {"gemm", "conv", "winograd",
+                                                                          "attention"}
     model = tmp_path / "model.mlir"
     model.write_text(_WARM_LIKE)
     r = subprocess.run([sys.executable, "-m", "aot.cli", "compile", str(model), "-o",
@@ -223,7 +225,8 @@ def test_cache_warm_builds_what_a_first_compile_would(tmp_path):
 # A model unlike the warm-up program (other shapes, a bias and a relu) using the same helpers.
 _WARM_LIKE = """
 func.func @main(%x: tensor<2x20x20x32xf32>, %w: tensor<3x3x32x48xf32>, %w2: tensor<3x3x48x48xf32>,
-                %v: tensor<48x10xf32>) -> (tensor<2x10x10x48xf32>, tensor<2x20x20x10xf32>) {
+                %v: tensor<48x10xf32>, %q: tensor<3x20x24xf32>)
+    -> (tensor<2x10x10x48xf32>, tensor<2x20x20x10xf32>, tensor<3x20x24xf32>) {
   %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
       window = {stride = [1, 1], pad = [[1, 1], [1, 1]]}
       {batch_group_count = 1 : i64, feature_group_count = 1 : i64}
@@ -234,6 +237,21 @@ func.func @main(%x: tensor<2x20x20x32xf32>, %w: tensor<3x3x32x48xf32>, %w2: tens
       : (tensor<2x20x20x48xf32>, tensor<3x3x48x48xf32>) -> tensor<2x10x10x48xf32>
   %2 = stablehlo.dot_general %0, %v, contracting_dims = [3] x [0]
       : (tensor<2x20x20x48xf32>, tensor<48x10xf32>) -> tensor<2x20x20x10xf32>
-  return %1, %2 : tensor<2x10x10x48xf32>, tensor<2x20x20x10xf32>
+  %s = stablehlo.dot_general %q, %q, batching_dims = [0] x [0], contracting_dims = [2] x [2]
+      : (tensor<3x20x24xf32>, tensor<3x20x24xf32>) -> tensor<3x20x20xf32>
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %m = stablehlo.reduce(%s init: %ninf) applies stablehlo.maximum across dimensions = [2]
+      : (tensor<3x20x20xf32>, tensor<f32>) -> tensor<3x20xf32>
+  %mb = stablehlo.broadcast_in_dim %m, dims = [0, 1] : (tensor<3x20xf32>) -> tensor<3x20x20xf32>
+  %d = stablehlo.subtract %s, %mb : tensor<3x20x20xf32>
+  %e = stablehlo.exponential %d : tensor<3x20x20xf32>
+  %t = stablehlo.reduce(%e init: %zero) applies stablehlo.add across dimensions = [2]
+      : (tensor<3x20x20xf32>, tensor<f32>) -> tensor<3x20xf32>
+  %tb = stablehlo.broadcast_in_dim %t, dims = [0, 1] : (tensor<3x20xf32>) -> tensor<3x20x20xf32>
+  %p = stablehlo.divide %e, %tb : tensor<3x20x20xf32>
+  %3 = stablehlo.dot_general %p, %q, batching_dims = [0] x [0], contracting_dims = [2] x [1]
+      : (tensor<3x20x20xf32>, tensor<3x20x24xf32>) -> tensor<3x20x24xf32>
+  return %1, %2, %3 : tensor<2x10x10x48xf32>, tensor<2x20x20x10xf32>, tensor<3x20x24xf32>
 }
 """
