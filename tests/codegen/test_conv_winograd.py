@@ -166,3 +166,35 @@ def test_random_shapes():
             assert (np.abs(outs[-1] - want) <= 8 * np.finfo(x.dtype).eps * bound).all(), (i, pads)
         assert np.array_equal(*outs), i
     assert ran >= 6, ran
+
+
+NCHW = ((0, 1, [2, 3]), (1, 0, [2, 3]), (0, 1, [2, 3]))  # NCHW x OIHW -> NCHW (PyTorch's)
+
+
+@pytest.mark.parametrize("hw, cin, cout, winograd", [
+    ((13, 11), 16, 32, True),  # odd planes: tiles overhang both edges
+    ((9, 9), 32, 16, True),  # 81 positions an image: by batch at run time (conv_gemm)
+    ((10, 7), 20, 16, False),  # features not in whole vectors: the direct convolution
+])
+def test_nchw_through_winograd(hw, cin, cout, winograd):
+    """PyTorch's layouts with a `?` batch (DenseNet's 3x3 convolutions): against float64 at
+    batches 5, 1 and 0 and on 1 and 2 threads; Winograd's where the features allow it.
+    They run channels-last (conv_gemm's copies, benchmarks/results/2026-11-29-winograd-nchw.md:
+    the copies are 28-31 % of the kernel's time at DenseNet's 32 x 128 x 16 x 16)."""
+    rng = np.random.default_rng(5)
+    x = rng.uniform(-1, 1, (5, cin) + hw).astype(np.float32)
+    w = rng.uniform(-1, 1, (cout, cin, 3, 3)).astype(np.float32)
+    args = (NCHW, (1, 1), ((1, 1), (1, 1)), (1, 1), (1, 1), (False, False), 1, 1)
+    want, bound = np_conv(x, w, *args), np_conv(np.abs(x), np.abs(w), *args)
+    text = conv_text(x.shape, w.shape, want.shape, *args)
+    text = text.replace("tensor<5x", "tensor<?x")  # the input and the result
+    assert ("winograd = true" in loops_text(text)) == winograd
+    lib = aot.compile(text, name=f"winograd_nchw_{hw[0]}_{hw[1]}_{cin}")
+    for n in (5, 1, 0):
+        outs = []
+        for threads in (1, 2):
+            lib.set_num_threads(threads)
+            outs.append(lib.main(x[:n], w))
+            assert outs[-1].shape == want[:n].shape
+            assert (np.abs(outs[-1] - want[:n]) <= 8 * np.finfo(np.float32).eps * bound[:n]).all(), n
+        assert np.array_equal(*outs), n
