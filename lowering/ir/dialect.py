@@ -94,6 +94,8 @@ AOT_ATTRS = {
                        "as NR-feature panels (\"panels\") or followed by Winograd's transform "
                        "(\"winograd\") (passes/prepack.py)",
     "aot.packed_kernel": "on aot.conv: its kernel is such a constant",
+    "channels_first": "on a Winograd aot.conv: operands 3 and 4 are the NCHW input and result "
+                      "it copies from and to (input and out: channels-last scratch)",
     "aot.relayout": "on a loop nest: it copies a kernel parameter into a parameter of its dims "
                     "permuted so (conv_gemm.py's OIHW -> HWIO); prepack.py stores a constant so",
     "aot.external_data": "on memref.global: its bytes are assembled into an object of their own "

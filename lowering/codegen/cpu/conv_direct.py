@@ -58,7 +58,7 @@ from lowering.codegen.cpu.gemm import SLOTS as GEMM_SLOTS
 SLOTS = ("input", "kernel", "out", "batch", "h", "w", "c", "oh", "ow", "f", "kh", "kw",
          "sh", "sw", "dh", "dw", "ph", "pw", "epi", "epi_ctx", "packed_kernel", "transformed",
          "chunks", "chunk_tiles", "groups", "cin", "panel_lo", "panel_hi", "splits",
-         "patches", "row_group", "panel_tasks", "prepacked")
+         "patches", "row_group", "panel_tasks", "prepacked", "nchw_in", "nchw_out")
 
 # Tasks per thread the output is cut into: as the thread pool's chunks per thread, so uneven
 # tasks balance. A call with fewer output rows than that cuts its rows into chunks of MR-wide

@@ -299,6 +299,8 @@ def _conv(g, b, op, args):
     values = {"input": inp.ptr, "kernel": ker.ptr, "out": out.ptr}
     if op.regions:  # fused consumers, run on each finished output row
         values["epi"], values["epi_ctx"] = _epilogue(g, b, op, args[3:])
+    if op.attrs.get("channels_first"):  # (input, kernel, out) scratch for args 3 and 4
+        values["nchw_in"], values["nchw_out"] = args[3].ptr, args[4].ptr
     one = [ir.Constant(I64, 1)] * (4 - len(inp.dims))  # a 1-D convolution: height 1
     for name, v in zip(("batch", "h", "w", "c"), [inp.dims[0]] + one + list(inp.dims[1:])):
         values[name] = v
