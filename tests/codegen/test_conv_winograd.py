@@ -178,9 +178,9 @@ NCHW = ((0, 1, [2, 3]), (1, 0, [2, 3]), (0, 1, [2, 3]))  # NCHW x OIHW -> NCHW (
 ])
 def test_nchw_through_winograd(hw, cin, cout, winograd):
     """PyTorch's layouts with a `?` batch (DenseNet's 3x3 convolutions): against float64 at
-    batches 5, 1 and 0 and on 1 and 2 threads; Winograd's where the features allow it.
-    They run channels-last (conv_gemm's copies, benchmarks/results/2026-11-29-winograd-nchw.md:
-    the copies are 28-31 % of the kernel's time at DenseNet's 32 x 128 x 16 x 16)."""
+    batches 5, 1 and 0 and on 1 and 2 threads; Winograd's where the features allow it, whose
+    kernel copies the input to channels-last and the result back itself, in register
+    transposes (no loop nest of conv_gemm's copies but the kernel's relayout)."""
     rng = np.random.default_rng(5)
     x = rng.uniform(-1, 1, (5, cin) + hw).astype(np.float32)
     w = rng.uniform(-1, 1, (cout, cin, 3, 3)).astype(np.float32)
@@ -188,7 +188,14 @@ def test_nchw_through_winograd(hw, cin, cout, winograd):
     want, bound = np_conv(x, w, *args), np_conv(np.abs(x), np.abs(w), *args)
     text = conv_text(x.shape, w.shape, want.shape, *args)
     text = text.replace("tensor<5x", "tensor<?x")  # the input and the result
-    assert ("winograd = true" in loops_text(text)) == winograd
+    loops = loops_text(text)
+    assert ("winograd = true" in loops) == winograd
+    if winograd:  # the kernel copies its operands itself: no loop reads or writes their
+        # channels-last forms (a ? batch under 256 positions: per-image products beside it)
+        last = [f"x{hw[0]}x{hw[1]}x{n}xf32>" for n in (cin, cout)]
+        moves = [ln for ln in loops.splitlines() if '"memref.load"' in ln or '"memref.store"' in ln]
+        assert "channels_first = true" in loops and moves
+        assert not [ln for ln in moves if any(t in ln for t in last)], loops
     lib = aot.compile(text, name=f"winograd_nchw_{hw[0]}_{hw[1]}_{cin}")
     for n in (5, 1, 0):
         outs = []
