@@ -499,3 +499,16 @@ def test_channels_first_1x1_is_one_matmul_with_its_consumers(size, along, elem):
         want = 1 / (1 + np.exp(-y))
         tol = 1e-5 if elem == "f32" else 1e-12
         np.testing.assert_allclose(lib.main(x, w, bias), want, rtol=tol, atol=tol)
+
+
+def test_patch_matmul_is_one_rule():
+    """conv_gemm's compile-time choice and the run-time one share conv_direct.patch_matmul:
+    tiling windows, one group, more than one window row, rows under PATCH_MATMUL_BELOW."""
+    from lowering.codegen.cpu import conv_direct as cd
+    below = cd.PATCH_MATMUL_BELOW
+    assert cd.patch_matmul(cd.INTS, True, 1, 4, 4, 3)
+    assert not cd.patch_matmul(cd.INTS, False, 1, 4, 4, 3)  # windows overlap or pad
+    assert not cd.patch_matmul(cd.INTS, True, 2, 4, 4, 3)  # grouped
+    assert not cd.patch_matmul(cd.INTS, True, 1, 1, 4, 3)  # one window row
+    assert not cd.patch_matmul(cd.INTS, True, 1, 4, below, 1)  # rows too long
+    assert cd.patch_matmul(cd.INTS, True, 1, 4, below - 1, 1)

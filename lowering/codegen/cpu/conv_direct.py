@@ -163,16 +163,48 @@ def conv_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, blocking,
     return f
 
 
+def patch_matmul(ops, tiling, groups, kh, kw, c):
+    """Whether windows that tile the input take _patch_matmul: one group, more than one
+    window row, rows shorter than PATCH_MATMUL_BELOW. The one rule for both conv_gemm's
+    compile-time choice (ints, INTS) and the run-time one (IR values, _IROps)."""
+    thin = ops.and_(ops.lt(groups, 2), ops.lt(ops.mul(kw, c), PATCH_MATMUL_BELOW))
+    return ops.and_(ops.and_(tiling, thin), ops.lt(1, kh))
+
+
+class INTS:
+    """patch_matmul's operations on Python ints and bools."""
+    and_ = staticmethod(lambda x, y: bool(x and y))
+    lt = staticmethod(lambda x, y: x < y)
+    mul = staticmethod(lambda x, y: x * y)
+
+
+class _IROps:
+    """patch_matmul's operations on i64 IR values (ints become constants)."""
+    def __init__(self, b):
+        self.b = b
+
+    def _v(self, x):
+        return _i(x) if isinstance(x, int) else x
+
+    def and_(self, x, y):
+        return self.b.and_(x, y)
+
+    def lt(self, x, y):
+        return self.b.icmp_signed("<", self._v(x), self._v(y))
+
+    def mul(self, x, y):
+        return self.b.mul(self._v(x), self._v(y))
+
+
 def _thin_patches(b, s):
-    """Windows that tile the input with window rows shorter than PATCH_MATMUL_BELOW."""
+    """Windows that tile the input (stride = window, no padding or dilation) and take
+    patch_matmul."""
     def eq(x, y):
         return b.icmp_signed("==", x, y)
     tiling = b.and_(b.and_(eq(s["sh"], s["kh"]), eq(s["sw"], s["kw"])),
                     b.and_(b.and_(eq(s["ph"], _i(0)), eq(s["pw"], _i(0))),
                            b.and_(eq(s["dh"], _i(1)), eq(s["dw"], _i(1)))))
-    thin = b.and_(b.icmp_signed("<=", s["groups"], _i(1)),
-                  b.icmp_signed("<", b.mul(s["kw"], s["c"]), _i(PATCH_MATMUL_BELOW)))
-    return b.and_(b.and_(tiling, thin), b.icmp_signed(">", s["kh"], _i(1)))
+    return patch_matmul(_IROps(b), tiling, s["groups"], s["kh"], s["kw"], s["c"])
 
 
 def _patch_matmul(e: _Emitter, b, ctx, s, gemm, gather, parallel_for) -> None:

@@ -532,8 +532,8 @@ def _direct_attrs(target, op: Operation) -> dict:
     attrs = {"stride": high + list(w.stride), "dilation": high + list(w.win_dil),
              "pad": [0] * (2 - c.n) + [p[0] for p in w.pad]}
     lhs, rhs = op.operands[0].type, op.operands[1].type
-    if not (c.n == 2 and c.G == 1 and _patches(c, rhs) and rhs.shape[c.ksp[0]] > 1
-            and rhs.shape[c.ksp[1]] * rhs.shape[c.ki] < conv_direct.PATCH_MATMUL_BELOW):
+    if not (c.n == 2 and conv_direct.patch_matmul(
+            conv_direct.INTS, _patches(c, rhs), c.G, *(rhs.shape[d] for d in c.ksp + [c.ki]))):
         attrs["panels"] = True  # reads its kernel as NR-feature panels (not _patch_matmul)
     if c.G > 1:
         attrs["groups"] = c.G
