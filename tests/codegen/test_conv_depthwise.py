@@ -119,6 +119,7 @@ CASES = {
     "nchw_k3_s1_long_rows": ("nchw", 3, 5, 37, 3, 1, SAME3, "f32"),  # a vector run of 35, then a pass
     "nchw_k3_s1_valid_f64": ("nchw", 3, 6, 11, 3, 1, VALID, "f64"),  # small planes: unrolled
     "nchw_k5_s2_small": ("nchw", 6, 9, 9, 5, 2, SAME5, "f32"),
+    "nchw_k5_s2_strided_plane": ("nchw", 7, 16, 15, 5, 2, SAME5, "f32"),  # 8x8 x 25 taps whole
     "nhwc_k3_s2_tf_same": ("nhwc", 11, 8, 9, 3, 2, [(0, 1), (0, 1)], "f32"),  # SAME at stride 2
     "nhwc_k5_s1_same": ("nhwc", 19, 7, 7, 5, 1, SAME5, "f32"),
     "nhwc_k5_s2_valid_f64": ("nhwc", 7, 11, 12, 5, 2, VALID, "f64"),
@@ -192,6 +193,19 @@ def test_depthwise_route_is_taken(layout, size, k):
     text = loops(program(layout, xs, ws, os_, 1, pads, "f32", False))
     assert 'aot.kernel = "convolution", aot.parallel = true' in text, text
     assert text.count("arith.mulf") == products, text
+
+
+def test_depthwise_strided_plane_spelled_out():
+    """A 5x5 stride-2 convolution onto an 8x8 plane (1600 taps: EfficientNet-B0's 144x16x16)
+    is spelled out whole with its bias and relu6 in one kernel (a clamp per position), not
+    transposed per image with its consumers a kernel apart; at stride 1 the same plane size
+    is still transposed."""
+    pads = [(2, 2)] * 2
+    xs, ws, os_ = shapes("nchw", 2, 8, 16, 16, 5, 2, pads)
+    text = loops(program("nchw", xs, ws, os_, 2, pads, "f32", True))
+    assert text.count("aot.kernel =") == 1 and text.count("arith.minimumf") == 64, text
+    xs, ws, os_ = shapes("nchw", 2, 8, 8, 8, 5, 1, pads)
+    assert loops(program("nchw", xs, ws, os_, 1, pads, "f32", True)).count("aot.kernel =") == 2
 
 
 def test_depthwise_dilated_and_multiplier(lib):

@@ -199,6 +199,19 @@ def _emit(b, op: Operation, lhs, rhs, out, finish, raw=None, plane_finish=False)
 # 8x8 3x3 over 88 0.55 -> 0.39-0.45 ms; 7x7 and 8x8 5x5 (1225, 1600 taps) gained 1.2-1.6x but
 # took LLVM 1-3 s longer each, so they keep the rows.
 SMALL_PLANE_TAPS = 1024
+# At a stride above 1 the rows' loads are scalar and strided (and a 5x5 window's planes went
+# transposed per image), so planes up to this many taps are spelled out too: EfficientNet-B0's
+# 144x16x16 -> 8x8 5x5 stride 2 (1600). Its `?` batch library, one core, CPU time,
+# interleaved (load 13): batch 32 44.3-44.7 -> 43.4 ms, batch 8 12.0 -> 11.8; compile 5.6
+# CPU s against 4.8-5.7. All 1600-tap planes (stride 1 too) 43.0 ms but 6.3 s.
+STRIDED_PLANE_TAPS = 1600
+
+
+def _spelled_out(p: "_Plan") -> bool:
+    """Whether the output plane is spelled out whole (_small_planes)."""
+    taps = p.oh * p.ow * p.kh * p.kw
+    return taps <= (SMALL_PLANE_TAPS if p.sh == p.sw == 1 else STRIDED_PLANE_TAPS)
+
 # An inside run of at least this many positions is left to the loop vectoriser
 # (_channels_first); shorter ones keep the scalar recurrences, which were faster there (one
 # core, 8 images, vectorised against scalar: a run of 10 (14x14 5x5) 2.4 / 1.2 ms, 14 (16x16
@@ -257,7 +270,7 @@ def _channels_first(b, p: _Plan, lhs, rhs, dims, finish, out=None, raw=None,
     96x32x32 23.2 / 6.6, 16x64x64 13.3 / 3.4, 24x56x56 13.7 / 3.9, 16x112x112 18.4 / 9.8;
     with batch-norm or + relu 1.0-1.3x faster too. Small planes finish position by
     position: a second pass over their 2-4 long rows was 1.1-1.5x slower."""
-    if p.oh * p.ow * p.kh * p.kw <= SMALL_PLANE_TAPS:
+    if _spelled_out(p):
         return _small_planes(b, p, lhs, rhs, dims, finish)
     elem = ScalarType(p.elem)
     _, nb, n, _ = b.for_(b.index(0), dims[0])
@@ -387,7 +400,7 @@ def _transposed(op: Operation) -> bool:
     transposed to channels-last (_emit_transposed)."""
     p = _Plan(op)
     run = min(p.col_hi, p.ow) - min(p.col_lo, p.ow)
-    return (_layout(p.c) == "first" and p.oh * p.ow * p.kh * p.kw > SMALL_PLANE_TAPS
+    return (_layout(p.c) == "first" and not _spelled_out(p)
             and run < VECTOR_RUN and p.kh * p.kw >= TRANSPOSED_TAPS
             and all(v >= 0 for pair in p.pads for v in pair))
 
