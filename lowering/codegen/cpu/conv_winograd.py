@@ -59,6 +59,7 @@ from lowering.codegen.cpu.gemm import (
     run_tasks,
     thread_scratch,
 )
+from lowering.codegen.cpu.gemm import _transpose as _transpose_block
 
 XI = 16  # transformed positions of a 4x4 patch
 
@@ -236,7 +237,7 @@ def _transpose_task(e: _Emitter) -> ir.Function:
                 r0 = b.mul(rb, _i(vec))
                 x = [b.load(e.vat(b, src, b.add(b.mul(b.add(r0, _i(i)), cols), c0)), typ=e.vt,
                             align=e.size) for i in range(vec)]
-                for j, v in enumerate(_transposed(b, x)):
+                for j, v in enumerate(_transpose_block(b, x)):
                     b.store(v, e.vat(b, dst, b.add(b.mul(b.add(c0, _i(j)), rows), r0)),
                             align=e.size)
 
@@ -251,30 +252,6 @@ def _transpose_task(e: _Emitter) -> ir.Function:
                 element(r, c)
     b.ret_void()
     return f
-
-
-def _transposed(b, x: list) -> list:
-    """The columns of the square block whose rows are the vectors x: for each bit h of the
-    lane index, rows i and i + h (i without bit h) swap their lanes with bit h clear in one
-    and set in the other."""
-    n = len(x)
-    x = list(x)
-    h = n // 2
-    while h:
-        for i in range(n):
-            if i & h:
-                continue
-            lo, hi = x[i], x[i + h]
-            x[i] = b.shuffle_vector(lo, hi, _mask(
-                [j if not j & h else n + j - h for j in range(n)]))
-            x[i + h] = b.shuffle_vector(lo, hi, _mask(
-                [j + h if not j & h else n + j for j in range(n)]))
-        h //= 2
-    return x
-
-
-def _mask(lanes: list):
-    return ir.Constant(ir.VectorType(ir.IntType(32), len(lanes)), lanes)
 
 
 def _splits(e: _Emitter, b, tile_rows, panels):
