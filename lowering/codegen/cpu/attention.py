@@ -39,7 +39,7 @@ from __future__ import annotations
 from llvmlite import ir
 
 from lowering.codegen.cpu import gemm
-from lowering.codegen.cpu.gemm import _ceil_div, _ceil_div_v, _for, _i, _max, _min
+from lowering.codegen.cpu.gemm import _ceil_div, _ceil_div_v, _for, _i, _max, _min, _splat
 from lowering.codegen.llvm import fastmath
 from lowering.ir.core import ScalarType
 from lowering.ops import registry
@@ -160,9 +160,7 @@ class _Attention:
         tops = [b.alloca(t) for _ in rows]
 
         def splat(x):
-            return b.shuffle_vector(b.insert_element(ir.Constant(vt, ir.Undefined), x, _i(0)),
-                                    ir.Constant(vt, ir.Undefined),
-                                    ir.Constant(ir.VectorType(I32, vec), [0] * vec))
+            return _splat(b, x, vt)
 
         def vmax(x, y):  # x > y ? x : y; a NaN score makes every exp NaN below anyway
             return b.select(b.fcmp_ordered(">", x, y), x, y)
@@ -209,62 +207,48 @@ class _Attention:
         b.ret_void()
         return f
 
-    def row_bias(self):
-        """void row_bias(row, bias, n, scale, stride): row[j] = row[j] * scale + bias[j *
-        stride] for j < n, a multiply then an add (two roundings, as the scaled scores plus
-        the bias give them), on vectors where the bias row is contiguous."""
+    def row_pass(self, suffix, other_t, extra_types, combine):
+        """void NAME.suffix(row, other, n, scale, stride, extras...): row[j] = combine(row[j]
+        * scale, other[j * stride], extras) for j < n, on vectors where other's row is
+        contiguous (combine gets vectors then, scalars in the tail)."""
         t, vt, vec = self.t, self.vt, self.vec
-        f = self.fn("row_bias", ir.FunctionType(VOID, [PTR, PTR, I64, t, I64]))
-        row, bias, n, scale, stride = f.args
+        f = self.fn(suffix, ir.FunctionType(VOID, [PTR, PTR, I64, t, I64] + extra_types))
+        row, other, n, scale, stride, *extras = f.args
         b = ir.IRBuilder(f.append_basic_block("entry"))
-        vscale = b.shuffle_vector(b.insert_element(ir.Constant(vt, ir.Undefined), scale, _i(0)),
-                                  ir.Constant(vt, ir.Undefined),
-                                  ir.Constant(ir.VectorType(I32, vec), [0] * vec))
-        contiguous = b.icmp_signed("==", stride, _i(1))
-        n_vec = b.select(contiguous, b.mul(b.sdiv(n, _i(vec)), _i(vec)), _i(0))
-        with _for(b, _i(0), b.sdiv(n_vec, _i(vec)), "bv") as j:
+        ov, align = ir.VectorType(other_t, vec), (self.size if other_t == t else 1)
+        vscale = _splat(b, scale, vt)
+        vextras = [_splat(b, x, ir.VectorType(x.type, vec)) for x in extras]
+        n_vec = b.select(b.icmp_signed("==", stride, _i(1)), b.mul(b.sdiv(n, _i(vec)), _i(vec)), _i(0))
+        with _for(b, _i(0), b.sdiv(n_vec, _i(vec)), "rv") as j:
             p = b.bitcast(self.at(b, row, b.mul(j, _i(vec))), vt.as_pointer())
-            x = b.load(b.bitcast(self.at(b, bias, b.mul(j, _i(vec))), vt.as_pointer()), typ=vt,
-                       align=self.size)
-            b.store(b.fadd(b.fmul(b.load(p, typ=vt, align=self.size), vscale), x), p, align=self.size)
-        with _for(b, n_vec, n, "bs", scalar=True) as j:
+            x = b.load(b.bitcast(b.gep(other, [b.mul(j, _i(vec))], source_etype=other_t),
+                                 ov.as_pointer()), typ=ov, align=align)
+            scaled = b.fmul(b.load(p, typ=vt, align=self.size), vscale)
+            b.store(combine(b, scaled, x, vextras), p, align=self.size)
+        with _for(b, n_vec, n, "rs", scalar=True) as j:
             p = self.at(b, row, j)
-            x = b.load(self.at(b, bias, b.mul(j, stride)), typ=t)
-            b.store(b.fadd(b.fmul(b.load(p, typ=t), scale), x), p)
+            x = b.load(b.gep(other, [b.mul(j, stride)], source_etype=other_t), typ=other_t)
+            b.store(combine(b, b.fmul(b.load(p, typ=t), scale), x, extras), p)
         b.ret_void()
         return f
+
+    def row_bias(self):
+        """void row_bias(row, bias, n, scale, stride): row[j] = row[j] * scale + bias[j *
+        stride], a multiply then an add (two roundings, as the scaled scores plus the bias
+        give them)."""
+        return self.row_pass("row_bias", self.t, [], lambda b, scaled, x, _: b.fadd(scaled, x))
 
     def row_mask(self):
         """void row_mask(row, mask, n, scale, stride, keep_if, fill): row[j] = row[j] * scale
-        where the byte mask[j * stride] (as 0 or 1) is keep_if, else fill; on vectors where
-        the mask row is contiguous."""
-        t, vt, vec = self.t, self.vt, self.vec
-        i8, bv = ir.IntType(8), ir.VectorType(ir.IntType(8), vec)
-        f = self.fn("row_mask", ir.FunctionType(VOID, [PTR, PTR, I64, t, I64, i8, t]))
-        row, mask, n, scale, stride, keep_if, fill = f.args
-        b = ir.IRBuilder(f.append_basic_block("entry"))
+        where the byte mask[j * stride] (as 0 or 1) is keep_if, else fill."""
+        i8 = ir.IntType(8)
 
-        def splat(x, typ):
-            return b.shuffle_vector(b.insert_element(ir.Constant(typ, ir.Undefined), x, _i(0)),
-                                    ir.Constant(typ, ir.Undefined),
-                                    ir.Constant(ir.VectorType(I32, vec), [0] * vec))
-        vscale, vfill, vkeep = splat(scale, vt), splat(fill, vt), splat(keep_if, bv)
-        contiguous = b.icmp_signed("==", stride, _i(1))
-        n_vec = b.select(contiguous, b.mul(b.sdiv(n, _i(vec)), _i(vec)), _i(0))
-        with _for(b, _i(0), b.sdiv(n_vec, _i(vec)), "mv") as j:
-            p = b.bitcast(self.at(b, row, b.mul(j, _i(vec))), vt.as_pointer())
-            m = b.load(b.bitcast(b.gep(mask, [b.mul(j, _i(vec))], source_etype=i8), bv.as_pointer()),
-                       typ=bv, align=1)
-            kept = b.icmp_unsigned("==", b.and_(m, ir.Constant(bv, [1] * vec)), vkeep)
-            b.store(b.select(kept, b.fmul(b.load(p, typ=vt, align=self.size), vscale), vfill), p,
-                    align=self.size)
-        with _for(b, n_vec, n, "ms", scalar=True) as j:
-            p = self.at(b, row, j)
-            m = b.load(b.gep(mask, [b.mul(j, stride)], source_etype=i8), typ=i8)
-            kept = b.icmp_unsigned("==", b.and_(m, ir.Constant(i8, 1)), keep_if)
-            b.store(b.select(kept, b.fmul(b.load(p, typ=t), scale), fill), p)
-        b.ret_void()
-        return f
+        def combine(b, scaled, m, extras):
+            keep_if, fill = extras
+            one = ir.Constant(m.type, [1] * m.type.count) if isinstance(m.type, ir.VectorType) \
+                else ir.Constant(i8, 1)
+            return b.select(b.icmp_unsigned("==", b.and_(m, one), keep_if), scaled, fill)
+        return self.row_pass("row_mask", i8, [i8, self.t], combine)
 
     def add_bias(self, b, bias, scores, s_row, i0, rows, keys, scale):
         """Rows [i0, i0 + rows) of the scores block, keys [0, keys), scaled and biased (or

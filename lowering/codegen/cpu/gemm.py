@@ -214,6 +214,13 @@ def _strip_vectors(nr_vectors: int, rows: int) -> int:
     return max(nr_vectors, FEW_ROWS_ACCUMULATORS // rows)
 
 
+def _splat(b, x, vt: ir.VectorType):
+    """The scalar x in every lane of a vector of type vt."""
+    return b.shuffle_vector(b.insert_element(ir.Constant(vt, ir.Undefined), x, _i(0)),
+                            ir.Constant(vt, ir.Undefined),
+                            ir.Constant(ir.VectorType(ir.IntType(32), vt.count), [0] * vt.count))
+
+
 def _pairwise_sum(b, v, lanes: int):
     """The sum of a vector's lanes, halves added pairwise (a fixed order, so fixed bits)."""
     while lanes > 1:
@@ -427,9 +434,7 @@ class _Emitter:
         ak = b.mul(k, a_k)
         for r in range(len(accs)):
             x = b.load(self.at(b, a_rows[r], ak), typ=t)
-            splat = b.shuffle_vector(b.insert_element(ir.Constant(vt, ir.Undefined), x, _i(0)),
-                                     ir.Constant(vt, ir.Undefined),
-                                     ir.Constant(ir.VectorType(ir.IntType(32), vec), [0] * vec))
+            splat = _splat(b, x, vt)
             for v in range(nv):
                 if self.pairs:
                     acc = b.load(accs[r][v])
@@ -502,9 +507,7 @@ class _Emitter:
                   for v in range(nv)]
             for r, row in enumerate(accs):
                 x = b.load(self.at(b, a_rows[r], b.mul(k, a_col)), typ=self.t)
-                splat = b.shuffle_vector(b.insert_element(ir.Constant(vt, ir.Undefined), x, _i(0)),
-                                         ir.Constant(vt, ir.Undefined),
-                                         ir.Constant(ir.VectorType(I32, vec), [0] * vec))
+                splat = _splat(b, x, vt)
                 for v, acc in enumerate(row):
                     b.store(self.fmuladd(b, splat, bv[v], b.load(acc)), acc)
         for r, row in enumerate(accs):
