@@ -176,20 +176,17 @@ def _emit_via_channels_last(b, op: Operation, c, lhs, rhs, out, x, k, y) -> None
     elem = lhs.type.elem
     ld, od = buffer_dims(b, lhs), buffer_dims(b, out)
     attrs = _direct_attrs(b.target, op)
-    if attrs.get("winograd"):  # conv_winograd copies lhs into x and y into out itself
-        if not _kernel_is_hwio(c):
-            _kernel_to_hwio(b, c, rhs, k, elem)
-        b.op("aot.conv", [x, rhs if _kernel_is_hwio(c) else k, y, lhs, out],
-             attrs=dict(attrs, channels_first=True))
-        return
-    with loop_nest(b, [Ix(b).val(d) for d in ld]) as (nb, ivs):  # read in order
-        v = nb.v("memref.load", [lhs] + ivs, ScalarType(elem))
-        nb.op("memref.store", [v, x, ivs[c.lb]] + [ivs[d] for d in c.lsp] + [ivs[c.lf]])
     if _kernel_is_hwio(c):
         k = rhs
     else:
         _kernel_to_hwio(b, c, rhs, k, elem)
-    b.op("aot.conv", [x, k, y], attrs=_direct_attrs(b.target, op))
+    if attrs.get("winograd"):  # conv_winograd copies lhs into x and y into out itself
+        b.op("aot.conv", [x, k, y, lhs, out], attrs=dict(attrs, channels_first=True))
+        return
+    with loop_nest(b, [Ix(b).val(d) for d in ld]) as (nb, ivs):  # read in order
+        v = nb.v("memref.load", [lhs] + ivs, ScalarType(elem))
+        nb.op("memref.store", [v, x, ivs[c.lb]] + [ivs[d] for d in c.lsp] + [ivs[c.lf]])
+    b.op("aot.conv", [x, k, y], attrs=attrs)
     with loop_nest(b, [Ix(b).val(d) for d in od]) as (ob, ivs):  # written in order
         v = ob.v("memref.load", [y, ivs[c.ob]] + [ivs[d] for d in c.osp] + [ivs[c.of]],
                  ScalarType(out.type.elem))
