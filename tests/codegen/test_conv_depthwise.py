@@ -120,6 +120,11 @@ CASES = {
     "nchw_k3_s1_valid_f64": ("nchw", 3, 6, 11, 3, 1, VALID, "f64"),  # small planes: unrolled
     "nchw_k5_s2_small": ("nchw", 6, 9, 9, 5, 2, SAME5, "f32"),
     "nchw_k5_s2_strided_plane": ("nchw", 7, 16, 15, 5, 2, SAME5, "f32"),  # 8x8 x 25 taps whole
+    # small planes finished a group of channels at a time: 6 channels of 4x4 in groups of 2,
+    # 12 of 2x2 in groups of 4, 10 of 4x3 (stride 2) in groups of 5
+    "nchw_k3_s1_grouped_4x4": ("nchw", 6, 4, 4, 3, 1, SAME3, "f32"),
+    "nchw_k5_s1_grouped_2x2": ("nchw", 12, 2, 2, 5, 1, SAME5, "f32"),
+    "nchw_k3_s2_grouped_4x3": ("nchw", 10, 7, 5, 3, 2, SAME3, "f32"),
     "nhwc_k3_s2_tf_same": ("nhwc", 11, 8, 9, 3, 2, [(0, 1), (0, 1)], "f32"),  # SAME at stride 2
     "nhwc_k5_s1_same": ("nhwc", 19, 7, 7, 5, 1, SAME5, "f32"),
     "nhwc_k5_s2_valid_f64": ("nhwc", 7, 11, 12, 5, 2, VALID, "f64"),
@@ -242,25 +247,48 @@ def test_depthwise_rows_finish_in_a_second_pass(stride, size):
     assert text.count("arith.mulf") == 9 * 6 and text.count("arith.minimumf") == 1, text
 
 
-def consumers_program(along: int) -> str:
-    """A 16x16 3x3 stride-1 NCHW depthwise convolution (batch 2, 8 channels) + r * v, v
-    broadcast along dim `along` (1: per channel; 3: along the rows' positions), + r (a buffer
-    of the output's shape): relu6 of that."""
-    t = "tensor<2x8x16x16xf32>"
-    n = 8 if along == 1 else 16
-    return (f"func.func @main(%x: {t}, %w: tensor<8x1x3x3xf32>, %v: tensor<{n}xf32>, %r: {t})"
-            f" -> {t} {{\n"
+def consumers_program(along, size=16, channels=8, batch="2") -> str:
+    """A size x size 3x3 stride-1 NCHW depthwise convolution (`batch` images, `channels`
+    channels) + r * v, v broadcast along dim `along` (1: per channel; 3: along the rows'
+    positions; None: no v), + r (a buffer of the output's shape): relu6 of that."""
+    t = f"tensor<{batch}x{channels}x{size}x{size}xf32>"
+    wt = f"tensor<{channels}x1x3x3xf32>"
+    n = channels if along == 1 else size
+    v = f", %v: tensor<{n}xf32>" if along else ""
+    body = ""
+    if along and batch == "?":  # the result's shape read at run time, as jax.export builds it
+        body = ("  %d0 = stablehlo.get_dimension_size %x, dim = 0 : "
+                f"({t}) -> tensor<i32>\n"
+                "  %r0 = stablehlo.reshape %d0 : (tensor<i32>) -> tensor<1xi32>\n"
+                f"  %rest = stablehlo.constant dense<[{channels}, {size}, {size}]> : tensor<3xi32>\n"
+                "  %shape = stablehlo.concatenate %r0, %rest, dim = 0 : "
+                "(tensor<1xi32>, tensor<3xi32>) -> tensor<4xi32>\n"
+                f"  %vb = stablehlo.dynamic_broadcast_in_dim %v, %shape, dims = [{along}] : "
+                f"(tensor<{n}xf32>, tensor<4xi32>) -> {t}\n")
+    elif along:
+        body = f"  %vb = stablehlo.broadcast_in_dim %v, dims = [{along}] : (tensor<{n}xf32>) -> {t}\n"
+    body += f"  %m = stablehlo.multiply %r, %vb : {t}\n" if along else ""
+    return (f"func.func @main(%x: {t}, %w: {wt}{v}, %r: {t}) -> {t} {{\n"
             f"  %y = stablehlo.convolution(%x, %w) dim_numbers = {DIMS['nchw']}, "
             "window = {stride = [1, 1], pad = [[1, 1], [1, 1]], rhs_dilate = [1, 1]} "
-            "{batch_group_count = 1 : i64, feature_group_count = 8 : i64} : "
-            f"({t}, tensor<8x1x3x3xf32>) -> {t}\n"
-            f"  %vb = stablehlo.broadcast_in_dim %v, dims = [{along}] : (tensor<{n}xf32>) -> {t}\n"
-            f"  %m = stablehlo.multiply %r, %vb : {t}\n"
-            f"  %a = stablehlo.add %y, %m : {t}\n"
+            f"{{batch_group_count = 1 : i64, feature_group_count = {channels} : i64}} : "
+            f"({t}, {wt}) -> {t}\n" + body +
+            f"  %a = stablehlo.add %y, {'%m' if along else '%r'} : {t}\n"
             "  %lo = stablehlo.constant dense<0.0> : tensor<f32>\n"
             "  %hi = stablehlo.constant dense<6.0> : tensor<f32>\n"
             f"  %c = stablehlo.clamp %lo, %a, %hi : (tensor<f32>, {t}, tensor<f32>) -> {t}\n"
             f"  return %c : {t}\n}}\n")
+
+
+def consumers_reference(x, w, v, r, along):
+    """consumers_program's result in float64."""
+    size, channels = x.shape[2], x.shape[1]
+    shape = (1, channels, 1, 1) if along == 1 else (1, 1, 1, size)
+    vb = v.reshape(shape).astype(np.float64) if along else 1.0
+    xp = np.pad(x.astype(np.float64), [(0, 0), (0, 0), (1, 1), (1, 1)])
+    conv = sum(xp[:, :, i:i + size, j:j + size] * w[None, :, 0, i, j, None, None]
+               for i in range(3) for j in range(3))
+    return np.clip(conv + r * vb, 0, 6)
 
 
 @pytest.mark.parametrize("along, plane", [(1, True), (3, False)])
@@ -277,9 +305,29 @@ def test_depthwise_finishes_whole_planes(along, plane):
     v = rng.uniform(-1, 1, 8 if along == 1 else 16).astype(np.float32)
     r = rng.uniform(-1, 1, (2, 8, 16, 16)).astype(np.float32)
     lib = aot.compile(consumers_program(along), name=f"dw_consumers_{along}")
-    vb = v.reshape((1, 8, 1, 1) if along == 1 else (1, 1, 1, 16)).astype(np.float64)
-    xp = np.pad(x.astype(np.float64), [(0, 0), (0, 0), (1, 1), (1, 1)])
-    conv = sum(xp[:, :, i:i + 16, j:j + 16] * w[None, :, 0, i, j, None, None]
-               for i in range(3) for j in range(3))
-    want = np.clip(conv + r * vb, 0, 6)
+    want = consumers_reference(x, w, v, r, along)
     np.testing.assert_allclose(lib.main(x, w, v, r), want, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("along, batch", [(None, "2"), (None, "?"), (1, "2"), (1, "?")])
+def test_depthwise_small_planes_finish_by_groups(along, batch):
+    """6 channels of 4x4 spelled out: the bare sums of 2 channels at a time (gcd(6, 64 / 16)),
+    then the pair finished in one loop: one run of their 32 positions where the consumers read
+    only at the output's own index (a residual), else a loop per channel over its 16 (a
+    per-channel factor); one clamp in the kernel, not one per position. Static and `?` batch
+    (batches 1 and 3) against numpy."""
+    text = print_module(run_pipeline(parse_module(consumers_program(along, 4, 6, batch),
+                                                  "t.mlir"), "loops"))
+    assert text.count("aot.kernel =") == 1 and text.count("arith.minimumf") == 1, text
+    assert ("{value = 32 : i64}" in text) == (along is None), text
+    rng = np.random.default_rng(7)
+    lib = aot.compile(consumers_program(along, 4, 6, batch),
+                      name=f"dw_groups_{along}_{'dyn' if batch == '?' else batch}")
+    for images in (1, 3) if batch == "?" else (2,):
+        x = rng.uniform(-1, 1, (images, 6, 4, 4)).astype(np.float32)
+        w = rng.uniform(-1, 1, (6, 1, 3, 3)).astype(np.float32)
+        v = rng.uniform(-1, 1, 6).astype(np.float32)
+        r = rng.uniform(-1, 1, (images, 6, 4, 4)).astype(np.float32)
+        got = lib.main(x, w, v, r) if along else lib.main(x, w, r)
+        np.testing.assert_allclose(got, consumers_reference(x, w, v, r, along), rtol=1e-5,
+                                   atol=1e-5)
