@@ -21,7 +21,7 @@ class CpuBackend(Backend):
             raise option_error(str(e)) from None
 
     def register_rules(self) -> None:
-        from lowering.codegen.cpu import conv_gemm, matmul  # noqa: F401
+        from lowering.codegen.cpu import conv_gemm, matmul, transpose  # noqa: F401
 
     def helper_objects(self, target, fingerprint: str):
         from lowering.codegen.cpu.helpers import HelperObjects

@@ -28,6 +28,8 @@ LOOP_OPS = {
     "aot.switch": "(index) -> results: runs region `index` (the last when out of range)",
     "aot.gemm": "(lhs, rhs, out, captured...): the packed matmul; its region is the epilogue",
     "aot.conv": "(input, kernel, out): the CPU's direct 2-D convolution (NHWC, HWIO)",
+    "aot.transpose": "(src, dst): dst = src transposed by `permutation`, one that moves the last "
+                     "dim, in register tiles (the CPU's: codegen/cpu/transpose.py)",
     "aot.attention": "(q, k, v, out[, bias]): out = softmax(q k^T * `scale` + bias) v per "
                      "batch index, one CPU kernel (codegen/cpu/attention.py); `causal` = c: "
                      "query i reads keys j <= i + c only; `safe`: a row of -inf scores gives "

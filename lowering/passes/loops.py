@@ -235,6 +235,10 @@ def emit_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
         inner.op("memref.store", [Elemental(inner, inputs, dims=env).at(ret.operands[0], ivs), out] + ivs)
         inner.yield_()
         return
+    if root.key == "transpose" and root.operands[0] in inputs:  # one transpose of an input
+        own = registry.rule(root, "kernel", b.target)  # a target's own (the CPU's tiles)
+        if own is not None:
+            return own(b, root, inputs[root.operands[0]], out)
     order = element_order(region_block, out)
     out_dims = dims_of(b, out)
     with loop_nest(b, [out_dims[d] for d in order]) as (inner, ivs_in_order):

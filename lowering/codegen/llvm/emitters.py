@@ -15,6 +15,7 @@ from llvmlite import ir
 from lowering.codegen.cpu import attention, conv_direct
 from lowering.codegen.cpu.gemm import EPILOGUE_T
 from lowering.codegen.cpu.gemm import SLOTS as GEMM_SLOTS
+from lowering.codegen.cpu.transpose import emit_transpose
 from lowering.codegen.llvm.types import (
     F32,
     I1,
@@ -361,6 +362,7 @@ EMITTERS = {
     "aot.attention": _attention,
     "aot.conv": _conv,
     "aot.gemm": _gemm,
+    "aot.transpose": emit_transpose,
     "arith.constant": _constant,
     "arith.addf": _binop("fadd"), "arith.subf": _binop("fsub"), "arith.mulf": _binop("fmul"),
     "arith.divf": _divf, "arith.remf": _binop("frem"),
