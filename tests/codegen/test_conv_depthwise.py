@@ -115,7 +115,9 @@ CASES = {
     "nchw_k3_s2_same": ("nchw", 5, 60, 61, 3, 2, SAME3, "f32"),  # rows of positions
     "nchw_k5_s1_transposed": ("nchw", 9, 13, 15, 5, 1, SAME5, "f32"),  # channels-last per image
     "nchw_k5_s1_same": ("nchw", 4, 7, 31, 5, 1, SAME5, "f32"),  # a vectorised inside run
-    "nchw_k3_s1_short_rows": ("nchw", 5, 16, 17, 3, 1, SAME3, "f32"),  # runs of 15: two passes
+    "nchw_k3_s1_short_rows": ("nchw", 5, 16, 17, 3, 1, SAME3, "f32"),  # runs of 15: two blocks
+    "nchw_k3_s1_one_block": ("nchw", 3, 12, 10, 3, 1, SAME3, "f32"),  # a run of 8: one block
+    "nchw_k3_s2_blocks": ("nchw", 5, 31, 29, 3, 2, SAME3, "f32"),  # 15 positions, a run of 13
     "nchw_k3_s1_long_rows": ("nchw", 3, 5, 37, 3, 1, SAME3, "f32"),  # a vector run of 35, then a pass
     "nchw_k3_s1_valid_f64": ("nchw", 3, 6, 11, 3, 1, VALID, "f64"),  # small planes: unrolled
     "nchw_k5_s2_small": ("nchw", 6, 9, 9, 5, 2, SAME5, "f32"),
@@ -174,7 +176,7 @@ def test_depthwise_matches_numpy(lib, name):
 
 # (layout, plane size, window): (kernels, products, clamps) of the static program with bias
 # and relu6
-ROUTES = {("nchw", 30, 3): (1, 9 * 6, 1),  # rows: 2 row versions x 3 runs, then one finishing loop
+ROUTES = {("nchw", 40, 3): (1, 9 * 6, 1),  # rows: 2 row versions x 3 runs, then one finishing loop
           ("nchw", 10, 3): (1, 28 * 28, 100),  # a small plane spelled out: a product per tap inside
           ("nchw", 12, 5): (2, 25 * 4, 1),  # transposed per image; its consumers a kernel apart
           ("nhwc", 10, 3): (1, 9 * 4, 4)}  # a pair of columns (2 sums), one column, a last one
@@ -233,7 +235,7 @@ def test_depthwise_dilated_and_multiplier(lib):
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
 
 
-@pytest.mark.parametrize("stride, size", [(2, 60), (1, 60), (1, 33)])
+@pytest.mark.parametrize("stride, size", [(2, 60), (1, 60), (1, 37)])
 def test_depthwise_rows_finish_in_a_second_pass(stride, size):
     """Channels-first with a fused bias + relu6, scalar runs (stride 2) or vector ones (stride
     1, long rows): the rows' runs store the bare sums (9 products in each of 2 row versions x
@@ -245,6 +247,24 @@ def test_depthwise_rows_finish_in_a_second_pass(stride, size):
     assert text.count("aot.kernel =") == 1, text
     assert 'aot.kernel = "fusion", aot.parallel = true' in text, text
     assert text.count("arith.mulf") == 9 * 6 and text.count("arith.minimumf") == 1, text
+
+
+@pytest.mark.parametrize("stride, size, blocks", [(1, 16, 2), (2, 32, 2), (1, 32, 4),
+                                                  (2, 48, 3)])
+def test_depthwise_short_runs_in_vector_blocks(stride, size, blocks):
+    """3x3 rows whose inside run the loop vectoriser leaves scalar (14 and 15 positions: 16x16,
+    32x32 at stride 2; 30 at stride 1; 23 at stride 2) go in `blocks` blocks of 8 positions
+    spelled out, the last one's start clamped: 9 products for each of the 2 border columns
+    and 8 x 9 in the block, in each of the 2 row versions; one clamp. Longer runs (stride 2:
+    27, stride 1: 38 in test_depthwise_route_is_taken) keep the loops."""
+    pads = [(1, 1)] * 2
+    xs, ws, os_ = shapes("nchw", 2, 8, size, size, 3, stride, pads)
+    text = loops(program("nchw", xs, ws, os_, stride, pads, "f32", True))
+    assert text.count("aot.kernel =") == 1 and text.count("arith.minimumf") == 1, text
+    assert text.count("arith.mulf") == 2 * (2 * 9 + 8 * 9), text
+    assert f"{{value = {blocks} : i64}}" in text and text.count("arith.minsi") == 2, text
+    xs, ws, os_ = shapes("nchw", 2, 8, 56, 56, 3, 2, pads)
+    assert loops(program("nchw", xs, ws, os_, 2, pads, "f32", True)).count("arith.mulf") == 9 * 6
 
 
 def consumers_program(along, size=16, channels=8, batch="2") -> str:
