@@ -47,6 +47,9 @@ CASES = {
     "two_free_dims": ((2, 5, 12), (12, 21), "contracting_dims = [2] x [0]", "abk,kn->abn"),
     "two_contracting_dims": ((7, 3, 5), (3, 5, 9), "contracting_dims = [1, 2] x [0, 1]",
                              "mij,ijn->mn"),
+    # at most NARROW_ROWS rows: B in NARROW_NB-column blocks (the last cut), the next one's
+    # rows prefetched, A packed once per K block for all of them
+    "narrow_blocks": ((40, 600), (600, 700), MATMUL, "mk,kn->mn"),
     "outer_product": ((7,), (18,), "contracting_dims = [] x []", "m,n->mn"),
     "matrix_vector": ((19, 23), (23,), MATMUL, "mk,k->m"),
     "vector_matrix": ((23,), (23, 19), "contracting_dims = [0] x [0]", "k,kn->n"),
@@ -605,6 +608,25 @@ def test_shallow_k_blocks_walk_c_by_rows():
             lib.set_num_threads(threads)
             np.testing.assert_allclose(lib.main(a, b, c), want, rtol=1e-4, atol=1e-4 * np.sqrt(k),
                                        err_msg=f"{bs}x{m}x{k}x{n}, {threads} threads")
+
+
+def test_narrow_tasks_prefetch_the_next_b_block():
+    """A task of at most NARROW_ROWS rows packs B in NARROW_NB-column blocks and prefetches
+    the next block's rows into L2 (locality 2) from its micro-kernel calls; packed panels are
+    PANEL_PAD_BYTES apart beyond KC x NR. Checked on the task's IR (numbers: CASES'
+    narrow_blocks and test_few_rows_at_every_m's 24 and 40 rows)."""
+    from llvmlite import ir as llvm_ir
+
+    from lowering.codegen.cpu import gemm
+    from lowering.target import host_target
+    mod = llvm_ir.Module("m")
+    pfor = llvm_ir.Function(mod, llvm_ir.FunctionType(llvm_ir.VoidType(), []), name="pfor")
+    gemm.gemm_function(mod, "f32", llvm_ir.FloatType(), pfor, host_target().blocking("f32"))
+    task = str(mod.globals["aot.gemm.f32.task"])
+    assert re.search(rf'%"narrow" = icmp sle i64 %"?[\w.]+"?, {gemm.NARROW_ROWS}\b', task)
+    assert re.search(rf'select\s+i1 %"narrow", i64 %"?[\w.]+"?, i64 %"?[\w.]+"?', task)
+    assert re.search(r'call void @"llvm.prefetch.p0"\(ptr %"?[\w.]+"?, i32 0, i32 2, i32 1\)', task)
+    assert re.search(r'icmp slt i64 %"pfr.iv"', task)
 
 
 def test_a_read_in_place_only_for_the_fewest_columns():

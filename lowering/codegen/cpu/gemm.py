@@ -75,6 +75,17 @@ PARALLEL_MIN_FLOPS = 1 << 23  # multiply-adds; below this a product stays on the
 # A task with at most this many MR-row panels of C reads row-major B in place: packing B
 # costs a pass over it that so few rows cannot pay back (a matrix-vector product at batch 1).
 SMALL_M_PANELS = 2
+# A task of at most this many rows packs B in blocks of NARROW_NB columns, not NB, and its
+# micro-kernel calls prefetch the next block's rows of B into L2 (prefetch_next_block), so
+# that packing reads them from cache: with so few rows the products cannot hide a pack that
+# waits on memory (x[32, 1024] @ W[1024, 4096], W an argument: 1.10-1.17x XLA, packing a
+# quarter of the time; 1.00 after). The block being multiplied (256 KB of f32 at KC 256),
+# the next one's rows and the A block (at most 144 x 256) stay within a 1 MB L2.
+NARROW_ROWS = 144
+NARROW_NB = 256
+# Packed B panels are one cache line further apart than KC x NR: at KC x NR x 4 bytes
+# (16 KB) every store of a row of B into its panels fell in one L1 set.
+PANEL_PAD_BYTES = 64
 # A product of at most FEW_ROWS_MAX rows with row-major B that is not packed at compile time
 # goes through the few-row kernels: K in blocks of FEW_ROWS_KC rows of B, each block read in
 # place once, row by row, for all the task's columns, FEW_ROWS_GROUP rows of C at a time.
@@ -311,6 +322,7 @@ class _Emitter:
         self.kp = self.kc // 2 if self.pairs else self.kc
         self.madd_intrinsic = p.madd
         self.small_m = SMALL_M_PANELS * self.mr
+        self.pad = PANEL_PAD_BYTES // self.size  # elements between packed B panels
 
     def fn(self, suffix, ftype):
         f = ir.Function(self.mod, ftype, name=f"{self.name}.{suffix}")
@@ -579,12 +591,32 @@ class _Emitter:
         return {r: (self.mod.globals.get(f"{self.name}.few_rows_t{r}") or self.few_rows_t_kernel(r))
                 for r in range(1, FEW_ROWS_GROUP + 1)}
 
-    def prefetch(self, b, address):
-        """A read prefetch of `address`'s cache line into every cache level (never faults, so
-        past B's end too)."""
+    def prefetch(self, b, address, locality: int = 3):
+        """A read prefetch of `address`'s cache line (never faults, so past B's end too):
+        into every cache level at locality 3, into L2 and beyond at 2."""
         f = self.mod.globals.get("llvm.prefetch.p0") or ir.Function(
             self.mod, ir.FunctionType(VOID, [PTR, I32, I32, I32]), name="llvm.prefetch.p0")
-        b.call(f, [address, ir.Constant(I32, 0), ir.Constant(I32, 3), ir.Constant(I32, 1)])
+        b.call(f, [address, ir.Constant(I32, 0), ir.Constant(I32, locality), ir.Constant(I32, 1)])
+
+    def prefetch_next_block(self, b, s, b_base, call, calls, p0, kc, k, j0, c0, cols, nc, on):
+        """Micro-kernel call `call` of the `calls` over the B block at (p0, c0) prefetches its
+        share of the rows of the next block (the next columns, else the next K block) into
+        L2, when `on`: packing that block then reads from cache while these multiply-adds
+        run. Its rows are `cols` wide at most, the task's B block width."""
+        nxt_c0 = b.add(c0, cols)
+        wrap = b.icmp_signed(">=", nxt_c0, nc)
+        nxt_p0 = b.select(wrap, b.add(p0, kc), p0)
+        nxt_c0 = b.select(wrap, _i(0), nxt_c0)
+        nxt_kc = _max(b, _min(b, _i(self.kc), b.sub(k, nxt_p0)), _i(0))
+        nxt_cols = _min(b, cols, b.sub(nc, nxt_c0))
+        per_call = _ceil_div_v(b, nxt_kc, calls)
+        lo = b.mul(call, per_call)
+        hi = b.select(on, _min(b, b.add(lo, per_call), nxt_kc), lo)
+        line = 64 // (2 if self.pairs else self.size)  # operand elements per cache line
+        with _for(b, lo, hi, "pfr", unroll=False) as r:
+            row = self.src(b, b_base, b.add(b.mul(b.add(nxt_p0, r), s["b_row"]), b.add(j0, nxt_c0)))
+            with _for(b, _i(0), _ceil_div(b, nxt_cols, line), "pfl", unroll=False) as q:
+                self.prefetch(b, self.src(b, row, b.mul(q, _i(line))), 2)
 
     def scalar_fmuladd(self):
         name = f"llvm.fmuladd.{self.elem}"
@@ -663,7 +695,7 @@ class _Emitter:
 
     def task_scratch_bytes(self) -> int:
         """The bytes of the thread's scratch a task packs A and B into (from its start)."""
-        return self.mc * self.kp * self.size + self.kp * self.nb * self.size
+        return (self.mc * self.kp + (self.kp * self.nr + self.pad) * (self.nb // self.nr)) * self.size
 
     def task(self, micros, micros_packed, micros_rows):
         """void task(ctx, begin, end): the output tiles numbered [begin, end)."""
@@ -743,20 +775,30 @@ class _Emitter:
                         # and row-major B reads B's whole NR-column panels in place (packing them
                         # would cost more than the product); the last, cut one is packed. A task
                         # with few columns and row-major A reads A in place.
-                        with _for(b, _i(0), _ceil_div_v(b, nc, block_cols), "bb") as bb:
-                            c0 = b.mul(bb, block_cols)
-                            block_nc = _min(b, block_cols, b.sub(nc, c0))
+                        panel_stride = b.add(b.mul(_i(nr), depth),  # (prepacked: no pad)
+                                             b.select(b_packed, _i(0), _i(self.pad)))
+                        narrow = b.icmp_signed("<=", mc, _i(NARROW_ROWS), name="narrow")
+                        cols_here = b.select(narrow, _min(b, block_cols, _i(NARROW_NB)), block_cols)
+                        prefetch_next = b.and_(narrow, b.and_(
+                            b.icmp_signed("==", s["b_col"], _i(1)), b.not_(b_packed)))
+                        with _for(b, _i(0), _ceil_div_v(b, nc, cols_here), "bb") as bb:
+                            c0 = b.mul(bb, cols_here)
+                            block_nc = _min(b, cols_here, b.sub(nc, c0))
                             in_place = b.select(small_m, b.sdiv(block_nc, _i(nr)), _i(0))
                             with b.if_then(b.not_(b_packed)):
                                 pack_b(b, b_base, b_pack, s, p0, kc,
                                        b.add(j0, b.add(c0, b.mul(in_place, _i(nr)))),
-                                       b.sub(block_nc, b.mul(in_place, _i(nr))))
+                                       b.sub(block_nc, b.mul(in_place, _i(nr))), self.pad)
                             prepacked = self.src(b, b_base, b.add(b.mul(p0, n_pad), b.mul(
                                 b.add(j0, c0), kc)))  # j0 + c0 is a multiple of NR
                             with _for(b, _i(0), _ceil_div_v(b, mc, block_rows), "ab") as ab:
                                 r0 = b.mul(ab, block_rows)
                                 m_panels = _ceil_div(b, _min(b, block_rows, b.sub(mc, r0)), mr)
-                                with _for(b, _i(0), b.select(a_in_place, _i(0), m_panels), "pa") as pa:
+                                # one A block: packed once per K block, for every B block
+                                repack = b.or_(b.icmp_signed("==", bb, _i(0)),
+                                               b.icmp_signed(">", mc, block_rows))
+                                with _for(b, _i(0), b.select(b.and_(repack, b.not_(a_in_place)),
+                                                             m_panels, _i(0)), "pa") as pa:
                                     pack_a(b, a_base, a_pack, s, pa, b.add(i0, r0), p0, kc)
                                 # Shallow K blocks: the tiles of C row by row (each A panel
                                 # across every B panel), so C is written in long runs along
@@ -770,12 +812,16 @@ class _Emitter:
                                     with _for(b, _i(0), inner_n, "mk") as inner:
                                         pb = b.select(by_rows, inner, outer)
                                         pa = b.select(by_rows, outer, inner)
+                                        self.prefetch_next_block(
+                                            b, s, b_base, b.add(b.mul(outer, inner_n), inner),
+                                            b.mul(outer_n, inner_n), p0, kc, k, j0, c0,
+                                            cols_here, nc, prefetch_next)
                                         cols = _min(b, _i(nr), b.sub(block_nc, b.mul(pb, _i(nr))))
                                         direct = b.icmp_signed("<", pb, in_place)
                                         b_panel = b.select(direct, self.src(b, b_base, b.add(
                                             b.mul(p0, s["b_row"]), b.add(j0, b.add(c0, b.mul(pb, _i(nr)))))),
                                             self.at(b, b.select(b_packed, prepacked, b_pack),
-                                                    b.mul(b.sub(pb, in_place), b.mul(_i(nr), depth))))
+                                                    b.mul(b.sub(pb, in_place), panel_stride)))
                                         ldb = b.select(direct, s["b_row"], _i(nr))
                                         row = b.add(r0, b.mul(pa, _i(mr)))
                                         rows = _min(b, _i(mr), b.sub(mc, row))
@@ -845,7 +891,7 @@ class _Emitter:
                                 x = b.select(b.icmp_signed("<", _i(r), rows), x, zero)
                             b.store(x, self.at(b, dst, b.add(b.mul(kk, _i(mr)), _i(r))))
 
-    def pack_b(self, b, b_base, b_pack, s, p0, kc, c0, cols):
+    def pack_b(self, b, b_base, b_pack, s, p0, kc, c0, cols, pad=0):
         """The B block B[p0:p0 + kc, c0:c0 + cols] as NR-column panels, each k-major
         (b_pack[panel][k, 0:NR]), zeros past the edge. Row-major B is read row by row,
         NR/VEC vectors per panel, so the reads stream; B contiguous along k (a transposed
@@ -861,7 +907,7 @@ class _Emitter:
         k_vec = b.mul(b.sdiv(kc, _i(vec)), _i(vec))
 
         def panel(q):
-            return self.at(b, b_pack, b.mul(q, b.mul(_i(nr), kc)))
+            return self.at(b, b_pack, b.mul(q, b.add(b.mul(_i(nr), kc), _i(pad))))
         with _for(b, _i(0), kc, "pbf") as kk:
             src = self.at(b, b_base, b.add(b.mul(b.add(p0, kk), s["b_row"]), c0))
             with _for(b, _i(0), row_panels, "pbq") as q:
@@ -935,7 +981,7 @@ class _Emitter:
                 x = b.select(b.icmp_signed("<", _i(r), rows), x, ir.Constant(I32, 0))
                 b.store(x, self.at(b, dst, b.add(b.mul(kk, _i(mr)), _i(r))))
 
-    def pack_b_pairs(self, b, b_base, b_pack, s, p0, kc, c0, cols):
+    def pack_b_pairs(self, b, b_base, b_pack, s, p0, kc, c0, cols, pad=0):
         """pack_b for the pair kernel: b_pack[panel][kk, 0:NR] = the pair of B's rows 2kk,
         2kk+1 at each column, zeros past the edges. Row-major B: VEC columns of both rows
         by two loads, interleaved into VEC pairs; B contiguous along k: VEC pairs of each
@@ -951,7 +997,7 @@ class _Emitter:
         half = ir.VectorType(I16, vec)
 
         def panel(q):
-            return self.at(b, b_pack, b.mul(q, b.mul(_i(nr), depth)))
+            return self.at(b, b_pack, b.mul(q, b.add(b.mul(_i(nr), depth), _i(pad))))
         with _for(b, _i(0), depth, "pbf") as kk:
             k = b.add(p0, b.mul(kk, _i(2)))
             second = b.icmp_signed("<", b.add(b.mul(kk, _i(2)), _i(1)), kc)
