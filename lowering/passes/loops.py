@@ -235,10 +235,11 @@ def emit_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
         inner.op("memref.store", [Elemental(inner, inputs, dims=env).at(ret.operands[0], ivs), out] + ivs)
         inner.yield_()
         return
-    if root.key == "transpose" and root.operands[0] in inputs:  # one transpose of an input
-        own = registry.rule(root, "kernel", b.target)  # a target's own (the CPU's tiles)
-        if own is not None:
-            return own(b, root, inputs[root.operands[0]], out)
+    transposes = [o for o in region_block.ops if o.key == "transpose"]
+    if len(transposes) == 1:  # a target's own (the CPU's tiles), or False
+        own = registry.rule(transposes[0], "kernel", b.target)
+        if own is not None and own(b, region_block, transposes[0], inputs, out) is not False:
+            return
     order = element_order(region_block, out)
     out_dims = dims_of(b, out)
     with loop_nest(b, [out_dims[d] for d in order]) as (inner, ivs_in_order):

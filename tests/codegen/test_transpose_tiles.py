@@ -1,6 +1,7 @@
-"""A kLoop fusion that is one transpose of an input moving its last dim becomes `aot.transpose`
-(loops.tiled_transpose), which the CPU emits as VEC x VEC register tiles
-(codegen/cpu/transpose.py): checked on the loop-stage IR and the LLVM IR, and against numpy
+"""A kLoop fusion h(transpose(x)) whose transpose moves x's last dim (h: fused elementwise
+producers and consumers of one tensor operand) becomes `aot.transpose` with h as its region
+(codegen/cpu/transpose.py's rule for loops.emit_fusion), which the CPU emits as VEC x VEC
+register tiles, h applied in place after them: checked on the loop-stage IR and the LLVM IR, and against numpy
 bit for bit on 1, 2 and 7 threads, static and with `?` dims, with edges that are not whole
 tiles, for each element width; what it does not take stays on the element loop."""
 import re
@@ -66,7 +67,15 @@ def test_a_transpose_of_the_last_dim_is_tiled(shape, perm):
     program((4096, 3), (1, 0)),  # the input's last dim narrower than a tile (element_order's)
     program((3, 4096), (1, 0)),  # the output's
     program((64, 64), (1, 0), elem="complex<f32>"),  # an element the tiles do not move
-    program((64, 64), (1, 0), negate=True),  # a fused consumer: the element loop
+    program((64, 64), (1, 0), negate=True).replace(  # a second tensor input
+        "%r = stablehlo.negate %y", "%r = stablehlo.add %y, %y2").replace(
+        "%x: tensor<64x64xf32>", "%x: tensor<64x64xf32>, %y2: tensor<64x64xf32>"),
+    program((64, 64), (1, 0), elem="f64", negate=True).replace(  # another element type in x
+        "%x: tensor<64x64xf64>", "%x: tensor<64x64xf32>").replace(
+        "%y = stablehlo.transpose %x", "%xc = stablehlo.convert %x : (tensor<64x64xf32>) -> "
+        "tensor<64x64xf64>\n  %y = stablehlo.transpose %xc").replace(
+        "(tensor<64x64xf64>) -> tensor<64x64xf64>\n  %r", "(tensor<64x64xf64>) -> "
+        "tensor<64x64xf64>\n  %r"),
 ])
 def test_other_transposes_keep_the_element_loop(text):
     ops = loop_ops(text)
@@ -104,3 +113,35 @@ def test_run_time_dims_of_zero_and_below_a_tile():
     for shape in ((0, 5, 7), (2, 0, 9), (2, 3, 0), (1, 1, 1), (2, 7, 3), (3, 9, 8)):
         x = sample(shape, "f32", seed=2)
         np.testing.assert_array_equal(run_threads(lib, x), np.transpose(x, (0, 2, 1)))
+
+
+CHAIN = """func.func @main(%x: tensor<{s}xf32>) -> tensor<{o}xf32> {{
+  %c = stablehlo.constant dense<0.5> : tensor<f32>
+  %h = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<f32>) -> tensor<{s}xf32>
+  %a = stablehlo.multiply %x, %h : tensor<{s}xf32>
+  %y = stablehlo.transpose %a, dims = [0, 2, 1] : (tensor<{s}xf32>) -> tensor<{o}xf32>
+  %r = stablehlo.exponential %y : tensor<{o}xf32>
+  %n = stablehlo.negate %r : tensor<{o}xf32>
+  return %n : tensor<{o}xf32>
+}}"""
+
+
+@pytest.mark.parametrize("shape", [(3, 19, 21), (1, 300, 261)])
+def test_fused_producers_and_consumers_run_on_the_tiles(shape):
+    o = (shape[0], shape[2], shape[1])
+    text = CHAIN.format(s="x".join(map(str, shape)), o="x".join(map(str, o)))
+    ops = loop_ops(text)
+    assert "aot.transpose" in ops and "scf.for" not in ops and "arith.mulf" in ops, ops
+    lib = aot.compile(text, name="tiled_chain")
+    x = sample(shape, "f32", seed=4)
+    want = -np.exp(np.transpose(x * np.float32(0.5), (0, 2, 1)))
+    np.testing.assert_allclose(run_threads(lib, x), want, rtol=2e-6)
+
+
+def test_a_negated_transpose_with_run_time_dims_matches_numpy():
+    """shape_split.py's transpose: -transpose(x), every dim `?`."""
+    lib = aot.compile(program((6, 40, 33), (0, 2, 1), dynamic=(0, 1, 2), negate=True),
+                      name="tiled_negate")
+    for shape in ((6, 40, 33), (1, 9, 700), (2, 3, 5)):
+        x = sample(shape, "f32", seed=5)
+        np.testing.assert_array_equal(run_threads(lib, x), -np.transpose(x, (0, 2, 1)))

@@ -18,9 +18,11 @@ from llvmlite import ir
 from lowering.codegen.cpu.gemm import _for
 from lowering.codegen.cpu.gemm import _transpose as _transpose_block
 from lowering.codegen.cpu.host import PARALLEL_MIN_ELEMENTS
-from lowering.codegen.llvm.types import SUB_BYTE
-from lowering.ir.core import Operation, is_complex, numpy_dtype
+from lowering.codegen.llvm.types import SUB_BYTE, llvm_type, storage_type
+from lowering.ir.builder import LoopBuilder
+from lowering.ir.core import Block, Operation, Region, ScalarType, is_complex, numpy_dtype
 from lowering.ops import registry
+from lowering.ops.elemental import Elemental
 
 I64, PTR, VOID = ir.IntType(64), ir.PointerType(), ir.VoidType()
 MAX_VEC = 8  # tile side: 8 x 8 f32 fills AVX2's registers; wider ones would spill
@@ -57,10 +59,49 @@ def tiled(target, op: Operation) -> bool:
         n is None or n >= vec for n in (x.shape[-1], x.shape[perm[-1]]))
 
 
-def emit_tiled(b, root: Operation, src, out) -> None:
-    """The loop stage's form of a kLoop fusion that is one tiled transpose of input `src`
-    (loops.emit_fusion): `aot.transpose`, which emit_transpose spells out in LLVM."""
-    b.op("aot.transpose", [src, out], attrs={"permutation": tuple(root.attrs["permutation"])})
+def emit_tiled(b, region_block: Block, op: Operation, inputs: dict, out):
+    """The loop stage's form of a kLoop fusion out = h(transpose(x)) (loops.emit_fusion), its
+    one transpose `op` tiled: `aot.transpose(x, out)`, which emit_transpose spells out in
+    LLVM, with h as its region, the scalar function each task applies in place to the output
+    it has just written (in cache). h is the fused elementwise producers and consumers, each
+    of one operand besides constants: producers commute with the transpose, so h is both.
+    False (the element loop) for any other fusion: several inputs, broadcasts of tensors,
+    another element type in x than in out."""
+    ret = region_block.ops[-1]
+    tensors = [v for v in region_block.args if v.type.rank]
+    if len(ret.operands) != 1 or len(tensors) != 1 or len(tensors) != len(region_block.args) \
+            or tensors[0].type.elem != out.type.elem:
+        return False
+    for o in region_block.ops[:-1]:
+        if o is op or _scalar_like(o.results[0]):
+            continue
+        tensor = [v for v in o.operands if not _scalar_like(v)]
+        if not registry.is_kind(o.key, "elementwise") or len(tensor) != 1 \
+                or tensor[0].type.shape != o.results[0].type.shape:
+            return False
+    x = tensors[0]
+    attrs = {"permutation": tuple(op.attrs["permutation"])}
+    if ret.operands[0] is op.results[0] and op.operands[0] is x:
+        b.op("aot.transpose", [inputs[x], out], attrs=attrs)
+        return None
+    block = Block([ScalarType(x.type.elem)])
+    lb = LoopBuilder(block, b.loc, b.target)
+    index = [lb.index(0)] * op.results[0].type.rank  # every operand but x is a splat
+    lb.op("scf.yield", [Elemental(lb, {}, scalars={x: block.args[0]}).at(ret.operands[0], index)])
+    b.op("aot.transpose", [inputs[x], out], attrs=attrs, regions=[Region([block])])
+    return None
+
+
+def _scalar_like(v) -> bool:
+    """A value the same at every index, computed in the region: a constant (a fused one is a
+    splat), a rank-0 such value broadcast, or elementwise of such values."""
+    op = v.owner
+    if not isinstance(op, Operation):
+        return False  # a kernel input
+    if op.key == "broadcast_in_dim":
+        return op.operands[0].type.rank == 0 and _scalar_like(op.operands[0])
+    return op.key == "constant" or (registry.is_kind(op.key, "elementwise")
+                                    and all(_scalar_like(u) for u in op.operands))
 
 
 def merged(perm: tuple) -> tuple:
@@ -100,8 +141,8 @@ def emit_transpose(g, b, op, args) -> None:
     values = [ext[rank - 1], ext[perm[-1]], in_stride[perm[-1]], out_stride[p]]
     for i in outer:
         values += [ext[perm[i]], in_stride[perm[i]], out_stride[i]]
-    task = _task(g, b.function.name + ".transpose", tile(g.target, elem), element_bytes(elem),
-                 values, len(outer))
+    task = _task(g, b.function.name + ".transpose", tile(g.target, elem), elem, values,
+                 len(outer), op.regions[0].blocks[0] if op.regions else None)
     with b.goto_entry_block():
         b.position_at_start(b.function.entry_basic_block)
         ctx = b.alloca(I64, size=ir.Constant(I64, 2 + len(values)))
@@ -127,7 +168,7 @@ def emit_transpose(g, b, op, args) -> None:
             b.call(task, [ctx, ir.Constant(I64, 0), tasks])
 
 
-def _task(g, name: str, vec: int, size: int, values: list, n_outer: int) -> ir.Function:
+def _task(g, name: str, vec: int, elem: str, values: list, n_outer: int, h) -> ir.Function:
     """void task(ctx, begin, end): tasks [begin, end), task t the VEC positions from
     (t mod blocks) * VEC of the input's last dim P, L_CHUNK of L, at an index of the outer
     dims (t row-major over outer dims, L's chunks, P's blocks): whole tiles in registers, the rest (L's tail,
@@ -141,8 +182,11 @@ def _task(g, name: str, vec: int, size: int, values: list, n_outer: int) -> ir.F
         if k >= 2 and isinstance(values[k - 2], ir.Constant):
             return values[k - 2]
         return b.load(b.gep(ctx, [ir.Constant(I64, k)], inbounds=True, source_etype=I64), typ=I64)
+    size = element_bytes(elem)
     et = ir.IntType(8 * size)
     vt = ir.VectorType(et, vec)
+    masked_load = g.intrinsic(f"llvm.masked.load.v{vec}i{8 * size}.p0", vt,
+                              [PTR, ir.IntType(32), ir.VectorType(ir.IntType(1), vec), vt])
     src0, dst0 = (b.inttoptr(slot(k), PTR) for k in (0, 1))
     n_p, n_l, s_l, t_p = (slot(k) for k in (2, 3, 4, 5))
     outer = [tuple(slot(6 + 3 * i + k) for k in range(3)) for i in range(n_outer)]
@@ -173,24 +217,61 @@ def _task(g, name: str, vec: int, size: int, values: list, n_outer: int) -> ir.F
         src, dst = at(src0, s_base, et), at(dst0, d_base, et)
         p0 = b.mul(pb, c(vec))
         whole = b.icmp_signed("<=", b.add(p0, c(vec)), n_p)
-        with b.if_else(whole) as (tiles, edge):
-            with tiles:
-                with _for(b, c(0), b.sdiv(b.sub(whole_l, l_lo), c(vec)), "tl") as lb:
-                    l0 = b.add(l_lo, b.mul(lb, c(vec)))
-                    rows = [b.load(at(src, b.add(b.mul(b.add(l0, c(i)), s_l), p0), et), typ=vt,
-                                   align=size) for i in range(vec)]
-                    for j, v in enumerate(_transpose_block(b, rows)):
-                        b.store(v, at(dst, b.add(b.mul(b.add(p0, c(j)), t_p), l0), et),
-                                align=size)
-                with _for(b, whole_l, l_hi, "te", scalar=True) as l_pos:  # L's tail
-                    for j in range(vec):
-                        element(src, dst, b.add(p0, c(j)), l_pos)
-            with edge:  # P's last, partial block
-                with _for(b, p0, n_p, "tp", scalar=True) as pos:
-                    with _for(b, l_lo, l_hi, "tq", scalar=True) as l_pos:
-                        element(src, dst, pos, l_pos)
+        p_hi = b.select(whole, b.add(p0, c(vec)), n_p)
+
+        def tiles(mask):  # VEC rows of L at a time; P's partial block masked to p_hi - p0
+            with _for(b, c(0), b.sdiv(b.sub(whole_l, l_lo), c(vec)), "tl") as lb:
+                l0 = b.add(l_lo, b.mul(lb, c(vec)))
+                ptrs = [at(src, b.add(b.mul(b.add(l0, c(i)), s_l), p0), et) for i in range(vec)]
+                if mask is None:
+                    rows = [b.load(q, typ=vt, align=size) for q in ptrs]
+                else:
+                    rows = [b.call(masked_load, [q, ir.Constant(ir.IntType(32), size), mask,
+                                                 ir.Constant(vt, None)]) for q in ptrs]
+                for j, v in enumerate(_transpose_block(b, rows)):
+                    q = at(dst, b.add(b.mul(b.add(p0, c(j)), t_p), l0), et)
+                    if mask is None:
+                        b.store(v, q, align=size)
+                        continue
+                    with b.if_then(b.icmp_signed("<", b.add(p0, c(j)), p_hi)):
+                        b.store(v, q, align=size)
+        one = b.icmp_signed("==", b.sub(p_hi, p0), c(1))
+        with b.if_else(whole) as (full, partial):
+            with full:
+                tiles(None)
+            with partial:
+                with b.if_else(one) as (row, masked):
+                    with row:  # stride s_l, 1 when P is 1 (LLVM checks it)
+                        with _for(b, l_lo, l_hi, "tq") as l_pos:
+                            element(src, dst, p0, l_pos)
+                    with masked:
+                        lanes = ir.Constant(ir.VectorType(I64, vec), list(range(vec)))
+                        count = b.insert_element(ir.Constant(ir.VectorType(I64, vec), None),
+                                                 b.sub(p_hi, p0), ir.Constant(ir.IntType(32), 0))
+                        count = b.shuffle_vector(count, count, ir.Constant(
+                            ir.VectorType(ir.IntType(32), vec), [0] * vec))
+                        tiles(b.icmp_unsigned("<", lanes, count))
+        with _for(b, b.select(one, l_hi, whole_l), l_hi, "te", scalar=True) as l_pos:  # L's tail
+            with _for(b, p0, p_hi, "tp", scalar=True) as pos:
+                element(src, dst, pos, l_pos)
+        if h is not None:  # the fused elementwise ops, on the rows just written
+            with _for(b, p0, p_hi, "th") as pos:
+                row = at(dst, b.mul(pos, t_p), et)
+                with _for(b, l_lo, l_hi, "tv") as l_pos:
+                    _apply(g, b, h, elem, at(row, l_pos, et))
     b.ret_void()
     return f
+
+
+def _apply(g, b, h, elem: str, ptr) -> None:
+    """*ptr = h(*ptr): the region's scalar ops, through the LLVM emitters' table."""
+    v = b.load(ptr, typ=storage_type(elem))
+    if elem in SUB_BYTE:
+        v = b.trunc(v, llvm_type(elem))
+    (v,) = g.emit_ops(b, h.ops, {h.args[0]: v}, None)
+    if elem in SUB_BYTE:
+        v = b.sext(v, ir.IntType(8)) if elem in ("i2", "i4") else b.zext(v, ir.IntType(8))
+    b.store(v, ptr)
 
 
 def _row_major(b, ext: list) -> list:
