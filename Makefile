@@ -160,6 +160,7 @@ bench: $(STAMP)
 	$(BENCH_PY) benchmarks/quantized.py
 	$(BENCH_PY) benchmarks/model_sweep.py --quick && $(BENCH_PY) benchmarks/decode.py --quick
 	$(BENCH_PY) benchmarks/conv_sweep.py --quick
+	$(BENCH_PY) benchmarks/compile_time.py --sizes 1000,4000 && $(BENCH_PY) benchmarks/shape_split.py
 
 # On a machine with an NVIDIA GPU (and jax[cuda] for the comparison): never run here.
 bench-gpu: $(STAMP)
