@@ -39,7 +39,7 @@ kernel of ops/windows.py. Registered as the CPU's override of that kernel.
 """
 from __future__ import annotations
 
-from lowering.codegen.cpu import conv_depthwise, conv_direct, conv_winograd  # noqa: F401  (overrides)
+from lowering.codegen.cpu import conv_depthwise, conv_direct, conv_winograd, transpose  # noqa: F401  (overrides)
 from lowering.codegen.cpu.matmul import epilogue_tile, packed_kind
 from lowering.codegen.llvm import fastmath
 from lowering.ir.builder import Ix, loop_nest
@@ -182,6 +182,11 @@ def _emit_via_channels_last(b, op: Operation, c, lhs, rhs, out, x, k, y) -> None
         _kernel_to_hwio(b, c, rhs, k, elem)
     if attrs.get("winograd"):  # conv_winograd copies lhs into x and y into out itself
         b.op("aot.conv", [x, k, y, lhs, out], attrs=dict(attrs, channels_first=True))
+        return
+    if transpose.tile(b.target, elem):  # the copies in register tiles (codegen/cpu/transpose.py)
+        b.op("aot.transpose", [lhs, x], attrs={"permutation": (0, 2, 3, 1)})
+        b.op("aot.conv", [x, k, y], attrs=attrs)
+        b.op("aot.transpose", [y, out], attrs={"permutation": (0, 3, 1, 2)})
         return
     with loop_nest(b, [Ix(b).val(d) for d in ld]) as (nb, ivs):  # read in order
         v = nb.v("memref.load", [lhs] + ivs, ScalarType(elem))

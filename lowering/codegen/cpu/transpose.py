@@ -173,7 +173,7 @@ def _task(g, name: str, vec: int, elem: str, values: list, n_outer: int, h) -> i
     (t mod blocks) * VEC of the input's last dim P, L_CHUNK of L, at an index of the outer
     dims (t row-major over outer dims, L's chunks, P's blocks): whole tiles in registers, the rest (L's tail,
     P's last partial block) element by element. `values` that are constants stay so."""
-    f = ir.Function(g.mod, ir.FunctionType(VOID, [PTR, I64, I64]), name=name)
+    f = ir.Function(g.mod, ir.FunctionType(VOID, [PTR, I64, I64]), name=g.mod.get_unique_name(name))
     f.linkage = "internal"
     ctx, begin, end = f.args
     b = ir.IRBuilder(f.append_basic_block("entry"))
