@@ -9,7 +9,8 @@ Each case is a `stablehlo.transpose` of an f32 input (static, and with a `?` bat
 interleaved in one process beside numpy's `np.ascontiguousarray(x.transpose(perm))` and
 `jax.jit` of the same transpose compiled for the exact shape (when jax imports). Per round,
 each gets one untimed call and then calls until 20 ms have passed; CPU time per call
-(process_time), median and range over the rounds. Results are checked against numpy.
+(process_time; wall time with --threads above 1), median and range over the rounds.
+Results are checked against numpy.
 """
 from __future__ import annotations
 
@@ -86,12 +87,13 @@ def load(out_dir: str) -> dict:
 
 
 def per_call(fn, budget=0.02) -> float:
+    clock = time.process_time if _THREADS == 1 else time.perf_counter
     fn()
-    n, t0 = 0, time.process_time()
+    n, t0 = 0, clock()
     while True:
         fn()
         n += 1
-        t = time.process_time() - t0
+        t = clock() - t0
         if t >= budget:
             return t / n
 
@@ -147,7 +149,8 @@ def main() -> int:
             for k, fn in fns.items():
                 times[r, k].append(per_call(fn))
     gc.enable()
-    print(f"f32 transposes, {_THREADS} thread(s), {args.rounds} rounds, CPU ms per call: median "
+    clock = "CPU" if _THREADS == 1 else "wall"
+    print(f"f32 transposes, {_THREADS} thread(s), {args.rounds} rounds, {clock} ms per call: median "
           f"[min-max]; load average {bench_env.loadavg()}")
     for r, (label, fns) in enumerate(rows):
         cells = []

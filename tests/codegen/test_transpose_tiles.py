@@ -58,8 +58,11 @@ def test_a_transpose_of_the_last_dim_is_tiled(shape, perm):
         ops = loop_ops(program(shape, perm, dynamic=dynamic))
         assert "aot.transpose" in ops and "scf.for" not in ops, ops
     comp = Compilation(program(shape, perm), "t.mlir", Options(name="tt", emit="llvm"))
-    task = re.search(r'^define [^\n]*\.transpose"?\(.*?^}', comp.llvm()[1], re.M | re.S)
+    text = comp.llvm()[1]
+    task = re.search(r'^define [^\n]*\.transpose"?\(.*?^}', text, re.M | re.S)
     assert task is not None and "shufflevector" in task.group(0)
+    kernel = re.search(r'^define [^\n]*main_kernel_0"?\(.*?^}', text, re.M | re.S).group(0)
+    assert "aot_parallel_for" in kernel  # the tasks on the thread pool (when big enough)
 
 
 @pytest.mark.parametrize("text", [
@@ -145,3 +148,15 @@ def test_a_negated_transpose_with_run_time_dims_matches_numpy():
     for shape in ((6, 40, 33), (1, 9, 700), (2, 3, 5)):
         x = sample(shape, "f32", seed=5)
         np.testing.assert_array_equal(run_threads(lib, x), -np.transpose(x, (0, 2, 1)))
+
+
+@pytest.mark.parametrize("elem", ["bf16", "i8", "i1"])
+def test_a_fused_consumer_of_every_width_matches_numpy(elem):
+    text = program((3, 37, 45), (0, 2, 1), elem=elem, dynamic=(0,), negate=elem != "i1")
+    if elem == "i1":
+        text = text.replace("return %y", "%r = stablehlo.not %y : tensor<?x45x37xi1>\n  return %r")
+    assert "aot.transpose" in loop_ops(text)
+    lib = aot.compile(text, name=f"tiled_chain_{elem}")
+    x = sample((3, 37, 45), elem, seed=6)
+    want = np.transpose(x, (0, 2, 1))
+    np.testing.assert_array_equal(run_threads(lib, x), ~want if elem == "i1" else -want)
