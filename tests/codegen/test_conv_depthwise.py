@@ -49,13 +49,15 @@ def program(layout, x_shape, w_shape, out_shape, stride, pads, elem, epilogue, d
         if out_shape[0] is not None:
             body += (f"  %bb = stablehlo.broadcast_in_dim %b, dims = [{fdim}] : "
                      f"({t((f,))}) -> {t(out_shape)}\n")
-        else:  # the result's shape read at run time, as jax.export builds it
-            for d in range(4):
-                body += (f"  %d{d} = stablehlo.get_dimension_size %y, dim = {d} : "
-                         f"({t(out_shape)}) -> tensor<i32>\n"
-                         f"  %r{d} = stablehlo.reshape %d{d} : (tensor<i32>) -> tensor<1xi32>\n")
-            body += (f"  %shape = stablehlo.concatenate %r0, %r1, %r2, %r3, dim = 0 : "
-                     f"({', '.join(['tensor<1xi32>'] * 4)}) -> tensor<4xi32>\n"
+        else:  # the batch read at run time from the input, as jax.export builds it (from the
+            # result, %y would have a use outside the fusion and its consumers a kernel apart)
+            rest = [d for d in out_shape if d is not None]
+            body += (f"  %d0 = stablehlo.get_dimension_size %x, dim = 0 : "
+                     f"({t(x_shape)}) -> tensor<i32>\n"
+                     "  %r0 = stablehlo.reshape %d0 : (tensor<i32>) -> tensor<1xi32>\n"
+                     f"  %rest = stablehlo.constant dense<{rest}> : tensor<3xi32>\n"
+                     "  %shape = stablehlo.concatenate %r0, %rest, dim = 0 : "
+                     "(tensor<1xi32>, tensor<3xi32>) -> tensor<4xi32>\n"
                      f"  %bb = stablehlo.dynamic_broadcast_in_dim %b, %shape, dims = [{fdim}] "
                      f": ({t((f,))}, tensor<4xi32>) -> {t(out_shape)}\n")
         body += (f"  %z = stablehlo.add %y, %bb : {t(out_shape)}\n"
@@ -350,4 +352,27 @@ def test_depthwise_small_planes_finish_by_groups(along, batch):
         r = rng.uniform(-1, 1, (images, 6, 4, 4)).astype(np.float32)
         got = lib.main(x, w, v, r) if along else lib.main(x, w, r)
         np.testing.assert_allclose(got, consumers_reference(x, w, v, r, along), rtol=1e-5,
+                                   atol=1e-5)
+
+
+@pytest.mark.parametrize("kernel", ["oihw", "hwio"])
+def test_depthwise_small_planes_flat_sums(kernel):
+    """4x4 planes with a 5x5 window (196 taps inside), 20 channels in groups of 4: the sums
+    index the buffers flat ([n, first channel, 0, channel in group x 16 + position]) for the
+    loop vectoriser, the kernel's index too, in PyTorch's OIHW and JAX's HWIO layouts; with a
+    `?` batch and a bias + relu6 (read per channel), against numpy at batches 1 and 3."""
+    c, k, pads = 20, 5, SAME5
+    kdims = {"oihw": "[o, i, 0, 1]", "hwio": "[0, 1, i, o]"}[kernel]
+    w_shape = (c, 1, k, k) if kernel == "oihw" else (k, k, 1, c)
+    text = program("nchw", (None, c, 4, 4), w_shape, (None, c, 4, 4), 1, pads, "f32", True)
+    text = text.replace("x[o, i, 0, 1]->", f"x{kdims}->")
+    out = loops(text)
+    assert out.count("aot.kernel =") == 1 and out.count("arith.minimumf") == 1, out
+    assert out.count("{value = 16 : i64}") >= 2 and out.count("{value = 4 : i64}") >= 2, out
+    lib = aot.compile(text, name=f"dw_flat_{kernel}")
+    rng = np.random.default_rng(11)
+    for batch in (1, 3):
+        x, wt, bias = data(rng, "nchw", batch, c, 4, 4, k, 1, pads, "f32")
+        got = lib.main(x, wt if kernel == "oihw" else wt.transpose(2, 3, 1, 0), bias)
+        np.testing.assert_allclose(got, reference("nchw", x, wt, 1, pads, bias), rtol=1e-5,
                                    atol=1e-5)

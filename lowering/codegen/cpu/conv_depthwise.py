@@ -82,6 +82,7 @@ class _Plan:
         self.elem = out.elem
         self.h, self.w = (lhs.shape[d] for d in c.lsp)
         self.kh, self.kw = (rhs.shape[d] for d in c.ksp)
+        self.kshape = tuple(rhs.shape)
         (self.sh, self.sw), (self.dh, self.dw) = w.stride, w.win_dil
         self.ph, self.pw = w.pad[0][0], w.pad[1][0]
         # from the static input, whatever the result's type says (a `?` there is this size)
@@ -110,6 +111,26 @@ class _Plan:
         last = n - 1 + pad - (k - 1) * dil  # o stride <= last
         hi = last // stride + 1 if last >= 0 else 0
         return lo, max(hi, lo)
+
+    def flat_kernel_index(self, ix, first, j, kh: int, kw: int) -> list:
+        """kernel_index of channel first + j as an index of the same row-major address whose
+        run-time part is `first` alone, the rest folded into the last dim (constant strides
+        along j for LLVM: the kernel's dims are run-time values)."""
+        c, shape = self.c, self.kshape
+        strides = [1] * 4
+        for d in range(2, -1, -1):
+            strides[d] = strides[d + 1] * shape[d + 1]
+        idx = [0] * 4
+        idx[c.ksp[0]] = self.kh - 1 - kh if self.reverse[0] else kh
+        idx[c.ksp[1]] = self.kw - 1 - kw if self.reverse[1] else kw
+        rest = sum(i * s for i, s in zip(idx, strides))
+        last = ix.add(ix.mul(j, strides[c.ko]), rest)
+        out = [ix.val(0)] * 4
+        if c.ko == 3:
+            out[3] = ix.add(first, last)
+        else:
+            out[c.ko], out[3] = first, last
+        return out
 
     def kernel_index(self, ix, channel, kh: int, kw: int) -> list:
         """The kernel's index of channel's weight at window position (kh, kw)."""
@@ -222,27 +243,47 @@ def _spelled_out(p: "_Plan") -> bool:
 VECTOR_RUN = 24
 
 
-# Small planes with fused consumers that read at the output's own index or per channel: the
-# bare sums of a group of channels are stored, FINISH_SPAN positions in all (the largest
-# divisor of the channels up to FINISH_SPAN / plane), then the group's planes are finished
-# in one loop, vectorised: as one run of positions [n, first channel, 0, q] where nothing is
-# read per channel (the run's address is the same row-major one), else a loop per channel
-# over its plane (a channel index the run could not take: the kernel's strides are run-time
-# values, so [n, q / plane, 0, q % plane] left the loop scalar). Finished position by
-# position, as each sum was made, the batch-norm + SiLU ran scalar and cost more than the
-# sums. EfficientNet-B0's shapes with batch-norm + SiLU, batch 32, one core, CPU time (load
-# 1.8), us before / after: 1152x2x2 5x5 539 / 286, 672x4x4 5x5 1267 / 808, 480x4x4 3x3
-# 582 / 342, 240x8x8 -> 4x4 3x3 stride 2 333 / 202; the model 43.95 -> 41.47 ms.
-FINISH_SPAN = 64
+# Small planes (below FINISH_PLANES_BELOW positions) with fused consumers that read at the
+# output's own index or per channel: the bare sums of a group of channels (the largest
+# divisor of the channels up to FINISH_CHANNELS) are stored, then the group's planes are
+# finished in one loop, vectorised: as one run of positions [n, first channel, 0, q] where
+# nothing is read per channel (the same row-major address), else a loop per channel over its
+# plane ([n, q / plane, 0, q % plane] left the loop scalar: the kernel's dims are run-time
+# values). Finished position by position, as each sum was made, the batch-norm + SiLU ran
+# scalar and cost more than the sums. EfficientNet-B0's shapes with batch-norm + SiLU, batch
+# 32, one core, CPU time (load 1.8), us before / after (groups of 64 positions): 1152x2x2
+# 5x5 539 / 286, 672x4x4 5x5 1267 / 808, 480x4x4 3x3 582 / 342, 240x8x8 -> 4x4 3x3 stride
+# 2 333 / 202; the model 43.95 -> 41.47 ms. 8x8 planes finished so were slower (144x16x16 ->
+# 8x8 5x5 stride 2: 1054 / 1187).
+FINISH_PLANES_BELOW = 64
+FINISH_CHANNELS = 16
+# Where the input plane has at most FLAT_SUMS_PLANE positions (LLVM's interleaved accesses
+# go up to 16) and the plane at least FLAT_SUMS_TAPS taps inside, a group's sums read and
+# write the buffers at [n, first channel, 0, channel in group x plane + position] (the same
+# row-major address), so that the strides along the group are constants: the loop
+# vectoriser then runs the group's 16 channels as the lanes (interleaved loads). Groups of
+# 16 channels against groups of 4 indexed per channel, same load, us: 672x4x4 5x5 802 / 504,
+# 480x4x4 5x5 584 / 359, 480x4x4 3x3 341 / 313, 672x4x4 -> 2x2 5x5 stride 2 387 / 283;
+# groups of 8 were slower than 4 (1094, 782, 399, 336); 2x2 planes (16 taps) and 8x8 inputs
+# (strides of 64) gained nothing. LLVM takes 0.1-0.2 CPU s longer per such kernel.
+FLAT_SUMS_PLANE = 16
+FLAT_SUMS_TAPS = 32
 
 
 def _finish_group(p: _Plan, plane_finish: bool) -> int:
     """Channels per group whose spelled-out planes are finished in one loop (0: each
     position finished as it is summed)."""
-    positions = p.oh * p.ow
-    if not plane_finish or positions >= FINISH_SPAN:
+    if not plane_finish or p.oh * p.ow >= FINISH_PLANES_BELOW:
         return 0
-    return math.gcd(p.c.G, FINISH_SPAN // positions)
+    return math.gcd(p.c.G, FINISH_CHANNELS)
+
+
+def _flat_sums(p: _Plan) -> bool:
+    """Whether a group's sums index the buffers flat (see FLAT_SUMS_PLANE)."""
+    inside = sum(1 for oh in range(p.oh) for ow in range(p.ow) for kh in range(p.kh)
+                 for kw in range(p.kw) if 0 <= oh * p.sh + kh * p.dh - p.ph < p.h
+                 and 0 <= ow * p.sw + kw * p.dw - p.pw < p.w)
+    return p.h * p.w <= FLAT_SUMS_PLANE and inside >= FLAT_SUMS_TAPS
 
 
 def _small_planes(b, p: _Plan, lhs, rhs, dims, finish, out=None, raw=None,
@@ -260,6 +301,26 @@ def _small_planes(b, p: _Plan, lhs, rhs, dims, finish, out=None, raw=None,
         _, cb, j, _ = gb.for_(gb.index(0), gb.index(group))
         ch = Ix(cb).add(Ix(cb).mul(g, group), j)
     ix = Ix(cb)
+    if group and _flat_sums(p):
+        first = ix.mul(g, group)
+
+        def in_at(ih, iw):  # [n, first, 0, j plane + position]: the same row-major address
+            return [n, first, cb.index(0), ix.add(ix.mul(j, p.h * p.w), ih * p.w + iw)]
+
+        def out_at(oh, ow):
+            return [n, first, cb.index(0), ix.add(ix.mul(j, p.oh * p.ow), oh * p.ow + ow)]
+
+        def w_at(kh, kw):
+            return p.flat_kernel_index(ix, first, j, kh, kw)
+    else:
+        def in_at(ih, iw):
+            return [n, ch, cb.index(ih), cb.index(iw)]
+
+        def out_at(oh, ow):
+            return [n, ch, cb.index(oh), cb.index(ow)]
+
+        def w_at(kh, kw):
+            return p.kernel_index(ix, ch, kh, kw)
     wts = {}
     for oh in range(p.oh):
         for ow in range(p.ow):
@@ -271,10 +332,10 @@ def _small_planes(b, p: _Plan, lhs, rhs, dims, finish, out=None, raw=None,
                     if not (0 <= ih < p.h and 0 <= iw < p.w):
                         continue
                     if (kh, kw) not in wts:
-                        wts[(kh, kw)] = cb.v("memref.load", [rhs] + p.kernel_index(ix, ch, kh, kw), elem)
-                    x = cb.v("memref.load", [lhs, n, ch, cb.index(ih), cb.index(iw)], elem)
+                        wts[(kh, kw)] = cb.v("memref.load", [rhs] + w_at(kh, kw), elem)
+                    x = cb.v("memref.load", [lhs] + in_at(ih, iw), elem)
                     acc = _mul_add(cb, acc, x, wts[(kh, kw)], elem)
-            (raw if group else finish)(cb, [n, ch, cb.index(oh), cb.index(ow)],
+            (raw if group else finish)(cb, out_at(oh, ow),
                                        acc if acc is not None else cb.const(0, p.elem))
     if group:
         cb.yield_()
