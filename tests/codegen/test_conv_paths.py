@@ -20,19 +20,24 @@ NWC = ((0, 2, [1]), (1, 2, [0]), (0, 2, [1]))  # (batch, w, f) x (w, i, o) -> (b
 NHWC = ((0, 3, [1, 2]), (2, 3, [0, 1]), (0, 3, [1, 2]))
 
 
-def conv_program(x_shape, w_shape, out_shape, stride, pads, elem, bias=False, groups=1):
-    """A convolution (plus a bias along the features) as StableHLO text; None dims are `?`."""
+def conv_program(x_shape, w_shape, out_shape, stride, pads, elem, bias=False, groups=1,
+                 relu=False, frozen=None):
+    """A convolution (plus a bias along the features, then a relu) as StableHLO text; None
+    dims are `?`. `frozen`: the kernel (numpy) as a constant, not an argument."""
     n = len(w_shape) - 2
     t = lambda s: "tensor<" + "x".join("?" if d is None else str(d) for d in s) + f"x{elem}>"  # noqa: E731
     labels = "[b, " + ", ".join(map(str, range(n))) + ", f]"
     kernel = "[" + ", ".join(map(str, range(n))) + ", i, o]"
     pad = ", ".join(f"[{lo}, {hi}]" for lo, hi in pads)
     f = w_shape[-1]
-    args = f"%x: {t(x_shape)}, %w: {t(w_shape)}" + (f", %b: {t((f,))}" if bias else "")
+    args = f"%x: {t(x_shape)}" + ("" if frozen is not None else f", %w: {t(w_shape)}") + (
+        f", %b: {t((f,))}" if bias else "")
     window = f"stride = [{', '.join(map(str, stride))}], pad = [{pad}]"
-    body = (f"  %y = stablehlo.convolution(%x, %w) dim_numbers = {labels}x{kernel}->{labels}, "
-            f"window = {{{window}}} {{batch_group_count = 1 : i64, feature_group_count = {groups} : i64}}"
-            f" : ({t(x_shape)}, {t(w_shape)}) -> {t(out_shape)}\n")
+    body = "" if frozen is None else (f'  %w = stablehlo.constant dense<"0x{frozen.tobytes().hex()}">'
+                                      f" : {t(w_shape)}\n")
+    body += (f"  %y = stablehlo.convolution(%x, %w) dim_numbers = {labels}x{kernel}->{labels}, "
+             f"window = {{{window}}} {{batch_group_count = 1 : i64, feature_group_count = {groups} : i64}}"
+             f" : ({t(x_shape)}, {t(w_shape)}) -> {t(out_shape)}\n")
     result = "%y"
     if bias:
         rank = len(out_shape)
@@ -51,6 +56,16 @@ def conv_program(x_shape, w_shape, out_shape, stride, pads, elem, bias=False, gr
                      f": ({t((f,))}, tensor<{rank}xi32>) -> {t(out_shape)}\n")
         body += f"  %z = stablehlo.add %y, %bb : {t(out_shape)}\n"
         result = "%z"
+    if relu:  # after the bias: its %shape
+        body += f"  %c0 = stablehlo.constant dense<0.0> : tensor<{elem}>\n"
+        if all(d is not None for d in out_shape):
+            body += (f"  %c0b = stablehlo.broadcast_in_dim %c0, dims = [] : (tensor<{elem}>) "
+                     f"-> {t(out_shape)}\n")
+        else:
+            body += (f"  %c0b = stablehlo.dynamic_broadcast_in_dim %c0, %shape, dims = [] : "
+                     f"(tensor<{elem}>, tensor<{len(out_shape)}xi32>) -> {t(out_shape)}\n")
+        body += f"  %r = stablehlo.maximum {result}, %c0b : {t(out_shape)}\n"
+        result = "%r"
     return (f"func.func @main({args}) -> {t(out_shape)} {{\n{body}"
             f"  return {result} : {t(out_shape)}\n}}\n")
 

@@ -47,6 +47,7 @@ from lowering.codegen.cpu.gemm import (
     _i,
     _max,
     _min,
+    _splat,
     gemm_function,
     get_num_threads,
     load_slots,
@@ -94,6 +95,14 @@ PANEL_TASKS_INPUT_BYTES = 256 << 10
 # ... and whose kernel has at least this many bytes: a smaller one stays in L2 across the
 # row tasks (ResNet-18's 8x8x128 3x3 at batch 1, 576 KiB: 2-3 % slower by panels).
 PANEL_TASKS_KERNEL_BYTES = 1 << 20
+# A row's last tile, cut by the row's end to R = ow mod MR rows, is a pass over a kernel
+# panel for R rows' work on R x NR/VEC accumulators, too few to hide the multiply-add's
+# latency (wav2vec2's kernel 3 stride 2 at 3 x 399: rows of 199 = 33 x 6 + 1 positions, the
+# 1-row kernel 1.8 % of the samples for 0.5 % of the work; rows of 3 took the 6-row kernel).
+# Where its window rows are whole and the kernel is packed, it takes up to TAIL_PANELS panels
+# a call, as many as keep at most TAIL_ACCUMULATORS accumulators (_tail_kernel).
+TAIL_ACCUMULATORS = 12
+TAIL_PANELS = 4
 
 
 def _prefetch_ahead(e: _Emitter, b, s, inp, row_at, kh_lo, kh_hi, x0, cin, part, parts) -> None:
@@ -130,7 +139,13 @@ def conv_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, blocking,
     if existing is not None:
         return existing
     e = _Emitter(mod, elem, t, name, blocking)
-    task = _task(e, e.micro_kernels(called=True))
+    micros = e.micro_kernels(called=True)
+    # the kernels the task calls, before it: where their loops fall in the object (their
+    # alignment) then does not move with each change to the task's code
+    e.micro_kernel(e.mr, "b", called=True)
+    for rows in range(1, 0 if e.pairs else e.mr):
+        _tail_kernel(e, rows)
+    task = _task(e, micros)
     gemm = gemm or gemm_function(mod, elem, t, parallel_for, blocking, name)
     gather = _gather_task(e)
     f = e.fn("conv_run", ir.FunctionType(VOID, [PTR]))
@@ -435,10 +450,154 @@ def _pack_panel(e: _Emitter, b, s, panel, fp, depth) -> None:
                     b.store(x, e.at(b, panel, b.add(b.mul(k, _i(nr)), j)))
 
 
+def tail_panels(rows: int, nv: int) -> int:
+    """Panels a call of the R-row tail kernel takes (NR = nv vectors a panel)."""
+    return max(1, min(TAIL_PANELS, TAIL_ACCUMULATORS // (rows * nv)))
+
+
+def _tail_kernel(e: _Emitter, rows: int):
+    """(kc, a, a_r, b, panel_stride, c, ldc, accumulate): C[rows, P NR] (+)= A B for P =
+    tail_panels(rows) whole packed panels: A's row r at a + r a_r (k stride 1), panel q's
+    row k at b + q panel_stride + k NR, C's panel q at c + q NR (rows ldc apart). Each
+    position's sum runs over k in the micro-kernel's order, so its bits are the same."""
+    nv = e.nr // e.vec
+    panels = tail_panels(rows, nv)
+    name = f"conv_tail{rows}x{panels}"
+    existing = e.mod.globals.get(f"{e.name}.{name}")
+    if existing is not None:
+        return existing
+    f = e.fn(name, ir.FunctionType(VOID, [I64, PTR, I64, PTR, I64, PTR, I64, I1]))
+    kc, a, a_r, bp, stride, c, ldc, accumulate = f.args
+    f.attributes.add("noinline")
+    for p in (a, bp, c):
+        p.add_attribute("noalias")
+    b = ir.IRBuilder(f.append_basic_block("entry"))
+    a_rows = [e.at(b, a, b.mul(_i(r), a_r)) for r in range(rows)]
+    cols = [(q, v) for q in range(panels) for v in range(nv)]
+    accs = [[b.alloca(e.vt) for _ in cols] for _ in range(rows)]
+    for row in accs:
+        for acc in row:
+            b.store(ir.Constant(e.vt, None), acc)
+    with _for(b, _i(0), kc, "tk") as k:
+        bv = [b.load(e.vat(b, bp, b.add(b.mul(_i(q), stride), b.add(b.mul(k, _i(e.nr)),
+                                                                   _i(v * e.vec)))),
+                     typ=e.vt, align=e.size) for q, v in cols]
+        for r, row in enumerate(accs):
+            x = _splat(b, b.load(e.at(b, a_rows[r], k), typ=e.t), e.vt)
+            for acc, y in zip(row, bv):
+                b.store(e.fmuladd(b, x, y, b.load(acc)), acc)
+    for r, row in enumerate(accs):
+        for acc, (q, v) in zip(row, cols):
+            at = e.vat(b, c, b.add(b.mul(_i(r), ldc), _i(q * e.nr + v * e.vec)))
+            x = b.load(acc)
+            with b.if_else(accumulate) as (add, first):
+                with add:
+                    b.store(b.fadd(x, b.load(at, typ=e.vt, align=e.size)), at, align=e.size)
+                with first:
+                    b.store(x, at, align=e.size)
+    b.ret_void()
+    return f
+
+
+def _window_rows(b, s, row, group_in, cin):
+    """(kh_lo, kh_hi, in_row_at) of output row `row` (batch, oh): the window rows inside the
+    input, 0 <= oh sh + kh dh - ph < h, and window row kh's first input element (at the
+    panel's group's first feature group_in)."""
+    bi, oh = b.sdiv(row, s["oh"]), b.srem(row, s["oh"])
+    y0 = b.sub(b.mul(oh, s["sh"]), s["ph"])
+    kh_lo = _min(b, _max(b, _ceil_div_signed(b, b.sub(_i(0), y0), s["dh"]), _i(0)), s["kh"])
+    kh_hi = _max(b, _min(b, _ceil_div_signed(b, b.sub(s["h"], y0), s["dh"]), s["kh"]), kh_lo)
+
+    def in_row_at(kh):
+        ih = b.add(y0, b.mul(kh, s["dh"]))
+        return b.add(b.mul(b.add(b.mul(bi, s["h"]), ih), b.mul(s["w"], cin)), group_in)
+    return kh_lo, kh_hi, in_row_at
+
+
+def _tail_plan(e: _Emitter, b, s, tiles, cin, packed):
+    """(wide, tail) for a call: `wide` (i1; None for the pair kernel, which has no tail
+    kernels, or without `packed`) when
+    the rows' last tile has R = 1 ... MR - 1 positions, whole window rows (dw 1, every
+    column inside), one group and the kernel `packed` whole; tail = (its first position,
+    R, panels a call (tail_panels(R)), its first input column)."""
+    mr, sw = e.mr, s["sw"]
+    rows = b.sub(s["ow"], b.mul(b.sub(tiles, _i(1)), _i(mr)))
+    ow0 = b.sub(s["ow"], rows)
+    x_first = b.sub(b.mul(ow0, sw), s["pw"])
+    x_last = b.add(b.add(x_first, b.mul(b.sub(rows, _i(1)), sw)), b.sub(s["kw"], _i(1)))
+    step = _i(1)
+    for r in range(1, mr):
+        step = b.select(b.icmp_signed("==", rows, _i(r)), _i(tail_panels(r, e.nr // e.vec)), step)
+    tail = (ow0, rows, step, x_first)
+    if e.pairs or packed is None:
+        return None, tail
+    inside = b.and_(b.icmp_signed(">=", x_first, _i(0)), b.icmp_signed("<", x_last, s["w"]))
+    whole_rows = b.and_(b.and_(b.icmp_signed("==", s["dw"], _i(1)), b.icmp_signed("==", cin, s["c"])),
+                        inside)
+    cut = b.and_(b.icmp_signed("<", rows, _i(mr)), b.icmp_signed(">", rows, _i(0)))
+    return b.and_(b.and_(cut, packed), b.and_(b.icmp_signed("<=", s["groups"], _i(1)),
+                                              whole_rows)), tail
+
+
+def _tails_function(e: _Emitter) -> ir.Function:
+    """void conv_tails(ctx, row_lo, row_hi, p_lo, p_hi): the tail tiles (_tail_plan) of
+    output rows [row_lo, row_hi) for the whole packed panels [p_lo, p_hi), tail_panels(R)
+    a call of the R-row tail kernel; the first window row's call writes, the others add."""
+    existing = e.mod.globals.get(f"{e.name}.conv_tails")
+    if existing is not None:
+        return existing
+    f = e.fn("conv_tails", ir.FunctionType(VOID, [PTR, I64, I64, I64, I64]))
+    f.attributes.add("noinline")
+    ctx, row_lo, row_hi, p_lo, p_hi = f.args
+    b = ir.IRBuilder(f.append_basic_block("entry"))
+    s = load_slots(b, ctx, SLOTS)
+    cin = b.select(b.icmp_signed("==", s["cin"], _i(0)), s["c"], s["cin"])
+    tiles = b.sdiv(b.add(s["ow"], _i(e.mr - 1)), _i(e.mr))
+    _, (ow0, tail_rows, step, x_first) = _tail_plan(e, b, s, tiles, cin, None)
+    f_out, depth = s["f"], b.mul(s["kw"], s["c"])
+    inp, out, kernel = (b.inttoptr(s[x], PTR) for x in ("input", "out", "packed_kernel"))
+    panel_stride = b.mul(b.mul(s["kh"], depth), _i(e.nr))
+    with _for(b, row_lo, row_hi, "tr") as row:
+        kh_lo, kh_hi, in_row_at = _window_rows(b, s, row, _i(0), cin)
+        tile = e.at(b, out, b.mul(b.add(b.mul(row, s["ow"]), ow0), f_out))
+        with _for(b, _i(0), b.sdiv(b.sub(p_hi, p_lo), step), "tg") as g:
+            fp = b.add(p_lo, b.mul(g, step))
+            c_tile = e.at(b, tile, b.mul(fp, _i(e.nr)))
+            with b.if_then(b.icmp_signed(">=", kh_lo, kh_hi)):  # every window row in padding
+                with _for(b, _i(0), step, "tz") as q:
+                    _zero_tile(e, b, e.at(b, c_tile, b.mul(q, _i(e.nr))), tail_rows, _i(e.nr),
+                               f_out)
+            with _for(b, kh_lo, kh_hi, "tkh") as kh:
+                args = [depth, e.at(b, inp, b.add(in_row_at(kh), b.mul(x_first, cin))),
+                        b.mul(s["sw"], cin),
+                        e.at(b, kernel, b.add(b.mul(fp, panel_stride), b.mul(b.mul(kh, depth),
+                                                                             _i(e.nr)))),
+                        panel_stride, c_tile, f_out, b.icmp_signed("!=", kh, kh_lo)]
+                for r in range(1, e.mr):
+                    with b.if_then(b.icmp_signed("==", tail_rows, _i(r))):
+                        b.call(_tail_kernel(e, r), args)
+    b.ret_void()
+    return f
+
+
+def _zero_tile(e: _Emitter, b, tile, rows, cols, ldc) -> None:
+    """tile[rows, cols] = 0, its rows ldc apart."""
+    with b.if_else(b.icmp_signed("==", cols, _i(e.nr))) as (full, cut):
+        with full:
+            with _for(b, _i(0), rows, "zr") as r:
+                for v in range(e.nr // e.vec):
+                    b.store(ir.Constant(e.vt, None),
+                            e.vat(b, tile, b.add(b.mul(r, ldc), _i(v * e.vec))), align=e.size)
+        with cut:
+            with _for(b, _i(0), rows, "zc", scalar=True) as r:
+                with _for(b, _i(0), cols, "zj", scalar=True) as j:
+                    b.store(ir.Constant(e.t, 0), e.at(b, tile, b.add(b.mul(r, ldc), j)))
+
+
 def _task(e: _Emitter, micros: dict) -> ir.Function:
     """void task(ctx, begin, end): tasks [begin, end), task t the chunk t % chunks of output
     row (batch, oh) t / chunks (a chunks slot of 0: whole rows, as Winograd's fallback)."""
-    mr, nr, vt = e.mr, e.nr, e.vt
+    mr, nr = e.mr, e.nr
     f = e.fn("conv_task", ir.FunctionType(VOID, [PTR, I64, I64]))
     ctx, begin, end = f.args
     b = ir.IRBuilder(f.append_basic_block("entry"))
@@ -456,7 +615,6 @@ def _task(e: _Emitter, micros: dict) -> ir.Function:
     some = b.icmp_signed(">", s["panel_hi"], _i(0))
     panel_lo = b.select(some, s["panel_lo"], _i(0))
     panel_hi = b.select(some, s["panel_hi"], panels)
-    zero = ir.Constant(vt, None)
     # a packed panel and a full tile: the micro-kernel with B's strides constant (`packed="b"`)
     micro_rows = (e.mod.globals.get(f"{e.name}.micro_kernel{mr}_rows_called")
                   or e.micro_kernel(mr, "b", called=True))
@@ -467,7 +625,9 @@ def _task(e: _Emitter, micros: dict) -> ir.Function:
     def accumulate(rows, depth, a, k0, f0, c_tile, cols, panel, packed):
         """c_tile[rows, cols] += A B: A's rows in place `sw cin` apart from `a`, depth k's
         from the kernel's row k0 (its feature panel f0, packed or in place). A panel cut by F
-        is read packed (zero-padded), else element by element (no scratch: a fallback)."""
+        is read packed (zero-padded), else element by element (no scratch: a fallback).
+        Always adding: with the flag constant in every call, LLVM drops it from the
+        micro-kernels (a flag that varies cost grouped1d's short calls 8 %)."""
         in_panel = e.at(b, panel, b.mul(k0, _i(nr)))
         kernel_rows = b.select(packed, in_panel, e.at(b, ker, b.add(b.mul(k0, f_out), f0)))
         with b.if_else(b.or_(packed, b.icmp_signed("==", cols, _i(nr)))) as (micro, scalar):
@@ -502,6 +662,10 @@ def _task(e: _Emitter, micros: dict) -> ir.Function:
                                                                _i(e.size)), _i(0))])
     own = b.select(packs, own, ir.Constant(PTR, None))
     packs_own = b.icmp_unsigned("!=", own, ir.Constant(PTR, None))
+    # the rows' tail tiles that take several panels a call (in conv_tails: its loops and
+    # values here left the task's own loops fewer registers, 2-7 % on short calls)
+    wide, tail = _tail_plan(e, b, s, tiles, cin, b.and_(packed, b.not_(packs_own)))
+    tails = _tails_function(e) if wide is not None else None
     with _for(b, begin, end, "task") as t:
         # a task: a chunk of one row's tiles, a group of whole rows (row_group), or a share
         # of the panels over every row (panel_tasks)
@@ -514,6 +678,12 @@ def _task(e: _Emitter, micros: dict) -> ir.Function:
         p_hi = b.select(by_panels, b.add(panel_lo, b.sdiv(b.mul(b.add(t, _i(1)), own_panels),
                                                           share)), panel_hi)
         features = (_min(b, b.mul(p_lo, width), f_out), _min(b, b.mul(p_hi, width), f_out))
+        # the task's whole panels from p_lo whose tail tiles go tail_panels(R) a call
+        wide_hi = p_lo
+        if wide is not None:
+            whole = b.sub(_min(b, p_hi, b.sdiv(f_out, _i(nr))), p_lo)
+            calls = b.sdiv(_max(b, whole, _i(0)), tail[2])
+            wide_hi = b.select(wide, b.add(p_lo, b.mul(calls, tail[2])), p_lo)
         tile_lo = b.mul(chunk, chunk_tiles)
         tile_hi = _min(b, b.add(tile_lo, chunk_tiles), tiles)
         # blocks of the chunk's tiles small enough to stay in L2 while every feature panel
@@ -526,6 +696,7 @@ def _task(e: _Emitter, micros: dict) -> ir.Function:
                   "ob") as ob:
             blk_lo = b.add(tile_lo, b.mul(ob, block))
             blk_hi = _min(b, b.add(blk_lo, block), tile_hi)
+            tail_here = b.icmp_signed("==", blk_hi, tiles)  # the block ends its rows
             with _for(b, p_lo, p_hi, "fp") as fp:
                 f0 = b.mul(fp, width)
                 with b.if_then(packs_own):
@@ -535,36 +706,17 @@ def _task(e: _Emitter, micros: dict) -> ir.Function:
                 panel_packed = b.or_(packed, packs_own)
                 cols = _min(b, width, b.sub(f_out, f0))  # < NR: the panel cut by F
                 group_in = b.mul(b.sdiv(f0, group_outs), c)  # the panel's group's first feature
+                # the tail tile of panels [p_lo, wide_hi) runs after the panels (conv_tails)
+                ot_hi = b.select(b.and_(tail_here, b.icmp_signed("<", fp, wide_hi)),
+                                 b.sub(blk_hi, _i(1)), blk_hi)
                 with _for(b, row_lo, row_hi, "or") as row:
-                    bi, oh = b.sdiv(row, s["oh"]), b.srem(row, s["oh"])
-                    # the window rows inside the input: 0 <= oh sh + kh dh - ph < h
-                    y0 = b.sub(b.mul(oh, s["sh"]), s["ph"])
-                    kh_lo = _min(b, _max(b, _ceil_div_signed(b, b.sub(_i(0), y0), s["dh"]), _i(0)),
-                                 s["kh"])
-                    kh_hi = _max(b, _min(b, _ceil_div_signed(b, b.sub(s["h"], y0), s["dh"]), s["kh"]),
-                                 kh_lo)
+                    kh_lo, kh_hi, in_row_at = _window_rows(b, s, row, group_in, cin)
                     out_row = e.at(b, out, b.mul(row, b.mul(s["ow"], f_out)))
-
-                    def in_row_at(kh, bi=bi, y0=y0):
-                        """Window row kh's first element (the panel's group's first feature)."""
-                        ih = b.add(y0, b.mul(kh, s["dh"]))
-                        return b.add(b.mul(b.add(b.mul(bi, s["h"]), ih), b.mul(w, cin)), group_in)
-                    with _for(b, blk_lo, blk_hi, "ot") as ot:
+                    with _for(b, blk_lo, ot_hi, "ot") as ot:
                         ow0 = b.mul(ot, _i(mr))
                         rows = _min(b, _i(mr), b.sub(s["ow"], ow0))
                         tile = e.at(b, out_row, b.add(b.mul(ow0, f_out), f0))
-                        with b.if_else(b.icmp_signed("==", cols, _i(nr))) as (full, cut):
-                            with full:
-                                with _for(b, _i(0), rows, "zr") as r:
-                                    for v in range(nr // e.vec):
-                                        b.store(zero, e.vat(b, tile, b.add(b.mul(r, f_out),
-                                                                           _i(v * e.vec))),
-                                                align=e.size)
-                            with cut:
-                                with _for(b, _i(0), rows, "zc", scalar=True) as r:
-                                    with _for(b, _i(0), cols, "zj", scalar=True) as j:
-                                        b.store(ir.Constant(e.t, 0),
-                                                e.at(b, tile, b.add(b.mul(r, f_out), j)))
+                        _zero_tile(e, b, tile, rows, cols, f_out)
                         # with dw = 1, where every window column of every position is inside, a
                         # window row's kw x c run is contiguous in the input and in the kernel:
                         # one call for the whole window row
@@ -595,6 +747,9 @@ def _task(e: _Emitter, micros: dict) -> ir.Function:
                                                b.mul(b.add(b.mul(kh, s["kw"]), kw), c), f0,
                                                e.at(b, tile, b.mul(r_lo, f_out)), cols, panel,
                                                panel_packed)
+            if wide is not None:
+                with b.if_then(b.and_(tail_here, b.icmp_signed(">", wide_hi, p_lo))):
+                    b.call(tails, [ctx, row_lo, row_hi, p_lo, wide_hi])
             # the block is finished: its fused consumers run now, while it is in cache
             with b.if_then(b.icmp_signed("!=", s["epi"], _i(0))):
                 first, last = b.mul(row_lo, s["ow"]), b.mul(b.sub(row_hi, _i(1)), s["ow"])
