@@ -127,6 +127,26 @@ def test_tail_tiles_in_chunks_and_blocks(frozen):
                                        atol=1e-3, err_msg=f"{batch}x{n} threads={threads}")
 
 
+@pytest.mark.parametrize("groups, cin, cout", [(2, 16, 16), (4, 16, 16)])
+def test_tail_tiles_of_thin_groups(groups, cin, cout):
+    """NR / (a group's features) thin groups, packed block-diagonally into one panel: the
+    tasks see one group of every feature, so the tails of R = 4 and 5 (one panel a call)
+    take the tail kernels; every R, the kernel frozen and an argument."""
+    rng = np.random.default_rng(groups)
+    w = rng.uniform(-1, 1, (3, cin // groups, cout)).astype(np.float32)
+    b = rng.uniform(-1, 1, cout).astype(np.float32)
+    mr = host_target().blocking("f32").mr
+    for frozen in (True, False):
+        text = conv_program((None, None, cin), w.shape, (None, None, cout), (2,), [(0, 0)],
+                            "f32", bias=True, groups=groups, frozen=w if frozen else None)
+        lib = aot.compile(text, name=f"conv_tails_groups{groups}_{cout}_{frozen}")
+        for n in _lengths(mr, 2):
+            x = rng.uniform(-1, 1, (3, n, cin)).astype(np.float32)
+            want = np_conv(x, w, NWC, (2,), [(0, 0)], [1], [1], [False], groups, 1) + b
+            got = lib.main(x, b) if frozen else lib.main(x, w, b)
+            np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4, err_msg=str(n))
+
+
 def test_padded_tails_keep_the_fewer_row_kernels():
     """Padding at the row's end (SAME-like): the tail's window rows are not whole, so it
     keeps the column-by-column calls; right with every R."""
