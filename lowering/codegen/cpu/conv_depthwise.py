@@ -265,9 +265,12 @@ FINISH_CHANNELS = 16
 # 16 channels against groups of 4 indexed per channel, same load, us: 672x4x4 5x5 802 / 504,
 # 480x4x4 5x5 584 / 359, 480x4x4 3x3 341 / 313, 672x4x4 -> 2x2 5x5 stride 2 387 / 283;
 # groups of 8 were slower than 4 (1094, 782, 399, 336); 2x2 planes (16 taps) and 8x8 inputs
-# (strides of 64) gained nothing. LLVM takes 0.1-0.2 CPU s longer per such kernel.
+# (strides of 64) gained nothing. LLVM takes 0.15-0.2 CPU s longer per such kernel, so only
+# the 5x5 4x4 planes (196 taps) take it: EfficientNet-B0 (? batch, batch 32, load 7, 21
+# rounds) 40.05 ms without, 39.53 with them, 39.62 with the 3x3 and stride-2 planes too;
+# compile 5.8-5.9 CPU s, 6.2-6.35, 6.5-6.7.
 FLAT_SUMS_PLANE = 16
-FLAT_SUMS_TAPS = 32
+FLAT_SUMS_TAPS = 150
 
 
 def _finish_group(p: _Plan, plane_finish: bool) -> int:
