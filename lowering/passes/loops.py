@@ -238,7 +238,7 @@ def emit_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
     transposes = [o for o in region_block.ops if o.key == "transpose"]
     if len(transposes) == 1:  # a target's own (the CPU's tiles), or False
         own = registry.rule(transposes[0], "kernel", b.target)
-        if own is not None and own(b, region_block, transposes[0], inputs, out) is not False:
+        if own is not None and own(b, region_block, transposes[0], inputs, out, env) is not False:
             return
     order = element_order(region_block, out)
     out_dims = dims_of(b, out)

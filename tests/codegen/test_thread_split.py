@@ -33,10 +33,10 @@ ROW_SUMS = """func.func @main(%x: tensor<?x?xf32>) -> tensor<?xf32> {
   return %s : tensor<?xf32>
 }"""  # noqa: E501
 COLUMN_SUMS = ROW_SUMS.replace("dimensions = [1]", "dimensions = [0]")
-# a transpose added to a second input: not one of codegen/cpu/transpose.py's tiled fusions
+# the transpose of a sum of two inputs: not one of codegen/cpu/transpose.py's tiled fusions
 TRANSPOSE = """func.func @main(%x: tensor<?x?xf32>, %y: tensor<?x?xf32>) -> tensor<?x?xf32> {
-  %t = stablehlo.transpose %x, dims = [1, 0] : (tensor<?x?xf32>) -> tensor<?x?xf32>
-  %e = stablehlo.add %t, %y : tensor<?x?xf32>
+  %s = stablehlo.add %x, %y : tensor<?x?xf32>
+  %e = stablehlo.transpose %s, dims = [1, 0] : (tensor<?x?xf32>) -> tensor<?x?xf32>
   return %e : tensor<?x?xf32>
 }"""
 

@@ -1,7 +1,8 @@
-"""A kLoop fusion h(transpose(x)) whose transpose moves x's last dim (h: fused elementwise
-producers and consumers of one tensor operand) becomes `aot.transpose` with h as its region
-(codegen/cpu/transpose.py's rule for loops.emit_fusion), which the CPU emits as VEC x VEC
-register tiles, h applied in place after them: checked on the loop-stage IR and the LLVM IR, and against numpy
+"""A kLoop fusion h(transpose(g(x)), ...) whose transpose moves x's last dim (g: elementwise
+producers of x with broadcasts or constants beside; h: elementwise consumers of anything)
+becomes `aot.transpose` with g and h as its region (codegen/cpu/transpose.py's rule for
+loops.emit_fusion), which the CPU emits as VEC x VEC register tiles of x, the region applied
+in place after them: checked on the loop-stage IR and the LLVM IR, and against numpy
 bit for bit on 1, 2 and 7 threads, static and with `?` dims, with edges that are not whole
 tiles, for each element width; what it does not take stays on the element loop."""
 import re
@@ -37,9 +38,13 @@ def program(shape, perm, elem="f32", dynamic=(), negate=False) -> str:
             f"  return %{'r' if negate else 'y'} : {t(out, elem)}\n}}")
 
 
-def loop_ops(text: str) -> list:
+def loop_ops(text: str, nested: bool = True) -> list:
+    """The kernels' ops (without `nested`: only those of their bodies, not in loops)."""
     module = run_pipeline(parse_module(text, "t.mlir"), "loops")
-    return [o.name for f in module.functions() if "aot.kernel" in f.attrs for o in f.walk()]
+    kernels = [f for f in module.functions() if "aot.kernel" in f.attrs]
+    if not nested:
+        return [o.name for f in kernels for o in f.regions[0].blocks[0].ops]
+    return [o.name for f in kernels for o in f.walk()]
 
 
 def sample(shape, elem, seed=0):
@@ -70,9 +75,13 @@ def test_a_transpose_of_the_last_dim_is_tiled(shape, perm):
     program((4096, 3), (1, 0)),  # the input's last dim narrower than a tile (element_order's)
     program((3, 4096), (1, 0)),  # the output's
     program((64, 64), (1, 0), elem="complex<f32>"),  # an element the tiles do not move
-    program((64, 64), (1, 0), negate=True).replace(  # a second tensor input
-        "%r = stablehlo.negate %y", "%r = stablehlo.add %y, %y2").replace(
-        "%x: tensor<64x64xf32>", "%x: tensor<64x64xf32>, %y2: tensor<64x64xf32>"),
+    program((64, 64), (1, 0)).replace(  # x mixed with another tensor before the transpose
+        "%y = stablehlo.transpose %x", "%s = stablehlo.add %x, %x2 : tensor<64x64xf32>\n"
+        "  %y = stablehlo.transpose %s").replace(
+        "%x: tensor<64x64xf32>", "%x: tensor<64x64xf32>, %x2: tensor<64x64xf32>"),
+    program((64, 64), (1, 0)).replace(  # x read twice
+        "%y = stablehlo.transpose %x", "%s = stablehlo.multiply %x, %x : tensor<64x64xf32>\n"
+        "  %y = stablehlo.transpose %s"),
     program((64, 64), (1, 0), elem="f64", negate=True).replace(  # another element type in x
         "%x: tensor<64x64xf64>", "%x: tensor<64x64xf32>").replace(
         "%y = stablehlo.transpose %x", "%xc = stablehlo.convert %x : (tensor<64x64xf32>) -> "
@@ -133,8 +142,9 @@ CHAIN = """func.func @main(%x: tensor<{s}xf32>) -> tensor<{o}xf32> {{
 def test_fused_producers_and_consumers_run_on_the_tiles(shape):
     o = (shape[0], shape[2], shape[1])
     text = CHAIN.format(s="x".join(map(str, shape)), o="x".join(map(str, o)))
-    ops = loop_ops(text)
-    assert "aot.transpose" in ops and "scf.for" not in ops and "arith.mulf" in ops, ops
+    ops = loop_ops(text, nested=False)
+    assert "aot.transpose" in ops and "scf.for" not in ops, ops
+    assert "arith.mulf" in loop_ops(text)  # in its region
     lib = aot.compile(text, name="tiled_chain")
     x = sample(shape, "f32", seed=4)
     want = -np.exp(np.transpose(x * np.float32(0.5), (0, 2, 1)))
@@ -160,3 +170,34 @@ def test_a_fused_consumer_of_every_width_matches_numpy(elem):
     x = sample((3, 37, 45), elem, seed=6)
     want = np.transpose(x, (0, 2, 1))
     np.testing.assert_array_equal(run_threads(lib, x), ~want if elem == "i1" else -want)
+
+
+LAYER_NORM_OUT = """func.func @main(%x: tensor<?x{h}x{w}x{c}xf32>, %m: tensor<?x{h}x{w}xf32>,
+                 %s: tensor<{c}xf32>, %y: tensor<?x{c}x{h}x{w}xf32>) -> tensor<?x{c}x{h}x{w}xf32> {{
+  %sh = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x{h}x{w}x{c}xf32>) -> tensor<i32>
+  %sr = stablehlo.reshape %sh : (tensor<i32>) -> tensor<1xi32>
+  %k = stablehlo.constant dense<[{h}, {w}, {c}]> : tensor<3xi32>
+  %shape = stablehlo.concatenate %sr, %k, dim = 0 : (tensor<1xi32>, tensor<3xi32>) -> tensor<4xi32>
+  %mb = stablehlo.dynamic_broadcast_in_dim %m, %shape, dims = [0, 1, 2] : (tensor<?x{h}x{w}xf32>, tensor<4xi32>) -> tensor<?x{h}x{w}x{c}xf32>
+  %sb = stablehlo.dynamic_broadcast_in_dim %s, %shape, dims = [3] : (tensor<{c}xf32>, tensor<4xi32>) -> tensor<?x{h}x{w}x{c}xf32>
+  %a = stablehlo.subtract %x, %mb : tensor<?x{h}x{w}x{c}xf32>
+  %b = stablehlo.multiply %a, %sb : tensor<?x{h}x{w}x{c}xf32>
+  %t = stablehlo.transpose %b, dims = [0, 3, 1, 2] : (tensor<?x{h}x{w}x{c}xf32>) -> tensor<?x{c}x{h}x{w}xf32>
+  %r = stablehlo.add %t, %y : tensor<?x{c}x{h}x{w}xf32>
+  return %r : tensor<?x{c}x{h}x{w}xf32>
+}}"""  # noqa: E501
+
+
+@pytest.mark.parametrize("n, h, w, c", [(2, 5, 7, 19), (1, 24, 24, 96), (3, 3, 3, 8)])
+def test_producers_with_broadcasts_and_a_second_input(n, h, w, c):
+    """ConvNeXt's layer norm back to NCHW: (x - mean) * scale over NHWC, transposed, plus a
+    tensor of the result's shape: g reads broadcasts beside x, h another input."""
+    text = LAYER_NORM_OUT.format(h=h, w=w, c=c)
+    ops = loop_ops(text)
+    assert "aot.transpose" in ops, ops
+    lib = aot.compile(text, name="tiled_layer_norm_out")
+    rng = np.random.default_rng(7)
+    x, m = (rng.standard_normal(s).astype(np.float32) for s in ((n, h, w, c), (n, h, w)))
+    s_, y = (rng.standard_normal(s).astype(np.float32) for s in ((c,), (n, c, h, w)))
+    want = np.transpose((x - m[..., None]) * s_, (0, 3, 1, 2)) + y
+    np.testing.assert_array_equal(run_threads(lib, x, m, s_, y), want)

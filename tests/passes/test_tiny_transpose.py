@@ -79,8 +79,12 @@ def test_a_tiny_transposed_dim_is_walked_innermost():
     ((2, 3, 4000), (1, 0, 2)),  # the operand's last dim is the output's last: no transposed read
 ])
 def test_other_transposes_keep_the_outputs_order(out_shape, perm):
-    # (added to a second input: alone, the first would be codegen/cpu/transpose.py's tiles)
-    kernel = only_kernel(loop_module(transposed(out_shape, perm, add=True)))
+    # (of x * x: of x alone, the first would be codegen/cpu/transpose.py's tiles)
+    text = transposed(out_shape, perm).replace(
+        "%p = stablehlo.transpose %x,", "%xx = stablehlo.multiply %x, %x : "
+        f"{t([out_shape[perm.index(d)] for d in range(len(perm))])}\n"
+        "  %p = stablehlo.transpose %xx,")
+    kernel = only_kernel(loop_module(text))
     assert nest(kernel) == list(out_shape)
 
 

@@ -17,14 +17,16 @@ One AVX2 core, f32: [32, 128, 32, 32] NCHW -> NHWC 12.2 -> 2.6 ms, [4096, 1024]^
 """
 from __future__ import annotations
 
+import math
+
 from llvmlite import ir
 
 from lowering.codegen.cpu.gemm import _for
 from lowering.codegen.cpu.gemm import _transpose as _transpose_block
 from lowering.codegen.cpu.host import PARALLEL_MIN_ELEMENTS
-from lowering.codegen.llvm.types import SUB_BYTE, llvm_type, storage_type
-from lowering.ir.builder import LoopBuilder
-from lowering.ir.core import Block, Operation, Region, ScalarType, is_complex, numpy_dtype
+from lowering.codegen.llvm.types import SUB_BYTE, MemRef
+from lowering.ir.builder import LoopBuilder, dims_of
+from lowering.ir.core import INDEX, Block, Operation, Region, ScalarType, is_complex, numpy_dtype
 from lowering.ops import registry
 from lowering.ops.elemental import Elemental
 
@@ -55,57 +57,85 @@ def tile(target, elem: str) -> int:
 
 def tiled(target, op: Operation) -> bool:
     """Whether a transpose moves its operand's last dim and is done in tiles: not when the
-    element has no tile width, nor where one of the two swapped dims is static and narrower
-    than a tile (loops.element_order walks such a dim innermost)."""
+    element has no tile width, nor where one of the two swapped dims (merged with the
+    neighbours that move with it) is static and narrower than a tile (loops.element_order
+    walks such a dim innermost)."""
     x, perm = op.operands[0].type, list(op.attrs["permutation"])
     vec = tile(target, x.elem)
-    return bool(vec) and perm[-1] != len(perm) - 1 and all(
-        n is None or n >= vec for n in (x.shape[-1], x.shape[perm[-1]]))
-
-
-def emit_tiled(b, region_block: Block, op: Operation, inputs: dict, out):
-    """The loop stage's form of a kLoop fusion out = h(transpose(x)) (loops.emit_fusion), its
-    one transpose `op` tiled: `aot.transpose(x, out)`, which emit_transpose spells out in
-    LLVM, with h as its region, the scalar function each task applies in place to the output
-    it has just written (in cache). h is the fused elementwise producers and consumers, each
-    of one operand besides constants: producers commute with the transpose, so h is both.
-    False (the element loop) for any other fusion: several inputs, broadcasts of tensors,
-    another element type in x than in out."""
-    ret = region_block.ops[-1]
-    tensors = [v for v in region_block.args if v.type.rank]
-    if len(ret.operands) != 1 or len(tensors) != 1 or len(tensors) != len(region_block.args) \
-            or tensors[0].type.elem != out.type.elem:
+    if not vec or perm[-1] == len(perm) - 1:
         return False
-    for o in region_block.ops[:-1]:
-        if o is op or _scalar_like(o.results[0]):
-            continue
-        tensor = [v for v in o.operands if not _scalar_like(v)]
-        if not registry.is_kind(o.key, "elementwise") or len(tensor) != 1 \
-                or tensor[0].type.shape != o.results[0].type.shape:
+    groups, order = merged(tuple(perm))
+    sizes = [[x.shape[d] for d in group] for group in (groups[-1], groups[order[-1]])]
+    return all(None in ns or math.prod(ns) >= vec for ns in sizes)
+
+
+def emit_tiled(b, region_block: Block, op: Operation, inputs: dict, out, env: dict):
+    """The loop stage's form of a kLoop fusion out = h(transpose(g(x)), ...) (loops.emit_fusion)
+    whose one transpose `op` is tiled: `aot.transpose(x, out, captured...)`, which
+    emit_transpose spells out in LLVM. The tiles move x itself; g (elementwise producers of x,
+    their other operands broadcasts or constants) and h (the elementwise consumers, any other
+    operands) are the region, which each task runs in place on the output rows it has just
+    written (in cache): at output index o, x's element at the transposed index is out[o].
+    The region's arguments: an output row (flat over all dims but the last) and the range
+    [lo, hi) of its last dim; the kernel values it reads are aot.transpose's operands after
+    out. False (the element loop) for any other fusion: x read elsewhere than through g, g
+    mixing x with another tensor of its shape, another element type in x than in out."""
+    ret = region_block.ops[-1]
+    if len(ret.operands) != 1 or out in inputs.values():
+        return False
+    path, v = [], op.operands[0]  # g's values, from the transpose's operand back to x
+    while v not in inputs:
+        if not isinstance(v.owner, Operation) or not registry.is_kind(v.owner.key, "elementwise"):
             return False
-    x = tensors[0]
+        path.append(v)
+        main = [u for u in v.owner.operands if not _side(u, inputs)]
+        if len(main) != 1 or main[0].type.shape != v.type.shape:
+            return False
+        v = main[0]
+    x = v
+    uses = [u for o in region_block.ops for u in o.operands]
+    if x.type.elem != out.type.elem or any(uses.count(u) != 1 for u in path + [x]):
+        return False
     attrs = {"permutation": tuple(op.attrs["permutation"])}
-    if ret.operands[0] is op.results[0] and op.operands[0] is x:
+    if ret.operands[0] is op.results[0] and not path:
         b.op("aot.transpose", [inputs[x], out], attrs=attrs)
         return None
-    block = Block([ScalarType(x.type.elem)])
-    lb = LoopBuilder(block, b.loc, b.target)
-    index = [lb.index(0)] * op.results[0].type.rank  # every operand but x is a splat
-    lb.op("scf.yield", [Elemental(lb, {}, scalars={x: block.args[0]}).at(ret.operands[0], index)])
-    b.op("aot.transpose", [inputs[x], out], attrs=attrs, regions=[Region([block])])
+    block = Block([INDEX] * 3)
+    rb = LoopBuilder(block, b.loc, b.target)
+    row, lo, hi = block.args
+    dims = dims_of(rb, out)[:-1]
+    prefix = []
+    for d in reversed(dims[1:]):
+        prefix.insert(0, rb.v("arith.remui", [row, d], INDEX))
+        row = rb.v("arith.divui", [row, d], INDEX)
+    prefix = [row] + prefix if dims else []
+    _, body, last, _ = rb.for_(lo, hi)
+    idx = prefix + [last]
+    moved = body.v("memref.load", [out] + idx, ScalarType(out.type.elem))
+    value = Elemental(body, inputs, scalars={x: moved}, dims=env).at(ret.operands[0], idx)
+    body.op("memref.store", [value, out] + idx)
+    body.yield_()
+    rb.yield_()
+    ops = [inner for o in block.ops for inner in o.walk()]
+    inside = {r for o in ops for r in o.results} | set(block.args)
+    inside |= {a for o in ops for r in o.regions for k in r.blocks for a in k.args}
+    captured = []
+    for o in ops:
+        for u in o.operands:
+            if u not in inside and u not in captured:
+                captured.append(u)
+    b.op("aot.transpose", [inputs[x], out] + captured, attrs=attrs, regions=[Region([block])])
     return None
 
 
-def _scalar_like(v) -> bool:
-    """A value the same at every index, computed in the region: a constant (a fused one is a
-    splat), a rank-0 such value broadcast, or elementwise of such values."""
+def _side(v, inputs: dict) -> bool:
+    """A value g reads beside x: constants and broadcasts, and elementwise ops of them."""
     op = v.owner
-    if not isinstance(op, Operation):
-        return False  # a kernel input
-    if op.key == "broadcast_in_dim":
-        return op.operands[0].type.rank == 0 and _scalar_like(op.operands[0])
-    return op.key == "constant" or (registry.is_kind(op.key, "elementwise")
-                                    and all(_scalar_like(u) for u in op.operands))
+    if v in inputs or not isinstance(op, Operation):
+        return False
+    if op.key in ("constant", "broadcast_in_dim", "dynamic_broadcast_in_dim", "broadcast"):
+        return True
+    return registry.is_kind(op.key, "elementwise") and all(_side(u, inputs) for u in op.operands)
 
 
 def merged(perm: tuple) -> tuple:
@@ -124,8 +154,9 @@ def merged(perm: tuple) -> tuple:
 def emit_transpose(g, b, op, args) -> None:
     """dst = transpose(src, `permutation`) with the task of _task, on the thread pool when
     there are PARALLEL_MIN_ELEMENTS elements or more."""
-    src, dst = args
+    src, dst = args[:2]
     elem = op.operands[0].type.elem
+    static_out = op.operands[1].type.shape
     static = op.operands[0].type.shape
     dims = [ir.Constant(I64, n) if n is not None else src.dims[d] for d, n in enumerate(static)]
     groups, perm = merged(tuple(op.attrs["permutation"]))
@@ -145,12 +176,19 @@ def emit_transpose(g, b, op, args) -> None:
     values = [ext[rank - 1], ext[perm[-1]], in_stride[perm[-1]], out_stride[p]]
     for i in outer:
         values += [ext[perm[i]], in_stride[perm[i]], out_stride[i]]
+    # the region's row segments: positions of L are rows of the output's last dim
+    values.append(ir.Constant(I64, static_out[-1]) if static_out[-1] is not None else dst.dims[-1])
+    captured = []  # the kernel values the region reads: buffers as pointer and dims
+    for x in args[2:]:
+        captured += [b.ptrtoint(x.ptr, I64)] + list(x.dims) if isinstance(x, MemRef) else [x]
+    region = (op.regions[0].blocks[0], op.operands[2:], args[2:]) if op.regions else None
     task = _task(g, b.function.name + ".transpose", tile(g.target, elem), elem, values,
-                 len(outer), op.regions[0].blocks[0] if op.regions else None)
+                 len(outer), region)
+    slots = [b.ptrtoint(src.ptr, I64), b.ptrtoint(dst.ptr, I64)] + values + captured
     with b.goto_entry_block():
         b.position_at_start(b.function.entry_basic_block)
-        ctx = b.alloca(I64, size=ir.Constant(I64, 2 + len(values)))
-    for k, v in enumerate([b.ptrtoint(src.ptr, I64), b.ptrtoint(dst.ptr, I64)] + values):
+        ctx = b.alloca(I64, size=ir.Constant(I64, len(slots)))
+    for k, v in enumerate(slots):
         b.store(v, b.gep(ctx, [ir.Constant(I64, k)], inbounds=True, source_etype=I64))
     vec = tile(g.target, elem)
     tasks = _mul(b, _ceil_div(b, ext[rank - 1], vec), _ceil_div(b, ext[perm[-1]], L_CHUNK))
@@ -172,7 +210,7 @@ def emit_transpose(g, b, op, args) -> None:
             b.call(task, [ctx, ir.Constant(I64, 0), tasks])
 
 
-def _task(g, name: str, vec: int, elem: str, values: list, n_outer: int, h) -> ir.Function:
+def _task(g, name: str, vec: int, elem: str, values: list, n_outer: int, region) -> ir.Function:
     """void task(ctx, begin, end): tasks [begin, end), task t the VEC positions from
     (t mod blocks) * VEC of the input's last dim P, L_CHUNK of L, at an index of the outer
     dims (t row-major over outer dims, L's chunks, P's blocks): whole tiles in registers
@@ -197,6 +235,21 @@ def _task(g, name: str, vec: int, elem: str, values: list, n_outer: int, h) -> i
     src0, dst0 = (b.inttoptr(slot(k), PTR) for k in (0, 1))
     n_p, n_l, s_l, t_p = (slot(k) for k in (2, 3, 4, 5))
     outer = [tuple(slot(6 + 3 * i + k) for k in range(3)) for i in range(n_outer)]
+    w0 = slot(6 + 3 * n_outer)  # the output's last dim
+    captured = {}  # the region's kernel values, from the slots after values
+    at_slot = 2 + len(values)
+    for v, x in zip(*region[1:]) if region else ():
+        if isinstance(x, MemRef):
+            ptr = b.inttoptr(b.load(b.gep(ctx, [ir.Constant(I64, at_slot)], inbounds=True,
+                                          source_etype=I64), typ=I64), PTR)
+            dims = [b.load(b.gep(ctx, [ir.Constant(I64, at_slot + 1 + d)], inbounds=True,
+                                 source_etype=I64), typ=I64) for d in range(len(x.dims))]
+            captured[v] = MemRef(ptr, dims, x.elem)
+            at_slot += 1 + len(x.dims)
+        else:
+            captured[v] = b.load(b.gep(ctx, [ir.Constant(I64, at_slot)], inbounds=True,
+                                       source_etype=I64), typ=I64)
+            at_slot += 1
     c = lambda n: ir.Constant(I64, n)  # noqa: E731
     blocks = _ceil_div(b, n_p, vec)
     chunks = _ceil_div(b, n_l, L_CHUNK)
@@ -261,24 +314,28 @@ def _task(g, name: str, vec: int, elem: str, values: list, n_outer: int, h) -> i
         with _for(b, b.select(one, l_hi, whole_l), l_hi, "te", scalar=True) as l_pos:  # L's tail
             with _for(b, p0, p_hi, "tp", scalar=True) as pos:
                 element(src, dst, pos, l_pos)
-        if h is not None:  # the fused elementwise ops, on the rows just written
-            with _for(b, p0, p_hi, "th") as pos:
-                row = at(dst, b.mul(pos, t_p), et)
-                with _for(b, l_lo, l_hi, "tv") as l_pos:
-                    _apply(g, b, h, elem, at(row, l_pos, et))
+        if region is not None:  # the fused elementwise ops, on the rows just written
+            h = region[0]
+            with _for(b, p0, p_hi, "th") as pos:  # L's positions as rows of the last dim
+                base = b.add(d_base, b.mul(pos, t_p))
+                first = b.udiv(b.add(base, l_lo), w0)
+                last = b.udiv(b.add(base, b.sub(l_hi, c(1))), w0)
+                with _for(b, first, b.add(last, c(1)), "tr") as r:
+                    start = b.mul(r, w0)
+                    lo = b.sub(_max(b, b.add(base, l_lo), start), start)
+                    hi = b.sub(_min(b, b.add(base, l_hi), b.add(start, w0)), start)
+                    g.emit_ops(b, h.ops, {**captured, h.args[0]: r, h.args[1]: lo,
+                                          h.args[2]: hi}, None)
     b.ret_void()
     return f
 
 
-def _apply(g, b, h, elem: str, ptr) -> None:
-    """*ptr = h(*ptr): the region's scalar ops, through the LLVM emitters' table."""
-    v = b.load(ptr, typ=storage_type(elem))
-    if elem in SUB_BYTE:
-        v = b.trunc(v, llvm_type(elem))
-    (v,) = g.emit_ops(b, h.ops, {h.args[0]: v}, None)
-    if elem in SUB_BYTE:
-        v = b.sext(v, ir.IntType(8)) if elem in ("i2", "i4") else b.zext(v, ir.IntType(8))
-    b.store(v, ptr)
+def _max(b, x, y):
+    return b.select(b.icmp_unsigned(">", x, y), x, y)
+
+
+def _min(b, x, y):
+    return b.select(b.icmp_unsigned("<", x, y), x, y)
 
 
 def _row_major(b, ext: list) -> list:
