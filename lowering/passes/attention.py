@@ -166,6 +166,14 @@ def _index(value, axes):
     if op.key in ("iota", "dynamic_iota"):
         axis = axes[op.attrs["iota_dimension"]]
         return None if axis is None else (({axis: 1} if axis else {}), 0)
+    if op.key == "constant":  # an iota written out (PyTorch's arange, folded): c0 + position
+        arr = np.asarray(op.attrs["value"].array)
+        along = [d for d, n in enumerate(arr.shape) if n != 1]
+        flat = arr.reshape(-1)
+        if len(along) != 1 or axes[along[0]] is None or arr.dtype.kind not in "iu" \
+                or not np.array_equal(flat - flat[0], np.arange(flat.size)):
+            return None
+        return {axes[along[0]]: 1}, int(flat[0])
     if op.key == "convert":
         return _index(op.operands[0], axes)
     inner = _axes_through(op, axes) if op.key in BROADCASTS + ("reshape", "dynamic_reshape") else None
@@ -356,11 +364,24 @@ def _scaling(op):
     return None
 
 
-def _keys(qk: Operation, ops: list):
-    """qk's k as [..., sk, d]: its operand, or, where the dot reads k^T [..., d, sk] (a
-    transpose the fusion stage could not fold, behind a unit view), the transposed value
-    (the transpose and views added to `ops`); else None."""
-    k, dims = qk.operands[1], qk.attrs.get("dot_dimension_numbers")
+def _operand_scaling(value, ops: list):
+    """(x, c) if `value` is x * c (c a positive splat constant: PyTorch's decomposed SDPA
+    scales q and k^T each by the scale's square root), the multiply added to `ops`; else
+    (value, 1.0)."""
+    op = _owner(value, ("multiply",))
+    found = op is not None and _scaling(op)
+    if not found:
+        return value, 1.0
+    ops.append(op)
+    return found[1], found[0]
+
+
+def _keys(qk: Operation, k, ops: list):
+    """qk's k as [..., sk, d], given the value `k` its second operand is (past a scaling):
+    k itself, or, where the dot reads k^T [..., d, sk] (a transpose the fusion stage could
+    not fold, behind a unit view), the transposed value (the transpose and views added to
+    `ops`); else None."""
+    dims = qk.attrs.get("dot_dimension_numbers")
     if dims is None:
         return None
     if list(dims["rhs_contracting_dimensions"]) == [k.type.rank - 1]:
@@ -379,10 +400,16 @@ def _zero_rows(value, ops: list):
     safe softmax: a row with every score -inf gives zeros, not NaN), its ops added to `ops`;
     else None."""
     sel = _owner(value, ("select",))
+    rank = value.type.rank
+    if sel and _splat(sel.operands[1]) == 0.0:
+        found = []
+        scores = _all_minus_inf(sel.operands[0], rank, found)
+        if scores is not None:
+            ops += [sel] + found
+            return sel.operands[2], scores
     cmp = sel and _splat(sel.operands[1]) == 0.0 and _owner(sel.operands[0], ("compare",))
     if not cmp or getattr(cmp.attrs.get("comparison_direction"), "value", None) != "EQ":
         return None
-    rank = value.type.rank
     for x, y in (cmp.operands, cmp.operands[::-1]):
         found = []
         row = _row_broadcast(x, rank, found) if _splat(y) == -math.inf else None
@@ -391,6 +418,90 @@ def _zero_rows(value, ops: list):
             ops += [sel, cmp, top] + found
             return sel.operands[2], top.operands[0]
     return None
+
+
+def _all_minus_inf(value, rank, ops: list):
+    """The scores s if the booleans `value` are not(any(not(s == -inf))) along the rows,
+    broadcast back (PyTorch's decomposed safe softmax: all(s == -inf)), the ops added to
+    `ops`; else None."""
+    found, outer = [], 0
+    while True:  # the row's answer broadcast back along the last dim, negated
+        op = _owner(value)
+        if op is None:
+            return None
+        shape_in = op.operands[0].type.shape if op.operands else ()
+        if op.key == "not":
+            outer += 1
+        elif op.key in BROADCASTS:
+            dims = list(op.attrs["broadcast_dimensions"])
+            if dims != list(range(len(shape_in))) or not (
+                    len(shape_in) == rank - 1 or (len(shape_in) == rank and shape_in[-1] == 1)):
+                return None
+        elif op.key == "reshape":
+            if not (len(shape_in) == rank - 1 and op.results[0].type.shape[-1] == 1):
+                return None
+        else:
+            break
+        found.append(op)
+        value = op.operands[0]
+    any_ = _row_reduce(value, rank, "or", 0.0)
+    neg = any_ and _owner(any_.operands[0], ("not",))
+    cmp = neg and _owner(neg.operands[0], ("compare",))
+    if outer != 1 or not cmp or getattr(cmp.attrs.get("comparison_direction"), "value", None) != "EQ":
+        return None
+    for x, y in (cmp.operands, cmp.operands[::-1]):
+        if _splat(y) == -math.inf and x.type.rank == rank:
+            ops += found + [any_, neg, cmp]
+            return x
+    return None
+
+
+def _merged_batch(value):
+    """(x, its two leading dims) if `value` is a static reshape of x [g1, g2, ...] to
+    [g1 * g2, ...] (PyTorch's decomposed matmuls view [b, h, ...] so for bmm), else None."""
+    op = _owner(value, ("reshape",))
+    if op is None:
+        return None
+    src, dst = list(op.operands[0].type.shape), list(value.type.shape)
+    if None in src or None in dst or len(src) != len(dst) + 1 or src[0] * src[1] != dst[0] \
+            or src[2:] != dst[1:]:
+        return None
+    return op.operands[0], src[:2]
+
+
+def unmerge_batch(dot: Operation):
+    """reshape(dot_general(reshape(a), reshape(b))), the inner reshapes merging the same two
+    leading batch dims into one and the outer one splitting them back (PyTorch's decomposed
+    bmm between [b, h, ...] tensors), rewritten as one dot_general of a and b over both batch
+    dims, so that attention's two products and its softmax have one rank. Returns the new
+    dot, or None (nothing changed)."""
+    dims = dot.attrs.get("dot_dimension_numbers")
+    if dims is None or len(dot.operands) != 2 or dot.results[0].type.rank != 3 \
+            or list(dims["lhs_batching_dimensions"]) != [0] or list(dims["rhs_batching_dimensions"]) != [0]:
+        return None
+    a, b = (_merged_batch(x) for x in dot.operands)
+    users = list(dot.results[0].users)
+    if a is None or b is None or a[1] != b[1] or len(users) != 1 or users[0].key != "reshape":
+        return None
+    split = users[0]
+    if list(split.results[0].type.shape) != a[1] + list(dot.results[0].type.shape[1:]):
+        return None
+    moved = {f"{side}_contracting_dimensions": tuple(d + 1 for d in dims[f"{side}_contracting_dimensions"])
+             for side in ("lhs", "rhs")}
+    new_dims = dict(dims, lhs_batching_dimensions=(0, 1), rhs_batching_dimensions=(0, 1), **moved)
+    new = Operation(dot.name, [a[0], b[0]], [split.results[0].type],
+                    dict(dot.attrs, dot_dimension_numbers=new_dims), [], dot.loc)
+    block = dot.parent
+    block.ops.insert(block.ops.index(dot), new)
+    new.parent = block
+    split.results[0].replace_all_uses_with(new.results[0])
+    views = [_owner(x) for x in dot.operands]
+    split.erase()
+    dot.erase()
+    for view in views:
+        if view.parent is not None and not any(r.users for r in view.results):
+            view.erase()
+    return new
 
 
 def match(pv: Operation):
@@ -448,10 +559,12 @@ def match(pv: Operation):
     if qk is None or len(qk.operands) != 2:
         return None
     q, rank = qk.operands[0], qk.operands[0].type.rank
-    k = _keys(qk, ops)
+    (q, q_scale), (k_in, k_scale) = (_operand_scaling(x, ops) for x in qk.operands)
+    scale *= q_scale * k_scale
+    k = _keys(qk, k_in, ops)
     if k is None or any(t.elem not in ELEMENTS for t in (q.type, k.type)):
         return None
-    contract = rank - 1 if k is qk.operands[1] else rank - 2
+    contract = rank - 1 if k is k_in else rank - 2
     if not _dims(qk, rank - 1, contract, rank):
         return None
     ops.append(qk)
@@ -563,6 +676,7 @@ def fuse_attention(func: Operation, target, report: list) -> None:
         for op in [o for o in block.ops if o.key == "dot_general"]:
             if op.parent is not block:
                 continue
+            op = unmerge_batch(op) or op
             found = match(op)
             if found is None:
                 continue

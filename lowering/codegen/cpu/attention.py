@@ -41,7 +41,7 @@ from llvmlite import ir
 from lowering.codegen.cpu import gemm
 from lowering.codegen.cpu.gemm import _ceil_div, _ceil_div_v, _for, _i, _max, _min, _splat
 from lowering.codegen.llvm import fastmath
-from lowering.ir.core import ScalarType
+from lowering.ir.core import Operation, ScalarType
 from lowering.ops import registry
 
 I1, I32, I64, PTR, VOID = ir.IntType(1), ir.IntType(32), ir.IntType(64), ir.PointerType(), ir.VoidType()
@@ -513,14 +513,23 @@ def is_attention(target, op) -> bool:
     return "aot.attention" in op.attrs
 
 
+def _constant(value) -> bool:
+    """A splat the region computes (a constant, its broadcasts): a scaling's, not an operand."""
+    op = value.owner
+    while isinstance(op, Operation) and op.key in ("broadcast_in_dim", "dynamic_broadcast_in_dim"):
+        op = op.operands[0].owner
+    return isinstance(op, Operation) and op.key == "constant"
+
+
 def emit_attention(b, region_block, inputs: dict, out, env: dict):
     """The attention fusion (passes/attention.py) as one `aot.attention` op over its q, k, v
     buffers and the output; the region's other ops are its meaning, not code (views of
     unit dims; k's transpose, whose input is k as the kernel reads it)."""
-    def source(value):  # the fusion's input a dot reads, past views (and k's transpose)
-        while value not in inputs:
-            value = value.owner.operands[0]
-        return inputs[value]
+    def source(value):  # the fusion's input a dot reads, past views, k's transpose, a scaling
+        if value in inputs:
+            return inputs[value]
+        found = [source(x) for x in value.owner.operands if not _constant(x)]
+        return found[0] if found else None
     dots = [o for o in region_block.ops if o.key == "dot_general"]
     scores, product = dots[0], dots[-1]
     q, k = (source(x) for x in scores.operands)
