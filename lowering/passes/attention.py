@@ -22,6 +22,13 @@ fusion's meaning (shape inference reads them); the splat constants they use are 
 It runs at the start of the fusion stage (passes/fusion.py), before the other kernels are
 formed.
 
+PyTorch's decomposed SDPA (`run_decompositions()`) comes in another spelling, read as the
+same pattern: q and k^T each multiplied by the scale's square root (the kernel's scale is
+their product, within an ulp of each score), each product a bmm between [b * h, ...] views
+of [b, h, ...] tensors (rewritten first as one dot_general over both batch dims:
+unmerge_batch; static shapes only), the causal mask built from a folded `arange` constant,
+and the safe softmax as where(not(any(not(s == -inf))), 0, p).
+
 A causal mask, as GPT-2 and Llama programs spell it (jnp.where(jnp.tril(ones), s, -1e9), or an
 additive mask of 0 and -inf), keeps key j of query i where j <= i + c: `keep` is found to be
 that from its iotas (static or dynamic, through broadcasts, adds, compares, selects, `not`
