@@ -12,9 +12,12 @@ window unrolled (its size is static), kept in a register and stored once:
   row) then the output row's positions, innermost and contiguous. The channel's kh kw weights
   are loaded once a row, outside the position loops (scalars LLVM keeps in registers and
   broadcasts), and each position reads kh kw input elements along the row, which the loop
-  vectoriser turns into vector loads (interleaved ones at stride 2). A small plane
+  vectoriser turns into vector loads; runs too short for it (and 3x3 ones at stride 2) go in
+  spelled-out blocks of 8 positions for the SLP vectoriser (VECTOR_BLOCK). A small plane
   (SMALL_PLANE_TAPS) is spelled out whole instead: (batch, channel), then every position's
-  taps inside the input at constant offsets;
+  taps inside the input at constant offsets; with fused consumers, a group of channels'
+  bare sums are stored and finished in one vectorised loop (FINISH_CHANNELS), and 4x4 planes
+  run the group's channels as vector lanes (FLAT_SUMS_PLANE);
 - channels last (NHWC, as JAX/Keras write them): the loop nest is (batch, output row), then
   the output columns (in pairs at stride 1), then the channels, innermost and contiguous: a
   tap is a vector of inputs times a vector of weights, loaded once for a pair's two sums.
