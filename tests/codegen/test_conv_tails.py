@@ -62,9 +62,8 @@ def _lengths(mr, tiles):
     return [2 * (tiles * mr + r - 1) + 3 for r in range(mr)]
 
 
-@pytest.mark.parametrize("elem", ["f32", "f64"])
-@pytest.mark.parametrize("frozen", [True, False])
-@pytest.mark.parametrize("relu", [True, False])
+@pytest.mark.parametrize("elem, frozen, relu", [("f32", True, True), ("f32", False, False),
+                                                ("f64", True, False), ("f64", False, True)])
 def test_tail_tiles_against_numpy(elem, frozen, relu):
     """Every R, rows shorter than MR, one and two threads; a `?` batch and length and the
     static form; 8 whole panels and one cut by F (its tail the fewer-row kernels')."""
@@ -83,12 +82,13 @@ def test_tail_tiles_against_numpy(elem, frozen, relu):
                         bias=True, relu=relu, frozen=w if frozen else None)
     assert '"aot.conv"' in loops(text)
     lib = aot.compile(text, name=f"conv_tails_{tag}")
-    for threads in (1, 2):
-        lib.set_num_threads(threads)
-        for batch, n in [(3, n) for n in _lengths(mr, 2)] + [(2, 2 * (mr - 3) + 1), (1, 3)]:
-            x = rng.uniform(-1, 1, (batch, n, cin)).astype(dt)
-            np.testing.assert_allclose(run(lib, x), _want(x, w, b, (0, 0), relu), rtol=tol,
-                                       atol=tol * 8, err_msg=f"{batch}x{n} threads={threads}")
+    for batch, n in [(3, n) for n in _lengths(mr, 2)] + [(2, 2 * (mr - 3) + 1), (1, 3)]:
+        x = rng.uniform(-1, 1, (batch, n, cin)).astype(dt)
+        want = _want(x, w, b, (0, 0), relu)
+        for threads in (1, 2):
+            lib.set_num_threads(threads)
+            np.testing.assert_allclose(run(lib, x), want, rtol=tol, atol=tol * 8,
+                                       err_msg=f"{batch}x{n} threads={threads}")
     x = rng.uniform(-1, 1, (2, _lengths(mr, 3)[1], cin)).astype(dt)  # R = 1
     want = _want(x, w, b, (0, 0), relu)
     static = aot.compile(conv_program(x.shape, w.shape, want.shape, (2,), [(0, 0)], elem,
@@ -102,12 +102,12 @@ def test_tail_tiles_against_numpy(elem, frozen, relu):
 @pytest.mark.parametrize("frozen", [True, False])
 def test_tail_tiles_in_chunks_and_blocks(frozen):
     """Tails where a task's chunk or block holds nothing but them: a batch of 1 (its row cut
-    into chunks of tiles for the threads, on the pool: ~2^24 multiply-adds) whose last chunk
-    is the tail alone, and rows of one block of tiles and the tail (BLOCK_BYTES) whose bias
-    and relu run per block. Every R, 1 and 2 threads."""
+    into chunks of tiles, TASKS_PER_THREAD a thread; on the pool with two threads: ~2^23.6
+    multiply-adds) whose last chunk is the tail alone, and rows of one block of tiles
+    (BLOCK_BYTES) and the tail, the bias and relu run per block. R = 1, 3, 5."""
     blocking = host_target().blocking("f32")
     mr, nr = blocking.mr, blocking.nr
-    cin, cout = 64, 8 * nr
+    cin, cout = 96, 8 * nr
     rng = np.random.default_rng(31)
     w = rng.uniform(-1, 1, (3, cin, cout)).astype(np.float32)
     b = rng.uniform(-1, 1, cout).astype(np.float32)
@@ -115,12 +115,12 @@ def test_tail_tiles_in_chunks_and_blocks(frozen):
                         bias=True, relu=True, frozen=w if frozen else None)
     lib = aot.compile(text, name=f"conv_tails_chunks_{'frozen' if frozen else 'arg'}")
     block = conv_direct.BLOCK_BYTES // (mr * cout * 4)
-    # 1 thread: 4 chunks of 25 tiles (the last: 24 + the tail); 2 threads: 8 of 13 (12 + it)
-    # and 100 tiles in chunks of 10 for 1 thread (the tail alone in an 11th)
-    cases = [(1, n) for n in _lengths(mr, 100)] + [(5, n) for n in _lengths(mr, block)]
-    for threads in (1, 2):
+    assert conv_direct.TASKS_PER_THREAD == 4
+    # tiles: 1 thread, 4 tasks: 12 full + the tail in chunks of 4 (the tail alone in the
+    # 4th); 2 threads, 8 tasks: 56 + the tail in chunks of 8 (alone in the 8th)
+    for threads, batch, full in ((1, 1, 12), (2, 1, 56), (1, 5, block), (2, 5, block)):
         lib.set_num_threads(threads)
-        for batch, n in cases:
+        for n in _lengths(mr, full)[1::2]:
             x = rng.uniform(-1, 1, (batch, n, cin)).astype(np.float32)
             got = lib.main(x, b) if frozen else lib.main(x, w, b)
             np.testing.assert_allclose(got, _want(x, w, b, (0, 0), True), rtol=1e-4,
