@@ -624,7 +624,7 @@ def test_narrow_tasks_prefetch_the_next_b_block():
     gemm.gemm_function(mod, "f32", llvm_ir.FloatType(), pfor, host_target().blocking("f32"))
     task = str(mod.globals["aot.gemm.f32.task"])
     assert re.search(rf'%"narrow" = icmp sle i64 %"?[\w.]+"?, {gemm.NARROW_ROWS}\b', task)
-    assert re.search(rf'select\s+i1 %"narrow", i64 %"?[\w.]+"?, i64 %"?[\w.]+"?', task)
+    assert re.search(r'select\s+i1 %"narrow", i64 %"?[\w.]+"?, i64 %"?[\w.]+"?', task)
     assert re.search(r'call void @"llvm.prefetch.p0"\(ptr %"?[\w.]+"?, i32 0, i32 2, i32 1\)', task)
     assert re.search(r'icmp slt i64 %"pfr.iv"', task)
 
