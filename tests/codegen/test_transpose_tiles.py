@@ -204,3 +204,33 @@ def test_producers_with_broadcasts_and_a_second_input(n, h, w, c):
     s_, y = (rng.standard_normal(s).astype(np.float32) for s in ((c,), (n, c, h, w)))
     want = np.transpose((x - m[..., None]) * s_, (0, 3, 1, 2)) + y
     np.testing.assert_array_equal(run_threads(lib, x, m, s_, y), want)
+
+
+@pytest.mark.parametrize("add", [False, True])
+def test_a_broadcast_after_the_transpose_keeps_the_element_loop(add):
+    """broadcast(transpose(w)) over a `?` batch (torch's expand of a transposed weight for a
+    bmm, as the saved GPT case has it), then maybe an add: the broadcast writes elements the
+    tiles would never move, so the fusion stays on the element loop. The tiles took it once
+    and left every batch index but the first unwritten."""
+    w, out = t((32, 32)), t(("?", 32, 32))
+    lines = [f"%wt = stablehlo.transpose %w, dims = [1, 0] : ({w}) -> {w}",
+             f"%b = stablehlo.dynamic_broadcast_in_dim %wt, %s, dims = [1, 2] : "
+             f"({w}, tensor<3xi32>) -> {out}"]
+    if add:
+        lines.append(f"%r = stablehlo.add %b, %x : {out}")
+    body = "\n  ".join(lines)
+    text = (f"func.func @main(%w: {w}, %x: {out}) -> {out} {{\n"
+            f"  %s0 = stablehlo.get_dimension_size %x, dim = 0 : ({out}) -> tensor<i32>\n"
+            f"  %s1 = stablehlo.reshape %s0 : (tensor<i32>) -> tensor<1xi32>\n"
+            f"  %c = stablehlo.constant dense<32> : tensor<2xi32>\n"
+            f"  %s = stablehlo.concatenate %s1, %c, dim = 0 : (tensor<1xi32>, tensor<2xi32>) -> "
+            f"tensor<3xi32>\n"
+            f"  {body}\n  return %{'r' if add else 'b'} : {out}\n}}")
+    assert "aot.transpose" not in loop_ops(text)
+    lib = aot.compile(text, name=f"transpose_broadcast_{int(add)}")
+    rng = np.random.default_rng(3)
+    wv = rng.standard_normal((32, 32)).astype(np.float32)
+    for n in (1, 3):
+        x = rng.standard_normal((n, 32, 32)).astype(np.float32)
+        want = np.broadcast_to(wv.T, (n, 32, 32)) + (x if add else 0)
+        np.testing.assert_array_equal(lib.main(wv, x), want.astype(np.float32))

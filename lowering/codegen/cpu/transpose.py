@@ -108,6 +108,17 @@ def emit_tiled(b, region_block: Block, op: Operation, inputs: dict, out, env: di
     uses = [u for o in region_block.ops for u in o.operands]
     if x.type.elem != out.type.elem or any(uses.count(u) != 1 for u in path + [x]):
         return False
+    # h: each op that reads the transpose's result, directly or not, is elementwise on the
+    # output's shape (a broadcast after it, torch's expand of a transposed weight over a `?`
+    # batch, writes elements the tiles never move: they were left unwritten)
+    shape, moved_values = ret.operands[0].type.shape, {op.results[0]}
+    if op.results[0].type.shape != shape:
+        return False
+    for o in region_block.ops[:-1]:
+        if any(u in moved_values for u in o.operands):
+            if not registry.is_kind(o.key, "elementwise") or o.results[0].type.shape != shape:
+                return False
+            moved_values.update(o.results)
     attrs = {"permutation": tuple(op.attrs["permutation"])}
     if ret.operands[0] is op.results[0] and not path:
         b.op("aot.transpose", [inputs[x], out], attrs=attrs)
