@@ -98,15 +98,8 @@ def _row_broadcast(value, rank, ops: list, floor=None):
         op = _owner(value)
         if op is None:
             return None
-        shape_in = op.operands[0].type.shape if op.operands else ()
-        if op.key in BROADCASTS:
-            dims = list(op.attrs["broadcast_dimensions"])
-            if len(shape_in) == rank - 1 and dims == list(range(rank - 1)):
-                pass
-            elif not (len(shape_in) == rank and dims == list(range(rank)) and shape_in[-1] == 1):
-                return None
-        elif op.key == "reshape":
-            if not (len(shape_in) == rank - 1 and op.results[0].type.shape[-1] == 1):
+        if op.key in BROADCASTS + ("reshape",):
+            if not _along_rows(op, rank):
                 return None
         elif op.key == "maximum" and floor is not None:
             rest = [x for x in op.operands if _splat(x) != floor]
@@ -119,6 +112,16 @@ def _row_broadcast(value, rank, ops: list, floor=None):
             return value if value.type.rank == rank - 1 and ops else None
         ops.append(op)
         value = op.operands[0]
+
+
+def _along_rows(op, rank) -> bool:
+    """`op` (a broadcast or a reshape) carries a row's value, [..., s] or [..., s, 1], back
+    along the last dim of rank-`rank` scores."""
+    shape_in = op.operands[0].type.shape
+    if op.key in BROADCASTS:
+        return list(op.attrs["broadcast_dimensions"]) == list(range(len(shape_in))) and (
+            len(shape_in) == rank - 1 or (len(shape_in) == rank and shape_in[-1] == 1))
+    return len(shape_in) == rank - 1 and op.results[0].type.shape[-1] == 1
 
 
 def _row_reduce(value, rank, body_key, init):
@@ -436,16 +439,10 @@ def _all_minus_inf(value, rank, ops: list):
         op = _owner(value)
         if op is None:
             return None
-        shape_in = op.operands[0].type.shape if op.operands else ()
         if op.key == "not":
             outer += 1
-        elif op.key in BROADCASTS:
-            dims = list(op.attrs["broadcast_dimensions"])
-            if dims != list(range(len(shape_in))) or not (
-                    len(shape_in) == rank - 1 or (len(shape_in) == rank and shape_in[-1] == 1)):
-                return None
-        elif op.key == "reshape":
-            if not (len(shape_in) == rank - 1 and op.results[0].type.shape[-1] == 1):
+        elif op.key in BROADCASTS + ("reshape",):
+            if not _along_rows(op, rank):
                 return None
         else:
             break
