@@ -76,7 +76,7 @@ PARALLEL_MIN_FLOPS = 1 << 23  # multiply-adds; below this a product stays on the
 # costs a pass over it that so few rows cannot pay back (a matrix-vector product at batch 1).
 SMALL_M_PANELS = 2
 # A task of at most this many rows packs B in blocks of NARROW_NB columns, not NB, and its
-# micro-kernel calls prefetch the next block's rows of B into L2 (prefetch_next_block), so
+# micro-kernel calls prefetch the next block's rows of B into L2 (next_block), so
 # that packing reads them from cache: with so few rows the products cannot hide a pack that
 # waits on memory (x[32, 1024] @ W[1024, 4096], W an argument: 1.10-1.17x XLA, packing a
 # quarter of the time; 1.00 after). The block being multiplied (256 KB of f32 at KC 256),
@@ -598,24 +598,30 @@ class _Emitter:
             self.mod, ir.FunctionType(VOID, [PTR, I32, I32, I32]), name="llvm.prefetch.p0")
         b.call(f, [address, ir.Constant(I32, 0), ir.Constant(I32, locality), ir.Constant(I32, 1)])
 
-    def prefetch_next_block(self, b, s, b_base, call, calls, p0, kc, k, j0, c0, cols, nc, on):
-        """Micro-kernel call `call` of the `calls` over the B block at (p0, c0) prefetches its
-        share of the rows of the next block (the next columns, else the next K block) into
-        L2, when `on`: packing that block then reads from cache while these multiply-adds
-        run. Its rows are `cols` wide at most, the task's B block width."""
+    def next_block(self, b, s, b_base, calls, p0, kc, k, j0, c0, cols, nc, on):
+        """What the `calls` micro-kernel calls over the B block at (p0, c0) prefetch of the
+        next block (the next columns, else the next K block; its rows at most `cols` wide,
+        the task's B block width): (its first row, its rows, 0 unless `on`; the rows a call
+        takes; the cache lines of a row). Computed once a block (prefetch_share per call)."""
         nxt_c0 = b.add(c0, cols)
         wrap = b.icmp_signed(">=", nxt_c0, nc)
         nxt_p0 = b.select(wrap, b.add(p0, kc), p0)
         nxt_c0 = b.select(wrap, _i(0), nxt_c0)
         nxt_kc = _max(b, _min(b, _i(self.kc), b.sub(k, nxt_p0)), _i(0))
-        nxt_cols = _min(b, cols, b.sub(nc, nxt_c0))
-        per_call = _ceil_div_v(b, nxt_kc, calls)
-        lo = b.mul(call, per_call)
-        hi = b.select(on, _min(b, b.add(lo, per_call), nxt_kc), lo)
         line = 64 // (2 if self.pairs else self.size)  # operand elements per cache line
-        with _for(b, lo, hi, "pfr", unroll=False) as r:
-            row = self.src(b, b_base, b.add(b.mul(b.add(nxt_p0, r), s["b_row"]), b.add(j0, nxt_c0)))
-            with _for(b, _i(0), _ceil_div(b, nxt_cols, line), "pfl", unroll=False) as q:
+        row0 = self.src(b, b_base, b.add(b.mul(nxt_p0, s["b_row"]), b.add(j0, nxt_c0)))
+        lines = _ceil_div(b, _min(b, cols, b.sub(nc, nxt_c0)), line)
+        return row0, b.select(on, nxt_kc, _i(0)), _ceil_div_v(b, nxt_kc, calls), lines
+
+    def prefetch_share(self, b, s, nxt, call):
+        """Call `call`'s share of the next block's rows (next_block) prefetched into L2:
+        packing that block then reads from cache while this block's multiply-adds run."""
+        row0, rows, per_call, lines = nxt
+        lo = b.mul(call, per_call)
+        line = 64 // (2 if self.pairs else self.size)
+        with _for(b, lo, _min(b, b.add(lo, per_call), rows), "pfr", unroll=False) as r:
+            row = self.src(b, row0, b.mul(r, s["b_row"]))
+            with _for(b, _i(0), lines, "pfl", unroll=False) as q:
                 self.prefetch(b, self.src(b, row, b.mul(q, _i(line))), 2)
 
     def scalar_fmuladd(self):
@@ -808,14 +814,13 @@ class _Emitter:
                                 by_rows = b.icmp_signed("<=", kc, _i(ROW_ORDER_MAX_K), name="by_rows")
                                 outer_n = b.select(by_rows, m_panels, n_panels, name="outer_panels")
                                 inner_n = b.select(by_rows, n_panels, m_panels, name="inner_panels")
+                                nxt = self.next_block(b, s, b_base, b.mul(outer_n, inner_n), p0,
+                                                      kc, k, j0, c0, cols_here, nc, prefetch_next)
                                 with _for(b, _i(0), outer_n, "pb") as outer:
                                     with _for(b, _i(0), inner_n, "mk") as inner:
                                         pb = b.select(by_rows, inner, outer)
                                         pa = b.select(by_rows, outer, inner)
-                                        self.prefetch_next_block(
-                                            b, s, b_base, b.add(b.mul(outer, inner_n), inner),
-                                            b.mul(outer_n, inner_n), p0, kc, k, j0, c0,
-                                            cols_here, nc, prefetch_next)
+                                        self.prefetch_share(b, s, nxt, b.add(b.mul(outer, inner_n), inner))
                                         cols = _min(b, _i(nr), b.sub(block_nc, b.mul(pb, _i(nr))))
                                         direct = b.icmp_signed("<", pb, in_place)
                                         b_panel = b.select(direct, self.src(b, b_base, b.add(
