@@ -159,8 +159,8 @@ def channels_last_conv(w, x_shape, stride, pad, frozen):
 @pytest.mark.parametrize("case", [
     # (kernel, inputs, stride, pad, kind): wav2vec2's k3s2 (features a whole panel, and 40:
     # the last panel cut), a big kernel over a small input (tasks by panels), a 3x3 at
-    # stride 2, Winograd's 3x3 (a batch of 1 has too few tiles: its direct fallback reads
-    # the kernel as stored, the HWIO part)
+    # stride 2, Winograd's 3x3 (with U stored, a batch of 1's 16 tiles too; the kernel as an
+    # argument takes the direct convolution there: numpy's results, not the same bits)
     ((3, 32, 32), [(3, 41, 32), (1, 41, 32)], 2, 0, "panels"),
     ((3, 24, 40), [(2, 33, 24)], 2, 0, "panels"),
     ((3, 512, 512), [(1, 20, 512)], 1, 1, "panels"),
@@ -195,19 +195,20 @@ def test_frozen_conv_kernel_stored_packed_and_bit_identical(case):
                 lib.set_num_threads(threads)
                 plain.set_num_threads(threads)
                 got = lib.main(x)
-                np.testing.assert_array_equal(got, plain.main(x, w))
+                if kind == "panels" or shape[0] > 1:
+                    np.testing.assert_array_equal(got, plain.main(x, w))
                 np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4,
                                            err_msg=f"{shape} threads={threads}")
 
 
 @pytest.mark.parametrize("cin, cout, size, stride", [(32, 32, 4, 1), (20, 24, 12, 1)])
-def test_dynamic_nchw_conv_kernel_gets_a_relaid_twin(cin, cout, size, stride):
-    """An NCHW convolution with a `?` batch picks its route per call: the OIHW kernel is the
-    channels-first product's A, and was copied to HWIO on every call for the channels-last
-    branch. Now the call passes a second constant, the kernel stored HWIO (then packed for
-    the convolution), and the copy is gone; the OIHW constant stays for the product. Same
-    bits as the kernel passed as an argument, and numpy's, at batches of both routes, on 1
-    and 2 threads; the channels-last branch Winograd (32 features) and direct (20 -> 24)."""
+def test_dynamic_nchw_frozen_conv_kernel_stored_once(cin, cout, size, stride):
+    """An NCHW convolution with a `?` batch and few positions an image picks its route per
+    call when its kernel is an argument (im2col's per-image products at small batches); with
+    a frozen kernel it runs channels-last at every batch, the kernel stored once, HWIO and
+    packed (no OIHW twin beside it), not copied per call. numpy's results at batches 1, 3, 33
+    on 1 and 2 threads; Winograd's (32 features, U stored: at any tile count) and direct
+    (20 -> 24)."""
     from conv_reference import np_conv
     rng = np.random.default_rng(cin + size)
     w = (rng.standard_normal((cout, cin, 3, 3)) / 12).astype(np.float32)
@@ -223,11 +224,11 @@ def test_dynamic_nchw_conv_kernel_gets_a_relaid_twin(cin, cout, size, stride):
     assert "aot.relayout" not in loops and "aot.packed_kernel = true" in loops, loops
     shapes = {g.split("type = ")[1].split(",")[0] for g in loops.splitlines()
               if '"memref.global"' in g}
-    assert shapes == {f"memref<{cout}x{cin}x3x3xf32>", f"memref<3x3x{cin}x{cout}xf32>"}, shapes
+    assert shapes == {f"memref<3x3x{cin}x{cout}xf32>"}, shapes
     assert "aot.packed_conv" in loops
-    lib = aot.compile(frozen, name=f"prepack_twin_{cin}_{cout}_{size}")
+    lib = aot.compile(frozen, name=f"prepack_once_{cin}_{cout}_{size}")
     plain = aot.compile(f"func.func @main(%x: {x}, %w: {k}) -> {y} {{\n  %y = {conv}"
-                        f"  return %y : {y}\n}}", name=f"prepack_twin_arg_{cin}_{cout}_{size}")
+                        f"  return %y : {y}\n}}", name=f"prepack_once_arg_{cin}_{cout}_{size}")
     dn = ((0, 1, [2, 3]), (1, 0, [2, 3]), (0, 1, [2, 3]))
     for batch in (1, 3, 33):
         a = rng.standard_normal((batch, cin, size, size)).astype(np.float32)
@@ -236,7 +237,6 @@ def test_dynamic_nchw_conv_kernel_gets_a_relaid_twin(cin, cout, size, stride):
         for threads in (1, 2):
             lib.set_num_threads(threads)
             plain.set_num_threads(threads)
-            got = lib.main(a)
-            np.testing.assert_array_equal(got, plain.main(a, w))
-            np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4,
-                                       err_msg=f"{batch} threads={threads}")
+            for got in (lib.main(a), plain.main(a, w)):
+                np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4,
+                                           err_msg=f"{batch} threads={threads}")

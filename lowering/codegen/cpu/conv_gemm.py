@@ -138,8 +138,22 @@ def _via_channels_last(op: Operation, c) -> bool:
 # its copies, the kernel's above all (F C kh kw elements, once a call); below, im2col's
 # per-image products. One AVX2 core, 3x3 + bias + relu, channels-last / per-image time:
 # 64x16x16 at batch 1 (256 positions) 0.75, 128x8x8 at batch 1 (64) 2.6 and at batch 8 0.78,
-# 256x4x4 at batch 8 (128) 1.6 and at batch 32 0.76.
+# 256x4x4 at batch 8 (128) 1.6 and at batch 32 0.76. A frozen kernel is stored relaid (and
+# Winograd's U) at compile time (passes/prepack.py): no kernel copy, and such a convolution
+# takes the channels-last route at every size (_frozen_kernel). `?` batch, one core, its time
+# over the per-image route's at batch 1 / 2 / 4 / 8: 128x8x8 0.51 / 0.51 / 1.0 / 1.0, 256x4x4
+# 0.69 / 0.67 / 0.51 / 0.51, 128 -> 32 at 8x8 0.44 / 0.40 / 1.0 / 0.99, at 4x4 0.52 / 0.45 /
+# 0.33 / 0.30; 1.0 at 32 (benchmarks/results/2026-11-29-kernel-twin-3.md).
 CHANNELS_LAST_POSITIONS = 256
+
+
+def _frozen_kernel(op: Operation) -> bool:
+    """Whether the kernel operand is a constant: when bufferisation asks for the scratch, an
+    `mhlo.constant`; after, what that chose (the channels-last route's 3 scratch buffers, not
+    the run-time route's 5)."""
+    if "aot.scratch" in op.attrs:
+        return op.attrs["aot.scratch"] == 3
+    return getattr(op.operands[1].owner, "key", None) == "constant"
 
 
 def _static_positions(op: Operation, c) -> int | None:
@@ -151,13 +165,13 @@ def _static_positions(op: Operation, c) -> int | None:
 
 def _channels_last_route(op: Operation, c) -> str | None:
     """Whether a convolution runs channels-last (`_via_channels_last`): "always" when every call
-    has CHANNELS_LAST_POSITIONS output positions or more, "run time" when that depends on a
-    `?` batch (the kernel holds both routes), else None."""
+    has CHANNELS_LAST_POSITIONS output positions or more or its kernel is frozen, "run time"
+    when that depends on a `?` batch (the kernel holds both routes), else None."""
     if not _via_channels_last(op, c):
         return None
     out = op.results[0].type if op.results else op.operands[2].type
     positions, batch = _static_positions(op, c), out.shape[c.ob]
-    if positions is None or positions >= CHANNELS_LAST_POSITIONS:
+    if positions is None or positions >= CHANNELS_LAST_POSITIONS or _frozen_kernel(op):
         return "always"
     if batch is None:
         return "run time"

@@ -34,7 +34,7 @@ closely: against a float64 reference, the largest error over uniform random oper
 1.03 (Winograd) and 1.28 (direct) f32 epsilons times the sum of the terms' magnitudes
 (tests/codegen/test_conv_winograd.py allows 8).
 
-A call with fewer than MIN_TILES tiles, or without scratch (AOT_KERNEL_SCRATCH=off, or none
+A call with fewer than MIN_TILES tiles (and U not stored), or without scratch (AOT_KERNEL_SCRATCH=off, or none
 to be had), runs the direct convolution (conv_direct.py, in the same module), as does a task
 that finds no scratch.
 """
@@ -71,7 +71,8 @@ XI = 16  # transformed positions of a 4x4 patch
 MAX_TRANSFORMED_BYTES = 4 << 20
 # Below this many 2x2 tiles in a call, transforming the kernel costs more than the products
 # save, and the call runs the direct convolution (64 features to 64: 4 tiles 0.73x the
-# direct form's speed, 16 tiles 1.02x, 32 tiles 1.24x; 128 to 128, 9 tiles: 0.65x).
+# direct form's speed, 16 tiles 1.02x, 32 tiles 1.24x; 128 to 128, 9 tiles: 0.65x). With U
+# stored (a frozen kernel) Winograd's wins at any count: 256 to 256 at 4 tiles 0.49x the time.
 MIN_TILES = 32
 
 
@@ -174,12 +175,14 @@ def _winograd_or_direct(e: _Emitter, b, ctx, s, task, direct, parallel_for) -> N
     """The call by Winograd's tasks, or by the direct convolution (few tiles, no scratch)."""
     tiles_h = b.sdiv(b.add(s["oh"], _i(1)), _i(2))
     tiles = b.mul(b.mul(s["batch"], tiles_h), b.sdiv(b.add(s["ow"], _i(1)), _i(2)))
-    with b.if_else(b.icmp_signed("<", tiles, _i(MIN_TILES))) as (few, enough):
+    # U stored with a frozen kernel (the `transformed` slot: transform_constant): no
+    # transform to pay for, Winograd's at any tile count
+    stored = b.icmp_signed("!=", s["transformed"], _i(0))
+    few_tiles = b.and_(b.icmp_signed("<", tiles, _i(MIN_TILES)), b.not_(stored))
+    with b.if_else(few_tiles) as (few, enough):
         with few:
             b.call(direct, [ctx])
         with enough:
-            # U stored with a frozen kernel (the `transformed` slot: transform_constant)
-            stored = b.icmp_signed("!=", s["transformed"], _i(0))
             u_elems = b.select(stored, _i(0), b.mul(_i(XI), b.mul(s["c"], s["f"])))
             scratch = b.call(thread_scratch(e.mod), [b.mul(b.add(u_elems, _task_elems(e, b, s["c"])),
                                                       _i(e.size))])
