@@ -26,8 +26,10 @@ PyTorch's decomposed SDPA (`run_decompositions()`) comes in another spelling, re
 same pattern: q and k^T each multiplied by the scale's square root (the kernel's scale is
 their product, within an ulp of each score), each product a bmm between [b * h, ...] views
 of [b, h, ...] tensors (rewritten first as one dot_general over both batch dims:
-unmerge_batch; static shapes only), the causal mask built from a folded `arange` constant,
-and the safe softmax as where(not(any(not(s == -inf))), 0, p).
+unmerge_batch; with `?` dims the views are dynamic_reshapes whose shape tensors the shape
+code builds from the same sizes, b * h a product of them), the causal mask built from an
+`arange` (a folded constant, or a dynamic_iota), and the safe softmax as
+where(not(any(not(s == -inf))), 0, p).
 
 A causal mask, as GPT-2 and Llama programs spell it (jnp.where(jnp.tril(ones), s, -1e9), or an
 additive mask of 0 and -inf), keeps key j of query i where j <= i + c: `keep` is found to be
@@ -54,6 +56,7 @@ import numpy as np
 
 from lowering.ir.core import Block, Operation, Region, blocks, clone_op
 from lowering.ops import registry
+from lowering.passes.cse import ComputedSize, same_size_source, shape_elements
 
 BROADCASTS = ("broadcast_in_dim", "dynamic_broadcast_in_dim")
 ELEMENTS = ("f32",)  # what the CPU's kernel computes
@@ -117,10 +120,15 @@ def _row_broadcast(value, rank, ops: list, floor=None):
 def _along_rows(op, rank) -> bool:
     """`op` (a broadcast or a reshape) carries a row's value, [..., s] or [..., s, 1], back
     along the last dim of rank-`rank` scores."""
-    shape_in = op.operands[0].type.shape
+    x = op.operands[0]
+    shape_in = x.type.shape
     if op.key in BROADCASTS:
         return list(op.attrs["broadcast_dimensions"]) == list(range(len(shape_in))) and (
             len(shape_in) == rank - 1 or (len(shape_in) == rank and shape_in[-1] == 1))
+    if op.key == "dynamic_reshape":  # [..., s] -> [..., s, 1]: each size the same
+        elements = _view_elements(op)
+        return (len(shape_in) == rank - 1 and elements is not None and elements[-1] == 1
+                and all(_is_size(e, x, d) for d, e in enumerate(elements[:-1])))
     return len(shape_in) == rank - 1 and op.results[0].type.shape[-1] == 1
 
 
@@ -441,7 +449,7 @@ def _all_minus_inf(value, rank, ops: list):
             return None
         if op.key == "not":
             outer += 1
-        elif op.key in BROADCASTS + ("reshape",):
+        elif op.key in BROADCASTS + ("reshape", "dynamic_reshape"):
             if not _along_rows(op, rank):
                 return None
         else:
@@ -460,17 +468,98 @@ def _all_minus_inf(value, rank, ops: list):
     return None
 
 
+def _size(value, dim: int):
+    """The earliest (value, dim) known to have value's size `dim` (cse.same_size_source)."""
+    found = (value, dim)
+    while (earlier := same_size_source(*found)) is not None:
+        found = earlier
+    return found
+
+
+def _is_size(element, value, dim: int) -> bool:
+    """Whether a shape tensor's element (cse.shape_elements: an int, or (value, dim) of a
+    get_dimension_size) is always `value`'s size `dim`."""
+    n = value.type.shape[dim]
+    if isinstance(element, (int, np.integer)):
+        return element == n
+    if not isinstance(element, tuple):
+        return False
+    a, b = _size(*element), _size(value, dim)
+    return a[0] is b[0] and a[1] == b[1]
+
+
+def _is_product(element, value) -> bool:
+    """Whether a shape tensor's element is value's size 0 times its size 1 (a view merging
+    value's two leading dims): a constant, or a computed product of those two sizes."""
+    n0, n1 = value.type.shape[:2]
+    if isinstance(element, (int, np.integer)):
+        return n0 is not None and n1 is not None and element == n0 * n1
+    op = isinstance(element, ComputedSize) and _owner(element.value, ("multiply",))
+    if not op:
+        return False
+    for x, y in (op.operands, op.operands[::-1]):
+        ex, ey = shape_elements(x), shape_elements(y)
+        if ex and ey and len(ex) == len(ey) == 1 and _is_size(ex[0], value, 0) \
+                and _is_size(ey[0], value, 1):
+            return True
+    return False
+
+
+def _view_elements(op):
+    """A reshape's result sizes as shape elements: its static dims, or a dynamic_reshape's
+    shape tensor's elements; None when unknown."""
+    if op.key == "reshape":
+        return list(op.results[0].type.shape)
+    elements = shape_elements(op.operands[1])
+    return elements if elements is not None and len(elements) == op.results[0].type.rank else None
+
+
 def _merged_batch(value):
-    """(x, its two leading dims) if `value` is a static reshape of x [g1, g2, ...] to
-    [g1 * g2, ...] (PyTorch's decomposed matmuls view [b, h, ...] so for bmm), else None."""
-    op = _owner(value, ("reshape",))
+    """(x, its two leading dims, the view's first size as a shape element) if `value` is a
+    reshape of x [g1, g2, ...] to [n, ...], its other sizes x's, g2 static (PyTorch's
+    decomposed matmuls view [b, h, ...] so for bmm; a dynamic_reshape with `?` dims); then
+    n = g1 * g2 (the element count is kept) wherever x has elements. Else None."""
+    op = _owner(value, ("reshape", "dynamic_reshape"))
     if op is None:
         return None
-    src, dst = list(op.operands[0].type.shape), list(value.type.shape)
-    if None in src or None in dst or len(src) != len(dst) + 1 or src[0] * src[1] != dst[0] \
-            or src[2:] != dst[1:]:
+    x = op.operands[0]
+    src, elements = list(x.type.shape), _view_elements(op)
+    if elements is None or len(src) != len(elements) + 1 or src[1] is None \
+            or not all(_is_size(e, x, d) for d, e in enumerate(elements[1:], 2)):
         return None
-    return op.operands[0], src[:2]
+    return x, src[:2], elements[0]
+
+
+def _same_element(e1, e2) -> bool:
+    """Two shape elements (cse.shape_elements) always equal: equal ints, sizes of one
+    source, or one computed value."""
+    if isinstance(e1, ComputedSize) or isinstance(e2, ComputedSize):
+        return isinstance(e1, ComputedSize) and isinstance(e2, ComputedSize) \
+            and e1.value is e2.value
+    if isinstance(e1, tuple) and isinstance(e2, tuple):
+        a, b = _size(*e1), _size(*e2)
+        return a[0] is b[0] and a[1] == b[1]
+    return not isinstance(e1, tuple) and not isinstance(e2, tuple) and e1 == e2
+
+
+def _merges(a, b) -> bool:
+    """Whether both bmm operands' views (_merged_batch) merge their own [g1, g2]: one view's
+    first size is proven g1 * g2 (_is_product), the other's is that same element (the
+    bmm's batch sizes are equal, so its g1 is too) or proven as well; the g2 equal."""
+    if a is None or b is None or a[1][1] != b[1][1]:
+        return False
+    proven = [_is_product(m[2], m[0]) for m in (a, b)]
+    return all(proven) or (any(proven) and _same_element(a[2], b[2]))
+
+
+def _splits_back(split: Operation, x, dot: Operation) -> bool:
+    """Whether `split` (a reshape) views the rank-3 `dot` result [g1 * g2, m, n] as [g1, g2,
+    m, n], g1 and g2 x's two leading dims."""
+    elements = split.key in ("reshape", "dynamic_reshape") and _view_elements(split)
+    result = dot.results[0]
+    return bool(elements) and len(elements) == 4 and _is_size(elements[0], x, 0) \
+        and _is_size(elements[1], x, 1) \
+        and all(_is_size(e, result, d) for d, e in enumerate(elements[2:], 1))
 
 
 def unmerge_batch(dot: Operation):
@@ -485,11 +574,9 @@ def unmerge_batch(dot: Operation):
         return None
     a, b = (_merged_batch(x) for x in dot.operands)
     users = list(dot.results[0].users)
-    if a is None or b is None or a[1] != b[1] or len(users) != 1 or users[0].key != "reshape":
+    if not _merges(a, b) or len(users) != 1 or not _splits_back(users[0], a[0], dot):
         return None
     split = users[0]
-    if list(split.results[0].type.shape) != a[1] + list(dot.results[0].type.shape[1:]):
-        return None
     moved = {f"{side}_contracting_dimensions": tuple(d + 1 for d in dims[f"{side}_contracting_dimensions"])
              for side in ("lhs", "rhs")}
     new_dims = dict(dims, lhs_batching_dimensions=(0, 1), rhs_batching_dimensions=(0, 1), **moved)
