@@ -629,6 +629,26 @@ def test_narrow_tasks_prefetch_the_next_b_block():
     assert re.search(r'icmp slt i64 %"pfr.iv"', task)
 
 
+def test_deep_micro_kernel_calls_prefetch_their_c_tile():
+    """A micro-kernel call at least C_PREFETCH_MIN_K deep prefetches each row of its C tile
+    for writing (rw 1, into L1) before its k loop, at the tile's first and last column.
+    Checked on the micro-kernel's IR (its numbers: every gemm test)."""
+    from llvmlite import ir as llvm_ir
+
+    from lowering.codegen.cpu import gemm
+    from lowering.target import host_target
+    mod = llvm_ir.Module("m")
+    pfor = llvm_ir.Function(mod, llvm_ir.FunctionType(llvm_ir.VoidType(), []), name="pfor")
+    blocking = host_target().blocking("f32")
+    gemm.gemm_function(mod, "f32", llvm_ir.FloatType(), pfor, blocking)
+    micro = str(mod.globals[f"aot.gemm.f32.micro_kernel{blocking.mr}_packed"])
+    assert re.search(rf'icmp sge i64 %"?[\w.]+"?, {gemm.C_PREFETCH_MIN_K}\b', micro)
+    writes = re.findall(r'call void @"llvm.prefetch.p0"\(ptr %"?[\w.]+"?, i32 1, i32 3, i32 1\)',
+                        micro)
+    assert len(writes) == 2 * blocking.mr, micro
+    assert micro.index("llvm.prefetch") < micro.index('"k.iv"')
+
+
 def test_a_read_in_place_only_for_the_fewest_columns():
     """A task of at most A_IN_PLACE_PANELS (8) NR-column panels reads row-major A in place,
     calling the micro-kernel for A's rows in place; wider ones pack it. Checked on
