@@ -22,6 +22,13 @@ And for the direct convolution's kernel (an `aot.conv` marked `panels`): conv_di
 it into NR-feature panels on every call; a constant is stored as those panels
 (`aot.packed_conv` on the global, conv_direct.pack_constant) and the op marked
 `aot.packed_kernel`. A kernel relaid above is packed in a second round.
+
+A relayout nest whose parameter the kernel also reads elsewhere (an NCHW convolution with a
+`?` batch and a frozen kernel of more than conv_gemm.TWIN_KERNEL_BYTES, whose route is chosen
+per call: the OIHW kernel is the channels-first product's A, its HWIO copy the channels-last
+branch's kernel) cannot store the constant relaid: there
+each call passes, in place of the copy's fresh buffer, a second constant, the first stored
+relaid (_twin_relayouts), and the nest goes; that one then packs for its convolution.
 """
 from __future__ import annotations
 
@@ -32,6 +39,8 @@ from lowering.ir.core import (
     FunctionType,
     MemRefType,
     Module,
+    Operation,
+    SymbolRef,
     TensorType,
     uses,
 )
@@ -90,6 +99,8 @@ def _prepack(module: Module, target) -> bool:
     kernels = {f.attrs["sym_name"]: f for f in module.functions() if "aot.kernel" in f.attrs}
     everything = list(module.functions())
     used = uses(everything)
+    if _twin_relayouts(module, kernels, everything, used):
+        return True
     # kernel parameters read only as one gemm's B: (kernel, index) -> (view, gemm op)
     params = {}
     for name, f in kernels.items():
@@ -187,10 +198,10 @@ def _prepack(module: Module, target) -> bool:
     return bool(relaid)
 
 
-def _relayout(nest, args, used):
+def _relayout(nest, args, used, shared=False):
     """(parameter, copy) of a nest marked `aot.relayout` that only copies one static kernel
-    parameter, read nowhere else, into another parameter of its transposed shape, written
-    nowhere else; or None."""
+    parameter, read nowhere else (`shared`: read elsewhere too), into another parameter of
+    its transposed shape, written nowhere else; or None."""
     loads = [op for op in nest.walk() if op.name == "memref.load"]
     stores = [op for op in nest.walk() if op.name == "memref.store"]
     if len(loads) != 1 or len(stores) != 1:
@@ -200,7 +211,7 @@ def _relayout(nest, args, used):
     t = param.type
     readers = used.get(param, [])
     if (param not in args or copy not in args
-            or readers != loads
+            or (loads[0] not in readers if shared else readers != loads)
             or any(op.name == "memref.store" and op.operands[1] is copy and op is not stores[0]
                    for op in used.get(copy, []))
             or not isinstance(t, MemRefType) or not t.is_static
@@ -226,3 +237,65 @@ def _transposed(glob, perm: list):
     return (DenseAttr(np.ascontiguousarray(array.transpose(perm)),
                       TensorType(shape, value.type.elem)), MemRefType(shape, t.elem))
 
+
+def _twin_relayouts(module: Module, kernels: dict, everything: list, used: dict) -> bool:
+    """Relayout nests whose parameter is read elsewhere too: where every call of the kernel
+    passes a constant global for the parameter and, for the copy, a static buffer of its own
+    (`memref.alloc`, only freed after), the calls pass a twin global (the constant relaid,
+    one per constant and layout) instead, and the nest goes. Whether any went."""
+    globals_ = {op.attrs["sym_name"]: op for op in module.ops if op.name == "memref.global"}
+    calls: dict = {}
+    for f in everything:
+        for op in f.walk():
+            if op.name == "func.call" and op.attrs["callee"].name in kernels:
+                calls.setdefault(op.attrs["callee"].name, []).append(op)
+    twins: dict = {}  # (global, perm) -> the twin's name
+    changed = False
+    for name, f in kernels.items():
+        args = f.regions[0].blocks[0].args
+        for nest in [op for op in f.walk() if op.name == "scf.for" and "aot.relayout" in op.attrs]:
+            found = _relayout(nest, args, used, shared=True)
+            if found is None or _relayout(nest, args, used) is not None:
+                continue  # not such a nest, or one the constant itself is relaid for
+            i, j = (args.index(v) for v in found)
+            plan = [_twin_site(call, i, j, globals_, used) for call in calls.get(name, [])]
+            if not plan or None in plan:
+                continue
+            perm = tuple(nest.attrs["aot.relayout"])
+            for call, sym, alloc in plan:
+                twin = twins.get((sym, perm))
+                if twin is None:
+                    twin = twins[(sym, perm)] = f"{sym}_relaid_{len(twins)}"
+                    value, t = _transposed(globals_[sym], list(perm))
+                    glob = Operation("memref.global", [], [], {
+                        "sym_name": twin, "type": t, "initial_value": value, "constant": True},
+                        loc=globals_[sym].loc)
+                    module.ops.insert(module.ops.index(globals_[sym]) + 1, glob)
+                get = Operation("memref.get_global", [], [alloc.result.type],
+                                {"name": SymbolRef(twin)}, loc=call.loc)
+                block = call.parent
+                block.ops.insert(block.ops.index(call), get)
+                get.parent = block
+                call.operands[j] = get.result
+                for op in [alloc] + [u for u in used.get(alloc.result, []) if u is not call]:
+                    op.erase()  # the buffer and its dealloc
+            nest.parent.ops.remove(nest)
+            nest.drop_uses()
+            changed = True
+    return changed
+
+
+def _twin_site(call, i, j, globals_, used):
+    """(call, constant, buffer) when `call` passes a constant global as operand i and, as
+    operand j, a static buffer of its own that is only freed after; else None."""
+    src, dst = call.operands[i].owner, call.operands[j].owner
+    if getattr(src, "name", None) != "memref.get_global" or j in call.attrs.get("aot.writes", ()):
+        return None
+    sym = src.attrs["name"].name
+    if (sym not in globals_ or not globals_[sym].attrs.get("constant")
+            or getattr(dst, "name", None) != "memref.alloc" or len(dst.operands)
+            or any(u is not call and u.name != "memref.dealloc"
+                   for u in used.get(dst.result, []))
+            or call.operands.count(dst.result) != 1):
+        return None
+    return call, sym, dst

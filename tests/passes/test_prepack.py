@@ -240,3 +240,52 @@ def test_dynamic_nchw_frozen_conv_kernel_stored_once(cin, cout, size, stride):
             for got in (lib.main(a), plain.main(a, w)):
                 np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4,
                                            err_msg=f"{batch} threads={threads}")
+
+
+@pytest.mark.parametrize("cin, cout, size, stride", [(32, 32, 4, 1), (20, 24, 12, 1)])
+def test_dynamic_nchw_conv_kernel_gets_a_relaid_twin(cin, cout, size, stride, monkeypatch):
+    """An NCHW convolution with a `?` batch and a frozen kernel of more than TWIN_KERNEL_BYTES
+    (here 0) picks its route per call: the OIHW kernel is the channels-first product's A,
+    and was copied to HWIO on every call for the channels-last branch. Now the call passes a
+    second constant, the kernel stored HWIO (then packed for the convolution), and the copy is
+    gone; the OIHW constant stays for the product. Same
+    bits as the kernel passed as an argument, and numpy's, at batches of both routes, on 1
+    and 2 threads; the channels-last branch Winograd (32 features: from 64 positions a call,
+    FROZEN_WINOGRAD_POSITIONS) and direct (20 -> 24)."""
+    from conv_reference import np_conv
+    from lowering.codegen.cpu import conv_gemm
+    monkeypatch.setattr(conv_gemm, "TWIN_KERNEL_BYTES", 0)
+    rng = np.random.default_rng(cin + size)
+    w = (rng.standard_normal((cout, cin, 3, 3)) / 12).astype(np.float32)
+    out = (size + 2 - 3) // stride + 1
+    x, k = f"tensor<?x{cin}x{size}x{size}xf32>", f"tensor<{cout}x{cin}x3x3xf32>"
+    y = f"tensor<?x{cout}x{out}x{out}xf32>"
+    conv = (f"stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->"
+            f"[b, f, 0, 1], window = {{stride = [{stride}, {stride}], pad = [[1, 1], [1, 1]]}} "
+            f"{{batch_group_count = 1 : i64, feature_group_count = 1 : i64}} : ({x}, {k}) -> {y}\n")
+    frozen = (f"func.func @main(%x: {x}) -> {y} {{\n" + hexconst("w", w, "f32")
+              + f"  %y = {conv}  return %y : {y}\n}}")
+    loops = loops_text(frozen)
+    assert "aot.relayout" not in loops and "aot.packed_kernel = true" in loops, loops
+    shapes = {g.split("type = ")[1].split(",")[0] for g in loops.splitlines()
+              if '"memref.global"' in g}
+    assert shapes == {f"memref<{cout}x{cin}x3x3xf32>", f"memref<3x3x{cin}x{cout}xf32>"}, shapes
+    assert "aot.packed_conv" in loops
+    lib = aot.compile(frozen, name=f"prepack_twin0_{cin}_{cout}_{size}")
+    plain = aot.compile(f"func.func @main(%x: {x}, %w: {k}) -> {y} {{\n  %y = {conv}"
+                        f"  return %y : {y}\n}}", name=f"prepack_twin0_arg_{cin}_{cout}_{size}")
+    dn = ((0, 1, [2, 3]), (1, 0, [2, 3]), (0, 1, [2, 3]))
+    for batch in (1, 3, 4, 33):  # 4 x 4x4: channels-last (Winograd's, U stored) for the twin
+        a = rng.standard_normal((batch, cin, size, size)).astype(np.float32)
+        want = np_conv(a, w, dn, (stride, stride), [(1, 1), (1, 1)], (1, 1), (1, 1),
+                       (False, False), 1, 1)
+        for threads in (1, 2):
+            lib.set_num_threads(threads)
+            plain.set_num_threads(threads)
+            got = lib.main(a)
+            # the route of the kernel as an argument (its bits), but Winograd's at 4 x 4x4
+            # (64 positions) against the per-image products there
+            same = batch != 4 or cin % 8 != 0
+            assert np.array_equal(got, plain.main(a, w)) == same, (batch, threads)
+            np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4,
+                                       err_msg=f"{batch} threads={threads}")

@@ -39,11 +39,13 @@ kernel of ops/windows.py. Registered as the CPU's override of that kernel.
 """
 from __future__ import annotations
 
+import math
+
 from lowering.codegen.cpu import conv_depthwise, conv_direct, conv_winograd, transpose  # noqa: F401  (overrides)
 from lowering.codegen.cpu.matmul import epilogue_tile, packed_kind
 from lowering.codegen.llvm import fastmath
 from lowering.ir.builder import Ix, loop_nest
-from lowering.ir.core import Operation, ScalarType, TensorType, numpy_dtype
+from lowering.ir.core import Operation, ScalarType, TensorType, bit_width, numpy_dtype
 from lowering.ops import registry
 from lowering.ops.windows import Conv, buffer_dims, when_nonempty, window_position
 
@@ -138,19 +140,41 @@ def _via_channels_last(op: Operation, c) -> bool:
 # its copies, the kernel's above all (F C kh kw elements, once a call); below, im2col's
 # per-image products. One AVX2 core, 3x3 + bias + relu, channels-last / per-image time:
 # 64x16x16 at batch 1 (256 positions) 0.75, 128x8x8 at batch 1 (64) 2.6 and at batch 8 0.78,
-# 256x4x4 at batch 8 (128) 1.6 and at batch 32 0.76. A frozen kernel is stored relaid (and
-# Winograd's U) at compile time (passes/prepack.py): no kernel copy, and such a convolution
-# takes the channels-last route at every size (_frozen_kernel). `?` batch, one core, its time
-# over the per-image route's at batch 1 / 2 / 4 / 8: 128x8x8 0.51 / 0.51 / 1.0 / 1.0, 256x4x4
-# 0.69 / 0.67 / 0.51 / 0.51, 128 -> 32 at 8x8 0.44 / 0.40 / 1.0 / 0.99, at 4x4 0.52 / 0.45 /
-# 0.33 / 0.30; 1.0 at 32 (benchmarks/results/2026-11-29-kernel-twin-3.md).
+# 256x4x4 at batch 8 (128) 1.6 and at batch 32 0.76.
 CHANNELS_LAST_POSITIONS = 256
 
+# A frozen kernel of at most this many bytes takes the channels-last route at every batch:
+# stored relaid (and as Winograd's U) once, no kernel copy (passes/prepack.py); a bigger one
+# keeps the per-call route, stored twice (OIHW for the per-image products, relaid for the
+# channels-last route). `?` batch, one core, caches flushed between calls (as in a model),
+# channels-last / per-image time at batch 1 / 2 / 4 / 8: 128 -> 32 at 8x8 (0.14 MiB) 0.79 /
+# 0.66 / 1.0 / 1.0; 128x8x8 (0.56 MiB) 0.79 / 0.66 / 1.0 / 1.0; 192x4x4 (1.3 MiB) 1.6 / 1.4 /
+# 0.95 / 0.72; 256x4x4 (2.3 MiB) 1.6 / 1.5 / 0.89 / 0.68; 512x4x4 (9 MiB, not Winograd's)
+# 1.3 / 1.2 / 1.2 / 1.1 (benchmarks/results/2026-11-29-kernel-twin-3.md).
+TWIN_KERNEL_BYTES = 1 << 20
 
-def _frozen_kernel(op: Operation) -> bool:
-    """Whether the kernel operand is a constant: when bufferisation asks for the scratch, an
-    `mhlo.constant`; after, what that chose (the channels-last route's 3 scratch buffers, not
-    the run-time route's 5)."""
+
+# A frozen kernel twice (above TWIN_KERNEL_BYTES) whose channels-last route is Winograd's: U
+# is stored, so that route pays from this many positions a call (caches flushed, at batch 4 /
+# 8: 256x4x4 0.89 / 0.68 of the per-image time, 192x4x4 0.95 / 0.72).
+FROZEN_WINOGRAD_POSITIONS = 64
+
+
+def _run_time_positions(b, op: Operation) -> int:
+    """Positions a call from which the per-call route runs channels-last."""
+    frozen = getattr(op.operands[1].owner, "name", None) == "memref.get_global"
+    if frozen and _direct_attrs(b.target, op).get("winograd"):
+        return FROZEN_WINOGRAD_POSITIONS
+    return CHANNELS_LAST_POSITIONS
+
+
+def _frozen_small_kernel(op: Operation) -> bool:
+    """A constant kernel of at most TWIN_KERNEL_BYTES: when bufferisation asks for the scratch,
+    an `mhlo.constant`; after, what that chose (the channels-last route's 3 scratch buffers,
+    not the per-call route's 5)."""
+    rhs = op.operands[1].type
+    if math.prod(rhs.shape) * bit_width(rhs.elem) // 8 > TWIN_KERNEL_BYTES:
+        return False
     if "aot.scratch" in op.attrs:
         return op.attrs["aot.scratch"] == 3
     return getattr(op.operands[1].owner, "key", None) == "constant"
@@ -165,13 +189,13 @@ def _static_positions(op: Operation, c) -> int | None:
 
 def _channels_last_route(op: Operation, c) -> str | None:
     """Whether a convolution runs channels-last (`_via_channels_last`): "always" when every call
-    has CHANNELS_LAST_POSITIONS output positions or more or its kernel is frozen, "run time"
-    when that depends on a `?` batch (the kernel holds both routes), else None."""
+    has CHANNELS_LAST_POSITIONS output positions or more or its kernel is a small constant,
+    "run time" when that depends on a `?` batch (the kernel holds both routes), else None."""
     if not _via_channels_last(op, c):
         return None
     out = op.results[0].type if op.results else op.operands[2].type
     positions, batch = _static_positions(op, c), out.shape[c.ob]
-    if positions is None or positions >= CHANNELS_LAST_POSITIONS or _frozen_kernel(op):
+    if positions is None or positions >= CHANNELS_LAST_POSITIONS or _frozen_small_kernel(op):
         return "always"
     if batch is None:
         return "run time"
@@ -291,7 +315,7 @@ def emit(k, op: Operation, b, args: list) -> None:
     if route == "run time":  # X, K, Y, then W and the batched A_b
         ix = Ix(b)
         positions = ix.mul(od[c.ob], _static_positions(op, c))
-        trips = ix.select(ix.cmp("sge", positions, CHANNELS_LAST_POSITIONS), 1, 0)
+        trips = ix.select(ix.cmp("sge", positions, _run_time_positions(b, op)), 1, 0)
         _, gb, _, _ = b.for_(b.index(0), trips)
         _emit_via_channels_last(gb, op, c, lhs, rhs, out, a, bmat, args[5])
         gb.yield_([])
