@@ -143,7 +143,7 @@ def _via_channels_last(op: Operation, c) -> bool:
 # 256x4x4 at batch 8 (128) 1.6 and at batch 32 0.76.
 CHANNELS_LAST_POSITIONS = 256
 
-# A frozen kernel of at most this many bytes takes the channels-last route at every batch:
+# A frozen kernel of at most this many bytes takes the channels-last route at every `?` batch:
 # stored relaid (and as Winograd's U) once, no kernel copy (passes/prepack.py); a bigger one
 # keeps the per-call route, stored twice (OIHW for the per-image products, relaid for the
 # channels-last route). `?` batch, one core, caches flushed between calls (as in a model),
@@ -189,16 +189,17 @@ def _static_positions(op: Operation, c) -> int | None:
 
 def _channels_last_route(op: Operation, c) -> str | None:
     """Whether a convolution runs channels-last (`_via_channels_last`): "always" when every call
-    has CHANNELS_LAST_POSITIONS output positions or more or its kernel is a small constant,
-    "run time" when that depends on a `?` batch (the kernel holds both routes), else None."""
+    has CHANNELS_LAST_POSITIONS output positions or more, or its batch is `?` and its kernel a
+    small constant (a static batch keeps the OIHW kernel alone: the smaller library), "run
+    time" when that depends on a `?` batch (the kernel holds both routes), else None."""
     if not _via_channels_last(op, c):
         return None
     out = op.results[0].type if op.results else op.operands[2].type
     positions, batch = _static_positions(op, c), out.shape[c.ob]
-    if positions is None or positions >= CHANNELS_LAST_POSITIONS or _frozen_small_kernel(op):
+    if positions is None or positions >= CHANNELS_LAST_POSITIONS:
         return "always"
     if batch is None:
-        return "run time"
+        return "always" if _frozen_small_kernel(op) else "run time"
     return "always" if batch * positions >= CHANNELS_LAST_POSITIONS else None
 
 
