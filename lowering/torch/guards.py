@@ -19,7 +19,8 @@ _COMPARE = {ast.Eq: "EQ", ast.NotEq: "NE", ast.Lt: "LT", ast.LtE: "LE", ast.Gt: 
             ast.GtE: "GE"}
 _FOLD_COMPARE = {"EQ": int.__eq__, "NE": int.__ne__, "LT": int.__lt__, "LE": int.__le__,
                  "GT": int.__gt__, "GE": int.__ge__}
-_CALLS = {"torch.sym_max": ("maximum", max), "torch.sym_min": ("minimum", min)}
+_CALLS = {"torch.sym_max": ("maximum", max), "torch.sym_min": ("minimum", min),
+          "max": ("maximum", max), "min": ("minimum", min)}  # sympy's Max/Min print as these
 _SHOWN = 240  # characters of a guard's text in its error message
 I64 = "i64"  # guards multiply sizes together (96 * b * h * w): past i32 at large inputs
 

@@ -48,19 +48,45 @@ def addmm(e, n):
 
 @aten("matmul.default", group=W)
 def matmul(e, n):
-    """Rank-2 or batched (equal batch dims) products; a vector operand is a matrix of one
-    row or column."""
+    """torch.matmul: a vector operand is a matrix of one row (first) or column (second),
+    dropped from the result; a matrix second operand is contracted with the first's last
+    dim without batch dims (x @ W.T: the weight is not broadcast); else the batch dims
+    broadcast as numpy's do (an `?` against an `?` taken to be equal)."""
     a, b = n.arg("self"), n.arg("other")
-    if a.type.rank == 1:
+    vec_a, vec_b = a.type.rank == 1, b.type.rank == 1
+    if vec_a:
         a = e.reshape(a, [1] + e.dims(a))
-    if b.type.rank == 1:
+    if vec_b:
         b = e.reshape(b, e.dims(b) + [1])
-    if a.type.rank != b.type.rank:
-        raise e.error("matmul of operands of different ranks is not supported (export with "
-                      "run_decompositions(), which expands it)")
-    out = dot(e, a, b, a.type.rank - 2)
-    return e.reshape(out, [d for d in e.dims(out)][:len(n.meta()[0])]) \
-        if out.type.rank != len(n.meta()[0]) else out
+    if b.type.rank == 2:
+        out = dot(e, a, b, 0)
+    else:
+        batch = _batch_dims(e, a, b)
+        a, b = (e.broadcast_to(v, batch + e.dims(v)[-2:]) for v in (a, b))
+        out = dot(e, a, b, len(batch))
+    if vec_a or vec_b:
+        dims = e.dims(out)
+        out = e.reshape(out, dims[:-2] + dims[-2:][vec_a:2 - vec_b])
+    return out
+
+
+def _batch_dims(e, a, b) -> list:
+    """The numpy broadcast of a's and b's dims before their last two (ints, or run-time
+    sizes): a static size other than 1 wins, else a run-time one, else 1."""
+    r = max(a.type.rank, b.type.rank) - 2
+    out = []
+    for i in range(r):
+        have = [(v, k) for v in (a, b) if (k := i - r + v.type.rank - 2) >= 0]
+        sizes = [v.type.shape[k] for v, k in have]
+        static = [s for s in sizes if s is not None and s != 1]
+        if static:
+            out.append(static[0])
+        elif None in sizes:
+            v, k = next((v, k) for v, k in have if v.type.shape[k] is None)
+            out.append(e.dims(v)[k])
+        else:
+            out.append(1)
+    return out
 
 
 def _pairs(v, k: int) -> list:

@@ -67,6 +67,13 @@ def t(e, n):
     return x if x.type.rank < 2 else e.v("transpose", [x], {"permutation": (1, 0)})
 
 
+@aten("numpy_T.default", group=S)
+def numpy_t(e, n):
+    """`x.T`: every dim reversed (Falcon's attention takes its weights so)."""
+    x = n.arg("self")
+    return e.v("transpose", [x], {"permutation": tuple(reversed(range(x.type.rank)))})
+
+
 @aten("unsqueeze.default", group=S)
 def unsqueeze(e, n):
     x = n.arg("self")

@@ -868,6 +868,26 @@ def consts(*values):
     return lambda rng, d: np.array(values, np.int64)
 
 
+class ZooOps(nn.Module):
+    """Ops transformers' models leave as exported that had no rule or lowered only some
+    forms (AS_EXPORTED; found by the 2026-11-29 sweep of architectures): `x.T`
+    (aten.numpy_T, Falcon's attention takes its weights so; every dim reversed) of a weight
+    and of a tensor with dynamic dims; `matmul` of operands of different ranks (a 3-d input
+    by a 2-d weight, batch dims broadcast, vectors on either side: it fell back to
+    run_decompositions, a retrace of the whole program)."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.randn(6, 8))
+        self.k = nn.Parameter(torch.randn(3, 8, 4))
+        self.v = nn.Parameter(torch.randn(8))
+
+    def forward(self, x):  # x [b, t, 8]
+        xt = x.T * 2  # of 3 dims: deprecated (a warning), still allowed
+        heads = torch.matmul(x.unsqueeze(1), self.k)  # [b, 1, t, 8] @ [3, 8, 4]
+        return x @ self.w.T, xt, heads, x @ self.v, self.v @ x.transpose(1, 2), self.v @ self.v
+
+
 BATCH = Dim("batch", min=1, max=64)
 SEQ = Dim("seq", min=2, max=64)
 SEQ3 = Dim("seq", min=3, max=64)  # diff(n=2) after prepending 2 columns: PyTorch asks for 3
@@ -943,6 +963,8 @@ CASES = {
                          {"x": {0: BATCH, 1: Dim.AUTO, 2: Dim.AUTO}},
                          [{"b": 2, "h": 5, "w": 8}, {"b": 1, "h": 7, "w": 12},
                           {"b": 3, "h": 16, "w": 9}, {"b": 1, "h": 12, "w": 31}]),
+    "zoo_ops": (ZooOps, [f32("b", "t", 8)], {"x": {0: BATCH, 1: SEQ}},
+                [{"b": 2, "t": 5}, {"b": 1, "t": 2}, {"b": 3, "t": 9}, {"b": 2, "t": 33}]),
     "while_grid": (WhileGrid, [f32("b", 6), f32("b", 3, 4, 5)], {"x": {0: BATCH}, "img": {0: BATCH}},
                    [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 6}]),
 }
@@ -955,7 +977,7 @@ def seed(name, tag):
 # Saved as torch.export leaves them (composite and in-place ops), not decomposed.
 AS_EXPORTED = {"composite", "inplace_hazard", "masks", "common", "attention", "sorting",
                "scatter_writes", "more_ops", "composite_more", "pools_any_size",
-               "ceil_avg_pools"}
+               "ceil_avg_pools", "zoo_ops"}
 
 
 BF16_INPUTS = {"bf16"}
