@@ -545,3 +545,35 @@ def argwhere(e, n):
 @aten("broadcast_tensors.default", group=S)
 def broadcast_tensors(e, n):
     return e.broadcast_all(list(n.arg("tensors")))
+
+
+@aten("group_norm.default", group=math_ops.N)
+def group_norm(e, n):
+    """native_group_norm's rule under group_norm's names and defaults (wav2vec2's feature
+    encoder)."""
+    return math_ops.group_norm(e, WithDefaults(n, group=n.arg("num_groups"), eps=1e-5))[0]
+
+
+@aten("_weight_norm.default", group=math_ops.N)
+def weight_norm(e, n):
+    """v * g / ||v||, the norm over every dim but `dim` (every dim when dim is -1), as
+    nn.utils.weight_norm's parametrization computes it (wav2vec2's positional conv)."""
+    v, g = n.arg("v"), n.arg("g")
+    dim, r = n.arg("dim", 0), v.type.rank
+    axes = list(range(r)) if dim == -1 else [a for a in range(r) if a != e.axis(dim, r)]
+    norm = e.v("sqrt", [e.reduce(e.v("multiply", [v, v]), axes, "add", 0)])
+    return e.binary("multiply", v, e.binary("divide", g, e.keep_dims(norm, v, axes)))
+
+
+@aten("meshgrid.default", "meshgrid.indexing", group=S)
+def meshgrid(e, n):
+    """Each 1-d (or 0-d) tensor broadcast along its own dim of the grid; `xy` indexing
+    swaps the first two (BEiT's relative position index)."""
+    ts = [e.reshape(t, [1]) if t.type.rank == 0 else t for t in n.arg("tensors")]
+    pos = list(range(len(ts)))
+    if n.arg("indexing", "ij") == "xy" and len(ts) > 1:
+        pos[0], pos[1] = 1, 0
+    dims = [None] * len(ts)
+    for t, p in zip(ts, pos):
+        dims[p] = e.dims(t)[0]
+    return [e.broadcast_to(t, dims, mapping=(p,)) for t, p in zip(ts, pos)]

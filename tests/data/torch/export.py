@@ -874,18 +874,29 @@ class ZooOps(nn.Module):
     (aten.numpy_T, Falcon's attention takes its weights so; every dim reversed) of a weight
     and of a tensor with dynamic dims; `matmul` of operands of different ranks (a 3-d input
     by a 2-d weight, batch dims broadcast, vectors on either side: it fell back to
-    run_decompositions, a retrace of the whole program)."""
+    run_decompositions, a retrace of the whole program); group_norm and _weight_norm
+    (wav2vec2), meshgrid with either indexing over a dynamic length (BEiT)."""
 
     def __init__(self):
         super().__init__()
         self.w = nn.Parameter(torch.randn(6, 8))
         self.k = nn.Parameter(torch.randn(3, 8, 4))
         self.v = nn.Parameter(torch.randn(8))
+        self.g = nn.Parameter(torch.rand(1, 1, 4) + 0.5)
+        self.gn = nn.Parameter(torch.randn(2, 8))
 
     def forward(self, x):  # x [b, t, 8]
         xt = x.T * 2  # of 3 dims: deprecated (a warning), still allowed
         heads = torch.matmul(x.unsqueeze(1), self.k)  # [b, 1, t, 8] @ [3, 8, 4]
-        return x @ self.w.T, xt, heads, x @ self.v, self.v @ x.transpose(1, 2), self.v @ self.v
+        norm = F.group_norm(x.transpose(1, 2), 4, self.gn[0], self.gn[1])
+        wn = torch._weight_norm(self.k, self.g, 2) \
+            + torch._weight_norm(self.k, self.g[0, 0, :3, None, None], 0)
+        t = torch.arange(x.shape[1])
+        ij = torch.meshgrid(t, torch.arange(3), indexing="ij")
+        xy = torch.meshgrid(t, t[:2] * 3, indexing="xy")
+        grid = (ij[0] * 10 + ij[1]).sum(1) + (xy[0] - xy[1]).sum(0)
+        return (x @ self.w.T, xt, heads, x @ self.v, self.v @ x.transpose(1, 2), self.v @ self.v,
+                norm, x @ wn.sum(0), grid)
 
 
 BATCH = Dim("batch", min=1, max=64)
