@@ -30,10 +30,13 @@ def bmm(e, n):
     return dot(e, n.arg("self"), n.arg("mat2"), 1)
 
 
-@aten("addmm.default", group=W)
+@aten("addmm.default", "baddbmm.default", group=W)
 def addmm(e, n):
-    """beta * self + alpha * (mat1 @ mat2)."""
-    p = dot(e, n.arg("mat1"), n.arg("mat2"), 0)
+    """beta * self + alpha * (mat1 @ mat2), or of batch1 @ batch2 (baddbmm: Bloom's ALiBi
+    scores)."""
+    batched = "batch1" in n.inputs
+    p = dot(e, n.arg("batch1"), n.arg("batch2"), 1) if batched else \
+        dot(e, n.arg("mat1"), n.arg("mat2"), 0)
     el = p.type.elem
     alpha, beta = n.arg("alpha", 1), n.arg("beta", 1)
     if alpha != 1:

@@ -875,7 +875,8 @@ class ZooOps(nn.Module):
     and of a tensor with dynamic dims; `matmul` of operands of different ranks (a 3-d input
     by a 2-d weight, batch dims broadcast, vectors on either side: it fell back to
     run_decompositions, a retrace of the whole program); group_norm and _weight_norm
-    (wav2vec2), meshgrid with either indexing over a dynamic length (BEiT)."""
+    (wav2vec2), meshgrid with either indexing over a dynamic length (BEiT), baddbmm
+    (Bloom's ALiBi scores)."""
 
     def __init__(self):
         super().__init__()
@@ -895,8 +896,9 @@ class ZooOps(nn.Module):
         ij = torch.meshgrid(t, torch.arange(3), indexing="ij")
         xy = torch.meshgrid(t, t[:2] * 3, indexing="xy")
         grid = (ij[0] * 10 + ij[1]).sum(1) + (xy[0] - xy[1]).sum(0)
+        scores = torch.baddbmm(self.v[:1], x, x.transpose(1, 2), beta=0.5, alpha=2.0)
         return (x @ self.w.T, xt, heads, x @ self.v, self.v @ x.transpose(1, 2), self.v @ self.v,
-                norm, x @ wn.sum(0), grid)
+                norm, x @ wn.sum(0), grid, scores)
 
 
 BATCH = Dim("batch", min=1, max=64)
