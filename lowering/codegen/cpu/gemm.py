@@ -103,11 +103,13 @@ PANEL_PAD_BYTES = 64
 # 1.7, 16 3.1 -> 2.8 (the full register tile with B packed at run time: 2.9 at 18, where it
 # is as fast again). Blocks of 16 rows were slower at every M, 4 no faster.
 FEW_ROWS_MAX = 16
-# A few-row product is split over the threads when B has at least this many elements (256 KB
-# of f32, ~20 us of one core's reads), however few its multiply-adds: it is bound by reading
-# B, which every core's share of the memory bandwidth speeds up (decoding's x[1, 512] @
-# W[512, 2048] is 1M multiply-adds, under PARALLEL_MIN_FLOPS, and ran on one core).
-FEW_ROWS_PARALLEL_MIN = 1 << 16
+# A few-row product is split over the threads when B has at least this many elements (1 MB
+# of f32, beyond L2), however few its multiply-adds: it is bound by reading B from memory,
+# which every core's share of the bandwidth speeds up (decoding's x[1, 512] @ W[512, 2048]
+# is 1M multiply-adds, under PARALLEL_MIN_FLOPS, and ran on one core). A smaller B stays in
+# cache from call to call, and a split cost more than it saved: the GPT-2-like program at
+# 1x8 (d 128, its logits' B 64K elements) took 0.11 ms on one thread and 0.23-0.30 on two.
+FEW_ROWS_PARALLEL_MIN = 1 << 18
 FEW_ROWS_KC = 8
 # A K block's FEW_ROWS_KC rows are KC streams read side by side. Taken as adjacent rows, each
 # stream is one row of the task (2 KB for W[2048, 512]), over before the hardware prefetcher
