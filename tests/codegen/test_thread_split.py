@@ -186,3 +186,46 @@ def test_short_trailing_rows_run_whole():
         np.testing.assert_allclose(got[-1], want, rtol=2e-6, atol=1e-7)
     for other in got[1:]:
         np.testing.assert_array_equal(got[0], other)
+
+
+# token embeddings plus position embeddings: rows of two [512, 128] tables picked by ? ids
+# and by an iota (a GPT's first kernel); x * 2 a dense read beside them
+EMBED = """func.func @main(%ids: tensor<?xi32>, %tok: tensor<512x128xf32>, %pos: tensor<512x128xf32>, %x: tensor<?x128xf32>) -> tensor<?x128xf32> {
+  %n = stablehlo.get_dimension_size %ids, dim = 0 : (tensor<?xi32>) -> tensor<i32>
+  %n1 = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>
+  %it = stablehlo.dynamic_iota %n1, dim = 0 : (tensor<1xi32>) -> tensor<?xi32>
+  %one = stablehlo.constant dense<[1]> : tensor<1xi32>
+  %sh = stablehlo.concatenate %n1, %one, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %i2 = stablehlo.dynamic_reshape %ids, %sh : (tensor<?xi32>, tensor<2xi32>) -> tensor<?x1xi32>
+  %p3 = stablehlo.dynamic_reshape %it, %sh : (tensor<?xi32>, tensor<2xi32>) -> tensor<?x1xi32>
+  %t = "stablehlo.gather"(%tok, %i2) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 128>} : (tensor<512x128xf32>, tensor<?x1xi32>) -> tensor<?x128xf32>
+  %p = "stablehlo.gather"(%pos, %p3) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 128>} : (tensor<512x128xf32>, tensor<?x1xi32>) -> tensor<?x128xf32>
+  %s = stablehlo.add %t, %p : tensor<?x128xf32>
+  %y = stablehlo.add %s, %x : tensor<?x128xf32>
+  return %y : tensor<?x128xf32>
+}"""  # noqa: E501
+
+
+def test_picked_tables_do_not_make_a_kernel_parallel():
+    """A kernel's work is judged by the largest buffer it reads along its loops or writes:
+    two 64K-element tables whose rows it picks (by ids, and by an iota) are not counted, so
+    8 tokens stay on the calling thread (0.17 us of work took 50-120 us on two threads of a
+    loaded machine), while the dense [?, 128] input still is; right on 1 and 2 threads."""
+    from lowering.codegen.cpu.host import _picked
+    module = run_pipeline(parse_module(EMBED, "embed.mlir"), "loops")
+    kernels = [f for f in module.functions() if f.attrs.get("aot.parallel")]
+    assert len(kernels) == 1
+    args = kernels[0].regions[0].blocks[0].args
+    shapes = {i: tuple(a.type.shape) for i, a in enumerate(args) if hasattr(a.type, "shape")}
+    picked = _picked(kernels[0])
+    assert {shapes[i] for i in picked} == {(512, 128)} and len(picked) == 2, (picked, shapes)
+    assert any(s == (None, 128) for i, s in shapes.items() if i not in picked)
+    lib = aot.compile(EMBED, name="picked_tables")
+    rng = np.random.default_rng(3)
+    tok, pos = (rng.standard_normal((512, 128)).astype(np.float32) for _ in range(2))
+    for n in (8, 300):
+        ids = rng.integers(0, 512, n).astype(np.int32)
+        x = rng.standard_normal((n, 128)).astype(np.float32)
+        for threads in (1, 2):
+            lib.set_num_threads(threads)
+            np.testing.assert_array_equal(lib.main(ids, tok, pos, x), tok[ids] + pos[:n] + x)

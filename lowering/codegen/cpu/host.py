@@ -143,10 +143,29 @@ def _launcher(g, name: str, out_index: int | None, block: int, dim: int = 0) -> 
     return launcher
 
 
+def _picked(func) -> set:
+    """Positions of a kernel's buffer parameters it only reads at computed indices (a
+    gather's table, an embedding's or a position table's rows for a few tokens, a slice of a
+    larger buffer): their size says nothing of the kernel's work, which the largest buffer
+    read along its loops, or written, stands for."""
+    args = {id(a): i for i, a in enumerate(func.regions[0].blocks[0].args)}
+    picked, other = set(), set()
+    for op in func.walk():
+        for k, v in enumerate(op.operands):
+            if id(v) not in args or op.name == "memref.dim":
+                continue
+            computed = op.name == "memref.load" and k == 0 and any(
+                getattr(x.owner, "name", "arith.constant") != "arith.constant"
+                for x in op.operands[1:])
+            (picked if computed else other).add(args[id(v)])
+    return picked - other
+
+
 def _run_parallel(g, b, name: str, operands: list, args: list, out_index: int, block: int,
                   ctx, dim: int = 0) -> None:
     """Parallel kernel `name` over the thread pool (its arguments in the slots at `ctx`) when
-    the largest buffer it touches is big enough, else on this thread."""
+    the largest buffer it touches is big enough (but those it only picks elements of), else
+    on this thread."""
     extent = operands[out_index].dims[dim]
     if block > 1:  # the loop counts blocks of dim 0
         extent = b.udiv(b.add(extent, ir.Constant(I64, block - 1)), ir.Constant(I64, block))
@@ -156,8 +175,9 @@ def _run_parallel(g, b, name: str, operands: list, args: list, out_index: int, b
         for n in sizes[1:]:
             extent = b.mul(extent, n)
     total = ir.Constant(I64, 0)
-    for m in operands:
-        if isinstance(m, MemRef):
+    picked = _picked(_kernel_func(g, name))
+    for i, m in enumerate(operands):
+        if isinstance(m, MemRef) and i not in picked:
             size = ir.Constant(I64, 1)
             for d in m.dims:
                 size = b.mul(size, d)
