@@ -29,7 +29,8 @@ test: $(STAMP)
 .PHONY: test-torch
 test-torch: $(STAMP)
 	$(PY) -m pip install -q -e '.[torch]' transformers
-	AOTC_TEST_TORCH=1 $(PY) -m pytest -q tests/e2e/test_torch.py tests/e2e/test_torch_live.py
+	AOTC_TEST_TORCH=1 $(PY) -m pytest -q tests/e2e/test_torch.py tests/e2e/test_torch_live.py \
+		tests/e2e/test_torch_zoo.py
 
 # torchvision's ResNet-18, MobileNetV3, EfficientNet-B0, ViT-B/16 and DenseNet-121 against eager PyTorch, in
 # a venv of their own: torchvision's wheels need the CUDA build of torch 2.14.1 (about 5.5 GB,
