@@ -431,9 +431,9 @@ class FunctionBufferizer:
             self.hs.require_buffer(op, r.type.elem, shape)
             self.shapes[r] = shape
         outs = [self.alloc(r, target, op.loc) for r in op.results]
-        attrs = dict(op.attrs)
         scratch_rule = registry.rule(op, "scratch", self.compile_target) or (lambda *a: [])
         wanted = scratch_rule(op, shapes, self.hs, [self.shapes[r] for r in op.results])
+        attrs = dict(op.attrs)  # (after the rule: it may mark what it chose)
         scratch = [self.alloc_shape(t, shape, op.loc) for t, shape in wanted]
         if scratch:  # the kernel's temporaries: freed right after it, like any buffer
             attrs["aot.scratch"] = len(scratch)

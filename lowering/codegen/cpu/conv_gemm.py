@@ -45,7 +45,7 @@ from lowering.codegen.cpu import conv_depthwise, conv_direct, conv_winograd, tra
 from lowering.codegen.cpu.matmul import epilogue_tile, packed_kind
 from lowering.codegen.llvm import fastmath
 from lowering.ir.builder import Ix, loop_nest
-from lowering.ir.core import Operation, ScalarType, TensorType, bit_width, numpy_dtype
+from lowering.ir.core import MemRefType, Operation, ScalarType, TensorType, bit_width, numpy_dtype
 from lowering.ops import registry
 from lowering.ops.windows import Conv, buffer_dims, when_nonempty, window_position
 
@@ -170,13 +170,14 @@ def _run_time_positions(b, op: Operation) -> int:
 
 def _frozen_small_kernel(op: Operation) -> bool:
     """A constant kernel of at most TWIN_KERNEL_BYTES: when bufferisation asks for the scratch,
-    an `mhlo.constant`; after, what that chose (the channels-last route's 3 scratch buffers,
-    not the per-call route's 5)."""
+    an `mhlo.constant` (`_scratch` marks the op `aot.frozen_kernel`); after, that mark (the
+    kernel is a buffer then, its constant out of sight)."""
+    if "aot.frozen_kernel" in op.attrs:
+        return True
     rhs = op.operands[1].type
-    if math.prod(rhs.shape) * bit_width(rhs.elem) // 8 > TWIN_KERNEL_BYTES:
+    if isinstance(rhs, MemRefType) or (
+            math.prod(rhs.shape) * bit_width(rhs.elem) // 8 > TWIN_KERNEL_BYTES):
         return False
-    if "aot.scratch" in op.attrs:
-        return op.attrs["aot.scratch"] == 3
     return getattr(op.operands[1].owner, "key", None) == "constant"
 
 
@@ -271,6 +272,8 @@ def _scratch(op: Operation, shapes: list, hs, results):
         return TensorType(tuple(d if isinstance(d, int) else None for d in dims), elem), list(dims)
     if c.G > 1:  # per group g: A[g] [M, K], B[g] [K, N / G], C[g] [M, N / G]
         return [t(c.G, m, k), t(c.G, k, n // c.G), t(c.G, m, n // c.G, elem=out_elem)]
+    if _frozen_small_kernel(op):  # read again after bufferisation, when the constant is gone
+        op.attrs["aot.frozen_kernel"] = True
     route = _channels_last_route(op, c)
     last = [t(shapes[0][c.lb], *[shapes[0][d] for d in c.lsp], shapes[0][c.lf]),
             t(1, 1) if _kernel_is_hwio(c) else t(*[rhs[d] for d in c.ksp], rhs[c.ki], n),
