@@ -201,15 +201,9 @@ def test_frozen_conv_kernel_stored_packed_and_bit_identical(case):
                                            err_msg=f"{shape} threads={threads}")
 
 
-@pytest.mark.parametrize("cin, cout, size, stride", [(32, 32, 4, 1), (20, 24, 12, 1)])
-def test_dynamic_nchw_frozen_conv_kernel_stored_once(cin, cout, size, stride):
-    """An NCHW convolution with a `?` batch and few positions an image picks its route per
-    call when its kernel is an argument (im2col's per-image products at small batches); with
-    a frozen kernel it runs channels-last at every batch, the kernel stored once, HWIO and
-    packed (no OIHW twin beside it), not copied per call. numpy's results at batches 1, 3, 33
-    on 1 and 2 threads; Winograd's (32 features, U stored: at any tile count) and direct
-    (20 -> 24)."""
-    from conv_reference import np_conv
+def _nchw_3x3(cin, cout, size, stride):
+    """(rng, w, the program with w frozen, the program taking it as an argument): an NCHW
+    3x3 convolution with a `?` batch and its OIHW kernel w."""
     rng = np.random.default_rng(cin + size)
     w = (rng.standard_normal((cout, cin, 3, 3)) / 12).astype(np.float32)
     out = (size + 2 - 3) // stride + 1
@@ -220,6 +214,19 @@ def test_dynamic_nchw_frozen_conv_kernel_stored_once(cin, cout, size, stride):
             f"{{batch_group_count = 1 : i64, feature_group_count = 1 : i64}} : ({x}, {k}) -> {y}\n")
     frozen = (f"func.func @main(%x: {x}) -> {y} {{\n" + hexconst("w", w, "f32")
               + f"  %y = {conv}  return %y : {y}\n}}")
+    return rng, w, frozen, f"func.func @main(%x: {x}, %w: {k}) -> {y} {{\n  %y = {conv}  return %y : {y}\n}}"
+
+
+@pytest.mark.parametrize("cin, cout, size, stride", [(32, 32, 4, 1), (20, 24, 12, 1)])
+def test_dynamic_nchw_frozen_conv_kernel_stored_once(cin, cout, size, stride):
+    """An NCHW convolution with a `?` batch and few positions an image picks its route per
+    call when its kernel is an argument (im2col's per-image products at small batches); with
+    a frozen kernel it runs channels-last at every batch, the kernel stored once, HWIO and
+    packed (no OIHW twin beside it), not copied per call. numpy's results at batches 1, 3, 33
+    on 1 and 2 threads; Winograd's (32 features, U stored: at any tile count) and direct
+    (20 -> 24)."""
+    from conv_reference import np_conv
+    rng, w, frozen, with_arg = _nchw_3x3(cin, cout, size, stride)
     loops = loops_text(frozen)
     assert "aot.relayout" not in loops and "aot.packed_kernel = true" in loops, loops
     shapes = {g.split("type = ")[1].split(",")[0] for g in loops.splitlines()
@@ -227,8 +234,7 @@ def test_dynamic_nchw_frozen_conv_kernel_stored_once(cin, cout, size, stride):
     assert shapes == {f"memref<3x3x{cin}x{cout}xf32>"}, shapes
     assert "aot.packed_conv" in loops
     lib = aot.compile(frozen, name=f"prepack_once_{cin}_{cout}_{size}")
-    plain = aot.compile(f"func.func @main(%x: {x}, %w: {k}) -> {y} {{\n  %y = {conv}"
-                        f"  return %y : {y}\n}}", name=f"prepack_once_arg_{cin}_{cout}_{size}")
+    plain = aot.compile(with_arg, name=f"prepack_once_arg_{cin}_{cout}_{size}")
     dn = ((0, 1, [2, 3]), (1, 0, [2, 3]), (0, 1, [2, 3]))
     for batch in (1, 3, 33):
         a = rng.standard_normal((batch, cin, size, size)).astype(np.float32)
@@ -255,16 +261,7 @@ def test_dynamic_nchw_conv_kernel_gets_a_relaid_twin(cin, cout, size, stride, mo
     from conv_reference import np_conv
     from lowering.codegen.cpu import conv_gemm
     monkeypatch.setattr(conv_gemm, "TWIN_KERNEL_BYTES", 0)
-    rng = np.random.default_rng(cin + size)
-    w = (rng.standard_normal((cout, cin, 3, 3)) / 12).astype(np.float32)
-    out = (size + 2 - 3) // stride + 1
-    x, k = f"tensor<?x{cin}x{size}x{size}xf32>", f"tensor<{cout}x{cin}x3x3xf32>"
-    y = f"tensor<?x{cout}x{out}x{out}xf32>"
-    conv = (f"stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->"
-            f"[b, f, 0, 1], window = {{stride = [{stride}, {stride}], pad = [[1, 1], [1, 1]]}} "
-            f"{{batch_group_count = 1 : i64, feature_group_count = 1 : i64}} : ({x}, {k}) -> {y}\n")
-    frozen = (f"func.func @main(%x: {x}) -> {y} {{\n" + hexconst("w", w, "f32")
-              + f"  %y = {conv}  return %y : {y}\n}}")
+    rng, w, frozen, with_arg = _nchw_3x3(cin, cout, size, stride)
     loops = loops_text(frozen)
     assert "aot.relayout" not in loops and "aot.packed_kernel = true" in loops, loops
     shapes = {g.split("type = ")[1].split(",")[0] for g in loops.splitlines()
@@ -272,8 +269,7 @@ def test_dynamic_nchw_conv_kernel_gets_a_relaid_twin(cin, cout, size, stride, mo
     assert shapes == {f"memref<{cout}x{cin}x3x3xf32>", f"memref<3x3x{cin}x{cout}xf32>"}, shapes
     assert "aot.packed_conv" in loops
     lib = aot.compile(frozen, name=f"prepack_twin0_{cin}_{cout}_{size}")
-    plain = aot.compile(f"func.func @main(%x: {x}, %w: {k}) -> {y} {{\n  %y = {conv}"
-                        f"  return %y : {y}\n}}", name=f"prepack_twin0_arg_{cin}_{cout}_{size}")
+    plain = aot.compile(with_arg, name=f"prepack_twin0_arg_{cin}_{cout}_{size}")
     dn = ((0, 1, [2, 3]), (1, 0, [2, 3]), (0, 1, [2, 3]))
     for batch in (1, 3, 4, 33):  # 4 x 4x4: channels-last (Winograd's, U stored) for the twin
         a = rng.standard_normal((batch, cin, size, size)).astype(np.float32)
