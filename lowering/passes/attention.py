@@ -56,7 +56,7 @@ import numpy as np
 
 from lowering.ir.core import Block, Operation, Region, blocks, clone_op
 from lowering.ops import registry
-from lowering.passes.cse import ComputedSize, same_size_source, shape_elements
+from lowering.passes.cse import ComputedSize, earliest_size, shape_elements
 
 BROADCASTS = ("broadcast_in_dim", "dynamic_broadcast_in_dim")
 ELEMENTS = ("f32",)  # what the CPU's kernel computes
@@ -468,12 +468,10 @@ def _all_minus_inf(value, rank, ops: list):
     return None
 
 
-def _size(value, dim: int):
-    """The earliest (value, dim) known to have value's size `dim` (cse.same_size_source)."""
-    found = (value, dim)
-    while (earlier := same_size_source(*found)) is not None:
-        found = earlier
-    return found
+def _same_size(p, q) -> bool:
+    """Whether two (value, dim) pairs are always the same size: one earliest source."""
+    a, b = earliest_size(*p), earliest_size(*q)
+    return a[0] is b[0] and a[1] == b[1]
 
 
 def _is_size(element, value, dim: int) -> bool:
@@ -482,10 +480,7 @@ def _is_size(element, value, dim: int) -> bool:
     n = value.type.shape[dim]
     if isinstance(element, (int, np.integer)):
         return element == n
-    if not isinstance(element, tuple):
-        return False
-    a, b = _size(*element), _size(value, dim)
-    return a[0] is b[0] and a[1] == b[1]
+    return isinstance(element, tuple) and _same_size(element, (value, dim))
 
 
 def _is_product(element, value) -> bool:
@@ -537,8 +532,7 @@ def _same_element(e1, e2) -> bool:
         return isinstance(e1, ComputedSize) and isinstance(e2, ComputedSize) \
             and e1.value is e2.value
     if isinstance(e1, tuple) and isinstance(e2, tuple):
-        a, b = _size(*e1), _size(*e2)
-        return a[0] is b[0] and a[1] == b[1]
+        return _same_size(e1, e2)
     return not isinstance(e1, tuple) and not isinstance(e2, tuple) and e1 == e2
 
 

@@ -137,17 +137,22 @@ def shape_elements(value):
     return None if None in args else SHAPE_FOLDS[op.key](None, op, args)
 
 
+def earliest_size(value, dim: int):
+    """The earliest (value, dim) known to have `value`'s size `dim` (same_size_source,
+    followed to its end): two sizes with the same earliest source are always equal."""
+    found = (value, dim)
+    while (earlier := same_size_source(*found)) is not None:
+        found = earlier
+    return found
+
+
 def read_size_early(op: Operation) -> bool:
     """Point a `get_dimension_size` at the earliest value known to have the same size, or,
     when that size is an element the shape code computes, replace it by that computation;
     says whether it was replaced (and is to be dropped). Read from a dynamic reshape's
     result, the size made its producer a kernel of its own, its result materialised (GPT-2
     with a `?` batch and sequence: 24 such reads, of flattened and inferred dims)."""
-    value, dim = op.operands[0], op.attrs["dimension"]
-    found = same_size_source(value, dim)
-    while found is not None:
-        value, dim = found
-        found = same_size_source(value, dim)
+    value, dim = earliest_size(op.operands[0], op.attrs["dimension"])
     computed = computed_size(value, dim)
     if computed is not None and computed.type == op.result.type:
         replace_all_uses(op.result, computed)

@@ -217,6 +217,16 @@ def _nchw_3x3(cin, cout, size, stride):
     return rng, w, frozen, f"func.func @main(%x: {x}, %w: {k}) -> {y} {{\n  %y = {conv}  return %y : {y}\n}}"
 
 
+def _nchw_cases(rng, w, size, stride, batches):
+    """(batch, input, numpy's result) of _nchw_3x3's convolution at each batch."""
+    from conv_reference import np_conv
+    dn = ((0, 1, [2, 3]), (1, 0, [2, 3]), (0, 1, [2, 3]))
+    for batch in batches:
+        a = rng.standard_normal((batch, w.shape[1], size, size)).astype(np.float32)
+        yield batch, a, np_conv(a, w, dn, (stride, stride), [(1, 1), (1, 1)], (1, 1), (1, 1),
+                                (False, False), 1, 1)
+
+
 @pytest.mark.parametrize("cin, cout, size, stride", [(32, 32, 4, 1), (20, 24, 12, 1)])
 def test_dynamic_nchw_frozen_conv_kernel_stored_once(cin, cout, size, stride):
     """An NCHW convolution with a `?` batch and few positions an image picks its route per
@@ -225,7 +235,6 @@ def test_dynamic_nchw_frozen_conv_kernel_stored_once(cin, cout, size, stride):
     packed (no OIHW twin beside it), not copied per call. numpy's results at batches 1, 3, 33
     on 1 and 2 threads; Winograd's (32 features, U stored: at any tile count) and direct
     (20 -> 24)."""
-    from conv_reference import np_conv
     rng, w, frozen, with_arg = _nchw_3x3(cin, cout, size, stride)
     loops = loops_text(frozen)
     assert "aot.relayout" not in loops and "aot.packed_kernel = true" in loops, loops
@@ -235,11 +244,7 @@ def test_dynamic_nchw_frozen_conv_kernel_stored_once(cin, cout, size, stride):
     assert "aot.packed_conv" in loops
     lib = aot.compile(frozen, name=f"prepack_once_{cin}_{cout}_{size}")
     plain = aot.compile(with_arg, name=f"prepack_once_arg_{cin}_{cout}_{size}")
-    dn = ((0, 1, [2, 3]), (1, 0, [2, 3]), (0, 1, [2, 3]))
-    for batch in (1, 3, 33):
-        a = rng.standard_normal((batch, cin, size, size)).astype(np.float32)
-        want = np_conv(a, w, dn, (stride, stride), [(1, 1), (1, 1)], (1, 1), (1, 1),
-                       (False, False), 1, 1)
+    for batch, a, want in _nchw_cases(rng, w, size, stride, (1, 3, 33)):
         for threads in (1, 2):
             lib.set_num_threads(threads)
             plain.set_num_threads(threads)
@@ -258,7 +263,6 @@ def test_dynamic_nchw_conv_kernel_gets_a_relaid_twin(cin, cout, size, stride, mo
     bits as the kernel passed as an argument, and numpy's, at batches of both routes, on 1
     and 2 threads; the channels-last branch Winograd (32 features: from 64 positions a call,
     FROZEN_WINOGRAD_POSITIONS) and direct (20 -> 24)."""
-    from conv_reference import np_conv
     from lowering.codegen.cpu import conv_gemm
     monkeypatch.setattr(conv_gemm, "TWIN_KERNEL_BYTES", 0)
     rng, w, frozen, with_arg = _nchw_3x3(cin, cout, size, stride)
@@ -270,11 +274,8 @@ def test_dynamic_nchw_conv_kernel_gets_a_relaid_twin(cin, cout, size, stride, mo
     assert "aot.packed_conv" in loops
     lib = aot.compile(frozen, name=f"prepack_twin0_{cin}_{cout}_{size}")
     plain = aot.compile(with_arg, name=f"prepack_twin0_arg_{cin}_{cout}_{size}")
-    dn = ((0, 1, [2, 3]), (1, 0, [2, 3]), (0, 1, [2, 3]))
-    for batch in (1, 3, 4, 33):  # 4 x 4x4: channels-last (Winograd's, U stored) for the twin
-        a = rng.standard_normal((batch, cin, size, size)).astype(np.float32)
-        want = np_conv(a, w, dn, (stride, stride), [(1, 1), (1, 1)], (1, 1), (1, 1),
-                       (False, False), 1, 1)
+    # batch 4 x 4x4: channels-last (Winograd's, U stored) for the twin
+    for batch, a, want in _nchw_cases(rng, w, size, stride, (1, 3, 4, 33)):
         for threads in (1, 2):
             lib.set_num_threads(threads)
             plain.set_num_threads(threads)
