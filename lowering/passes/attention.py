@@ -95,13 +95,14 @@ def _splat(value):
 def _row_broadcast(value, rank, ops: list, floor=None):
     """The row value ([..., s] at rank - 1) whose copies along the last dim `value` is, else
     None; the ops on the way are added to `ops`. As jax.numpy writes keepdims: broadcasts
-    along the last dim (static or dynamic), through [..., s, 1] by a broadcast or a reshape,
+    along the last dim (static or dynamic), through [..., s, 1] by a broadcast or a reshape
+    (a dynamic_reshape too, as _all_minus_inf takes it),
     and, with `floor`, a maximum with a splat constant `floor` (softmax's max with -inf)."""
     while True:
         op = _owner(value)
         if op is None:
             return None
-        if op.key in BROADCASTS + ("reshape",):
+        if op.key in BROADCASTS + ("reshape", "dynamic_reshape"):
             if not _along_rows(op, rank):
                 return None
         elif op.key == "maximum" and floor is not None:

@@ -210,6 +210,31 @@ def test_decomposed_sdpa_with_dynamic_views_is_one_kernel():
             np.testing.assert_allclose(unproven.main(q, k, v), want, rtol=2e-5, atol=2e-5)
 
 
+def test_dynamic_keepdims_row_views_are_one_kernel():
+    """The softmax's row max and sum kept as [b, h, s, 1] by dynamic_reshapes (keepdims with
+    `?` dims), then broadcast along the rows: still one kernel, right at every shape."""
+    text = decomposed_dynamic()
+    four, sc = "tensor<4xi32>", "tensor<?x4x?x?xf32>"
+    keep, rows = "tensor<?x4x?x1xf32>", "tensor<?x4x?xf32>"
+    for row, out in (("m", "mb"), ("sum", "sb")):
+        old = (f"%{out} = stablehlo.dynamic_broadcast_in_dim %{row}, %sh4, dims = [0, 1, 2] : "
+               f"({rows}, {four}) -> {sc}")
+        assert old in text
+        text = text.replace(old, f"""%{row}k = stablehlo.dynamic_reshape %{row}, %shk1 : ({rows}, {four}) -> {keep}
+  %{out} = stablehlo.dynamic_broadcast_in_dim %{row}k, %sh4, dims = [0, 1, 2, 3] : ({keep}, {four}) -> {sc}""")  # noqa: E501
+    text = text.replace("  %r = stablehlo.constant", """  %one = stablehlo.constant dense<[1]> : tensor<1xi32>
+  %shk1 = stablehlo.concatenate %bq1, %h1, %sq1, %one, dim = 0 : (tensor<1xi32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<4xi32>
+  %r = stablehlo.constant""")  # noqa: E501
+    lowered = loops(text)
+    assert lowered.count('"aot.attention"') == 1 and lowered.count('"aot.gemm"') == 0, lowered
+    lib = aot.compile(text, name="sdpa_dec_dynamic_keepdims")
+    rng = np.random.default_rng(11)
+    for b, s in [(1, 1), (2, 9), (3, 33)]:
+        q, k, v = (rng.standard_normal((b, 4, s, 8)).astype(np.float32) for _ in range(3))
+        np.testing.assert_allclose(lib.main(q, k, v), reference(q, k, v, False),
+                                   rtol=2e-5, atol=2e-5)
+
+
 def test_saved_torch_gpt_attention_is_one_kernel(tmp_path):
     """The saved GPT case (tests/data/torch/gpt.pt2: run_decompositions() with a `?` batch
     and sequence, causal SDPA): one attention kernel, matching eager at every saved size."""
