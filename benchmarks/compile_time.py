@@ -263,7 +263,8 @@ STAGES = """
 import json, resource, sys, time
 from aot.driver import Compilation, Options, fewer_collections
 from lowering.passes.pipeline import run_pipeline
-fewer_collections().__enter__()  # as the driver's own stages run
+collections_off = fewer_collections()  # as the driver's own stages run; held: a dropped
+collections_off.__enter__()  # generator closes at once and turns the collector back on
 text_path, out = sys.argv[1:]
 start = time.perf_counter()
 def cpu():
