@@ -22,6 +22,7 @@ import numpy as np
 
 from lowering.ir.core import Block, Module, Operation, Region, clone_op, replace_all_uses, uses
 from lowering.ops import registry
+from lowering.ops.elemental import BROADCASTS
 from lowering.passes.attention import fuse_attention
 
 
@@ -52,10 +53,11 @@ def used_as_shape(op: Operation, users: dict) -> bool:
 
 
 def cheap_to_duplicate(op: Operation) -> bool:
-    """Ops that cost no memory traffic to recompute in several kernels."""
-    if op.key in ("constant", "iota"):
+    """Ops that cost no memory traffic to recompute in several kernels (static or with a
+    shape operand: the `?` form of a splat or an iota, which the static form folds)."""
+    if op.key in ("constant", "iota", "dynamic_iota"):
         return True
-    if op.key == "broadcast_in_dim":
+    if op.key in BROADCASTS:
         src = op.operands[0].owner
         return isinstance(src, Operation) and src.short_name == "constant" and is_splat_constant(src)
     return False
@@ -88,9 +90,6 @@ def joins_as_output(dot: Operation, group: dict, target) -> bool:
             reached.add(id(u))
             frontier.extend(u.results)
     return id(root) in reached and reached <= members
-
-
-BROADCASTS = ("broadcast_in_dim", "dynamic_broadcast_in_dim")
 
 
 def joins_as_row_reduction(red: Operation, group: dict, target) -> bool:
@@ -233,7 +232,7 @@ def fuse_block(block: Block, target, report: list | None = None) -> None:
     users = uses(block.ops)
     group_of: dict = {}
     groups: list[dict] = []
-    duplicates: list = []  # (op, group) pairs: cheap producers copied into several kernels
+    copied_into: dict = {}  # op -> the kernels a cheap producer is copied into
 
     for op in reversed(body):
         joins = JOINS.get(op.key)
@@ -268,8 +267,9 @@ def fuse_block(block: Block, target, report: list | None = None) -> None:
             continue
         consumers = [u for r in op.results for u in users.get(r, [])]
         # a matmul's operands are read from buffers: their producers are not fused into it
-        consumer_groups = {id(g): g for g in (group_of.get(u) if u.key not in OUTPUT_ROOTS else None
-                                              for u in consumers)}
+        # (a consumer copied into several kernels, a splat's broadcast: each of them)
+        consumer_groups = {id(g): g for u in consumers for g in copied_into.get(
+            u, [group_of.get(u) if u.key not in OUTPUT_ROOTS else None])}
         single = next(iter(consumer_groups.values())) if len(consumer_groups) == 1 else None
         if consumers and single is not None and recomputed_in(op, single, users):
             group = {"kind": "kLoop", "root": op, "ops": [op],
@@ -281,15 +281,15 @@ def fuse_block(block: Block, target, report: list | None = None) -> None:
             single["ops"].append(op)
             group_of[op] = single
         elif consumers and cheap_to_duplicate(op) and None not in consumer_groups.values():
-            for g in consumer_groups.values():
-                duplicates.append((op, g))
+            copied_into[op] = list(consumer_groups.values())
         else:
             group = {"kind": "kLoop", "root": op, "ops": [op],
                      "why": unfused_reason(op, consumers, {id(u): group_of.get(u) for u in consumers})}
             groups.append(group)
             group_of[op] = group
-    for op, group in duplicates:
-        group["ops"].append(op)
+    for op, into in copied_into.items():
+        for group in into:
+            group["ops"].append(op)
     for g in groups:
         report.append({"kernel": "fusion", "kind": g["kind"], "ops": g["ops"], "why": g["why"]})
 
