@@ -201,7 +201,7 @@ def _ceil_length(e, x, axis: int, kernel: int, stride: int, pad: int, dil: int):
 
 
 @aten("max_pool2d_with_indices.default", "max_pool1d_with_indices.default",
-      "max_pool3d_with_indices.default", "max_pool2d.default", group=W)
+      "max_pool3d_with_indices.default", "max_pool2d.default", "max_pool3d.default", group=W)
 def max_pool(e, n):
     """The window maxima (padding never wins); the indices output is not computed."""
     x = n.arg("self")
@@ -262,14 +262,15 @@ def _average(e, n, x, kernel, attrs):
 
 @aten("_adaptive_avg_pool2d.default", "adaptive_avg_pool2d.default",
       "_adaptive_avg_pool1d.default", "adaptive_avg_pool1d.default", "adaptive_max_pool2d.default",
-      "adaptive_max_pool1d.default", group=W)
+      "adaptive_max_pool1d.default", "_adaptive_avg_pool3d.default", "adaptive_avg_pool3d.default",
+      "adaptive_max_pool3d.default", group=W)
 def adaptive_pool(e, n):
     """An average (max) pool whose window and stride are input // output where the output
     size divides the (static) input size; otherwise PyTorch's windows [floor(i in / out),
     ceil((i + 1) in / out)) along each spatial dim in turn (a rectangle's mean or max is
     that of its rows' means or maxes), their bounds computed at run time over a `?` dim
-    (torchvision's classifiers pool to 1x1 or 7x7 from any image size).
-    adaptive_max_pool's indices are not computed."""
+    (torchvision's classifiers pool to 1x1 or 7x7 from any image size; its video models to
+    1x1x1 over time too). adaptive_max_pool's indices are not computed."""
     x = n.arg("self")
     out = _pairs(n.arg("output_size"), 1)
     k = len(out)

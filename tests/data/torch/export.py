@@ -812,6 +812,32 @@ class SpectralDynamic(nn.Module):
                 torch.fft.irfft(torch.fft.rfft(x, dim=1), n=40, dim=1))
 
 
+class VideoOps(nn.Module):
+    """The ops of torchvision's video models over clips [b, c, t, h, w], saved as exported
+    (AS_EXPORTED; their 3-D adaptive pool fell back to run_decompositions, a retrace): Conv3d
+    strided and padded, R(2+1)D's factorised pair (1x3x3 then 3x1x1), BatchNorm3d, 3-D max
+    and average pools (ceil_mode, as S3D), adaptive average pooling to 1x1x1 (the
+    classifiers' end) and to cells that do not divide the clip, adaptive max pooling; the
+    batch, length, height and width all `?`."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Conv3d(3, 6, (3, 5, 5), stride=(1, 2, 2), padding=(1, 2, 2), bias=False)
+        self.bn = nn.BatchNorm3d(6)
+        self.spatial = nn.Conv3d(6, 8, (1, 3, 3), padding=(0, 1, 1))
+        self.temporal = nn.Conv3d(8, 6, (3, 1, 1), padding=(1, 0, 0))
+        self.fc = nn.Linear(6, 4)
+
+    def forward(self, x):
+        h = F.relu(self.bn(self.stem(x)))
+        h = h + self.temporal(F.relu(self.spatial(h)))
+        return (self.fc(F.adaptive_avg_pool3d(h, 1).flatten(1)),
+                F.max_pool3d(h, (1, 3, 3), stride=(1, 2, 2), padding=(0, 1, 1)),
+                F.max_pool3d(h, 2, stride=2, ceil_mode=True),
+                F.avg_pool3d(h, (2, 3, 3), stride=(1, 2, 2), padding=(1, 1, 1)),
+                F.adaptive_avg_pool3d(h, (2, 3, 3)), F.adaptive_max_pool3d(h, (2, 1, 3)))
+
+
 def transformers_model(kind: str, width: int = 32, layers: int = 2, heads: int = 4) -> nn.Module:
     """A BERT or a GPT-2 of transformers' own PyTorch classes ("bert", "gpt2"), small
     configs, random weights (no downloads), wrapped to take input ids and return the last
@@ -978,6 +1004,10 @@ CASES = {
                           {"b": 3, "h": 16, "w": 9}, {"b": 1, "h": 12, "w": 31}]),
     "zoo_ops": (ZooOps, [f32("b", "t", 8)], {"x": {0: BATCH, 1: SEQ}},
                 [{"b": 2, "t": 5}, {"b": 1, "t": 2}, {"b": 3, "t": 9}, {"b": 2, "t": 33}]),
+    "video_ops": (VideoOps, [f32("b", 3, "t", "h", "w")],
+                  {"x": {0: BATCH, 2: Dim.AUTO, 3: Dim.AUTO, 4: Dim.AUTO}},
+                  [{"b": 2, "t": 4, "h": 12, "w": 10}, {"b": 1, "t": 3, "h": 9, "w": 13},
+                   {"b": 3, "t": 5, "h": 8, "w": 8}, {"b": 1, "t": 6, "h": 16, "w": 11}]),
     "while_grid": (WhileGrid, [f32("b", 6), f32("b", 3, 4, 5)], {"x": {0: BATCH}, "img": {0: BATCH}},
                    [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 6}]),
 }
@@ -990,7 +1020,7 @@ def seed(name, tag):
 # Saved as torch.export leaves them (composite and in-place ops), not decomposed.
 AS_EXPORTED = {"composite", "inplace_hazard", "masks", "common", "attention", "sorting",
                "scatter_writes", "more_ops", "composite_more", "pools_any_size",
-               "ceil_avg_pools", "zoo_ops"}
+               "ceil_avg_pools", "zoo_ops", "video_ops"}
 
 
 BF16_INPUTS = {"bf16"}
@@ -1012,7 +1042,7 @@ def export_case(name):
     torch.manual_seed(seed(name, "weights"))
     model = cls().eval()
     for m in model.modules():  # batch norm statistics that are not the identity
-        if isinstance(m, nn.BatchNorm2d):
+        if isinstance(m, (nn.BatchNorm2d, nn.BatchNorm3d)):
             m.running_mean.uniform_(-0.5, 0.5)
             m.running_var.uniform_(0.5, 2.0)
     example = tuple(as_torch(name, a) for a in inputs(name, 0))
