@@ -354,6 +354,21 @@ def _fold_logical(name, combine):
     return fold
 
 
+def _fold_clamp(hs, op, args):
+    """clamp(lo, x, hi), lo and hi scalars or per element: torch's slice bounds, negative
+    ones counted from the end, kept within the size."""
+    lo, x, hi = args
+    if len(lo) not in (1, len(x)) or len(hi) not in (1, len(x)):
+        return None
+    return [hs.min(hs.max(v, lo[i % len(lo)]), hi[i % len(hi)]) for i, v in enumerate(x)]
+
+
+def _fold_iota(hs, op, args):
+    shape, d = op.results[0].type.shape, op.attrs["iota_dimension"]
+    inner = math.prod(shape[d + 1:])
+    return [flat // inner % shape[d] for flat in range(math.prod(shape))]
+
+
 SHAPE_FOLDS = {
     "constant": _fold_constant,
     "reshape": lambda hs, op, args: args[0],  # row-major order is kept
@@ -371,6 +386,8 @@ SHAPE_FOLDS = {
     "select": _fold_select,
     "remainder": _fold_remainder,
     "sign": lambda hs, op, args: [_sign(hs, x) for x in args[0]],
+    "clamp": _fold_clamp,
+    "iota": _fold_iota,
     "and": _fold_logical("arith.andi", lambda x, y: x & y),
     "or": _fold_logical("arith.ori", lambda x, y: x | y),
 }
