@@ -70,6 +70,17 @@ def nonzero(e, n):
     return e.v("dhlo.where", [x], result_type=TensorType((None, x.type.rank), "i64"))
 
 
+@aten("where.default", group="data-dependent sizes")
+def where_indices(e, n):
+    """torch.where(condition) alone (detection heads pick boxes so): nonzero's columns, one
+    [count] i64 tensor per dim."""
+    x = n.arg("condition")
+    coords = e.v("dhlo.where", [x], result_type=TensorType((None, x.type.rank), "i64"))
+    count = e.dims(coords)[0]
+    return [e.reshape(e.slice(coords, [0, k], [count, k + 1]), [count])
+            for k in range(x.type.rank)]
+
+
 @aten("_unique2.default", group="data-dependent sizes")
 def unique(e, n):
     """torch.unique over the flattened input: the distinct values sorted (a sort, then

@@ -34,7 +34,7 @@ from lowering.ir.core import (
 from lowering.torch.archive import Program, Pt2Error, elem_of
 from lowering.torch.emitter import TorchEmitter, TorchLoweringError
 from lowering.torch.guards import check_guards
-from lowering.torch.table import ALIASING, ATEN_OPS, NOT_LOWERED, functional_of
+from lowering.torch.table import ALIASING, ATEN_OPS, NOT_LOWERED, functional_of, lowerable
 
 # What a rule raises on arguments it did not expect: a located error, never a traceback.
 MALFORMED = (IndexError, KeyError, TypeError, ValueError, AttributeError, ZeroDivisionError,
@@ -43,6 +43,15 @@ _FRAME = re.compile(r'File "([^"]+)", line (\d+)')
 _SYMBOL = re.compile(r"Symbol\('(\w+)'[^()]*\)")
 _TORCH_FRAME = re.compile(r"[/\\](?:site|dist)-packages[/\\]torch[/\\]")  # torch's own modules
 _MISSING = object()
+
+
+def node_target(raw: dict) -> str:
+    """A node's op as the table names it (`aten.add.Tensor`, `higher_order.cond`)."""
+    target = raw.get("target", "?")
+    for prefix in ("torch.ops.aten.", "torch.ops.higher_order."):
+        if target.startswith(prefix):
+            return target[len("torch.ops."):]
+    return target
 
 
 def node_location(metadata: dict, default: Location) -> tuple[Location, str]:
@@ -195,6 +204,7 @@ class Lowerer:
         for spec in self.prog.signature.get("input_specs", []):
             self.input(spec)
         check_guards(self.entry, self.prog.guards, self.user_inputs)
+        self.check_rules(self.graph.get("nodes", []))
         for raw in self.graph.get("nodes", []):
             self.node(raw)
         results, labels = [], []
@@ -298,10 +308,26 @@ class Lowerer:
 
     # ---------------------------------------------------------------- nodes
 
+    def check_rules(self, nodes: list) -> None:
+        """The first node of an op without a rule is the error, naming the other such ops:
+        before, a program's first other error (an in-place op on a view) hid them
+        (torchvision's detection models: nms, roi_align)."""
+        missing = [raw for raw in nodes if not lowerable(node_target(raw))]
+        if missing:
+            others = sorted({node_target(raw) for raw in missing} - {node_target(missing[0])})
+            self.unsupported(missing[0], f"; also without a rule: {', '.join(others)}"
+                             if others else "")
+
+    def unsupported(self, raw: dict, more: str = ""):
+        target = node_target(raw)
+        loc, code = node_location(raw.get("metadata"), self.loc)
+        why = NOT_LOWERED.get(target, "no rule lowers it yet (docs/pytorch.md lists the "
+                                      "ATen ops that are supported)")
+        raise TorchLoweringError(f"ATen op {target} (node '{raw.get('name')}') is not "
+                                 f"supported: {why}{more}", loc, code)
+
     def node(self, raw: dict) -> None:
-        target = raw.get("target", "?")
-        target = target[len("torch.ops."):] if target.startswith("torch.ops.aten.") else target
-        target = target[len("torch.ops."):] if target.startswith("torch.ops.higher_order.") else target
+        target = node_target(raw)
         loc, code = node_location(raw.get("metadata"), self.loc)
         e = TorchEmitter(self.block, loc, target, code)
         op = ATEN_OPS.get(target)
@@ -309,10 +335,7 @@ class Lowerer:
             self.check_in_place(raw, target, loc, code)
             op = ATEN_OPS[functional_of(target)]
         if op is None:
-            why = NOT_LOWERED.get(target, "no rule lowers it yet (docs/pytorch.md lists the "
-                                          "ATen ops that are supported)")
-            raise TorchLoweringError(f"ATen op {target} (node '{raw.get('name')}') is not "
-                                     f"supported: {why}", loc, code)
+            self.unsupported(raw)
         n = Node(raw, self.env, self.graph, e, self)
         try:
             out = op.rule(e, n)

@@ -482,7 +482,7 @@ def sym_numel(e, n):
 
 def _sym(fold, hlo):
     def rule(e, n):
-        a, b = n.arg("a"), n.arg("b")
+        a, b = (n.arg(k) if k in n.inputs else n.positional(i) for i, k in enumerate("ab"))
         if isinstance(a, int) and isinstance(b, int):
             return fold(a, b)
         return e.v(hlo, [e.scalar(a, "i32"), e.scalar(b, "i32")])  # sizes: non-negative
@@ -494,6 +494,8 @@ aten("_operator.add", group=Y)(_sym(lambda a, b: a + b, "add"))
 aten("_operator.sub", group=Y)(_sym(lambda a, b: a - b, "subtract"))
 aten("_operator.floordiv", group=Y)(_sym(lambda a, b: a // b, "divide"))
 aten("_operator.mod", group=Y)(_sym(lambda a, b: a % b, "remainder"))
+aten("torch.sym_min", group=Y)(_sym(min, "minimum"))  # torchvision's detection heads: top-k
+aten("torch.sym_max", group=Y)(_sym(max, "maximum"))  # of min(k, the run-time count)
 
 
 def _sym_compare(fold, direction):

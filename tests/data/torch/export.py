@@ -838,6 +838,20 @@ class VideoOps(nn.Module):
                 F.adaptive_avg_pool3d(h, (2, 3, 3)), F.adaptive_max_pool3d(h, (2, 1, 3)))
 
 
+class DetectionOps(nn.Module):
+    """What torchvision's detection heads call between the network and their NMS, saved as
+    exported (AS_EXPORTED): torch.where(condition) alone (nonzero's columns, a run-time
+    count), the scores at those coordinates, and topk of min(k, that count) (torch.sym_min)
+    and of max(1, ...) (torch.sym_max)."""
+
+    def forward(self, scores):
+        rows, cols = torch.where(scores > 0.5)
+        picked = scores[rows, cols]
+        top = picked.topk(min(4, picked.shape[0]))
+        low = scores.flatten().topk(max(1, picked.shape[0]), largest=False)
+        return rows, cols, top.values, top.indices, low.values
+
+
 def transformers_model(kind: str, width: int = 32, layers: int = 2, heads: int = 4) -> nn.Module:
     """A BERT or a GPT-2 of transformers' own PyTorch classes ("bert", "gpt2"), small
     configs, random weights (no downloads), wrapped to take input ids and return the last
@@ -1008,6 +1022,8 @@ CASES = {
                   {"x": {0: BATCH, 2: Dim.AUTO, 3: Dim.AUTO, 4: Dim.AUTO}},
                   [{"b": 2, "t": 4, "h": 12, "w": 10}, {"b": 1, "t": 3, "h": 9, "w": 13},
                    {"b": 3, "t": 5, "h": 8, "w": 8}, {"b": 1, "t": 6, "h": 16, "w": 11}]),
+    "detection_ops": (DetectionOps, [f32("n", 3)], {"scores": {0: Dim("n", min=2, max=64)}},
+                      [{"n": 6}, {"n": 2}, {"n": 9}, {"n": 30}]),
     "while_grid": (WhileGrid, [f32("b", 6), f32("b", 3, 4, 5)], {"x": {0: BATCH}, "img": {0: BATCH}},
                    [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 6}]),
 }
@@ -1020,7 +1036,8 @@ def seed(name, tag):
 # Saved as torch.export leaves them (composite and in-place ops), not decomposed.
 AS_EXPORTED = {"composite", "inplace_hazard", "masks", "common", "attention", "sorting",
                "scatter_writes", "more_ops", "composite_more", "pools_any_size",
-               "ceil_avg_pools", "zoo_ops", "video_ops"}
+               "ceil_avg_pools", "zoo_ops", "video_ops",
+               "detection_ops"}
 
 
 BF16_INPUTS = {"bf16"}
