@@ -34,6 +34,13 @@ NOT_LOWERED = {
     "aten.linalg_eig.default": "there is no general (non-symmetric) eigensolver, whose "
                                "eigenvalues are complex; torch.linalg.eigh (symmetric or Hermitian "
                                "matrices) and torch.linalg.svd are supported",
+    # torchvision's detection post-processing (its models export only with draft_export,
+    # which is unsound: torch.export cannot decide batched_nms's data-dependent branch)
+    "torch.ops.torchvision.nms.default": "torchvision's non-maximum suppression has no rule: "
+                                         "compile the backbone and head (model.backbone, "
+                                         "model.head) and run the box post-processing outside",
+    "torch.ops.torchvision.roi_align.default": "torchvision's RoI Align has no rule (two-stage "
+                                               "detectors' box heads)",
     # torch.export refuses lstsq itself (its outputs' shapes depend on the driver)
     "aten.linalg_lstsq.default": "there is no least-squares solver; torch.linalg.pinv(A) @ B, "
                                  "or a QR solve (torch.linalg.qr, solve_triangular), is supported",

@@ -281,33 +281,49 @@ TORCHVISION = {
     "densenet121": ("densenet121", {}, 64),  # concatenations of up to 25 operands
 }
 
+# torchvision's other families: name -> (module, kwargs, one input's shape): segmentation
+# (dilated backbones, ASPP's image pooling, bilinear upsampling back to the image) and video
+# (3-D convolutions, R(2+1)D's factorised ones, 3-D pooling over clips [3, time, h, w]).
+TORCHVISION_FAMILIES = {
+    "lraspp_mobilenet_v3_large": ("segmentation", {"num_classes": 5}, (3, 64, 64)),
+    "deeplabv3_mobilenet_v3_large": ("segmentation", {"num_classes": 5}, (3, 64, 64)),
+    "r3d_18": ("video", {"num_classes": 10}, (3, 4, 32, 32)),
+    "r2plus1d_18": ("video", {"num_classes": 10}, (3, 4, 32, 32)),
+}
 
-def randomize(model: nn.Module, size: int, spread: float = 0.1) -> nn.Module:
+
+def randomize(model: nn.Module, size: int, spread: float = 0.1, shape=None) -> nn.Module:
     """Noise on the weights a constructor starts constant (zero biases, unit norm scales,
     ViT's zero head and class token), then batch norm statistics measured on random images
-    (train mode, a cumulative average): with the statistics left at their initial 0 and 1,
-    MobileNetV3's signal fades through its blocks and its logits do not depend on the image.
-    In eval mode after."""
+    (train mode, a cumulative average; `shape` is one input's, else a size x size image):
+    with the statistics left at their initial 0 and 1, MobileNetV3's signal fades through
+    its blocks and its logits do not depend on the image. In eval mode after."""
     with torch.no_grad():
         for p in model.parameters():
             if p.numel() == 1 or float(p.std()) == 0.0:
                 p.add_(torch.empty_like(p).uniform_(-spread, spread))
-        norms = [m for m in model.modules() if isinstance(m, nn.BatchNorm2d)]
+        norms = [m for m in model.modules() if isinstance(m, (nn.BatchNorm2d, nn.BatchNorm3d))]
         for m in norms:
             m.reset_running_stats()
             m.momentum = None
         if norms:
             model.train()
             for _ in range(2):
-                model(torch.randn(8, 3, size, size))
+                model(torch.randn(8, *(shape or (3, size, size))))
     return model.eval()
 
 
 def torchvision_model(name: str, seed: int = 29) -> nn.Module:
-    """TORCHVISION's model `name` in eval mode, random weights (no downloads)."""
+    """TORCHVISION's (or TORCHVISION_FAMILIES') model `name` in eval mode, random weights (no
+    downloads: the backbones' too)."""
     import torchvision
-    constructor, kwargs, size = TORCHVISION[name]
     torch.manual_seed(seed)
+    if name in TORCHVISION_FAMILIES:
+        family, kwargs, shape = TORCHVISION_FAMILIES[name]
+        extra = {"weights_backbone": None} if family == "segmentation" else {}
+        model = getattr(getattr(torchvision.models, family), name)(weights=None, **kwargs, **extra)
+        return randomize(model, 0, shape=shape)
+    constructor, kwargs, size = TORCHVISION[name]
     model = getattr(torchvision.models, constructor)(weights=None, num_classes=10, **kwargs)
     return randomize(model, size)
 
