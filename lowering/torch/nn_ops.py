@@ -49,6 +49,65 @@ def addmm(e, n):
     return e.binary("add", p, c)
 
 
+@aten("einsum.default", group=W)
+def einsum(e, n):
+    """torch.einsum of one or two operands as one dot_general (a label both share is a batch
+    dim where the result keeps it, else contracted), a label of one operand alone that the
+    result drops summed first, the result transposed to the equation's order; `...` stands
+    for the leading dims, and a static size 1 against another size broadcasts. MViT's
+    relative positions and attention code call it (it fell back to run_decompositions, a
+    retrace). A repeated label in one operand (a diagonal) or three operands: an error."""
+    ops = list(n.arg("tensors"))
+    eq = n.arg("equation").replace(" ", "")
+    lhs, out = eq.split("->") if "->" in eq else (eq, None)
+    terms = lhs.split(",")
+    if len(terms) != len(ops) or not 1 <= len(ops) <= 2:
+        raise e.error(f"einsum {eq!r} of {len(ops)} operands: one or two are supported")
+    free = iter(sorted(set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") - set(eq)))
+    ell = "".join(next(free) for _ in range(max(
+        [x.type.rank - len(t) + 3 for t, x in zip(terms, ops) if "..." in t], default=0)))
+    terms = [t.replace("...", ell[len(ell) - (x.type.rank - len(t) + 3):])
+             for t, x in zip(terms, ops)]
+    labels = "".join(terms)
+    out = out.replace("...", ell) if out is not None else \
+        ell + "".join(sorted(c for c in set(labels) if labels.count(c) == 1 and c not in ell))
+    if any(len(set(t)) != len(t) for t in terms):
+        raise e.error(f"einsum {eq!r}: a label repeated in one operand (a diagonal) is not "
+                      "supported")
+    pieces = []
+    for i, (t, x) in enumerate(zip(terms, ops)):
+        keep = "".join(terms[:i] + terms[i + 1:]) + out
+        drop = [k for k, c in enumerate(t) if c not in keep]
+        if drop:
+            x, t = e.reduce(x, drop, "add", 0), "".join(c for c in t if c in keep)
+        pieces.append((t, x))
+    if len(pieces) == 1:
+        (got, res), = pieces
+    else:
+        (ta, a), (tb, b) = pieces
+        a, b = _broadcast_labels(e, ta, a, tb, b), _broadcast_labels(e, tb, b, ta, a)
+        batch = [c for c in ta if c in tb and c in out]
+        summed = [c for c in ta if c in tb and c not in out]
+        dn = {"lhs_batching_dimensions": tuple(ta.index(c) for c in batch),
+              "rhs_batching_dimensions": tuple(tb.index(c) for c in batch),
+              "lhs_contracting_dimensions": tuple(ta.index(c) for c in summed),
+              "rhs_contracting_dimensions": tuple(tb.index(c) for c in summed)}
+        res = e.v("dot_general", [a, b], {"dot_dimension_numbers": dn})
+        got = "".join(batch) + "".join(c for c in ta if c not in tb) + \
+            "".join(c for c in tb if c not in ta)
+    perm = tuple(got.index(c) for c in out)
+    return res if perm == tuple(range(len(perm))) else \
+        e.v("transpose", [res], {"permutation": perm})
+
+
+def _broadcast_labels(e, t, x, t_other, other):
+    """x with each static size-1 dim that `other` has at another size broadcast to it."""
+    dims, theirs = e.dims(x), e.dims(other)
+    want = [theirs[t_other.index(c)] if c in t_other and d == 1 and theirs[t_other.index(c)] != 1
+            else d for c, d in zip(t, dims)]
+    return x if want == dims else e.broadcast_to(x, want)
+
+
 @aten("matmul.default", group=W)
 def matmul(e, n):
     """torch.matmul: a vector operand is a matrix of one row (first) or column (second),

@@ -238,6 +238,25 @@ def split(e, n):
     return out
 
 
+@aten("tensor_split.indices", "tensor_split.sections", group=S)
+def tensor_split(e, n):
+    """The pieces between `indices` along `dim` (each cut a slice bound: negative ones count
+    from the end, clamped into the dim; MViT splits its class token off so), or `sections`
+    pieces whose first size % sections are one longer, as PyTorch cuts them."""
+    x = n.arg("self")
+    axis = e.axis(n.arg("dim", 0), x.type.rank)
+    d = e.dims(x)[axis]
+    if "sections" in n.inputs:
+        k = n.arg("sections")
+        if not isinstance(d, int) or not isinstance(k, int):
+            raise e.error("tensor_split into sections along a dynamic dim is not supported yet")
+        cuts = [i * (d // k) + min(i, d % k) for i in range(1, k)]
+    else:
+        cuts = list(n.arg("indices"))
+    bounds = [0, *cuts, None]
+    return [slice_dim(e, x, axis, lo, hi, 1) for lo, hi in zip(bounds, bounds[1:])]
+
+
 @aten("chunk.default", group=S)
 def chunk(e, n):
     """`chunks` pieces of ceil(size / chunks) along `dim` (fewer when they run out), as

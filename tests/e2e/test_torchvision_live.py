@@ -42,7 +42,9 @@ def model_and_shape(name: str) -> tuple[nn.Module, tuple]:
         shape = corpus.TORCHVISION_FAMILIES[name][2]
     else:
         shape = (3, corpus.TORCHVISION[name][2], corpus.TORCHVISION[name][2])
-    return corpus.torchvision_model(name), tuple(shape)
+    model = corpus.torchvision_family_model(name) if name in corpus.TORCHVISION_FAMILIES \
+        else corpus.torchvision_model(name)
+    return model, tuple(shape)
 
 
 def image(batch: int, shape: tuple, seed: int) -> np.ndarray:

@@ -281,23 +281,13 @@ TORCHVISION = {
     "densenet121": ("densenet121", {}, 64),  # concatenations of up to 25 operands
 }
 
-# torchvision's other families: name -> (module, kwargs, one input's shape): segmentation
-# (dilated backbones, ASPP's image pooling, bilinear upsampling back to the image) and video
-# (3-D convolutions, R(2+1)D's factorised ones, 3-D pooling over clips [3, time, h, w]).
-TORCHVISION_FAMILIES = {
-    "lraspp_mobilenet_v3_large": ("segmentation", {"num_classes": 5}, (3, 64, 64)),
-    "deeplabv3_mobilenet_v3_large": ("segmentation", {"num_classes": 5}, (3, 64, 64)),
-    "r3d_18": ("video", {"num_classes": 10}, (3, 4, 32, 32)),
-    "r2plus1d_18": ("video", {"num_classes": 10}, (3, 4, 32, 32)),
-}
-
 
 def randomize(model: nn.Module, size: int, spread: float = 0.1, shape=None) -> nn.Module:
-    """Noise on the weights a constructor starts constant (zero biases, unit norm scales,
-    ViT's zero head and class token), then batch norm statistics measured on random images
-    (train mode, a cumulative average; `shape` is one input's, else a size x size image):
-    with the statistics left at their initial 0 and 1, MobileNetV3's signal fades through
-    its blocks and its logits do not depend on the image. In eval mode after."""
+    """Noise on the weights a constructor starts constant (zero biases, ViT's head...), then
+    batch norm statistics measured on random inputs (train mode, a cumulative average; size
+    x size images, or of `shape`): with the statistics left at their initial 0 and 1,
+    MobileNetV3's signal fades through its blocks and its logits do not depend on the image.
+    In eval mode after."""
     with torch.no_grad():
         for p in model.parameters():
             if p.numel() == 1 or float(p.std()) == 0.0:
@@ -314,16 +304,10 @@ def randomize(model: nn.Module, size: int, spread: float = 0.1, shape=None) -> n
 
 
 def torchvision_model(name: str, seed: int = 29) -> nn.Module:
-    """TORCHVISION's (or TORCHVISION_FAMILIES') model `name` in eval mode, random weights (no
-    downloads: the backbones' too)."""
+    """TORCHVISION's model `name` in eval mode, random weights (no downloads)."""
     import torchvision
-    torch.manual_seed(seed)
-    if name in TORCHVISION_FAMILIES:
-        family, kwargs, shape = TORCHVISION_FAMILIES[name]
-        extra = {"weights_backbone": None} if family == "segmentation" else {}
-        model = getattr(getattr(torchvision.models, family), name)(weights=None, **kwargs, **extra)
-        return randomize(model, 0, shape=shape)
     constructor, kwargs, size = TORCHVISION[name]
+    torch.manual_seed(seed)
     model = getattr(torchvision.models, constructor)(weights=None, num_classes=10, **kwargs)
     return randomize(model, size)
 
@@ -833,7 +817,9 @@ class VideoOps(nn.Module):
     (AS_EXPORTED; their 3-D adaptive pool fell back to run_decompositions, a retrace): Conv3d
     strided and padded, R(2+1)D's factorised pair (1x3x3 then 3x1x1), BatchNorm3d, 3-D max
     and average pools (ceil_mode, as S3D), adaptive average pooling to 1x1x1 (the
-    classifiers' end) and to cells that do not divide the clip, adaptive max pooling; the
+    classifiers' end) and to cells that do not divide the clip, adaptive max pooling; MViT's
+    tensor_split (a class token off a `?` dim; sections) and einsum (a contraction with a
+    weight, token similarities, `...` summed, implicit output, a size-1 dim broadcast); the
     batch, length, height and width all `?`."""
 
     def __init__(self):
@@ -843,11 +829,18 @@ class VideoOps(nn.Module):
         self.spatial = nn.Conv3d(6, 8, (1, 3, 3), padding=(0, 1, 1))
         self.temporal = nn.Conv3d(8, 6, (3, 1, 1), padding=(1, 0, 0))
         self.fc = nn.Linear(6, 4)
+        self.mix = nn.Parameter(torch.randn(5, 6))
+        self.scale = nn.Parameter(torch.randn(1, 6, 3))
 
     def forward(self, x):
         h = F.relu(self.bn(self.stem(x)))
         h = h + self.temporal(F.relu(self.spatial(h)))
-        return (self.fc(F.adaptive_avg_pool3d(h, 1).flatten(1)),
+        first, tokens = torch.tensor_split(h.flatten(2).transpose(1, 2), (1,), dim=1)
+        a, b, c = torch.tensor_split(h, 3, dim=1)
+        sims = torch.einsum("bnc,bmc->bnm", tokens, first)
+        return (self.fc(F.adaptive_avg_pool3d(h, 1).flatten(1)), sims, a * b - c,
+                torch.einsum("bcthw,dc->bdthw", h, self.mix), torch.einsum("bc...->bc", h),
+                torch.einsum("bc,bcd", first[:, 0], self.scale), tokens[:, -2:],
                 F.max_pool3d(h, (1, 3, 3), stride=(1, 2, 2), padding=(0, 1, 1)),
                 F.max_pool3d(h, 2, stride=2, ceil_mode=True),
                 F.avg_pool3d(h, (2, 3, 3), stride=(1, 2, 2), padding=(1, 1, 1)),
@@ -866,6 +859,27 @@ class DetectionOps(nn.Module):
         top = picked.topk(min(4, picked.shape[0]))
         low = scores.flatten().topk(max(1, picked.shape[0]), largest=False)
         return rows, cols, top.values, top.indices, low.values
+
+
+# torchvision's other families: name -> (module, kwargs, one input's shape): segmentation
+# (dilated backbones, ASPP's image pooling, bilinear upsampling back to the image) and video
+# (3-D convolutions, R(2+1)D's factorised ones, 3-D pooling over clips [3, time, h, w]).
+TORCHVISION_FAMILIES = {
+    "lraspp_mobilenet_v3_large": ("segmentation", {"num_classes": 5}, (3, 64, 64)),
+    "deeplabv3_mobilenet_v3_large": ("segmentation", {"num_classes": 5}, (3, 64, 64)),
+    "r3d_18": ("video", {"num_classes": 10}, (3, 4, 32, 32)),
+    "r2plus1d_18": ("video", {"num_classes": 10}, (3, 4, 32, 32)),
+}
+
+
+def torchvision_family_model(name: str, seed: int = 29) -> nn.Module:
+    """TORCHVISION_FAMILIES' model `name` in eval mode, random weights (its backbone's too)."""
+    import torchvision
+    family, kwargs, shape = TORCHVISION_FAMILIES[name]
+    torch.manual_seed(seed)
+    extra = {"weights_backbone": None} if family == "segmentation" else {}
+    model = getattr(getattr(torchvision.models, family), name)(weights=None, **kwargs, **extra)
+    return randomize(model, 0, shape=shape)
 
 
 def transformers_model(kind: str, width: int = 32, layers: int = 2, heads: int = 4) -> nn.Module:
