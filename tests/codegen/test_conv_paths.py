@@ -527,3 +527,37 @@ def test_patch_matmul_is_one_rule():
     assert not cd.patch_matmul(cd.INTS, True, 1, 1, 4, 3)  # one window row
     assert not cd.patch_matmul(cd.INTS, True, 1, 4, below, 1)  # rows too long
     assert cd.patch_matmul(cd.INTS, True, 1, 4, below - 1, 1)
+
+
+@pytest.mark.parametrize("kw, pad_w, stride, dilation, width", [
+    (3, (2, 0), 3, 2, 11), (5, (0, 4), 2, 1, 7), (3, (4, 4), 1, 1, 3), (1, (0, 0), 2, 1, 9),
+    (3, (0, 0), 1, 3, 9)])
+def test_per_image_rows_in_ranges(kw, pad_w, stride, dilation, width):
+    """The channels-first products' A_b (or A) fills each row of a window position in three ranges along
+    the last spatial dim (padding left, input, padding right; rows wholly in the padding
+    too), with no per-element clamp: right against numpy for padding, stride and dilation
+    along it, static and with a `?` batch at 1 and 3."""
+    cin, cout, h = 8, 16, 5
+    ow = (width + sum(pad_w) - dilation * (kw - 1) - 1) // stride + 1
+    oh = h  # 3 rows of window, padding 1, stride 1
+
+    def program(b):
+        x, w = f"tensor<{b}x{cin}x{h}x{width}xf32>", f"tensor<{cout}x{cin}x3x{kw}xf32>"
+        y = f"tensor<{b}x{cout}x{oh}x{ow}xf32>"
+        return (f"func.func @main(%x: {x}, %w: {w}) -> {y} {{\n"
+                f"  %y = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->"
+                f"[b, f, 0, 1], window = {{stride = [1, {stride}], pad = [[1, 1], [{pad_w[0]}, "
+                f"{pad_w[1]}]], rhs_dilate = [1, {dilation}]}} {{batch_group_count = 1 : i64, "
+                f"feature_group_count = 1 : i64}} : ({x}, {w}) -> {y}\n  return %y : {y}\n}}\n")
+    text, k = loops(program(2)), cin * 3 * kw  # per image, or one product over the batch
+    assert f"memref<2x{k}x{oh * ow}xf32>" in text or f"memref<{k}x2x{oh * ow}xf32>" in text
+    rng = np.random.default_rng(kw * 100 + width)
+    w = rng.uniform(-1, 1, (cout, cin, 3, kw)).astype(np.float32)
+    for b, batches in ((2, [2]), ("?", [1, 3])):
+        lib = aot.compile(program(b), f"rows_{kw}_{pad_w[0]}_{pad_w[1]}_{stride}_{dilation}_"
+                                      f"{width}_{'dyn' if b == '?' else b}")
+        for n in batches:
+            x = rng.uniform(-1, 1, (n, cin, h, width)).astype(np.float32)
+            want = np_conv(x, w, NCHW, [1, stride], [(1, 1), pad_w], [1, 1], [1, dilation],
+                           [False] * 2, 1, 1)
+            np.testing.assert_allclose(lib.main(x, w), want, rtol=1e-4, atol=1e-4 * np.sqrt(cin * 3 * kw))

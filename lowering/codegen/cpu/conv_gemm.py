@@ -428,6 +428,34 @@ def _emit_grouped(b, c, lhs, rhs, out, a, bmat, cmat, ld, rd, od, spatial_in, ks
         cb.op("memref.store", [y, out] + ivs)
 
 
+def _row_in_ranges(b, c, lhs, cols, at, lidx, valid, k, row, width, size, zero) -> None:
+    """A_b's row of window position k along the last spatial dim, in three loops: the
+    positions left of the input (zeros), those inside it (loads at consecutive strided
+    addresses, no clamp per element: LLVM vectorises them; clamped, it gathered them one
+    element at a time, 9 % of a 256 -> 256 3x3 at 4x4's time with a `?` batch), and those
+    right of it (zeros). `lidx` holds the other dims' input indices, `valid` their check."""
+    w, elem, d = c.window, lhs.type.elem, c.n - 1
+    ix, stride = Ix(b), w.stride[d]
+    start = ix.sub(ix.mul(k, w.win_dil[d]), w.pad[d][0])  # input index of output position 0
+
+    def first_at_or_past(bound):  # the first output position whose input index is >= bound
+        return ix.min(ix.div(ix.add(ix.max(ix.sub(bound, start), 0), stride - 1), stride), width)
+    lo = first_at_or_past(0)
+    hi = ix.max(lo, first_at_or_past(size))
+    for begin, end, load in ((0, lo, False), (lo, hi, True), (hi, width, False)):
+        _, lb, o, _ = b.for_(Ix(b).val(begin), Ix(b).val(end))
+        lx = Ix(lb)
+        value = zero
+        if load:
+            idx = list(lidx)
+            idx[c.lsp[d]] = lx.add(lx.mul(o, stride), start)
+            value = lb.v("memref.load", [lhs] + [lx.val(q) for q in idx], ScalarType(elem))
+            if valid is not None:
+                value = lx.select(valid, value, zero, ScalarType(elem))
+        lb.op("memref.store", [value, cols] + at + [lx.val(lx.add(lx.mul(row, width), o))])
+        lb.yield_([])
+
+
 def _emit_channels_first(b, c, lhs, rhs, out, wmat, cols, ld, rd, od, spatial_in, ksizes,
                          features, flat, cmat=None):
     """out[b, f, p...] = W[f, (i, k...)] @ A_b[(i, k...), p...]: A_b's rows are shifted
@@ -439,27 +467,34 @@ def _emit_channels_first(b, c, lhs, rhs, out, wmat, cols, ld, rd, od, spatial_in
     out_sp = [od[s] for s in c.osp]
 
     def im2col(eb, can_load):
-        with loop_nest(eb, [Ix(eb).val(d) for d in [od[c.ob], features] + ksizes + out_sp]) as (nest, ivs):
+        ranges = can_load and w.base_dil[c.n - 1] == 1  # rows in three ranges, below
+        inner = out_sp[:-1] if ranges else out_sp
+        with loop_nest(eb, [Ix(eb).val(d) for d in [od[c.ob], features] + ksizes + inner]) as (nest, ivs):
             ix = Ix(nest)
             bi, i, kvs, ovs = ivs[0], ivs[1], ivs[2:2 + c.n], ivs[2 + c.n:]
             kk = flat(ix, [i] + kvs, [features] + ksizes)
-            p = flat(ix, ovs, out_sp)
+            at = [Ix(nest).val(kk), bi] if cmat is not None else [bi, Ix(nest).val(kk)]
             zero = nest.const(0, elem)
-            value = zero
-            if can_load:
-                valid, lidx = None, [None] * len(ld)
-                for s in range(c.n):
-                    ok, q = window_position(ix, w, s, ovs[s], kvs[s], spatial_in[s])
-                    valid = ix.and_(valid, ok)
-                    lidx[c.lsp[s]] = q
-                lidx[c.lb], lidx[c.lf] = bi, i
-                if valid is not None:
-                    lidx = [ix.select(valid, q, 0) if d in c.lsp else q for d, q in enumerate(lidx)]
+            if not can_load:
+                nest.op("memref.store", [zero, cols] + at + [Ix(nest).val(flat(ix, ovs, out_sp))])
+                return
+            valid, lidx = None, [None] * len(ld)
+            for s in range(len(ovs)):
+                ok, q = window_position(ix, w, s, ovs[s], kvs[s], spatial_in[s])
+                valid = ix.and_(valid, ok)
+                lidx[c.lsp[s]] = q
+            lidx[c.lb], lidx[c.lf] = bi, i
+            if valid is not None:  # (the last spatial dim's index, None with ranges: set there)
+                lidx = [ix.select(valid, q, 0) if d in c.lsp and q is not None else q
+                        for d, q in enumerate(lidx)]
+            if not ranges:
                 value = nest.v("memref.load", [lhs] + [Ix(nest).val(q) for q in lidx], ScalarType(elem))
                 if valid is not None:
                     value = ix.select(valid, value, zero, ScalarType(elem))
-            at = [Ix(nest).val(kk), bi] if cmat is not None else [bi, Ix(nest).val(kk)]
-            nest.op("memref.store", [value, cols] + at + [Ix(nest).val(p)])
+                nest.op("memref.store", [value, cols] + at + [Ix(nest).val(flat(ix, ovs, out_sp))])
+                return
+            _row_in_ranges(nest, c, lhs, cols, at, lidx, valid, kvs[-1], flat(ix, ovs, out_sp[:-1]),
+                           out_sp[-1], spatial_in[-1], zero)
     when_nonempty(b, spatial_in, im2col)
 
     if _kernel_is_w(c):  # W is the kernel: read in place
