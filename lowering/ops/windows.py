@@ -542,6 +542,15 @@ def window_position(ix, w: Window, d: int, o, k, n):
     return valid, q
 
 
+def row_ranges(ix, start, stride: int, size, width):
+    """(lo, hi): the output positions o < width whose input index o * stride + start lies in
+    [0, size) are lo <= o < hi (those before lo and from hi on fall in the padding)."""
+    def first_at_or_past(bound):
+        return ix.min(ix.div(ix.add(ix.max(ix.sub(bound, start), 0), stride - 1), stride), width)
+    lo = first_at_or_past(0)
+    return lo, ix.max(lo, first_at_or_past(size))
+
+
 def window_fold(b, w: Window, region, ins: list, in_dims: list, ivs: list, init_vals: list,
                 can_load: bool) -> list:
     """reduce_window's values at output element `ivs`: its window folded from the init values
@@ -566,9 +575,20 @@ def window_fold(b, w: Window, region, ins: list, in_dims: list, ivs: list, init_
     return fold_nest(b, list(w.size), init_vals, body)
 
 
+# Rows of fewer output elements than this fold each element's window in registers; longer
+# ones fold a row at a time (_fold_rows).
+ROW_FOLD_MIN = 8
+
+
 def emit_reduce_window(k, op: Operation, b, args: list):
     ins, inits, outs, w = reduce_window_buffers(op, b, args)
     in_dims = buffer_dims(b, ins[0])
+    width = buffer_dims(b, outs[0])[-1] if outs[0].type.rank else 0
+    if (op.key == "reduce_window" and len(ins) == 1 and ins[0] is not outs[0]
+            and w.base_dil[-1] == 1 and not (isinstance(width, int) and width < ROW_FOLD_MIN)):
+        when_nonempty(b, in_dims, lambda eb, can_load: _fold_rows(
+            eb, w, op.regions[0], ins[0], inits[0], outs[0], in_dims, can_load))
+        return
 
     def emit(eb, can_load):
         with loop_nest(eb, [Ix(eb).val(d) for d in buffer_dims(eb, outs[0])]) as (outer, ivs):
@@ -578,6 +598,49 @@ def emit_reduce_window(k, op: Operation, b, args: list):
                 outer.op("memref.store", [v, out] + ivs)
 
     when_nonempty(b, in_dims, emit)
+
+
+def _fold_rows(b, w: Window, region, inp, init_buf, out, in_dims: list, can_load: bool) -> None:
+    """reduce_window of one operand a row of the output's last dim at a time: the row set to
+    the init value, then for each window element in order, every output of the row folds it
+    (the same folds in the same order per element as window_fold's). Along the row the input
+    is read at o * stride + start in three ranges (padding, input, padding) with no check per
+    element, so LLVM vectorises the row: a 3x3 stride-2 max pool over 64x112x112 (ResNet's
+    stem, NCHW) took 7.7 ms folding element by element."""
+    elem = ScalarType(inp.type.elem)
+    out_dims = buffer_dims(b, out)
+    last, width = len(out_dims) - 1, out_dims[-1]
+    with loop_nest(b, [Ix(b).val(d) for d in out_dims[:-1]]) as (nest, ivs):
+        init = nest.v("memref.load", [init_buf], elem)
+        _, fb, o, _ = nest.for_(nest.index(0), Ix(nest).val(width))
+        fb.op("memref.store", [init, out] + ivs + [o])
+        fb.yield_([])
+
+        def element(bb, kvs, _):
+            ix = Ix(bb)
+            valid, idx = None, []
+            for d in range(last):
+                ok, q = window_position(ix, w, d, ivs[d], kvs[d], in_dims[d])
+                valid = ix.and_(valid, ok)
+                idx.append(q)
+            if valid is not None:
+                idx = [ix.select(valid, q, 0) for q in idx]
+            start = ix.sub(ix.mul(kvs[last], w.win_dil[last]), w.pad[last][0])
+            lo, hi = row_ranges(ix, start, w.stride[last], in_dims[last], width)
+            for begin, end, inside in ((0, lo, False), (lo, hi, can_load), (hi, width, False)):
+                _, rb, o, _ = bb.for_(Ix(bb).val(begin), Ix(bb).val(end))
+                rx = Ix(rb)
+                x = init
+                if inside:
+                    at = [rx.val(q) for q in idx] + [rx.val(rx.add(rx.mul(o, w.stride[last]), start))]
+                    x = rb.v("memref.load", [inp] + at, elem)
+                    if valid is not None:
+                        x = rx.select(valid, x, init, elem)
+                acc = rb.v("memref.load", [out] + ivs + [o], elem)
+                rb.op("memref.store", apply_region(rb, region, [acc, x]) + [out] + ivs + [o])
+                rb.yield_([])
+            return []
+        fold_nest(nest, list(w.size), [], element)
 
 
 def conv_window_at(ix, c: Conv, w: Window, rd: list, out_at: list, kvs: list, spatial_in: list,

@@ -47,7 +47,7 @@ from lowering.codegen.llvm import fastmath
 from lowering.ir.builder import Ix, loop_nest
 from lowering.ir.core import MemRefType, Operation, ScalarType, TensorType, bit_width, numpy_dtype
 from lowering.ops import registry
-from lowering.ops.windows import Conv, buffer_dims, when_nonempty, window_position
+from lowering.ops.windows import Conv, buffer_dims, row_ranges, when_nonempty, window_position
 
 # Feature groups go through per-group matmuls when each group has at least half an NR-wide
 # panel of output features. Thinner ones stay in the loop kernel of ops/windows.py, which LLVM
@@ -437,11 +437,7 @@ def _row_in_ranges(b, c, lhs, cols, at, lidx, valid, k, row, width, size, zero) 
     w, elem, d = c.window, lhs.type.elem, c.n - 1
     ix, stride = Ix(b), w.stride[d]
     start = ix.sub(ix.mul(k, w.win_dil[d]), w.pad[d][0])  # input index of output position 0
-
-    def first_at_or_past(bound):  # the first output position whose input index is >= bound
-        return ix.min(ix.div(ix.add(ix.max(ix.sub(bound, start), 0), stride - 1), stride), width)
-    lo = first_at_or_past(0)
-    hi = ix.max(lo, first_at_or_past(size))
+    lo, hi = row_ranges(ix, start, stride, size, width)
     for begin, end, load in ((0, lo, False), (lo, hi, True), (hi, width, False)):
         _, lb, o, _ = b.for_(Ix(b).val(begin), Ix(b).val(end))
         lx = Ix(lb)
