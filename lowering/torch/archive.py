@@ -200,3 +200,21 @@ def load_torch_save(data: bytes, what: str) -> np.ndarray:
     if not isinstance(result, np.ndarray):
         raise Pt2Error(f"{what}: the pickle holds a {type(result).__name__}, not a tensor")
     return result
+
+
+def flat_outputs(outputs: list) -> list:
+    """The names a node's outputs bind, in order (None for an output bound to nothing)."""
+    names = []
+    for out in outputs:
+        (kind, body), = out.items()
+        if kind == "as_tensor":
+            names.append(body["name"])
+        elif kind == "as_tensors":
+            names += [t["name"] for t in body]
+        elif kind in ("as_sym_int", "as_sym_float", "as_sym_bool"):
+            names.append(body.get("as_name"))
+        elif kind == "as_optional_tensors":
+            names += [t.get("as_tensor", {}).get("name") for t in body]
+        else:
+            names.append(None)
+    return names

@@ -114,7 +114,9 @@ def unflatten(e, n):
 @aten("scaled_dot_product_attention.default", group=nn_ops.W)
 def attention(e: TorchEmitter, n):
     """softmax(q k^T * scale + mask) v over [..., L, E] x [..., S, E] x [..., S, Ev], as
-    its math decomposition, the leading dims the products' batch dims: a [b, 1, 1, S] mask
+    its math decomposition, the leading dims the products' batch dims, broadcast as PyTorch's
+    math attention does (multi-query attention: one key/value head for all; enable_gqa: each
+    key/value head repeated for its group of query heads): a [b, 1, 1, S] mask
     stays a broadcast, which the fused attention kernel reads in place (flattened to one batch
     dim, the mask was written out at [b * h, L, S]). A boolean mask (or is_causal) keeps the
     positions where it is true, and a row with no position kept gives zeros, as PyTorch's
@@ -124,8 +126,9 @@ def attention(e: TorchEmitter, n):
     if n.arg("dropout_p", 0.0):
         raise e.error("attention dropout (dropout_p > 0) is not supported: export in eval mode")
     if n.arg("enable_gqa", False) and q.type.shape[-3] != k.type.shape[-3]:
-        raise e.error("grouped-query attention (enable_gqa with fewer key heads) is not "
-                      "supported yet")
+        k, v = (_repeat_heads(e, t, q.type.shape[-3]) for t in (k, v))
+    batch = nn_ops._batch_dims(e, q, k, v)  # math attention broadcasts them: multi-query
+    q, k, v = (e.broadcast_to(t, batch + e.dims(t)[-2:]) for t in (q, k, v))
     el = q.type.elem
     qd, kd = e.dims(q), e.dims(k)
     size = q.type.shape[-1]
@@ -155,6 +158,19 @@ def attention(e: TorchEmitter, n):
         m = e.spread(e.reduce(s, [rank - 1], "maximum", -np.inf), s, [rank - 1])
         p = e.select(e.compare(m, e.scalar(-np.inf, el), "EQ"), e.scalar(0, el), p)
     return nn_ops.dot(e, p, v, rank - 2)
+
+
+def _repeat_heads(e, t, heads):
+    """t's head dim (-3) repeated to `heads`, each head `heads / t's` times in a row, as
+    enable_gqa's repeat_interleave does."""
+    have = t.type.shape[-3]
+    if not isinstance(heads, int) or not isinstance(have, int) or heads % have:
+        raise e.error(f"enable_gqa with {have} key/value heads for {heads} query heads: the "
+                      "query heads must be a static multiple of them")
+    d = e.dims(t)
+    grouped = e.broadcast_to(e.reshape(t, d[:-2] + [1] + d[-2:]),
+                             d[:-2] + [heads // have] + d[-2:])
+    return e.reshape(grouped, d[:-3] + [heads] + d[-2:])
 
 
 # ---------------------------------------------------------------- more composite ops

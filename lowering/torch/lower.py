@@ -31,10 +31,11 @@ from lowering.ir.core import (
     Value,
     numpy_dtype,
 )
-from lowering.torch.archive import Program, Pt2Error, elem_of
+from lowering.torch.archive import Program, Pt2Error, elem_of, flat_outputs
 from lowering.torch.emitter import TorchEmitter, TorchLoweringError
 from lowering.torch.guards import check_guards
-from lowering.torch.table import ALIASING, ATEN_OPS, NOT_LOWERED, functional_of, lowerable
+from lowering.torch.table import ATEN_OPS, NOT_LOWERED, functional_of, lowerable
+from lowering.torch.views import WRITE_BACK, Views, op_base, same_value
 
 # What a rule raises on arguments it did not expect: a located error, never a traceback.
 MALFORMED = (IndexError, KeyError, TypeError, ValueError, AttributeError, ZeroDivisionError,
@@ -114,24 +115,6 @@ class Node:
         return self.meta(i)[1]
 
 
-def flat_outputs(outputs: list) -> list:
-    """The names a node's outputs bind, in order (None for an output bound to nothing)."""
-    names = []
-    for out in outputs:
-        (kind, body), = out.items()
-        if kind == "as_tensor":
-            names.append(body["name"])
-        elif kind == "as_tensors":
-            names += [t["name"] for t in body]
-        elif kind in ("as_sym_int", "as_sym_float", "as_sym_bool"):
-            names.append(body.get("as_name"))
-        elif kind == "as_optional_tensors":
-            names += [t.get("as_tensor", {}).get("name") for t in body]
-        else:
-            names.append(None)
-    return names
-
-
 def resolve(arg: dict, env: dict, e: TorchEmitter):
     """A serialized argument as the rules take it: tensors as lowered values, symbolic ints
     as ints or scalar values, dtypes as element types, other constants as Python values."""
@@ -195,10 +178,10 @@ class Lowerer:
         self.loc = Location(prog.filename, 0, 0)
         self.entry = TorchEmitter(self.block, self.loc, "input")
         self.symbols: dict = {}  # symbol -> (value, input name, dim)
-        self.readers, self.producers = reads(self.graph), {}
-        for raw in self.graph.get("nodes", []):
-            for out in flat_outputs(raw.get("outputs", [])):
-                self.producers[out] = raw
+        producers = {out: raw for raw in self.graph.get("nodes", [])
+                     for out in flat_outputs(raw.get("outputs", []))}
+        self.views = Views(self.graph, producers, reads(self.graph),
+                           lambda raw: self.is_in_place(node_target(raw)))
 
     def function(self, name: str) -> Operation:
         for spec in self.prog.signature.get("input_specs", []):
@@ -330,9 +313,9 @@ class Lowerer:
         target = node_target(raw)
         loc, code = node_location(raw.get("metadata"), self.loc)
         e = TorchEmitter(self.block, loc, target, code)
-        op = ATEN_OPS.get(target)
-        if op is None and functional_of(target) in ATEN_OPS:
-            self.check_in_place(raw, target, loc, code)
+        op, links = ATEN_OPS.get(target), None
+        if self.is_in_place(target):
+            links = self.in_place_links(e, raw)
             op = ATEN_OPS[functional_of(target)]
         if op is None:
             self.unsupported(raw)
@@ -356,6 +339,9 @@ class Lowerer:
                 v = refine(e, v, *tensor_meta(self.graph, name))
                 self.know_sizes(e, v, name)
             self.env[name] = v
+        if links is not None:
+            self.write_back(e, raw, links, self.env[n.outputs[0]] if n.outputs and n.outputs[0]
+                            else out[0])
 
     def know_sizes(self, e: TorchEmitter, v: Value, name: str) -> None:
         """v's `?` dims that PyTorch recorded as an input's symbol read as that symbol's
@@ -369,25 +355,37 @@ class Lowerer:
                 e.know_size(v, d, self.symbols[m.group(1)][0])
 
 
-    def check_in_place(self, raw: dict, target: str, loc: Location, code: str) -> None:
-        """An in-place op (`relu_`, `add_`, in a program not decomposed) computes its
-        functional form when nothing can see the difference: the tensor it overwrites is made
-        by a node of the main graph that is not a view, nothing reads it afterwards, and no
-        view of it was taken. Otherwise a TorchLoweringError (aot.compile then decomposes the
-        program, which makes it functional)."""
+    def in_place_links(self, e: TorchEmitter, raw: dict) -> list:
+        """The views an in-place op writes through (views.Views.chain), checked before its
+        functional form is computed; in a control-flow branch, an error."""
+        if id(raw) not in self.views.index:
+            raise e.error(f"in-place op (node '{raw.get('name')}') inside a control-flow "
+                          "branch: not supported (run_decompositions() makes it functional)")
         arg = (raw.get("inputs") or [{}])[0].get("arg", {})
-        name = arg.get("as_tensor", {}).get("name")
-        maker = self.producers.get(name)
-        here = self.readers.get(name, [])
-        me = next((i for i, node in enumerate(self.graph.get("nodes", [])) if node is raw), None)
-        base = _op_base(maker.get("target", "")) if maker else None
-        if me is None or maker is None or base in ALIASING or any(
-                i > me or (i < me and _op_base(self.graph["nodes"][i].get("target", "")) in ALIASING)
-                for i in here):
-            raise TorchLoweringError(f"in-place ATen op {target} (node '{raw.get('name')}') "
-                                     f"overwrites '{name}', which is read again or shared with "
-                                     "a view: not supported (run_decompositions() makes it "
-                                     "functional)", loc, code)
+        return self.views.chain(e, raw, arg.get("as_tensor", {}).get("name"))
+
+    def write_back(self, e: TorchEmitter, raw: dict, links: list, value: Value) -> None:
+        """An in-place op's value written into the tensor that owns its memory, through its
+        views, and every view of that tensor taken before it taken again."""
+        for child, parent, view in links:
+            self.env[child] = value
+            back = WRITE_BACK.get(op_base(view.get("target", "")), same_value)
+            value = back(e, Node(view, self.env, self.graph, e, self), self.env[parent], value)
+        root = links[-1][1] if links else raw["inputs"][0]["arg"]["as_tensor"]["name"]
+        self.env[root] = value
+        written = {child for child, _, _ in links} | {root}
+        for view in self.views.family(e, root, self.views.index[id(raw)]):
+            outs = [o for o in flat_outputs(view.get("outputs", [])) if o]
+            if all(o in written for o in outs):
+                continue
+            if self.is_in_place(node_target(view)):
+                self.env[outs[0]] = self.env[self.views.parent(view)]
+            else:
+                self.node(view)
+
+    @staticmethod
+    def is_in_place(target: str) -> bool:
+        return target not in ATEN_OPS and functional_of(target) in ATEN_OPS
 
     def subgraph(self, graph: dict, operands: list, block: Block) -> list:
         saved = self.block, self.env, self.graph
@@ -428,12 +426,6 @@ def _tensor_names(arg: dict) -> list:
     if kind == "as_optional_tensor" and "as_tensor" in body:
         return [body["as_tensor"]["name"]]
     return []
-
-
-def _op_base(target: str) -> str:
-    """`view` for `torch.ops.aten.view.default`."""
-    parts = target.split(".")
-    return parts[-2] if len(parts) >= 2 else target
 
 
 class Unavailable:

@@ -132,13 +132,13 @@ def matmul(e, n):
     return out
 
 
-def _batch_dims(e, a, b) -> list:
-    """The numpy broadcast of a's and b's dims before their last two (ints, or run-time
+def _batch_dims(e, *values) -> list:
+    """The numpy broadcast of the values' dims before their last two (ints, or run-time
     sizes): a static size other than 1 wins, else a run-time one, else 1."""
-    r = max(a.type.rank, b.type.rank) - 2
+    r = max(x.type.rank for x in values) - 2
     out = []
     for i in range(r):
-        have = [(v, k) for v in (a, b) if (k := i - r + v.type.rank - 2) >= 0]
+        have = [(v, k) for v in values if (k := i - r + v.type.rank - 2) >= 0]
         sizes = [v.type.shape[k] for v, k in have]
         static = [s for s in sizes if s is not None and s != 1]
         if static:

@@ -204,17 +204,23 @@ def index_fill(e, n):
 @aten("slice_scatter.default", "select_scatter.default", group=G)
 def slice_scatter(e, n):
     """self with src written over self[start:end:step] along `dim` (select_scatter: over
-    self.select(dim, index)), what `y[:, 2:4] = ...` decomposes to: rows start + step * j."""
-    from lowering.torch.shapes import _norm_index
-    x, src = n.arg("self"), e.convert(n.arg("src"), n.arg("self").type.elem)
+    self.select(dim, index)), what `y[:, 2:4] = ...` decomposes to."""
+    x, src = n.arg("self"), n.arg("src")
     axis = e.axis(n.arg("dim", 0), x.type.rank)
-    size = e.dims(x)[axis]
     if e.target.startswith("aten.select_scatter"):
         src = e.reshape(src, e.dims(src)[:axis] + [1] + e.dims(src)[axis:])
-        start, step = _norm_index(e, n.arg("index"), size, False), 1
-    else:
-        start, step = _norm_index(e, 0 if n.arg("start", None) is None else n.arg("start"),
-                                  size, True), n.arg("step", 1)
+        return write_rows(e, x, src, axis, n.arg("index"), 1, clamp=False)
+    start = n.arg("start", None)
+    return write_rows(e, x, src, axis, 0 if start is None else start, n.arg("step", 1))
+
+
+def write_rows(e, x, src, axis: int, start, step: int, clamp: bool = True):
+    """x with src's rows written over x's rows start + step * j along `axis` (start counted
+    from the end when negative; clamped to the dim when `clamp`, as a slice's bound is):
+    slice_scatter, and an in-place write through a slice or select view (views.py)."""
+    from lowering.torch.shapes import _norm_index
+    src = e.convert(src, x.type.elem)
+    start = _norm_index(e, start, e.dims(x)[axis], clamp)
     rows = e.iota([e.dims(src)[axis]], 0, "i64")
     if step != 1:
         rows = e.binary("multiply", rows, e.scalar(step, "i64"))

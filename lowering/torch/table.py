@@ -47,15 +47,6 @@ NOT_LOWERED = {
 }
 
 
-# Ops whose result may share its input's memory (a view, or the input itself): an in-place op
-# on such a result, or on a tensor one was taken of, changes what they read (lower.py).
-ALIASING = frozenset(
-    "view _unsafe_view reshape permute transpose t numpy_T expand expand_as select slice squeeze "
-    "unsqueeze alias flatten unflatten split split_with_sizes chunk unbind as_strided detach "
-    "narrow diagonal movedim view_as contiguous to type_as dropout dropout_ "
-    "lift_fresh".split())
-
-
 def functional_of(name: str) -> str | None:
     """`aten.relu.default` for the in-place `aten.relu_.default`; None for other names."""
     parts = name.split(".")

@@ -212,9 +212,9 @@ def test_transposed_convolution_dynamic_batch():
         np.testing.assert_allclose(lib.main(x.numpy()), want, rtol=1e-4, atol=1e-5)
 
 
-def test_unsafe_in_place_op_is_decomposed_first():
-    """An ExportedProgram whose in-place op cannot be taken as functional (a view of the
-    tensor is read after it) is decomposed, which makes it functional, and matches eager."""
+def test_in_place_op_seen_through_a_view_matches_eager():
+    """An ExportedProgram whose in-place op overwrites a tensor a view of which is read after
+    it matches eager (the write is seen through the view)."""
     x = torch.randn(4)
     lib = aot.compile_torch(corpus.InPlaceHazard(), x)
     np.testing.assert_allclose(lib.main(x.numpy()), corpus.InPlaceHazard()(x.clone()).numpy())

@@ -971,6 +971,54 @@ class ZooOps(nn.Module):
                 norm, x @ wn.sum(0), grid, scores)
 
 
+class ViewsAndHeads(nn.Module):
+    """Saved as exported (AS_EXPORTED): in-place writes through views (BEiT's relative position
+    index: `+=` and `*=` on a select of a permuted copy, slice and select writes into zeros; a
+    view read after its tensor is overwritten; writes through a transpose and a narrow of a
+    `?`-shaped reshape), and attention whose key and value have fewer heads than the query:
+    one for all (multi-query, broadcast, under an ALiBi-like bias) and grouped (enable_gqa)."""
+
+    def __init__(self):
+        super().__init__()
+        self.q, self.kv1, self.kv2 = nn.Linear(16, 16), nn.Linear(16, 8), nn.Linear(16, 16)
+
+    def forward(self, x):  # x [b, t, 16]
+        b, t, _ = x.shape
+        q = self.q(x).view(b, t, 4, 4).transpose(1, 2)
+        k1, v1 = self.kv1(x).view(b, t, 1, 8).transpose(1, 2).split(4, dim=-1)
+        slopes = torch.tensor([0.5, 0.25, 0.125, 0.0625]).view(1, 4, 1, 1)
+        bias = slopes * torch.arange(t, dtype=torch.float32).view(1, 1, 1, t)
+        a1 = F.scaled_dot_product_attention(q, k1, v1, attn_mask=bias)
+        k2, v2 = self.kv2(x).view(b, t, 2, 8).transpose(1, 2).split(4, dim=-1)
+        a2 = F.scaled_dot_product_attention(q, k2, v2, is_causal=True, enable_gqa=True)
+        grid = torch.meshgrid(torch.arange(2), torch.arange(2), indexing="ij")
+        coords = torch.stack(grid).flatten(1)
+        rel = (coords[:, :, None] - coords[:, None, :]).permute(1, 2, 0).contiguous()
+        rel[:, :, 0] += 1
+        rel[:, :, 1] += 1
+        rel[:, :, 0] *= 3
+        index = torch.zeros(5, 5, dtype=rel.dtype)
+        index[1:, 1:] = rel.sum(-1)
+        index[0, 0:] = 9
+        index[0:, 0] = 10
+        index[0, 0] = 11
+        rel_bias = torch.linspace(-1, 1, 12)[index.view(-1)].view(5, 5)
+        y = (a1 + a2).transpose(1, 2).reshape(b, t, 16)
+        v = y.view(b, t, 4, 4)
+        y.relu_()
+        y.transpose(1, 2)[:, 3] = 0.5
+        y.narrow(2, 4, 2).mul_(2)
+        return v.sum(-1) + rel_bias[0:4, 1:5].sum(0), y
+
+
+class InputWrite(nn.Module):
+    """Writes into its input through a view (saved as exported): not taken as functional."""
+
+    def forward(self, x):
+        x[:, 0] += 1
+        return x * 2
+
+
 BATCH = Dim("batch", min=1, max=64)
 SEQ = Dim("seq", min=2, max=64)
 SEQ3 = Dim("seq", min=3, max=64)  # diff(n=2) after prepending 2 columns: PyTorch asks for 3
@@ -994,6 +1042,9 @@ CASES = {
     "composite": (Composite, [f32("b", 3, 4, 4)], {"x": {0: BATCH}},
                   [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 5}]),
     "inplace_hazard": (InPlaceHazard, [f32(4)], None, [{}]),
+    "input_write": (InputWrite, [f32("b", 3)], {"x": {0: BATCH}}, [{"b": 2}]),
+    "views_and_heads": (ViewsAndHeads, [f32("b", "t", 16)], {"x": {0: BATCH, 1: SEQ}},
+                        [{"b": 2, "t": 5}, {"b": 1, "t": 2}, {"b": 3, "t": 9}, {"b": 2, "t": 33}]),
     "masks": (Masks, [f32("b", "t"), ints(6, "b", "t")], {"x": {0: BATCH, 1: SEQ3},
                                                           "ids": {0: BATCH, 1: SEQ3}},
               [{"b": 2, "t": 5}, {"b": 1, "t": 3}, {"b": 3, "t": 9}, {"b": 2, "t": 33}]),
@@ -1067,7 +1118,7 @@ def seed(name, tag):
 AS_EXPORTED = {"composite", "inplace_hazard", "masks", "common", "attention", "sorting",
                "scatter_writes", "more_ops", "composite_more", "pools_any_size",
                "ceil_avg_pools", "zoo_ops", "video_ops",
-               "detection_ops"}
+               "detection_ops", "views_and_heads", "input_write"}
 
 
 BF16_INPUTS = {"bf16"}
