@@ -74,14 +74,23 @@ def signature(e: BaseException) -> str:
     return f"{type(e).__name__} at {where}"
 
 
+def _mapped() -> int:
+    """Bytes of address space this process maps (Linux's /proc; 0 where there is none)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError):
+        return 0
+
+
 def _worker(conn, memory_mb: int, hooks: bool = False, work=compile_one) -> None:
     import faulthandler
     import warnings
     faulthandler.disable()  # a crash is counted by the parent, not dumped on its terminal
     warnings.simplefilter("ignore")  # numpy's overflow warnings on out-of-range literals
-    if memory_mb:
-        import resource
-        limit = memory_mb << 20
+    if memory_mb:  # on top of what the fork inherited: a pytest worker that has loaded LLVM
+        import resource  # and started threads may already map more than memory_mb (every
+        limit = _mapped() + (memory_mb << 20)  # allocation then failed: MemoryError, crashes)
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     while True:
         msg = conn.recv()
