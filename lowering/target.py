@@ -215,6 +215,10 @@ DEFAULT_GPU_ARCH = GPU_ARCHS[0]
 # of more ops carry `llvm.loop.unroll.disable`, which LLVM honours and prints as
 # `.pragma "nounroll"` for ptxas.
 UNROLL_BODY_LIMIT = 200
+# Trailing loops of constant extent, at most this many iterations together, that a task of a
+# collapsed parallel nest runs whole (codegen/llvm/collapse.py); the loop stage may split
+# such dims into parts (passes/loops.refined_loops) and no others
+WHOLE_ROWS = 1024
 PTX_VERSION = "+ptx80"  # PTX ISA 8.0: what LLVM's NVPTX backend and CUDA 12+ drivers read
 
 

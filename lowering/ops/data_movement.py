@@ -394,6 +394,11 @@ def _reshape_at(e, op, idx):
            and _same_dim(in_dims[-1 - trail], out_dims[-1 - trail])):
         trail += 1
     src_idx = idx[:lead] + [None] * (len(in_dims) - lead - trail) + idx[len(idx) - trail:]
+    middle = _reshape_parts(e, in_dims[lead:len(in_dims) - trail], out_dims[lead:len(out_dims) - trail],
+                            idx[lead:len(idx) - trail])
+    if middle is not None:
+        src_idx[lead:len(in_dims) - trail] = middle
+        return e.at(src, src_idx)
     linear = e.b.index(0)
     for d in range(lead, len(out_dims) - trail):
         linear = e.ix.add(e.ix.mul(linear, out_dims[d]), idx[d]) if d > lead else idx[d]
@@ -408,6 +413,35 @@ def _reshape_at(e, op, idx):
         src_idx[d] = e.b.v("arith.remui", [linear, e.ix.val(n)], INDEX)
         linear = e.b.v("arith.divui", [linear, e.ix.val(n)], INDEX)
     return e.at(src, src_idx)
+
+
+def _reshape_parts(e, in_dims: list, out_dims: list, idx: list) -> list | None:
+    """The operand's indices of static dims that are products of whole runs of the output's
+    dims (or of the parts a split loop walks, Elemental.splits), as sums of products: no
+    division ([96, 3136] read at [96, 4, 28, 28]; [8, 56, 56, 8, 7, 7] read at [25088, 392]
+    where the loops walk [25088, 8, 7, 7]); a part that spans several operand dims is divided
+    alone (the 25088, once a row). None when a dim's run does not line up."""
+    if not all(isinstance(n, int) for n in in_dims + out_dims):
+        return None
+    parts = []
+    for i, n in zip(idx, out_dims):
+        parts += e.splits.get(i, [(i, n)])
+    parts = [(i, n) for i, n in parts if n != 1]
+    src = []
+    for n in reversed(in_dims):
+        run, size = [], 1
+        while size < n and parts:
+            i, m = parts.pop()
+            if size * m > n and m % (n // size) == 0 and n % size == 0:  # split it: i = q k + r
+                k = n // size
+                parts.append((e.b.v("arith.divui", [i, e.ix.val(k)], INDEX), m // k))
+                i, m = e.b.v("arith.remui", [i, e.ix.val(k)], INDEX), k
+            run.insert(0, (i, m))
+            size *= m
+        if size != n:
+            return None
+        src.insert(0, e.linear(run))
+    return None if parts else src
 
 
 def _transpose_at(e, op, idx):

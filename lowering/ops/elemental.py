@@ -61,6 +61,20 @@ class Elemental:
         self.dim_env = dims or {}  # region value -> [int | index Value], its run-time dims
         self.cache: dict = {}
         self.ix = Ix(b)  # index arithmetic, folding ints
+        # index value -> [(value, size)...], outermost first: the value is their row-major
+        # linearisation (a loop of the output split into several: loops.refined_loops), so a
+        # reshape that splits it again reads the parts instead of dividing (reshape_parts)
+        self.splits: dict = {}
+
+    def linear(self, parts: list):
+        """The row-major linearisation of [(index, size)...], outermost first, its parts
+        remembered for reshapes (splits)."""
+        value = parts[0][0] if parts else 0
+        for v, n in parts[1:]:
+            value = self.ix.add(self.ix.mul(value, n), v)
+        if len(parts) > 1 and not isinstance(value, int):
+            self.splits[value] = list(parts)
+        return self.ix.val(value)
 
     def dims(self, v: Value) -> list:
         """v's dims: static ints, or index values the kernel received or read."""

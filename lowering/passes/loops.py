@@ -13,6 +13,7 @@ values never touch memory.
 """
 from __future__ import annotations
 
+import math
 from contextlib import contextmanager
 
 from lowering.ir.builder import Ix, LoopBuilder, dims_of, element_loop, element_nest, loop_nest
@@ -31,6 +32,7 @@ from lowering.ir.core import (
 from lowering.ops import registry
 from lowering.ops.elemental import Elemental, Partial, apply_region, fusion_dims, reads_at_own_index
 from lowering.passes.fusion import OUTPUT_ROOTS
+from lowering.target import WHOLE_ROWS
 
 # ----------------------------------------------------------------------------- kernels
 
@@ -242,6 +244,15 @@ def emit_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
             return
     order = element_order(region_block, out)
     out_dims = dims_of(b, out)
+    loops = refined_loops(region_block, out) if order == sorted(order) else None
+    if loops is not None:
+        with loop_nest(b, [b.index(n) for parts in loops for n in parts]) as (inner, part_ivs):
+            e, ivs = Elemental(inner, inputs, dims=env), []
+            for parts in loops:
+                ivs.append(e.linear(list(zip(part_ivs[:len(parts)], parts))))
+                part_ivs = part_ivs[len(parts):]
+            inner.op("memref.store", [e.at(ret.operands[0], ivs), out] + ivs)
+        return
     with loop_nest(b, [out_dims[d] for d in order]) as (inner, ivs_in_order):
         ivs = [ivs_in_order[order.index(d)] for d in range(len(order))]
         e = Elemental(inner, inputs, dims=env)
@@ -252,6 +263,47 @@ def emit_fusion(k: KernelEmitter, op: Operation, b: LoopBuilder, args: list):
         outer.attrs["aot.element_order"] = tuple(order)
         if order[0] != 0:  # the host splits the outer loop's dim (mark_parallel)
             outer.attrs["aot.parallel_dim"] = order[0]
+
+
+def _cuts(shape) -> set:
+    """Where a row-major walk of `shape` carries into a dim: its suffix products."""
+    return {math.prod(shape[d:]) for d in range(len(shape) + 1)}
+
+
+def refined_loops(region_block: Block, out) -> list | None:
+    """Per output dim, the sizes of the loops that walk it (outermost first), when a reshape
+    in a kLoop fusion splits the (static) output's dims finer: MViT's relative positions,
+    [1, 1, 8, 56, 56, 8, 7, 7] -> [1, 1, 25088, 392] added to the scores. The element loop over
+    the output divided each index back into six parts, per element (20 ns an element); the
+    loops over the parts read them as they are (Elemental.splits). Only trailing dims of at
+    most target.WHOLE_ROWS elements together split, and never dim 0: the host splits the
+    outer loops over the threads by the output's dims, their ivs where the stores put them
+    (collapse.py), and each task walks the trailing ones whole; a split dim before them (the
+    25088 queries) is divided once a row instead. None when no reshape splits such dims, or
+    the splits do not nest (a [6, 4] output read as [4, 6])."""
+    shape = out.type.shape
+    if None in shape or 0 in shape:
+        return None
+    cuts = own = _cuts(shape)
+    for o in region_block.ops:
+        if o.key != "reshape":
+            continue
+        a, r = tuple(o.operands[0].type.shape), tuple(o.results[0].type.shape)
+        other = a if r == tuple(shape) else r if a == tuple(shape) else None
+        if other is None or None in other:
+            continue
+        merged = sorted(cuts | _cuts(other))
+        if all(hi % lo == 0 for lo, hi in zip(merged, merged[1:])):
+            cuts = set(merged)
+    if cuts == own:
+        return None
+    loops = []
+    for d in range(len(shape)):
+        lo, hi = math.prod(shape[d + 1:]), math.prod(shape[d:])
+        inside = sorted((c for c in cuts if lo <= c <= hi), reverse=True)
+        whole = d == 0 or hi > WHOLE_ROWS
+        loops.append([shape[d]] if whole else [x // y for x, y in zip(inside, inside[1:])] or [1])
+    return None if all(len(parts) == 1 for parts in loops) else loops
 
 
 # An output dim of at most this many elements (static) that a transpose reads along its

@@ -44,10 +44,10 @@ from __future__ import annotations
 from llvmlite import ir
 
 from lowering.ir.core import MemRefType
+from lowering.target import WHOLE_ROWS
 
 I64 = ir.IntType(64)
 PURE_PREFIXES = ("arith.", "math.")
-WHOLE_ROWS = 1024  # trailing constant iterations a task runs whole (see the module's doc)
 ALLOWED = {"memref.load", "memref.store", "memref.dim", "scf.for", "scf.yield", "scf.if",
            "scf.while", "scf.condition"}
 
