@@ -344,9 +344,10 @@ def copy(e, n):
         e.broadcast_to(src, e.dims(x), x.type.shape)
 
 
-@aten("fill.Scalar", "fill.Tensor", group=G)
+@aten("fill.Scalar", "fill.Tensor", "zero.default", group=G)
 def fill(e, n):
-    """self's shape, every element `value`."""
+    """self's shape, every element `value` (zero: 0, what `x.zero_()` computes: Swin V2)."""
     x = n.arg("self")
-    return e.broadcast_to(e.scalar(n.arg("value"), x.type.elem), e.dims(x), x.type.shape)
+    value = n.arg("value", 0)  # zero has none
+    return e.broadcast_to(e.scalar(value, x.type.elem), e.dims(x), x.type.shape)
 

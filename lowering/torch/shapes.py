@@ -51,11 +51,13 @@ def permute(e, n):
     return e.v("transpose", [x], {"permutation": perm})
 
 
-@aten("transpose.int", group=S)
+@aten("transpose.int", "swapaxes.default", "swapdims.default", group=S)
 def transpose(e, n):
+    """Two dims swapped (swapaxes names them axis0/axis1: MaxViT)."""
     x = n.arg("self")
     r = x.type.rank
-    a, b = e.axis(n.arg("dim0"), r), e.axis(n.arg("dim1"), r)
+    a, b = (e.axis(n.arg(k), r) for k in (("axis0", "axis1") if "axis0" in n.inputs
+                                          else ("dim0", "dim1")))
     perm = list(range(r))
     perm[a], perm[b] = b, a
     return e.v("transpose", [x], {"permutation": tuple(perm)})

@@ -17,7 +17,7 @@ from lowering.torch.scatter import write_rows
 ALIASING = frozenset(
     "view _unsafe_view reshape permute transpose t numpy_T expand expand_as select slice squeeze "
     "unsqueeze alias flatten unflatten split split_with_sizes chunk unbind as_strided detach "
-    "narrow diagonal movedim view_as contiguous to type_as dropout dropout_ "
+    "narrow diagonal movedim view_as contiguous to type_as dropout dropout_ swapaxes swapdims "
     "lift_fresh".split())
 
 # Of those, the ones that share memory only sometimes: a reshape (or contiguous) of a
@@ -61,7 +61,8 @@ def _transpose_back(e, n, parent, value):
     r = parent.type.rank
     if r < 2:
         return value
-    a, b = (e.axis(n.arg("dim0"), r), e.axis(n.arg("dim1"), r)) if "dim0" in n.inputs else (0, r - 1)
+    names = next((k for k in (("dim0", "dim1"), ("axis0", "axis1")) if k[0] in n.inputs), None)
+    a, b = (e.axis(n.arg(names[0]), r), e.axis(n.arg(names[1]), r)) if names else (0, r - 1)
     perm = list(range(r))
     perm[a], perm[b] = b, a
     return e.v("transpose", [value], {"permutation": tuple(perm)})
@@ -83,6 +84,7 @@ WRITE_BACK = {
     **{op: _reshape_back for op in ("view _unsafe_view reshape flatten unflatten squeeze "
                                     "unsqueeze view_as").split()},
     "permute": _permute_back, "transpose": _transpose_back, "t": _transpose_back,
+    "swapaxes": _transpose_back, "swapdims": _transpose_back,
     "numpy_T": _reverse_back,
     **{op: same_value for op in "alias detach lift_fresh contiguous to type_as dropout".split()},
 }

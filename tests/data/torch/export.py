@@ -974,8 +974,8 @@ class ZooOps(nn.Module):
 class ViewsAndHeads(nn.Module):
     """Saved as exported (AS_EXPORTED): in-place writes through views (BEiT's relative position
     index: `+=` and `*=` on a select of a permuted copy, slice and select writes into zeros; a
-    view read after its tensor is overwritten; writes through a transpose and a narrow of a
-    `?`-shaped reshape), and attention whose key and value have fewer heads than the query:
+    view read after its tensor is overwritten; writes through a transpose, a narrow and a
+    swapaxes of a `?`-shaped reshape), and attention whose key and value have fewer heads than the query:
     one for all (multi-query, broadcast, under an ALiBi-like bias) and grouped (enable_gqa)."""
 
     def __init__(self):
@@ -1008,6 +1008,7 @@ class ViewsAndHeads(nn.Module):
         y.relu_()
         y.transpose(1, 2)[:, 3] = 0.5
         y.narrow(2, 4, 2).mul_(2)
+        y.swapaxes(1, 2)[:, 0].zero_()  # Swin V2's zero_, MaxViT's swapaxes
         return v.sum(-1) + rel_bias[0:4, 1:5].sum(0), y
 
 
