@@ -36,6 +36,9 @@ from lowering.passes.host_shapes import HostShapes
 # Kernels that need temporary buffers from the host (kernels take only buffers):
 # Ops whose results are buffers the enclosing scope owns.
 OWNING_OPS = ("memref.alloc", "scf.while", "aot.switch")
+# the values a shape tensor's element type holds (host_shapes.SHAPE_ELEMS)
+ELEMENT_RANGES = {"i32": (-2 ** 31, 2 ** 31 - 1), "i64": (-2 ** 63, 2 ** 63 - 1),
+                  "ui32": (0, 2 ** 32 - 1), "ui64": (0, 2 ** 64 - 1), "index": (-2 ** 63, 2 ** 63 - 1)}
 
 
 def last_users(ops) -> dict:
@@ -437,11 +440,27 @@ class FunctionBufferizer:
         scratch = [self.alloc_shape(t, shape, op.loc) for t, shape in wanted]
         if scratch:  # the kernel's temporaries: freed right after it, like any buffer
             attrs["aot.scratch"] = len(scratch)
+        attrs.update(self.known_elements(bufs, outs))
         regions = op.regions
         op.regions = []
         self.emit("lmhlo." + op.short_name, bufs + outs + scratch, [], attrs, regions, loc=op.loc)
         for r, b in zip(op.results, outs):
             self.buffers[r] = b
+
+    def known_elements(self, ins: list, outs: list) -> dict:
+        """{"aot.known": (operand, flat position, value)...} of the elements of a kernel's
+        operands the host knows as integers (a small constant's, a shape tensor's it stored or
+        folded), for the kernel to use instead of loading them (loops.fold_known_loads); {}
+        when none. Not of a buffer the kernel also writes (in place)."""
+        known = []
+        for i, buf in enumerate(ins):
+            elements = self.hs.known.get(buf)
+            if elements is None or buf in outs or buf.type.elem not in ELEMENT_RANGES:
+                continue
+            lo, hi = ELEMENT_RANGES[buf.type.elem]
+            known += [x for pos, v in enumerate(elements)
+                      if isinstance(v, int) and lo <= v <= hi for x in (i, pos, v)]
+        return {"aot.known": tuple(known)} if known else {}
 
     def lower_get_dimension_size(self, op, target):
         """A shape read as data: computed on the host, stored into a scalar buffer."""
@@ -571,6 +590,7 @@ class FunctionBufferizer:
                                          [chunks, n_red] + list(self.shapes[r][:-1]), op.loc))
             attrs["aot.scratch"] = 1
         attrs["num_buffers"] = len(ins) + len(outs)
+        attrs.update(self.known_elements(ins, outs))
         regions = op.regions
         op.regions = []
         self.emit("lmhlo.fusion", ins + outs + dim_operands, [], attrs, regions, loc=op.loc)

@@ -61,7 +61,7 @@ func @main(%arg1: tensor<2xi64>) -> tensor<2xi64> {
 //       %1 = "mhlo.add"(%arg2, %arg3) : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
 //       %2 = "mhlo.multiply"(%1, %1) : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
 //       "mhlo.return"(%2) : (tensor<2xi64>) -> ()
-//     }) {fusion_kind = "kLoop", num_buffers = 3 : i64} : (memref<2xi64>, memref<2xi64>, memref<2xi64>) -> ()
+//     }) {fusion_kind = "kLoop", num_buffers = 3 : i64, aot.known = array<i64: 1, 0, 3, 1, 1, 4>} : (memref<2xi64>, memref<2xi64>, memref<2xi64>) -> ()
 //     func.return
 //   }
 // }

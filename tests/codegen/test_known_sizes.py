@@ -1,0 +1,67 @@
+"""What a `?` program's kernels know at compile time. The elements of shape tensors the host
+knows (slice starts and strides, pad amounts: constants, or concatenations of them with sizes)
+are constants in the kernel, not loads (bufferize.known_elements, loops.fold_known_loads).
+Checked on the loop stage's text, and against numpy."""
+import re
+
+import numpy as np
+
+import aot
+from aot.driver import Compilation, Options
+from lowering.frontend.printer import print_module
+
+SHAPE = """
+  %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x16xf32>) -> tensor<i32>
+  %n1 = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>
+  %c0 = stablehlo.constant dense<0> : tensor<1xi32>
+  %c1 = stablehlo.constant dense<1> : tensor<1xi32>
+  %c2 = stablehlo.constant dense<2> : tensor<1xi32>
+  %c16 = stablehlo.constant dense<16> : tensor<1xi32>
+  %strides = stablehlo.concatenate %c1, %c1, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %limit = stablehlo.concatenate %n1, %c16, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+"""
+
+# x[:, 2:] padded with one zero on each side of dim 1, squared: every start, stride and pad
+# amount a constant (the limit holds the batch)
+SLICE_PAD = """func.func @main(%x: tensor<?x16xf32>) -> tensor<?x16xf32> {""" + SHAPE + """
+  %start = stablehlo.concatenate %c0, %c2, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %s = stablehlo.real_dynamic_slice %x, %start, %limit, %strides : (tensor<?x16xf32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<?x14xf32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %lo = stablehlo.constant dense<[0, 1]> : tensor<2xi32>
+  %inner = stablehlo.constant dense<0> : tensor<2xi32>
+  %p = stablehlo.dynamic_pad %s, %zero, %lo, %lo, %inner : (tensor<?x14xf32>, tensor<f32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<?x16xf32>
+  %y = stablehlo.multiply %p, %p : tensor<?x16xf32>
+  return %y : tensor<?x16xf32>
+}"""  # noqa: E501
+
+# the last two rows, squared: the start's row is the batch - 2, known only at run time
+LAST_ROWS = """func.func @main(%x: tensor<?x16xf32>) -> tensor<?x16xf32> {""" + SHAPE + """
+  %first = stablehlo.subtract %n1, %c2 : tensor<1xi32>
+  %start = stablehlo.concatenate %first, %c0, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %s = stablehlo.real_dynamic_slice %x, %start, %limit, %strides : (tensor<?x16xf32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<?x16xf32>
+  %y = stablehlo.multiply %s, %s : tensor<?x16xf32>
+  return %y : tensor<?x16xf32>
+}"""  # noqa: E501
+
+def shape_loads(text: str, name: str) -> list:
+    """The loop stage's loads of a shape tensor (a tensor<2xi32> operand) in the kernels."""
+    comp = Compilation(text, f"{name}.mlir", Options(name=name, emit="loops"))
+    return re.findall(r'"memref.load"\([^)]*\) : \(memref<2xi32>', print_module(comp.loops()))
+
+
+def test_known_slice_and_pad_amounts_are_constants():
+    assert shape_loads(SLICE_PAD, "known_pad") == []
+    lib = aot.compile(SLICE_PAD, name="known_pad")
+    for batch in (1, 3):
+        x = np.random.default_rng(batch).standard_normal((batch, 16)).astype(np.float32)
+        want = np.zeros_like(x)
+        want[:, 1:15] = x[:, 2:] * x[:, 2:]
+        np.testing.assert_array_equal(lib.main(x), want)
+
+
+def test_a_start_known_only_at_run_time_is_loaded():
+    assert len(shape_loads(LAST_ROWS, "known_rows")) == 1  # start[0]; start[1] and strides known
+    lib = aot.compile(LAST_ROWS, name="known_rows")
+    for batch in (2, 5):
+        x = np.random.default_rng(batch).standard_normal((batch, 16)).astype(np.float32)
+        np.testing.assert_array_equal(lib.main(x), x[-2:] * x[-2:])
