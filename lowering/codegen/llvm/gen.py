@@ -244,7 +244,10 @@ class LLVMGen:
                 values[arg] = values[block.args[same_as[k]]]
             else:
                 ptr.add_attribute("noalias")
-                dims = list(fn.args[i + 1:i + 1 + arg.type.rank])
+                # a static dim of 1 as the constant: a stride it makes 1 is then known to
+                # LLVM, whose vectoriser no longer checks symbolic strides (machine.py)
+                dims = [ir.Constant(I64, 1) if n == 1 else a for n, a in
+                        zip(arg.type.shape, fn.args[i + 1:i + 1 + arg.type.rank])]
                 values[arg] = MemRef(ptr, dims, arg.type.elem)
             i += 1 + arg.type.rank
         b = ir.IRBuilder(fn.append_basic_block("entry"))

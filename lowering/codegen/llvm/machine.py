@@ -12,12 +12,26 @@ from llvmlite import binding as llvm
 
 from lowering.ir.core import CompileError
 
+# LLVM's own options, set once per process. enable-mem-access-versioning=false: the loop
+# vectoriser does not copy a loop behind a run-time check that a symbolic stride is 1. A
+# kernel's strides are products of its buffers' dims, run-time values even where static (see
+# gen.py); a stride along a buffer's last dim is the constant 1, and a symbolic one is 1 at
+# run time only where every dim after it is 1: a static dim of 1 is the constant in the
+# address arithmetic (LLVMGen.emit_kernel), so only `?` dims that are 1 in a call lose a
+# vector loop. The copies were dead code LLVM optimised and compiled: falcon_alibi's `?` layer
+# norm sum of squares (a [?, ?, 64] row sum, its middle loop vectorised behind `dim 2 == 1`,
+# 64 at run time) took 147 ms of LLVM, 29 without; 0.05-0.2 s of each `?` zoo model.
+LLVM_OPTIONS = ("-enable-mem-access-versioning=false",)
+
 
 def _init_llvm():
-    """Register every target LLVM was built with (x86, AArch64, NVPTX...) once."""
+    """Register every target LLVM was built with (x86, AArch64, NVPTX...) and set
+    LLVM_OPTIONS, once."""
     if not getattr(_init_llvm, "done", False):
         llvm.initialize_all_targets()
         llvm.initialize_all_asmprinters()
+        for option in LLVM_OPTIONS:
+            llvm.set_option("aotc", option)
         _init_llvm.done = True
 
 
