@@ -376,3 +376,71 @@ def test_depthwise_small_planes_flat_sums(kernel):
         got = lib.main(x, wt if kernel == "oihw" else wt.transpose(2, 3, 1, 0), bias)
         np.testing.assert_allclose(got, reference("nchw", x, wt, 1, pads, bias), rtol=1e-5,
                                    atol=1e-5)
+
+
+def program_3d(x_shape, c, k, stride, pad, bias: bool) -> str:
+    """A 3-D channels-first depthwise convolution [b, c, t, h, w] x [c, 1, k, k, k] (MViT's
+    pooling), `None` dims `?`, with a bias along the channels after it when `bias`."""
+    t = lambda s: "tensor<" + "x".join("?" if d is None else str(d) for d in s) + "xf32>"  # noqa: E731
+    o = [(n + 2 * pad - k) // s + 1 for n, s in zip(x_shape[2:], stride)]
+    out, w = (x_shape[0], c, *o), (c, 1, k, k, k)
+    pads = ", ".join([f"[{pad}, {pad}]"] * 3)
+    body = (f"  %y = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0, 1, 2]x[o, i, 0, 1, 2]"
+            f"->[b, f, 0, 1, 2], window = {{stride = {list(stride)}, pad = [{pads}]}}"
+            f" {{batch_group_count = 1 : i64, feature_group_count = {c} : i64}}"
+            f" : ({t(x_shape)}, {t(w)}) -> {t(out)}\n")
+    args, result = f"%x: {t(x_shape)}, %w: {t(w)}", "%y"
+    if bias:
+        args += f", %b: {t((c,))}"
+        body += (f"  %bb = stablehlo.broadcast_in_dim %b, dims = [1] : ({t((c,))}) -> {t(out)}\n"
+                 f"  %z = stablehlo.add %y, %bb : {t(out)}\n")
+        result = "%z"
+    return f"func.func @main({args}) -> {t(out)} {{\n{body}  return {result} : {t(out)}\n}}\n"
+
+
+def reference_3d(x, w, stride, pad):
+    x, w = x.astype(np.float64), w.astype(np.float64)
+    xp = np.pad(x, [(0, 0), (0, 0)] + [(pad, pad)] * 3)
+    k = w.shape[2]
+    o = [(n + 2 * pad - k) // s + 1 for n, s in zip(x.shape[2:], stride)]
+    out = np.zeros(x.shape[:2] + tuple(o))
+    for a in range(k):
+        for i in range(k):
+            for j in range(k):
+                win = xp[:, :, a:a + (o[0] - 1) * stride[0] + 1:stride[0],
+                         i:i + (o[1] - 1) * stride[1] + 1:stride[1],
+                         j:j + (o[2] - 1) * stride[2] + 1:stride[2]]
+                out += win * w[None, :, 0, a, i, j, None, None, None]
+    return out
+
+
+def test_depthwise_3d_route_is_taken():
+    """A 3-D channels-first depthwise convolution is the depthwise nest (batch, channel,
+    frame, row), parallel, a pass per window frame (3 x 9 products in each of the row's six
+    runs); a bias after it is a kernel of its own."""
+    text = loops(program_3d((1, 8, 4, 30, 30), 8, 3, (1, 1, 1), 1, True))
+    assert 'aot.kernel = "convolution", aot.parallel = true' in text, text
+    assert text.count("aot.kernel =") == 2 and text.count("arith.mulf") == 3 * 9 * 6, text
+
+
+@pytest.mark.parametrize("x_shape, stride", [
+    ((1, 8, 4, 30, 30), (1, 1, 1)),  # MViT's q pool: long vector runs
+    ((2, 5, 5, 17, 19), (1, 4, 4)),  # its k/v pools: strided rows
+    ((1, 4, 3, 9, 9), (2, 2, 2)),  # strided frames, windows past both ends
+    ((1, 3, 2, 40, 33), (1, 1, 1)),  # every frame's window in the padding on one side
+])
+def test_depthwise_3d_matches_numpy(x_shape, stride):
+    rng = np.random.default_rng(5)
+    c = x_shape[1]
+    x = rng.uniform(-1, 1, x_shape).astype(np.float32)
+    w = rng.uniform(-1, 1, (c, 1, 3, 3, 3)).astype(np.float32)
+    bias = rng.uniform(-1, 1, c).astype(np.float32)
+    want = reference_3d(x, w, stride, 1)
+    lib = aot.compile(program_3d(x_shape, c, 3, stride, 1, True), name="dw3d")
+    np.testing.assert_allclose(lib.main(x, w, bias), want + bias[None, :, None, None, None],
+                               rtol=1e-5, atol=1e-5)
+    dyn = aot.compile(program_3d((None,) + x_shape[1:], c, 3, stride, 1, False), name="dw3d_dyn")
+    for batch in (1, 3):
+        xb = np.concatenate([x] * 3)[:batch]
+        np.testing.assert_allclose(dyn.main(xb, w), reference_3d(xb, w, stride, 1), rtol=1e-5,
+                                   atol=1e-5)

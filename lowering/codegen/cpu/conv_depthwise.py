@@ -1,5 +1,5 @@
-"""Depthwise 2-D convolutions on the CPU: one channel in, one out, vectorised along the
-contiguous dim, split over threads across batch x channels x rows.
+"""Depthwise 2-D (and channels-first 3-D) convolutions on the CPU: one channel in, one out,
+vectorised along the contiguous dim, split over threads across batch x channels x rows.
 
 A depthwise convolution (feature_group_count = input channels = output channels: MobileNet's
 and EfficientNet's 3x3 and 5x5) does kh kw multiply-adds per output, too few for the packed
@@ -35,7 +35,8 @@ standing for the convolution's value), so the result is written once.
 
 Taken for f32/f64, 2-D, static window, strides, window dilation and input spatial dims, no
 input dilation, input and result both channels-first or both channels-last (the kernel in
-any layout); a channel multiplier above 1 and the rest keep the loop kernel.
+any layout); 3-D ones channels-first (MViT's pools), a pass over each output row per window
+frame (_frames_first); a channel multiplier above 1 and the rest keep the loop kernel.
 """
 from __future__ import annotations
 
@@ -52,8 +53,9 @@ from lowering.ops.windows import Conv
 def _layout(c: Conv) -> str | None:
     """"first" (batch, feature, spatial...) or "last" (batch, spatial..., feature) when the
     input and the result share it, else None."""
-    first = [c.lb, c.lf] + c.lsp == [0, 1, 2, 3] and [c.ob, c.of] + c.osp == [0, 1, 2, 3]
-    last = [c.lb] + c.lsp + [c.lf] == [0, 1, 2, 3] and [c.ob] + c.osp + [c.of] == [0, 1, 2, 3]
+    dims = list(range(c.n + 2))
+    first = [c.lb, c.lf] + c.lsp == dims and [c.ob, c.of] + c.osp == dims
+    last = [c.lb] + c.lsp + [c.lf] == dims and [c.ob] + c.osp + [c.of] == dims
     return "first" if first else "last" if last else None
 
 
@@ -64,12 +66,13 @@ def depthwise(target, op: Operation) -> bool:
     if not (lhs.elem == rhs.elem == out.elem and lhs.elem in ("f32", "f64")):
         return False
     c = Conv(op)
-    if c.n != 2 or c.B != 1 or c.G == 1 or _layout(c) is None:
+    if c.n not in (2, 3) or c.B != 1 or c.G == 1 or _layout(c) != "first" and (
+            c.n == 3 or _layout(c) is None):
         return False
     w = c.window
     static = [lhs.shape[d] for d in c.lsp] + [rhs.shape[d] for d in c.ksp] + \
         list(w.stride) + list(w.win_dil) + [p for pair in w.pad for p in pair]
-    return (all(isinstance(v, int) for v in static) and all(v > 0 for v in static[:4])
+    return (all(isinstance(v, int) for v in static) and all(v > 0 for v in static[:2 * c.n])
             and all(d == 1 for d in w.base_dil)
             and rhs.shape[c.ki] == 1 and rhs.shape[c.ko] == c.G and lhs.shape[c.lf] == c.G)
 
@@ -83,16 +86,23 @@ class _Plan:
         lhs, rhs, out = op.operands[0].type, op.operands[1].type, (
             op.results[0].type if op.results else op.operands[2].type)
         self.elem = out.elem
-        self.h, self.w = (lhs.shape[d] for d in c.lsp)
-        self.kh, self.kw = (rhs.shape[d] for d in c.ksp)
-        self.kshape = tuple(rhs.shape)
-        (self.sh, self.sw), (self.dh, self.dw) = w.stride, w.win_dil
-        self.ph, self.pw = w.pad[0][0], w.pad[1][0]
         # from the static input, whatever the result's type says (a `?` there is this size)
-        self.oh, self.ow = (max(0, (n + lo + hi - (k - 1) * d - 1) // s + 1) for n, (lo, hi), k, d, s in
-                            zip((self.h, self.w), w.pad, (self.kh, self.kw), w.win_dil, w.stride))
-        self.reverse = w.reverse
-        self.pads = [tuple(pair) for pair in w.pad]
+        sizes = [max(0, (n + lo + hi - (k - 1) * d - 1) // s + 1) for n, (lo, hi), k, d, s in
+                 zip((lhs.shape[d] for d in c.lsp), w.pad, (rhs.shape[d] for d in c.ksp),
+                     w.win_dil, w.stride)]
+        # a 3-D convolution's frames (T): (input frames, window, stride, dilation, padding
+        # before, output frames, reversed); the fields below are its last two dims
+        self.frames = None if c.n == 2 else (lhs.shape[c.lsp[0]], rhs.shape[c.ksp[0]],
+                                             w.stride[0], w.win_dil[0], w.pad[0][0], sizes[0],
+                                             w.reverse[0])
+        self.h, self.w = (lhs.shape[d] for d in c.lsp[-2:])
+        self.kh, self.kw = (rhs.shape[d] for d in c.ksp[-2:])
+        self.kshape = tuple(rhs.shape)
+        (self.sh, self.sw), (self.dh, self.dw) = w.stride[-2:], w.win_dil[-2:]
+        self.ph, self.pw = w.pad[-2][0], w.pad[-1][0]
+        self.oh, self.ow = sizes[-2:]
+        self.reverse = w.reverse[-2:]
+        self.pads = [tuple(pair) for pair in w.pad[-2:]]
         # output columns whose window columns are all inside the input: [lo, hi)
         self.col_lo, self.col_hi = self._inside(self.pw, self.sw, self.dw, self.kw, self.w)
 
@@ -135,13 +145,16 @@ class _Plan:
             out[c.ko], out[3] = first, last
         return out
 
-    def kernel_index(self, ix, channel, kh: int, kw: int) -> list:
-        """The kernel's index of channel's weight at window position (kh, kw)."""
+    def kernel_index(self, ix, channel, kh: int, kw: int, kt: int = 0) -> list:
+        """The kernel's index of channel's weight at window position (kh, kw) (and frame kt
+        of a 3-D one)."""
         c = self.c
-        idx = [None] * 4
+        idx = [None] * (c.n + 2)
         idx[c.ki], idx[c.ko] = 0, channel
-        idx[c.ksp[0]] = self.kh - 1 - kh if self.reverse[0] else kh
-        idx[c.ksp[1]] = self.kw - 1 - kw if self.reverse[1] else kw
+        if self.frames:
+            idx[c.ksp[0]] = self.frames[1] - 1 - kt if self.frames[6] else kt
+        idx[c.ksp[-2]] = self.kh - 1 - kh if self.reverse[0] else kh
+        idx[c.ksp[-1]] = self.kw - 1 - kw if self.reverse[1] else kw
         return [ix.val(i) for i in idx]
 
 
@@ -211,7 +224,9 @@ def _emit(b, op: Operation, lhs, rhs, out, finish, raw=None, plane_finish=False,
     stores the bare sum in `out` for a second pass to finish (_channels_first)."""
     p = _Plan(op)
     dims = [Ix(b).val(d) for d in buffer_dims(b, out)]
-    if _layout(p.c) == "first":
+    if p.frames:
+        _frames_first(b, p, lhs, rhs, out, dims, finish)
+    elif _layout(p.c) == "first":
         _channels_first(b, p, lhs, rhs, dims, finish, out if raw else None, raw, plane_finish,
                         flat)
     else:
@@ -474,6 +489,61 @@ def _channels_first(b, p: _Plan, lhs, rhs, dims, finish, out=None, raw=None,
     nb.yield_()
 
 
+def _frames_first(b, p: _Plan, lhs, rhs, out, dims, finish) -> None:
+    """A 3-D channels-first convolution (MViT's pooling of q, k and v: 3x3x3 over
+    [1, 96, 8, 56, 56] at strides 1 and 1x8x8): (batch, channel, output frame, output row) as
+    a perfect nest, then per window frame one pass over the row as _channels_first's (three
+    runs, the kh kw taps of that frame), each pass after the first adding its sums to the
+    row stored by the one before. One pass of all kt kh kw taps was not vectorised (27 input
+    rows to version the loop on: 65 ms for the stride-1 pool above, one core); per frame it
+    takes the 2-D kernel's vector loops. Before, ops/windows.py's loop kernel ran them on one
+    thread: MViT-V2-S's 48 pools at 3x eager PyTorch's time. No fused consumers (`finish`
+    is a store): they run as a kernel of their own."""
+    elem = ScalarType(p.elem)
+    t, kt, st, dt, pt, _, _ = p.frames
+    _, nb, n, _ = b.for_(b.index(0), dims[0])
+    _, cb, ch, _ = nb.for_(nb.index(0), dims[1])
+    _, tb, o_t, _ = cb.for_(cb.index(0), dims[2])
+    _, rb, oh, _ = tb.for_(tb.index(0), dims[3])
+    rix = Ix(rb)
+    first_frame = rix.sub(rix.mul(o_t, st), pt)
+    row_inside = _row_inside(rb, p, oh)
+    lo, hi = min(p.col_lo, p.ow), min(p.col_hi, p.ow)
+    stride = None  # a run-time 1 for LLVM to version the long runs on (see _channels_first)
+    if hi - lo >= VECTOR_RUN and p.sw == 1:
+        stride = rb.v("memref.dim", [rhs, rb.index(p.c.ki)], INDEX)
+    for k in range(kt):
+        it = rix.add(first_frame, k * dt)
+        frame_ok = rix.and_(rix.cmp("sge", it, 0), rix.cmp("slt", it, t))
+        frame = rix.select(frame_ok, it, 0)
+        rows = [((frame, ih), rix.and_(frame_ok, ok)) for ih, ok in _tap_rows(rb, p, oh)]
+        wts = {(kh, kw): rb.v("memref.load", [rhs] + p.kernel_index(rix, ch, kh, kw, k), elem)
+               for kh in range(p.kh) for kw in range(p.kw)}
+
+        def load(bb, row, iw):
+            return bb.v("memref.load", [lhs, n, ch, row[0], row[1], Ix(bb).val(iw)], elem)
+
+        def weights(bb, kh, kw, wts=wts):
+            return wts[(kh, kw)]
+        inside_b, border_b = _if(rb, rix.and_(frame_ok, row_inside))
+        for vb, rows_checked in ((inside_b, False), (border_b, True)):
+            for start, stop, col_checked in ((0, lo, True), (lo, hi, False), (hi, p.ow, True)):
+                _, pb, col, _ = vb.for_(Ix(vb).val(start), Ix(vb).val(stop))
+                idx = [n, ch, o_t, oh, col]
+                value = _tap_sum(pb, p, load, weights, rows, col, col_checked, rows_checked,
+                                 None if col_checked else stride)
+                if k:
+                    value = pb.v("arith.addf", [pb.v("memref.load", [out] + idx, elem), value],
+                                 elem)
+                finish(pb, idx, value)
+                pb.yield_()
+            vb.yield_()
+    rb.yield_()
+    tb.yield_()
+    cb.yield_()
+    nb.yield_()
+
+
 def _channels_last(b, p: _Plan, lhs, rhs, dims, finish) -> None:
     """(batch, output row) as a perfect nest, then the row's columns (in pairs at stride 1)
     and the channels innermost (_image_rows)."""
@@ -549,7 +619,7 @@ def _transposed(op: Operation) -> bool:
     transposed to channels-last (_emit_transposed)."""
     p = _Plan(op)
     run = min(p.col_hi, p.ow) - min(p.col_lo, p.ow)
-    return (_layout(p.c) == "first" and not _spelled_out(p)
+    return (_layout(p.c) == "first" and not p.frames and not _spelled_out(p)
             and run < VECTOR_RUN and p.kh * p.kw >= TRANSPOSED_TAPS
             and all(v >= 0 for pair in p.pads for v in pair))
 
@@ -638,7 +708,8 @@ registry.override("convolution", "scratch", _transposed_scratch, target="cpu",
                   when=lambda target, op: depthwise(target, op) and _transposed(op))
 registry.override("convolution", "kernel", emit, target="cpu", when=depthwise)
 registry.override("convolution", "parallel", True, target="cpu", when=depthwise)
-# the transposed form has scratch buffers, which a kOutput fusion's kernel cannot take: its
-# consumers run as a kernel of their own
+# the transposed form has scratch buffers, which a kOutput fusion's kernel cannot take, and
+# the 3-D one's passes add to the stored row: their consumers run as a kernel of their own
 registry.override("convolution", "epilogue", emit_epilogue, target="cpu",
-                  when=lambda target, op: depthwise(target, op) and not _transposed(op))
+                  when=lambda target, op: depthwise(target, op) and not _transposed(op)
+                  and Conv(op).n == 2)
