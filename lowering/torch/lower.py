@@ -196,9 +196,7 @@ class Lowerer:
             if kind == "token":
                 continue
             if kind != "user_output":
-                raise TorchLoweringError(f"the program has a '{kind}' output (it mutates a "
-                                         "buffer or an input, or trains): not supported; export "
-                                         "the model in eval mode without in-place updates", self.loc)
+                raise TorchLoweringError(_state_error(kind, body), self.loc)
             arg = body["arg"]
             if "as_tensor" not in arg:
                 raise TorchLoweringError(f"output {len(results)} is not a tensor ({next(iter(arg))})",
@@ -426,6 +424,19 @@ def _tensor_names(arg: dict) -> list:
     if kind == "as_optional_tensor" and "as_tensor" in body:
         return [body["as_tensor"]["name"]]
     return []
+
+
+def _state_error(kind: str, body: dict) -> str:
+    """What an output that is not a user output means: state a library cannot keep."""
+    if kind == "buffer_mutation":
+        return (f"the program updates buffer '{body.get('buffer_name')}' (a cache, a counter "
+                "or batch norm's running statistics): a compiled library keeps no state "
+                "between calls; pass it as an input and return its new value, or export in "
+                "eval mode")
+    if kind == "user_input_mutation":
+        return (f"the program writes into its input '{body.get('user_input_name')}': not "
+                "supported; return the new value instead")
+    return f"the program has a '{kind}' output (it trains): not supported; export in eval mode"
 
 
 class Unavailable:

@@ -220,6 +220,34 @@ def test_in_place_op_seen_through_a_view_matches_eager():
     np.testing.assert_allclose(lib.main(x.numpy()), corpus.InPlaceHazard()(x.clone()).numpy())
 
 
+class KeyCache(nn.Module):
+    """A decoding step that writes into a cache buffer and counts its calls."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("k", torch.zeros(1, 16, 4))
+        self.register_buffer("n", torch.zeros((), dtype=torch.int64))
+
+    def forward(self, x, pos):
+        self.k.index_copy_(1, pos, x)
+        self.n.add_(1)
+        return (self.k * 2).sum(1)
+
+
+def test_state_a_library_cannot_keep_is_refused_by_name():
+    """A buffer the program updates (a cache, a counter) and an input it writes into are
+    errors naming them (after the decomposition aot.compile falls back to), never a library
+    that silently starts from the buffer's initial value on every call."""
+    from lowering.ir.core import CompileError
+    ep = torch.export.export(KeyCache(), (torch.randn(1, 1, 4), torch.tensor([3])))
+    with pytest.raises(CompileError, match=r"updates buffer '(k|n)' .* keeps no state between "
+                                           r"calls; pass it as an input"):
+        aot.compile(ep, "key_cache")
+    ep = torch.export.export(corpus.InputWrite(), (torch.randn(2, 3),))
+    with pytest.raises(CompileError, match=r"writes into its input 'x'"):
+        aot.compile(ep, "input_write_live")
+
+
 @pytest.mark.parametrize("name", ["linalg", "spectral", "dynamic_spatial", "bf16"])
 def test_newer_corpus_cases_export_live(name):
     """The saved linalg, spectral, dynamic_spatial and bf16 cases were exported with a newer
