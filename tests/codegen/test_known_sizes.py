@@ -1,10 +1,10 @@
 """What a `?` program's kernels know at compile time. The elements of shape tensors the host
 knows (slice starts and strides, pad amounts: constants, or concatenations of them with sizes)
 are constants in the kernel, not loads (bufferize.known_elements, loops.fold_known_loads);
-LLVM compiles no copy of a loop behind a run-time check that a buffer's dim is 1 (a stride:
-machine.LLVM_OPTIONS), and a static dim of 1 is the constant in the address arithmetic, so a
-stride it makes 1 is still seen as 1. Checked on the loop stage's and LLVM's text, and against
-numpy."""
+LLVM compiles no copy of a kernel's loop behind a run-time check that a buffer's dim is 1 (a
+stride: machine._stride_checks; the helpers keep theirs), and a static dim of 1 is the
+constant in the address arithmetic, so a stride it makes 1 is still seen as 1. Checked on the
+loop stage's and LLVM's text, and against numpy."""
 import re
 
 import numpy as np
@@ -111,3 +111,17 @@ def test_a_static_dim_of_1_makes_a_known_stride():
     lib = aot.compile(TRANSPOSE_ONES, name="transpose_ones")
     x = np.random.default_rng(0).standard_normal((3, 64, 1)).astype(np.float32)
     np.testing.assert_array_equal(lib.main(x), (x * x).transpose(0, 2, 1))
+
+
+def test_the_helpers_keep_their_stride_checks():
+    """The matmul packs its operands through strides that are often 1: a module defining a
+    helper keeps LLVM's stride-1 loop copies (a versioned loop: `vector.scevcheck`)."""
+    from lowering.codegen.cpu.helpers import MAKERS, helper_text
+    from lowering.codegen.llvm.machine import HELPER_FAMILIES, optimize, target_machine
+    from lowering.target import host_target
+    assert set(HELPER_FAMILIES) == set(MAKERS)
+    target = host_target()
+    tm = target_machine(target)
+    gemm = str(optimize(helper_text("gemm", "f32", "aot.gemm.f32.test", target, tm), tm))
+    assert "vector.scevcheck" in gemm
+    assert not re.search(r"icmp eq i64 %[\w.]+, 1\n", kernel_ir(ROW_SQUARES, "row_squares_2"))

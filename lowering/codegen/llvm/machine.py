@@ -5,6 +5,7 @@ Kept apart from IR generation so that generating IR never needs a target's code 
 from __future__ import annotations
 
 import os
+import re
 import sys
 import threading
 
@@ -12,27 +13,34 @@ from llvmlite import binding as llvm
 
 from lowering.ir.core import CompileError
 
-# LLVM's own options, set once per process. enable-mem-access-versioning=false: the loop
-# vectoriser does not copy a loop behind a run-time check that a symbolic stride is 1. A
-# kernel's strides are products of its buffers' dims, run-time values even where static (see
-# gen.py); a stride along a buffer's last dim is the constant 1, and a symbolic one is 1 at
-# run time only where every dim after it is 1: a static dim of 1 is the constant in the
-# address arithmetic (LLVMGen.emit_kernel), so only `?` dims that are 1 in a call lose a
-# vector loop. The copies were dead code LLVM optimised and compiled: falcon_alibi's `?` layer
-# norm sum of squares (a [?, ?, 64] row sum, its middle loop vectorised behind `dim 2 == 1`,
-# 64 at run time) took 147 ms of LLVM, 29 without; 0.05-0.2 s of each `?` zoo model.
-LLVM_OPTIONS = ("-enable-mem-access-versioning=false",)
+# LLVM's loop vectoriser copies a loop behind a run-time check that a symbolic stride is 1
+# (enable-mem-access-versioning). A generated kernel's strides are products of its buffers'
+# dims, run-time values even where static (see gen.py); a stride along a buffer's last dim is
+# the constant 1, and a symbolic one is 1 at run time only where every dim after it is 1: a
+# static dim of 1 is the constant in the address arithmetic (LLVMGen.emit_kernel), so only
+# `?` dims that are 1 in a call lose a vector loop. The copies were dead code LLVM optimised
+# and compiled: falcon_alibi's `?` layer norm sum of squares (a [?, ?, 64] row sum, its middle
+# loop vectorised behind `dim 2 == 1`, 64 at run time) took 147 ms of LLVM, 29 without; 0.05-0.2
+# s of each `?` zoo model. The helpers (cpu/helpers.py's families) take a matrix's strides,
+# often 1 (the matmul packs its operands through them): a module that defines one keeps the
+# checks.
+HELPER_FAMILIES = ("gemm", "conv", "winograd", "attention")
+_DEFINES_HELPER = re.compile(r'^define [^@\n]*@"?aot\.(?:' + "|".join(HELPER_FAMILIES) + r")\.", re.M)
 
 
 def _init_llvm():
-    """Register every target LLVM was built with (x86, AArch64, NVPTX...) and set
-    LLVM_OPTIONS, once."""
+    """Register every target LLVM was built with (x86, AArch64, NVPTX...) once."""
     if not getattr(_init_llvm, "done", False):
         llvm.initialize_all_targets()
         llvm.initialize_all_asmprinters()
-        for option in LLVM_OPTIONS:
-            llvm.set_option("aotc", option)
         _init_llvm.done = True
+
+
+def _stride_checks(on: bool) -> None:
+    """LLVM's stride-1 loop copies on or off for the modules optimised next in this process."""
+    if getattr(_stride_checks, "on", None) is not on:
+        llvm.set_option("aotc", f"-enable-mem-access-versioning={'true' if on else 'false'}")
+        _stride_checks.on = on
 
 
 def target_machine(target, opt: int = 3):
@@ -44,6 +52,7 @@ def target_machine(target, opt: int = 3):
 
 
 def optimize(ir_text: str, tm) -> llvm.ModuleRef:
+    _stride_checks(_DEFINES_HELPER.search(ir_text) is not None)
     mod = llvm.parse_assembly(ir_text)
     mod.verify()
     pto = llvm.create_pipeline_tuning_options(speed_level=3)
