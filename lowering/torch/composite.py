@@ -34,9 +34,29 @@ class WithDefaults:
         return getattr(self.n, name)
 
 
-@aten("conv1d.default", "conv2d.default", "conv3d.default", group=nn_ops.W)
+class With(WithDefaults):
+    """A node read with some arguments replaced."""
+
+    def arg(self, name: str, default=_MISSING):
+        if name in self.defaults:
+            return self.defaults[name]
+        return self.n.arg(name) if default is _MISSING else self.n.arg(name, default)
+
+
+@aten("conv1d.default", "conv2d.default", "conv3d.default", "conv1d.padding", "conv2d.padding",
+      "conv3d.padding", group=nn_ops.W)
 def conv(e, n):
-    """convolution.default with conv2d's defaults (not transposed)."""
+    """convolution.default with conv2d's defaults (not transposed). A padding of "valid" is
+    none; "same" keeps the input's size: each dim's dilated kernel extent - 1, the odd one
+    after, as PyTorch pads (ConvMixer)."""
+    pad = n.arg("padding", 0)
+    if isinstance(pad, str):
+        w = n.arg("weight")
+        dil = nn_ops._pairs(n.arg("dilation", 1), w.type.rank - 2)
+        if pad not in ("same", "valid"):
+            raise e.error(f"padding '{pad}' is neither 'same' nor 'valid'")
+        extents = [d * (k - 1) if pad == "same" else 0 for d, k in zip(dil, w.type.shape[2:])]
+        n = With(n, padding=[(x // 2, x - x // 2) for x in extents])
     return nn_ops.convolution(e, WithDefaults(n, stride=1, padding=0, dilation=1, groups=1,
                                               transposed=False, output_padding=0))
 
@@ -56,10 +76,23 @@ def linear(e, n):
 
 @aten("batch_norm.default", group=math_ops.N)
 def batch_norm(e, n):
-    if n.arg("training", False):
+    """With the running statistics (eval mode); or, in training mode without any (nothing
+    to update: NFNet's weight standardisation), with the input's own statistics over every
+    dim but the channels (dim 1)."""
+    if not n.arg("training", False):
+        return math_ops.batch_norm(e, n)[0]
+    if n.arg("running_mean", None) is not None or n.arg("running_var", None) is not None:
         raise e.error("batch norm in training mode is not supported: export the model in eval "
                       "mode (model.eval())")
-    return math_ops.batch_norm(e, n)[0]
+    x = n.arg("input")
+    _, _, y = math_ops._normalize(e, x, [a for a in range(x.type.rank) if a != 1], n.arg("eps"))
+    w, b = n.arg("weight", None), n.arg("bias", None)
+    dims = e.dims(x)
+    if w is not None:
+        y = e.v("multiply", [y, e.broadcast_to(w, dims, x.type.shape, mapping=(1,))])
+    if b is not None:
+        y = e.v("add", [y, e.broadcast_to(b, dims, x.type.shape, mapping=(1,))])
+    return y
 
 
 @aten("layer_norm.default", group=math_ops.N)

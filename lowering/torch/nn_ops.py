@@ -167,7 +167,8 @@ def convolution(e, n):
     stride, pad, dil = (_pairs(n.arg(a), k) for a in ("stride", "padding", "dilation"))
     groups = int(n.arg("groups", 1))
     w = e.convert(w, x.type.elem)
-    attrs = {"window_strides": tuple(stride), "padding": [[p, p] for p in pad],
+    attrs = {"window_strides": tuple(stride),
+             "padding": [list(p) if isinstance(p, tuple) else [p, p] for p in pad],
              "lhs_dilation": (1,) * k}
     if n.arg("transposed", False):
         w, attrs = _transposed(e, w, groups, stride, pad, dil,

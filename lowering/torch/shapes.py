@@ -109,9 +109,10 @@ def expand(e, n):
     return e.broadcast_to(x, dims)
 
 
-@aten("expand_as.default", "view_as.default", group=S)
+@aten("expand_as.default", "view_as.default", "reshape_as.default", group=S)
 def like(e, n):
-    """self broadcast to (expand_as) or viewed as (view_as) other's sizes."""
+    """self broadcast to (expand_as) or viewed or reshaped as (view_as, reshape_as: LeViT,
+    NFNet's weight standardisation) other's sizes."""
     x, dims = n.arg("self"), e.dims(n.arg("other"))
     return e.broadcast_to(x, dims) if e.target.startswith("aten.expand_as") else e.reshape(x, dims)
 

@@ -17,12 +17,12 @@ from lowering.torch.scatter import write_rows
 ALIASING = frozenset(
     "view _unsafe_view reshape permute transpose t numpy_T expand expand_as select slice squeeze "
     "unsqueeze alias flatten unflatten split split_with_sizes chunk unbind as_strided detach "
-    "narrow diagonal movedim view_as contiguous to type_as dropout dropout_ swapaxes swapdims "
+    "narrow diagonal movedim view_as reshape_as contiguous to type_as dropout dropout_ swapaxes swapdims "
     "lift_fresh".split())
 
 # Of those, the ones that share memory only sometimes: a reshape (or contiguous) of a
 # contiguous tensor, a cast to the same element type.
-RESHAPES = frozenset("reshape flatten unflatten contiguous".split())
+RESHAPES = frozenset("reshape reshape_as flatten unflatten contiguous".split())
 CASTS = frozenset("to type_as".split())
 
 
@@ -82,7 +82,7 @@ def same_value(e, n, parent, value):
 WRITE_BACK = {
     "slice": _slice_back, "select": _select_back, "narrow": _narrow_back,
     **{op: _reshape_back for op in ("view _unsafe_view reshape flatten unflatten squeeze "
-                                    "unsqueeze view_as").split()},
+                                    "unsqueeze view_as reshape_as").split()},
     "permute": _permute_back, "transpose": _transpose_back, "t": _transpose_back,
     "swapaxes": _transpose_back, "swapdims": _transpose_back,
     "numpy_T": _reverse_back,

@@ -1020,6 +1020,28 @@ class InputWrite(nn.Module):
         return x * 2
 
 
+class TimmOps(nn.Module):
+    """Saved as exported (AS_EXPORTED): ops timm's models leave as they are: convolutions with
+    padding "same" (an even kernel, dilated: one more row and column after) and "valid",
+    reshape_as (LeViT), and NFNet's weight standardisation (batch norm in training mode with
+    no running statistics)."""
+
+    def __init__(self):
+        super().__init__()
+        self.same = nn.Conv2d(3, 4, 4, padding="same", dilation=2)
+        self.same_hw = nn.Conv2d(3, 4, (3, 2), padding="same")
+        self.valid = nn.Conv2d(3, 4, 3, padding="valid")
+        self.gain = nn.Parameter(torch.linspace(0.5, 1.5, 4))
+
+    def forward(self, x):  # x [b, 3, 9, 8]
+        w = self.same.weight
+        w = F.batch_norm(w.reshape(1, 4, -1), None, None, weight=self.gain, training=True,
+                         momentum=0.0, eps=1e-5).reshape_as(w)
+        a = F.conv2d(x, w, self.same.bias, padding="same", dilation=2)
+        like = x[:, :, :7, :6].sum(1, keepdim=True).expand(-1, 4, -1, -1)
+        return a + self.same_hw(x), self.valid(x).reshape_as(like)
+
+
 BATCH = Dim("batch", min=1, max=64)
 SEQ = Dim("seq", min=2, max=64)
 SEQ3 = Dim("seq", min=3, max=64)  # diff(n=2) after prepending 2 columns: PyTorch asks for 3
@@ -1043,6 +1065,8 @@ CASES = {
     "composite": (Composite, [f32("b", 3, 4, 4)], {"x": {0: BATCH}},
                   [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 5}]),
     "inplace_hazard": (InPlaceHazard, [f32(4)], None, [{}]),
+    "timm_ops": (TimmOps, [f32("b", 3, 9, 8)], {"x": {0: BATCH}},
+                 [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 5}]),
     "input_write": (InputWrite, [f32("b", 3)], {"x": {0: BATCH}}, [{"b": 2}]),
     "views_and_heads": (ViewsAndHeads, [f32("b", "t", 16)], {"x": {0: BATCH, 1: SEQ}},
                         [{"b": 2, "t": 5}, {"b": 1, "t": 2}, {"b": 3, "t": 9}, {"b": 2, "t": 33}]),
@@ -1119,7 +1143,7 @@ def seed(name, tag):
 AS_EXPORTED = {"composite", "inplace_hazard", "masks", "common", "attention", "sorting",
                "scatter_writes", "more_ops", "composite_more", "pools_any_size",
                "ceil_avg_pools", "zoo_ops", "video_ops",
-               "detection_ops", "views_and_heads", "input_write"}
+               "detection_ops", "views_and_heads", "input_write", "timm_ops"}
 
 
 BF16_INPUTS = {"bf16"}
