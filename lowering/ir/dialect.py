@@ -78,6 +78,9 @@ AOT_ATTRS = {
                   "the first of N accesses at consecutive addresses (one N-wide access), 0 on the others",
     "aot.transposed": "on gpu.blas_gemm(_takes): (lhs, rhs) stored [k, m] / [n, k]",
     "aot.scratch": "on an LHLO kernel op: its last N operands are temporaries",
+    "aot.rows": "on a scatter (ops/gather.scatter_rows, set by passes/row_scatters.py): "
+                "(operand dim, first row, the updates' dim) of the consecutive rows it "
+                "overwrites, its indices known when the model is compiled",
     "aot.frozen_kernel": "on a convolution (codegen/cpu/conv_gemm.py): its kernel is a "
                          "constant of at most TWIN_KERNEL_BYTES, stored once, read channels-last",
     "aot.causal": "on the scores dot of an attention fusion (passes/attention.py): c of its "

@@ -17,11 +17,15 @@ The ops register themselves in the op registry at the end of this module.
 """
 from __future__ import annotations
 
+import math
+import operator
 import re
+
+import numpy as np
 
 from lowering.ir.attrs import dense_to_ints, split_top_level
 from lowering.ir.builder import Ix, close_nest, loop_nest, open_nest
-from lowering.ir.core import INDEX, OpaqueAttr, Operation, ScalarType, TensorType
+from lowering.ir.core import INDEX, DenseAttr, OpaqueAttr, Operation, ScalarType, TensorType
 from lowering.ops import registry
 from lowering.ops.elemental import apply_region
 from lowering.ops.elementwise import Scalars
@@ -427,12 +431,109 @@ def scatter_position(body, op, indices, out_dims: list, upd_dims: list, uivs: li
     return ok, pos
 
 
+# ----------------------------------------------------------------------------- row scatters
+
+MAX_ROW_INDICES = 1 << 16  # indices evaluated when the model is compiled, at most
+COMPARE = {"EQ": operator.eq, "NE": operator.ne, "LT": operator.lt, "LE": operator.le,
+           "GT": operator.gt, "GE": operator.ge}
+INDEX_EVAL = {  # op key -> numpy evaluation (the op, its operands' arrays)
+    "add": lambda op, a, b: a + b,
+    "subtract": lambda op, a, b: a - b,
+    "multiply": lambda op, a, b: a * b,
+    "negate": lambda op, a: -a,
+    "convert": lambda op, a: a,
+    "select": lambda op, c, a, b: np.where(c, a, b),
+    "compare": lambda op, a, b: COMPARE[op.attrs["comparison_direction"].value](a, b),
+    "reshape": lambda op, a: a.reshape(op.results[0].type.shape),
+    "broadcast_in_dim": lambda op, a: np.broadcast_to(
+        a.reshape([a.shape[list(op.attrs["broadcast_dimensions"]).index(d)]
+                   if d in op.attrs["broadcast_dimensions"] else 1
+                   for d in range(op.results[0].type.rank)]), op.results[0].type.shape),
+}
+
+
+def _index_value(v, depth: int = 16):
+    """v's elements when they follow from constants and iotas by INDEX_EVAL's ops, else None."""
+    op, t = v.owner, v.type
+    if not isinstance(op, Operation) or not isinstance(t, TensorType) or not t.is_static \
+            or math.prod(t.shape) > MAX_ROW_INDICES or depth == 0:
+        return None
+    if op.key == "constant" and isinstance(op.attrs.get("value"), DenseAttr):
+        a = np.asarray(op.attrs["value"].array)
+        return np.broadcast_to(a.reshape(()), t.shape) if a.size == 1 else a.reshape(t.shape)
+    if op.key == "iota":
+        d = op.attrs["iota_dimension"]
+        return np.broadcast_to(np.arange(t.shape[d]).reshape(
+            [t.shape[d] if k == d else 1 for k in range(t.rank)]), t.shape)
+    if op.key not in INDEX_EVAL or len(op.results) != 1:
+        return None
+    args = [_index_value(u, depth - 1) for u in op.operands]
+    return None if any(a is None for a in args) else np.asarray(INDEX_EVAL[op.key](op, *args))
+
+
+def scatter_rows(op: Operation):
+    """(operand dim d, first row, updates' dim of the rows) when the scatter overwrites the
+    rows start .. start + n - 1 along d, whole (PyTorch's slice_scatter: `iota + start`
+    indices, evaluated here), else None; its kernel then copies (emit_scatter)."""
+    if len(op.operands) != 3 or not all(v.type.is_static for v in op.operands):
+        return None
+    body = op.regions[0].blocks[0]
+    if not (len(body.args) == 2 and len(body.ops) == 1 and len(body.ops[0].operands) == 1
+            and body.ops[0].operands[0] is body.args[1]):
+        return None  # not an overwrite
+    x, indices, updates = (v.type for v in op.operands)
+    dn = scatter_dims(op)
+    if (dn["input_batching_dims"] or len(dn["inserted_window_dims"]) != 1
+            or dn["scatter_dims_to_operand_dims"] != dn["inserted_window_dims"]
+            or indices.rank != 2 or indices.shape[1] != 1 or dn["index_vector_dim"] != 1
+            or updates.rank != x.rank or len(dn["update_window_dims"]) != x.rank - 1):
+        return None
+    (d,) = dn["inserted_window_dims"]
+    (u,) = [k for k in range(updates.rank) if k not in dn["update_window_dims"]]
+    window = [k for k in range(x.rank) if k != d]
+    if any(updates.shape[w] != x.shape[k] for w, k in zip(dn["update_window_dims"], window)):
+        return None
+    rows, n = _index_value(op.operands[1]), indices.shape[0]
+    if rows is None or n == 0:
+        return None
+    start = int(rows.reshape(-1)[0])
+    if not np.array_equal(rows.reshape(-1), np.arange(start, start + n)) or start < 0 \
+            or start + n > x.shape[d]:
+        return None
+    return (d, start, u)
+
+
+def _emit_row_scatter(b, op, x, upd, out) -> None:
+    """out = x with rows start .. start + n - 1 along d taken from the updates: the output in
+    three runs along d (before, the rows, after), each element copied once."""
+    d, start, u = op.attrs["aot.rows"]
+    shape, n = out.type.shape, upd.type.shape[u]
+    window = iter(k for k in range(len(shape)) if k != u)
+    at = {k: (u if k == d else next(window)) for k in range(len(shape))}  # out dim -> upd dim
+    for lo, hi, src in ((0, start, x), (start, start + n, upd), (start + n, shape[d], x)):
+        if hi <= lo:
+            continue
+        bounds = [b.index(hi - lo if k == d else m) for k, m in enumerate(shape)]
+        with loop_nest(b, bounds) as (inner, ivs):
+            pos = [Ix(inner).add(iv, lo) if k == d else iv for k, iv in enumerate(ivs)]
+            if src is upd:
+                idx = [None] * len(shape)
+                for k, iv in enumerate(ivs):
+                    idx[at[k]] = iv
+            else:
+                idx = pos
+            value = inner.v("memref.load", [src] + idx, ScalarType(src.type.elem))
+            inner.op("memref.store", [value, out] + pos)
+
+
 def emit_scatter(k, op, b, args):
     """Copy the inputs to the results, then apply each update in order (skipping windows
-    that do not fit)."""
+    that do not fit); rows known at compile time (`aot.rows`, scatter_rows) are copies."""
     n = (len(args) - 1) // 3
     inputs, indices = args[:n], args[n]
     updates, outs = args[n + 1:2 * n + 1], args[2 * n + 1:]
+    if op.attrs.get("aot.rows") is not None and n == 1:
+        return _emit_row_scatter(b, op, inputs[0], updates[0], outs[0])
 
     def dims(builder, buf):
         return [m if m is not None else builder.v("memref.dim", [buf, builder.index(d)], INDEX)
@@ -504,5 +605,5 @@ registry.define("dynamic_gather", "elemental", "shape and data movement",
                 shape_operands=(2,), elemental=_gather_elemental, row_pick=_gather_row_pick)
 registry.define("scatter", "kernel", "reductions and contractions",
                 attrs=("scatter_dimension_numbers",), infer=infer_scatter,
-                shape_rule=_scatter_shape, kernel=emit_scatter,
+                shape_rule=_scatter_shape, kernel=emit_scatter, rows=scatter_rows,
                 writes=lambda op: registry.last_operands(op, (len(op.operands) - 1) // 3))

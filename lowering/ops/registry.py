@@ -84,6 +84,8 @@ class OpDef:
     #   ("element", operand, k[, {operand: value}]) a shape operand's element k, or None (cse.py)
     row_pick: Callable | None = None  # (op) -> (operand, start index operand) when its result is
     #   one row along dim 0 of that operand, all of it, if its sizes say so (a view may stand for it)
+    rows: Callable | None = None  # (op) -> an attribute for its kernel when its indices, known at
+    #   compile time, write a run of consecutive rows (passes/row_scatters.py), else None
     overrides: list = field(default_factory=list)  # (field, fn, target name or None, when)
 
 

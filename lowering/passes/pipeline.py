@@ -1,7 +1,8 @@
 """The pass pipeline: one named step per stage, each printable with `--emit`.
 
     hlo    spellings canonical, calls inlined, verified with shape inference
-    fused  pools over whole dims made reductions, float arithmetic on small constants folded,
+    fused  pools over whole dims made reductions, scatters of rows known now marked,
+           float arithmetic on small constants folded,
            repeated shape code shared, transposes folded into the dots that read them, then
            kLoop / kInput / kOutput fusions
     lhlo   buffers: allocated before, freed after the kernel that needs them
@@ -22,6 +23,7 @@ from lowering.passes.import_lhlo import import_lhlo, is_buffer_level
 from lowering.passes.legalize import legalize
 from lowering.passes.loops import lower_to_loops
 from lowering.passes.prepack import prepack_constant_weights
+from lowering.passes.row_scatters import mark_row_scatters
 from lowering.passes.shape_query import add_shape_queries
 from lowering.passes.transpose_folding import fold_transposes
 from lowering.passes.window_reductions import rewrite_window_reductions
@@ -31,7 +33,8 @@ from lowering.target import Target, host_target
 STAGES = [
     ("hlo", lambda m, t: legalize(m)),  # parse result -> canonical, verified HLO
     ("fused", lambda m, t: fuse(fold_transposes(  # ops grouped into kernels
-        eliminate_common_subexpressions(fold_constants(rewrite_window_reductions(m))), t), t)),
+        eliminate_common_subexpressions(fold_constants(mark_row_scatters(
+        rewrite_window_reductions(m)))), t), t)),
     ("lhlo", bufferize),  # tensors -> buffers
     ("loops", lambda m, t: verify_loops(expand_math(prepack_constant_weights(  # loop nests,
         add_shape_queries(lower_to_loops(m, t)), t), t))),  # the math the target lacks spelled out
