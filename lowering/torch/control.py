@@ -29,6 +29,18 @@ def cond(e, n):
     return list(e.op("if", [pred], {}, types, [Region([b]) for b in blocks]).results)
 
 
+@aten("higher_order.wrap_with_autocast", group="control flow")
+def wrap_with_autocast(e, n):
+    """A `torch.autocast(..., enabled=False)` region (EfficientViT keeps its attention in
+    f32 so): its subgraph inline, as its ops' own types compute it. An enabled region would
+    recast the ops' inputs, which is not modelled: an error."""
+    if n.positional(2):
+        raise e.error("a torch.autocast region that is enabled is not supported: export in "
+                      "float32 without autocast, or convert the model (model.to(dtype))")
+    graph = n.positional(4)
+    return n.lower_graph(graph, [n.positional(i) for i in range(5, len(n.raw["inputs"]))], e.block)
+
+
 @aten("higher_order.while_loop", group="control flow")
 def while_loop(e, n):
     """mhlo.while over the carried values: the cond and body subgraphs lowered into its

@@ -147,6 +147,35 @@ def roll(e, n):
     return e.reshape(x, shape) if flat else x
 
 
+@aten("im2col.default", group=S)
+def im2col(e, n):
+    """F.unfold: [N, C, H, W] -> [N, C * kh * kw, L], the column of each of the L sliding
+    windows (padded, strided, dilated): one gather of the rows each window reads, one of the
+    columns, then the window's dims moved before the positions (TNT's pixel embedding)."""
+    x = n.arg("self")
+    kernel, dil, pad, stride = (list(n.arg(a)) for a in ("kernel_size", "dilation", "padding",
+                                                          "stride"))
+    batched = x.type.rank == 4
+    if not batched:
+        x = e.reshape(x, [1] + e.dims(x))
+    if any(d is None for d in x.type.shape[2:]):
+        raise e.error("F.unfold over dynamic spatial dims is not supported yet")
+    if any(pad):
+        x = e.v("pad", [x, e.scalar(0, x.type.elem)], {
+            "edge_padding_low": (0, 0, *pad), "edge_padding_high": (0, 0, *pad),
+            "interior_padding": (0, 0, 0, 0)})
+    outs = []
+    for axis, (k, d, s) in enumerate(zip(kernel, dil, stride)):
+        count = (x.type.shape[2 + 2 * axis] - d * (k - 1) - 1) // s + 1
+        outs.append(count)
+        table = np.arange(count)[:, None] * s + np.arange(k)[None, :] * d
+        x = gather_axis(e, x, e.const(table, "i64"), 2 + 2 * axis)  # that dim -> [count, k]
+    dims = e.dims(x)  # [N, C, oh, kh, ow, kw]
+    cols = e.v("transpose", [x], {"permutation": (0, 1, 3, 5, 2, 4)})
+    out = e.reshape(cols, [dims[0], dims[1] * kernel[0] * kernel[1], outs[0] * outs[1]])
+    return out if batched else e.reshape(out, e.dims(out)[1:])
+
+
 @aten("unfold.default", group=S)
 def unfold(e, n):
     """Windows of `size` every `step` along `dimension`, the window's elements as a new last

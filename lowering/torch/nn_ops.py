@@ -424,6 +424,57 @@ def upsample(e, n):
     return x
 
 
+def _cubic_taps(size: int, out: int, factor, align: bool):
+    """The four source indices (clamped into the axis) and weights of each of `out` outputs
+    of bicubic interpolation along an axis of `size`, as PyTorch's CPU kernel computes them
+    in f32: cubic convolution with A = -0.75 around floor(src), src not clamped at 0."""
+    f = np.float32
+    dst = np.arange(out, dtype=f)
+    if align:
+        scale = f((size - 1) / (out - 1)) if out > 1 else f(0)
+        src = scale * dst
+    else:
+        scale = f(1.0 / factor) if factor else f(size / out)
+        src = scale * (dst + f(0.5)) - f(0.5)
+    base = np.floor(src)
+    t = (src - base).astype(f)
+    a = f(-0.75)
+
+    def near(x):  # |x| <= 1
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+
+    def far(x):  # 1 < |x| < 2
+        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+    weights = [far(t + 1), near(t), near(1 - t), far(2 - t)]
+    indices = [np.clip(base.astype(np.int64) - 1 + k, 0, size - 1) for k in range(4)]
+    return indices, [w.astype(f) for w in weights]
+
+
+@aten("upsample_bicubic2d.vec", "upsample_bicubic2d.default", group=W)
+def upsample_bicubic(e, n):
+    """F.interpolate's bicubic mode over the last two dims of static sizes, one axis at a
+    time: four gathers of the rows (then columns) each output reads, weighted and summed
+    (CrossViT resizes its positional embeddings so)."""
+    x = n.arg("input")
+    out_shape, elem = n.meta()
+    r = x.type.rank
+    factors = n.arg("scale_factors", None) if "scale_factors" in n.inputs else \
+        [n.arg("scales_h", None), n.arg("scales_w", None)]
+    align = bool(n.arg("align_corners", False))
+    for k, axis in enumerate((r - 2, r - 1)):
+        size, out = x.type.shape[axis], out_shape[axis]
+        if size is None or out is None:
+            raise e.error("bicubic interpolation over a dynamic dim is not supported yet")
+        indices, weights = _cubic_taps(size, out, (factors or [None, None])[k], align)
+        parts = []
+        for idx, w in zip(indices, weights):
+            picked = gather_axis(e, x, e.const(idx, "i64"), axis)
+            w = e.broadcast_to(e.const(w, elem), e.dims(picked), mapping=(axis,))
+            parts.append(e.v("multiply", [picked, w]))
+        x = e.v("add", [e.v("add", [parts[0], parts[1]]), e.v("add", [parts[2], parts[3]])])
+    return x
+
+
 def _blend(e, x, axis: int, lo, hi, w1, w0):
     """x's elements at `lo` times w0 plus those at `hi` times w1, along `axis` (bilinear)."""
     picked, after = gather_axis(e, x, lo, axis), gather_axis(e, x, hi, axis)

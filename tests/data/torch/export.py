@@ -1023,8 +1023,9 @@ class InputWrite(nn.Module):
 class TimmOps(nn.Module):
     """Saved as exported (AS_EXPORTED): ops timm's models leave as they are: convolutions with
     padding "same" (an even kernel, dilated: one more row and column after) and "valid",
-    reshape_as (LeViT), and NFNet's weight standardisation (batch norm in training mode with
-    no running statistics)."""
+    reshape_as (LeViT), NFNet's weight standardisation (batch norm in training mode with no
+    running statistics), bicubic interpolation (CrossViT), F.unfold (TNT) and a disabled
+    autocast region (EfficientViT)."""
 
     def __init__(self):
         super().__init__()
@@ -1039,7 +1040,12 @@ class TimmOps(nn.Module):
                          momentum=0.0, eps=1e-5).reshape_as(w)
         a = F.conv2d(x, w, self.same.bias, padding="same", dilation=2)
         like = x[:, :, :7, :6].sum(1, keepdim=True).expand(-1, 4, -1, -1)
-        return a + self.same_hw(x), self.valid(x).reshape_as(like)
+        up = F.interpolate(x, size=(11, 6), mode="bicubic")
+        up_aligned = F.interpolate(x, scale_factor=1.5, mode="bicubic", align_corners=True)
+        cols = F.unfold(x, (3, 2), dilation=(1, 2), padding=(1, 0), stride=(2, 1))
+        with torch.autocast(device_type="cpu", enabled=False):
+            kept = torch.tanh(x).sum(-1)
+        return a + self.same_hw(x), self.valid(x).reshape_as(like), up, up_aligned, cols, kept
 
 
 BATCH = Dim("batch", min=1, max=64)
