@@ -7,6 +7,7 @@ from lowering.torch import (  # noqa: F401
     linalg_ops,
     math_ops,
     nn_ops,
+    rnn_ops,
     scatter,
     shapes,
     sorting,

@@ -29,7 +29,7 @@ DEFAULT_CASES = ["mlp", "cnn", "misc", "encoder", "ops", "cond_nonzero", "compos
                  "more_ops", "composite_more", "while_grid", "mask_put", "linalg",
                  "spectral", "dynamic_spatial", "shifted_windows",
                  "pools_any_size", "zoo_ops", "video_ops", "detection_ops",
-                 "views_and_heads", "timm_ops"]
+                 "views_and_heads", "timm_ops", "recurrent"]
 # make test-torch; scatter_core and more_ops_core are scatter_writes and more_ops decomposed
 # (index_add/copy/fill as index_put; embedding_bag, instance_norm, repeat_interleave as
 # their core ATen forms)

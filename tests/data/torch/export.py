@@ -1048,6 +1048,25 @@ class TimmOps(nn.Module):
         return a + self.same_hw(x), self.valid(x).reshape_as(like), up, up_aligned, cols, kept
 
 
+class Recurrent(nn.Module):
+    """Saved as exported (AS_EXPORTED): nn.LSTM (two layers, bidirectional, batch_first),
+    nn.GRU over its output and a bias-free LSTM over one unbatched sequence, kept whole
+    (aten.lstm.input, aten.gru.input: a loop over the steps, not the decomposition's
+    unrolled ones); every output and last state."""
+
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(4, 8, num_layers=2, batch_first=True, bidirectional=True)
+        self.gru = nn.GRU(16, 6)
+        self.plain = nn.LSTM(4, 3, bias=False)
+
+    def forward(self, x):  # x [b, 5, 4]
+        y, (h, c) = self.lstm(x)
+        z, hz = self.gru(y.transpose(0, 1))
+        u, (hu, cu) = self.plain(x[0])
+        return y, h, c, z, hz, u, hu, cu
+
+
 BATCH = Dim("batch", min=1, max=64)
 SEQ = Dim("seq", min=2, max=64)
 SEQ3 = Dim("seq", min=3, max=64)  # diff(n=2) after prepending 2 columns: PyTorch asks for 3
@@ -1073,6 +1092,8 @@ CASES = {
     "inplace_hazard": (InPlaceHazard, [f32(4)], None, [{}]),
     "timm_ops": (TimmOps, [f32("b", 3, 9, 8)], {"x": {0: BATCH}},
                  [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 5}]),
+    "recurrent": (Recurrent, [f32("b", 5, 4)], {"x": {0: BATCH}},
+                  [{"b": 2}, {"b": 1}, {"b": 3}, {"b": 6}]),
     "input_write": (InputWrite, [f32("b", 3)], {"x": {0: BATCH}}, [{"b": 2}]),
     "views_and_heads": (ViewsAndHeads, [f32("b", "t", 16)], {"x": {0: BATCH, 1: SEQ}},
                         [{"b": 2, "t": 5}, {"b": 1, "t": 2}, {"b": 3, "t": 9}, {"b": 2, "t": 33}]),
@@ -1149,7 +1170,8 @@ def seed(name, tag):
 AS_EXPORTED = {"composite", "inplace_hazard", "masks", "common", "attention", "sorting",
                "scatter_writes", "more_ops", "composite_more", "pools_any_size",
                "ceil_avg_pools", "zoo_ops", "video_ops",
-               "detection_ops", "views_and_heads", "input_write", "timm_ops"}
+               "detection_ops", "views_and_heads", "input_write", "timm_ops",
+               "recurrent"}
 
 
 BF16_INPUTS = {"bf16"}
