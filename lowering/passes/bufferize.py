@@ -557,7 +557,10 @@ class FunctionBufferizer:
             for r, shape in zip(inner.results, shapes):
                 self.hs.require_buffer(inner, r.type.elem, shape)
                 env[r] = shape
-                dim_operands += [self.hs.value(d) for d, n in zip(shape, r.type.shape) if n is None]
+                # a size a shape assertion made equal to another is passed as that one
+                # (hs.root): the kernel sees one value, and its reshapes map it straight through
+                dim_operands += [self.hs.value(self.hs.root(d)) for d, n in zip(shape, r.type.shape)
+                                 if n is None]
         ret = block.ops[-1]
         for r, v in zip(op.results, ret.operands):
             self.shapes[r] = env[v]
