@@ -54,6 +54,8 @@ AOT_ATTRS = {
     "aot.aliased": "on a kernel whose arguments are not all distinct (in place): per argument, "
                    "the position of the first that is the same value",
     "aot.writes": "on a call: operand positions the kernel writes",
+    "aot.known": "on a kernel op: (operand, flat position, value) triples of integer elements "
+                 "the host knows (shape tensors it stored or folded); loads of them are constants",
     "aot.parallel": "on a kernel, its loop and its call: the outer loop may be split over "
                     "threads (on the call: the operand whose dim 0 is the extent)",
     "aot.parallel_over": "on a kernel while lowering: which output's dim 0 the loop covers",
