@@ -72,3 +72,17 @@ def test_zero_size_fused_constants_run():
                     np.zeros((0, 3), np.int32), np.zeros((2, 0), np.float32))
     assert [o.shape for o in outs] == [(0, 4), (0,), (3,), (0, 5), (0, 2)]
     assert outs[2].tolist() == [0, 0, 0]
+
+
+def _sleep_then(seconds, value):
+    import time
+    time.sleep(seconds)
+    return value
+
+
+def test_isolated_case_times_out_by_its_waits_not_one_clock_reading():
+    """tooling.isolate waits for a case in slices (a VM clock that jumps ends one slice, not
+    the whole wait): a quick case's result comes back, a slow one is killed and reported."""
+    from tooling import isolate
+    assert isolate.isolated(_sleep_then, (0, ("ok", 1)), 30) == ("ok", 1)
+    assert isolate.isolated(_sleep_then, (30, ("ok", 1)), 0.5) == ("failed", "timed out after 0.5 s")
