@@ -542,6 +542,20 @@ def window_position(ix, w: Window, d: int, o, k, n):
     return valid, q
 
 
+def window_indices(ix, w: Window, ivs: list, kvs: list, dims: list):
+    """(valid, indices) of window element kvs of output element ivs over the operand's
+    leading len(ivs) dims (sizes `dims`): window_position per dim, the indices clamped to 0
+    where the element is not valid (valid is None when every position is)."""
+    valid, idx = None, []
+    for d, (o, k, n) in enumerate(zip(ivs, kvs, dims)):
+        ok, q = window_position(ix, w, d, o, k, n)
+        valid = ix.and_(valid, ok)
+        idx.append(q)
+    if valid is not None:
+        idx = [ix.select(valid, q, 0) for q in idx]
+    return valid, idx
+
+
 def row_ranges(ix, start, stride: int, size, width):
     """(lo, hi): the output positions o < width whose input index o * stride + start lies in
     [0, size) are lo <= o < hi (those before lo and from hi on fall in the padding)."""
@@ -559,13 +573,7 @@ def window_fold(b, w: Window, region, ins: list, in_dims: list, ivs: list, init_
         ix = Ix(bb)
         if not can_load:
             return apply_region(bb, region, accs + init_vals)
-        valid, idx = None, []
-        for d in range(len(in_dims)):
-            ok, q = window_position(ix, w, d, ivs[d], kvs[d], in_dims[d])
-            valid = ix.and_(valid, ok)
-            idx.append(q)
-        if valid is not None:
-            idx = [ix.select(valid, q, 0) for q in idx]
+        valid, idx = window_indices(ix, w, ivs, kvs, in_dims)
         xs = [bb.v("memref.load", [buf] + idx, ScalarType(buf.type.elem)) for buf in ins]
         if valid is not None:
             xs = [ix.select(valid, x, i, ScalarType(buf.type.elem))
@@ -618,13 +626,7 @@ def _fold_rows(b, w: Window, region, inp, init_buf, out, in_dims: list, can_load
 
         def element(bb, kvs, _):
             ix = Ix(bb)
-            valid, idx = None, []
-            for d in range(last):
-                ok, q = window_position(ix, w, d, ivs[d], kvs[d], in_dims[d])
-                valid = ix.and_(valid, ok)
-                idx.append(q)
-            if valid is not None:
-                idx = [ix.select(valid, q, 0) for q in idx]
+            valid, idx = window_indices(ix, w, ivs, kvs[:last], in_dims[:last])
             start = ix.sub(ix.mul(kvs[last], w.win_dil[last]), w.pad[last][0])
             lo, hi = row_ranges(ix, start, w.stride[last], in_dims[last], width)
             for begin, end, inside in ((0, lo, False), (lo, hi, can_load), (hi, width, False)):
@@ -817,13 +819,7 @@ def select_in_window(outer, w: Window, select, operand, out_dims: list, sivs: li
     def body(bb, kvs, cur):
         ix = Ix(bb)
         best, have, pos = cur[0], cur[1], cur[2:]
-        valid, idx = None, []
-        for d in range(rank):
-            ok, q = window_position(ix, w, d, sivs[d], kvs[d], out_dims[d])
-            valid = ix.and_(valid, ok)
-            idx.append(q)
-        if valid is not None:
-            idx = [ix.select(valid, q, 0) for q in idx]
+        valid, idx = window_indices(ix, w, sivs, kvs, out_dims)
         x = bb.v("memref.load", [operand] + idx, ScalarType(elem))
         keep = apply_region(bb, select, [best, x])[0]
         take = ix.or_(ix.not_(have), ix.not_(keep))

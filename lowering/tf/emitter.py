@@ -279,6 +279,44 @@ class Emitter:
         return self.op("reduce", [x, init_v], {"dimensions": tuple(sorted(axes))},
                        regions=[self.scalar_region(elem, body)]).result
 
+    def contract_labels(self, pieces: list, out: str) -> Value:
+        """An einsum of one or two operands, each (value, its labels), no label repeated in
+        one: a label of one operand alone that `out` lacks summed first; a static size 1
+        against the other operand's size broadcast; labels both share a batch dim where
+        `out` keeps them, else contracted, in one dot_general; the result in `out`'s
+        order (TF's Einsum and torch.einsum)."""
+        kept = []
+        for i, (x, t) in enumerate(pieces):
+            keep = "".join(s for j, (_, s) in enumerate(pieces) if j != i) + out
+            drop = [k for k, c in enumerate(t) if c not in keep]
+            if drop:
+                x, t = self.reduce(x, drop, "add", 0), "".join(c for c in t if c in keep)
+            kept.append((x, t))
+        if len(kept) == 1:
+            (res, got), = kept
+        else:
+            (a, ta), (b, tb) = kept
+            a, b = self._broadcast_labels(a, ta, b, tb), self._broadcast_labels(b, tb, a, ta)
+            batch = [c for c in ta if c in tb and c in out]
+            summed = [c for c in ta if c in tb and c not in out]
+            dn = {"lhs_batching_dimensions": tuple(ta.index(c) for c in batch),
+                  "rhs_batching_dimensions": tuple(tb.index(c) for c in batch),
+                  "lhs_contracting_dimensions": tuple(ta.index(c) for c in summed),
+                  "rhs_contracting_dimensions": tuple(tb.index(c) for c in summed)}
+            res = self.v("dot_general", [a, b], {"dot_dimension_numbers": dn})
+            got = "".join(batch) + "".join(c for c in ta if c not in tb) + \
+                "".join(c for c in tb if c not in ta)
+        perm = tuple(got.index(c) for c in out)
+        return res if perm == tuple(range(len(perm))) else \
+            self.v("transpose", [res], {"permutation": perm})
+
+    def _broadcast_labels(self, x: Value, t: str, other: Value, t_other: str) -> Value:
+        """x with each static size-1 dim that `other` has at another size broadcast to it."""
+        dims, theirs = self.dims(x), self.dims(other)
+        want = [theirs[t_other.index(c)] if c in t_other and d == 1 and
+                theirs[t_other.index(c)] != 1 else d for c, d in zip(t, dims)]
+        return x if want == dims else self.broadcast_to(x, want)
+
 
 def result_elem(op: Operation, i: int = 0, default: str | None = None) -> str | None:
     """The element type TF declared for op's result i, ranked or not (`tensor<*xf32>`)."""

@@ -603,29 +603,7 @@ def einsum(e, op, args):
     specs = ins.split(",")
     if len(specs) != len(args) or any(len(set(s)) != len(s) for s in specs + [out]):
         raise e.error(f"equation {eq!r} is not supported (repeated labels)")
-    vals = []
-    for x, s in zip(args, specs):  # sum labels only this operand has and the output lacks
-        others = set(out) | set("".join(t for t in specs if t is not s))
-        drop = [i for i, c in enumerate(s) if c not in others]
-        if drop:
-            x = e.reduce(x, drop, "add", 0)
-            s = "".join(c for i, c in enumerate(s) if i not in drop)
-        vals.append((x, s))
-    if len(vals) == 1:
-        x, s = vals[0]
-        perm = tuple(s.index(c) for c in out)
-        return [x if perm == tuple(range(len(perm))) else e.v("transpose", [x], {"permutation": perm})]
-    (a, sa), (b, sb) = vals
-    batch = [c for c in sa if c in sb and c in out]
-    contract = [c for c in sa if c in sb and c not in out]
-    dn = {"lhs_batching_dimensions": tuple(sa.index(c) for c in batch),
-          "rhs_batching_dimensions": tuple(sb.index(c) for c in batch),
-          "lhs_contracting_dimensions": tuple(sa.index(c) for c in contract),
-          "rhs_contracting_dimensions": tuple(sb.index(c) for c in contract)}
-    r = e.v("dot_general", [a, b], {"dot_dimension_numbers": dn})
-    order = batch + [c for c in sa if c not in sb] + [c for c in sb if c not in sa]
-    perm = tuple(order.index(c) for c in out)
-    return [r if perm == tuple(range(len(perm))) else e.v("transpose", [r], {"permutation": perm})]
+    return [e.contract_labels(list(zip(args, specs)), out)]
 
 
 @tf_op("Conv2DBackpropInput", group="contractions and windows")

@@ -35,7 +35,7 @@ from lowering.torch.archive import Program, Pt2Error, elem_of, flat_outputs
 from lowering.torch.emitter import TorchEmitter, TorchLoweringError
 from lowering.torch.guards import check_guards
 from lowering.torch.table import ATEN_OPS, NOT_LOWERED, functional_of, lowerable
-from lowering.torch.views import WRITE_BACK, Views, op_base, same_value
+from lowering.torch.views import WRITE_BACK, Views, first_input, op_base, same_value
 
 # What a rule raises on arguments it did not expect: a located error, never a traceback.
 MALFORMED = (IndexError, KeyError, TypeError, ValueError, AttributeError, ZeroDivisionError,
@@ -359,8 +359,7 @@ class Lowerer:
         if id(raw) not in self.views.index:
             raise e.error(f"in-place op (node '{raw.get('name')}') inside a control-flow "
                           "branch: not supported (run_decompositions() makes it functional)")
-        arg = (raw.get("inputs") or [{}])[0].get("arg", {})
-        return self.views.chain(e, raw, arg.get("as_tensor", {}).get("name"))
+        return self.views.chain(e, raw, first_input(raw))
 
     def write_back(self, e: TorchEmitter, raw: dict, links: list, value: Value) -> None:
         """An in-place op's value written into the tensor that owns its memory, through its
@@ -369,7 +368,7 @@ class Lowerer:
             self.env[child] = value
             back = WRITE_BACK.get(op_base(view.get("target", "")), same_value)
             value = back(e, Node(view, self.env, self.graph, e, self), self.env[parent], value)
-        root = links[-1][1] if links else raw["inputs"][0]["arg"]["as_tensor"]["name"]
+        root = links[-1][1] if links else first_input(raw)
         self.env[root] = value
         written = {child for child, _, _ in links} | {root}
         for view in self.views.family(e, root, self.views.index[id(raw)]):

@@ -74,38 +74,7 @@ def einsum(e, n):
     if any(len(set(t)) != len(t) for t in terms):
         raise e.error(f"einsum {eq!r}: a label repeated in one operand (a diagonal) is not "
                       "supported")
-    pieces = []
-    for i, (t, x) in enumerate(zip(terms, ops)):
-        keep = "".join(terms[:i] + terms[i + 1:]) + out
-        drop = [k for k, c in enumerate(t) if c not in keep]
-        if drop:
-            x, t = e.reduce(x, drop, "add", 0), "".join(c for c in t if c in keep)
-        pieces.append((t, x))
-    if len(pieces) == 1:
-        (got, res), = pieces
-    else:
-        (ta, a), (tb, b) = pieces
-        a, b = _broadcast_labels(e, ta, a, tb, b), _broadcast_labels(e, tb, b, ta, a)
-        batch = [c for c in ta if c in tb and c in out]
-        summed = [c for c in ta if c in tb and c not in out]
-        dn = {"lhs_batching_dimensions": tuple(ta.index(c) for c in batch),
-              "rhs_batching_dimensions": tuple(tb.index(c) for c in batch),
-              "lhs_contracting_dimensions": tuple(ta.index(c) for c in summed),
-              "rhs_contracting_dimensions": tuple(tb.index(c) for c in summed)}
-        res = e.v("dot_general", [a, b], {"dot_dimension_numbers": dn})
-        got = "".join(batch) + "".join(c for c in ta if c not in tb) + \
-            "".join(c for c in tb if c not in ta)
-    perm = tuple(got.index(c) for c in out)
-    return res if perm == tuple(range(len(perm))) else \
-        e.v("transpose", [res], {"permutation": perm})
-
-
-def _broadcast_labels(e, t, x, t_other, other):
-    """x with each static size-1 dim that `other` has at another size broadcast to it."""
-    dims, theirs = e.dims(x), e.dims(other)
-    want = [theirs[t_other.index(c)] if c in t_other and d == 1 and theirs[t_other.index(c)] != 1
-            else d for c, d in zip(t, dims)]
-    return x if want == dims else e.broadcast_to(x, want)
+    return e.contract_labels(list(zip(ops, terms)), out)
 
 
 @aten("matmul.default", group=W)
@@ -375,15 +344,21 @@ def _cell_bounds(e, size, i: int, out: int):
     return lo, times_over(i + 1, out - 1)
 
 
+def _source_scale(size: int, out: int, factor, align: bool):
+    """Source positions per output position, in f32 as PyTorch's CPU kernels compute it:
+    (size - 1) / (out - 1) with align_corners, else 1 / scale_factor when one is given,
+    else size / out."""
+    if align:
+        return np.float32((size - 1) / (out - 1)) if out > 1 else np.float32(0)
+    return np.float32(1.0 / factor) if factor else np.float32(size / out)
+
+
 def _source_indices(size: int, out: int, factor, align: bool, bilinear: bool):
     """The source index each of `out` outputs reads along an axis of `size`, as PyTorch's
     CPU kernels compute it in f32 (its scale is 1 / scale_factor when one is given, else
     size / out); for bilinear, also the next index and the weight of that next one."""
     dst = np.arange(out, dtype=np.float32)
-    if bilinear and align:
-        scale = np.float32((size - 1) / (out - 1)) if out > 1 else np.float32(0)
-    else:
-        scale = np.float32(1.0 / factor) if factor else np.float32(size / out)
+    scale = _source_scale(size, out, factor, bilinear and align)
     if not bilinear:
         return np.minimum(np.floor(dst * scale).astype(np.int64), size - 1), None, None
     src = scale * dst if align else np.maximum(scale * (dst + np.float32(0.5)) - np.float32(0.5), 0)
@@ -430,12 +405,8 @@ def _cubic_taps(size: int, out: int, factor, align: bool):
     in f32: cubic convolution with A = -0.75 around floor(src), src not clamped at 0."""
     f = np.float32
     dst = np.arange(out, dtype=f)
-    if align:
-        scale = f((size - 1) / (out - 1)) if out > 1 else f(0)
-        src = scale * dst
-    else:
-        scale = f(1.0 / factor) if factor else f(size / out)
-        src = scale * (dst + f(0.5)) - f(0.5)
+    scale = _source_scale(size, out, factor, align)
+    src = scale * dst if align else scale * (dst + f(0.5)) - f(0.5)
     base = np.floor(src)
     t = (src - base).astype(f)
     a = f(-0.75)

@@ -104,23 +104,30 @@ def _contiguous(tv: dict) -> bool | None:
 
 
 class Views:
-    """Which tensor names share memory, from the main graph's nodes, and the write-back of
-    an in-place op's value (Lowerer.node); `in_place(node)` tells an in-place op."""
+    """Which tensor names share memory, from the main graph's nodes (each node's parent and
+    the nodes taken of each tensor, found once), and the write-back of an in-place op's
+    value (Lowerer.node); `in_place(node)` tells an in-place op."""
 
     def __init__(self, graph: dict, producers: dict, readers: dict, in_place):
         self.graph, self.producers, self.readers, self.in_place = graph, producers, readers, in_place
         self.nodes = graph.get("nodes", [])
         self.index = {id(raw): i for i, raw in enumerate(self.nodes)}
+        self.up = {id(raw): self._parent(raw) for raw in self.nodes}
+        self.taken: dict = {}  # tensor -> the nodes that may share its memory, in order
+        for raw in self.nodes:
+            if self.up[id(raw)] is not None:
+                self.taken.setdefault(first_input(raw), []).append(raw)
 
-    def parent(self, raw: dict) -> str | None:
+    def parent(self, raw: dict):
         """The tensor whose memory raw's output shares: its first tensor input, when raw is
-        a view (or an in-place op, which returns its input); None when it owns its memory."""
-        target = raw.get("target", "")
-        base = op_base(target)
-        if base not in ALIASING and not self.in_place(raw):
-            return None
-        first = (raw.get("inputs") or [{}])[0].get("arg", {}).get("as_tensor", {}).get("name")
-        if first is None:
+        a view (or an in-place op, which returns its input); None when it owns its memory;
+        _UNKNOWN when that cannot be told (a reshape of symbolic strides)."""
+        return self.up[id(raw)]
+
+    def _parent(self, raw: dict):
+        base = op_base(raw.get("target", ""))
+        first = first_input(raw)
+        if base not in ALIASING and not self.in_place(raw) or first is None:
             return None
         tvs = self.graph.get("tensor_values", {})
         src, out = tvs.get(first, {}), tvs.get(_first_output(raw), {})
@@ -155,27 +162,35 @@ class Views:
             links.append((name, up, maker))
             name = up
 
+    def shared(self, root: str, skip=None, before: int | None = None) -> list:
+        """The nodes (before index `before`, other than `skip`) whose outputs may share
+        `root`'s memory, through any chain of views, in graph order."""
+        found, todo = [], [root]
+        while todo:
+            for raw in self.taken.get(todo.pop(), []):
+                if raw is not skip and (before is None or self.index[id(raw)] < before):
+                    found.append(raw)
+                    todo += [n for n in _outputs(raw) if n]
+        return sorted(found, key=lambda raw: self.index[id(raw)])
+
     def read_later(self, cut: dict, me: int) -> bool:
         """Whether a tensor sharing memory with cut's input, other than through cut's
         output, is read after node `me` (every link that may share counted as sharing)."""
-        name = _first_input(cut)
+        name = first_input(cut)
         while (maker := self.producers.get(name)) is not None and self.parent(maker):
-            name = _first_input(maker)
-        names = {name}
-        for raw in self.nodes:
-            if raw is not cut and self.parent(raw) is not None and _first_input(raw) in names:
-                names.update(n for n in _outputs(raw) if n)
+            name = first_input(maker)
+        names = [name] + [n for raw in self.shared(name, skip=cut) for n in _outputs(raw) if n]
         return any(i > me for n in names for i in self.readers.get(n, []))
 
     def family(self, e: TorchEmitter, root: str, before: int) -> list:
         """The nodes before index `before` whose outputs share `root`'s memory, in order."""
         names, out = {root}, []
-        for raw in self.nodes[:before]:
+        for raw in self.shared(root, before=before):
             up = self.parent(raw)
             if up in names:
                 out.append(raw)
                 names.update(n for n in _outputs(raw) if n)
-            elif up is _UNKNOWN and _first_input(raw) in names and any(
+            elif up is _UNKNOWN and first_input(raw) in names and any(
                     i >= before for n in _outputs(raw) for i in self.readers.get(n, [])):
                 raise e.error(f"'{_first_output(raw)}' ({raw.get('target')}) may share memory "
                               f"with '{root}', which this in-place op overwrites, and is read "
@@ -186,7 +201,8 @@ class Views:
 _UNKNOWN = object()
 
 
-def _first_input(raw: dict) -> str | None:
+def first_input(raw: dict) -> str | None:
+    """The name of a node's first tensor argument (the tensor a view or in-place op is of)."""
     return (raw.get("inputs") or [{}])[0].get("arg", {}).get("as_tensor", {}).get("name")
 
 
