@@ -680,3 +680,35 @@ def test_a_read_in_place_only_for_the_fewest_columns():
             want = np.einsum(spec, a.astype(np.float64), b)
             np.testing.assert_allclose(lib.main(a, b), want, rtol=1e-4, atol=1e-3,
                                        err_msg=f"{spec} n={n}")
+
+
+def test_a_read_in_place_from_memory_prefetches_its_next_rows():
+    """A read in place whose operand has at least A_PREFETCH_MIN_BYTES prefetches the next
+    panel's rows into L2 (locality 2) on the first B panel of each A panel; the last panel's
+    prefetch runs past A's rows (a prefetch never faults). Checked on the task's IR, then
+    against numpy with A above the limit, M not a multiple of MR and two K blocks."""
+    from llvmlite import ir as llvm_ir
+
+    from lowering.codegen.cpu import gemm
+    from lowering.target import host_target
+    blocking = host_target().blocking("f32")
+    mod = llvm_ir.Module("m")
+    pfor = llvm_ir.Function(mod, llvm_ir.FunctionType(llvm_ir.VoidType(), []), name="pfor")
+    gemm.gemm_function(mod, "f32", llvm_ir.FloatType(), pfor, blocking)
+    task = str(mod.globals["aot.gemm.f32.task"])
+    assert re.search(rf'icmp sge i64 %"?[\w.]+"?, {gemm.A_PREFETCH_MIN_BYTES}\b', task)
+    assert '"par.iv"' in task and '"pal.iv"' in task
+    rng = np.random.default_rng(7)
+    k = blocking.kc + 40
+    bs, m, n = 3, 5 * blocking.mr * 100 + 1, 2 * blocking.nr + 5
+    assert bs * m * k * 4 >= gemm.A_PREFETCH_MIN_BYTES
+    text = program([bs, m, k], [bs, k, n], [bs, m, n],
+                   "batching_dims = [0] x [0], contracting_dims = [2] x [1]")
+    lib = aot.compile(text, name="gemm_a_in_place_prefetch")
+    a = rng.standard_normal((bs, m, k)).astype(np.float32)
+    b = rng.standard_normal((bs, k, n)).astype(np.float32)
+    want = np.einsum("bmk,bkn->bmn", a.astype(np.float64), b)
+    for threads in (1, 2):
+        lib.set_num_threads(threads)
+        np.testing.assert_allclose(lib.main(a, b), want, rtol=1e-4, atol=1e-3 * np.sqrt(k),
+                                   err_msg=f"{threads} threads")
