@@ -60,6 +60,26 @@ LONG_BODY = 48
 LONG_BODY_INTERLEAVE = 4
 
 
+def _runtime_extent_inside(block) -> bool:
+    """Whether a loop nested in `block` runs a run-time number of times: LLVM's runtime
+    unrolling of the loop around it (a `?` nest's dim-1 loop, say) then copies that inner
+    loop whole, its vector body, epilogue and remainder, to save one branch per outer
+    iteration. deberta_v2's `?` iota kernel (a [?, ?, ?, 1] store) took 92 ms of LLVM for
+    it, 47 without; its static form has constant extents and is left as it was."""
+    for op in block.ops:
+        if op.name == "scf.for" and (not _is_constant(op.operands[1])
+                                     or _runtime_extent_inside(op.regions[0].blocks[0])):
+            return True
+        if op.name != "scf.for" and op.regions and any(
+                _runtime_extent_inside(blk) for r in op.regions for blk in r.blocks):
+            return True
+    return False
+
+
+def _is_constant(v) -> bool:
+    return getattr(v.owner, "name", None) == "arith.constant"
+
+
 class LLVMGen:
     """One module's generation: the LLVM module, its globals and functions, and the helpers
     every emitter calls back into (declare, const, string, element_ptr, emit_ops...)."""
@@ -318,7 +338,9 @@ class LLVMGen:
             p.add_incoming(y, latch)
         br = b.branch(header)
         innermost = not any(o.regions for o in block.ops)
-        if innermost and 0 < self.target.unroll_body_limit < len(block.ops):
+        if not innermost and _runtime_extent_inside(block):
+            br.set_metadata("llvm.loop", loop_hint(b.module, "llvm.loop.unroll.runtime.disable"))
+        elif innermost and 0 < self.target.unroll_body_limit < len(block.ops):
             br.set_metadata("llvm.loop", loop_hint(b.module, "llvm.loop.unroll.disable"))
         elif innermost and len(block.ops) > LONG_BODY:
             br.set_metadata("llvm.loop", loop_hint(b.module, "llvm.loop.interleave.count",
