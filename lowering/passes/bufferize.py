@@ -385,7 +385,10 @@ class FunctionBufferizer:
             self.shapes[r] = [self.hs.dim(b, d) for d in range(b.type.rank)]
 
     def alloc_shape(self, t: TensorType, shape: list, loc) -> Value:
-        dynamic = [self.hs.value(d) for d, n in zip(shape, t.shape) if n is None]
+        # sizes a shape assertion made equal are allocated as one (hs.root), the value the
+        # kernels are passed for them (lower_fusion): a kernel's loop bounds are then its
+        # size arguments, the same values its index clamps and reshapes read
+        dynamic = [self.hs.value(self.hs.root(d)) for d, n in zip(shape, t.shape) if n is None]
         return self.emit("memref.alloc", dynamic, [memref_of(t)], loc=loc).result
 
     def alloc(self, v: Value, target: dict, loc) -> Value:

@@ -40,6 +40,7 @@ class HostShapes:
         self.scaled: dict = {}  # Value -> (Value, k): it is that Value times the constant k
         self.sized: set = set()  # (dims, byte limit) whose buffers are known to be possible
         self.equal: dict = {}  # dim -> a dim a shape assertion checked it equal to
+        self.nonneg: set = set()  # Values known >= 0: buffers' dims, sums and products of them
 
     def assume_equal(self, a, b) -> None:
         """Dims a and b are equal (a shape assertion checked it): same() says so."""
@@ -119,9 +120,10 @@ class HostShapes:
     def value(self, d) -> Value:
         return self.index(d) if isinstance(d, int) else d
 
-    def _arith(self, name, a, b, fold):
+    def _arith(self, name, a, b, fold, nonneg: bool = False):
         """`a name b`, folded when both are known, else emitted once per distinct operands
-        (commutative ones in one order), so equal expressions are the same Value."""
+        (commutative ones in one order), so equal expressions are the same Value; `nonneg`:
+        the result is known >= 0."""
         if isinstance(a, int) and isinstance(b, int):
             return fold(a, b)
         if name in COMMUTATIVE and isinstance(a, int):
@@ -129,14 +131,20 @@ class HostShapes:
         key = (name, a, b)
         if key not in self.exprs:
             self.exprs[key] = self.emit(name, [self.value(a), self.value(b)], [INDEX], {}).result
+        if nonneg:
+            self.nonneg.add(self.exprs[key])
         return self.exprs[key]
+
+    def is_nonneg(self, a) -> bool:
+        return a >= 0 if isinstance(a, int) else a in self.nonneg
 
     def add(self, a, b):
         if b == 0:
             return a
         if a == 0:
             return b
-        return self._arith("arith.addi", a, b, lambda x, y: x + y)
+        return self._arith("arith.addi", a, b, lambda x, y: x + y,
+                           self.is_nonneg(a) and self.is_nonneg(b))
 
     def sub(self, a, b):
         return a if b == 0 else self._arith("arith.subi", a, b, lambda x, y: x - y)
@@ -152,29 +160,38 @@ class HostShapes:
             return b
         if isinstance(b, int) and not isinstance(a, int):
             base, k = self.scaled.get(a, (a, 1))
-            product = self._arith("arith.muli", base, k * b, None)
+            product = self._arith("arith.muli", base, k * b, None, self.is_nonneg(a) and b >= 0)
             self.scaled.setdefault(product, (base, k * b))
             return product
-        return self._arith("arith.muli", a, b, lambda x, y: x * y)
+        return self._arith("arith.muli", a, b, lambda x, y: x * y,
+                           self.is_nonneg(a) and self.is_nonneg(b))
 
     def div(self, a, b):
-        return a if b == 1 else self._arith("arith.divsi", a, b, lambda x, y: x // y)
+        return a if b == 1 else self._arith("arith.divsi", a, b, lambda x, y: x // y,
+                                            self.is_nonneg(a) and self.is_nonneg(b))
 
     def max(self, a, b):
+        """max(a, b); a size against 0 (torch's arange length, max(n, 0)) is the size."""
         if a is b:
             return a
-        return self._arith("arith.maxsi", a, b, max)
+        if isinstance(b, int) and b <= 0 and self.is_nonneg(a):
+            return a
+        if isinstance(a, int) and a <= 0 and self.is_nonneg(b):
+            return b
+        return self._arith("arith.maxsi", a, b, max, self.is_nonneg(a) or self.is_nonneg(b))
 
     def min(self, a, b):
         if a is b:
             return a
-        return self._arith("arith.minsi", a, b, min)
+        return self._arith("arith.minsi", a, b, min, self.is_nonneg(a) and self.is_nonneg(b))
 
     def dim(self, buf: Value, d: int):
         n = buf.type.shape[d]
         if n is not None:
             return n
-        return self.emit("memref.dim", [buf, self.index(d)], [INDEX], {}).result
+        v = self.emit("memref.dim", [buf, self.index(d)], [INDEX], {}).result
+        self.nonneg.add(v)
+        return v
 
     def load_index(self, buf: Value, i: int):
         """Element i of a 1-D (or scalar, i = None) integer buffer, as an index: the dim it

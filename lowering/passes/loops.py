@@ -31,6 +31,7 @@ from lowering.ir.core import (
 )
 from lowering.ops import registry
 from lowering.ops.elemental import Elemental, Partial, apply_region, fusion_dims, reads_at_own_index
+from lowering.passes import kernel_ranges
 from lowering.passes.fusion import OUTPUT_ROOTS
 from lowering.target import WHOLE_ROWS
 
@@ -113,6 +114,8 @@ class KernelEmitter:
             fold_known_loads(fn, op.attrs.get("aot.known", ()))
             call = self.new_call(op, fn, buffers)
             drop_repeated_dims(fn, call)
+            dims_as_arguments(fn, call, self.host_dims)
+            kernel_ranges.simplify(fn)
             subject = library_subject(op)
             library = registry.rule(subject, "library_call", self.target)
             new_ops.extend(library(self, op, subject, call) if library is not None else [call])
@@ -177,6 +180,42 @@ def drop_repeated_dims(fn: Operation, call: Operation) -> None:
         else:
             fn.attrs["aot.aliased"] = aliased
     call.operands = [call.operands[k] for k in keep]
+
+
+def dims_as_arguments(fn: Operation, call: Operation, host_dims) -> None:
+    """A kernel's `memref.dim` of a buffer whose host dim is a size the host also passes it
+    becomes that size argument: the output's loop bounds and the clamps of its index
+    arithmetic then read one value, which kernel_ranges.simplify can compare (BLOOM's `?`
+    mask kernel gathers mask[b, j] at indices clamped to the mask's size, over loops to the
+    output's: the same size, asserted equal)."""
+    block = fn.regions[0].blocks[0]
+    passed = {}
+    for arg, host_value in zip(block.args, call.operands):
+        if not isinstance(arg.type, MemRefType):
+            passed.setdefault(host_value, arg)
+    if not passed:
+        return
+    for op in list(fn.walk()):
+        if op.name != "memref.dim" or op.operands[0] not in block.args:
+            continue
+        d = op.operands[1].owner
+        if not (isinstance(d, Operation) and d.name == "arith.constant"):
+            continue
+        host_value = host_dims(call.operands[op.operands[0].index]).get(d.attrs["value"])
+        if host_value in passed:
+            for user, i in op.result.uses:
+                if _in_loops(user, fn):  # (a matmul's epilogue region is its own function)
+                    user.operands[i] = passed[host_value]
+
+
+def _in_loops(op: Operation, fn: Operation) -> bool:
+    """Whether `op` sits in `fn` inside scf loops and branches only."""
+    parent = op.parent.parent.parent if op.parent is not None else None
+    while parent is not None and parent is not fn:
+        if not parent.name.startswith("scf."):
+            return False
+        parent = parent.parent.parent.parent if parent.parent is not None else None
+    return parent is fn
 
 
 def library_subject(op: Operation) -> Operation:

@@ -90,6 +90,31 @@ TWO_SOURCES = """func.func @main(%x: tensor<?x64xf32>, %ids: tensor<?x?xi32>, %m
 }"""  # noqa: E501
 
 
+# m[b, j] at the `?` aranges b and j, j wrapped as PyTorch's indexing wraps a negative index
+# (BLOOM's padding mask, read per query row): an identity gather
+IOTA_GATHER = """func.func @main(%m: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %b = stablehlo.get_dimension_size %m, dim = 0 : (tensor<?x?xf32>) -> tensor<i32>
+  %s = stablehlo.get_dimension_size %m, dim = 1 : (tensor<?x?xf32>) -> tensor<i32>
+  %b1 = stablehlo.reshape %b : (tensor<i32>) -> tensor<1xi32>
+  %s1 = stablehlo.reshape %s : (tensor<i32>) -> tensor<1xi32>
+  %c1 = stablehlo.constant dense<1> : tensor<1xi32>
+  %sh = stablehlo.concatenate %b1, %s1, %c1, dim = 0 : (tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<3xi32>
+  %ib = stablehlo.dynamic_iota %sh, dim = 0 : (tensor<3xi32>) -> tensor<?x?x1xi64>
+  %is = stablehlo.dynamic_iota %sh, dim = 1 : (tensor<3xi32>) -> tensor<?x?x1xi64>
+  %zero = stablehlo.constant dense<0> : tensor<i64>
+  %z = stablehlo.dynamic_broadcast_in_dim %zero, %sh, dims = [] : (tensor<i64>, tensor<3xi32>) -> tensor<?x?x1xi64>
+  %n64 = stablehlo.convert %s : (tensor<i32>) -> tensor<i64>
+  %n = stablehlo.dynamic_broadcast_in_dim %n64, %sh, dims = [] : (tensor<i64>, tensor<3xi32>) -> tensor<?x?x1xi64>
+  %neg = stablehlo.compare LT, %is, %z, SIGNED : (tensor<?x?x1xi64>, tensor<?x?x1xi64>) -> tensor<?x?x1xi1>
+  %up = stablehlo.add %is, %n : tensor<?x?x1xi64>
+  %w = stablehlo.select %neg, %up, %is : tensor<?x?x1xi1>, tensor<?x?x1xi64>
+  %idx = stablehlo.concatenate %ib, %w, dim = 2 : (tensor<?x?x1xi64>, tensor<?x?x1xi64>) -> tensor<?x?x2xi64>
+  %g = "stablehlo.gather"(%m, %idx) {dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0, 1], start_index_map = [0, 1], index_vector_dim = 2>, slice_sizes = array<i64: 1, 1>} : (tensor<?x?xf32>, tensor<?x?x2xi64>) -> tensor<?x?xf32>
+  %y = stablehlo.multiply %g, %g : tensor<?x?xf32>
+  return %y : tensor<?x?xf32>
+}"""  # noqa: E501
+
+
 def shape_loads(text: str, name: str) -> list:
     """The loop stage's loads of a shape tensor (a tensor<2xi32> operand) in the kernels."""
     comp = Compilation(text, f"{name}.mlir", Options(name=name, emit="loops"))
@@ -167,3 +192,15 @@ def test_sizes_asserted_equal_are_one_kernel_value():
         x = rng.standard_normal((b * s, 64)).astype(np.float32)
         got = lib.main(x, np.zeros((b, s), np.int32), np.zeros((b, s), np.float32))
         np.testing.assert_array_equal(got, (x + x).reshape(b, s, 4, 16))
+
+
+def test_an_iota_gather_reads_in_order():
+    """The gather's indices are the loops' ivs: their wrap and clamp into the operand change
+    nothing (passes/kernel_ranges.py; the clamp's bound is the loop's, one size argument),
+    so the kernel reads the operand with vector loads, no clamped index per element."""
+    ir = kernel_ir(IOTA_GATHER, "iota_gather")
+    assert "load <" in ir and not re.search(r"llvm\.s(min|max)\.v", ir)
+    lib = aot.compile(IOTA_GATHER, name="iota_gather")
+    for shape in ((1, 3), (4, 37)):
+        x = np.random.default_rng(shape[1]).standard_normal(shape).astype(np.float32)
+        np.testing.assert_array_equal(lib.main(x), x * x)

@@ -239,3 +239,29 @@ def test_floor_division_of_a_size_runs_on_the_host(tmp_path):
     for n in (0, 3, 9, 10, 13, 14, 17):
         q, r = lib.main(np.zeros(n, np.float32))
         assert (int(q), int(r)) == ((n - 10) // 4, (n - 10) % 4), n
+
+
+# x + arange(max(n, 0)): PyTorch's arange length, (end - start) / step floored at 0
+ARANGE = """
+func.func public @main(%x: tensor<?xf32>) -> tensor<?xf32> {
+  %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?xf32>) -> tensor<i32>
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %m = stablehlo.maximum %n, %zero : tensor<i32>
+  %m1 = stablehlo.reshape %m : (tensor<i32>) -> tensor<1xi32>
+  %i = stablehlo.dynamic_iota %m1, dim = 0 : (tensor<1xi32>) -> tensor<?xf32>
+  %y = stablehlo.add %x, %i : tensor<?xf32>
+  return %y : tensor<?xf32>
+}"""
+
+
+def test_a_size_floored_at_zero_is_the_size(tmp_path):
+    """max(n, 0) of a size n is n on the host (HostShapes.max): the arange's length is the
+    input's, one size argument for the kernel, no maximum computed and no check that the
+    lengths agree."""
+    loops = print_module(run_pipeline(parse_module(ARANGE, "arange.mlir"), "loops"))
+    main = loops.split("func.func private")[0]
+    assert "arith.maxsi" not in main and '"aot.check"' not in main, main
+    lib = aot.compile(ARANGE, name="arange", output_dir=str(tmp_path))
+    for n in (1, 5):
+        x = np.linspace(-1, 1, n, dtype=np.float32)
+        np.testing.assert_array_equal(lib.main(x), x + np.arange(n, dtype=np.float32))
