@@ -61,13 +61,14 @@ LONG_BODY_INTERLEAVE = 4
 
 
 def _runtime_extent_inside(block) -> bool:
-    """Whether a loop nested in `block` runs a run-time number of times: LLVM's runtime
-    unrolling of the loop around it (a `?` nest's dim-1 loop, say) then copies that inner
-    loop whole, its vector body, epilogue and remainder, to save one branch per outer
-    iteration. deberta_v2's `?` iota kernel (a [?, ?, ?, 1] store) took 92 ms of LLVM for
-    it, 47 without; its static form has constant extents and is left as it was."""
+    """Whether a loop nested in `block` runs over a `?` size of the kernel (an argument or
+    a buffer's dim): LLVM's runtime unrolling of the loop around it (a `?` nest's dim-1
+    loop, say) then copies that inner loop whole, its vector body, epilogue and remainder,
+    to save one branch per outer iteration. deberta_v2's `?` iota kernel (a [?, ?, ?, 1]
+    store) took 92 ms of LLVM for it, 47 without. Static kernels are left as they were
+    (their window and padding ranges, computed per row, keep the unrolling they had)."""
     for op in block.ops:
-        if op.name == "scf.for" and (not _is_constant(op.operands[1])
+        if op.name == "scf.for" and (_is_size(op.operands[1])
                                      or _runtime_extent_inside(op.regions[0].blocks[0])):
             return True
         if op.name != "scf.for" and op.regions and any(
@@ -76,8 +77,13 @@ def _runtime_extent_inside(block) -> bool:
     return False
 
 
-def _is_constant(v) -> bool:
-    return getattr(v.owner, "name", None) == "arith.constant"
+def _is_size(v) -> bool:
+    """A kernel's run-time size: one of its arguments, or a dim of a buffer."""
+    owner = v.owner
+    if isinstance(owner, Operation):
+        return owner.name == "memref.dim"
+    region = getattr(owner, "parent", None)
+    return getattr(getattr(region, "parent", None), "name", None) == "func.func"
 
 
 class LLVMGen:
