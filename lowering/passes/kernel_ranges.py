@@ -11,7 +11,7 @@ per vector behind the selects, four times over.
 
 Ranges are pairs of bounds `(base, offset)`: `base + offset` for a Value base, the constant
 `offset` for base None. A loop's iv lies in [its start, its end - 1]; a sum with a constant,
-a cast between integer types keeps its operand's range; any other value is its own bound.
+a cast to index or i64 keeps its operand's range; any other value is its own bound.
 Comparisons two ranges decide become constants, selects on constants their chosen operand,
 and min/max whose operands' ranges are ordered their smaller/larger operand.
 """
@@ -20,6 +20,7 @@ from __future__ import annotations
 from lowering.ir.core import Operation, Value
 
 CASTS = ("arith.index_cast", "arith.extsi")
+WIDE = ("index", "i64")  # cast results that hold every index value
 # predicate -> (holds when, fails when): for ranges x in [xl, xh], y in [yl, yh]
 DECIDE = {
     "slt": (lambda xl, xh, yl, yh: _le(xh, yl, 1), lambda xl, xh, yl, yh: _le(yh, xl)),
@@ -66,7 +67,7 @@ def simplify(fn: Operation) -> None:
         if len(op.results) != 1:
             continue
         r = op.results[0]
-        if name in CASTS:
+        if name in CASTS and str(r.type) in WIDE:  # (a cast to i32 may wrap)
             ranges[r] = rng(op.operands[0])
         elif name in ("arith.addi", "arith.subi"):
             x, y = op.operands

@@ -204,3 +204,17 @@ def test_an_iota_gather_reads_in_order():
     for shape in ((1, 3), (4, 37)):
         x = np.random.default_rng(shape[1]).standard_normal(shape).astype(np.float32)
         np.testing.assert_array_equal(lib.main(x), x * x)
+
+
+def test_a_clamp_the_bounds_do_not_decide_stays():
+    """The same gather at aranges as long as another input's row: an index past the
+    operand's row is clamped to its last element (the ranges differ: nothing folded)."""
+    text = IOTA_GATHER.replace("%m: tensor<?x?xf32>) -> tensor<?x?xf32> {",
+                               "%m: tensor<?x?xf32>, %l: tensor<?x?xf32>) -> tensor<?x?xf32> {")
+    text = text.replace("%s = stablehlo.get_dimension_size %m, dim = 1",
+                        "%s = stablehlo.get_dimension_size %l, dim = 1")
+    lib = aot.compile(text, name="iota_gather_clamped")
+    m = np.arange(12, dtype=np.float32).reshape(2, 6)
+    got = lib.main(m, np.zeros((2, 9), np.float32))
+    want = m[:, np.minimum(np.arange(9), 5)]
+    np.testing.assert_array_equal(got, want * want)
