@@ -30,21 +30,12 @@ class GemmBlocking:
     nc: int
     nb: int
     madd: str = ""
-    few_vec: int = 0  # lanes of the few-row kernels' vectors (0: vec)
 
 
 # By vector width in bytes. 32 (AVX2's 256 bits) was measured on this project's 2-core AMD EPYC
-# (Zen 4) before it had a 64-byte entry; 16 (SSE, NEON) keeps the tile's shape with half the
-# lanes (12 accumulator registers) and has not been measured on such a CPU.
-# 64 (AVX-512): f32 in a 6 x 32 tile of 512-bit vectors, 12 accumulators as with AVX2 but each
-# broadcast of A feeding twice the lanes, so a k step is 8 loads for 24 256-bit multiply-adds'
-# worth, not 12 (Zen 4 runs a 512-bit FMA as two 256-bit halves: fewer instructions and loads,
-# not more FMA slots). One Zen 4 core, cpu_workloads.py, three alternated runs, ours / XLA:
-# mlp 0.98-0.99 -> 1.01-1.02, attention 1.24-1.27 -> 1.27-1.31, attn_pv 1.07-1.10 -> 1.13-1.15
-# (a 12 x 16 tile of 512-bit vectors: no faster than AVX2 on the mlp). The few-row kernels keep
-# 256-bit vectors (few_vec): they stream B from memory, and 512-bit strips were slower at 1-8
-# rows (x[1, 1024] @ W[1024, 4096] 1.01 -> 1.42 ms). f64 and the i16 pair kernel keep the
-# AVX2 tiles (not measured wider).
+# (Zen 4, which has AVX-512: 256-bit tiles came within 5% of OpenBLAS there, benchmarks/README.md),
+# so CPUs with wider vectors keep it; 16 (SSE, NEON) keeps the tile's shape with half the lanes
+# (12 accumulator registers) and has not been measured on such a CPU.
 # The i16 pair kernel has the f32 tile (i32 lanes) with twice the k per block: its packed
 # blocks then take the f32 ones' bytes.
 GEMM_BLOCKING = {
@@ -55,14 +46,6 @@ GEMM_BLOCKING = {
          "f64": GemmBlocking(vec=4, mr=6, nr=8, kc=256, mc=144, nc=2048, nb=512),
          "i32": GemmBlocking(vec=8, mr=6, nr=16, kc=512, mc=288, nc=4096, nb=1024)},
 }
-# The convolutions keep the AVX2 tile on wider vectors: with 32-feature panels the NCHW
-# 256->256 3x3 at 1x4x4 took 2.4x its time, ResNet-18's 512->512 at 2x2 1.9x, and the 16-group
-# 1-D convolutions (8 features a group, a quarter of a panel) 1.5-2.5x, against 0.8-0.9x on
-# ResNet's 3x3s: their path choices follow NR and were tuned at 16.
-CONV_VECTOR_BYTES = 32
-GEMM_BLOCKING[64] = {**GEMM_BLOCKING[32],
-                     "f32": GemmBlocking(vec=16, mr=6, nr=32, kc=256, mc=288, nc=4096, nb=1024,
-                                         few_vec=8)}
 # 128-bit vectors with 32 registers (AArch64's NEON, RISC-V's V at its 128-bit minimum): the
 # tiles of BLIS's armv8a kernels, 8x12 f32 and 6x8 f64, 24 accumulators each. Not measured
 # on such a CPU (they have run under qemu-user only, which checks numbers, not speed).
@@ -134,8 +117,6 @@ class Target:
     stack_limit: int = 256  # static temporaries up to this many bytes live on the stack
     math: str = "inline"  # exp/log/tanh...: "inline" polynomials (else libm calls)
     gemm: dict = field(default_factory=dict)  # element type -> GemmBlocking; empty: no packed matmul
-    conv: dict = field(default_factory=dict)  # the direct and Winograd convolutions' blocking
-    #   where it is not the matmul's (element type -> GemmBlocking; empty: the matmul's)
     memory_order_columns: bool = True  # column reductions walk the input in memory order,
     #   accumulating in the output buffer (a cache-order walk), not one column at a time
     column_chunks: int = 8  # chunks a split reduction cuts its rows (a column sum) or each of
@@ -151,11 +132,6 @@ class Target:
 
     def blocking(self, elem: str) -> GemmBlocking | None:
         return self.gemm.get(elem)
-
-    def conv_blocking(self, elem: str) -> GemmBlocking | None:
-        """The direct and Winograd convolutions' tile: their feature panels are NR wide, and
-        which convolutions take them (groups, Winograd's whole panels) follows NR."""
-        return (self.conv or self.gemm).get(elem)
 
 
 def _flags(features: str) -> set:
@@ -183,7 +159,7 @@ def gemm_blocking(triple: str, width: int, features: str = "") -> dict:
         return GEMM_BLOCKING_SCALAR
     if width == 16 and triple.startswith(("aarch64", "arm64", "riscv")):
         return GEMM_BLOCKING_32_REGISTERS
-    table = GEMM_BLOCKING[min(width, 64)]
+    table = GEMM_BLOCKING[min(width, 32)]
     pairs = table["i32"]
     if triple.startswith(("x86_64", "i686", "i386")) and (pairs.vec == 4 or "avx2" in _flags(features)):
         table = {**table, "i32": replace(pairs, madd=PAIR_MADD[pairs.vec])}
@@ -227,9 +203,8 @@ def cpu_target(triple: str, cpu: str = "", features: str = "") -> Target:
     """A CPU target whose vector width, and so matmul blocking, follow its features."""
     width = vector_bytes_of(triple, features)
     features = no_gather(triple, features)
-    conv = gemm_blocking(triple, CONV_VECTOR_BYTES, features) if width > CONV_VECTOR_BYTES else {}
     return Target(name="cpu", triple=triple, cpu=cpu, features=features, vector_bytes=width,
-                  gemm=gemm_blocking(triple, width, features), conv=conv,
+                  gemm=gemm_blocking(triple, width, features),
                   f16_in_hardware=half_in_hardware(triple, features))
 
 

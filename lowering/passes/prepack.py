@@ -77,9 +77,9 @@ def _conv_panels(conv, target):
     if (not conv.attrs.get("panels")
             or not isinstance(ker, MemRefType) or not ker.is_static
             or ker.elem not in ("f32", "f64") or not lhs.elem == ker.elem == out.elem
-            or target.conv_blocking(ker.elem) is None):
+            or target.blocking(ker.elem) is None):
         return None
-    nr, groups, f = target.conv_blocking(ker.elem).nr, conv.attrs.get("groups", 1), ker.shape[-1]
+    nr, groups, f = target.blocking(ker.elem).nr, conv.attrs.get("groups", 1), ker.shape[-1]
     outs = f // groups
     if groups > 1 and outs < nr and nr % outs == 0:  # thin groups: block-diagonal panels
         return None

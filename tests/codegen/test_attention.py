@@ -1,6 +1,6 @@
 """Attention's kernels on the CPU: the scores q k^T, the scaled softmax, and the probabilities
 times v, whose [s, s] @ [s, d] product reads its A (the probabilities) in place when d is at
-most gemm.a_in_place_columns(NR) columns (packing A took a quarter of that product).
+most gemm.A_IN_PLACE_PANELS register-tile panels (packing A took a quarter of that product).
 Checked against numpy on both sides of that limit, batch and head dims, 1 and 2 threads."""
 import numpy as np
 import pytest
@@ -38,7 +38,7 @@ def reference(q, k, v):
     return (e / e.sum(axis=-1, keepdims=True)) @ v
 
 
-WIDE = gemm.a_in_place_columns(NR)
+WIDE = gemm.A_IN_PLACE_PANELS * NR
 
 
 @pytest.mark.parametrize("s, d", [

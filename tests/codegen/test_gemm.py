@@ -650,7 +650,7 @@ def test_deep_micro_kernel_calls_prefetch_their_c_tile():
 
 
 def test_a_read_in_place_only_for_the_fewest_columns():
-    """A task of at most a_in_place_columns (128 at least) columns reads row-major A in place,
+    """A task of at most A_IN_PLACE_PANELS (8) NR-column panels reads row-major A in place,
     calling the micro-kernel for A's rows in place; wider ones pack it. Checked on
     the task's IR, then against numpy on both sides of the limit, with A row-major and
     transposed."""
@@ -663,8 +663,8 @@ def test_a_read_in_place_only_for_the_fewest_columns():
     pfor = llvm_ir.Function(mod, llvm_ir.FunctionType(llvm_ir.VoidType(), []), name="pfor")
     gemm.gemm_function(mod, "f32", llvm_ir.FloatType(), pfor, blocking)
     task = str(mod.globals["aot.gemm.f32.task"])
-    limit = gemm.a_in_place_columns(blocking.nr)
-    assert limit == max(128, blocking.nr)
+    limit = gemm.A_IN_PLACE_PANELS * blocking.nr
+    assert gemm.A_IN_PLACE_PANELS == 8
     assert re.search(rf'%"few_columns" = icmp sle i64 %"?[\w.]+"?, {limit}\b', task)
     # A read in place with B packed: the kernel whose A stride along k and B stride are
     # constants (the strided one spilled row offsets in its k loop)

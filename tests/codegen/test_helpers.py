@@ -99,20 +99,3 @@ def test_a_damaged_helper_object_is_built_again(tmp_path, monkeypatch):
     Compilation(MATMUL_CONV, "mc.mlir", Options(name="mc3")).build(str(tmp_path / "b" / "libmc3.so"))
     assert objects[0].read_bytes() == whole and objects[1].stat().st_size > 0
     _check_results(Library(str(tmp_path / "b" / "libmc3.so")), rows=4, seed=1)
-
-
-def test_inline_helpers_keep_the_convolutions_tile_apart(tmp_path, monkeypatch):
-    """Built into the module itself (as `--emit obj` does), the convolutions' kernels take
-    their own names when their tile is not the matmul's (Target.conv_blocking: AVX2's where the
-    matmul's tile is 512 bits wide), so neither calls the other's micro-kernels; the library
-    computes all three results."""
-    monkeypatch.setenv("AOTC_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(Compilation, "helpers", lambda self: None)
-    comp = Compilation(MATMUL_CONV, "mc.mlir", Options(name="mc_inline"))
-    _, text, _, _ = Compilation(MATMUL_CONV, "mc.mlir", Options(name="mc", emit="llvm")).llvm()
-    split = comp.target.conv_blocking("f32") != comp.target.blocking("f32")
-    assert ('"aot.conv.f32.micro_kernel' in text) == split
-    assert '"aot.gemm.f32.micro_kernel' in text
-    comp.build(str(tmp_path / "libmc_inline.so"))
-    assert not (tmp_path / "cache" / "helpers").exists() or not os.listdir(tmp_path / "cache" / "helpers")
-    _check_results(Library(str(tmp_path / "libmc_inline.so")), rows=13, seed=1)

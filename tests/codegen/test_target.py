@@ -4,7 +4,6 @@ import pytest
 
 from aot.driver import Compilation, Options
 from lowering.target import (
-    CONV_VECTOR_BYTES,
     GEMM_BLOCKING,
     GEMM_BLOCKING_32_REGISTERS,
     GEMM_BLOCKING_SCALAR,
@@ -22,20 +21,16 @@ DOT = """func.func @main(%a: tensor<64x32xf32>, %b: tensor<32x16xf32>) -> tensor
 @pytest.mark.parametrize("triple, features, width, blocking", [
     ("x86_64-unknown-linux-gnu", "+sse2", 16, GEMM_BLOCKING[16]),
     ("x86_64-unknown-linux-gnu", "+avx,+avx2,+fma", 32, GEMM_BLOCKING[32]),
-    ("x86_64-unknown-linux-gnu", "+avx2,+avx512f", 64, GEMM_BLOCKING[64]),
+    ("x86_64-unknown-linux-gnu", "+avx2,+avx512f", 64, GEMM_BLOCKING[32]),
     # 32 vector registers: a larger register tile than x86's 16 allow
     ("aarch64-unknown-linux-gnu", "+neon", 16, GEMM_BLOCKING_32_REGISTERS),
     ("riscv64-unknown-linux-gnu", "+m,+a,+f,+d,+c,+v", 16, GEMM_BLOCKING_32_REGISTERS),
     ("riscv64-unknown-linux-gnu", "+m,+a,+f,+d,+c", 0, GEMM_BLOCKING_SCALAR),  # no vector unit
 ])
 def test_vector_width_from_features(triple, features, width, blocking):
-    """The matmul's blocking follows the vector width; the convolutions' stays at AVX2's
-    where vectors are wider (CONV_VECTOR_BYTES), else is the matmul's."""
     assert vector_bytes_of(triple, features) == width
     t = cpu_target(triple, features=features)
     assert t.blocking("f32") == blocking["f32"] and t.blocking("f64") == blocking["f64"]
-    conv = GEMM_BLOCKING[CONV_VECTOR_BYTES] if width > CONV_VECTOR_BYTES else blocking
-    assert t.conv_blocking("f32") == conv["f32"] and t.conv_blocking("f64") == conv["f64"]
 
 
 @pytest.mark.parametrize("blocking", [*GEMM_BLOCKING.values(), GEMM_BLOCKING_32_REGISTERS,
@@ -45,7 +40,6 @@ def test_blockings_fit_the_packed_matmul(blocking):
     (the packed B block's scratch is sized kc * nb)."""
     for b in blocking.values():
         assert b.nr % b.vec == 0 and b.nb % b.nr == 0 and b.mc % b.mr == 0 and b.nc % b.nr == 0
-        assert b.few_vec == 0 or (b.vec % b.few_vec == 0 and b.nr // b.vec * b.few_vec > 0)
 
 
 def test_riscv64_linux_defaults_to_its_distributions_baseline():

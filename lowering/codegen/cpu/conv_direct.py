@@ -52,7 +52,6 @@ from lowering.codegen.cpu.gemm import (
     get_num_threads,
     load_slots,
     run_tasks,
-    task_scratch_bytes,
     thread_scratch,
 )
 from lowering.codegen.cpu.gemm import SLOTS as GEMM_SLOTS
@@ -130,15 +129,12 @@ def _ceil_div_signed(b, x, n):
 
 
 def conv_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, blocking,
-                  name: str | None = None, gemm: ir.Function | None = None,
-                  gemm_blocking=None) -> ir.Function:
+                  name: str | None = None, gemm: ir.Function | None = None) -> ir.Function:
     """The module's `void NAME.conv_run(i64 *slots)` (SLOTS) direct convolution for `elem`,
-    emitted on first use, sharing the packed matmul's micro-kernels (NAME: aot.gemm.ELEM)
-    when the matmul has the same `blocking` (else NAME is aot.conv.ELEM). `gemm`: the packed
-    matmul's entry the patch windows' product calls (cpu/helpers.py declares the matmul's
-    cached object's), else the module's own; `gemm_blocking`: the matmul's, if not `blocking`."""
-    gemm_blocking = gemm_blocking or blocking
-    name = name or (f"aot.gemm.{elem}" if gemm_blocking == blocking else f"aot.conv.{elem}")
+    emitted on first use, sharing the packed matmul's micro-kernels (NAME: aot.gemm.ELEM).
+    `gemm`: the packed matmul's entry the patch windows' product calls (cpu/helpers.py
+    declares the matmul's cached object's), else the module's own."""
+    name = name or f"aot.gemm.{elem}"
     existing = mod.globals.get(f"{name}.conv_run")
     if existing is not None:
         return existing
@@ -150,14 +146,14 @@ def conv_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, blocking,
     for rows in range(1, 0 if e.pairs else e.mr):
         _tail_kernel(e, rows)
     task = _task(e, micros)
-    gemm = gemm or gemm_function(mod, elem, t, parallel_for, gemm_blocking)
+    gemm = gemm or gemm_function(mod, elem, t, parallel_for, blocking, name)
     gather = _gather_task(e)
     f = e.fn("conv_run", ir.FunctionType(VOID, [PTR]))
     (ctx,) = f.args
     b = ir.IRBuilder(f.append_basic_block("entry"))
     s = load_slots(b, ctx, SLOTS)
     with b.if_then(b.and_(_thin_patches(b, s), b.icmp_signed("==", s["prepacked"], _i(0)))):
-        _patch_matmul(e, b, ctx, s, gemm, gather, parallel_for, gemm_blocking)
+        _patch_matmul(e, b, ctx, s, gemm, gather, parallel_for)
     # feature groups: `c` becomes the kernel's input features (a group's), `cin` the input's
     s["cin"], s["c"] = s["c"], b.sdiv(s["c"], _max(b, s["groups"], _i(1)))
     for slot in ("cin", "c"):
@@ -226,7 +222,7 @@ def _thin_patches(b, s):
     return patch_matmul(_IROps(b), tiling, s["groups"], s["kh"], s["kw"], s["c"])
 
 
-def _patch_matmul(e: _Emitter, b, ctx, s, gemm, gather, parallel_for, gemm_blocking) -> None:
+def _patch_matmul(e: _Emitter, b, ctx, s, gemm, gather, parallel_for) -> None:
     """out[(batch, oh, ow), f] = A @ kernel[(kh, kw, c), f] by the packed matmul, A's row
     the window of (batch, oh, ow): kh runs of kw c input elements (a window row), gathered
     on the threads into the calling thread's scratch after what the matmul's tasks pack into
@@ -236,8 +232,7 @@ def _patch_matmul(e: _Emitter, b, ctx, s, gemm, gather, parallel_for, gemm_block
     k = b.mul(b.mul(s["kh"], s["kw"]), s["c"])
     rows = b.mul(s["batch"], s["oh"])
     m = b.mul(rows, s["ow"])
-    g = gemm_blocking  # the matmul's tasks pack into the scratch's start
-    packing = task_scratch_bytes(e.elem, g.mc, g.kc, g.nr, g.nb)
+    packing = e.task_scratch_bytes()
     scratch = b.call(thread_scratch(e.mod), [b.add(_i(packing), b.mul(b.mul(m, k), _i(e.size)))])
     with b.if_then(b.icmp_unsigned("!=", scratch, ir.Constant(PTR, None))):
         a = e.at(b, scratch, _i(packing // e.size))

@@ -69,7 +69,7 @@ def takes(target, op: Operation) -> bool:
     rhs = op.operands[1].type
     outs = rhs.shape[c.ko]
     return (isinstance(rhs.shape[c.ki], int) and isinstance(outs, int)
-            and outs // c.G >= target.conv_blocking(out.elem).nr // 2)
+            and outs // c.G >= target.blocking(out.elem).nr // 2)
 
 
 def _natural_output(c) -> bool:
@@ -567,7 +567,7 @@ def direct(target, op: Operation) -> bool:
     lhs, rhs = op.operands[0].type, op.operands[1].type
     natural = list(range(c.n + 2))
     features, outs = lhs.shape[c.lf], rhs.shape[c.ko]
-    nr = target.conv_blocking(lhs.elem).nr
+    nr = target.blocking(lhs.elem).nr
     if c.G > 1:  # each NR-feature panel inside one group, its input features read in place
         features = rhs.shape[c.ki]
         if not (isinstance(outs, int) and isinstance(features, int)):
@@ -613,10 +613,10 @@ def _direct_attrs(target, op: Operation) -> dict:
     if c.G > 1:
         attrs["groups"] = c.G
         return attrs
-    whole_panels = rhs.shape[c.ko] % target.conv_blocking(lhs.elem).nr == 0  # Winograd's panels
+    whole_panels = rhs.shape[c.ko] % target.blocking(lhs.elem).nr == 0  # Winograd's panels
     if c.n == 2 and whole_panels and conv_winograd.takes(
             tuple(rhs.shape[d] for d in c.ksp), w.stride, w.win_dil, lhs.shape[c.lf],
-            rhs.shape[c.ko], numpy_dtype(lhs.elem).itemsize, target.conv_blocking(lhs.elem).vec):
+            rhs.shape[c.ko], numpy_dtype(lhs.elem).itemsize, target.blocking(lhs.elem).vec):
         attrs["winograd"] = True
     return attrs
 

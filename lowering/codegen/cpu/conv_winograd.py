@@ -143,17 +143,14 @@ class _Vectors:
 
 
 def winograd_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, blocking,
-                      name: str | None = None, gemm: ir.Function | None = None,
-                      gemm_blocking=None) -> ir.Function:
+                      name: str | None = None, gemm: ir.Function | None = None) -> ir.Function:
     """The module's `void NAME.winograd_run(i64 *slots)` (conv_direct.SLOTS) for `elem`,
-    emitted on first use with the direct convolution it falls back to (`gemm`,
-    `gemm_blocking` and NAME: as there)."""
-    gemm_blocking = gemm_blocking or blocking
-    name = name or (f"aot.gemm.{elem}" if gemm_blocking == blocking else f"aot.conv.{elem}")
+    emitted on first use with the direct convolution it falls back to (`gemm`: as there)."""
+    name = name or f"aot.gemm.{elem}"
     existing = mod.globals.get(f"{name}.winograd_run")
     if existing is not None:
         return existing
-    direct = conv_function(mod, elem, t, parallel_for, blocking, name, gemm, gemm_blocking)
+    direct = conv_function(mod, elem, t, parallel_for, blocking, name, gemm)
     e = _Emitter(mod, elem, t, name, blocking)
     task = _task(e, e.micro_kernels(), mod.globals[f"{name}.conv_task"])
     f = e.fn("winograd_run", ir.FunctionType(VOID, [PTR]))

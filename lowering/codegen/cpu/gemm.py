@@ -58,7 +58,6 @@ so the result does not depend on the blocking. The pairs rely on a little-endian
 from __future__ import annotations
 
 from contextlib import contextmanager
-from dataclasses import replace
 
 from llvmlite import ir
 
@@ -150,7 +149,7 @@ FEW_ROWS_PREFETCH_BYTES = 2048
 # convolution 3x3 [8,32,32,64] -> 64 was 4-6 % slower on one core with the 4-row one too).
 ROW_VARIANTS = (1, 2)
 MATMUL_ROW_VARIANTS = (1, 2, 4)
-# A task with at most this many columns (8 AVX2 panels of 16) reads row-major A in place (no A panels,
+# A task with at most this many NR-column panels reads row-major A in place (no A panels,
 # the "b" micro-kernel): each A element then feeds few multiply-adds, and its packing cost
 # about as much as they do (8192x288 @ 288x32, a 3x3 convolution's im2col product: 2.2 ->
 # 1.8 ms; attention's p v, [256, 256] @ [256, 64] per head: packing A took 23 %). Up to 2
@@ -159,7 +158,7 @@ MATMUL_ROW_VARIANTS = (1, 2, 4)
 # AVX2 core, CPU-time medians of two in-process runs (load 11-20): 2048x48 @ 48x64 0.87 /
 # 0.93, 2048x96 @ 96x64 0.88 / 0.92, 512x48 @ 48x128 (ViT's patch embedding) 0.95 / 0.95,
 # 4096x256 @ 256x96 0.95, 512x1024 @ 1024x128 0.98. (Not 16: 2048x64 @ 64x256 1.04-1.07.)
-A_IN_PLACE_COLUMNS = 128
+A_IN_PLACE_PANELS = 8
 # A read in place whose whole operand (every batch) has at least this many bytes comes from
 # memory, not from L2 (1 MB a core here): the next MR rows' K block is prefetched into L2 as
 # each panel's rows are first read (prefetch_a_rows), since six rows read side by side, a
@@ -339,10 +338,6 @@ class _Emitter:
         self.st = I16 if self.pairs else t  # the operands' element type
         self.kp = self.kc // 2 if self.pairs else self.kc
         self.madd_intrinsic = p.madd
-        # the few-row kernels' emitter: the same module and names, vectors of few_vec lanes
-        narrow = p.few_vec and p.few_vec != p.vec
-        self.few = _Emitter(mod, elem, t, name, replace(
-            p, vec=p.few_vec, nr=p.few_vec * (p.nr // p.vec), few_vec=0)) if narrow else self
         self.small_m = SMALL_M_PANELS * self.mr
         self.pad = PANEL_PAD_BYTES // self.size  # elements between packed B panels
 
@@ -615,7 +610,7 @@ class _Emitter:
 
     def few_rows_t_kernels(self):
         """{rows: transposed-B few-row kernel} for 1 ... FEW_ROWS_GROUP rows."""
-        return {r: (self.mod.globals.get(f"{self.name}.few_rows_t{r}") or self.few.few_rows_t_kernel(r))
+        return {r: (self.mod.globals.get(f"{self.name}.few_rows_t{r}") or self.few_rows_t_kernel(r))
                 for r in range(1, FEW_ROWS_GROUP + 1)}
 
     def prefetch(self, b, address, locality: int = 3, write: bool = False):
@@ -670,7 +665,7 @@ class _Emitter:
 
     def few_rows_kernels(self):
         """{rows: few-row kernel} for 1 ... MR rows (the module's own if made already)."""
-        return {r: (self.mod.globals.get(f"{self.name}.few_rows{r}") or self.few.few_rows_kernel(r))
+        return {r: (self.mod.globals.get(f"{self.name}.few_rows{r}") or self.few_rows_kernel(r))
                 for r in range(1, FEW_ROWS_GROUP + 1)}
 
     def micro_kernels(self, packed: str = "", variants=ROW_VARIANTS, called: bool = False):
@@ -740,7 +735,7 @@ class _Emitter:
 
     def task_scratch_bytes(self) -> int:
         """The bytes of the thread's scratch a task packs A and B into (from its start)."""
-        return task_scratch_bytes(self.elem, self.mc, self.kc, self.nr, self.nb)
+        return (self.mc * self.kp + (self.kp * self.nr + self.pad) * (self.nb // self.nr)) * self.size
 
     def task(self, micros, micros_packed, micros_rows):
         """void task(ctx, begin, end): the output tiles numbered [begin, end)."""
@@ -780,7 +775,7 @@ class _Emitter:
             small_m = b.and_(b.icmp_signed("<=", mc, _i(self.small_m)),
                              b.icmp_signed("==", s["b_col"], _i(1)))
             small_m = b.and_(small_m, b.not_(b_packed))  # packed B beats B in place
-            few_columns = b.icmp_signed("<=", nc, _i(a_in_place_columns(nr)), name="few_columns")
+            few_columns = b.icmp_signed("<=", nc, _i(A_IN_PLACE_PANELS * nr), name="few_columns")
             a_in_place = b.and_(few_columns, b.icmp_signed("==", s["a_col"], _i(1)))
             if self.pairs:  # pairs interleave two rows or two k's: always packed
                 small_m = a_in_place = ir.Constant(I1, 0)
@@ -1148,20 +1143,6 @@ def pack_constant_b(matrix, kc_max: int, nr: int):
     blocks = [padded[p0:p0 + kc_max].reshape(-1, panels, nr).transpose(1, 0, 2).ravel()
               for p0 in range(0, k, kc_max)]
     return np.concatenate(blocks) if blocks else padded.ravel()
-
-
-def task_scratch_bytes(elem: str, mc: int, kc: int, nr: int, nb: int) -> int:
-    """The bytes of the thread's scratch a matmul task with this blocking packs A and B into
-    (from its start): an MC x KC block of A, NB / NR panels of B KC x NR each, padded."""
-    size = 8 if elem == "f64" else 4
-    kp = kc // 2 if elem == "i32" else kc
-    return (mc * kp + (kp * nr + PANEL_PAD_BYTES // size) * (nb // nr)) * size
-
-
-def a_in_place_columns(nr: int) -> int:
-    """The widest task (columns) that reads row-major A in place: A_IN_PLACE_COLUMNS, at
-    least one NR-column panel."""
-    return max(A_IN_PLACE_COLUMNS, nr)
 
 
 def thread_scratch(mod: ir.Module) -> ir.Function:

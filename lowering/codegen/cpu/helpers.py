@@ -56,7 +56,7 @@ class HelperObjects:
         """A helper's symbol prefix: kind, element type and a hash of what its code depends on."""
         t = self.target
         key = "|".join([self.fingerprint, source_digest(__name__), kind, elem, t.triple, t.cpu,
-                        t.features, repr(t.blocking(elem)), repr(t.conv_blocking(elem))])
+                        t.features, repr(t.blocking(elem))])
         return f"aot.{kind}.{elem}.{hashlib.sha256(key.encode()).hexdigest()[:16]}"
 
     def declare(self, mod: ir.Module, kind: str, elem: str) -> ir.Function:
@@ -119,12 +119,6 @@ class HelperObjects:
                 for prefix, (kind, elem) in sorted(self.used.items())]
 
 
-def kind_blocking(target, kind: str, elem: str):
-    """The blocking a helper of `kind` is built with: the convolutions' (Target.conv_blocking)
-    for "conv" and "winograd", else the matmul's."""
-    return target.conv_blocking(elem) if kind in CALLS_GEMM else target.blocking(elem)
-
-
 def helper_text(kind: str, elem: str, prefix: str, target, tm, gemm_prefix: str = "") -> str:
     """The helper's module: its `run` hidden and external, the rest internal; a convolution's
     declares the matmul's entry (`gemm_prefix`.run) in the matmul's object."""
@@ -138,8 +132,7 @@ def helper_text(kind: str, elem: str, prefix: str, target, tm, gemm_prefix: str 
         gemm = ir.Function(mod, ir.FunctionType(VOID, [PTR]), name=f"{gemm_prefix}.{ENTRY['gemm']}")
         gemm.linkage = "hidden"
         extra["gemm"] = gemm
-        extra["gemm_blocking"] = target.blocking(elem)
-    run = MAKERS[kind](mod, elem, llvm_type(elem), parallel_for, kind_blocking(target, kind, elem),
+    run = MAKERS[kind](mod, elem, llvm_type(elem), parallel_for, target.blocking(elem),
                        name=prefix, **extra)
     run.linkage = "hidden"
     return str(mod)

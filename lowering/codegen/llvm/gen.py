@@ -13,7 +13,7 @@ from llvmlite import ir
 
 from lowering.codegen.cpu import conv_direct, conv_winograd
 from lowering.codegen.cpu.gemm import pack_constant_b
-from lowering.codegen.cpu.helpers import CALLS_GEMM, MAKERS, kind_blocking
+from lowering.codegen.cpu.helpers import MAKERS
 from lowering.codegen.cpu.host import HOST_EMITTERS, emit_task
 from lowering.codegen.host import entry_abi
 from lowering.codegen.llvm import collapse
@@ -119,10 +119,9 @@ class LLVMGen:
         (cpu/helpers.py), else emitted into the module."""
         if self.helpers is not None:
             return self.helpers.declare(self.mod, kind, elem)
-        extra = {"gemm_blocking": self.target.blocking(elem)} if kind in CALLS_GEMM else {}
         return MAKERS[kind](self.mod, elem, llvm_type(elem),
                             self.declare("aot_parallel_for", VOID, [I64, PTR, PTR]),
-                            kind_blocking(self.target, kind, elem), **extra)
+                            self.target.blocking(elem))
 
     def declare(self, name, ret, args):
         if name in self.mod.globals:
