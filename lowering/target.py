@@ -30,6 +30,7 @@ class GemmBlocking:
     nc: int
     nb: int
     madd: str = ""
+    wide: GemmBlocking | None = None  # the tile of large products with B packed at run time
 
 
 # By vector width in bytes. 32 (AVX2's 256 bits) was measured on this project's 2-core AMD EPYC
@@ -46,6 +47,16 @@ GEMM_BLOCKING = {
          "f64": GemmBlocking(vec=4, mr=6, nr=8, kc=256, mc=144, nc=2048, nb=512),
          "i32": GemmBlocking(vec=8, mr=6, nr=16, kc=512, mc=288, nc=4096, nb=1024)},
 }
+# AVX-512 (64): the AVX2 tiles, and for f32 products of many rows and columns whose B is packed
+# at run time (gemm.WIDE_MIN_ROWS and _COLUMNS) a 6 x 32 tile of 512-bit vectors: 12
+# accumulators as with AVX2, but each broadcast of A feeds twice the lanes (8 loads per 24
+# 256-bit FMAs' worth, not 12; Zen 4 runs a 512-bit FMA as two halves, so fewer instructions
+# and loads, not more FMA slots). XLA here runs YNNPACK's 5 x 64 AVX-512 kernel. As the tile of
+# every product it lost where the products are small: frozen (prepacked) weights at 3-4 rows
+# 2x the time, DenseNet's 12-48-column 1x1 products 8 %.
+GEMM_BLOCKING[64] = {**GEMM_BLOCKING[32], "f32": replace(
+    GEMM_BLOCKING[32]["f32"],
+    wide=GemmBlocking(vec=16, mr=6, nr=32, kc=256, mc=288, nc=4096, nb=1024))}
 # 128-bit vectors with 32 registers (AArch64's NEON, RISC-V's V at its 128-bit minimum): the
 # tiles of BLIS's armv8a kernels, 8x12 f32 and 6x8 f64, 24 accumulators each. Not measured
 # on such a CPU (they have run under qemu-user only, which checks numbers, not speed).
@@ -159,7 +170,7 @@ def gemm_blocking(triple: str, width: int, features: str = "") -> dict:
         return GEMM_BLOCKING_SCALAR
     if width == 16 and triple.startswith(("aarch64", "arm64", "riscv")):
         return GEMM_BLOCKING_32_REGISTERS
-    table = GEMM_BLOCKING[min(width, 32)]
+    table = GEMM_BLOCKING[min(width, 64)]
     pairs = table["i32"]
     if triple.startswith(("x86_64", "i686", "i386")) and (pairs.vec == 4 or "avx2" in _flags(features)):
         table = {**table, "i32": replace(pairs, madd=PAIR_MADD[pairs.vec])}

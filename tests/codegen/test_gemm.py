@@ -712,3 +712,40 @@ def test_a_read_in_place_from_memory_prefetches_its_next_rows():
         lib.set_num_threads(threads)
         np.testing.assert_allclose(lib.main(a, b), want, rtol=1e-4, atol=1e-3 * np.sqrt(k),
                                    err_msg=f"{threads} threads")
+
+
+def test_large_products_take_the_wide_tile():
+    """With AVX-512 the f32 matmul's entry runs the wide tile's task (6 x 32 of 512-bit
+    vectors) for products of at least WIDE_MIN_ROWS rows and WIDE_MIN_COLUMNS columns whose B
+    is packed at run time, else AVX2's (checked on an AVX-512 target's IR); then, on this
+    machine, numbers on both sides of both limits, batched, B transposed, 1 and 2 threads."""
+    from llvmlite import ir as llvm_ir
+
+    from lowering.codegen.cpu import gemm
+    from lowering.target import cpu_target
+    blocking = cpu_target("x86_64-unknown-linux-gnu", features="+avx2,+fma,+avx512f").blocking("f32")
+    assert blocking.wide is not None and blocking.wide.vec == 2 * blocking.vec
+    mod = llvm_ir.Module("m")
+    pfor = llvm_ir.Function(mod, llvm_ir.FunctionType(llvm_ir.VoidType(), []), name="pfor")
+    gemm.gemm_function(mod, "f32", llvm_ir.FloatType(), pfor, blocking)
+    run = str(mod.globals["aot.gemm.f32.run"])
+    assert re.search(rf'icmp sge i64 %"?[\w.]+"?, {gemm.WIDE_MIN_ROWS}\b', run)
+    assert re.search(rf'icmp sge i64 %"?[\w.]+"?, {gemm.WIDE_MIN_COLUMNS}\b', run)
+    assert '@"aot.gemm.f32.wide.run"' in run and '@"aot.gemm.f32.run_narrow"' in run
+    assert "<16 x float>" in str(mod.globals["aot.gemm.f32.wide.micro_kernel6_packed"])
+    rng = np.random.default_rng(11)
+    rows, cols = gemm.WIDE_MIN_ROWS, gemm.WIDE_MIN_COLUMNS
+    for dims, spec in (("batching_dims = [0] x [0], contracting_dims = [2] x [1]", "bmk,bkn->bmn"),
+                       ("batching_dims = [0] x [0], contracting_dims = [2] x [2]", "bmk,bnk->bmn")):
+        rhs = ["?", "?", "?"]
+        lib = aot.compile(program(["?", "?", "?"], rhs, ["?", "?", "?"], dims),
+                          name=f"gemm_wide_{spec[4:7]}")
+        for bs, m, k, n in ((2, rows - 1, 70, cols), (1, rows, 300, cols - 1), (2, rows, 70, cols),
+                            (1, 3 * rows + 5, 260, 2 * cols + 37)):
+            a = rng.standard_normal((bs, m, k)).astype(np.float32)
+            b = rng.standard_normal((bs, k, n) if spec[5] == "k" else (bs, n, k)).astype(np.float32)
+            want = np.einsum(spec, a.astype(np.float64), b)
+            for threads in (1, 2):
+                lib.set_num_threads(threads)
+                np.testing.assert_allclose(lib.main(a, b), want, rtol=1e-4, atol=1e-3 * np.sqrt(k),
+                                           err_msg=f"{spec} {bs}x{m}x{k}x{n}, {threads} threads")

@@ -168,6 +168,14 @@ A_IN_PLACE_PANELS = 8
 # [4096, 256] @ [256, 96] 100 -> 104; in L2 ([2 x 1024, 256] @ [256, 64]) 107 -> 105, so not
 # there.
 A_PREFETCH_MIN_BYTES = 4 << 20
+# Products of at least this many rows and columns whose B is packed at run time (not frozen
+# weights) take the target's wide tile where it has one (GemmBlocking.wide: AVX-512's 6 x 32).
+# One Zen 4 core, cpu_workloads.py, alternated runs, XLA's time / ours: mlp (512 rows, weights
+# as arguments) 0.94-0.98 -> 1.01-1.03, gelu_dense 1.01 -> 1.04-1.13, attention's q k^T
+# 1.04-1.06 -> 1.10-1.12; the MLP's x[M, 1024] at M = 32 7.70 -> 7.32 ms, 64 12.5 -> 12.1, 128
+# 22.7 -> 21.7. Fewer rows or columns stay on AVX2's tile, where they were faster.
+WIDE_MIN_ROWS = 32
+WIDE_MIN_COLUMNS = 128
 # K blocks at most this deep walk the tiles of C row by row (see task): there the tile's
 # stores, not its multiply-adds, bound the product, and column strips of C whose rows are
 # not a whole number of cache lines apart (N not a multiple of NR) stalled on them:
@@ -1083,9 +1091,9 @@ class _Emitter:
         elements(k_vec, _i(0), b.mul(k_panels, _i(nr)))  # the k tail of the k-major panels
 
     # ------------------------------------------------------------------ entry
-    def entry(self, task, parallel_for, get_threads):
+    def entry(self, task, parallel_for, get_threads, suffix: str = "run"):
         """void gemm(i64 slots[...]): fills in the tile counts, then runs the tasks."""
-        f = self.fn("run", ir.FunctionType(VOID, [PTR]))
+        f = self.fn(suffix, ir.FunctionType(VOID, [PTR]))
         f.linkage = "internal"
         (ctx,) = f.args
         b = ir.IRBuilder(f.append_basic_block("entry"))
@@ -1182,9 +1190,31 @@ def gemm_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, blocking,
     existing = mod.globals.get(f"{name}.run")
     if existing is not None:
         return existing
-    e = _Emitter(mod, elem, t, name, blocking)
     get_threads = get_num_threads(mod)
-    micros = e.micro_kernels(variants=MATMUL_ROW_VARIANTS)
-    task = e.task(micros, e.micro_kernels(packed="ab", variants=MATMUL_ROW_VARIANTS),
-                  micros if e.pairs else e.micro_kernels(packed="b", variants=MATMUL_ROW_VARIANTS))
-    return e.entry(task, parallel_for, get_threads)
+
+    def run(e: _Emitter, entry: str) -> ir.Function:
+        micros = e.micro_kernels(variants=MATMUL_ROW_VARIANTS)
+        task = e.task(micros, e.micro_kernels(packed="ab", variants=MATMUL_ROW_VARIANTS),
+                      micros if e.pairs else e.micro_kernels(packed="b", variants=MATMUL_ROW_VARIANTS))
+        return e.entry(task, parallel_for, get_threads, entry)
+    e = _Emitter(mod, elem, t, name, blocking)
+    if blocking.wide is None:
+        return run(e, "run")
+    wide = _Emitter(mod, elem, t, f"{name}.wide", blocking.wide)
+    # a caller that sizes the thread's scratch for the matmul (conv_direct's patch matmul) by
+    # `blocking` leaves room for either task
+    assert wide.task_scratch_bytes() <= e.task_scratch_bytes()
+    narrow, wide = run(e, "run_narrow"), run(wide, "run")
+    f = e.fn("run", ir.FunctionType(VOID, [PTR]))
+    (ctx,) = f.args
+    b = ir.IRBuilder(f.append_basic_block("entry"))
+    s = load_slots(b, ctx, SLOTS)
+    large = b.and_(b.icmp_signed(">=", s["m"], _i(WIDE_MIN_ROWS)),
+                   b.icmp_signed(">=", s["n"], _i(WIDE_MIN_COLUMNS)))
+    with b.if_else(b.and_(large, b.icmp_signed("==", s["b_packed"], _i(0)))) as (big, small):
+        with big:
+            b.call(wide, [ctx])
+        with small:
+            b.call(narrow, [ctx])
+    b.ret_void()
+    return f
