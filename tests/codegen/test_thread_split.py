@@ -121,6 +121,11 @@ CONCATS = [
     (["20x300", "20x5"], None, 1, "20x305"),  # many rows: whole rows per thread
     (["?x?", "?x?"], [(1, 40000), (1, 3)], 1, "?x?"),  # run-time rows
     (["?x?", "?x?"], [(5, 7), (3, 7)], 0, "?x?"),
+    # every dim `?`: the dim the pieces cut is the first not 1 at run time, up to the last
+    (["?x?x?", "?x?x?"], [(1, 1, 30000), (1, 1, 9)], 2, "?x?x?"),
+    (["?x?x?", "?x?x?"], [(1, 3, 4000), (1, 3, 5)], 2, "?x?x?"),
+    (["?x?x?", "?x?x?"], [(2, 1, 7), (2, 1, 1)], 2, "?x?x?"),
+    (["?x?x?", "?x?x?"], [(1, 1, 1), (1, 1, 1)], 2, "?x?x?"),
 ]
 
 
@@ -147,6 +152,13 @@ def test_concatenations_collapse_or_block():
     [N]: the parallel loop steps over blocks of the output's rows; 20 rows: rows alone."""
     assert collapsed_depths(concat(["1x40000", "1x9"], 1, "1x40009")) == [2]
     assert collapsed_depths(concat(["?x?", "?x?"], 1, "?x?")) == [2]
+    # `?` dims before the concatenated one: which one the pieces cut is chosen at run time
+    text = print_module(run_pipeline(parse_module(concat(["?x?x?", "?x?x?"], 2, "?x?x?"),
+                                                  "t.mlir"), "loops"))
+    assert "aot.chunks" in text and 'predicate = "ne"' in text, text
+    text = print_module(run_pipeline(parse_module(concat(["1x1x40000", "1x1x9"], 2, "1x1x40009"),
+                                                  "t.mlir"), "loops"))
+    assert "aot.chunks" in text and "arith.select" not in text
     assert collapsed_depths(concat(["20x300", "20x5"], 1, "20x305")) == [1]
     module = run_pipeline(parse_module(concat(["40000", "9"], 0, "40009"), "t.mlir"), "loops")
     text = print_module(module)
