@@ -475,11 +475,12 @@ def emit_concatenation(b: LoopBuilder, root: Operation, inputs: dict, out, env: 
         chunk_loop, body, c, _ = at.for_(at.index(0), at.index(CONCAT_CHUNKS))
         chunk_loop.attrs["aot.chunks"] = True
         bx = Ix(body)
+        chosen = candidates[-1]  # (the dims before the concatenated one are the output's)
+        out_dims = dims_of(body, out)
+        for d in reversed(candidates[:-1]):
+            chosen = bx.select(bx.cmp("ne", out_dims[d], 1), d, chosen)
         for v, start in zip(root.operands, starts):
             dims = Elemental(body, inputs, dims=env).dims(v)
-            chosen = candidates[-1]
-            for d in reversed(candidates[:-1]):
-                chosen = bx.select(bx.cmp("ne", dims[d], 1), d, chosen)
             ranges = [(0, n_) for n_ in dims[1:]]
             for d in candidates:
                 n = bx.val(dims[d])

@@ -1200,11 +1200,11 @@ def gemm_function(mod: ir.Module, elem: str, t: ir.Type, parallel_for, blocking,
     e = _Emitter(mod, elem, t, name, blocking)
     if blocking.wide is None:
         return run(e, "run")
-    wide = _Emitter(mod, elem, t, f"{name}.wide", blocking.wide)
+    w = _Emitter(mod, elem, t, f"{name}.wide", blocking.wide)
     # a caller that sizes the thread's scratch for the matmul (conv_direct's patch matmul) by
     # `blocking` leaves room for either task
-    assert wide.task_scratch_bytes() <= e.task_scratch_bytes()
-    narrow, wide = run(e, "run_narrow"), run(wide, "run")
+    assert w.task_scratch_bytes() <= e.task_scratch_bytes()
+    narrow, wide = run(e, "run_narrow"), run(w, "run")
     f = e.fn("run", ir.FunctionType(VOID, [PTR]))
     (ctx,) = f.args
     b = ir.IRBuilder(f.append_basic_block("entry"))
